@@ -1,0 +1,27 @@
+import tseslint from 'typescript-eslint';
+
+const layer = (files, forbidden, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.artifacts/**', 'data/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  { files: ['scripts/**', 'bench/**', 'src/server/cli/**', 'tests/**', '.ci/**'], rules: { 'no-console': 'off' } },
+  // STYLE: the contract imports only zod; core is framework-free; nothing below imports what builds on it.
+  layer(['src/contract/**'], ['react', 'react-*', '**/core/**', '**/widgets/**', '**/host/**', '**/server/**'], 'src/contract depends on zod only.'),
+  layer(['src/core/**'], ['react', 'react-dom', 'react-dom/*', '@preact/signals-react', '@preact/signals-react/*', '**/widgets/**', '**/host/**', '**/server/**'], 'src/core is framework-free and must not import widgets, host or server.'),
+  layer(['src/widgets/**'], ['**/host/**', '**/server/**'], 'widgets must not import the host or the server.'),
+  layer(['src/host/**'], ['**/server/**'], 'the site must not import the server.'),
+  layer(['src/server/**'], ['**/core/**', '**/widgets/**', '**/host/**', 'react', 'react-dom'], 'the server shares only src/contract with the browser.'),
+);

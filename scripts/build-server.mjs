@@ -1,0 +1,14 @@
+// Bundles the server (and its CLI) into dist/server with esbuild; packages stay external.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { main: 'src/server/main.ts', 'cli/user': 'src/server/cli/user.ts' },
+  outdir: 'dist/server',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});

@@ -1,0 +1,75 @@
+// `npm test`: every check in order, each counted, ending with "N passed, N failed".
+// Suites: typecheck, lint, vitest (unit + server), browser (wtr), build, end-to-end (Playwright).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromiumPath } from './chromium.mjs';
+
+const bin = (name) => `node_modules/.bin/${name}`;
+const only = process.argv.slice(2);
+fs.rmSync('.artifacts', { recursive: true, force: true });
+fs.mkdirSync('.artifacts', { recursive: true });
+
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+const readJson = (file) => { try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; } };
+const hasFiles = (dir, pattern) => {
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).some((e) =>
+    e.isDirectory() ? walk(path.join(d, e.name)) : pattern.test(e.name));
+  return fs.existsSync(dir) && walk(dir);
+};
+
+const suites = [
+  { name: 'typecheck', run: () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
+  { name: 'lint', run: () => run(bin('eslint'), ['.', '--max-warnings=0']) },
+  {
+    name: 'vitest',
+    run: () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest.json']),
+    count: () => { const r = readJson('.artifacts/vitest.json'); return r && { passed: r.numPassedTests, failed: r.numFailedTests + (r.numFailedTestSuites ?? 0) }; },
+  },
+  {
+    name: 'browser',
+    skip: () => !hasFiles('tests', /\.browser\.test\.tsx?$/),
+    run: () => run(bin('web-test-runner'), []),
+    count: () => readJson('.artifacts/wtr.json'),
+  },
+  { name: 'build', run: () => run('npm', ['run', 'build']) },
+  {
+    name: 'e2e',
+    skip: () => !hasFiles('tests/e2e', /\.spec\.ts$/),
+    run: () => run(bin('playwright'), ['test'], { E2E_DATA_DIR: `.tmp/e2e-${process.pid}` }),
+    count: () => {
+      const r = readJson('.artifacts/playwright.json');
+      return r && { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected };
+    },
+  },
+];
+
+if (suites.some((s) => ['browser', 'e2e'].includes(s.name) && !s.skip?.())) {
+  process.env.CHROMIUM_PATH = chromiumPath({ install: true });
+}
+
+let passed = 0;
+let failed = 0;
+const summary = [];
+for (const suite of suites) {
+  if (only.length && !only.includes(suite.name)) continue;
+  if (suite.skip?.()) { summary.push(`${suite.name}: no tests`); continue; }
+  console.log(`\n━━ ${suite.name} ━━`);
+  const started = Date.now();
+  const code = await suite.run();
+  const counted = suite.count?.();
+  let p = counted ? counted.passed : code === 0 ? 1 : 0;
+  let f = counted ? counted.failed : code === 0 ? 0 : 1;
+  if (code !== 0 && f === 0) f = 1; // a crashed runner counts as a failure
+  passed += p;
+  failed += f;
+  summary.push(`${suite.name}: ${p} passed, ${f} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+console.log(`\n${summary.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

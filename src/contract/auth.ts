@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** A mainland-China mobile number, optionally with +86, normalised to 11 digits. */
+export const phoneNumber = z
+  .string()
+  .trim()
+  .transform((s) => s.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, ''))
+  .pipe(z.string().regex(/^1[3-9]\d{9}$/, '手机号格式不正确'));
+
+/** An e-mail address, lower-cased. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .max(254, '邮箱地址过长')
+  .pipe(z.email('邮箱格式不正确'))
+  .transform((s) => s.toLowerCase());
+
+/** A new password: 8–128 characters with at least one letter and one digit. */
+export const newPassword = z
+  .string()
+  .min(8, '密码至少需要8个字符')
+  .max(128, '密码不能超过128个字符')
+  .refine((s) => /[A-Za-z]/.test(s) && /\d/.test(s), '密码需同时包含字母和数字');
+
+/** A sign-in account: an e-mail address or a phone number, as typed. */
+export const account = z.string().trim().min(1, '请输入邮箱或手机号').max(254, '账号过长');
+
+/** A display name: 1–50 characters after trimming. */
+export const personName = z.string().trim().min(1, '请输入姓名').max(50, '姓名不能超过50个字符');
+
+const opaqueToken = z.string().trim().min(16, '链接无效').max(200, '链接无效').regex(/^[A-Za-z0-9_-]+$/, '链接无效');
+
+/** POST /api/v1/auth/sign-up: exactly one of email or phone. */
+export const signUpBody = z
+  .object({
+    email: emailAddress.optional(),
+    phone: phoneNumber.optional(),
+    password: newPassword,
+    name: personName,
+    department_id: z.string().trim().min(1).max(64).optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (!v.email && !v.phone) ctx.addIssue({ code: 'custom', path: ['email'], message: '请填写邮箱或手机号' });
+    if (v.email && v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: '邮箱和手机号只能填写一个' });
+  });
+export type SignUpBody = z.infer<typeof signUpBody>;
+
+/** POST /api/v1/auth/activate and the token of reset-password. */
+export const activateBody = z.object({ token: opaqueToken }).strict();
+
+/** POST /api/v1/auth/sign-in. */
+export const signInBody = z.object({ account, password: z.string().min(1, '请输入密码').max(128, '密码不能超过128个字符') }).strict();
+
+/** POST /api/v1/auth/otp/send and /auth/forgot-password. */
+export const accountBody = z.object({ account }).strict();
+
+/** POST /api/v1/auth/otp/verify. */
+export const otpVerifyBody = z.object({ account, code: z.string().trim().regex(/^\d{6}$/, '验证码为6位数字') }).strict();
+
+/** POST /api/v1/auth/reset-password. */
+export const resetPasswordBody = z.object({ token: opaqueToken, password: newPassword }).strict();
+
+/** User info of SPEC §3 as GET /api/v1/auth/me answers it. */
+export const userInfo = z.object({
+  id: z.string(),
+  _id: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  telephone: z.string().nullable(),
+  email: z.string().nullable(),
+  department_name: z.string(),
+  show_name: z.string(),
+  is_admin: z.boolean(),
+});
+export type UserInfo = z.infer<typeof userInfo>;
+
+/** The masked display name of SPEC §3: phone as 3 digits, four stars, digits 8–11; else the e-mail. */
+export function displayName(user: { phone: string | null; email: string | null; name?: string }): string {
+  if (user.phone && user.phone.length >= 11) return `${user.phone.slice(0, 3)}****${user.phone.slice(7, 11)}`;
+  return user.email ?? user.phone ?? user.name ?? '';
+}

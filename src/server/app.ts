@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { openDatabase, type Db } from './db/database';
+import { AppError } from './errors';
+import { loadSecret } from './auth/secret';
+import { sessionsRepo } from './auth/sessions';
+import { installHttpSession } from './auth/http-session';
+import { createNotifier } from './notify/notifier';
+import authRoutes from './routes/auth';
+import generalRoutes from './routes/general';
+import peopleRoutes from './routes/people';
+import devRoutes from './routes/dev';
+import type { App, Services } from './routes/types';
+import { validationFailure } from './validation';
+
+export interface BuildOptions {
+  config: Config;
+  version?: string;
+  /** Fastify logger options; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
+export async function buildApp({ config, version = '0.0.0', logger }: BuildOptions) {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.CSAI_LOG_LEVEL,
+      redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.CSAI_TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    // Ids travel in URLs and logs: keep them short and free of secrets.
+    requestIdHeader: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db: Db = await openDatabase(config.dataDir);
+  app.addHook('onClose', async () => db.destroy());
+  const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
+  const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
+  const notifier = createNotifier(db, app.log, smtp);
+  const services: Services = { config, db, secret, notifier, version };
+
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
+  });
+  installHttpSession(app, { config, secret, sessions: sessionsRepo(db) });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'CSAI API', version, description: 'Envelope: {success, data, message}; failures {success:false, message, code, field?}.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'csai_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ success: false, message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ success: false, code: 'invalid_input', ...validationFailure(error.validation, error.validationContext) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ success: false, ...clientErrorText(error) });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ success: false, message: '服务器内部错误，请稍后重试', code: 'internal_error' });
+  });
+
+  await app.register(async (api) => {
+    await api.register((i) => generalRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
+    await api.register((i) => peopleRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
+    await api.register((i) => authRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/auth' });
+    if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
+  }, { prefix: '/api/v1' });
+
+  await registerWeb(app, config.webDir);
+  return app;
+}
+
+/** The built site: hashed assets cached for a year, everything else revalidated; SPA fallback. */
+async function registerWeb(app: App, webDir: string) {
+  const indexFile = path.join(webDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        const hashed = /[\\/]assets[\\/]/.test(file);
+        res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header('X-Content-Type-Options', 'nosniff');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/');
+    const wantsPage = request.method === 'GET' && !isApi && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
+    if (hasWeb && wantsPage && !path.extname(request.url.split('?')[0]!)) {
+      reply.header('Cache-Control', 'no-cache');
+      return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
+    }
+    return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
+  });
+}
+
+/** Readable text for Fastify's own 4xx errors (bad JSON, wrong content type, too large). */
+function clientErrorText(error: FastifyError): { message: string; code: string } {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case undefined:
+      if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { message: '请求体不是合法的 JSON', code: 'invalid_json' };
+      break;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { message: '请求体不能为空', code: 'empty_body' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { message: '不支持的请求内容类型', code: 'unsupported_media_type' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { message: '请求体过大', code: 'body_too_large' };
+  }
+  return { message: '请求无效', code: 'bad_request' };
+}

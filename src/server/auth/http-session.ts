@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { AppError, forbidden, SESSION_EXPIRED, SESSION_INVALID } from '../errors';
+import { hmac, randomToken, safeEqual } from './crypto';
+import type { sessionsRepo } from './sessions';
+
+export const SESSION_COOKIE = 'csai_session';
+/** SPEC §7: the CSRF cookie the client reads and echoes in X-CSRF-TOKEN. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+
+/** Who is asking: a signed-in user, or why not. */
+export type Auth =
+  | { kind: 'user'; userId: string; sessionId: string }
+  | { kind: 'anonymous' }
+  | { kind: 'invalid' }
+  | { kind: 'expired' };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Resolves the session cookie once per request (lazily, so public routes touch no table). */
+    auth(): Promise<Auth>;
+    /** The signed-in user's id, or a 401 with the SPEC §8 message. */
+    requireUser(): Promise<{ userId: string; sessionId: string }>;
+  }
+  interface FastifyReply {
+    /** Sets the session cookie (or clears it with null) and a CSRF token bound to it. */
+    setSession(sessionId: string | null): void;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Session cookies and CSRF (DESIGN §3, §9). The CSRF token is `nonce.HMAC(secret, nonce|session
+ * cookie)`, so a token minted for one session is worthless in another, and state-changing calls
+ * need the cookie value echoed in X-CSRF-TOKEN plus an X-Requested-With header.
+ */
+export function installHttpSession(
+  app: FastifyInstance,
+  deps: { config: Config; secret: Buffer; sessions: ReturnType<typeof sessionsRepo> },
+) {
+  const { config, secret, sessions } = deps;
+  const mintCsrf = (sessionCookie: string) => {
+    const nonce = randomToken(16);
+    return `${nonce}.${hmac(secret, `${nonce}|${sessionCookie}`)}`;
+  };
+  const csrfValid = (token: string | undefined, sessionCookie: string) => {
+    if (!token) return false;
+    const [nonce, mac] = token.split('.');
+    return !!nonce && !!mac && safeEqual(mac, hmac(secret, `${nonce}|${sessionCookie}`));
+  };
+  const cookieBase = { path: '/', sameSite: 'lax' as const, secure: config.CSAI_COOKIE_SECURE };
+  const setCsrfCookie = (reply: FastifyReply, sessionCookie: string) =>
+    reply.setCookie(XSRF_COOKIE, mintCsrf(sessionCookie), { ...cookieBase, httpOnly: false });
+
+  app.decorateRequest('auth', function (this: FastifyRequest) {
+    throw new Error('replaced per request');
+  });
+  app.decorateRequest('requireUser', async function (this: FastifyRequest) {
+    const auth = await this.auth();
+    if (auth.kind === 'user') return auth;
+    if (auth.kind === 'expired') throw new AppError(401, 'session_expired', SESSION_EXPIRED);
+    if (auth.kind === 'invalid') throw new AppError(401, 'session_invalid', SESSION_INVALID);
+    throw new AppError(401, 'unauthenticated', '请先登录');
+  });
+  app.decorateReply('setSession', function (this: FastifyReply, sessionId: string | null) {
+    if (sessionId) {
+      this.setCookie(SESSION_COOKIE, sessionId, {
+        ...cookieBase,
+        httpOnly: true,
+        maxAge: config.CSAI_SESSION_TTL_HOURS * 3600,
+      });
+    } else {
+      this.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });
+    }
+    setCsrfCookie(this, sessionId ?? '');
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const sessionCookie = request.cookies[SESSION_COOKIE] ?? '';
+    let resolved: Promise<Auth> | undefined;
+    request.auth = () =>
+      (resolved ??= (async (): Promise<Auth> => {
+        if (!sessionCookie) return { kind: 'anonymous' };
+        const row = await sessions.find(sessionCookie);
+        if (!row || row.status !== 'active') return { kind: 'invalid' };
+        if (row.expires_at < new Date().toISOString()) return { kind: 'expired' };
+        return { kind: 'user', userId: row.user_id, sessionId: sessionCookie };
+      })());
+
+    const csrfCookie = request.cookies[XSRF_COOKIE];
+    const cookieOk = csrfValid(csrfCookie, sessionCookie);
+    if (!cookieOk) setCsrfCookie(reply, sessionCookie);
+    if (SAFE_METHODS.has(request.method)) return;
+    if (!request.headers['x-requested-with']) {
+      throw forbidden('请求缺少 X-Requested-With 头', 'csrf_failed');
+    }
+    const header = request.headers['x-csrf-token'];
+    if (!cookieOk || typeof header !== 'string' || !safeEqual(header, csrfCookie ?? '')) {
+      throw forbidden('CSRF 校验失败，请刷新页面后重试', 'csrf_failed');
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .pipe(z.url().optional())
+  .optional();
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .optional();
+
+/**
+ * Every environment variable the server reads, with its default. README lists the same table;
+ * `tests/server/config.test.ts` fails when the two drift apart.
+ */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  CSAI_DATA_DIR: z.string().trim().min(1).default('./data'),
+  CSAI_WEB_DIR: z.string().trim().min(1).default('./dist/web'),
+  CSAI_SECRET: optionalText,
+  CSAI_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CSAI_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 14),
+  CSAI_PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
+  CSAI_PUBLIC_URL: optionalUrl,
+  CSAI_COOKIE_SECURE: flag,
+  CSAI_TRUST_PROXY: flag,
+  CSAI_DEV_OUTBOX: flag,
+  CSAI_ALERT_CONTENT: optionalText,
+  CSAI_ALERT_TYPE: z.enum(['info', 'warning', 'error', 'success']).default('warning'),
+  SMTP_URL: optionalUrl,
+  SMTP_FROM: optionalText,
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  LLM_REASONING_MODEL: optionalText,
+});
+
+export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };
+
+/** Parses the environment; throws a readable error naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return { ...c, dataDir: path.resolve(c.CSAI_DATA_DIR), webDir: path.resolve(c.CSAI_WEB_DIR) };
+}

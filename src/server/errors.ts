@@ -1,0 +1,25 @@
+/**
+ * An error with a status, a stable code and a message a user can act on.
+ * Thrown by routes and domain modules; the one error handler in app.ts turns it into the envelope.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, field?: string, code = 'invalid_input') =>
+  new AppError(400, code, message, field);
+export const notFound = (message = '资源不存在') => new AppError(404, 'not_found', message);
+export const forbidden = (message = '没有权限执行此操作', code = 'forbidden') => new AppError(403, code, message);
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+
+/** SPEC §8: the two 401 messages the client recognises. */
+export const SESSION_INVALID = 'Signature verification failed';
+export const SESSION_EXPIRED = 'Signature has expired';

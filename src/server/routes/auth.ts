@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import {
+  accountBody,
+  activateBody,
+  otpVerifyBody,
+  resetPasswordBody,
+  signInBody,
+  signUpBody,
+  userInfo,
+} from '../../contract/auth';
+import { errorResponses, ok as okSchema } from '../../contract/envelope';
+import { authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
+import { hashPassword, hmac, otpCode, safeEqual, verifyPassword } from '../auth/crypto';
+import { sessionsRepo } from '../auth/sessions';
+import { now } from '../db/database';
+import { AppError, badRequest, conflict } from '../errors';
+import { ok, type App, type Services } from './types';
+
+const HOUR = 3600_000;
+const ACTIVATION_TTL = 24 * HOUR;
+const RESET_TTL = 1 * HOUR;
+const OTP_TTL = 10 * 60_000;
+const OTP_RESEND_MS = 60_000;
+const OTP_MAX_ATTEMPTS = 5;
+
+const empty = okSchema(z.null());
+const withUser = okSchema(userInfo);
+const tags = ['auth'];
+
+/** Limits per client address and account (DESIGN §9): brute force and mail bombing stop here. */
+const limit = (max: number, minutes: number) => ({
+  rateLimit: {
+    max,
+    timeWindow: minutes * 60_000,
+    keyGenerator: (req: { ip: string; body?: unknown }) => {
+      const body = req.body as { account?: unknown } | undefined;
+      return `${req.ip}|${typeof body?.account === 'string' ? body.account.trim().toLowerCase() : ''}`;
+    },
+  },
+});
+
+/** Sign-up, activation, password and code sign-in, reset, sign-out and the current user. */
+export default async function authRoutes(app: App, { config, db, secret, notifier }: Services) {
+  const users = usersRepo(db);
+  const tokens = authTokensRepo(db);
+  const sessions = sessionsRepo(db);
+  const ttlMs = config.CSAI_SESSION_TTL_HOURS * HOUR;
+  // A hash to verify against when the account does not exist, so timing does not reveal it.
+  const decoyHash = hashPassword('decoy-password-1', config.CSAI_PASSWORD_COST);
+  const link = (fragment: string, token: string) => `${config.CSAI_PUBLIC_URL ?? `http://localhost:${config.PORT}`}/#${fragment}=${token}`;
+  const otpHash = (userId: string, code: string) => hmac(secret, `otp|${userId}|${code}`);
+
+  const startSession = async (userId: string, userAgent: string | undefined) => sessions.create(userId, ttlMs, userAgent ?? null);
+
+  app.post('/sign-up', {
+    schema: { tags, summary: 'Create an account and send its activation link', body: signUpBody, response: { 200: empty, ...errorResponses } },
+    config: limit(30, 10),
+  }, async (req) => {
+    const body = req.body;
+    if (body.department_id) {
+      const dept = await db.selectFrom('departments').select('id').where('id', '=', body.department_id).executeTakeFirst();
+      if (!dept) throw badRequest('部门不存在', 'department_id');
+    }
+    const password_hash = await hashPassword(body.password, config.CSAI_PASSWORD_COST);
+    const recipient = body.email ?? body.phone!;
+    try {
+      // One transaction: the account, its activation token and the mail exist together or not at all.
+      await db.transaction().execute(async (trx) => {
+        const user = await users.create(
+          { email: body.email ?? null, phone: body.phone ?? null, name: body.name, password_hash, department_id: body.department_id ?? null },
+          trx,
+        );
+        const token = await tokens.issue(user.id, 'activate', ACTIVATION_TTL, trx);
+        await notifier.enqueue(trx, {
+          channel: body.email ? 'email' : 'sms',
+          recipient,
+          kind: 'activate',
+          subject: 'CSAI 账号激活',
+          body: `您好 ${body.name}，请在24小时内打开以下链接激活您的 CSAI 账号：\n${link('activate_transit', token)}`,
+        });
+      });
+    } catch (err) {
+      if (err instanceof Error && /UNIQUE constraint failed: users\.(email|phone)/.test(err.message)) {
+        throw conflict('该账号已注册，请直接登录', 'account_exists');
+      }
+      throw err;
+    }
+    void notifier.flush();
+    return ok(null, body.email ? '注册成功，激活链接已发送到您的邮箱' : '注册成功，激活链接已发送到您的手机');
+  });
+
+  app.post('/activate', {
+    schema: { tags, summary: 'Activate an account with the token from its link', body: activateBody, response: { 200: empty, ...errorResponses } },
+    config: limit(30, 10),
+  }, async (req) => {
+    await db.transaction().execute(async (trx) => {
+      const result = await tokens.consume(req.body.token, 'activate', trx);
+      if ('error' in result) throw tokenError(result.error, '激活');
+      await users.activate(result.userId, trx);
+    });
+    return ok(null, '账号已激活，请登录');
+  });
+
+  app.post('/sign-in', {
+    schema: { tags, summary: 'Sign in with account and password', body: signInBody, response: { 200: withUser, ...errorResponses } },
+    config: limit(10, 15),
+  }, async (req, reply) => {
+    const user = await users.byAccount(req.body.account);
+    const valid = await verifyPassword(req.body.password, user?.password_hash ?? (await decoyHash));
+    if (!user || !valid) throw new AppError(400, 'invalid_credentials', '账号或密码错误');
+    assertCanSignIn(user.status);
+    reply.setSession(await startSession(user.id, req.headers['user-agent']));
+    return ok(await users.info(user), '登录成功');
+  });
+
+  app.post('/otp/send', {
+    schema: { tags, summary: 'Send a one-time sign-in code', body: accountBody, response: { 200: empty, ...errorResponses } },
+    config: limit(10, 60),
+  }, async (req) => {
+    const user = await users.byAccount(req.body.account);
+    // The same answer whether or not the account exists: no account enumeration.
+    const answer = ok(null, '如果该账号已注册，验证码已发送，10分钟内有效');
+    if (!user || user.status === 'disabled') return answer;
+    const last = await db.selectFrom('otp_codes').select('created_at').where('user_id', '=', user.id).orderBy('id', 'desc').executeTakeFirst();
+    if (last && Date.parse(last.created_at) > Date.now() - OTP_RESEND_MS) {
+      throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
+    }
+    const code = otpCode();
+    await db.transaction().execute(async (trx) => {
+      // A new code replaces every earlier one.
+      await trx.updateTable('otp_codes').set({ used_at: now() }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+      await trx
+        .insertInto('otp_codes')
+        .values({ user_id: user.id, code_hash: otpHash(user.id, code), created_at: now(), expires_at: now(OTP_TTL), used_at: null, attempts: 0 })
+        .execute();
+      const key = parseAccount(req.body.account);
+      await notifier.enqueue(trx, {
+        channel: 'email' in key ? 'email' : 'sms',
+        recipient: 'email' in key ? key.email : key.phone,
+        kind: 'otp',
+        subject: 'CSAI 登录验证码',
+        body: `您的 CSAI 登录验证码是 ${code}，10分钟内有效。如非本人操作，请忽略。`,
+      });
+    });
+    void notifier.flush();
+    return answer;
+  });
+
+  app.post('/otp/verify', {
+    schema: { tags, summary: 'Sign in with a one-time code', body: otpVerifyBody, response: { 200: withUser, ...errorResponses } },
+    config: limit(10, 10),
+  }, async (req, reply) => {
+    const invalid = new AppError(400, 'otp_invalid', '验证码错误或已失效，请重新获取');
+    const user = await users.byAccount(req.body.account);
+    if (!user) throw invalid;
+    const otp = await db
+      .selectFrom('otp_codes')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .where('used_at', 'is', null)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (!otp) throw invalid;
+    if (otp.expires_at < now()) throw new AppError(400, 'otp_expired', '验证码已过期，请重新获取');
+    if (!safeEqual(otp.code_hash, otpHash(user.id, req.body.code))) {
+      const attempts = otp.attempts + 1;
+      await db
+        .updateTable('otp_codes')
+        .set({ attempts, used_at: attempts >= OTP_MAX_ATTEMPTS ? now() : null })
+        .where('id', '=', otp.id)
+        .execute();
+      throw invalid;
+    }
+    const consumed = await db.updateTable('otp_codes').set({ used_at: now() }).where('id', '=', otp.id).where('used_at', 'is', null).executeTakeFirst();
+    if (Number(consumed.numUpdatedRows) !== 1) throw invalid;
+    assertCanSignIn(user.status === 'pending' ? 'active' : user.status);
+    // The code proves the mailbox or phone is the user's, which is what activation asks.
+    if (user.status === 'pending') await users.activate(user.id);
+    reply.setSession(await startSession(user.id, req.headers['user-agent']));
+    return ok(await users.info({ ...user, status: 'active' }), '登录成功');
+  });
+
+  app.post('/forgot-password', {
+    schema: { tags, summary: 'Send a password reset link', body: accountBody, response: { 200: empty, ...errorResponses } },
+    config: limit(5, 60),
+  }, async (req) => {
+    const user = await users.byAccount(req.body.account);
+    if (user && user.status !== 'disabled') {
+      await db.transaction().execute(async (trx) => {
+        const token = await tokens.issue(user.id, 'reset', RESET_TTL, trx);
+        await notifier.enqueue(trx, {
+          channel: user.email ? 'email' : 'sms',
+          recipient: user.email ?? user.phone!,
+          kind: 'reset',
+          subject: 'CSAI 重置密码',
+          body: `请在1小时内打开以下链接重置您的 CSAI 密码：\n${link('pswd_transit', token)}\n如非本人操作，请忽略。`,
+        });
+      });
+      void notifier.flush();
+    }
+    return ok(null, '如果该账号已注册，重置密码链接已发送');
+  });
+
+  app.post('/reset-password', {
+    schema: { tags, summary: 'Set a new password with a reset token; ends every session', body: resetPasswordBody, response: { 200: empty, ...errorResponses } },
+    config: limit(30, 10),
+  }, async (req, reply) => {
+    const password_hash = await hashPassword(req.body.password, config.CSAI_PASSWORD_COST);
+    await db.transaction().execute(async (trx) => {
+      const result = await tokens.consume(req.body.token, 'reset', trx);
+      if ('error' in result) throw tokenError(result.error, '重置密码');
+      await users.setPassword(result.userId, password_hash, trx);
+      // Whoever knew the old password is signed out everywhere.
+      await sessions.revokeAllOf(result.userId, trx);
+      // The reset link reached the user's mailbox or phone: the account is theirs.
+      await users.activate(result.userId, trx);
+    });
+    reply.setSession(null);
+    return ok(null, '密码已重置，请使用新密码登录');
+  });
+
+  app.post('/sign-out', {
+    schema: { tags, summary: 'End this session', response: { 200: empty, ...errorResponses } },
+  }, async (req, reply) => {
+    const auth = await req.auth();
+    if (auth.kind === 'user') await sessions.revoke(auth.sessionId);
+    reply.setSession(null);
+    return ok(null, '登出成功');
+  });
+
+  app.get('/me', {
+    schema: { tags, summary: 'The signed-in user (SPEC §3 user info)', response: { 200: withUser, ...errorResponses } },
+  }, async (req) => {
+    const { userId } = await req.requireUser();
+    const user = await users.byId(userId);
+    if (!user) throw new AppError(401, 'session_invalid', 'Signature verification failed');
+    return ok(await users.info(user));
+  });
+}
+
+function assertCanSignIn(status: 'pending' | 'active' | 'disabled') {
+  if (status === 'pending') throw new AppError(403, 'account_inactive', '账号尚未激活，请先打开激活链接');
+  if (status === 'disabled') throw new AppError(403, 'account_disabled', '账号已停用，请联系管理员');
+}
+
+function tokenError(error: 'invalid' | 'expired' | 'used', what: string) {
+  if (error === 'expired') return new AppError(400, 'token_expired', `${what}链接已过期，请重新获取`);
+  if (error === 'used') return new AppError(400, 'token_used', `${what}链接已使用过`);
+  return new AppError(400, 'token_invalid', `${what}链接无效`);
+}

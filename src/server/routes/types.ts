@@ -1,0 +1,26 @@
+import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import type { Notifier } from '../notify/notifier';
+
+/** The Fastify instance routes are registered on, typed by the zod provider. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** What every route module is given. */
+export interface Services {
+  config: Config;
+  db: Db;
+  secret: Buffer;
+  notifier: Notifier;
+  version: string;
+}
+
+/** Wraps data in the success envelope (DESIGN §3). */
+export const ok = <T>(data: T, message = '') => ({ success: true as const, data, message });

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+
+export type TestServer = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * Starts the real server on 127.0.0.1 with a port the OS picks and a fresh SQLite file in a
+ * temp folder. `dataDir` may be passed to reopen the same data (restart tests).
+ */
+export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-'))) {
+  const config = loadConfig({
+    CSAI_DATA_DIR: dataDir,
+    CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
+    CSAI_DEV_OUTBOX: '1',
+    CSAI_PASSWORD_COST: '12',
+    CSAI_LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...env,
+  });
+  const app = await buildApp({ config, version: 'test', logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    dataDir,
+    client: () => new Client(url),
+    close: () => app.close(),
+  };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: { success: boolean; data: T; message: string; code?: string; field?: string };
+  headers: Headers;
+}
+
+/** A browser-like client: keeps cookies, sends the CSRF headers the way the web client does. */
+export class Client {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  get csrf() {
+    return this.cookies.get('XSRF-TOKEN');
+  }
+
+  private store(headers: Headers) {
+    for (const line of headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = decodeURIComponent(pair!.slice(eq + 1).trim());
+      const expired = attrs.some((a) => /max-age=0\b/i.test(a) || /expires=Thu, 01 Jan 1970/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  /**
+   * Any call. `csrf: false` omits the CSRF headers; `headers` adds or overrides; a string `body`
+   * is sent as it is (for malformed JSON tests).
+   */
+  async request<T = unknown>(
+    method: string,
+    url: string,
+    opts: { body?: unknown; csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    if (method !== 'GET' && opts.csrf !== false && !this.csrf) await this.request('GET', '/api/v1/');
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    if (method !== 'GET' && opts.csrf !== false) {
+      headers['x-requested-with'] = 'XMLHttpRequest';
+      headers['x-csrf-token'] = this.csrf ?? '';
+    }
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    Object.assign(headers, opts.headers);
+    const res = await fetch(this.base + url, { method, headers, body });
+    this.store(res.headers);
+    const text = await res.text();
+    let parsed: ApiResponse<T>['body'];
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = { success: false, data: undefined as T, message: text };
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  get = <T = unknown>(url: string) => this.request<T>('GET', url);
+  post = <T = unknown>(url: string, body?: unknown, opts: { csrf?: boolean; headers?: Record<string, string> } = {}) =>
+    this.request<T>('POST', url, { ...opts, body });
+}
+
+let counter = 0;
+/** A unique e-mail for this test run. */
+export const uniqueEmail = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${counter++}@example.com`;
+
+/** Reads the newest outbox message to a recipient and pulls the token or code out of it. */
+export async function latestMessage(client: Client, recipient: string) {
+  const res = await client.get<{ body: string; kind: string }[]>(`/api/v1/dev/outbox?recipient=${encodeURIComponent(recipient)}`);
+  const msg = res.body.data[0];
+  if (!msg) throw new Error(`no message to ${recipient}`);
+  return {
+    ...msg,
+    token: /(?:activate_transit|pswd_transit)=([A-Za-z0-9_-]+)/.exec(msg.body)?.[1],
+    code: /\b(\d{6})\b/.exec(msg.body)?.[1],
+  };
+}
+
+/** Signs up, activates and signs in a fresh user; returns the signed-in client. */
+export async function signedInUser(server: TestServer, opts: { email?: string; name?: string; password?: string } = {}) {
+  const client = server.client();
+  const email = opts.email ?? uniqueEmail();
+  const password = opts.password ?? 'passw0rd-ok';
+  const up = await client.post('/api/v1/auth/sign-up', { email, password, name: opts.name ?? '测试用户' });
+  if (up.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(up.body)}`);
+  const { token } = await latestMessage(client, email);
+  await client.post('/api/v1/auth/activate', { token });
+  const res = await client.post<{ id: string }>('/api/v1/auth/sign-in', { account: email, password });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+  return { client, email, password, id: res.body.data.id };
+}

@@ -1,0 +1,63 @@
+// Browser tests in Debian's Chromium. Each test file is bundled with esbuild (React 19 ships
+// CommonJS only, which wtr's own resolver cannot serve), see STACK-NOTES.
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+
+const bundleTests = {
+  name: 'bundle-tests',
+  async serve(context) {
+    const file = decodeURIComponent(context.path);
+    if (!/\.browser\.test\.tsx?$/.test(file)) return undefined;
+    const result = await build({
+      entryPoints: [path.join(process.cwd(), file)],
+      bundle: true,
+      format: 'esm',
+      jsx: 'automatic',
+      write: false,
+      sourcemap: 'inline',
+      define: { 'process.env.NODE_ENV': '"development"' },
+      logLevel: 'silent',
+    });
+    return { body: result.outputFiles[0].text, type: 'js' };
+  },
+};
+
+// Counts every test, for the closing "N passed, N failed" line of `npm test`.
+const countingReporter = {
+  onTestRunFinished({ sessions }) {
+    let passed = 0;
+    let failed = 0;
+    const walk = (suite) => {
+      for (const t of suite.tests ?? []) {
+        if (t.passed) passed++;
+        else if (!t.skipped) failed++;
+      }
+      for (const s of suite.suites ?? []) walk(s);
+    };
+    for (const s of sessions) {
+      if (s.testResults) walk(s.testResults);
+      if (!s.passed && !s.testResults?.tests?.length && !s.testResults?.suites?.length) failed++;
+    }
+    fs.mkdirSync('.artifacts', { recursive: true });
+    fs.writeFileSync('.artifacts/wtr.json', JSON.stringify({ passed, failed }));
+  },
+};
+
+export default {
+  files: ['tests/**/*.browser.test.ts', 'tests/**/*.browser.test.tsx'],
+  nodeResolve: true,
+  concurrency: 2,
+  testFramework: { config: { timeout: 20000 } },
+  testsFinishTimeout: 300000,
+  plugins: [bundleTests],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    }),
+  ],
+  reporters: [(await import('@web/test-runner')).defaultReporter(), countingReporter],
+};
