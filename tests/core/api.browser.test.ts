@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { ApiError, createApiClient, SIGN_IN_PATH } from '../../src/core/api';
+import { createI18n } from '../../src/core/i18n';
+import { createToastStore } from '../../src/core/toast';
+import { expect, fakeFetch, jsonResponse } from './harness';
+
+const failure = (message: string, code = 'x') => ({ success: false, message, code });
+
+function setup(handler: Parameters<typeof fakeFetch>[0], cookies = 'XSRF-TOKEN=abc.def; other=1') {
+  const { fetch, calls } = fakeFetch(handler);
+  const toasts = createToastStore();
+  const navigations: string[] = [];
+  const api = createApiClient({ fetch, toasts, i18n: createI18n(), navigate: (p) => navigations.push(p), readCookies: () => cookies });
+  return { api, calls, toasts, navigations };
+}
+
+async function failureOf(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('the API client', () => {
+  it('sends same-origin cookies, X-Requested-With and the CSRF token from the XSRF-TOKEN cookie', async () => {
+    const { api, calls } = setup(() => jsonResponse(200, { success: true, data: { id: 'c1' }, message: '' }));
+    const data = await api.post('/channel', { name: '阿司匹林' }, z.object({ id: z.string() }));
+    expect(data).to.deep.equal({ id: 'c1' });
+    const call = calls[0]!;
+    expect(call.url).to.equal('/api/v1/channel');
+    expect(call.init.method).to.equal('POST');
+    expect(call.init.credentials).to.equal('same-origin');
+    expect(call.headers.get('X-Requested-With')).to.equal('XMLHttpRequest');
+    expect(call.headers.get('X-CSRF-TOKEN')).to.equal('abc.def');
+    expect(call.headers.get('Content-Type')).to.contain('application/json');
+    expect(JSON.parse(String(call.init.body))).to.deep.equal({ name: '阿司匹林' });
+  });
+
+  it('uses a configured api-base with credentials included', async () => {
+    const { fetch, calls } = fakeFetch(() => jsonResponse(200, { success: true, data: null, message: '' }));
+    const api = createApiClient({ apiBase: 'https://csai.example.org/', fetch, toasts: createToastStore(), i18n: createI18n(), navigate: () => {}, readCookies: () => 'XSRF-TOKEN=t' });
+    await api.get('/', z.null());
+    expect(calls[0]!.url).to.equal('https://csai.example.org/api/v1/');
+    expect(calls[0]!.init.credentials).to.equal('include');
+  });
+
+  it('fetches the CSRF cookie with the ping before a first write', async () => {
+    let cookies = '';
+    const { fetch, calls } = fakeFetch((url) => {
+      if (url === '/api/v1/') cookies = 'XSRF-TOKEN=fresh';
+      return jsonResponse(200, { success: true, data: null, message: '' });
+    });
+    const api = createApiClient({ fetch, toasts: createToastStore(), i18n: createI18n(), navigate: () => {}, readCookies: () => cookies });
+    await api.post('/auth/sign-out', undefined, z.null());
+    expect(calls.map((c) => c.url)).to.deep.equal(['/api/v1/', '/api/v1/auth/sign-out']);
+    expect(calls[1]!.headers.get('X-CSRF-TOKEN')).to.equal('fresh');
+  });
+
+  it('downloads a blob with its file name', async () => {
+    const { api } = setup(() => new Response(new Blob(['%PDF-1.7']), { status: 200, headers: { 'Content-Disposition': "attachment; filename*=UTF-8''%E6%8A%A5%E5%91%8A.pdf" } }));
+    const { blob, filename } = await api.download('/knowledge_base/download/d1');
+    expect(await blob.text()).to.equal('%PDF-1.7');
+    expect(filename).to.equal('报告.pdf');
+  });
+
+  it('refuses a success body that does not match the contract', async () => {
+    const { api } = setup(() => jsonResponse(200, { success: true, data: { id: 5 }, message: '' }));
+    const err = await failureOf(api.get('/x', z.object({ id: z.string() })));
+    expect(err.code).to.equal('unexpected_response');
+  });
+
+  describe('SPEC §8 catalogue', () => {
+    for (const message of ['Signature verification failed', 'Signature has expired']) {
+      it(`401 "${message}" → toast 您的登录已失效，请先登录 and sign-in`, async () => {
+        const { api, toasts, navigations } = setup(() => jsonResponse(401, failure(message, 'session_invalid')));
+        const err = await failureOf(api.get('/auth/me', z.unknown()));
+        expect(err.status).to.equal(401);
+        expect(err.message).to.equal(message);
+        expect(toasts.$toasts.value[0]?.title).to.equal('您的登录已失效，请先登录');
+        expect(toasts.$toasts.value[0]?.variant).to.equal('destructive');
+        expect(navigations).to.deep.equal([SIGN_IN_PATH]);
+      });
+    }
+
+    it('any other 401 → sign-in, with the Error toast', async () => {
+      const { api, toasts, navigations } = setup(() => jsonResponse(401, failure('请先登录', 'unauthenticated')));
+      await failureOf(api.get('/channel', z.unknown()));
+      expect(navigations).to.deep.equal(['/auth/sign-in']);
+      expect(toasts.$toasts.value[0]).to.include({ title: 'Error', description: '/api/v1/channel error! 请先登录', variant: 'destructive' });
+    });
+
+    for (const status of [502, 404, 500]) {
+      it(`${status} → destructive "Error" toast with URL, "error!" and the message; no redirect`, async () => {
+        const { api, toasts, navigations } = setup(() => jsonResponse(status, failure('服务器内部错误，请稍后重试')));
+        const err = await failureOf(api.get('/knowledge_base/doc/9', z.unknown()));
+        expect(err.status).to.equal(status);
+        expect(toasts.$toasts.value[0]).to.include({
+          title: 'Error',
+          description: '/api/v1/knowledge_base/doc/9 error! 服务器内部错误，请稍后重试',
+          variant: 'destructive',
+        });
+        expect(navigations).to.deep.equal([]);
+      });
+    }
+
+    it('a 502 from a proxy with an HTML body still names the URL', async () => {
+      const { api, toasts } = setup(() => new Response('<html>Bad Gateway</html>', { status: 502 }));
+      const err = await failureOf(api.get('/', z.unknown()));
+      expect(err.status).to.equal(502);
+      expect(toasts.$toasts.value[0]?.description).to.match(/^\/api\/v1\/ error! /);
+    });
+
+    it('400 and 403 are left to the caller: typed error with the server message and field, no toast', async () => {
+      const { api, toasts, navigations } = setup(() => jsonResponse(400, { success: false, message: '密码至少需要8个字符', code: 'invalid_input', field: 'password' }));
+      const err = await failureOf(api.post('/auth/sign-up', {}, z.unknown()));
+      expect(err).to.be.instanceOf(ApiError);
+      expect(err).to.include({ status: 400, message: '密码至少需要8个字符', code: 'invalid_input', field: 'password' });
+      expect(toasts.$toasts.value).to.have.length(0);
+      expect(navigations).to.have.length(0);
+    });
+
+    it('a quiet call skips the toasts but still goes to sign-in on 401', async () => {
+      const { api, toasts, navigations } = setup(() => jsonResponse(401, failure('Signature has expired')));
+      await failureOf(api.get('/auth/me', z.unknown(), { quiet: true }));
+      expect(toasts.$toasts.value).to.have.length(0);
+      expect(navigations).to.deep.equal(['/auth/sign-in']);
+    });
+
+    it('a network failure becomes an ApiError with status 0', async () => {
+      const { api } = setup(() => Promise.reject(new TypeError('Failed to fetch')));
+      const err = await failureOf(api.get('/', z.unknown()));
+      expect(err.status).to.equal(0);
+      expect(err.message).to.equal('网络连接失败，请检查网络后重试');
+    });
+  });
+});
