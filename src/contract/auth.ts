@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** True when a string has no control characters (NUL, newlines, escapes): none belong in a name, account or password. */
+const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+
 /** A mainland-China mobile number, optionally with +86, normalised to 11 digits. */
 export const phoneNumber = z
   .string()
@@ -20,13 +23,14 @@ export const newPassword = z
   .string()
   .min(8, '密码至少需要8个字符')
   .max(128, '密码不能超过128个字符')
-  .refine((s) => /[A-Za-z]/.test(s) && /\d/.test(s), '密码需同时包含字母和数字');
+  .refine((s) => /[A-Za-z]/.test(s) && /\d/.test(s), '密码需同时包含字母和数字')
+  .refine(printable, '密码不能包含控制字符');
 
 /** A sign-in account: an e-mail address or a phone number, as typed. */
-export const account = z.string().trim().min(1, '请输入邮箱或手机号').max(254, '账号过长');
+export const account = z.string().trim().min(1, '请输入邮箱或手机号').max(254, '账号过长').refine(printable, '账号包含非法字符');
 
 /** A display name: 1–50 characters after trimming. */
-export const personName = z.string().trim().min(1, '请输入姓名').max(50, '姓名不能超过50个字符');
+export const personName = z.string().trim().min(1, '请输入姓名').max(50, '姓名不能超过50个字符').refine(printable, '姓名包含非法字符');
 
 const opaqueToken = z.string().trim().min(16, '链接无效').max(200, '链接无效').regex(/^[A-Za-z0-9_-]+$/, '链接无效');
 
@@ -37,7 +41,7 @@ export const signUpBody = z
     phone: phoneNumber.optional(),
     password: newPassword,
     name: personName,
-    department_id: z.string().trim().min(1).max(64).optional(),
+    department_id: z.string().trim().min(1, '部门不存在').max(64, '部门不存在').optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -50,7 +54,9 @@ export type SignUpBody = z.infer<typeof signUpBody>;
 export const activateBody = z.object({ token: opaqueToken }).strict();
 
 /** POST /api/v1/auth/sign-in. */
-export const signInBody = z.object({ account, password: z.string().min(1, '请输入密码').max(128, '密码不能超过128个字符') }).strict();
+export const signInBody = z
+  .object({ account, password: z.string().min(1, '请输入密码').max(128, '密码不能超过128个字符').refine(printable, '密码不能包含控制字符') })
+  .strict();
 
 /** POST /api/v1/auth/otp/send and /auth/forgot-password. */
 export const accountBody = z.object({ account }).strict();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 
@@ -9,6 +10,9 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
 /**
  * Starts the real server on 127.0.0.1 with a port the OS picks and a fresh SQLite file in a
  * temp folder. `dataDir` may be passed to reopen the same data (restart tests).
+ * The server trusts X-Forwarded-For, and every Client sends its own made-up address, so the
+ * per-address rate limits see each client as a different visitor (tests that check a limit
+ * use one client, or give two clients the same `ip`).
  */
 export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-'))) {
   const config = loadConfig({
@@ -17,6 +21,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     CSAI_DEV_OUTBOX: '1',
     CSAI_PASSWORD_COST: '12',
     CSAI_LOG_LEVEL: 'silent',
+    CSAI_TRUST_PROXY: '1',
     PORT: '0',
     ...env,
   });
@@ -29,8 +34,10 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     app,
     url,
     dataDir,
-    client: () => new Client(url),
+    client: (ip?: string) => new Client(url, ip),
     close: () => app.close(),
+    /** Opens the server's SQLite file directly (WAL lets it read and write beside the server). */
+    sqlite: () => openSqlite(dataDir),
   };
 }
 
@@ -40,10 +47,31 @@ export interface ApiResponse<T = unknown> {
   headers: Headers;
 }
 
-/** A browser-like client: keeps cookies, sends the CSRF headers the way the web client does. */
+/** Opens the SQLite file of a data folder with better-sqlite3; close it when done. */
+export function openSqlite(dataDir: string) {
+  const db = new SQLite(path.join(dataDir, 'csai.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** A stack frame as Node prints it ("at fn (/path/file.ts:12:3)"): never allowed in a response. */
+export const STACK_FRAME = /\bat (?:[^\s()]+ )?\(?(?:file:\/\/|node:|\/)[^)\s]*:\d+:\d+/;
+
+let ipCounter = 1;
+/** A made-up client address, unique in this test process. */
+export const uniqueIp = () => `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`;
+
+/**
+ * A browser-like client: keeps cookies, sends the CSRF headers the way the web client does,
+ * and presents itself from its own address (X-Forwarded-For). Every response body is checked
+ * for stack traces; one found fails the test at once.
+ */
 export class Client {
   readonly cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    readonly ip: string = uniqueIp(),
+  ) {}
 
   get csrf() {
     return this.cookies.get('XSRF-TOKEN');
@@ -71,7 +99,7 @@ export class Client {
     opts: { body?: unknown; csrf?: boolean; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
     if (method !== 'GET' && opts.csrf !== false && !this.csrf) await this.request('GET', '/api/v1/');
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { 'x-forwarded-for': this.ip };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
     if (method !== 'GET' && opts.csrf !== false) {
       headers['x-requested-with'] = 'XMLHttpRequest';
@@ -86,6 +114,7 @@ export class Client {
     const res = await fetch(this.base + url, { method, headers, body });
     this.store(res.headers);
     const text = await res.text();
+    if (STACK_FRAME.test(text)) throw new Error(`${method} ${url} answered with a stack trace: ${text.slice(0, 500)}`);
     let parsed: ApiResponse<T>['body'];
     try {
       parsed = JSON.parse(text);
@@ -95,7 +124,7 @@ export class Client {
     return { status: res.status, body: parsed, headers: res.headers };
   }
 
-  get = <T = unknown>(url: string) => this.request<T>('GET', url);
+  get = <T = unknown>(url: string, opts: { headers?: Record<string, string> } = {}) => this.request<T>('GET', url, opts);
   post = <T = unknown>(url: string, body?: unknown, opts: { csrf?: boolean; headers?: Record<string, string> } = {}) =>
     this.request<T>('POST', url, { ...opts, body });
 }
@@ -128,4 +157,31 @@ export async function signedInUser(server: TestServer, opts: { email?: string; n
   const res = await client.post<{ id: string }>('/api/v1/auth/sign-in', { account: email, password });
   if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
   return { client, email, password, id: res.body.data.id };
+}
+
+let phoneCounter = 0;
+/** A unique mainland mobile number (11 digits starting 13x) for this test run. */
+export const uniquePhone = () =>
+  `13${1 + Math.floor(Math.random() * 9)}${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}${String(phoneCounter++ % 1e4).padStart(4, '0')}`;
+
+/**
+ * Signs up by e-mail or phone and activates through the outbox link (unless `activate: false`);
+ * returns the normalised account (what the outbox and the database hold).
+ */
+export async function signUp(
+  client: Client,
+  opts: { email?: string; phone?: string; name?: string; password?: string; activate?: boolean } = {},
+) {
+  const password = opts.password ?? 'passw0rd-ok';
+  const name = opts.name ?? '测试用户';
+  const email = opts.phone ? undefined : (opts.email ?? uniqueEmail());
+  const up = await client.post('/api/v1/auth/sign-up', email ? { email, password, name } : { phone: opts.phone, password, name });
+  if (up.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(up.body)}`);
+  const account = email ? email.toLowerCase() : (opts.phone ?? '').replace(/[\s-]/g, '').replace(/^\+?86(?=1\d{10}$)/, '');
+  const { token } = await latestMessage(client, account);
+  if (opts.activate !== false) {
+    const res = await client.post('/api/v1/auth/activate', { token });
+    if (res.status !== 200) throw new Error(`activation failed: ${JSON.stringify(res.body)}`);
+  }
+  return { account, password, token: token! };
 }

@@ -13,6 +13,12 @@ export function parseAccount(account: string): { email: string } | { phone: stri
   return { phone: a.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, '') };
 }
 
+/** The normalised account as one string (lower-case e-mail or 11-digit phone), for rate limits and cooldowns. */
+export function accountKey(account: string): string {
+  const key = parseAccount(account);
+  return 'email' in key ? `e:${key.email}` : `p:${key.phone}`;
+}
+
 /** Users: lookups and the writes the auth flows need. */
 export function usersRepo(db: Executor) {
   return {

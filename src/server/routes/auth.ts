@@ -9,7 +9,9 @@ import {
   userInfo,
 } from '../../contract/auth';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
-import { authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
+import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { accountKey, authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
 import { hashPassword, hmac, otpCode, safeEqual, verifyPassword } from '../auth/crypto';
 import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
@@ -27,17 +29,23 @@ const empty = okSchema(z.null());
 const withUser = okSchema(userInfo);
 const tags = ['auth'];
 
-/** Limits per client address and account (DESIGN §9): brute force and mail bombing stop here. */
+/**
+ * Limits per client address and account (DESIGN §9): brute force and mail bombing stop here.
+ * The account is normalised (case, +86, spaces) so spelling variants share one counter.
+ */
 const limit = (max: number, minutes: number) => ({
   rateLimit: {
     max,
     timeWindow: minutes * 60_000,
     keyGenerator: (req: { ip: string; body?: unknown }) => {
       const body = req.body as { account?: unknown } | undefined;
-      return `${req.ip}|${typeof body?.account === 'string' ? body.account.trim().toLowerCase() : ''}`;
+      return `${req.ip}|${typeof body?.account === 'string' ? accountKey(body.account) : ''}`;
     },
   },
 });
+
+/** The answer when a limit is reached (the same envelope as the route limits). */
+const tooMany = () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试');
 
 /** Sign-up, activation, password and code sign-in, reset, sign-out and the current user. */
 export default async function authRoutes(app: App, { config, db, secret, notifier }: Services) {
@@ -50,7 +58,40 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   const link = (fragment: string, token: string) => `${config.CSAI_PUBLIC_URL ?? `http://localhost:${config.PORT}`}/#${fragment}=${token}`;
   const otpHash = (userId: string, code: string) => hmac(secret, `otp|${userId}|${code}`);
 
-  const startSession = async (userId: string, userAgent: string | undefined) => sessions.create(userId, ttlMs, userAgent ?? null);
+  /**
+   * Signs a user in: the session this browser held before (if any) is ended and a fresh random
+   * id is issued with a new CSRF token, so no id known before sign-in survives it (no fixation).
+   */
+  const startSession = async (req: FastifyRequest, userId: string) => {
+    const prior = await req.auth();
+    if (prior.kind === 'user') await sessions.revoke(prior.sessionId);
+    return sessions.create(userId, ttlMs, req.headers['user-agent'] ?? null);
+  };
+
+  /**
+   * A second, per-address limit on top of the per-account one: without it an address could try
+   * one password against many accounts, or ask codes for many accounts, unchecked.
+   */
+  const perAddress = (max: number, minutes: number) => {
+    const check = app.createRateLimit({ max, timeWindow: minutes * 60_000, keyGenerator: (req) => req.ip });
+    return async (req: FastifyRequest) => {
+      const r = await check(req);
+      if (!r.isAllowed && r.isExceeded) throw tooMany();
+    };
+  };
+
+  /** When each normalised account last asked for a code, known or not (so the cooldown reveals nothing). */
+  const otpRequested = new Map<string, number>();
+  const otpCooldown = (account: string) => {
+    const key = accountKey(account);
+    const t = Date.now();
+    const last = otpRequested.get(key);
+    if (last !== undefined && t - last < OTP_RESEND_MS) throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
+    if (otpRequested.size > 10_000) {
+      for (const [k, v] of otpRequested) if (t - v >= OTP_RESEND_MS) otpRequested.delete(k);
+    }
+    otpRequested.set(key, t);
+  };
 
   app.post('/sign-up', {
     schema: { tags, summary: 'Create an account and send its activation link', body: signUpBody, response: { 200: empty, ...errorResponses } },
@@ -104,23 +145,28 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/sign-in', {
     schema: { tags, summary: 'Sign in with account and password', body: signInBody, response: { 200: withUser, ...errorResponses } },
     config: limit(10, 15),
+    preHandler: perAddress(50, 15),
   }, async (req, reply) => {
     const user = await users.byAccount(req.body.account);
+    // Unknown accounts cost the same hash as known ones: timing does not tell them apart.
     const valid = await verifyPassword(req.body.password, user?.password_hash ?? (await decoyHash));
     if (!user || !valid) throw new AppError(400, 'invalid_credentials', '账号或密码错误');
     assertCanSignIn(user.status);
-    reply.setSession(await startSession(user.id, req.headers['user-agent']));
+    reply.setSession(await startSession(req, user.id));
     return ok(await users.info(user), '登录成功');
   });
 
   app.post('/otp/send', {
     schema: { tags, summary: 'Send a one-time sign-in code', body: accountBody, response: { 200: empty, ...errorResponses } },
     config: limit(10, 60),
+    preHandler: perAddress(30, 60),
   }, async (req) => {
+    // The same answers (cooldown included) whether or not the account exists: no enumeration.
+    otpCooldown(req.body.account);
     const user = await users.byAccount(req.body.account);
-    // The same answer whether or not the account exists: no account enumeration.
     const answer = ok(null, '如果该账号已注册，验证码已发送，10分钟内有效');
     if (!user || user.status === 'disabled') return answer;
+    // The in-memory cooldown is lost on restart; the newest stored code keeps it.
     const last = await db.selectFrom('otp_codes').select('created_at').where('user_id', '=', user.id).orderBy('id', 'desc').executeTakeFirst();
     if (last && Date.parse(last.created_at) > Date.now() - OTP_RESEND_MS) {
       throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
@@ -149,7 +195,9 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/otp/verify', {
     schema: { tags, summary: 'Sign in with a one-time code', body: otpVerifyBody, response: { 200: withUser, ...errorResponses } },
     config: limit(10, 10),
+    preHandler: perAddress(50, 10),
   }, async (req, reply) => {
+    // One answer for unknown account, wrong, expired, used or burnt code: nothing to enumerate.
     const invalid = new AppError(400, 'otp_invalid', '验证码错误或已失效，请重新获取');
     const user = await users.byAccount(req.body.account);
     if (!user) throw invalid;
@@ -161,28 +209,38 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
       .orderBy('id', 'desc')
       .executeTakeFirst();
     if (!otp) throw invalid;
-    if (otp.expires_at < now()) throw new AppError(400, 'otp_expired', '验证码已过期，请重新获取');
+    if (otp.expires_at < now()) throw invalid;
     if (!safeEqual(otp.code_hash, otpHash(user.id, req.body.code))) {
-      const attempts = otp.attempts + 1;
+      // Counted in SQL, not from the row read above: parallel wrong guesses cannot share a count.
       await db
         .updateTable('otp_codes')
-        .set({ attempts, used_at: attempts >= OTP_MAX_ATTEMPTS ? now() : null })
+        .set({
+          attempts: sql<number>`attempts + 1`,
+          used_at: sql<string | null>`case when attempts + 1 >= ${OTP_MAX_ATTEMPTS} then ${now()} else used_at end`,
+        })
         .where('id', '=', otp.id)
         .execute();
       throw invalid;
     }
-    const consumed = await db.updateTable('otp_codes').set({ used_at: now() }).where('id', '=', otp.id).where('used_at', 'is', null).executeTakeFirst();
-    if (Number(consumed.numUpdatedRows) !== 1) throw invalid;
     assertCanSignIn(user.status === 'pending' ? 'active' : user.status);
+    const consumed = await db
+      .updateTable('otp_codes')
+      .set({ used_at: now() })
+      .where('id', '=', otp.id)
+      .where('used_at', 'is', null)
+      .where('attempts', '<', OTP_MAX_ATTEMPTS)
+      .executeTakeFirst();
+    if (Number(consumed.numUpdatedRows) !== 1) throw invalid;
     // The code proves the mailbox or phone is the user's, which is what activation asks.
     if (user.status === 'pending') await users.activate(user.id);
-    reply.setSession(await startSession(user.id, req.headers['user-agent']));
+    reply.setSession(await startSession(req, user.id));
     return ok(await users.info({ ...user, status: 'active' }), '登录成功');
   });
 
   app.post('/forgot-password', {
     schema: { tags, summary: 'Send a password reset link', body: accountBody, response: { 200: empty, ...errorResponses } },
     config: limit(5, 60),
+    preHandler: perAddress(20, 60),
   }, async (req) => {
     const user = await users.byAccount(req.body.account);
     if (user && user.status !== 'disabled') {
@@ -210,8 +268,16 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
       const result = await tokens.consume(req.body.token, 'reset', trx);
       if ('error' in result) throw tokenError(result.error, '重置密码');
       await users.setPassword(result.userId, password_hash, trx);
-      // Whoever knew the old password is signed out everywhere.
+      // Whoever knew the old password is signed out everywhere, and other reset links die too.
       await sessions.revokeAllOf(result.userId, trx);
+      await trx
+        .updateTable('auth_tokens')
+        .set({ used_at: now() })
+        .where('user_id', '=', result.userId)
+        .where('purpose', '=', 'reset')
+        .where('used_at', 'is', null)
+        .execute();
+      await trx.updateTable('otp_codes').set({ used_at: now() }).where('user_id', '=', result.userId).where('used_at', 'is', null).execute();
       // The reset link reached the user's mailbox or phone: the account is theirs.
       await users.activate(result.userId, trx);
     });
