@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -89,6 +90,15 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
   });
 
   await app.register(async (api) => {
+    // Portals on other origins (CSAI_CORS_ORIGINS) may call the API with cookies; others get no CORS headers.
+    const allowed = new Set(config.CSAI_CORS_ORIGINS);
+    await api.register(cors, {
+      origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
+      credentials: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Content-Type', 'Accept', 'X-Requested-With', 'X-CSRF-TOKEN', 'Last-Event-ID'],
+      maxAge: 600,
+    });
     await api.register((i) => generalRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => peopleRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => authRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/auth' });
@@ -112,6 +122,11 @@ async function registerWeb(app: App, webDir: string) {
         const hashed = /[\\/]assets[\\/]/.test(file);
         res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
         res.header('X-Content-Type-Options', 'nosniff');
+        // Module scripts on foreign pages load in CORS mode: the loader and its chunks are public.
+        if (/[\\/](assets|widgets)[\\/]/.test(file)) {
+          res.header('Access-Control-Allow-Origin', '*');
+          res.header('Cross-Origin-Resource-Policy', 'cross-origin');
+        }
       },
     });
   }
@@ -127,14 +142,14 @@ async function registerWeb(app: App, webDir: string) {
 }
 
 /** Readable text for Fastify's own 4xx errors (bad JSON, wrong content type, too large). */
-function clientErrorText(error: FastifyError): { message: string; code: string; field?: string } {
+function clientErrorText(error: FastifyError): { message: string; code: string } {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case undefined:
-      if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { message: '请求体不是合法的 JSON', code: 'invalid_json', field: 'body' };
+      if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { message: '请求体不是合法的 JSON', code: 'invalid_json' };
       break;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { message: '请求体不能为空', code: 'empty_body', field: 'body' };
+      return { message: '请求体不能为空', code: 'empty_body' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { message: '不支持的请求内容类型', code: 'unsupported_media_type' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -19,6 +19,13 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
+/** A comma-separated list of origins (`https://eln.example.com`), trailing slashes dropped. */
+const originList = z
+  .string()
+  .default('')
+  .transform((s) => s.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter((o) => o !== ''))
+  .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'each origin must look like https://host[:port], without a path')));
+
 /**
  * Every environment variable the server reads, with its default. README lists the same table;
  * `tests/server/config.test.ts` fails when the two drift apart.
@@ -36,6 +43,7 @@ export const configSchema = z.object({
   CSAI_COOKIE_SECURE: flag,
   CSAI_TRUST_PROXY: flag,
   CSAI_DEV_OUTBOX: flag,
+  CSAI_CORS_ORIGINS: originList,
   CSAI_ALERT_CONTENT: optionalText,
   CSAI_ALERT_TYPE: z.enum(['info', 'warning', 'error', 'success']).default('warning'),
   SMTP_URL: optionalUrl,
