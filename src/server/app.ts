@@ -142,14 +142,14 @@ async function registerWeb(app: App, webDir: string) {
 }
 
 /** Readable text for Fastify's own 4xx errors (bad JSON, wrong content type, too large). */
-function clientErrorText(error: FastifyError): { message: string; code: string } {
+function clientErrorText(error: FastifyError): { message: string; code: string; field?: string } {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case undefined:
-      if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { message: '请求体不是合法的 JSON', code: 'invalid_json' };
+      if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { message: '请求体不是合法的 JSON', code: 'invalid_json', field: 'body' };
       break;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { message: '请求体不能为空', code: 'empty_body' };
+      return { message: '请求体不能为空', code: 'empty_body', field: 'body' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { message: '不支持的请求内容类型', code: 'unsupported_media_type' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
