@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './auth';
 export * from './general';
+export * from './diagnostics';

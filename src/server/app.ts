@@ -25,6 +25,7 @@ import authRoutes from './routes/auth';
 import generalRoutes from './routes/general';
 import peopleRoutes from './routes/people';
 import devRoutes from './routes/dev';
+import diagnosticsRoutes from './routes/diagnostics';
 import type { App, Services } from './routes/types';
 import { validationFailure } from './validation';
 
@@ -101,6 +102,7 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     });
     await api.register((i) => generalRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => peopleRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
+    await api.register((i) => diagnosticsRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => authRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/auth' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });

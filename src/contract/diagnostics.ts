@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** GET /api/v1/diagnostics: what the /test page shows. Names what is configured, never a secret. */
+export const diagnostics = z.object({
+  version: z.string(),
+  /** DESIGN §4: `openai` when LLM_BASE_URL is set, else the built-in `local` engine. */
+  answer_engine: z.enum(['local', 'openai']),
+  /** The configured model names (not secrets), or null. */
+  llm_model: z.string().nullable(),
+  llm_reasoning_model: z.string().nullable(),
+  storage: z.object({ kind: z.literal('sqlite'), data_dir: z.string() }),
+  services: z.object({ smtp: z.boolean(), llm: z.boolean(), dev_outbox: z.boolean() }),
+  node_version: z.string(),
+  uptime_seconds: z.number().int(),
+});
+export type Diagnostics = z.infer<typeof diagnostics>;

@@ -1,0 +1,22 @@
+import { diagnostics } from '../../contract/diagnostics';
+import { errorResponses, ok as okSchema } from '../../contract/envelope';
+import { ok, type App, type Services } from './types';
+
+/** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */
+export default async function diagnosticsRoutes(app: App, { config, version }: Services) {
+  app.get('/diagnostics', {
+    schema: { tags: ['general'], summary: 'What this server runs with (for the /test page); never secrets', response: { 200: okSchema(diagnostics), ...errorResponses } },
+  }, async (req) => {
+    await req.requireUser();
+    return ok({
+      version,
+      answer_engine: config.LLM_BASE_URL ? ('openai' as const) : ('local' as const),
+      llm_model: config.LLM_BASE_URL ? (config.LLM_MODEL ?? null) : null,
+      llm_reasoning_model: config.LLM_BASE_URL ? (config.LLM_REASONING_MODEL ?? null) : null,
+      storage: { kind: 'sqlite' as const, data_dir: config.dataDir },
+      services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
+      node_version: process.version,
+      uptime_seconds: Math.round(process.uptime()),
+    });
+  });
+}
