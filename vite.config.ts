@@ -7,6 +7,13 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   plugins: [react()],
+  base: '/',
+  experimental: {
+    // The loader runs on foreign pages: URLs inside JavaScript (lazy chunks, preloads) resolve
+    // against the importing script (import.meta.url), never the page. The site's index.html
+    // keeps absolute /assets/ URLs so deep routes (/channels/…) still find them.
+    renderBuiltUrl: (_file, { hostType }) => (hostType === 'js' ? { relative: true } : undefined),
+  },
   define: { 'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV ?? 'production') },
   build: {
     outDir: 'dist/web',

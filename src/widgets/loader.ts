@@ -1,2 +1,15 @@
-// The embed loader: registers the custom elements and loads each one's code on first use.
-export {};
+// The embed loader (/widgets/csai.js): one script tag defines every <csai-*> element. Each element
+// here is a small shell; its React view, twind and i18n load with import() when the first
+// instance connects, from URLs relative to this script (so a foreign page can embed it).
+import { defineOnce } from './shared/define-once';
+import { CsaiStatusElement } from './status/status.element';
+
+/**
+ * Every element the loader provides, by tag. An element's issue adds its row
+ * (`csai-ask`, `csai-channels`, `csai-knowledge`, `csai-pdf-viewer`, `csai-molecule`).
+ */
+export const elementRegistry: Readonly<Record<string, CustomElementConstructor>> = {
+  'csai-status': CsaiStatusElement,
+};
+
+for (const [tag, ctor] of Object.entries(elementRegistry)) defineOnce(tag, ctor);
