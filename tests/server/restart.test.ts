@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, latestMessage, openSqlite, signUp, startServer, uniqueEmail, uniqueIp } from './helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+const children = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** A free port on 127.0.0.1, found by letting the OS pick one and releasing it. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real server as its own process (`node --import tsx src/server/main.ts`, so the pid we hold
+ * is the server itself and SIGKILL reaches it), ready once the ping answers.
+ */
+async function spawnServer(dataDir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CSAI_DATA_DIR: dataDir,
+      CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
+      CSAI_PASSWORD_COST: '12',
+      CSAI_DEV_OUTBOX: '1',
+      CSAI_TRUST_PROXY: '1',
+      CSAI_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+    try {
+      if ((await fetch(`${url}/api/v1/`)).ok) return { child, url, stderr: () => stderr };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server did not start: ${stderr}`);
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+
+describe('restart', () => {
+  it('users, sessions and CSRF tokens survive closing the app and starting a new one on the same data', async () => {
+    const first = await startServer();
+    const client = first.client();
+    const { account } = await signUp(client, { name: '持久用户' });
+    expect((await client.post('/api/v1/auth/sign-in', { account, password: 'passw0rd-ok' })).status).toBe(200);
+    await first.close();
+
+    const second = await startServer({}, first.dataDir);
+    try {
+      const again = new Client(second.url, client.ip);
+      for (const [k, v] of client.cookies) again.cookies.set(k, v);
+      const me = await again.get<{ email: string; name: string }>('/api/v1/auth/me');
+      expect(me.status).toBe(200);
+      expect(me.body.data).toMatchObject({ email: account, name: '持久用户' });
+      // The CSRF secret lives in the data folder, so the old token still passes.
+      expect((await again.post('/api/v1/auth/sign-out')).status).toBe(200);
+      expect((await second.client().post('/api/v1/auth/sign-in', { account, password: 'passw0rd-ok' })).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('kill -9 during sign-up', () => {
+  it('leaves every account whole: each user has its activation token and its message', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
+    const { child, url } = await spawnServer(dataDir);
+    const csrfClient = new Client(url);
+    await csrfClient.get('/api/v1/');
+    const xsrf = csrfClient.csrf!;
+
+    const total = 60;
+    const acked: string[] = [];
+    let unanswered = 0;
+    let killed = false;
+    const emails = Array.from({ length: total }, () => uniqueEmail('crash'));
+    await Promise.all(
+      emails.map(async (email) => {
+        try {
+          const res = await fetch(`${url}/api/v1/auth/sign-up`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              cookie: `XSRF-TOKEN=${encodeURIComponent(xsrf)}`,
+              'x-csrf-token': xsrf,
+              'x-requested-with': 'XMLHttpRequest',
+              'x-forwarded-for': uniqueIp(),
+            },
+            body: JSON.stringify({ email, password: 'passw0rd-ok', name: '断电测试' }),
+          });
+          await res.text();
+          if (res.status === 200 && !killed) acked.push(email);
+          // Kill mid-flight: a few sign-ups are done, the rest are hashing or writing.
+          if (acked.length >= 5 && !killed) {
+            killed = true;
+            child.kill('SIGKILL');
+          }
+        } catch {
+          unanswered++;
+        }
+      }),
+    );
+    expect(killed).toBe(true);
+    expect((await exited(child)).signal).toBe('SIGKILL');
+    expect(unanswered).toBeGreaterThan(0);
+
+    // Start again on the same folder (recovers the WAL), then look at the file itself.
+    const restarted = await startServer({}, dataDir);
+    const db = openSqlite(dataDir);
+    try {
+      const users = db.prepare("select id, email from users where email like 'crash%'").all() as { id: string; email: string }[];
+      for (const email of acked) expect(users.map((u) => u.email)).toContain(email);
+      for (const user of users) {
+        const tokens = db.prepare("select count(*) as n from auth_tokens where user_id = ? and purpose = 'activate'").get(user.id) as { n: number };
+        const mails = db.prepare("select count(*) as n from outbox where recipient = ? and kind = 'activate'").get(user.email) as { n: number };
+        expect({ email: user.email, tokens: tokens.n, mails: mails.n }).toEqual({ email: user.email, tokens: 1, mails: 1 });
+      }
+      // No message or token without its account either.
+      const orphanMails = db.prepare("select count(*) as n from outbox where kind = 'activate' and recipient like 'crash%' and recipient not in (select email from users where email is not null)").get() as { n: number };
+      const orphanTokens = db.prepare('select count(*) as n from auth_tokens where user_id not in (select id from users)').get() as { n: number };
+      expect(orphanMails.n).toBe(0);
+      expect(orphanTokens.n).toBe(0);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+
+      // And the restarted server carries on: an acknowledged account activates and signs in.
+      const client = restarted.client();
+      const { token } = await latestMessage(client, acked[0]!);
+      expect((await client.post('/api/v1/auth/activate', { token })).status).toBe(200);
+      expect((await client.post('/api/v1/auth/sign-in', { account: acked[0], password: 'passw0rd-ok' })).status).toBe(200);
+    } finally {
+      db.close();
+      await restarted.close();
+    }
+  });
+
+  it('SIGTERM shuts the server down cleanly (exit code 0)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-term-'));
+    const { child } = await spawnServer(dataDir);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toEqual({ code: 0, signal: null });
+  });
+});
