@@ -10,7 +10,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -28,6 +27,7 @@ import devRoutes from './routes/dev';
 import diagnosticsRoutes from './routes/diagnostics';
 import type { App, Services } from './routes/types';
 import { validationFailure } from './validation';
+import { serializerCompiler } from './serializer';
 
 export interface BuildOptions {
   config: Config;

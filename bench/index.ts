@@ -1,0 +1,17 @@
+// `npm run bench`: every benchmark, each figure a ratio to a baseline measured in the same run.
+// `npm run bench -- server` runs one group.
+import { printFigures, type Figure } from './lib';
+
+const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
+  server: () => import('./server.bench'),
+};
+
+const wanted = process.argv.slice(2);
+let missed = 0;
+for (const [name, load] of Object.entries(groups)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  const figures = await (await load()).run();
+  printFigures(name, figures);
+  missed += figures.filter((f) => f.target && !(f.target.op === '>=' ? f.ratio >= f.target.ratio : f.ratio <= f.target.ratio)).length;
+}
+console.log(`\n${missed === 0 ? 'All targets met.' : `${missed} target(s) missed.`}`);

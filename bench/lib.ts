@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+/** A server in its own process (so the load generator does not share its event loop). */
+export interface Spawned {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server script with tsx. The script prints "LISTENING <port>" (bench servers) or logs the
+ * CSAI start line; PORT is chosen by the caller so both kinds can be found.
+ */
+export async function spawnServer(script: string, env: Record<string, string> = {}): Promise<Spawned> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-'));
+  const child = spawn(tsx, [script], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CSAI_DATA_DIR: dataDir, CSAI_LOG_LEVEL: 'warn', CSAI_WEB_DIR: path.join(dataDir, 'none'), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v1/`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${script} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Requests per second of one autocannon run. */
+export async function throughput(opts: autocannon.Options): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
+  const result = await autocannon({ connections: 10, ...(opts.amount ? {} : { duration: 3 }), ...opts });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** One printed figure: value, baseline, ratio and the target it is held to. */
+export interface Figure {
+  name: string;
+  value: string;
+  baseline: string;
+  ratio: number;
+  target?: { op: '>=' | '<='; ratio: number };
+}
+
+export function printFigures(title: string, figures: Figure[]) {
+  console.log(`\n## ${title}`);
+  for (const f of figures) {
+    const verdict = f.target ? ((f.target.op === '>=' ? f.ratio >= f.target.ratio : f.ratio <= f.target.ratio) ? 'meets' : 'MISSES') : '';
+    const target = f.target ? ` (target ${f.target.op} ${f.target.ratio}×: ${verdict})` : '';
+    console.log(`${f.name}: ${f.value} vs baseline ${f.baseline} → ${f.ratio.toFixed(3)}×${target}`);
+  }
+}
