@@ -1,0 +1,14 @@
+import type { ChemErrorCode, DepictOptions, MolInput } from './engine';
+
+/** A request from the main thread to the chemistry worker. */
+export type ChemRequest =
+  | { id: number; op: 'describe'; input: MolInput }
+  | { id: number; op: 'descriptors'; input: MolInput }
+  | { id: number; op: 'molfile'; input: MolInput }
+  | { id: number; op: 'depict'; input: MolInput; options: DepictOptions };
+
+/** The worker's answer: a result, a refusal of the input, or an internal failure. */
+export type ChemResponse =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; kind: 'input'; code: ChemErrorCode; message: string; field?: string }
+  | { id: number; ok: false; kind: 'internal'; message: string };

@@ -1,0 +1,38 @@
+/**
+ * The chemistry worker thread: loads RDKit once and answers ChemRequests one at a time. The main
+ * thread terminates it when a call runs too long, so a pathological structure never blocks the
+ * server's event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { ChemInputError, createChemEngine, type ChemEngine } from './engine';
+import type { ChemRequest, ChemResponse } from './protocol';
+import { loadRdkit } from './rdkit-loader';
+
+let engine: Promise<ChemEngine> | undefined;
+
+function run(e: ChemEngine, req: ChemRequest): unknown {
+  switch (req.op) {
+    case 'describe':
+      return e.describe(req.input);
+    case 'descriptors':
+      return e.descriptors(req.input);
+    case 'molfile':
+      return e.molfile(req.input);
+    case 'depict':
+      return e.depict(req.input, req.options);
+  }
+}
+
+async function answer(req: ChemRequest): Promise<ChemResponse> {
+  try {
+    engine ??= loadRdkit().then(createChemEngine);
+    return { id: req.id, ok: true, result: run(await engine, req) };
+  } catch (err) {
+    if (err instanceof ChemInputError) return { id: req.id, ok: false, kind: 'input', code: err.code, message: err.message, field: err.field };
+    return { id: req.id, ok: false, kind: 'internal', message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+parentPort?.on('message', (req: ChemRequest) => {
+  void answer(req).then((res) => parentPort?.postMessage(res));
+});

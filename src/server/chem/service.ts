@@ -1,0 +1,163 @@
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolInput, type MolSummary } from './engine';
+import type { ChemRequest, ChemResponse } from './protocol';
+
+/** Chemistry off the event loop: every call runs in a worker thread with a time limit. */
+export interface ChemService {
+  describe(input: MolInput): Promise<MolSummary>;
+  descriptors(input: MolInput): Promise<Descriptors>;
+  molfile(input: MolInput): Promise<string>;
+  /** `limits.timeoutMs` overrides the service's time limit for this call. */
+  depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
+  /** Stops the worker; a later call starts a new one. */
+  close(): Promise<void>;
+}
+
+export interface ChemServiceOptions {
+  /** Longest a single call may run before the worker is restarted and the call refused. */
+  timeoutMs?: number;
+  /** Calls waiting at most; more are refused as busy. */
+  maxQueue?: number;
+}
+
+/** The service is busy or its worker failed: a 503 for the caller, not the user's fault. */
+export class ChemUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChemUnavailableError';
+  }
+}
+
+const summary = z.object({ canonicalSmiles: z.string(), formula: z.string(), numAtoms: z.number().int() });
+const depiction = summary.extend({ svg: z.string(), highlightedAtoms: z.array(z.number().int()), highlightedBonds: z.array(z.number().int()) });
+const descriptors = z.record(z.string(), z.number());
+
+type Unsent<T> = T extends ChemRequest ? Omit<T, 'id'> : never;
+type ChemCall = Unsent<ChemRequest>;
+
+export interface CallLimits {
+  timeoutMs?: number;
+}
+
+type Job = { request: ChemRequest; timeoutMs: number; resolve: (value: unknown) => void; reject: (err: Error) => void };
+
+/** Starts the worker from source (tests, tsx) or from the bundle (dist/server/rdkit-worker.js). */
+function startWorker(): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const target = new URL('./rdkit-worker.ts', here).href;
+    const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(target)}, ${JSON.stringify(here)}))`;
+    return new Worker(boot, { eval: true });
+  }
+  return new Worker(new URL('./rdkit-worker.js', here));
+}
+
+export function createChemService({ timeoutMs = 10_000, maxQueue = 64 }: ChemServiceOptions = {}): ChemService {
+  let worker: Worker | undefined;
+  let current: (Job & { timer: NodeJS.Timeout }) | undefined;
+  const queue: Job[] = [];
+  let nextId = 1;
+
+  function stopWorker() {
+    const w = worker;
+    worker = undefined;
+    if (w) {
+      w.removeAllListeners();
+      void w.terminate();
+    }
+  }
+
+  function finish(fn: (job: Job) => void) {
+    const job = current;
+    if (!job) return;
+    clearTimeout(job.timer);
+    current = undefined;
+    fn(job);
+    pump();
+  }
+
+  function ensureWorker(): Worker {
+    if (worker) return worker;
+    const w = startWorker();
+    w.on('message', (res: ChemResponse) => {
+      if (!current || res.id !== current.request.id) return;
+      if (res.ok) finish((job) => job.resolve(res.result));
+      else if (res.kind === 'input') finish((job) => job.reject(new ChemInputError(res.code, res.message, res.field)));
+      else {
+        // RDKit may be left in a bad state after an internal failure (e.g. out of WASM memory).
+        stopWorker();
+        finish((job) => job.reject(new ChemUnavailableError(`化学计算失败：${res.message}`)));
+      }
+    });
+    const crashed = (why: string) => {
+      if (worker !== w) return;
+      stopWorker();
+      finish((job) => job.reject(new ChemUnavailableError(`化学计算进程异常退出（${why}），请重试`)));
+    };
+    w.on('error', (err) => crashed(err.message));
+    w.on('exit', (code) => crashed(`退出码 ${code}`));
+    w.unref();
+    worker = w;
+    return w;
+  }
+
+  function pump() {
+    if (current) return;
+    const job = queue.shift();
+    if (!job) {
+      worker?.unref();
+      return;
+    }
+    const w = ensureWorker();
+    w.ref();
+    const timer = setTimeout(() => {
+      stopWorker();
+      finish((j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf(j.request.input))));
+    }, job.timeoutMs);
+    current = { ...job, timer };
+    w.postMessage(job.request);
+  }
+
+  function call<T>(request: ChemCall, schema: z.ZodType<T>, limits: CallLimits = {}): Promise<T> {
+    if (queue.length >= maxQueue) return Promise.reject(new ChemUnavailableError('化学计算服务繁忙，请稍后再试'));
+    return new Promise<unknown>((resolve, reject) => {
+      const full: ChemRequest = { ...request, id: nextId++ };
+      queue.push({ request: full, timeoutMs: limits.timeoutMs ?? timeoutMs, resolve, reject });
+      pump();
+    }).then((value) => schema.parse(value));
+  }
+
+  return {
+    describe: (input) => call({ op: 'describe', input }, summary),
+    descriptors: (input) => call({ op: 'descriptors', input }, descriptors),
+    molfile: (input) => call({ op: 'molfile', input }, z.string()),
+    depict: (input, options = {}, limits = {}) => call({ op: 'depict', input, options }, depiction, limits),
+    async close() {
+      const pending = [...queue];
+      queue.length = 0;
+      for (const job of pending) job.reject(new ChemUnavailableError('化学计算服务已停止'));
+      if (current) {
+        clearTimeout(current.timer);
+        current.reject(new ChemUnavailableError('化学计算服务已停止'));
+        current = undefined;
+      }
+      const w = worker;
+      worker = undefined;
+      if (w) {
+        w.removeAllListeners();
+        await w.terminate();
+      }
+    },
+  };
+}
+
+const fieldOf = (input: MolInput) => ('smiles' in input ? 'smiles' : 'molfile');
+
+let shared: ChemService | undefined;
+
+/** One service for the whole process, for modules that need chemistry outside a request (tools). */
+export function sharedChemService(): ChemService {
+  shared ??= createChemService();
+  return shared;
+}

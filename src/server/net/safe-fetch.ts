@@ -1,0 +1,180 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+
+/**
+ * The one outbound HTTP client (DESIGN §9): http(s) only, the resolved address checked at connect
+ * time on every hop (no DNS rebinding between check and use), at most 5 redirects, size and time
+ * caps. Private, loopback, link-local, multicast and reserved ranges are refused.
+ */
+
+export type SafeFetchErrorCode = 'invalid_url' | 'blocked_scheme' | 'blocked_address' | 'too_many_redirects' | 'too_large' | 'timeout' | 'network';
+
+export class SafeFetchError extends Error {
+  constructor(
+    readonly code: SafeFetchErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SafeFetchError';
+  }
+}
+
+export interface SafeFetchOptions {
+  /** Bytes of the body at most (default 10 MiB). */
+  maxBytes?: number;
+  /** Milliseconds for the whole fetch, redirects included (default 15 s). */
+  timeoutMs?: number;
+  /** Redirects followed at most (default and upper bound 5). */
+  maxRedirects?: number;
+  headers?: Record<string, string>;
+  /** Which resolved addresses may be connected to; defaults to public unicast only. Tests narrow or widen it. */
+  isAllowedAddress?: (address: string, family: 4 | 6) => boolean;
+}
+
+export interface SafeFetchResponse {
+  status: number;
+  /** The final URL after redirects. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text(): string;
+}
+
+const blocked = new net.BlockList();
+for (const [net4, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net4, prefix, 'ipv4');
+for (const [net6, prefix] of [
+  ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['2001::', 23], ['2002::', 16],
+] as const) blocked.addSubnet(net6, prefix, 'ipv6');
+
+/** The IPv4 address embedded in an IPv4-mapped, -compatible or NAT64 IPv6 address, if any. */
+function embeddedIpv4(address: string): string | undefined {
+  const lower = address.toLowerCase();
+  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted) return dotted[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hex) {
+    const hi = parseInt(hex[1]!, 16);
+    const lo = parseInt(hex[2]!, 16);
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  }
+  return undefined;
+}
+
+/** True for a public unicast address; false for private, loopback, link-local, multicast, reserved. */
+export function isPublicAddress(address: string, family: 4 | 6 = net.isIPv6(address) ? 6 : 4): boolean {
+  if (family === 6) {
+    const v4 = embeddedIpv4(address);
+    if (v4) return isPublicAddress(v4, 4);
+    if (address.toLowerCase().startsWith('64:ff9b:')) return false;
+    return net.isIPv6(address) && !blocked.check(address, 'ipv6');
+  }
+  return net.isIPv4(address) && !blocked.check(address, 'ipv4');
+}
+
+const refused = (address: string) => new SafeFetchError('blocked_address', `拒绝访问内网或保留地址：${address}`);
+
+function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses.filter((a) => a.family === 4 || a.family === 6);
+      const bad = list.find((a) => !allowed(a.address, a.family === 6 ? 6 : 4));
+      if (bad || list.length === 0) return callback(refused(bad?.address ?? hostname), '', 0);
+      if (options.all) return callback(null, list);
+      const first = list[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function checkUrl(raw: string | URL, allowed: (address: string, family: 4 | 6) => boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SafeFetchError('invalid_url', `无效的网址：${String(raw).slice(0, 200)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SafeFetchError('blocked_scheme', `只允许 http 或 https 网址，拒绝 ${url.protocol.replace(/:$/, '')}`);
+  }
+  if (url.username || url.password) throw new SafeFetchError('invalid_url', '网址中不能包含用户名或密码');
+  // Literal IP hosts skip DNS lookup, so they are checked here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const family = net.isIP(host);
+  if (family && !allowed(host, family === 6 ? 6 : 4)) throw refused(host);
+  return url;
+}
+
+function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress'>> & { headers: Record<string, string>; signal: AbortSignal }) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(url, {
+      method: 'GET',
+      headers: { 'user-agent': 'CSAI/1.0', accept: '*/*', ...opts.headers },
+      lookup: guardedLookup(opts.isAllowedAddress),
+      signal: opts.signal,
+      agent: false,
+    });
+    req.on('error', (err) => {
+      if (err instanceof SafeFetchError) reject(err);
+      else if (opts.signal.aborted) reject(new SafeFetchError('timeout', '外部请求超时'));
+      else reject(new SafeFetchError('network', `外部请求失败：${err.message}`));
+    });
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        res.resume();
+        resolve({ status, headers: res.headers, body: Buffer.alloc(0) });
+        return;
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        res.destroy();
+        reject(new SafeFetchError('too_large', `外部响应过大（超过 ${opts.maxBytes} 字节）`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > opts.maxBytes) {
+          res.destroy();
+          reject(new SafeFetchError('too_large', `外部响应过大（超过 ${opts.maxBytes} 字节）`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', (err) => reject(opts.signal.aborted ? new SafeFetchError('timeout', '外部请求超时') : new SafeFetchError('network', `外部请求失败：${err.message}`)));
+    });
+    req.end();
+  });
+}
+
+/** GET a URL through the guards above. Throws SafeFetchError; any HTTP status is returned as it is. */
+export async function safeFetch(input: string | URL, options: SafeFetchOptions = {}): Promise<SafeFetchResponse> {
+  const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+  const maxRedirects = Math.min(options.maxRedirects ?? 5, 5);
+  const isAllowedAddress = options.isAllowedAddress ?? ((a: string, f: 4 | 6) => isPublicAddress(a, f));
+  const signal = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  let url = checkUrl(input, isAllowedAddress);
+  for (let hop = 0; ; hop++) {
+    const res = await once(url, { maxBytes, isAllowedAddress, headers: options.headers ?? {}, signal });
+    const location = res.headers.location;
+    if (res.status >= 300 && res.status < 400 && location) {
+      if (hop >= maxRedirects) throw new SafeFetchError('too_many_redirects', `重定向次数过多（超过 ${maxRedirects} 次）`);
+      url = checkUrl(new URL(location, url), isAllowedAddress);
+      continue;
+    }
+    const body = res.body;
+    return { status: res.status, url: url.href, headers: res.headers, body, text: () => body.toString('utf8') };
+  }
+}

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ChemInputError } from '../../../src/server/chem/engine';
+import { createChemService } from '../../../src/server/chem/service';
+import { DRUGS } from './drugs';
+import { inspectSvg } from './svg-check';
+
+const service = createChemService();
+afterAll(() => service.close());
+
+describe('the chemistry worker', () => {
+  it('draws and describes in a worker thread', async () => {
+    const d = await service.depict({ smiles: 'CC(=O)Oc1ccccc1C(=O)O' }, { width: 200, height: 150, highlight: { smarts: 'c1ccccc1' } });
+    expect(d).toMatchObject({ canonicalSmiles: 'CC(=O)Oc1ccccc1C(=O)O', formula: 'C9H8O4', numAtoms: 13 });
+    expect(d.highlightedAtoms).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(inspectSvg(d.svg).width).toBe('200px');
+    expect(await service.describe({ smiles: 'c1ccccc1' })).toEqual({ canonicalSmiles: 'c1ccccc1', formula: 'C6H6', numAtoms: 6 });
+    expect((await service.descriptors({ smiles: 'CCO' })).NumHeavyAtoms).toBe(3);
+    expect(await service.molfile({ smiles: 'CCO' })).toMatch(/V2000[\s\S]*M {2}END/);
+  });
+
+  it('answers many calls at once, each with its own result', async () => {
+    const results = await Promise.all(DRUGS.map((d) => service.describe({ smiles: d.smiles })));
+    expect(results.map((r) => r.formula)).toEqual(DRUGS.map((d) => d.formula));
+  });
+
+  it('passes refusals through as typed errors with their Chinese message', async () => {
+    const err = await service.depict({ smiles: 'C1CC' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChemInputError);
+    expect(err).toMatchObject({ code: 'invalid_smiles', field: 'smiles' });
+    expect((err as ChemInputError).message).toContain('无法解析 SMILES');
+  });
+
+  it('stops a call that runs past its limit and keeps serving afterwards', async () => {
+    // 1 ms cannot cover a round trip to the worker, so this call always runs past its limit.
+    const err = await service.depict({ smiles: 'C'.repeat(400) }, {}, { timeoutMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChemInputError);
+    expect(err).toMatchObject({ code: 'mol_too_complex' });
+    expect((err as ChemInputError).message).toContain('超时');
+    expect((await service.describe({ smiles: 'CCO' })).formula).toBe('C2H6O');
+  });
+
+  it('refuses calls beyond its queue as busy', async () => {
+    const small = createChemService({ maxQueue: 1 });
+    try {
+      const calls = [small.describe({ smiles: 'C' }), small.describe({ smiles: 'CC' }), small.describe({ smiles: 'CCC' })];
+      const settled = await Promise.allSettled(calls);
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect(settled[2]).toMatchObject({ reason: { message: '化学计算服务繁忙，请稍后再试' } });
+    } finally {
+      await small.close();
+    }
+  });
+});
