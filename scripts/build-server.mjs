@@ -2,7 +2,12 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { main: 'src/server/main.ts', 'cli/user': 'src/server/cli/user.ts' },
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'cli/user': 'src/server/cli/user.ts',
+    // Loaded by src/server/chem/service.ts as new URL('./rdkit-worker.js', import.meta.url) from main.js.
+    'rdkit-worker': 'src/server/chem/rdkit-worker.ts',
+  },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

@@ -52,6 +52,19 @@ export const configSchema = z.object({
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
   LLM_REASONING_MODEL: optionalText,
+  /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */
+  CSAI_PDB_MIRROR: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(
+      z
+        .string()
+        .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+        .refine((s) => s.includes('{id}'), 'must contain {id}, e.g. https://files.rcsb.org/download/{id}.pdb')
+        .optional(),
+    )
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };
