@@ -7,6 +7,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/core/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/widgets/**/*.test.ts'],
+          // *.browser.test.ts run in Chromium through @web/test-runner, not here.
+          exclude: ['**/node_modules/**', '**/*.browser.test.ts', '**/*.browser.test.tsx'],
           environment: 'happy-dom',
         },
       },

@@ -1,0 +1,66 @@
+// Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
+// chai's expect, a fetch stand-in, and helpers to wait for elements that render asynchronously.
+export { expect } from 'chai';
+
+type Done = () => void | Promise<void>;
+declare global {
+  function describe(name: string, fn: () => void): void;
+  function it(name: string, fn: Done): void;
+  function beforeEach(fn: Done): void;
+  function afterEach(fn: Done): void;
+  function before(fn: Done): void;
+  function after(fn: Done): void;
+}
+
+export type FetchHandler = (url: string) => Response | Promise<Response>;
+
+/** Replaces window.fetch for one test; returns the recorded URLs and a restore function. */
+export function mockFetch(handler: FetchHandler) {
+  const original = globalThis.fetch;
+  const urls: string[] = [];
+  globalThis.fetch = async (input: RequestInfo | URL) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    urls.push(url);
+    return handler(url);
+  };
+  return { urls, restore: () => void (globalThis.fetch = original) };
+}
+
+/** A JSON response. */
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** The CSAI server's answers, with a banner of the given type (or none). */
+export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }): FetchHandler {
+  return (url) => {
+    if (url.endsWith('/api/v1/')) return json(200, { success: true, data: { name: 'csai', version: '1.2.3', time: new Date().toISOString() }, message: '' });
+    if (url.endsWith('/api/v1/prompt/get_alert')) {
+      return json(200, { success: true, data: { is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' }, message: '' });
+    }
+    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+  };
+}
+
+export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+/** Polls every frame until the check passes or 3 s pass (no fixed sleeps). */
+export async function waitFor<T>(check: () => T | undefined | null | false, what = 'condition'): Promise<T> {
+  const started = performance.now();
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (performance.now() - started > 3000) throw new Error(`timed out waiting for ${what}`);
+    await nextFrame();
+  }
+}
+
+/** An element's shadow part by name. */
+export const part = (el: Element, name: string) => el.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`) ?? null;
+
+/** Adds markup to the page inside a fresh container, removed by `cleanup()`. */
+export function mount(html: string) {
+  const box = document.createElement('div');
+  box.innerHTML = html;
+  document.body.append(box);
+  return box;
+}

@@ -1,0 +1,178 @@
+import axe from 'axe-core';
+import '../../src/widgets/status/status.element';
+import { csaiServer, expect, json, mockFetch, mount, part, waitFor } from './harness';
+
+const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
+
+describe('<csai-status>', () => {
+  let restore: () => void = () => {};
+  let box: HTMLElement | undefined;
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    restore();
+  });
+  const show = async (attrs = '', handler = csaiServer()) => {
+    const fake = mockFetch(handler);
+    restore = fake.restore;
+    box = mount(`<csai-status ${attrs}></csai-status>`);
+    const el = box.querySelector('csai-status')!;
+    await waitFor(() => part(el, 'pill')?.dataset.state !== 'checking' && part(el, 'pill'), 'the ping');
+    return { el, urls: fake.urls };
+  };
+
+  describe('when the server answers', () => {
+    it('renders in an open shadow root with its twind classes applied', async () => {
+      const { el } = await show();
+      expect(el.shadowRoot?.mode).to.equal('open');
+      const pill = part(el, 'pill')!;
+      expect(pill.dataset.state).to.equal('online');
+      expect(part(el, 'label')!.textContent).to.equal('服务正常');
+      expect(getComputedStyle(pill).alignItems).to.equal('center'); // items-center
+      expect(getComputedStyle(pill).borderTopLeftRadius).to.equal('8px'); // rounded-csai → --csai-radius default 0.5rem
+      expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(37, 99, 235)'); // text-accent default
+      expect(getComputedStyle(part(el, 'indicator')!).width).to.equal('10px');
+      expect(pill.title).to.equal('版本 1.2.3');
+    });
+
+    it('calls the server named by api-base', async () => {
+      const { urls } = await show('api-base="https://csai.example.com/"');
+      expect(urls).to.have.members(['https://csai.example.com/api/v1/', 'https://csai.example.com/api/v1/prompt/get_alert']);
+    });
+
+    it('speaks English with lang="en" and Chinese otherwise', async () => {
+      const { el } = await show('lang="en-US"');
+      expect(part(el, 'label')!.textContent).to.equal('Service available');
+      el.removeAttribute('lang');
+      await waitFor(() => part(el, 'label')!.textContent === '服务正常', 'Chinese after removing lang');
+    });
+
+    it('shows the banner coloured by its type', async () => {
+      const { el } = await show('', csaiServer({ content: '系统将于今晚 22:00 维护', content_type: 'error' }));
+      const banner = await waitFor(() => part(el, 'banner'), 'the banner');
+      expect(banner.textContent).to.equal('系统将于今晚 22:00 维护');
+      expect(banner.dataset.type).to.equal('error');
+      expect(rgb(banner, 'color')).to.equal('rgb(185, 28, 28)');
+      expect(rgb(banner, 'border-left-width')).to.equal('4px');
+    });
+
+    it('has no serious accessibility violation, with or without a banner', async () => {
+      for (const banner of [undefined, { content: '公告', content_type: 'info' as const }]) {
+        const { el } = await show('', csaiServer(banner));
+        if (banner) await waitFor(() => part(el, 'banner'), 'the banner');
+        const result = await axe.run(el);
+        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(bad.map((v) => v.id)).to.deep.equal([]);
+        box?.remove();
+        restore();
+      }
+    });
+  });
+
+  describe('when the banner call fails', () => {
+    it('hides the banner and still shows reachability', async () => {
+      const { el } = await show('', (url) =>
+        url.endsWith('get_alert') ? json(500, { success: false, message: '服务器内部错误，请稍后重试', code: 'internal_error' }) : csaiServer()(url),
+      );
+      expect(part(el, 'pill')!.dataset.state).to.equal('online');
+      expect(part(el, 'banner')).to.equal(null);
+    });
+  });
+
+  describe('when the ping fails', () => {
+    it('shows the server as unreachable and emits csai-error, bubbling and composed', async () => {
+      const seen: CustomEvent[] = [];
+      const listener = (e: Event) => seen.push(e as CustomEvent);
+      document.addEventListener('csai-error', listener);
+      try {
+        const { el } = await show('', () => Promise.reject(new TypeError('Failed to fetch')));
+        expect(part(el, 'pill')!.dataset.state).to.equal('offline');
+        expect(part(el, 'label')!.textContent).to.equal('无法连接服务器');
+        expect(part(el, 'banner')).to.equal(null);
+        await waitFor(() => seen.length > 0, 'csai-error');
+        const [event] = seen;
+        expect(event!.bubbles).to.equal(true);
+        expect(event!.composed).to.equal(true);
+        expect(event!.target).to.equal(el);
+        expect(event!.detail).to.deep.equal({ message: '网络连接失败，请检查网络后重试', code: 'network_error' });
+      } finally {
+        document.removeEventListener('csai-error', listener);
+      }
+    });
+
+    it('passes the server envelope code and status on', async () => {
+      const seen: CustomEvent[] = [];
+      const fake = mockFetch(() => json(503, { success: false, message: '维护中', code: 'maintenance' }));
+      restore = fake.restore;
+      box = mount('');
+      box.addEventListener('csai-error', (e) => seen.push(e));
+      box.innerHTML = '<csai-status></csai-status>';
+      await waitFor(() => seen.length > 0, 'csai-error');
+      expect(seen[0]!.detail).to.deep.equal({ message: '服务器暂时不可用（503）', code: 'maintenance', status: 503 });
+    });
+
+    it('reports an answer it cannot read', async () => {
+      const seen: CustomEvent[] = [];
+      const fake = mockFetch(() => json(200, { success: true, data: { name: 'other' }, message: '' }));
+      restore = fake.restore;
+      box = mount('');
+      box.addEventListener('csai-error', (e) => seen.push(e));
+      box.innerHTML = '<csai-status lang="en"></csai-status>';
+      await waitFor(() => seen.length > 0, 'csai-error');
+      expect(seen[0]!.detail.code).to.equal('unexpected_response');
+      expect(seen[0]!.detail.message).to.equal('The server answered with data the page does not understand');
+    });
+  });
+
+  describe('theming', () => {
+    it('theme="dark" changes the colours, and removing it restores them', async () => {
+      const { el } = await show('theme="dark"');
+      const pill = part(el, 'pill')!;
+      expect(rgb(pill, 'background-color')).to.equal('rgb(17, 24, 39)');
+      expect(rgb(pill, 'color')).to.equal('rgb(243, 244, 246)');
+      el.removeAttribute('theme');
+      await waitFor(() => rgb(pill, 'background-color') === 'rgb(255, 255, 255)', 'the light theme');
+    });
+
+    it('accent and radius attributes override the tokens, and removing them restores the defaults', async () => {
+      const { el } = await show('accent="rgb(200, 10, 20)" radius="3px"');
+      expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(200, 10, 20)');
+      expect(rgb(part(el, 'pill'), 'border-top-left-radius')).to.equal('3px');
+      el.setAttribute('accent', 'rgb(0, 128, 0)');
+      await waitFor(() => rgb(part(el, 'product'), 'color') === 'rgb(0, 128, 0)', 'the new accent');
+      el.removeAttribute('accent');
+      el.removeAttribute('radius');
+      await waitFor(() => rgb(part(el, 'product'), 'color') === 'rgb(37, 99, 235)', 'the default accent');
+      expect(rgb(part(el, 'pill'), 'border-top-left-radius')).to.equal('8px');
+    });
+
+    it('page-wide --csai-* tokens inherit through the shadow root', async () => {
+      const { el } = await show();
+      box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
+      box!.style.setProperty('--csai-font', 'monospace');
+      expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(1, 2, 3)');
+      expect(getComputedStyle(part(el, 'pill')!).fontFamily).to.equal('monospace');
+    });
+
+    it('accepts the JS property API, reflected to the attribute', async () => {
+      const { el } = await show();
+      el.accent = 'rgb(9, 9, 9)';
+      expect(el.getAttribute('accent')).to.equal('rgb(9, 9, 9)');
+      await waitFor(() => rgb(part(el, 'product'), 'color') === 'rgb(9, 9, 9)', 'the accent set by property');
+    });
+  });
+
+  describe('the compact boolean attribute', () => {
+    it('is on when present and empty, off with "false", and off again when removed', async () => {
+      const { el } = await show('compact');
+      const label = part(el, 'label')!;
+      expect(getComputedStyle(label).position).to.equal('absolute'); // sr-only
+      el.setAttribute('compact', 'false');
+      await waitFor(() => getComputedStyle(label).position === 'static', 'compact off');
+      el.setAttribute('compact', '');
+      await waitFor(() => getComputedStyle(label).position === 'absolute', 'compact on again');
+      el.removeAttribute('compact');
+      await waitFor(() => getComputedStyle(label).position === 'static', 'compact removed');
+    });
+  });
+});
