@@ -10,7 +10,7 @@ export type AttrSpec = Record<string, AttrKind>;
 
 type ValueOf<K extends AttrKind> = K extends 'boolean' ? boolean : K extends 'number' ? number | undefined : string | undefined;
 /** The props a view receives for an attribute spec. */
-export type PropsOf<S extends AttrSpec> = { [P in keyof S]: ValueOf<S[P]> };
+export type PropsOf<S extends AttrSpec> = { -readonly [P in keyof S]: ValueOf<S[P]> };
 
 /** Attributes every element accepts (DESIGN §7): theme, language, API base and the two theme tokens. */
 export const commonAttributes = {
