@@ -324,21 +324,41 @@ describe('sign-in by one-time code', () => {
     expect(verify.body).toMatchObject({ code: 'otp_invalid', message: '验证码错误或已失效，请重新获取' });
   });
 
-  it('a code activates a pending account; a disabled one gets no code', async () => {
+  it('a code activates a pending account and voids the password it was signed up with; a disabled one gets no code', async () => {
     const client = server.client();
     const phone = uniquePhone();
-    await signUp(client, { phone, activate: false });
+    // Someone registered this phone with their own password before its owner did.
+    await signUp(server.client(), { phone, activate: false, password: 'squatter-passw0rd' });
     await client.post('/api/v1/auth/otp/send', { account: `+86${phone}` });
     const { code } = await latestMessage(client, phone);
     const res = await client.post('/api/v1/auth/otp/verify', { account: phone, code });
     expect(res.status).toBe(200);
+    expect(res.body.message).toContain('忘记密码');
     expect(userRow('phone', phone)?.status).toBe('active');
+    const squatter = await server.client().post('/api/v1/auth/sign-in', { account: phone, password: 'squatter-passw0rd' });
+    expect(squatter.status).toBe(400);
+    expect(squatter.body.code).toBe('invalid_credentials');
 
     const other = server.client();
     const { account } = await signUp(other);
     db.prepare("update users set status = 'disabled' where email = ?").run(account);
     const send = await other.post('/api/v1/auth/otp/send', { account });
     expect(send.status).toBe(200);
+    expect(outboxCount(account, 'otp')).toBe(0);
+  });
+});
+
+describe('one-time code daily cap', () => {
+  it('after 10 codes in a day no more are sent, with the same answer as always', async () => {
+    const client = server.client();
+    const { account } = await signUp(client);
+    const id = userRow('email', account)!.id;
+    const insert = db.prepare('insert into otp_codes (user_id, code_hash, created_at, expires_at, used_at, attempts) values (?, ?, ?, ?, ?, 0)');
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    for (let i = 0; i < 10; i++) insert.run(id, `old-${i}`, hourAgo, hourAgo, hourAgo);
+    const res = await client.post('/api/v1/auth/otp/send', { account });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('如果该账号已注册，验证码已发送，10分钟内有效');
     expect(outboxCount(account, 'otp')).toBe(0);
   });
 });

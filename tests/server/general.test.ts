@@ -195,3 +195,27 @@ describe('OpenAPI at /api/docs', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
   });
 });
+
+describe('the dev outbox (CSAI_DEV_OUTBOX=1)', () => {
+  it('answers only to the machine itself, whatever X-Forwarded-For claims', async () => {
+    const local = await server.app.inject({ method: 'GET', url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1' });
+    expect(local.statusCode).toBe(200);
+    const remote = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/dev/outbox',
+      remoteAddress: '192.168.1.20',
+      headers: { 'x-forwarded-for': '127.0.0.1' },
+    });
+    expect(remote.statusCode).toBe(404);
+    expect(remote.json()).toMatchObject({ success: false, code: 'not_found' });
+  });
+
+  it('does not exist when the flag is off', async () => {
+    const plain = await startServer({ CSAI_DEV_OUTBOX: '0' });
+    try {
+      expect((await plain.client().get('/api/v1/dev/outbox')).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});

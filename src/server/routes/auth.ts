@@ -12,7 +12,7 @@ import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { accountKey, authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
-import { hashPassword, hmac, otpCode, safeEqual, verifyPassword } from '../auth/crypto';
+import { hashPassword, hmac, otpCode, randomToken, safeEqual, verifyPassword } from '../auth/crypto';
 import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
 import { AppError, badRequest, conflict } from '../errors';
@@ -24,6 +24,8 @@ const RESET_TTL = 1 * HOUR;
 const OTP_TTL = 10 * 60_000;
 const OTP_RESEND_MS = 60_000;
 const OTP_MAX_ATTEMPTS = 5;
+/** Codes per account per day: with 5 guesses each, at most 50 guesses a day at a 1-in-a-million code. */
+const OTP_MAX_PER_DAY = 10;
 
 const empty = okSchema(z.null());
 const withUser = okSchema(userInfo);
@@ -171,6 +173,17 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     if (last && Date.parse(last.created_at) > Date.now() - OTP_RESEND_MS) {
       throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
     }
+    const today = await db
+      .selectFrom('otp_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', user.id)
+      .where('created_at', '>', now(-24 * HOUR))
+      .executeTakeFirstOrThrow();
+    if (Number(today.n) >= OTP_MAX_PER_DAY) {
+      // Same answer as always (no enumeration), but no new code: guessing stays bounded.
+      req.log.warn({ user: user.id }, 'daily one-time code limit reached');
+      return answer;
+    }
     const code = otpCode();
     await db.transaction().execute(async (trx) => {
       // A new code replaces every earlier one.
@@ -231,10 +244,19 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
       .where('attempts', '<', OTP_MAX_ATTEMPTS)
       .executeTakeFirst();
     if (Number(consumed.numUpdatedRows) !== 1) throw invalid;
-    // The code proves the mailbox or phone is the user's, which is what activation asks.
-    if (user.status === 'pending') await users.activate(user.id);
+    if (user.status === 'pending') {
+      // The code proves the mailbox or phone is the user's, which is what activation asks. But the
+      // password was chosen by whoever signed up, maybe not this owner (pre-registration hijack):
+      // it is replaced by an unknown one; the owner can set a password through forgot-password.
+      const scrubbed = await hashPassword(randomToken(24), config.CSAI_PASSWORD_COST);
+      await db.transaction().execute(async (trx) => {
+        await users.setPassword(user.id, scrubbed, trx);
+        await users.activate(user.id, trx);
+      });
+    }
     reply.setSession(await startSession(req, user.id));
-    return ok(await users.info({ ...user, status: 'active' }), '登录成功');
+    const message = user.status === 'pending' ? '登录成功，账号已激活。如需使用密码登录，请通过“忘记密码”设置密码' : '登录成功';
+    return ok(await users.info({ ...user, status: 'active' }), message);
   });
 
   app.post('/forgot-password', {

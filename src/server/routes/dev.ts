@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ok as okSchema } from '../../contract/envelope';
+import { notFound } from '../errors';
 import { ok, type App, type Services } from './types';
+
+const isLoopback = (address: string | undefined) => !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
 
 const outboxItem = z.object({
   id: z.number(),
@@ -14,6 +17,7 @@ const outboxItem = z.object({
 
 /** Only registered when CSAI_DEV_OUTBOX=1: the mails and codes the notifier would have sent. */
 export default async function devRoutes(app: App, { db }: Services) {
+  app.log.warn('CSAI_DEV_OUTBOX is on: activation links, reset links and codes are readable at /api/v1/dev/outbox from this machine');
   app.get('/outbox', {
     schema: {
       tags: ['dev'],
@@ -22,6 +26,9 @@ export default async function devRoutes(app: App, { db }: Services) {
       response: { 200: okSchema(z.array(outboxItem)) },
     },
   }, async (req) => {
+    // The outbox holds live sign-in secrets: only the machine itself may read it, whatever
+    // X-Forwarded-For says (the socket address, not req.ip).
+    if (!isLoopback(req.socket.remoteAddress)) throw notFound('接口不存在');
     let q = db.selectFrom('outbox').select(['id', 'channel', 'recipient', 'subject', 'body', 'kind', 'created_at']).orderBy('id', 'desc').limit(100);
     if (req.query.recipient) q = q.where('recipient', '=', req.query.recipient.toLowerCase());
     return ok(await q.execute());
