@@ -64,7 +64,7 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     hook: 'preHandler',
     errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
   });
-  installHttpSession(app, { config, secret, sessions: sessionsRepo(db) });
+  installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db });
 
   await app.register(swagger, {
     openapi: {

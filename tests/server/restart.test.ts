@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -89,6 +90,39 @@ describe('restart', () => {
       expect((await again.post('/api/v1/auth/sign-out')).status).toBe(200);
       expect((await second.client().post('/api/v1/auth/sign-in', { account, password: 'passw0rd-ok' })).status).toBe(200);
     } finally {
+      await second.close();
+    }
+  });
+
+  it('at start, sessions expired over a day ago and old codes are purged; recently expired ones still say so', async () => {
+    const first = await startServer();
+    const stale = first.client();
+    const { account } = await signUp(stale);
+    await stale.post('/api/v1/auth/sign-in', { account, password: 'passw0rd-ok' });
+    const recent = first.client();
+    await recent.post('/api/v1/auth/sign-in', { account, password: 'passw0rd-ok' });
+    await first.close();
+
+    const db = openSqlite(first.dataDir);
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const idHash = (client: Client) => createHash('sha256').update(client.cookies.get('csai_session')!).digest('base64url');
+    expect(db.prepare('select count(*) as n from sessions').get()).toEqual({ n: 2 });
+    expect(db.prepare('update sessions set expires_at = ? where id_hash = ?').run(ago(2 * 86_400_000), idHash(stale)).changes).toBe(1);
+    expect(db.prepare('update sessions set expires_at = ? where id_hash = ?').run(ago(3_600_000), idHash(recent)).changes).toBe(1);
+    const userId = (db.prepare('select id from users where email = ?').get(account) as { id: string }).id;
+    db.prepare('insert into otp_codes (user_id, code_hash, created_at, expires_at, used_at, attempts) values (?, ?, ?, ?, null, 0)').run(userId, 'x', ago(3 * 86_400_000), ago(3 * 86_400_000));
+
+    const second = await startServer({}, first.dataDir);
+    try {
+      expect((db.prepare('select count(*) as n from sessions').get() as { n: number }).n).toBe(1);
+      expect((db.prepare('select count(*) as n from otp_codes').get() as { n: number }).n).toBe(0);
+      const again = new Client(second.url);
+      again.cookies.set('csai_session', recent.cookies.get('csai_session')!);
+      expect((await again.get('/api/v1/auth/me')).body.message).toBe('Signature has expired');
+      again.cookies.set('csai_session', stale.cookies.get('csai_session')!);
+      expect((await again.get('/api/v1/auth/me')).body.message).toBe('Signature verification failed');
+    } finally {
+      db.close();
       await second.close();
     }
   });

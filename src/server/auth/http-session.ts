@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { AppError, forbidden, SESSION_EXPIRED, SESSION_INVALID } from '../errors';
 import { hmac, randomToken, safeEqual } from './crypto';
-import type { sessionsRepo } from './sessions';
+import type { Executor } from '../db/database';
+import { purgeStaleAuthRows, type sessionsRepo } from './sessions';
 
 export const SESSION_COOKIE = 'csai_session';
 /** SPEC §7: the CSRF cookie the client reads and echoes in X-CSRF-TOKEN. */
@@ -37,9 +38,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function installHttpSession(
   app: FastifyInstance,
-  deps: { config: Config; secret: Buffer; sessions: ReturnType<typeof sessionsRepo> },
+  deps: { config: Config; secret: Buffer; sessions: ReturnType<typeof sessionsRepo>; db: Executor },
 ) {
-  const { config, secret, sessions } = deps;
+  const { config, secret, sessions, db } = deps;
+  // Housekeeping: stale sessions, codes and tokens go at start and then hourly.
+  let timer: NodeJS.Timeout | undefined;
+  const purge = () => purgeStaleAuthRows(db).catch((err: unknown) => app.log.error({ err }, 'auth housekeeping failed'));
+  app.addHook('onReady', async () => {
+    await purge();
+    timer = setInterval(() => void purge(), 3600_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
   const mintCsrf = (sessionCookie: string) => {
     const nonce = randomToken(16);
     return `${nonce}.${hmac(secret, `${nonce}|${sessionCookie}`)}`;

@@ -31,3 +31,15 @@ export function sessionsRepo(db: Executor) {
     purgeExpired: () => db.deleteFrom('sessions').where('expires_at', '<', now(-24 * 3600 * 1000)).execute(),
   };
 }
+
+/**
+ * Deletes what the auth flows no longer need: sessions expired over a day ago, one-time codes
+ * older than two days (the daily code cap looks back one), activation and reset tokens expired
+ * over a week ago.
+ */
+export async function purgeStaleAuthRows(db: Executor) {
+  const day = 24 * 3600 * 1000;
+  await sessionsRepo(db).purgeExpired();
+  await db.deleteFrom('otp_codes').where('created_at', '<', now(-2 * day)).execute();
+  await db.deleteFrom('auth_tokens').where('expires_at', '<', now(-7 * day)).execute();
+}
