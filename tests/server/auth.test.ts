@@ -83,6 +83,34 @@ describe('sign-up by e-mail', () => {
   });
 });
 
+describe('racing requests', () => {
+  it('five parallel sign-ups with one e-mail make exactly one account and one message', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => server.client().post('/api/v1/auth/sign-up', { email, password: 'passw0rd-ok', name: '并发' })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect((db.prepare('select count(*) as n from users where email = ?').get(email) as { n: number }).n).toBe(1);
+    expect(outboxCount(email, 'activate')).toBe(1);
+  });
+
+  it('one activation link used twice at once activates once', async () => {
+    const client = server.client();
+    const { token } = await signUp(client, { activate: false });
+    const results = await Promise.all([1, 2, 3].map(() => server.client().post('/api/v1/auth/activate', { token })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  it('one code used twice at once signs in once', async () => {
+    const client = server.client();
+    const { account } = await signUp(client);
+    await client.post('/api/v1/auth/otp/send', { account });
+    const { code } = await latestMessage(client, account);
+    const results = await Promise.all([1, 2, 3].map(() => server.client().post('/api/v1/auth/otp/verify', { account, code })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+  });
+});
+
 describe('sign-up by phone', () => {
   it('normalises +86, spaces and dashes; the phone signs in in any spelling and shows masked', async () => {
     const client = server.client();
