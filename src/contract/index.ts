@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './auth';
 export * from './general';
 export * from './diagnostics';
+export * from './mol';

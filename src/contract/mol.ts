@@ -82,7 +82,7 @@ export const drawSvgResult = z.object({
 });
 export type DrawSvgResult = z.infer<typeof drawSvgResult>;
 
-/** GET /api/v1/mol/get_mol_string?mol_key=: one molecule of a parsed SDF, key `${docId}:${index}` (index from 0). */
+/** GET /api/v1/mol/get_mol_string?mol_key=: one molecule of a parsed SDF, key `${docId}:${idx}` with the record's index as the SDF parser stores it (kb_molecules.idx). */
 export const molKeyQuery = z
   .object({
     mol_key: z
