@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configSchema, loadConfig } from '../../src/server/config';
+
+describe('configuration', () => {
+  it('documents every variable in the README table, and nothing that does not exist', () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'));
+    const documented = new Set([...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
+    const known = new Set(Object.keys(configSchema.shape));
+    expect([...known].filter((k) => !documented.has(k))).toEqual([]);
+    expect([...documented].filter((k) => !known.has(k!))).toEqual([]);
+  });
+
+  it('has working defaults with an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(8080);
+    expect(c.HOST).toBe('127.0.0.1');
+    expect(c.CSAI_DEV_OUTBOX).toBe(false);
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('names every bad variable in one readable error', () => {
+    expect(() => loadConfig({ PORT: 'eighty', CSAI_LOG_LEVEL: 'loud', SMTP_URL: 'not a url' })).toThrowError(
+      /PORT[\s\S]*CSAI_LOG_LEVEL[\s\S]*SMTP_URL/,
+    );
+  });
+
+  it('reads flags as 1/true and 0/false, and rejects anything else', () => {
+    expect(loadConfig({ CSAI_DEV_OUTBOX: '1' }).CSAI_DEV_OUTBOX).toBe(true);
+    expect(loadConfig({ CSAI_DEV_OUTBOX: 'false' }).CSAI_DEV_OUTBOX).toBe(false);
+    expect(() => loadConfig({ CSAI_DEV_OUTBOX: 'yes please' })).toThrowError(/CSAI_DEV_OUTBOX/);
+  });
+
+  it('treats empty optional values as unset', () => {
+    const c = loadConfig({ LLM_BASE_URL: '', SMTP_URL: '  ' });
+    expect(c.LLM_BASE_URL).toBeUndefined();
+    expect(c.SMTP_URL).toBeUndefined();
+  });
+});
