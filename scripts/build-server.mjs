@@ -7,6 +7,8 @@ await build({
     'cli/user': 'src/server/cli/user.ts',
     // Loaded by src/server/chem/service.ts as new URL('./rdkit-worker.js', import.meta.url) from main.js.
     'rdkit-worker': 'src/server/chem/rdkit-worker.ts',
+    // Loaded by src/server/parsing/worker-pool.ts as new URL('./parse-worker.js', import.meta.url) from main.js.
+    'parse-worker': 'src/server/parsing/parse-worker.ts',
   },
   outdir: 'dist/server',
   bundle: true,

@@ -2,4 +2,5 @@ export * from './envelope';
 export * from './auth';
 export * from './general';
 export * from './diagnostics';
+export * from './knowledge';
 export * from './mol';

@@ -24,7 +24,9 @@ import authRoutes from './routes/auth';
 import generalRoutes from './routes/general';
 import peopleRoutes from './routes/people';
 import devRoutes from './routes/dev';
+import knowledgeBaseRoutes from './routes/knowledge_base';
 import diagnosticsRoutes from './routes/diagnostics';
+import molRoutes from './routes/mol';
 import type { App, Services } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
@@ -104,6 +106,8 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     await api.register((i) => peopleRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => diagnosticsRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => authRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/auth' });
+    await api.register((i) => knowledgeBaseRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/knowledge_base' });
+    await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
 

@@ -78,4 +78,102 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_knowledge': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('kb_folders')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('is_public', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('kb_folders_owner_name').on('kb_folders').columns(['owner_id', 'name']).unique().execute();
+      await db.schema
+        .createTable('kb_documents')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        // null: the owner's built-in question-files folder (folder_for_question_channel)
+        .addColumn('folder_id', 'text', (c) => c.references('kb_folders.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('type', 'integer', (c) => c.notNull().check(sql`type in (1, 3, 5, 6)`))
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('storage_name', 'text', (c) => c.notNull())
+        .addColumn('parse_status', 'integer', (c) => c.notNull().defaultTo(1).check(sql`parse_status in (1, 2, 3)`))
+        .addColumn('parse_progress', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('progress_texts', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('page_count', 'integer')
+        .addColumn('markdown', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('kb_documents_owner_folder').on('kb_documents').columns(['owner_id', 'folder_id']).execute();
+      await db.schema.createIndex('kb_documents_folder').on('kb_documents').column('folder_id').execute();
+      await db.schema.createIndex('kb_documents_storage').on('kb_documents').column('storage_name').execute();
+      await db.schema
+        .createTable('kb_shares')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('resource_type', 'text', (c) => c.notNull().check(sql`resource_type in ('folder','doc')`))
+        .addColumn('resource_id', 'text', (c) => c.notNull())
+        .addColumn('target_type', 'text', (c) => c.notNull().check(sql`target_type in ('user','department')`))
+        .addColumn('target_id', 'text', (c) => c.notNull())
+        .addColumn('shared_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('kb_shares_unique')
+        .on('kb_shares')
+        .columns(['resource_type', 'resource_id', 'target_type', 'target_id'])
+        .unique()
+        .execute();
+      await db.schema.createIndex('kb_shares_target').on('kb_shares').columns(['target_type', 'target_id']).execute();
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued','running','done','failed')`))
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('max_attempts', 'integer', (c) => c.notNull().defaultTo(3))
+        .addColumn('run_after', 'text', (c) => c.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('heartbeat_at', 'text')
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'run_after']).execute();
+      await db.schema
+        .createTable('kb_chunks')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('ordinal', 'integer', (c) => c.notNull())
+        .addColumn('page', 'integer')
+        .addColumn('bbox', 'text')
+        .addColumn('text', 'text', (c) => c.notNull())
+        .addColumn('segmented', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('kb_chunks_doc').on('kb_chunks').columns(['doc_id', 'ordinal']).execute();
+      // BM25 over the pre-segmented text (DESIGN §5); kept in step with kb_chunks by triggers.
+      await sql`create virtual table kb_chunks_fts using fts5(segmented, content='kb_chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(db);
+      await sql`create trigger kb_chunks_ai after insert on kb_chunks begin
+        insert into kb_chunks_fts(rowid, segmented) values (new.id, new.segmented); end`.execute(db);
+      await sql`create trigger kb_chunks_ad after delete on kb_chunks begin
+        insert into kb_chunks_fts(kb_chunks_fts, rowid, segmented) values ('delete', old.id, old.segmented); end`.execute(db);
+      await db.schema
+        .createTable('kb_molecules')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('idx', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('smiles', 'text')
+        .addColumn('molfile', 'text', (c) => c.notNull())
+        .addColumn('properties', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('kb_molecules_doc').on('kb_molecules').columns(['doc_id', 'idx']).execute();
+    },
+  },
 };

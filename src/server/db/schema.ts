@@ -66,6 +66,88 @@ export interface AlertTable {
   updated_by: string | null;
 }
 
+export interface KbFolderTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  is_public: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** SPEC §3: type 1 pdf, 3 image, 5 sdf, 6 pdb ("above 4 = molecule or other"). */
+export type DocumentType = 1 | 3 | 5 | 6;
+/** SPEC §4: 1 parsing, 2 done, 3 failed. */
+export type ParseStatus = 1 | 2 | 3;
+
+export interface KbDocumentTable {
+  id: string;
+  owner_id: string;
+  /** null: the owner's built-in question-files folder. */
+  folder_id: string | null;
+  title: string;
+  type: DocumentType;
+  mime: string;
+  size: number;
+  sha256: string;
+  storage_name: string;
+  parse_status: ParseStatus;
+  parse_progress: number;
+  /** JSON array of Chinese step texts. */
+  progress_texts: string;
+  page_count: number | null;
+  markdown: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KbShareTable {
+  id: string;
+  resource_type: 'folder' | 'doc';
+  resource_id: string;
+  target_type: 'user' | 'department';
+  target_id: string;
+  shared_by: string;
+  created_at: string;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  lease_until: string | null;
+  heartbeat_at: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KbChunkTable {
+  id: Generated<number>;
+  doc_id: string;
+  ordinal: number;
+  page: number | null;
+  /** JSON [x0, y0, x1, y1] in PDF points on that page, or null. */
+  bbox: string | null;
+  text: string;
+  segmented: string;
+}
+
+export interface KbMoleculeTable {
+  id: Generated<number>;
+  doc_id: string;
+  idx: number;
+  name: string | null;
+  smiles: string | null;
+  molfile: string;
+  /** JSON object of the SDF data fields. */
+  properties: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -75,4 +157,10 @@ export interface Database {
   otp_codes: OtpCodeTable;
   outbox: OutboxTable;
   alerts: AlertTable;
+  kb_folders: KbFolderTable;
+  kb_documents: KbDocumentTable;
+  kb_shares: KbShareTable;
+  jobs: JobTable;
+  kb_chunks: KbChunkTable;
+  kb_molecules: KbMoleculeTable;
 }

@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database';
+import { now } from '../db/database';
+import type { JobTable } from '../db/schema';
+import type { Selectable } from 'kysely';
+
+export type Job = Selectable<JobTable>;
+
+/** How long a claimed job stays leased without a heartbeat before it counts as abandoned. */
+export const LEASE_MS = 60_000;
+
+/**
+ * The durable job queue in the database: a job is a row, so it survives a restart. Enqueue in
+ * the same transaction as the rows it works on, and nothing is ever half-queued.
+ */
+export function jobQueue(db: Executor) {
+  return {
+    async enqueue(kind: string, payload: unknown, opts: { maxAttempts?: number } = {}) {
+      const t = now();
+      const row = await db
+        .insertInto('jobs')
+        .values({ kind, payload: JSON.stringify(payload), state: 'queued', attempts: 0, max_attempts: opts.maxAttempts ?? 3, run_after: t, created_at: t, updated_at: t })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Takes the oldest due job of the given kinds, marking it running with a lease. */
+    async claim(kinds: string[]): Promise<Job | undefined> {
+      const t = now();
+      const job = await db
+        .updateTable('jobs')
+        .set({ state: 'running', attempts: sql`attempts + 1`, lease_until: now(LEASE_MS), heartbeat_at: t, updated_at: t })
+        .where('id', '=', (eb) =>
+          eb.selectFrom('jobs').select('id').where('state', '=', 'queued').where('kind', 'in', kinds).where('run_after', '<=', t).orderBy('id').limit(1),
+        )
+        .where('state', '=', 'queued')
+        .returningAll()
+        .executeTakeFirst();
+      return job;
+    },
+
+    heartbeat: (id: number) =>
+      db.updateTable('jobs').set({ heartbeat_at: now(), lease_until: now(LEASE_MS) }).where('id', '=', id).where('state', '=', 'running').execute(),
+
+    complete: (id: number) => db.updateTable('jobs').set({ state: 'done', lease_until: null, error: null, updated_at: now() }).where('id', '=', id).execute(),
+
+    /** A failed attempt: queued again after a back-off while attempts remain, else failed for good. Returns the new state. */
+    async fail(job: Job, error: string): Promise<'queued' | 'failed'> {
+      const state = job.attempts < job.max_attempts ? 'queued' : 'failed';
+      await db
+        .updateTable('jobs')
+        .set({ state, error: error.slice(0, 2000), lease_until: null, run_after: now(state === 'queued' ? 2000 * job.attempts : 0), updated_at: now() })
+        .where('id', '=', job.id)
+        .execute();
+      return state;
+    },
+
+    /**
+     * After a crash: jobs left running (this process is the only runner, so at start-up none is
+     * really running) go back to the queue, or fail when their attempts are used up.
+     * Returns the jobs that failed for good, so their owners can be told.
+     */
+    async recover(): Promise<Job[]> {
+      const stale = await db.selectFrom('jobs').selectAll().where('state', '=', 'running').execute();
+      const failed: Job[] = [];
+      for (const job of stale) {
+        const state = await this.fail(job, '服务重启时任务被中断');
+        if (state === 'failed') failed.push(job);
+      }
+      return failed;
+    },
+
+    /** Jobs whose lease ran out without a heartbeat (a stuck worker), for the runner to fail. */
+    expired: () => db.selectFrom('jobs').selectAll().where('state', '=', 'running').where('lease_until', '<', now()).execute(),
+
+    /** Removes finished jobs older than the given age. */
+    prune: (olderThanMs: number) =>
+      db.deleteFrom('jobs').where('state', 'in', ['done', 'failed']).where('updated_at', '<', now(-olderThanMs)).execute(),
+  };
+}
+
+export type JobQueue = ReturnType<typeof jobQueue>;

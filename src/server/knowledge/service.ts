@@ -1,0 +1,491 @@
+import fsp from 'node:fs/promises';
+import { sql } from 'kysely';
+import type { Db, Executor } from '../db/database';
+import { now } from '../db/database';
+import { randomToken } from '../auth/crypto';
+import { badRequest, conflict, notFound } from '../errors';
+import { jobQueue } from '../jobs/queue';
+import { QUESTION_FOLDER_ID, uploadMessages } from '../../contract/knowledge';
+import { canAccess, docReadable, folderReadable, sharedWith, type Viewer } from './access';
+import {
+  docView,
+  folderColumn,
+  folderView,
+  pageOf,
+  questionFolderView,
+  selectDocs,
+  selectFolders,
+  titleLike,
+  type DocRow,
+} from './documents';
+import type { FileStore, StagedFile } from './file-store';
+import { nextFreeName } from './names';
+import { documentTypeOf, isImage, mimeOf, type FileKind } from './sniff';
+import { serialiser } from './serial';
+
+export const PARSE_JOB = 'parse_document';
+export interface ParseJobPayload {
+  docId: string;
+}
+
+/** A file received in full and checked, waiting to become a document. */
+export interface IncomingFile {
+  title: string;
+  kind: FileKind;
+  staged: StagedFile;
+}
+
+const SORTS = {
+  createTime: ['kb_folders.created_at', 'asc'],
+  '-createTime': ['kb_folders.created_at', 'desc'],
+  updateTime: ['kb_folders.updated_at', 'asc'],
+  '-updateTime': ['kb_folders.updated_at', 'desc'],
+  name: ['kb_folders.name', 'asc'],
+  '-name': ['kb_folders.name', 'desc'],
+} as const;
+type FolderSort = keyof typeof SORTS;
+
+interface ListArgs {
+  page: number;
+  size: number;
+  search?: string | undefined;
+}
+
+/**
+ * Knowledge bases: folders, documents, shares. Knows nothing of HTTP; every id-taking operation
+ * goes through canAccess. Files and rows change together under one serialiser so that a file is
+ * never removed while a new row is about to refer to it.
+ */
+export function knowledgeService(db: Db, files: FileStore) {
+  const serial = serialiser();
+
+  const titlesIn = async (ex: Executor, ownerId: string, folderId: string | null) => {
+    const rows = await ex
+      .selectFrom('kb_documents')
+      .select('title')
+      .where('owner_id', '=', ownerId)
+      .where('folder_id', folderId === null ? 'is' : '=', folderId)
+      .execute();
+    return new Set(rows.map((r) => r.title));
+  };
+
+  /** Removes stored files that no document refers to any more. Call inside `serial`. */
+  const dropUnreferenced = async (storageNames: Iterable<string>) => {
+    for (const name of new Set(storageNames)) {
+      const ref = await db.selectFrom('kb_documents').select('id').where('storage_name', '=', name).limit(1).executeTakeFirst();
+      if (!ref) await files.remove(name);
+    }
+  };
+
+  const deleteSharesOf = (ex: Executor, type: 'folder' | 'doc', ids: string[]) =>
+    ids.length ? ex.deleteFrom('kb_shares').where('resource_type', '=', type).where('resource_id', 'in', ids).execute() : Promise.resolve();
+
+  /** The target folder of an upload, move or copy: the question-files folder or one the viewer owns. */
+  const writableFolder = async (viewer: Viewer, folderId: string): Promise<string | null> => {
+    if (folderId === QUESTION_FOLDER_ID) return null;
+    await canAccess(db, viewer, { type: 'folder', id: folderId }, 'write');
+    return folderId;
+  };
+
+  /** Copies one document row (and its parsed content) into a folder of the viewer. */
+  const copyDocument = async (ex: Executor, source: DocRow, viewer: Viewer, folderId: string | null, taken: Set<string>) => {
+    const id = randomToken(12);
+    const t = now();
+    const title = nextFreeName(source.title, (n) => taken.has(n));
+    taken.add(title);
+    await ex
+      .insertInto('kb_documents')
+      .values({ ...source, id, owner_id: viewer.userId, folder_id: folderId, title, created_at: t, updated_at: t })
+      .execute();
+    if (source.parse_status === 1) {
+      await ex.updateTable('kb_documents').set({ parse_progress: 0, progress_texts: '[]' }).where('id', '=', id).execute();
+      await jobQueue(ex).enqueue(PARSE_JOB, { docId: id } satisfies ParseJobPayload);
+    } else {
+      await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
+        select ${id}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${source.id} order by ordinal`.execute(ex);
+      await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
+        select ${id}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${source.id} order by idx`.execute(ex);
+    }
+    return { name: title, docId: id };
+  };
+
+  return {
+    // ---------- folders ----------
+    async listFolders(viewer: Viewer, args: ListArgs & { sort?: FolderSort | undefined }) {
+      let q = selectFolders(db).where('kb_folders.owner_id', '=', viewer.userId);
+      if (args.search) q = q.where(titleLike('kb_folders.name', args.search));
+      return this.pageFolders(viewer, q, args);
+    },
+
+    async listSharedFolders(viewer: Viewer, args: ListArgs & { sort?: FolderSort | undefined }) {
+      let q = selectFolders(db)
+        .where('kb_folders.owner_id', '!=', viewer.userId)
+        .where(sharedWith('folder', 'kb_folders.id', viewer.userId));
+      if (args.search) q = q.where(titleLike('kb_folders.name', args.search));
+      return this.pageFolders(viewer, q, args);
+    },
+
+    async listPublicFolders(viewer: Viewer, args: ListArgs & { sort?: FolderSort | undefined }) {
+      let q = selectFolders(db).where('kb_folders.is_public', '=', 1);
+      if (args.search) q = q.where(titleLike('kb_folders.name', args.search));
+      return this.pageFolders(viewer, q, args);
+    },
+
+    async pageFolders(viewer: Viewer, q: ReturnType<typeof selectFolders>, args: ListArgs & { sort?: FolderSort | undefined }) {
+      const [column, direction] = SORTS[args.sort ?? '-createTime'];
+      const total = await db.selectFrom(q.as('x')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .orderBy(column, direction)
+        .orderBy('kb_folders.id')
+        .limit(args.size)
+        .offset((args.page - 1) * args.size)
+        .execute();
+      return pageOf(rows.map((r) => folderView(r, viewer.userId)), total.n, args.page, args.size);
+    },
+
+    async createFolder(viewer: Viewer, name: string) {
+      const t = now();
+      const id = randomToken(12);
+      try {
+        await db.insertInto('kb_folders').values({ id, owner_id: viewer.userId, name, is_public: 0, created_at: t, updated_at: t }).execute();
+      } catch (err) {
+        if (String(err).includes('UNIQUE')) throw conflict('知识库名称已存在', 'folder_name_taken');
+        throw err;
+      }
+      return this.getFolder(viewer, id);
+    },
+
+    async getFolder(viewer: Viewer, folderId: string) {
+      if (folderId === QUESTION_FOLDER_ID) return questionFolderView(db, viewer.userId);
+      await canAccess(db, viewer, { type: 'folder', id: folderId }, 'read');
+      const row = await selectFolders(db).where('kb_folders.id', '=', folderId).executeTakeFirstOrThrow();
+      return folderView(row, viewer.userId);
+    },
+
+    /** A folder of the viewer's own by exact name (GET get_folder/xxx?folder_name=). */
+    async getFolderByName(viewer: Viewer, name: string) {
+      const row = await selectFolders(db).where('kb_folders.owner_id', '=', viewer.userId).where('kb_folders.name', '=', name).executeTakeFirst();
+      if (!row) throw notFound('知识库不存在');
+      return folderView(row, viewer.userId);
+    },
+
+    async updateFolder(viewer: Viewer, folderId: string, change: { name?: string | undefined; is_public?: boolean | undefined }) {
+      if (folderId === QUESTION_FOLDER_ID) throw badRequest('内置的问答文件夹不能修改', 'folder_id');
+      await canAccess(db, viewer, { type: 'folder', id: folderId }, 'write');
+      try {
+        await db
+          .updateTable('kb_folders')
+          .set({
+            ...(change.name !== undefined ? { name: change.name } : {}),
+            ...(change.is_public !== undefined ? { is_public: change.is_public ? 1 : 0 } : {}),
+            updated_at: now(),
+          })
+          .where('id', '=', folderId)
+          .execute();
+      } catch (err) {
+        if (String(err).includes('UNIQUE')) throw conflict('知识库名称已存在', 'folder_name_taken');
+        throw err;
+      }
+      return this.getFolder(viewer, folderId);
+    },
+
+    /** Deletes a folder with its documents, their shares and files no one else uses. */
+    async deleteFolder(viewer: Viewer, folderId: string) {
+      if (folderId === QUESTION_FOLDER_ID) throw badRequest('内置的问答文件夹不能删除', 'folder_id');
+      await canAccess(db, viewer, { type: 'folder', id: folderId }, 'write');
+      return serial(async () => {
+        const docs = await db.selectFrom('kb_documents').select(['id', 'storage_name']).where('folder_id', '=', folderId).execute();
+        await db.transaction().execute(async (tx) => {
+          await deleteSharesOf(tx, 'doc', docs.map((d) => d.id));
+          await deleteSharesOf(tx, 'folder', [folderId]);
+          await tx.deleteFrom('kb_documents').where('folder_id', '=', folderId).execute();
+          await tx.deleteFrom('kb_folders').where('id', '=', folderId).execute();
+        });
+        await dropUnreferenced(docs.map((d) => d.storage_name));
+        return { deleted: docs.length };
+      });
+    },
+
+    /** SPEC §4 submit flow: are the chosen knowledge bases parsed? */
+    async checkFolders(viewer: Viewer, folderIds: string[]) {
+      const folders = [];
+      for (const folderId of [...new Set(folderIds)]) {
+        const folder = await this.getFolder(viewer, folderId);
+        const counts = await db
+          .selectFrom('kb_documents')
+          .select(['parse_status', sql<number>`count(*)`.as('n')])
+          .where('folder_id', folderId === QUESTION_FOLDER_ID ? 'is' : '=', folderColumn(folderId))
+          .$if(folderId === QUESTION_FOLDER_ID, (q) => q.where('owner_id', '=', viewer.userId))
+          .groupBy('parse_status')
+          .execute();
+        const by = (s: number) => counts.find((c) => c.parse_status === s)?.n ?? 0;
+        const state = { folder_id: folder.id, name: folder.name, parsing: by(1), parsed: by(2), failed: by(3), total: by(1) + by(2) + by(3) };
+        folders.push({ ...state, all_parsed: state.parsing === 0 });
+      }
+      return { all_parsed: folders.every((f) => f.all_parsed), folders };
+    },
+
+    // ---------- documents ----------
+    async listFolderDocs(viewer: Viewer, folderId: string, args: ListArgs) {
+      let q = selectDocs(db);
+      if (folderId === QUESTION_FOLDER_ID) {
+        q = q.where('kb_documents.owner_id', '=', viewer.userId).where('kb_documents.folder_id', 'is', null);
+      } else {
+        await canAccess(db, viewer, { type: 'folder', id: folderId }, 'read');
+        q = q.where('kb_documents.folder_id', '=', folderId);
+      }
+      return this.pageDocs(viewer, q, args);
+    },
+
+    /** Documents the viewer uploaded with questions, plus (show_my_kb) those in their own knowledge bases. */
+    async allDocs(viewer: Viewer, args: ListArgs & { show_my_kb: boolean }) {
+      let q = selectDocs(db).where('kb_documents.owner_id', '=', viewer.userId);
+      if (!args.show_my_kb) q = q.where('kb_documents.folder_id', 'is', null);
+      return this.pageDocs(viewer, q, args);
+    },
+
+    /** Documents shared with the viewer one by one (not through a folder). */
+    async sharedDocs(viewer: Viewer, args: ListArgs) {
+      const q = selectDocs(db)
+        .where('kb_documents.owner_id', '!=', viewer.userId)
+        .where(sharedWith('doc', 'kb_documents.id', viewer.userId));
+      return this.pageDocs(viewer, q, args);
+    },
+
+    async pageDocs(viewer: Viewer, q: ReturnType<typeof selectDocs>, args: ListArgs) {
+      if (args.search) q = q.where(titleLike('kb_documents.title', args.search));
+      const total = await db.selectFrom(q.as('x')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .orderBy('kb_documents.created_at', 'desc')
+        .orderBy('kb_documents.id')
+        .limit(args.size)
+        .offset((args.page - 1) * args.size)
+        .execute();
+      return pageOf(rows.map((r) => docView(r, viewer.userId)), total.n, args.page, args.size);
+    },
+
+    async getDoc(viewer: Viewer, docId: string) {
+      await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
+      const row = await selectDocs(db).where('kb_documents.id', '=', docId).executeTakeFirstOrThrow();
+      return docView(row, viewer.userId);
+    },
+
+    /** The document row after a read check, with where its bytes are. */
+    async openDoc(viewer: Viewer, docId: string) {
+      const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
+      return { doc, path: files.pathOf(doc.storage_name) };
+    },
+
+    async markdown(viewer: Viewer, docId: string) {
+      const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
+      if (doc.parse_status === 1) throw conflict('文档正在解析中，请稍后再试', 'still_parsing');
+      if (doc.parse_status === 3) throw conflict('文档解析失败，没有可显示的内容', 'parse_failed');
+      return { docId, markdown: doc.markdown ?? '' };
+    },
+
+    async imageBase64(viewer: Viewer, docId: string) {
+      const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
+      if (doc.type !== 3) throw badRequest('该文档不是图片', 'id', 'not_an_image');
+      const bytes = await fsp.readFile(files.pathOf(doc.storage_name));
+      return { docId, img_base64: bytes.toString('base64'), mime: doc.mime };
+    },
+
+    async deleteDoc(viewer: Viewer, docId: string) {
+      const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'write');
+      return serial(async () => {
+        await db.transaction().execute(async (tx) => {
+          await deleteSharesOf(tx, 'doc', [docId]);
+          await tx.deleteFrom('kb_documents').where('id', '=', docId).execute();
+        });
+        await dropUnreferenced([doc.storage_name]);
+        return { deleted: 1 };
+      });
+    },
+
+    /** Moves the viewer's documents into one of their folders (or the question-files folder). */
+    async moveDocs(viewer: Viewer, docIds: string[], folderId: string) {
+      const target = await writableFolder(viewer, folderId);
+      const docs: DocRow[] = [];
+      for (const id of [...new Set(docIds)]) docs.push(await canAccess(db, viewer, { type: 'doc', id }, 'write'));
+      await db.transaction().execute(async (tx) => {
+        const taken = await titlesIn(tx, viewer.userId, target);
+        for (const doc of docs) {
+          if (doc.folder_id === target) continue;
+          const title = nextFreeName(doc.title, (n) => taken.has(n));
+          taken.add(title);
+          await tx.updateTable('kb_documents').set({ folder_id: target, title, updated_at: now() }).where('id', '=', doc.id).execute();
+        }
+      });
+      return { moved: docs.length };
+    },
+
+    /** Copies a readable document into a folder of the viewer's (copy_doc, add_doc_to_kb). */
+    async copyDoc(viewer: Viewer, docId: string, folderId: string) {
+      const target = await writableFolder(viewer, folderId);
+      const source = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
+      return serial(() =>
+        db.transaction().execute(async (tx) => copyDocument(tx, source, viewer, target, await titlesIn(tx, viewer.userId, target))),
+      );
+    },
+
+    /** es_copy_doc_to_question_channel: copies readable documents into the viewer's question files. */
+    async copyToQuestionFiles(viewer: Viewer, docIds: string[]) {
+      const sources: DocRow[] = [];
+      for (const id of [...new Set(docIds)]) sources.push(await canAccess(db, viewer, { type: 'doc', id }, 'read'));
+      return serial(() =>
+        db.transaction().execute(async (tx) => {
+          const taken = await titlesIn(tx, viewer.userId, null);
+          const out = [];
+          for (const source of sources) {
+            // Already among the viewer's question files: reuse it.
+            if (source.owner_id === viewer.userId && source.folder_id === null) out.push({ name: source.title, docId: source.id });
+            else out.push(await copyDocument(tx, source, viewer, null, taken));
+          }
+          return { name_id: out };
+        }),
+      );
+    },
+
+    /**
+     * Turns received files into documents in one transaction with their parse jobs, after the
+     * SPEC §5 name rules. Staged files are committed or discarded, never left behind.
+     */
+    async addDocuments(viewer: Viewer, folderId: string, incoming: IncomingFile[]) {
+      try {
+        const target = await writableFolder(viewer, folderId);
+        return await serial(async () => {
+          const taken = await titlesIn(db, viewer.userId, target);
+          const batch = new Set<string>();
+          const named = incoming.map((file) => {
+            // SPEC §5: images are renamed _1, _2 instead of rejected.
+            if (isImage(file.kind)) {
+              const title = nextFreeName(file.title, (n) => taken.has(n) || batch.has(n));
+              batch.add(title);
+              return { ...file, title };
+            }
+            // Question files pile up over time: there only the batch itself must be free of repeats.
+            if (batch.has(file.title) || (target !== null && taken.has(file.title))) throw conflict(uploadMessages.duplicateName, 'duplicate_name');
+            batch.add(file.title);
+            return file;
+          });
+          for (const file of named) await files.commit(file.staged);
+          const t = now();
+          return db.transaction().execute(async (tx) => {
+            const out = [];
+            for (const file of named) {
+              const id = randomToken(12);
+              await tx
+                .insertInto('kb_documents')
+                .values({
+                  id,
+                  owner_id: viewer.userId,
+                  folder_id: target,
+                  title: file.title,
+                  type: documentTypeOf(file.kind),
+                  mime: mimeOf(file.kind),
+                  size: file.staged.size,
+                  sha256: file.staged.sha256,
+                  storage_name: file.staged.sha256,
+                  parse_status: 1,
+                  parse_progress: 0,
+                  progress_texts: JSON.stringify(['已上传，等待解析']),
+                  page_count: null,
+                  markdown: null,
+                  created_at: t,
+                  updated_at: t,
+                })
+                .execute();
+              await jobQueue(tx).enqueue(PARSE_JOB, { docId: id } satisfies ParseJobPayload);
+              out.push({ name: file.title, docId: id });
+            }
+            if (target) await tx.updateTable('kb_folders').set({ updated_at: t }).where('id', '=', target).execute();
+            return { name_id: out };
+          });
+        });
+      } finally {
+        // Committed files were renamed away already; this removes only what is still staged.
+        await Promise.all(incoming.map((f) => files.discard(f.staged)));
+      }
+    },
+
+    // ---------- sharing ----------
+    async share(viewer: Viewer, resource: { type: 'folder' | 'doc'; id: string }, userIds: string[], departmentIds: string[]) {
+      if (resource.type === 'folder' && resource.id === QUESTION_FOLDER_ID) throw badRequest('内置的问答文件夹不能分享', 'folder_id');
+      if (resource.type === 'folder') await canAccess(db, viewer, { type: 'folder', id: resource.id }, 'write');
+      else await canAccess(db, viewer, { type: 'doc', id: resource.id }, 'write');
+      const users = [...new Set(userIds)].filter((u) => u !== viewer.userId);
+      const departments = [...new Set(departmentIds)];
+      if (users.length) {
+        const found = await db.selectFrom('users').select('id').where('id', 'in', users).where('status', '=', 'active').execute();
+        if (found.length !== users.length) throw badRequest('要分享的用户不存在', 'user_ids');
+      }
+      if (departments.length) {
+        const found = await db.selectFrom('departments').select('id').where('id', 'in', departments).execute();
+        if (found.length !== departments.length) throw badRequest('要分享的部门不存在', 'department_ids');
+      }
+      if (!users.length && !departments.length) throw badRequest('不能分享给自己', 'user_ids');
+      const t = now();
+      const targets = [
+        ...users.map((id) => ({ target_type: 'user' as const, target_id: id })),
+        ...departments.map((id) => ({ target_type: 'department' as const, target_id: id })),
+      ];
+      await db
+        .insertInto('kb_shares')
+        .values(targets.map((x) => ({ id: randomToken(12), resource_type: resource.type, resource_id: resource.id, ...x, shared_by: viewer.userId, created_at: t })))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      const records = (await this.shareRecords(viewer)).filter((r) => r.resource_type === resource.type && r.resource_id === resource.id);
+      return { shared: targets.length, records };
+    },
+
+    async cancelShare(viewer: Viewer, shareId: string) {
+      const share = await db.selectFrom('kb_shares').selectAll().where('id', '=', shareId).executeTakeFirst();
+      if (!share) throw notFound('分享记录不存在');
+      // Only the owner of the shared thing may withdraw it; others must not learn it exists.
+      const owner =
+        share.resource_type === 'folder'
+          ? await db.selectFrom('kb_folders').select('owner_id').where('id', '=', share.resource_id).executeTakeFirst()
+          : await db.selectFrom('kb_documents').select('owner_id').where('id', '=', share.resource_id).executeTakeFirst();
+      if (owner?.owner_id !== viewer.userId) throw notFound('分享记录不存在');
+      await db.deleteFrom('kb_shares').where('id', '=', shareId).execute();
+      return { deleted: 1 };
+    },
+
+    /** Every share of the viewer's folders and documents, newest first. */
+    async shareRecords(viewer: Viewer) {
+      const rows = await db
+        .selectFrom('kb_shares as s')
+        .leftJoin('kb_folders as f', (j) => j.onRef('f.id', '=', 's.resource_id').on('s.resource_type', '=', 'folder'))
+        .leftJoin('kb_documents as d', (j) => j.onRef('d.id', '=', 's.resource_id').on('s.resource_type', '=', 'doc'))
+        .leftJoin('users as u', (j) => j.onRef('u.id', '=', 's.target_id').on('s.target_type', '=', 'user'))
+        .leftJoin('departments as dep', (j) => j.onRef('dep.id', '=', 's.target_id').on('s.target_type', '=', 'department'))
+        .select(['s.id', 's.resource_type', 's.resource_id', 's.target_type', 's.target_id', 's.created_at', 'f.name as folder_name', 'd.title as doc_title', 'u.name as user_name', 'dep.name as department_name'])
+        .where((eb) => eb.or([eb('f.owner_id', '=', viewer.userId), eb('d.owner_id', '=', viewer.userId)]))
+        .orderBy('s.created_at', 'desc')
+        .orderBy('s.id')
+        .execute();
+      return rows.map((r) => ({
+        share_id: r.id,
+        resource_type: r.resource_type,
+        resource_id: r.resource_id,
+        resource_name: r.folder_name ?? r.doc_title ?? '',
+        target_type: r.target_type,
+        target_id: r.target_id,
+        target_name: r.user_name ?? r.department_name ?? '',
+        created_at: r.created_at,
+      }));
+    },
+
+    /** Whether the viewer may read a document (for retrieval and answering). */
+    async readableDocIds(viewer: Viewer, docIds: string[]) {
+      if (!docIds.length) return [];
+      const rows = await db.selectFrom('kb_documents').select('id').where('id', 'in', docIds).where(docReadable(viewer.userId)).execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** Whether the viewer may read a folder; used by callers outside this module. */
+    folderReadable: (viewer: Viewer) => folderReadable(viewer.userId),
+  };
+}
+
+export type KnowledgeService = ReturnType<typeof knowledgeService>;

@@ -1,0 +1,131 @@
+import os from 'node:os';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database';
+import { now } from '../db/database';
+import type { DocumentType } from '../db/schema';
+import { jobQueue, type Job } from '../jobs/queue';
+import { jobRunner } from '../jobs/runner';
+import type { FileStore } from '../knowledge/file-store';
+import { PARSE_JOB, type ParseJobPayload } from '../knowledge/service';
+import { storeParseResult } from '../retrieval/index-store';
+import type { ParseKind } from './protocol';
+import { PoolClosedError, workerPool } from './worker-pool';
+
+const kindOf: Record<DocumentType, ParseKind> = { 1: 'pdf', 3: 'image', 5: 'sdf', 6: 'pdb' };
+/** A parse taking longer than this is abandoned (the worker is replaced) and retried. */
+const TASK_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * The document parse pipeline: clean up after a crash, then run parse jobs from the durable
+ * queue in worker threads, writing parseStatus / parse_progress / progress_texts as they go.
+ */
+export async function startParsing({ db, files, log, concurrency }: { db: Db; files: FileStore; log: FastifyBaseLogger; concurrency?: number }) {
+  const queue = jobQueue(db);
+  const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism() - 1));
+  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS });
+
+  const appendText = async (docId: string, text: string, fields: { parse_status?: 1 | 2 | 3; parse_progress?: number } = {}) => {
+    await db
+      .updateTable('kb_documents')
+      .set({ ...fields, progress_texts: sql`json_insert(progress_texts, '$[#]', ${text})`, updated_at: now() })
+      .where('id', '=', docId)
+      .execute();
+  };
+
+  // ---- crash recovery (before anything new runs) ----
+  // Temp files of interrupted uploads, and stored files whose row never got written.
+  const swept = await files.sweep(async (name) => !!(await db.selectFrom('kb_documents').select('id').where('storage_name', '=', name).limit(1).executeTakeFirst()));
+  if (swept) log.info({ swept }, 'removed files left by interrupted uploads');
+  for (const job of await queue.recover()) {
+    const docId = payloadOf(job)?.docId;
+    if (docId) await appendText(docId, '解析多次中断，已停止', { parse_status: 3 });
+  }
+  // A document still parsing with no live job (e.g. its job row was lost) gets a new one.
+  const orphans = await db
+    .selectFrom('kb_documents')
+    .select('id')
+    .where('parse_status', '=', 1)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('jobs').select('id').where('kind', '=', PARSE_JOB).where('state', 'in', ['queued', 'running']).where(sql`json_extract(payload, '$.docId')`, '=', sql.ref('kb_documents.id')))),
+    )
+    .execute();
+  for (const doc of orphans) await queue.enqueue(PARSE_JOB, { docId: doc.id } satisfies ParseJobPayload);
+
+  const parse = async (job: Job, { isFinal }: { isFinal: boolean }) => {
+    const docId = payloadOf(job)?.docId;
+    if (!docId) throw new Error('bad parse job payload');
+    const doc = await db.selectFrom('kb_documents').selectAll().where('id', '=', docId).executeTakeFirst();
+    if (!doc || doc.parse_status !== 1) return; // deleted meanwhile, or done by an earlier attempt
+    try {
+      await appendText(docId, job.attempts > 1 ? `第${job.attempts}次尝试解析` : '开始解析', { parse_progress: 1 });
+      // The same bytes were parsed before: reuse that result instead of parsing again.
+      const twin = await db
+        .selectFrom('kb_documents')
+        .select('id')
+        .where('sha256', '=', doc.sha256)
+        .where('parse_status', '=', 2)
+        .where('id', '!=', docId)
+        .limit(1)
+        .executeTakeFirst();
+      if (twin) {
+        await db.transaction().execute(async (tx) => {
+          await sql`delete from kb_chunks where doc_id = ${docId}`.execute(tx);
+          await sql`delete from kb_molecules where doc_id = ${docId}`.execute(tx);
+          await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
+            select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${twin.id} order by ordinal`.execute(tx);
+          await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
+            select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${twin.id} order by idx`.execute(tx);
+          await sql`update kb_documents set markdown = t.markdown, page_count = t.page_count, parse_status = 2, parse_progress = 100,
+            progress_texts = json_insert(kb_documents.progress_texts, '$[#]', '与已解析的相同文件一致，直接使用其结果', '$[#]', '解析完成'), updated_at = ${now()}
+            from (select markdown, page_count from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
+        });
+        return;
+      }
+      let lastWrite = 0;
+      let lastPercent = 1;
+      const texts: string[] = [];
+      const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, (percent, text) => {
+        if (text) texts.push(text);
+        const t = Date.now();
+        const p = Math.max(1, Math.min(99, Math.round(percent)));
+        if (!text && (p === lastPercent || t - lastWrite < 250)) return;
+        lastWrite = t;
+        lastPercent = p;
+        void (text ? appendText(docId, text, { parse_progress: p }) : db.updateTable('kb_documents').set({ parse_progress: p }).where('id', '=', docId).execute()).catch(
+          (err: unknown) => log.warn({ err, docId }, 'progress update failed'),
+        );
+      });
+      await storeParseResult(db, docId, result);
+    } catch (err) {
+      if (err instanceof PoolClosedError || pool.closed) throw err;
+      const reason = err instanceof Error ? err.message : String(err);
+      log.warn({ docId, err }, 'parse failed');
+      if (isFinal) await appendText(docId, `解析失败：${reason}`, { parse_status: 3 });
+      else await appendText(docId, `解析出错，稍后重试：${reason}`);
+      throw err;
+    }
+  };
+
+  const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500 });
+  runner.start();
+  return {
+    /** Call after enqueueing parse jobs so they start at once. */
+    wake: runner.wake,
+    async stop() {
+      const stopping = runner.stop(); // first, so attempts cut short are not counted as failures
+      await pool.close();
+      await stopping;
+    },
+  };
+}
+
+function payloadOf(job: Job): ParseJobPayload | undefined {
+  try {
+    const value: unknown = JSON.parse(job.payload);
+    if (value && typeof value === 'object' && 'docId' in value && typeof value.docId === 'string') return { docId: value.docId };
+  } catch {
+    // fall through: a malformed payload fails the job
+  }
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import { parentPort } from 'node:worker_threads';
+import { parseImage } from './image';
+import { parsePdb } from './pdb';
+import { parsePdf } from './pdf';
+import { parseSdf } from './sdf';
+import type { ParseResult, ParseTask, WorkerMessage } from './protocol';
+
+/** The parse worker thread: one task at a time, progress and result as messages. */
+const port = parentPort;
+if (!port) throw new Error('parse-worker must run in a worker thread');
+
+port.on('message', (task: ParseTask) => {
+  const send = (msg: WorkerMessage) => port.postMessage(msg);
+  const progress = (percent: number, text?: string) => send({ type: 'progress', taskId: task.taskId, percent, ...(text ? { text } : {}) });
+  const work = (): Promise<ParseResult> => {
+    switch (task.kind) {
+      case 'pdf':
+        return parsePdf(task.path, progress);
+      case 'image':
+        return parseImage(task.path, task.title, progress);
+      case 'sdf':
+        return parseSdf(task.path, task.title, progress);
+      case 'pdb':
+        return parsePdb(task.path, task.title, progress);
+    }
+  };
+  work().then(
+    (result) => send({ type: 'done', taskId: task.taskId, result }),
+    (err: unknown) => send({ type: 'error', taskId: task.taskId, message: err instanceof Error ? err.message : String(err) }),
+  );
+});

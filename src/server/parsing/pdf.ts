@@ -1,0 +1,68 @@
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import { chunkBlocks } from './chunks';
+import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';
+import type { ParseResult, Progress } from './protocol';
+
+const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+const isTextItem = (item: object): item is TextItem => 'str' in item && 'transform' in item;
+
+/**
+ * PDF → structured markdown and passages with page and box (pdfjs-dist, legacy build for Node,
+ * eval disabled per DESIGN §9; CMaps and standard fonts from the package for Chinese).
+ */
+export async function parsePdf(file: string, progress: Progress): Promise<ParseResult> {
+  const data = new Uint8Array(await fs.readFile(file));
+  const task = getDocument({
+    data,
+    isEvalSupported: false,
+    cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
+    cMapPacked: true,
+    standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  });
+  let doc;
+  try {
+    doc = await task.promise;
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name === 'PasswordException') throw new Error('PDF 已加密，无法解析');
+    if (name === 'InvalidPDFException') throw new Error('PDF 文件已损坏或格式无效');
+    throw err;
+  }
+  try {
+    const pages: PageText[] = [];
+    progress(2, `共 ${doc.numPages} 页，正在提取文字`);
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+      const content = await page.getTextContent();
+      const runs: Run[] = [];
+      for (const item of content.items) {
+        if (!isTextItem(item) || !item.str) continue;
+        const t = item.transform as number[];
+        const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || item.height;
+        runs.push({ text: item.str, x: t[4] ?? 0, y: t[5] ?? 0, width: item.width, size });
+      }
+      // Boxes stay in the page's user space (PDF points), as pdf.js viewports expect them.
+      pages.push({ page: n, x0, y0, width: x1 - x0, height: y1 - y0, runs });
+      page.cleanup();
+      progress(2 + (n / doc.numPages) * 85);
+    }
+    progress(88, '正在识别标题、段落和表格');
+    const blocks = layoutDocument(pages);
+    const markdown = toMarkdown(blocks);
+    progress(94, '正在建立检索索引');
+    const chunks = chunkBlocks(blocks);
+    const notes = chunks.length ? [] : ['未提取到文字（可能是扫描件），暂不支持对扫描版 PDF 做文字识别'];
+    return { markdown, pageCount: doc.numPages, chunks, molecules: [], notes };
+  } finally {
+    await doc.destroy();
+  }
+}

@@ -1,0 +1,45 @@
+/** What the parse worker is asked to do and what it answers (structured-clone messages). */
+export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb';
+
+export interface ParseTask {
+  taskId: number;
+  kind: ParseKind;
+  path: string;
+  title: string;
+}
+
+/** A passage of the parsed document, ready for the full-text index. */
+export interface ParsedChunk {
+  /** Page counted from 1 (pdf.js numbering), or null for files without pages. */
+  page: number | null;
+  /** [x0, y0, x1, y1] in PDF points on that page (origin bottom-left), or null. */
+  bbox: [number, number, number, number] | null;
+  text: string;
+  /** The text split into index tokens, space-separated (see retrieval/segment.ts). */
+  segmented: string;
+}
+
+export interface ParsedMolecule {
+  idx: number;
+  name: string | null;
+  smiles: string | null;
+  molfile: string;
+  properties: Record<string, string>;
+}
+
+export interface ParseResult {
+  markdown: string;
+  pageCount: number | null;
+  chunks: ParsedChunk[];
+  molecules: ParsedMolecule[];
+  /** Extra human notes for progress_texts (e.g. OCR not available). */
+  notes: string[];
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; taskId: number; percent: number; text?: string }
+  | { type: 'done'; taskId: number; result: ParseResult }
+  | { type: 'error'; taskId: number; message: string };
+
+/** Reports progress from inside a parser: percent 0–100 and an optional human step. */
+export type Progress = (percent: number, text?: string) => void;

@@ -1,0 +1,77 @@
+/**
+ * Index tokens for Chinese and English chemistry text (DESIGN §5). Runs of Han characters are
+ * split into words with Intl.Segmenter and, because the ICU dictionary breaks unknown names
+ * such as drug names into single characters (布 | 洛 | 芬), also into overlapping character
+ * bigrams (布洛 | 洛芬), so a search for 布洛芬 finds it. Chemistry tokens — CAS numbers,
+ * SMILES strings, formulas — are kept whole. Everything is lower-cased; the result is a
+ * space-separated string for an FTS5 column with the unicode61 tokenizer.
+ */
+
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+const CAS = /\b\d{2,7}-\d{2}-\d\b/g;
+// A SMILES-like run: atoms, bonds, rings, branches; needs a bracket, bond or ring digit and ≥ 4 chars.
+const SMILES = /(?<![\w@+\-[\]()=#$/\\%.])(?=[^\s]*[()[\]=#@])[A-Za-z0-9@+\-[\]()=#$/\\%.]{4,}(?![\w@+\-[\]()=#$/\\%.])/g;
+// A formula: two or more element symbols with counts, e.g. C9H8O4, C17H19NO3.
+const FORMULA = /\b(?:[A-Z][a-z]?\d*){2,}\b/g;
+const HAN = /\p{Script=Han}/u;
+const HAN_RUN = /\p{Script=Han}+/gu;
+
+/** A chemistry token as one index word: its characters outside [a-z0-9] become their code. */
+export function chemToken(token: string): string {
+  return 'x' + [...token.toLowerCase()].map((c) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.toString(36)}_`)).join('').replace(/_/g, 'q');
+}
+
+const isFormula = (t: string) => /\d/.test(t) && /[A-Z]/.test(t) && t.length >= 4;
+
+/** The chemistry tokens of a text and the text with them blanked out. */
+function takeChemistry(text: string): { tokens: string[]; rest: string } {
+  const tokens: string[] = [];
+  let rest = text.replace(CAS, (m) => {
+    tokens.push(chemToken(m));
+    return ' ';
+  });
+  rest = rest.replace(SMILES, (m) => {
+    if (!/[A-Za-z]/.test(m) || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) return m;
+    tokens.push(chemToken(m));
+    return ' ';
+  });
+  rest = rest.replace(FORMULA, (m) => {
+    if (isFormula(m)) tokens.push(m.toLowerCase());
+    return m;
+  });
+  return { tokens, rest };
+}
+
+/** Index tokens of a text, in order (words, then bigrams of each Han run, then chemistry). */
+export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[] {
+  const { tokens: chem, rest } = takeChemistry(text.normalize('NFKC'));
+  const out: string[] = [];
+  for (const s of segmenter.segment(rest)) {
+    if (!s.isWordLike) continue;
+    out.push(s.segment.toLowerCase());
+  }
+  if (opts.bigrams !== false) {
+    for (const run of rest.match(HAN_RUN) ?? []) {
+      const chars = [...run];
+      for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    }
+  }
+  return [...out, ...chem];
+}
+
+/** The segmented form stored in the index. */
+export const segmentForIndex = (text: string) => tokens(text).join(' ');
+
+/**
+ * The FTS5 MATCH expression of a question: its distinct tokens, each quoted, OR-ed, so BM25
+ * ranks passages by how many and how rare the shared tokens are. Single Han characters are
+ * dropped when the query has longer tokens (they match almost everything).
+ */
+export function matchQuery(query: string): string | null {
+  let list = [...new Set(tokens(query))];
+  const long = list.filter((t) => !(HAN.test(t) && [...t].length === 1));
+  if (long.length) list = long;
+  if (!list.length) return null;
+  return list.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
