@@ -56,6 +56,14 @@ describe('<csai-status>', () => {
       expect(rgb(banner, 'border-left-width')).to.equal('4px');
     });
 
+    it('renders every part custom-elements.json documents', async () => {
+      const manifest = await (await fetch('/custom-elements.json')).json();
+      const status = manifest.modules.flatMap((m: { declarations: { tagName: string; cssParts: { name: string }[] }[] }) => m.declarations).find((d: { tagName: string }) => d.tagName === 'csai-status');
+      const { el } = await show('', csaiServer({ content: '公告', content_type: 'success' }));
+      await waitFor(() => part(el, 'banner'), 'the banner');
+      for (const { name } of status.cssParts) expect(part(el, name), name).to.not.equal(null);
+    });
+
     it('has no serious accessibility violation, with or without a banner', async () => {
       for (const banner of [undefined, { content: '公告', content_type: 'info' as const }]) {
         const { el } = await show('', csaiServer(banner));
