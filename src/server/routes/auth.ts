@@ -72,7 +72,8 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
 
   /**
    * A second, per-address limit on top of the per-account one: without it an address could try
-   * one password against many accounts, or ask codes for many accounts, unchecked.
+   * one password against many accounts, or ask codes for many accounts, unchecked. Generous,
+   * because a whole office may reach the server from one NAT or proxy address.
    */
   const perAddress = (max: number, minutes: number) => {
     const check = app.createRateLimit({ max, timeWindow: minutes * 60_000, keyGenerator: (req) => req.ip });
@@ -147,7 +148,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/sign-in', {
     schema: { tags, summary: 'Sign in with account and password', body: signInBody, response: { 200: withUser, ...errorResponses } },
     config: limit(10, 15),
-    preHandler: perAddress(50, 15),
+    preHandler: perAddress(200, 15),
   }, async (req, reply) => {
     const user = await users.byAccount(req.body.account);
     // Unknown accounts cost the same hash as known ones: timing does not tell them apart.
@@ -161,7 +162,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/otp/send', {
     schema: { tags, summary: 'Send a one-time sign-in code', body: accountBody, response: { 200: empty, ...errorResponses } },
     config: limit(10, 60),
-    preHandler: perAddress(30, 60),
+    preHandler: perAddress(100, 60),
   }, async (req) => {
     // The same answers (cooldown included) whether or not the account exists: no enumeration.
     otpCooldown(req.body.account);
@@ -208,7 +209,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/otp/verify', {
     schema: { tags, summary: 'Sign in with a one-time code', body: otpVerifyBody, response: { 200: withUser, ...errorResponses } },
     config: limit(10, 10),
-    preHandler: perAddress(50, 10),
+    preHandler: perAddress(200, 10),
   }, async (req, reply) => {
     // One answer for unknown account, wrong, expired, used or burnt code: nothing to enumerate.
     const invalid = new AppError(400, 'otp_invalid', '验证码错误或已失效，请重新获取');
@@ -262,7 +263,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/forgot-password', {
     schema: { tags, summary: 'Send a password reset link', body: accountBody, response: { 200: empty, ...errorResponses } },
     config: limit(5, 60),
-    preHandler: perAddress(20, 60),
+    preHandler: perAddress(50, 60),
   }, async (req) => {
     const user = await users.byAccount(req.body.account);
     if (user && user.status !== 'disabled') {
