@@ -14,7 +14,10 @@ export interface UploadFile {
 export async function upload<T = { name_id: Array<{ name: string; docId: string }> }>(client: Client, files: UploadFile[], folderId?: string): Promise<ApiResponse<T>> {
   if (!client.csrf) await client.get('/api/v1/');
   const form = new FormData();
-  for (const f of files) form.append('files', new Blob([typeof f.data === 'string' ? Buffer.from(f.data) : f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
+  for (const f of files) {
+    const bytes = typeof f.data === 'string' ? Buffer.from(f.data) : f.data;
+    form.append('files', new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: f.type ?? 'application/octet-stream' }), f.name);
+  }
   const res = await fetch(`${client.base}${KB}/upload${folderId ? `?folder_id=${encodeURIComponent(folderId)}` : ''}`, {
     method: 'POST',
     headers: {
