@@ -1,4 +1,28 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { navigate } from 'wouter/use-browser-location';
+import { checkEnvironment } from '../core/env';
+import { setNavigate } from '../core/page';
+import { toastStore } from '../core/toast';
+import { App } from './App';
+import { hostI18n } from './i18n';
+import { transitRedirect } from './transit';
+import './theme.css';
 
-// Placeholder shell until the site shell lands (issue: client core and site shell).
-createRoot(document.getElementById('root')!).render(<h1>CSAI</h1>);
+// SPEC §2: activation and reset links arrive as fragments; turn them into their pages first.
+const transit = transitRedirect(window.location.hash);
+if (transit) window.history.replaceState(null, '', transit);
+
+setNavigate((path) => navigate(path));
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
+// SPEC §4: the build environment is checked at start-up (against an empty schema).
+checkEnvironment(import.meta.env, { toasts: toastStore(), i18n: hostI18n() });
+
+// The custom elements (<csai-ask>, …) register after the first paint, off the critical path.
+const loadElements = () => void import('../widgets/loader');
+if ('requestIdleCallback' in window) window.requestIdleCallback(loadElements, { timeout: 2000 });
+else setTimeout(loadElements, 200);

@@ -1,0 +1,68 @@
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Route, Router, Switch, useLocation } from 'wouter';
+import { useSignals } from '@preact/signals-react/runtime';
+import { statusStore } from '../core/status-store';
+import { hostI18n } from './i18n';
+import { notFoundPage, routes, type RouteDef } from './routes';
+import { PageLoading } from './shell/common';
+import { layouts } from './shell/layouts';
+import { ProgressBar, RouteReady } from './shell/ProgressBar';
+import { Toaster } from './shell/Toaster';
+import { confirmSession } from './session';
+
+/** Shows its children to a signed-in user; otherwise confirms the session (401 → sign-in). */
+function RequireUser({ children }: { children: ReactNode }) {
+  useSignals();
+  const [, navigate] = useLocation();
+  const known = statusStore().session.$user_info.value.id !== '';
+  const [confirmed, setConfirmed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void confirmSession(navigate).then((ok) => live && setConfirmed(ok));
+    return () => {
+      live = false;
+    };
+  }, [navigate]);
+  return known || confirmed ? <>{children}</> : <PageLoading />;
+}
+
+/** One route: its page inside its layout (SPEC §2 rule), behind the sign-in guard when asked. */
+function RoutePage({ def }: { def: RouteDef }) {
+  const Page = def.page;
+  let content: ReactNode = <Page />;
+  if (def.layout !== false) {
+    const Layout = layouts[def.layout ?? 'default'];
+    content = <Layout>{content}</Layout>;
+  }
+  return def.auth ? <RequireUser>{content}</RequireUser> : content;
+}
+
+const NotFound = notFoundPage;
+
+/** The root view (SPEC §2): progress bar, toast area and the routed view with its loading fallback. */
+export function App() {
+  return (
+    <I18nextProvider i18n={hostI18n()}>
+      <Router>
+        <ProgressBar />
+        <Suspense fallback={<PageLoading />}>
+          <Switch>
+            {routes.map((def) => (
+              <Route key={def.path} path={def.path}>
+                <RoutePage def={def} />
+              </Route>
+            ))}
+            <Route>
+              <layouts.blank>
+                <NotFound />
+              </layouts.blank>
+            </Route>
+          </Switch>
+          <RouteReady />
+        </Suspense>
+        <Toaster />
+      </Router>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useRef } from 'react';
+import { useSearch } from 'wouter';
+import { useSignals } from '@preact/signals-react/runtime';
+import { ping } from '../../contract/general';
+import { api } from '../../core/page';
+import { statusStore } from '../../core/status-store';
+import { toastStore } from '../../core/toast';
+import { parseDocIds } from '../../core/validation';
+import { useT } from '../i18n';
+import { AppShell } from '../shell/AppShell';
+import { CustomElement, usePageTitle } from '../shell/common';
+import { Icon, type IconName } from '../shell/Icons';
+
+/** The part of `<csai-ask>` the home page uses: `ask(question)` sends a question at once. */
+interface AskElement extends HTMLElement {
+  ask(question: string): void;
+}
+const canAsk = (el: HTMLElement): el is AskElement => typeof (el as Partial<AskElement>).ask === 'function';
+
+/**
+ * SPEC §2: an example question is asked at once. The home page hands it to the `<csai-ask>`
+ * element through its `ask(question)` method as soon as the element is defined.
+ */
+async function askWith(el: HTMLElement | null, question: string, pendingTitle: string) {
+  if (!el) return;
+  if (!customElements.get('csai-ask')) toastStore().toast({ title: pendingTitle });
+  await customElements.whenDefined('csai-ask');
+  if (canAsk(el)) el.ask(question);
+}
+
+const FEATURE_ICONS: IconName[] = ['brain', 'file', 'search', 'tools'];
+
+/** Home (SPEC §2): title, the question box, four example questions and four feature cards. */
+export default function HomePage() {
+  useSignals();
+  const t = useT();
+  const search = useSearch();
+  const askRef = useRef<HTMLElement>(null);
+  usePageTitle(t('product_full'));
+
+  // SPEC §2: `docIds` (one id or a comma-separated list) preselects documents.
+  useEffect(() => {
+    const ids = parseDocIds(new URLSearchParams(search).get('docIds'));
+    if (ids.length) statusStore().ask.preselectDocuments(ids);
+  }, [search]);
+
+  // SPEC §7: the ping on home (quiet: the page works without it).
+  useEffect(() => {
+    void api().get('/', ping, { quiet: true, redirect: false }).catch(() => undefined);
+  }, []);
+
+  const examples = [0, 1, 2, 3].map((i) => t(`home.examples.${i}`));
+  return (
+    <AppShell>
+      <div className="home">
+        <section className="home__hero">
+          <span className="home__mark" aria-hidden="true">
+            <Icon name="sparkles" size={22} />
+          </span>
+          <h1 className="home__title">{t('home.title')}</h1>
+          <p className="home__subtitle">{t('home.subtitle')}</p>
+        </section>
+
+        <div className="home__ask" role="region" aria-label={t('home.ask_label')}>
+          <CustomElement tag="csai-ask" elementRef={askRef} pending={t('home.ask_pending')} />
+        </div>
+
+        <section className="home__section" aria-labelledby="examples-title">
+          <h2 id="examples-title" className="section-title">{t('home.examples_title')}</h2>
+          <ul className="examples">
+            {examples.map((question) => (
+              <li key={question}>
+                <button type="button" className="example" onClick={() => void askWith(askRef.current, question, t('home.asking'))}>
+                  <span>{question}</span>
+                  <Icon name="arrow" size={16} />
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section className="home__section" aria-labelledby="features-title">
+          <h2 id="features-title" className="section-title">{t('home.features_title')}</h2>
+          <ul className="features">
+            {FEATURE_ICONS.map((icon, i) => (
+              <li key={icon} className="feature">
+                <span className="feature__icon" aria-hidden="true">
+                  <Icon name={icon} size={20} />
+                </span>
+                <h3 className="feature__title">{t(`home.features.${i}.title`)}</h3>
+                <p className="feature__text">{t(`home.features.${i}.text`)}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </AppShell>
+  );
+}
+

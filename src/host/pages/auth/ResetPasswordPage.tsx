@@ -1,0 +1,60 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { z } from 'zod';
+import { resetPasswordBody } from '../../../contract/auth';
+import { api } from '../../../core/page';
+import { toastStore } from '../../../core/toast';
+import { useT } from '../../i18n';
+import { usePageTitle } from '../../shell/common';
+import { AuthLayout, fieldErrors, FormMessage, PasswordField, serverError, type FieldErrors } from './AuthLayout';
+
+/** /auth/reset-password?token=: sets a new password with the token from the reset link. */
+export default function ResetPasswordPage() {
+  const t = useT();
+  usePageTitle(t('auth.reset_title'));
+  const [, navigate] = useLocation();
+  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setFormError(null);
+    const parsed = resetPasswordBody.safeParse({ token, password });
+    const found: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
+    if (confirm !== password) found.confirm = t('auth.mismatch');
+    if (found.token) return setFormError(t('auth.missing_token'));
+    if (!parsed.success || found.confirm) return setErrors(found);
+    setErrors({});
+    setBusy(true);
+    try {
+      const { message } = await api().postWithMessage('/auth/reset-password', parsed.data, z.null(), { redirect: false });
+      toastStore().toast({ title: message });
+      navigate('/auth/sign-in');
+    } catch (err) {
+      setFormError(serverError(err).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout title={t('auth.reset_title')} subtitle={t('auth.reset_subtitle')} footer={<Link href="/auth/forgot-password">{t('auth.forgot_title')}</Link>}>
+      {!token ? (
+        <FormMessage error={t('auth.missing_token')} />
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          <PasswordField label={t('auth.new_password')} name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} hint={t('auth.password_hint')} />
+          <PasswordField label={t('auth.confirm_password')} name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+          <FormMessage error={formError} />
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? t('auth.submitting') : t('auth.reset_submit')}
+          </button>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

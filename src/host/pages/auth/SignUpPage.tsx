@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { z } from 'zod';
+import { signUpBody } from '../../../contract/auth';
+import { api } from '../../../core/page';
+import { useT } from '../../i18n';
+import { usePageTitle } from '../../shell/common';
+import { AuthLayout, Field, fieldErrors, FormMessage, PasswordField, serverError, type FieldErrors } from './AuthLayout';
+
+type Via = 'email' | 'phone';
+
+/** /auth/sign-up: name, e-mail or phone, password twice; then the activation link is sent. */
+export default function SignUpPage() {
+  const t = useT();
+  usePageTitle(t('auth.sign_up_title'));
+  const [via, setVia] = useState<Via>('email');
+  const [form, setForm] = useState({ name: '', email: '', phone: '', password: '', confirm: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setFormError(null);
+    const body = { name: form.name, password: form.password, ...(via === 'email' ? { email: form.email } : { phone: form.phone }) };
+    const parsed = signUpBody.safeParse(body);
+    const found: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
+    if (form.confirm !== form.password) found.confirm = t('auth.mismatch');
+    if (!parsed.success || found.confirm) return setErrors(found);
+    setErrors({});
+    setBusy(true);
+    try {
+      const { message } = await api().postWithMessage('/auth/sign-up', parsed.data, z.null(), { redirect: false });
+      setDone(message);
+    } catch (err) {
+      const { field, message } = serverError(err);
+      if (field) setErrors({ [field]: message });
+      else setFormError(message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (done) {
+    return (
+      <AuthLayout title={t('auth.sign_up_done_title')}>
+        <FormMessage success={done} />
+        <Link href="/auth/sign-in" className="button button--primary button--block">{t('auth.to_sign_in')}</Link>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title={t('auth.sign_up_title')}
+      subtitle={t('auth.sign_up_subtitle')}
+      footer={<>{t('auth.have_account')} <Link href="/auth/sign-in">{t('auth.to_sign_in')}</Link></>}
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="segmented" role="radiogroup" aria-label={t('auth.register_with')}>
+          {(['email', 'phone'] as const).map((v) => (
+            <button key={v} type="button" role="radio" aria-checked={via === v} className={`segmented__item${via === v ? ' segmented__item--active' : ''}`} onClick={() => { setVia(v); setErrors({}); }}>
+              {v === 'email' ? t('auth.by_email') : t('auth.by_phone')}
+            </button>
+          ))}
+        </div>
+        <Field label={t('auth.name')} name="name" autoComplete="name" placeholder={t('auth.name_placeholder')} value={form.name} onChange={set('name')} error={errors.name} />
+        {via === 'email' ? (
+          <Field label={t('auth.email')} name="email" type="email" autoComplete="email" placeholder="name@example.com" value={form.email} onChange={set('email')} error={errors.email} />
+        ) : (
+          <Field label={t('auth.phone')} name="phone" type="tel" autoComplete="tel" placeholder="13800000000" value={form.phone} onChange={set('phone')} error={errors.phone ?? errors.email} />
+        )}
+        <PasswordField label={t('auth.password')} name="password" autoComplete="new-password" value={form.password} onChange={set('password')} error={errors.password} hint={t('auth.password_hint')} />
+        <PasswordField label={t('auth.confirm_password')} name="confirm" autoComplete="new-password" value={form.confirm} onChange={set('confirm')} error={errors.confirm} />
+        <FormMessage error={formError} />
+        <button type="submit" className="button button--primary button--block" disabled={busy}>
+          {busy ? t('auth.signing_up') : t('auth.sign_up_submit')}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

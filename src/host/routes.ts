@@ -1,0 +1,43 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { LayoutName } from './shell/layouts';
+
+/** A route of SPEC §2. `layout: false` → no layout; a name → that layout; absent → default. */
+export interface RouteDef {
+  path: string;
+  page: LazyExoticComponent<ComponentType>;
+  layout?: LayoutName | false;
+  /** Signed-out visitors are sent to sign-in (SPEC §6 need_login). */
+  auth?: boolean;
+}
+
+const home = lazy(() => import('./pages/HomePage'));
+const knowledges = lazy(() => import('./pages/KnowledgePage'));
+const errorPage = lazy(() => import('./pages/ErrorPage'));
+
+/** Every route of SPEC §2 with its layout rule. */
+export const routes: RouteDef[] = [
+  { path: '/', page: home, layout: 'blank', auth: true },
+  { path: '/test', page: lazy(() => import('./pages/TestPage')), layout: false, auth: true },
+  { path: '/public_folder', page: lazy(() => import('./pages/PublicFolderPage')), layout: 'blank', auth: true },
+  { path: '/pdf_viewer', page: lazy(() => import('./pages/PdfViewerPage')), layout: 'blank', auth: true },
+  { path: '/knowledges', page: knowledges, layout: 'blank', auth: true },
+  // SPEC §2: the parts of the knowledge view take the parent's layout.
+  { path: '/knowledges/sidebar_header', page: knowledges, layout: 'blank', auth: true },
+  { path: '/knowledges/sidebar_content', page: knowledges, layout: 'blank', auth: true },
+  { path: '/knowledges/main_list', page: knowledges, layout: 'blank', auth: true },
+  { path: '/knowledges/main_blank', page: knowledges, layout: 'blank', auth: true },
+  { path: '/errors/:code', page: errorPage, layout: 'blank' },
+  { path: '/channels', page: lazy(() => import('./pages/ChannelsPage')), layout: 'blank', auth: true },
+  { path: '/billing', page: lazy(() => import('./pages/BillingPage')), auth: true },
+  { path: '/auth/sign-up', page: lazy(() => import('./pages/auth/SignUpPage')), layout: 'blank' },
+  { path: '/auth/sign-in', page: lazy(() => import('./pages/auth/SignInPage')), layout: 'blank' },
+  { path: '/auth/otp', page: lazy(() => import('./pages/auth/OtpPage')), layout: 'blank' },
+  { path: '/auth/forgot-password', page: lazy(() => import('./pages/auth/ForgotPasswordPage')), layout: 'blank' },
+  { path: '/auth/reset-password', page: lazy(() => import('./pages/auth/ResetPasswordPage')), layout: 'blank' },
+  { path: '/auth/activate-transit', page: lazy(() => import('./pages/auth/ActivatePage')), layout: 'blank' },
+  { path: '/ask/ask_main', page: lazy(() => import('./pages/AskPartPage')), auth: true },
+  { path: '/ask/ask_button', page: lazy(() => import('./pages/AskPartPage')), auth: true },
+];
+
+/** Shown for any path no route matches. */
+export const notFoundPage = errorPage;

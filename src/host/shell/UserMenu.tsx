@@ -1,0 +1,158 @@
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { z } from 'zod';
+import { useLocation } from 'wouter';
+import { useSignals } from '@preact/signals-react/runtime';
+import { createPortal } from 'react-dom';
+import { autoUpdate, flip, offset, shift, useFloating } from '@floating-ui/react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../core/page';
+import { statusStore } from '../../core/status-store';
+import { toastStore } from '../../core/toast';
+import { ApiError } from '../../core/api';
+import { sessionEnded } from '../session';
+import { useT } from '../i18n';
+import { Icon } from './Icons';
+
+const VersionDialog = lazy(() => import('./VersionDialog'));
+
+/** Signs out (SPEC §2): "登出成功" and sign-in, or "登出失败" with the error message. */
+export async function signOut(navigate: (path: string) => void, t: (key: string) => string) {
+  try {
+    await api().post('/auth/sign-out', undefined, z.null(), { quiet: true, redirect: false });
+    sessionEnded();
+    toastStore().toast({ title: t('core:sign_out_ok') });
+    navigate('/auth/sign-in');
+  } catch (err) {
+    const message = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+    toastStore().toast({ variant: 'destructive', title: t('core:sign_out_failed'), description: message });
+  }
+}
+
+/** The user menu at the foot of the sidebar: name, disabled upgrade, version history, sign-out. */
+export function UserMenu({ compact }: { compact: boolean }) {
+  useSignals();
+  const t = useT();
+  const { t: tAny } = useTranslation();
+  const [, navigate] = useLocation();
+  const [open, setOpen] = useState(false);
+  const [showVersions, setShowVersions] = useState(false);
+  const trigger = useRef<HTMLButtonElement | null>(null);
+  const menu = useRef<HTMLDivElement | null>(null);
+  const user = statusStore().session.$user_info.value;
+  const { refs, floatingStyles } = useFloating({
+    open,
+    placement: compact ? 'right-end' : 'top-start',
+    whileElementsMounted: autoUpdate,
+    middleware: [offset(6), flip(), shift({ padding: 8 })],
+  });
+  const name = user.show_name || user.username || '—';
+  const initial = (user.username || user.show_name || '?').slice(0, 1).toUpperCase();
+  const close = (refocus = false) => {
+    setOpen(false);
+    if (refocus) trigger.current?.focus();
+  };
+  const entries = [
+    { key: 'versions', icon: 'clock' as const, label: t('user.versions'), run: () => { close(); setShowVersions(true); } },
+    { key: 'billing', icon: 'crown' as const, label: t('user.billing'), run: () => { close(); navigate('/billing'); } },
+    { key: 'diagnostics', icon: 'gauge' as const, label: t('user.diagnostics'), run: () => { close(); navigate('/test'); } },
+    { key: 'sign-out', icon: 'logout' as const, label: t('user.sign_out'), run: () => { close(); void signOut(navigate, (k) => tAny(k)); } },
+  ];
+
+  // Menu behaviour (WAI-ARIA menu button): focus the first item on open; a press outside closes.
+  useEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLElement>('button[role="menuitem"]')?.focus();
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!menu.current?.contains(target) && !trigger.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+  const onMenuKey = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>('button[role="menuitem"]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const move = (i: number) => items[(i + items.length) % items.length]?.focus();
+    if (e.key === 'ArrowDown') move(at + 1);
+    else if (e.key === 'ArrowUp') move(at - 1);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(items.length - 1);
+    else if (e.key === 'Escape') close(true);
+    else if (e.key === 'Tab') close();
+    else return;
+    if (e.key !== 'Tab') e.preventDefault();
+  };
+  return (
+    <>
+      <button
+        ref={(node) => {
+          trigger.current = node;
+          refs.setReference(node);
+        }}
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className={`user-trigger${compact ? ' user-trigger--compact' : ''}`}
+        aria-label={compact ? `${t('user.menu')}：${name}` : undefined}
+      >
+        <span className="avatar" aria-hidden="true">{initial}</span>
+        {!compact && (
+          <>
+            <span className="user-trigger__text">
+              <span className="user-trigger__name">{name}</span>
+              <span className="user-trigger__meta">{user.username}</span>
+            </span>
+            <Icon name="chevron" size={16} />
+          </>
+        )}
+      </button>
+      {open &&
+        createPortal(
+          <div
+            ref={(node) => {
+              menu.current = node;
+              refs.setFloating(node);
+            }}
+            role="menu"
+            className="menu"
+            style={floatingStyles}
+            aria-label={t('user.menu')}
+            onKeyDown={onMenuKey}
+          >
+            <div className="menu__header" role="presentation">
+              <span className="menu__name">{name}</span>
+              <span className="menu__meta">
+                {user.department_name && user.department_name !== 'none' ? t('user.department', { name: user.department_name }) : t('user.no_department')}
+              </span>
+            </div>
+            <div className="menu__item menu__item--disabled" role="menuitem" aria-disabled="true">
+              <Icon name="sparkles" />
+              <span>{t('user.upgrade')}</span>
+              <span className="badge">{t('user.upgrade_soon')}</span>
+            </div>
+            <div className="menu__separator" role="separator" />
+            {entries.map((entry) => (
+              <button
+                key={entry.key}
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className={`menu__item${entry.key === 'sign-out' ? ' menu__item--danger' : ''}`}
+                onClick={entry.run}
+              >
+                <Icon name={entry.icon} />
+                <span>{entry.label}</span>
+              </button>
+            ))}
+          </div>,
+          document.body,
+        )}
+      {showVersions && (
+        <Suspense fallback={null}>
+          <VersionDialog onClose={() => setShowVersions(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import { createElement, useEffect, type Ref } from 'react';
+import { useT } from '../i18n';
+
+/** Sets the window title to `<title> · CSAI`. */
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = title ? `${title} · CSAI` : 'CSAI';
+  }, [title]);
+}
+
+/** The loading fallback while a page's code arrives. */
+export function PageLoading() {
+  const t = useT();
+  return (
+    <div className="page-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <span>{t('page_loading')}</span>
+    </div>
+  );
+}
+
+/**
+ * A custom element by tag name (its code may load later or not at all: until it is defined the
+ * browser shows it as an empty box, styled by `:not(:defined)` with `data-pending` text).
+ */
+export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
+  tag: `csai-${string}`;
+  attrs?: Record<string, string | undefined>;
+  elementRef?: Ref<HTMLElement>;
+  pending?: string;
+}) {
+  const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending };
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) props[k] = v;
+  return createElement(tag, props);
+}
