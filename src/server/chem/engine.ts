@@ -211,6 +211,8 @@ export function createChemEngine(rdkit: MainModule) {
           bonds: highlightedBonds,
           highlightColour: HIGHLIGHT_COLOUR,
         };
+        // A 3D molfile (e.g. an SDF from a conformer search) is drawn from fresh 2D coordinates.
+        if (mol.has_coords() === 3) mol.set_new_coords();
         const raw = mol.get_svg_with_highlights(JSON.stringify(details));
         return { ...summary, svg: sanitizeSvg(raw), highlightedAtoms, highlightedBonds };
       });

@@ -167,3 +167,25 @@ describe('refusing bad input', () => {
     expect(engine.describe({ smiles: 'CCO' }).formula).toBe('C2H6O');
   });
 });
+
+describe('3D input', () => {
+  it('draws a molfile with 3D coordinates from fresh 2D coordinates', () => {
+    // Ethanol with 3D coordinates (z ≠ 0).
+    const molfile = [
+      'ethanol',
+      '  3D',
+      '',
+      '  3  2  0  0  0  0  0  0  0  0999 V2000',
+      '   -0.8883    0.1670   -0.0273 C   0  0  0  0  0  0  0  0  0  0  0  0',
+      '    0.4658   -0.5116   -0.0368 C   0  0  0  0  0  0  0  0  0  0  0  0',
+      '    1.4311    0.3924    0.4631 O   0  0  0  0  0  0  0  0  0  0  0  0',
+      '  1  2  1  0',
+      '  2  3  1  0',
+      'M  END',
+      '',
+    ].join('\n');
+    const d = engine.depict({ molfile });
+    expect(d).toMatchObject({ canonicalSmiles: 'CCO', formula: 'C2H6O', numAtoms: 3 });
+    expect(inspectSvg(d.svg).bonds.size).toBe(2);
+  });
+});
