@@ -40,6 +40,8 @@ describe('sign-up by e-mail', () => {
     const msg = await latestMessage(client, email.toLowerCase());
     expect(msg.kind).toBe('activate');
     expect(msg.body).toMatch(/#activate_transit=[A-Za-z0-9_-]{40,}/);
+    // What the sign-up form typed never reaches the mailbox (no spam or phishing through sign-up).
+    expect(msg.body).not.toContain('王小明');
 
     const early = await client.post('/api/v1/auth/sign-in', { account: email, password: 'passw0rd-ok' });
     expect(early.status).toBe(403);

@@ -59,6 +59,10 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   const decoyHash = hashPassword('decoy-password-1', config.CSAI_PASSWORD_COST);
   const link = (fragment: string, token: string) => `${config.CSAI_PUBLIC_URL ?? `http://localhost:${config.PORT}`}/#${fragment}=${token}`;
   const otpHash = (userId: string, code: string) => hmac(secret, `otp|${userId}|${code}`);
+  /** Delivers queued messages after commit; a failure is logged, never an unhandled rejection. */
+  const deliver = (req: FastifyRequest) => {
+    notifier.flush().catch((err: unknown) => req.log.error({ err }, 'message delivery failed'));
+  };
 
   /**
    * Signs a user in: the session this browser held before (if any) is ended and a fresh random
@@ -120,7 +124,9 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
           recipient,
           kind: 'activate',
           subject: 'CSAI 账号激活',
-          body: `您好 ${body.name}，请在24小时内打开以下链接激活您的 CSAI 账号：\n${link('activate_transit', token)}`,
+          // No user-typed text (such as the name) in the mail: sign-up must not let anyone send
+          // their own words to someone else's mailbox from this server.
+          body: `您好，请在24小时内打开以下链接激活您的 CSAI 账号：\n${link('activate_transit', token)}\n如非本人操作，请忽略此邮件。`,
         });
       });
     } catch (err) {
@@ -129,7 +135,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
       }
       throw err;
     }
-    void notifier.flush();
+    deliver(req);
     return ok(null, body.email ? '注册成功，激活链接已发送到您的邮箱' : '注册成功，激活链接已发送到您的手机');
   });
 
@@ -202,7 +208,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
         body: `您的 CSAI 登录验证码是 ${code}，10分钟内有效。如非本人操作，请忽略。`,
       });
     });
-    void notifier.flush();
+    deliver(req);
     return answer;
   });
 
@@ -277,7 +283,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
           body: `请在1小时内打开以下链接重置您的 CSAI 密码：\n${link('pswd_transit', token)}\n如非本人操作，请忽略。`,
         });
       });
-      void notifier.flush();
+      deliver(req);
     }
     return ok(null, '如果该账号已注册，重置密码链接已发送');
   });
