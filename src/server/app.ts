@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -49,6 +49,8 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     bodyLimit: 1024 * 1024,
     // Ids travel in URLs and logs: keep them short and free of secrets.
     requestIdHeader: false,
+    // A malformed URL ('/api/v1/%') is answered before routing: give it the envelope too.
+    frameworkErrors: badUrl,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -145,6 +147,11 @@ async function registerWeb(app: App, webDir: string) {
     }
     return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
   });
+}
+
+/** Errors Fastify raises before routing (a malformed URL), as the envelope. */
+function badUrl(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  void reply.status(400).send({ success: false, message: '请求地址无效', code: error.code === 'FST_ERR_BAD_URL' ? 'bad_url' : 'bad_request' });
 }
 
 /** Readable text for Fastify's own 4xx errors (bad JSON, wrong content type, too large). */

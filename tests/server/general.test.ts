@@ -122,6 +122,12 @@ describe('unknown routes', () => {
     expect(res.body).toEqual({ success: false, code: 'not_found', message: '接口不存在' });
   });
 
+  it('a malformed URL gets 400 with the envelope', async () => {
+    const res = await server.client().get('/api/v1/%');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, code: 'bad_url', message: '请求地址无效' });
+  });
+
   it('a GET of an auth call that only takes POST is a 404, never a 500', async () => {
     const res = await server.client().get('/api/v1/auth/sign-in');
     expect(res.status).toBe(404);
