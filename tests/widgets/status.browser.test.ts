@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import '../../src/widgets/status/status.element';
-import { csaiServer, expect, json, mockFetch, mount, part, waitFor } from './harness';
+import { csaiServer, expect, json, mockFetch, mount, nextFrame, part, waitFor } from './harness';
 
 const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
 
@@ -38,6 +38,31 @@ describe('<csai-status>', () => {
     it('calls the server named by api-base', async () => {
       const { urls } = await show('api-base="https://csai.example.com/"');
       expect(urls).to.have.members(['https://csai.example.com/api/v1/', 'https://csai.example.com/api/v1/prompt/get_alert']);
+    });
+
+    it('follows a change of api-base and ignores the old server’s late answers', async () => {
+      let releaseOld: () => void = () => {};
+      const oldAnswered = new Promise<void>((r) => (releaseOld = r));
+      const fake = mockFetch(async (url) => {
+        if (url.startsWith('https://old.example')) {
+          await oldAnswered;
+          return url.endsWith('get_alert') ? csaiServer({ content: '旧服务器的公告', content_type: 'info' })(url) : json(200, { success: true, data: { name: 'csai', version: 'old', time: '' }, message: '' });
+        }
+        return csaiServer()(url);
+      });
+      restore = fake.restore;
+      box = mount('<csai-status api-base="https://old.example"></csai-status>');
+      const el = box.querySelector('csai-status')!;
+      await waitFor(() => fake.urls.length === 2, 'the calls to the old server');
+      el.setAttribute('api-base', 'https://new.example');
+      await waitFor(() => part(el, 'pill')?.dataset.state === 'online', 'the new server');
+      releaseOld();
+      await oldAnswered;
+      await nextFrame(); // let the old answers settle
+      await nextFrame();
+      expect(part(el, 'pill')!.title).to.equal('版本 1.2.3');
+      expect(part(el, 'banner')).to.equal(null);
+      expect(fake.urls.slice(2)).to.have.members(['https://new.example/api/v1/', 'https://new.example/api/v1/prompt/get_alert']);
     });
 
     it('speaks English with lang="en" and Chinese otherwise', async () => {

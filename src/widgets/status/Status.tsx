@@ -38,6 +38,7 @@ export function Status({ compact }: StatusProps) {
     setReach({ state: 'checking' });
     getJson(apiOrigin, '/api/v1/', pingSchema, { signal }).then(
       (ping) => {
+        if (signal.aborted) return; // a newer api-base owns the state now
         setReach({ state: 'online', version: ping.version });
         emit(host, 'csai-status-change', { online: true, version: ping.version });
       },
@@ -55,7 +56,9 @@ export function Status({ compact }: StatusProps) {
     );
     // SPEC: the banner is hidden when its call fails.
     getJson(apiOrigin, '/api/v1/prompt/get_alert', alertSchema, { signal }).then(
-      (alert) => setBanner(alert.is_show && alert.content.trim() !== '' ? alert : null),
+      (alert) => {
+        if (!signal.aborted) setBanner(alert.is_show && alert.content.trim() !== '' ? alert : null);
+      },
       () => {
         if (!signal.aborted) setBanner(null);
       },
