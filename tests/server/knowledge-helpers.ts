@@ -16,7 +16,7 @@ export async function upload<T = { name_id: Array<{ name: string; docId: string 
   const form = new FormData();
   for (const f of files) {
     const bytes = typeof f.data === 'string' ? Buffer.from(f.data) : f.data;
-    form.append('files', new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: f.type ?? 'application/octet-stream' }), f.name);
+    form.append('files', new Blob([Uint8Array.from(bytes)], { type: f.type ?? 'application/octet-stream' }), f.name);
   }
   const res = await fetch(`${client.base}${KB}/upload${folderId ? `?folder_id=${encodeURIComponent(folderId)}` : ''}`, {
     method: 'POST',

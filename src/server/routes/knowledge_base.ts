@@ -62,6 +62,11 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
     limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES_PER_UPLOAD + 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 50 },
   });
 
+  // Every call needs a session; checked before the body is read or validated, so a signed-out
+  // caller gets 401 rather than a validation error, and no upload bytes are accepted.
+  app.addHook('onRequest', async (req) => {
+    await req.requireUser();
+  });
   const user = async (req: FastifyRequest) => ({ userId: (await req.requireUser()).userId });
   const docList = okSchema(paged(kbDocument));
   const folderList = okSchema(paged(kbFolder));
