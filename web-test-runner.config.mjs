@@ -16,6 +16,8 @@ const bundleTests = {
       bundle: true,
       format: 'esm',
       jsx: 'automatic',
+      // The site imports CHANGELOG.md as text (Vite's `?raw`); esbuild drops the query and needs a loader.
+      loader: { '.md': 'text' },
       write: false,
       sourcemap: 'inline',
       define: { 'process.env.NODE_ENV': '"development"' },

@@ -20,6 +20,14 @@ async function expectAccessible(page: Page) {
   expect(bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
 }
 
+/** A still picture: the route progress bar gone, toasts dismissed, animations finished. */
+async function screenshot(page: Page, name: string, fullPage = true) {
+  await expect(page.locator('.route-progress')).toHaveCount(0);
+  for (const close of await page.locator('.toast__close').all()) await close.click();
+  await expect(page.locator('.toast')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage, animations: 'disabled' });
+}
+
 async function activationLink(page: Page): Promise<string> {
   const res = await page.request.get(`/api/v1/dev/outbox?recipient=${encodeURIComponent(email)}`);
   const body = (await res.json()) as { data: { body: string }[] };
@@ -79,7 +87,7 @@ test('sign up, activate from the outbox link, sign in, use the sidebar, sign out
   await expect(page.getByRole('button', { name: /阿司匹林/ })).toBeVisible();
   await expect(page.getByText('PDF 精准解析')).toBeVisible();
   await expect(page.locator('csai-ask')).toHaveCount(1);
-  await page.screenshot({ path: `${SHOTS}/home-1440.png`, fullPage: true });
+  await screenshot(page, 'home-1440');
   await expectAccessible(page);
 
   // The sidebar collapses to icons, the cookie keeps it across a reload, Ctrl+B expands it.
@@ -120,7 +128,7 @@ test('sign up, activate from the outbox link, sign in, use the sidebar, sign out
   await page.goto('/channels');
   await expect(page).toHaveURL(/\/auth\/sign-in$/);
   await expect(page.getByRole('heading', { name: '登录', level: 1 })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/sign-in-1440.png`, fullPage: true });
+  await screenshot(page, 'sign-in-1440');
   await expectAccessible(page);
 });
 
@@ -138,15 +146,15 @@ test('an error page explains itself and leads back', async ({ page }) => {
 test('a 375px screen gets the sidebar as a drawer', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 780 });
   await page.goto('/auth/sign-in');
-  await page.screenshot({ path: `${SHOTS}/sign-in-375.png`, fullPage: true });
+  await screenshot(page, 'sign-in-375');
   await expectAccessible(page);
   await signIn(page);
   await expect(page.getByTestId('sidebar')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/home-375.png`, fullPage: true });
+  await screenshot(page, 'home-375');
   await page.getByRole('button', { name: '打开导航菜单' }).click();
   const drawer = page.getByTestId('sidebar-drawer');
   await expect(drawer).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/drawer-375.png` });
+  await screenshot(page, 'drawer-375', false);
   await drawer.getByRole('button', { name: '知识库' }).click();
   await expect(page).toHaveURL(/\/knowledges$/);
   await expect(drawer).toHaveCount(0);

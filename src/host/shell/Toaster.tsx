@@ -30,7 +30,11 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
   const onDown = (e: PointerEvent<HTMLLIElement>) => {
     if ((e.target as HTMLElement).closest('button')) return;
     start.current = e.clientX;
-    e.currentTarget.setPointerCapture(e.pointerId);
+    try {
+      e.currentTarget.setPointerCapture(e.pointerId);
+    } catch {
+      // A pointer that is no longer active cannot be captured; the swipe still works without it.
+    }
   };
   const onMove = (e: PointerEvent<HTMLLIElement>) => {
     if (start.current !== null) setDx(Math.max(0, e.clientX - start.current));

@@ -1,0 +1,119 @@
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { clearStatusStorage, statusStore } from '../../src/core/status-store';
+import { toastStore } from '../../src/core/toast';
+import { hostI18n } from '../../src/host/i18n';
+import { AppShell } from '../../src/host/shell/AppShell';
+import { readSidebarCookie, SIDEBAR_COOKIE } from '../../src/host/shell/sidebar-state';
+import { Toaster } from '../../src/host/shell/Toaster';
+import { transitRedirect } from '../../src/host/transit';
+import { expect, waitFor } from '../core/harness';
+
+// The banner asks the server; answer it here so the page stays quiet.
+const realFetch = window.fetch;
+window.fetch = async (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (url.includes('/api/v1/prompt/get_alert')) {
+    return new Response(JSON.stringify({ success: true, data: { is_show: true, content: '系统将于今晚维护', content_type: 'warning' }, message: '' }), { headers: { 'Content-Type': 'application/json' } });
+  }
+  return realFetch(input, init);
+};
+
+let root: Root | undefined;
+let host: HTMLElement;
+/** Renders and waits for the first paint (React renders asynchronously; signals re-render after a tick). */
+async function mount(node: React.ReactNode) {
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+  root.render(<I18nextProvider i18n={hostI18n()}>{node}</I18nextProvider>);
+  await waitFor(() => host.firstElementChild, 'the first render');
+}
+const state = (want: string) => waitFor(() => sidebar()?.dataset.state === want, `sidebar ${want}`);
+afterEach(() => {
+  root?.unmount();
+  host?.remove();
+  root = undefined;
+});
+const sidebar = () => document.querySelector<HTMLElement>('[data-testid="sidebar"]');
+const cookieState = () => readSidebarCookie(document.cookie);
+
+describe('the sidebar', () => {
+  before(() => {
+    clearStatusStorage(sessionStorage);
+    // A saved collapsed state from an earlier visit.
+    document.cookie = `${SIDEBAR_COOKIE}=false; path=/`;
+  });
+
+  it('starts in the state saved in the sidebar:state cookie', async () => {
+    await mount(<Router hook={memoryLocation({ path: '/' }).hook}><AppShell>页面</AppShell></Router>);
+    await state('collapsed');
+    expect(statusStore().layout.$isSidebarOpen.value).to.equal(false);
+  });
+
+  it('the toggle button expands it and saves the state for 7 days', async () => {
+    await mount(<Router hook={memoryLocation({ path: '/' }).hook}><AppShell>页面</AppShell></Router>);
+    document.querySelector<HTMLButtonElement>('[data-testid="sidebar-toggle"]')!.click();
+    await state('expanded');
+    expect(cookieState()).to.equal(true);
+  });
+
+  it('Ctrl+B and Cmd+B toggle it; B alone does not', async () => {
+    await mount(<Router hook={memoryLocation({ path: '/' }).hook}><AppShell>页面</AppShell></Router>);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', ctrlKey: true }));
+    await state('collapsed');
+    expect(cookieState()).to.equal(false);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', metaKey: true }));
+    await state('expanded');
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'b' }));
+    expect(statusStore().layout.$isSidebarOpen.value).to.equal(true);
+    expect(cookieState()).to.equal(true);
+  });
+
+  it('shows the rail entries with the open one marked, and the server banner', async () => {
+    await mount(<Router hook={memoryLocation({ path: '/channels' }).hook}><AppShell>页面</AppShell></Router>);
+    const current = document.querySelector('[aria-current="page"]');
+    expect(current?.textContent).to.equal('历史会话');
+    await waitFor(() => document.querySelector('.banner'), 'the banner');
+    expect(document.querySelector('.banner')?.textContent).to.contain('系统将于今晚维护');
+  });
+
+  it('choosing the open entry again resets to its main view', async () => {
+    const location = memoryLocation({ path: '/channels?channel_id=c1', record: true });
+    await mount(<Router hook={location.hook} searchHook={location.searchHook}><AppShell>页面</AppShell></Router>);
+    const before = statusStore().layout.$main_status.value;
+    [...document.querySelectorAll<HTMLButtonElement>('.nav-item')].find((b) => b.textContent === '历史会话')!.click();
+    expect(location.history.at(-1)).to.equal('/channels');
+    expect(statusStore().layout.$main_status.value).to.equal(before + 1);
+  });
+});
+
+describe('the toast region', () => {
+  it('shows a toast, focuses on F8 and dismisses on a swipe right past 50 px', async () => {
+    await mount(<Toaster />);
+    toastStore().toast({ title: '登出成功' });
+    const toast = await waitFor(() => document.querySelector<HTMLElement>('.toast'), 'the toast');
+    expect(toast.textContent).to.contain('登出成功');
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8' }));
+    expect(document.activeElement).to.equal(document.querySelector('.toaster__list'));
+    const pointer = (type: string, x: number) => new PointerEvent(type, { bubbles: true, clientX: x, pointerId: 1 });
+    toast.dispatchEvent(pointer('pointerdown', 100));
+    toast.dispatchEvent(pointer('pointerup', 130));
+    expect(toastStore().$toasts.value[0]?.open).to.equal(true);
+    toast.dispatchEvent(pointer('pointerdown', 100));
+    toast.dispatchEvent(pointer('pointerup', 160));
+    expect(toastStore().$toasts.value[0]?.open).to.equal(false);
+    await waitFor(() => !document.querySelector('.toast'), 'the toast to leave');
+  });
+});
+
+describe('activation and reset fragments', () => {
+  it('turn into their pages with the token', async () => {
+    expect(transitRedirect('#activate_transit=abcDEF123_-xyz')).to.equal('/auth/activate-transit?token=abcDEF123_-xyz');
+    expect(transitRedirect('#pswd_transit=tok456')).to.equal('/auth/reset-password?token=tok456');
+    expect(transitRedirect('#other=1')).to.equal(null);
+    expect(transitRedirect('#pswd_transit=<script>')).to.equal(null);
+  });
+});
