@@ -1,6 +1,6 @@
 import axe from 'axe-core';
-import '../../src/widgets/status/status.element';
-import { csaiServer, expect, json, mockFetch, mount, nextFrame, part, waitFor } from './harness';
+import '../../../src/widgets/status/status.element';
+import { csaiServer, expect, json, mockFetch, mount, nextFrame, part, waitFor } from '../harness';
 
 const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
 
