@@ -468,6 +468,17 @@ describe('forgot and reset password', () => {
     await signIn(client, account);
   });
 
+  it('at most 5 reset links an hour reach one mailbox, however many addresses ask', async () => {
+    const client = server.client();
+    const { account } = await signUp(client);
+    for (let i = 0; i < 7; i++) {
+      const res = await server.client().post('/api/v1/auth/forgot-password', { account });
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe('如果该账号已注册，重置密码链接已发送');
+    }
+    expect(outboxCount(account, 'reset')).toBe(5);
+  });
+
   it('an unknown account gets the same answer and no message', async () => {
     const ghost = uniqueEmail('ghost');
     const res = await server.client().post('/api/v1/auth/forgot-password', { account: ghost });

@@ -26,6 +26,8 @@ const OTP_RESEND_MS = 60_000;
 const OTP_MAX_ATTEMPTS = 5;
 /** Codes per account per day: with 5 guesses each, at most 50 guesses a day at a 1-in-a-million code. */
 const OTP_MAX_PER_DAY = 10;
+/** Reset links per account per hour, whoever asks: no mailbox bombing from many addresses. */
+const RESET_MAX_PER_HOUR = 5;
 
 const empty = okSchema(z.null());
 const withUser = okSchema(userInfo);
@@ -272,7 +274,19 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     preHandler: perAddress(50, 60),
   }, async (req) => {
     const user = await users.byAccount(req.body.account);
-    if (user && user.status !== 'disabled') {
+    // Across all addresses, at most RESET_MAX_PER_HOUR links an hour reach one mailbox; beyond
+    // that the answer stays the same (no enumeration) but nothing is sent.
+    const recent = user
+      ? await db
+          .selectFrom('auth_tokens')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', user.id)
+          .where('purpose', '=', 'reset')
+          .where('created_at', '>', now(-HOUR))
+          .executeTakeFirstOrThrow()
+      : { n: 0 };
+    if (user && Number(recent.n) >= RESET_MAX_PER_HOUR) req.log.warn({ user: user.id }, 'hourly reset link limit reached');
+    else if (user && user.status !== 'disabled') {
       await db.transaction().execute(async (trx) => {
         const token = await tokens.issue(user.id, 'reset', RESET_TTL, trx);
         await notifier.enqueue(trx, {
