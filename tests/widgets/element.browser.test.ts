@@ -1,6 +1,7 @@
 import { createCsaiElement } from '../../src/widgets/shared/element';
 import { defineOnce } from '../../src/widgets/shared/define-once';
-import { expect, mount, waitFor } from './harness';
+import { reactView } from '../../src/widgets/shared/react-view';
+import { expect, mount, part, waitFor } from './harness';
 
 /** Runs `fn` with console.warn captured (the expected warnings would clutter the run). */
 async function capturingWarnings(fn: () => void | Promise<void>) {
@@ -41,6 +42,33 @@ describe('createCsaiElement', () => {
       expect(attempts).to.equal(2);
       expect(warnings.length).to.equal(2);
       expect(warnings[0]).to.contain('chunk 404');
+      box.remove();
+    });
+  });
+
+  describe('when a view throws while rendering', () => {
+    it('shows a notice in the element and emits csai-error render_failed', async () => {
+      const Exploding = (): never => {
+        throw new Error('boom');
+      };
+      defineOnce('csai-test-exploding', createCsaiElement({}, async () => ({ view: reactView(Exploding) })));
+      const seen: CustomEvent[] = [];
+      const box = mount('');
+      box.addEventListener('csai-error', (e) => seen.push(e));
+      const original = console.error;
+      const errors: string[] = [];
+      console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
+      try {
+        box.innerHTML = '<csai-test-exploding></csai-test-exploding>';
+        await waitFor(() => seen.length > 0, 'csai-error');
+      } finally {
+        console.error = original;
+      }
+      const el = box.firstElementChild!;
+      expect(seen[0]!.detail).to.deep.equal({ message: '组件出错了，请刷新页面后重试', code: 'render_failed' });
+      expect(part(el, 'error')!.textContent).to.equal('组件出错了，请刷新页面后重试');
+      expect(part(el, 'error')!.getAttribute('role')).to.equal('alert');
+      expect(errors.some((e) => e.includes('boom'))).to.equal(true);
       box.remove();
     });
   });

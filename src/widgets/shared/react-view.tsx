@@ -1,8 +1,36 @@
-import type { ComponentType, CSSProperties } from 'react';
+import { Component, type ComponentType, type CSSProperties, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { CommonProps, View } from './element';
+import { emit } from './events';
 import { HostContext, type HostInfo } from './host-context';
+import { addStrings, translator } from './i18n';
+import { sharedStrings } from './shared.strings';
 import { attachStyles } from './styles';
+
+addStrings('csai', sharedStrings);
+
+/**
+ * A render error stays inside the element: it shows a short notice instead of the content and
+ * tells the page with `csai-error` (code `render_failed`), instead of an uncaught error.
+ */
+class RenderBoundary extends Component<{ host: HTMLElement; lang: string | undefined; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    console.error('[csai] element failed to render:', error);
+    emit(this.props.host, 'csai-error', { message: translator('csai', this.props.lang)('render_failed'), code: 'render_failed' });
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <p part="error" role="alert" className="text-danger text-sm">
+        {translator('csai', this.props.lang)('render_failed')}
+      </p>
+    );
+  }
+}
 
 /** `theme="dark"` is dark; anything else (or nothing) is light. */
 export const resolveTheme = (theme: string | undefined): 'light' | 'dark' => (theme?.trim().toLowerCase() === 'dark' ? 'dark' : 'light');
@@ -30,7 +58,9 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
         reactRoot.render(
           <HostContext.Provider value={info}>
             <div className="csai-root" part="root" data-theme={info.resolvedTheme} lang={props.lang ?? 'zh-CN'} style={style as CSSProperties}>
-              <Component {...props} />
+              <RenderBoundary host={host} lang={props.lang}>
+                <Component {...props} />
+              </RenderBoundary>
             </div>
           </HostContext.Provider>,
         );
