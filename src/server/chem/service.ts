@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolInput, type MolSummary } from './engine';
@@ -19,6 +20,8 @@ export interface ChemServiceOptions {
   timeoutMs?: number;
   /** Calls waiting at most; more are refused as busy. */
   maxQueue?: number;
+  /** Worker threads (each loads its own RDKit); default 2, or 1 on a single core. */
+  workers?: number;
 }
 
 /** The service is busy or its worker failed: a 503 for the caller, not the user's fault. */
@@ -53,70 +56,77 @@ function startWorker(): Worker {
   return new Worker(new URL('./rdkit-worker.js', here));
 }
 
-export function createChemService({ timeoutMs = 10_000, maxQueue = 64 }: ChemServiceOptions = {}): ChemService {
-  let worker: Worker | undefined;
-  let current: (Job & { timer: NodeJS.Timeout }) | undefined;
+/** One worker thread and the call it is running. */
+interface Lane {
+  worker?: Worker;
+  current?: Job & { timer: NodeJS.Timeout };
+}
+
+export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers = defaultWorkers() }: ChemServiceOptions = {}): ChemService {
+  const lanes: Lane[] = Array.from({ length: Math.max(1, workers) }, () => ({}));
   const queue: Job[] = [];
   let nextId = 1;
 
-  function stopWorker() {
-    const w = worker;
-    worker = undefined;
+  function stopWorker(lane: Lane) {
+    const w = lane.worker;
+    lane.worker = undefined;
     if (w) {
       w.removeAllListeners();
       void w.terminate();
     }
   }
 
-  function finish(fn: (job: Job) => void) {
-    const job = current;
+  function finish(lane: Lane, fn: (job: Job) => void) {
+    const job = lane.current;
     if (!job) return;
     clearTimeout(job.timer);
-    current = undefined;
+    lane.current = undefined;
     fn(job);
     pump();
   }
 
-  function ensureWorker(): Worker {
-    if (worker) return worker;
+  function ensureWorker(lane: Lane): Worker {
+    if (lane.worker) return lane.worker;
     const w = startWorker();
     w.on('message', (res: ChemResponse) => {
-      if (!current || res.id !== current.request.id) return;
-      if (res.ok) finish((job) => job.resolve(res.result));
-      else if (res.kind === 'input') finish((job) => job.reject(new ChemInputError(res.code, res.message, res.field)));
+      if (!lane.current || res.id !== lane.current.request.id) return;
+      if (res.ok) finish(lane, (job) => job.resolve(res.result));
+      else if (res.kind === 'input') finish(lane, (job) => job.reject(new ChemInputError(res.code, res.message, res.field)));
       else {
         // RDKit may be left in a bad state after an internal failure (e.g. out of WASM memory).
-        stopWorker();
-        finish((job) => job.reject(new ChemUnavailableError(`化学计算失败：${res.message}`)));
+        stopWorker(lane);
+        finish(lane, (job) => job.reject(new ChemUnavailableError(`化学计算失败：${res.message}`)));
       }
     });
     const crashed = (why: string) => {
-      if (worker !== w) return;
-      stopWorker();
-      finish((job) => job.reject(new ChemUnavailableError(`化学计算进程异常退出（${why}），请重试`)));
+      if (lane.worker !== w) return;
+      stopWorker(lane);
+      finish(lane, (job) => job.reject(new ChemUnavailableError(`化学计算进程异常退出（${why}），请重试`)));
     };
     w.on('error', (err) => crashed(err.message));
     w.on('exit', (code) => crashed(`退出码 ${code}`));
-    w.unref();
-    worker = w;
+    lane.worker = w;
     return w;
   }
 
+  /** Gives waiting calls to idle lanes; an idle worker does not keep the process alive. */
   function pump() {
-    if (current) return;
-    const job = queue.shift();
-    if (!job) {
-      worker?.unref();
-      return;
+    for (const lane of lanes) {
+      if (lane.current) continue;
+      const job = queue.shift();
+      if (!job) {
+        lane.worker?.unref();
+        continue;
+      }
+      const w = ensureWorker(lane);
+      w.ref();
+      const timer = setTimeout(() => {
+        stopWorker(lane);
+        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf(j.request.input))));
+      }, job.timeoutMs);
+      lane.current = { ...job, timer };
+      w.postMessage(job.request);
     }
-    const w = ensureWorker();
-    w.ref();
-    const timer = setTimeout(() => {
-      stopWorker();
-      finish((j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf(j.request.input))));
-    }, job.timeoutMs);
-    current = { ...job, timer };
-    w.postMessage(job.request);
   }
 
   function call<T>(request: ChemCall, schema: z.ZodType<T>, limits: CallLimits = {}): Promise<T> {
@@ -134,23 +144,29 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64 }: ChemSer
     molfile: (input) => call({ op: 'molfile', input }, z.string()),
     depict: (input, options = {}, limits = {}) => call({ op: 'depict', input, options }, depiction, limits),
     async close() {
-      const pending = [...queue];
-      queue.length = 0;
-      for (const job of pending) job.reject(new ChemUnavailableError('化学计算服务已停止'));
-      if (current) {
-        clearTimeout(current.timer);
-        current.reject(new ChemUnavailableError('化学计算服务已停止'));
-        current = undefined;
-      }
-      const w = worker;
-      worker = undefined;
-      if (w) {
-        w.removeAllListeners();
-        await w.terminate();
-      }
+      const stopped = () => new ChemUnavailableError('化学计算服务已停止');
+      for (const job of queue.splice(0)) job.reject(stopped());
+      await Promise.all(
+        lanes.map(async (lane) => {
+          if (lane.current) {
+            clearTimeout(lane.current.timer);
+            lane.current.reject(stopped());
+            lane.current = undefined;
+          }
+          const w = lane.worker;
+          lane.worker = undefined;
+          if (w) {
+            w.removeAllListeners();
+            await w.terminate();
+          }
+        }),
+      );
     },
   };
 }
+
+/** Two workers where there are two cores: one slow drawing does not hold up everyone else. */
+const defaultWorkers = () => Math.min(2, os.availableParallelism());
 
 const fieldOf = (input: MolInput) => ('smiles' in input ? 'smiles' : 'molfile');
 

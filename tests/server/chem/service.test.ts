@@ -40,7 +40,7 @@ describe('the chemistry worker', () => {
   });
 
   it('refuses calls beyond its queue as busy', async () => {
-    const small = createChemService({ maxQueue: 1 });
+    const small = createChemService({ maxQueue: 1, workers: 1 });
     try {
       const calls = [small.describe({ smiles: 'C' }), small.describe({ smiles: 'CC' }), small.describe({ smiles: 'CCC' })];
       const settled = await Promise.allSettled(calls);
@@ -48,6 +48,24 @@ describe('the chemistry worker', () => {
       expect(settled[2]).toMatchObject({ reason: { message: '化学计算服务繁忙，请稍后再试' } });
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('with two workers', () => {
+  it('keeps serving on the other worker while one is restarted after a timeout', async () => {
+    const pair = createChemService({ workers: 2 });
+    try {
+      const [slow, fine] = await Promise.allSettled([
+        pair.depict({ smiles: 'C'.repeat(400) }, {}, { timeoutMs: 1 }),
+        pair.describe({ smiles: 'CC(=O)Nc1ccc(O)cc1' }),
+      ]);
+      expect(slow).toMatchObject({ status: 'rejected', reason: { code: 'mol_too_complex' } });
+      expect(fine).toMatchObject({ status: 'fulfilled', value: { formula: 'C8H9NO2' } });
+      const again = await Promise.all(DRUGS.map((d) => pair.describe({ smiles: d.smiles })));
+      expect(again.map((r) => r.numAtoms)).toEqual(DRUGS.map((d) => d.heavyAtoms));
+    } finally {
+      await pair.close();
     }
   });
 });
