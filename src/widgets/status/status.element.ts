@@ -18,7 +18,7 @@ export const statusAttributes = { compact: 'boolean' } as const;
  * @attr {string} radius - Corner radius (any CSS length); overrides `--csai-radius` for this element.
  * @attr {boolean} compact - Only the coloured dot; the words stay readable by screen readers. Present or `"true"` means on, `"false"` off.
  *
- * @fires {CustomEvent<CsaiErrorDetail>} csai-error - The ping failed (network, server error or unreadable answer), or the element's code failed to load. Bubbles, composed.
+ * @fires {CustomEvent<CsaiErrorDetail>} csai-error - The ping failed (network, server error or unreadable answer: code `network_error`, `unexpected_response` or the server's code, with `status`), or the element's code failed to load (`load_failed`) or to render (`render_failed`). Bubbles, composed.
  * @fires {CustomEvent<CsaiStatusChangeDetail>} csai-status-change - Reachability became known: `{ online, version? }`. Bubbles, composed.
  *
  * @csspart root - The themed wrapper of everything inside.
@@ -28,6 +28,7 @@ export const statusAttributes = { compact: 'boolean' } as const;
  * @csspart product - The product name.
  * @csspart label - The reachability text.
  * @csspart banner - The server banner (`data-type` is `info`, `success`, `warning` or `error`).
+ * @csspart error - The notice shown instead of the content when the element failed to render.
  *
  * @cssprop --csai-accent - Accent colour (product name). Default `#2563eb`.
  * @cssprop --csai-radius - Corner radius of the pill and the banner. Default `0.5rem`.
