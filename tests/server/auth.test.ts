@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userInfo } from '../../src/contract/auth';
+import { hashPassword } from '../../src/server/auth/crypto';
 import { Client, latestMessage, signUp, startServer, uniqueEmail, uniquePhone, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -222,6 +223,16 @@ describe('password sign-in', () => {
     const res = await old.get('/api/v1/auth/me');
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Signature verification failed');
+  });
+
+  it('a password hashed at an older cost is rehashed at the current one on sign-in', async () => {
+    const client = server.client();
+    const { account } = await signUp(client);
+    db.prepare('update users set password_hash = ? where email = ?').run(await hashPassword('passw0rd-ok', 11), account);
+    await signIn(client, account);
+    const { password_hash } = db.prepare('select password_hash from users where email = ?').get(account) as { password_hash: string };
+    expect(password_hash).toMatch(/^scrypt\$12\$8\$1\$/);
+    await signIn(server.client(), account);
   });
 
   it('sets the session cookie httpOnly and SameSite=Lax, the CSRF cookie readable', async () => {

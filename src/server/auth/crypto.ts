@@ -45,3 +45,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const derived = await scryptAsync(password, Buffer.from(salt, 'base64url'), 2 ** Number(logN), Number(r), Number(p));
   return timingSafeEqual(derived, Buffer.from(key, 'base64url'));
 }
+
+/** True when a stored hash was made with other parameters than the current cost: rehash it at the next sign-in. */
+export function needsRehash(stored: string, logN: number): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== logN || r !== '8' || p !== '1';
+}

@@ -12,7 +12,7 @@ import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { accountKey, authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
-import { hashPassword, hmac, otpCode, randomToken, safeEqual, verifyPassword } from '../auth/crypto';
+import { hashPassword, hmac, needsRehash, otpCode, randomToken, safeEqual, verifyPassword } from '../auth/crypto';
 import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
 import { AppError, badRequest, conflict } from '../errors';
@@ -163,6 +163,10 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const valid = await verifyPassword(req.body.password, user?.password_hash ?? (await decoyHash));
     if (!user || !valid) throw new AppError(400, 'invalid_credentials', '账号或密码错误');
     assertCanSignIn(user.status);
+    // The cost was raised (or lowered) since this hash was made: bring it to the current one.
+    if (needsRehash(user.password_hash, config.CSAI_PASSWORD_COST)) {
+      await users.setPassword(user.id, await hashPassword(req.body.password, config.CSAI_PASSWORD_COST));
+    }
     reply.setSession(await startSession(req, user.id));
     return ok(await users.info(user), '登录成功');
   });
