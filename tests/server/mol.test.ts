@@ -150,6 +150,28 @@ describe('POST /api/v1/mol/draw_svg', () => {
     expect(res.status).toBe(403);
   });
 
+  it('answers odd input with 400, never 500', async () => {
+    // A fixed pseudo-random sequence so a failure can be replayed.
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = 'CNOSPFIBrcl()[]=#@+-.%0123456789*:/\\$&~!| \n\t\u0000{}"\'<>?HhXxZz的';
+    const bodies: unknown[] = [
+      { smiles: '[' }, { smiles: ')(' }, { smiles: 'C%999C' }, { smiles: '[C@@@@H]' }, { smiles: '[999999C]' },
+      { smiles: 'c1ccccc' }, { smiles: '*' }, { smiles: '[Na+].[Cl-]', highlight: { smarts: '[$([#6;R2]' } },
+      { molfile: '\n\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\nM  END' }, { smiles: null }, { smiles: ['CCO'] }, { smiles: { a: 1 } },
+      { smiles: 'CCO', highlight: { atoms: 'all' } }, { smiles: 'CCO', highlight: { atoms: [1e30] } }, { smiles: 'CCO', highlight: null },
+    ];
+    for (let i = 0; i < 40; i++) {
+      const len = 1 + Math.floor(next() * 40);
+      bodies.push({ smiles: Array.from({ length: len }, () => alphabet[Math.floor(next() * alphabet.length)]).join('') });
+    }
+    for (const body of bodies) {
+      const res = await draw(alice, body);
+      expect([200, 400], JSON.stringify(body)).toContain(res.status);
+      if (res.status === 400) expect(res.body.message, JSON.stringify(body)).toBeTruthy();
+    }
+  });
+
   it('keeps answering after a burst of bad input', async () => {
     const bad = await Promise.all(Array.from({ length: 30 }, (_, i) => draw(alice, { smiles: `C1CC${'C'.repeat(i)}` })));
     expect(bad.every((r) => r.status === 400)).toBe(true);
