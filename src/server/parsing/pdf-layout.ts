@@ -164,7 +164,21 @@ export function readingOrder(lines: Line[], pageWidth: number, x0 = 0): Stream[]
     left = [];
     right = [];
   };
-  for (const line of lines) {
+  // A segment that crosses the middle only because the gutter gap is narrow (dot leaders,
+  // tight columns) is cut at the gap that contains the middle.
+  const splitAtGutter = (s: Segment): Segment[] => {
+    if (side(s) !== 'span') return [s];
+    for (let k = 0; k + 1 < s.runs.length; k++) {
+      const a = s.runs[k]!;
+      const b = s.runs[k + 1]!;
+      if (a.x + a.width <= mid + 2 && b.x >= mid - 2 && b.x - (a.x + a.width) > 0) {
+        return [makeSegment(s.runs.slice(0, k + 1), s.y), makeSegment(s.runs.slice(k + 1), s.y)].filter((x) => x.text);
+      }
+    }
+    return [s];
+  };
+  for (const raw of lines) {
+    const line = { ...raw, segments: raw.segments.flatMap(splitAtGutter) };
     if (line.segments.some((s) => side(s) === 'span')) {
       flush();
       streams.push([line]);

@@ -41,7 +41,8 @@ export async function parseSdf(file: string, title: string, progress: Progress):
       continue;
     }
     let smiles: string | null = null;
-    const mol = rdkit.get_mol(parts.molfile);
+    // Explicit hydrogens (common in 3D SDF files) are folded in, so the SMILES is the usual canonical one.
+    const mol = rdkit.get_mol(parts.molfile, JSON.stringify({ removeHs: true }));
     try {
       if (mol?.is_valid()) smiles = mol.get_smiles();
       else invalid++;

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Fetches real documents that nobody on this project wrote, for the parsing tests, into
+// .tmp/test-docs (never committed). Idempotent: files already there are kept. Sources are Debian
+// packages: taken from the installed system when present, else `apt-get download` + `dpkg-deb -x`
+// (running `apt-get update` once when the package lists are missing).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const TEST_DOCS = path.join(root, '.tmp', 'test-docs');
+const debDir = path.join(root, '.tmp', 'debs');
+
+/** package → { name in .tmp/test-docs: path inside the package } */
+const wanted = {
+  'texlive-lang-chinese': {
+    'zhlipsum.pdf': '/usr/share/doc/texlive-doc/latex/zhlipsum/zhlipsum.pdf',
+    'zhnumber.pdf': '/usr/share/doc/texlive-doc/latex/zhnumber/zhnumber.pdf',
+    'fduthesis-en.pdf': '/usr/share/doc/texlive-doc/latex/fduthesis/fduthesis-en.pdf',
+  },
+  'rdkit-data': {
+    'cdk2.sdf': '/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf',
+    'first_200.props.sdf': '/usr/share/RDKit/Data/NCI/first_200.props.sdf',
+    '5dpv.pdb': '/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb',
+  },
+};
+
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+
+function download(pkg) {
+  fs.mkdirSync(debDir, { recursive: true });
+  const existing = fs.readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
+  if (existing) return path.join(debDir, existing);
+  try {
+    run('apt-get', ['download', pkg], { cwd: debDir });
+  } catch {
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['download', pkg], { cwd: debDir });
+  }
+  const deb = fs.readdirSync(debDir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
+  if (!deb) throw new Error(`apt-get download ${pkg} produced no .deb`);
+  return path.join(debDir, deb);
+}
+
+export function fetchTestDocs() {
+  fs.mkdirSync(TEST_DOCS, { recursive: true });
+  for (const [pkg, files] of Object.entries(wanted)) {
+    const missing = Object.entries(files).filter(([name]) => !fs.existsSync(path.join(TEST_DOCS, name)));
+    if (!missing.length) continue;
+    let source = (p) => p; // installed on this machine?
+    if (missing.some(([, p]) => !fs.existsSync(p))) {
+      const deb = download(pkg);
+      const tree = path.join(debDir, `${pkg}-tree`);
+      if (!fs.existsSync(tree)) {
+        fs.mkdirSync(`${tree}.part`, { recursive: true });
+        run('dpkg-deb', ['-x', deb, `${tree}.part`]);
+        fs.renameSync(`${tree}.part`, tree);
+      }
+      source = (p) => path.join(tree, p);
+    }
+    for (const [name, p] of missing) {
+      const tmp = path.join(TEST_DOCS, `${name}.part`);
+      fs.copyFileSync(source(p), tmp);
+      fs.renameSync(tmp, path.join(TEST_DOCS, name));
+    }
+  }
+  return TEST_DOCS;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    console.log(fetchTestDocs());
+  } catch (err) {
+    console.error(`Could not fetch the test documents: ${err.message}\nThey come from Debian packages (apt-get download texlive-lang-chinese rdkit-data).`);
+    process.exit(1);
+  }
+}
