@@ -53,7 +53,8 @@ async function spawnServer(dataDir: string) {
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  // Up to 40 s: tsx compiles the server on start, slowly on a busy 2-core machine.
+  for (let i = 0; i < 800; i++) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
     try {
       if ((await fetch(`${url}/api/v1/`)).ok) return { child, url, stderr: () => stderr };
