@@ -5,6 +5,7 @@ import { printFigures, type Figure } from './lib';
 const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   server: () => import('./server.bench'),
   mol: () => import('./mol.bench'),
+  widgets: () => import('./widgets.bench'),
 };
 
 const wanted = process.argv.slice(2);
