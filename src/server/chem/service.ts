@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolInput, type MolSummary } from './engine';
@@ -45,12 +48,24 @@ export interface CallLimits {
 
 type Job = { request: ChemRequest; timeoutMs: number; resolve: (value: unknown) => void; reject: (err: Error) => void };
 
+/** The file URL of tsx's ESM API (its `./esm/api` export for `import`), found from `from`. */
+function tsxEsmApi(from: string): string {
+  const pkgFile = createRequire(from).resolve('tsx/package.json');
+  const pkg = z
+    .object({ exports: z.object({ './esm/api': z.object({ import: z.object({ default: z.string() }) }) }) })
+    .parse(JSON.parse(fs.readFileSync(pkgFile, 'utf8')));
+  return new URL(pkg.exports['./esm/api'].import.default, pathToFileURL(pkgFile)).href;
+}
+
 /** Starts the worker from source (tests, tsx) or from the bundle (dist/server/rdkit-worker.js). */
 function startWorker(): Worker {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
+    // From source the worker is TypeScript: load it through tsx, resolved from here so the
+    // working directory does not matter.
     const target = new URL('./rdkit-worker.ts', here).href;
-    const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(target)}, ${JSON.stringify(here)}))`;
+    const tsxApi = tsxEsmApi(here);
+    const boot = `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(target)}, ${JSON.stringify(here)}))`;
     return new Worker(boot, { eval: true });
   }
   return new Worker(new URL('./rdkit-worker.js', here));
