@@ -65,7 +65,12 @@ export function jobQueue(db: Executor) {
       const stale = await db.selectFrom('jobs').selectAll().where('state', '=', 'running').execute();
       const failed: Job[] = [];
       for (const job of stale) {
-        const state = await this.fail(job, '服务重启时任务被中断');
+        const state = job.attempts < job.max_attempts ? 'queued' : 'failed';
+        await db
+          .updateTable('jobs')
+          .set({ state, error: '服务重启时任务被中断', lease_until: null, run_after: now(), updated_at: now() })
+          .where('id', '=', job.id)
+          .execute();
         if (state === 'failed') failed.push(job);
       }
       return failed;

@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, openSqlite, signUp, startServer } from './helpers';
+import { KB, upload, waitParsed } from './knowledge-helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+const docsDir = execFileSync(process.execPath, [path.join(ROOT, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server in its own process, so SIGKILL hits it mid-work. */
+async function spawnServer(dataDir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CSAI_DATA_DIR: dataDir,
+      CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
+      CSAI_PASSWORD_COST: '12',
+      CSAI_DEV_OUTBOX: '1',
+      CSAI_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 400; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+    try {
+      if ((await fetch(`${url}/api/v1/`)).ok) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server did not start: ${stderr}`);
+}
+
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+async function signedIn(url: string) {
+  const client = new Client(url);
+  const { account, password } = await signUp(client);
+  const res = await client.post('/api/v1/auth/sign-in', { account, password });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+  return { client, account, password };
+}
+
+const tmpFiles = (dataDir: string) => {
+  const dir = path.join(dataDir, 'files', '.tmp');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+};
+const storedFiles = (dataDir: string) =>
+  fs.readdirSync(path.join(dataDir, 'files')).filter((d) => d !== '.tmp').flatMap((d) => fs.readdirSync(path.join(dataDir, 'files', d)));
+
+describe('kill -9 in the middle of an upload', () => {
+  it('leaves no file and no document after the restart', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
+    const { child, url } = await spawnServer(dataDir);
+    const { client } = await signedIn(url);
+    await client.get('/api/v1/');
+    const boundary = '----csaicrash';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="half.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 0) controller.enqueue(new Uint8Array(head));
+        // Trickle: 256 KiB at a time, never finishing by itself.
+        await new Promise((r) => setTimeout(r, 5));
+        controller.enqueue(new Uint8Array(256 * 1024).fill(0x20));
+        sent += 256 * 1024;
+      },
+    });
+    const pending = fetch(`${url}${KB}/upload`, {
+      method: 'POST',
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        cookie: [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; '),
+        'x-requested-with': 'XMLHttpRequest',
+        'x-csrf-token': client.csrf ?? '',
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch((err: unknown) => err);
+    // Wait until the server is writing the file, then kill it.
+    for (let i = 0; i < 400 && !tmpFiles(dataDir).some((f) => fs.statSync(path.join(dataDir, 'files', '.tmp', f)).size > 1024 * 1024); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(tmpFiles(dataDir).length).toBe(1);
+    await killed(child);
+    expect(await pending).toBeInstanceOf(Error);
+    expect(tmpFiles(dataDir).length).toBe(1); // the partial file is there until the restart
+
+    const server = await startServer({}, dataDir);
+    try {
+      expect(tmpFiles(dataDir)).toEqual([]);
+      expect(storedFiles(dataDir)).toEqual([]);
+      const db = openSqlite(dataDir);
+      try {
+        expect(db.prepare('select count(*) as n from kb_documents').get()).toEqual({ n: 0 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('kill -9 in the middle of a parse', () => {
+  it('retries the interrupted parse after the restart, and fails one whose attempts are used up — none stays at 1', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
+    const { child, url } = await spawnServer(dataDir);
+    const { client, account, password } = await signedIn(url);
+    const up = await upload<{ name_id: Array<{ docId: string }> }>(client, [
+      { name: 'zhnumber.pdf', data: fs.readFileSync(path.join(docsDir, 'zhnumber.pdf')) },
+      { name: 'zhlipsum.pdf', data: fs.readFileSync(path.join(docsDir, 'zhlipsum.pdf')) },
+    ]);
+    expect(up.status).toBe(200);
+    const [first, second] = up.body.data.name_id.map((n) => n.docId) as [string, string];
+    // Wait until the first parse is under way (progress reported), then kill the server.
+    for (let i = 0; i < 400; i++) {
+      const d = await client.get<{ parseStatus: number; parse_progress: number }>(`${KB}/doc/${first}`);
+      if (d.body.data.parse_progress > 1) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const mid = await client.get<{ parseStatus: number }>(`${KB}/doc/${first}`);
+    expect(mid.body.data.parseStatus).toBe(1);
+    await killed(child);
+
+    // Pretend the second document's job had been interrupted too often already.
+    const db = openSqlite(dataDir);
+    try {
+      const job = db.prepare(`select id from jobs where json_extract(payload, '$.docId') = ?`).get(second) as { id: number };
+      db.prepare(`update jobs set state = 'running', attempts = max_attempts where id = ?`).run(job.id);
+    } finally {
+      db.close();
+    }
+
+    const server = await startServer({}, dataDir);
+    try {
+      const again = server.client();
+      await again.post('/api/v1/auth/sign-in', { account, password });
+      const a = await waitParsed(again, first, 120_000);
+      expect(a.parseStatus).toBe(2);
+      expect(a.progress_texts).toContain('第2次尝试解析');
+      const b = await waitParsed(again, second, 10_000);
+      expect(b.parseStatus).toBe(3);
+      expect(b.progress_texts.at(-1)).toBe('解析多次中断，已停止');
+      const check = openSqlite(dataDir);
+      try {
+        expect(check.prepare('select count(*) as n from kb_documents where parse_status = 1').get()).toEqual({ n: 0 });
+        expect(check.prepare(`select count(*) as n from jobs where state in ('queued', 'running')`).get()).toEqual({ n: 0 });
+      } finally {
+        check.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
