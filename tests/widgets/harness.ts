@@ -64,3 +64,24 @@ export function mount(html: string) {
   document.body.append(box);
   return box;
 }
+
+/**
+ * STYLE: any console error fails a browser test. Call inside a describe block; a test that
+ * expects one captures console.error itself.
+ */
+export function failOnConsoleErrors() {
+  let original: typeof console.error;
+  let errors: string[] = [];
+  beforeEach(() => {
+    original = console.error;
+    errors = [];
+    console.error = (...args: unknown[]) => {
+      errors.push(args.map(String).join(' '));
+      original.apply(console, args);
+    };
+  });
+  afterEach(() => {
+    console.error = original;
+    if (errors.length) throw new Error(`console.error during the test:\n${errors.join('\n')}`);
+  });
+}

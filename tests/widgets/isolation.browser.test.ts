@@ -1,5 +1,5 @@
 import '../../src/widgets/status/status.element';
-import { csaiServer, expect, mockFetch, mount, part, waitFor } from './harness';
+import { csaiServer, expect, failOnConsoleErrors, mockFetch, mount, part, waitFor } from './harness';
 
 // What a host page would notice: its own elements keep their look, and its styles cannot break ours.
 const looks = (el: Element) => {
@@ -8,6 +8,7 @@ const looks = (el: Element) => {
 };
 
 describe('style isolation of the elements', () => {
+  failOnConsoleErrors();
   let restore: () => void = () => {};
   let box: HTMLElement | undefined;
   let hostile: HTMLStyleElement | undefined;

@@ -1,7 +1,8 @@
 // The embed loader: one script defines every element; an element's view loads on first use.
-import { csaiServer, expect, mockFetch, mount, part, waitFor } from './harness';
+import { csaiServer, expect, failOnConsoleErrors, mockFetch, mount, part, waitFor } from './harness';
 
 describe('the embed loader', () => {
+  failOnConsoleErrors();
   let restore: () => void = () => {};
   afterEach(() => restore());
 

@@ -1,10 +1,11 @@
 import axe from 'axe-core';
 import '../../../src/widgets/status/status.element';
-import { csaiServer, expect, json, mockFetch, mount, nextFrame, part, waitFor } from '../harness';
+import { csaiServer, expect, failOnConsoleErrors, json, mockFetch, mount, nextFrame, part, waitFor } from '../harness';
 
 const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
 
 describe('<csai-status>', () => {
+  failOnConsoleErrors();
   let restore: () => void = () => {};
   let box: HTMLElement | undefined;
   afterEach(() => {
