@@ -4,6 +4,7 @@ import { printFigures, type Figure } from './lib';
 
 const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   server: () => import('./server.bench'),
+  web: () => import('./web.bench'),
   mol: () => import('./mol.bench'),
   widgets: () => import('./widgets.bench'),
 };

@@ -9,13 +9,13 @@ import { PageLoading } from './shell/common';
 import { layouts } from './shell/layouts';
 import { ProgressBar, RouteReady } from './shell/ProgressBar';
 import { Toaster } from './shell/Toaster';
-import { confirmSession } from './session';
+import { confirmSession, probablySignedIn } from './session';
 
 /** Shows its children to a signed-in user; otherwise confirms the session (401 → sign-in). */
 function RequireUser({ children }: { children: ReactNode }) {
   useSignals();
   const [, navigate] = useLocation();
-  const known = statusStore().session.$user_info.value.id !== '';
+  const known = statusStore().session.$user_info.value.id !== '' || probablySignedIn();
   const [confirmed, setConfirmed] = useState(false);
   useEffect(() => {
     let live = true;

@@ -6,6 +6,8 @@ import { setNavigate } from '../core/page';
 import { toastStore } from '../core/toast';
 import { App } from './App';
 import { hostI18n } from './i18n';
+import { routes } from './routes';
+import { confirmSession } from './session';
 import { transitRedirect } from './transit';
 import './theme.css';
 
@@ -14,6 +16,8 @@ const transit = transitRedirect(window.location.hash);
 if (transit) window.history.replaceState(null, '', transit);
 
 setNavigate((path) => navigate(path));
+// Ask who is signed in while React starts, not after (app routes wait for this answer).
+if (routes.some((r) => r.auth && r.path === window.location.pathname)) void confirmSession((path) => navigate(path));
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -1,22 +1,23 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, type ComponentType } from 'react';
+import HomePage from './pages/HomePage';
 import type { LayoutName } from './shell/layouts';
 
 /** A route of SPEC §2. `layout: false` → no layout; a name → that layout; absent → default. */
 export interface RouteDef {
   path: string;
-  page: LazyExoticComponent<ComponentType>;
+  /** The page; lazy except home, the landing page, which ships in the first chunk. */
+  page: ComponentType;
   layout?: LayoutName | false;
   /** Signed-out visitors are sent to sign-in (SPEC §6 need_login). */
   auth?: boolean;
 }
 
-const home = lazy(() => import('./pages/HomePage'));
 const knowledges = lazy(() => import('./pages/KnowledgePage'));
 const errorPage = lazy(() => import('./pages/ErrorPage'));
 
 /** Every route of SPEC §2 with its layout rule. */
 export const routes: RouteDef[] = [
-  { path: '/', page: home, layout: 'blank', auth: true },
+  { path: '/', page: HomePage, layout: 'blank', auth: true },
   { path: '/test', page: lazy(() => import('./pages/TestPage')), layout: false, auth: true },
   { path: '/public_folder', page: lazy(() => import('./pages/PublicFolderPage')), layout: 'blank', auth: true },
   { path: '/pdf_viewer', page: lazy(() => import('./pages/PdfViewerPage')), layout: 'blank', auth: true },

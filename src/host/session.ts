@@ -10,6 +10,32 @@ export function toStoredUser(user: UserInfo) {
 
 let check: Promise<boolean> | undefined;
 
+// A returning user's hint (localStorage outlives the tab's sessionStorage): render app pages at
+// once while GET /auth/me confirms the session, instead of showing a loading page first.
+const HINT_KEY = 'csai:signed-in';
+const hint = {
+  get: () => {
+    try {
+      return window.localStorage.getItem(HINT_KEY) === '1';
+    } catch {
+      return false;
+    }
+  },
+  set: (on: boolean) => {
+    try {
+      if (on) window.localStorage.setItem(HINT_KEY, '1');
+      else window.localStorage.removeItem(HINT_KEY);
+    } catch {
+      // Storage blocked: the page just waits for the session check.
+    }
+  },
+};
+
+/** Whether this browser was signed in when last seen (the session check still decides). */
+export function probablySignedIn(): boolean {
+  return hint.get();
+}
+
 /**
  * Confirms the session with GET /auth/me once per page load. A 401 marks need_login and the
  * API client sends the page to sign-in (SPEC §6); other failures go to the 500/503 pages.
@@ -19,12 +45,14 @@ export function confirmSession(navigate: (path: string) => void): Promise<boolea
     .get('/auth/me', userInfo, { quiet: true })
     .then((user) => {
       statusStore().session.signIn(toStoredUser(user));
+      hint.set(true);
       return true;
     })
     .catch((err: unknown) => {
       check = undefined;
       if (err instanceof ApiError && err.status === 401) {
         statusStore().session.signOut(true);
+        hint.set(false);
         return false;
       }
       const status = err instanceof ApiError ? err.status : 0;
@@ -37,11 +65,13 @@ export function confirmSession(navigate: (path: string) => void): Promise<boolea
 /** Records a fresh sign-in (the sign-in and code pages call it). */
 export function sessionStarted(user: UserInfo): void {
   statusStore().session.signIn(toStoredUser(user));
+  hint.set(true);
   check = Promise.resolve(true);
 }
 
 /** Forgets the session after sign-out. */
 export function sessionEnded(): void {
   statusStore().session.signOut(false);
+  hint.set(false);
   check = undefined;
 }

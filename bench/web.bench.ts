@@ -1,0 +1,144 @@
+// Issue 3: the home page's first-load JavaScript (gzip) and its time to interactive in headless
+// Chromium, each next to an empty Vite React page built and measured in the same run.
+// Targets: home first-load JS <= 150 KB gzip; time to interactive <= 1.5x the baseline.
+// Needs `npm run build` first (the built site in dist/web).
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { build } from 'vite';
+import react from '@vitejs/plugin-react';
+// @ts-expect-error plain ESM helper shared with the test configs
+import { chromiumPath, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+import { median, root, spawnServer, type Figure } from './lib';
+
+const RUNS = 7;
+const JS_BUDGET_KB = 150;
+
+/** Builds the baseline: an empty Vite React page rendering one heading. */
+async function buildBaseline(): Promise<string> {
+  const dir = path.join(root, '.tmp/bench-baseline');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="zh-CN"><head><meta charset="UTF-8"><title>baseline</title></head><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>');
+  fs.writeFileSync(path.join(dir, 'main.tsx'), "import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')!).render(<h1>Hello</h1>);\n");
+  await build({
+    root: dir,
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react()],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: { outDir: path.join(dir, 'dist'), emptyOutDir: true, target: 'es2022', rolldownOptions: { output: { minify: true } } },
+  });
+  return path.join(dir, 'dist');
+}
+
+/** A static file server for the baseline page. */
+function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, req.url === '/' ? 'index.html' : decodeURIComponent(req.url!.split('?')[0]!));
+    if (!file.startsWith(dir) || !fs.existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(() => r())) });
+    }),
+  );
+}
+
+// Records when the page's main heading first appears (React commits it with its handlers).
+const markHeading = () => {
+  const w = window as Window & { __csaiHeadingAt?: number };
+  new MutationObserver(() => {
+    if (w.__csaiHeadingAt === undefined && document.querySelector('h1')) w.__csaiHeadingAt = performance.now();
+  }).observe(document, { subtree: true, childList: true });
+};
+
+/** One cold load: gzip bytes of every script fetched until the heading shows, and the time it showed. */
+async function coldLoad(browser: Browser, url: string, setup?: (ctx: BrowserContext) => Promise<void>) {
+  const context = await browser.newContext();
+  if (setup) await setup(context);
+  const page = await context.newPage();
+  await page.addInitScript(markHeading);
+  const scripts: Promise<number>[] = [];
+  let done = false;
+  page.on('response', (res) => {
+    if (done || res.request().resourceType() !== 'script') return;
+    scripts.push(res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0));
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt !== undefined);
+  done = true;
+  const at = await page.evaluate(() => (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt ?? 0);
+  const heading = await page.locator('h1').first().textContent();
+  const bytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+  await context.close();
+  return { bytes, ms: at, heading };
+}
+
+export async function run(): Promise<Figure[]> {
+  if (!fs.existsSync(path.join(root, 'dist/web/index.html'))) throw new Error('dist/web is missing: run `npm run build` first');
+  const baselineDir = await buildBaseline();
+  const baseline = await serveStatic(baselineDir);
+  const csai = await spawnServer('src/server/main.ts', { CSAI_WEB_DIR: path.join(root, 'dist/web'), CSAI_DEV_OUTBOX: '1', CSAI_PASSWORD_COST: '10' });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    // A signed-in user: home needs a session.
+    const email = `bench-web-${Date.now()}@example.com`;
+    const password = 'bench-passw0rd';
+    const ctx = await browser.newContext({ baseURL: csai.url });
+    await ctx.request.get('/api/v1/');
+    const csrf = (await ctx.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+    const headers = { 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf };
+    await ctx.request.post('/api/v1/auth/sign-up', { headers, data: { email, password, name: '压测' } });
+    const outbox = (await (await ctx.request.get(`/api/v1/dev/outbox?recipient=${encodeURIComponent(email)}`)).json()) as { data: { body: string }[] };
+    const token = /activate_transit=([\w-]+)/.exec(outbox.data[0]?.body ?? '')?.[1];
+    await ctx.request.post('/api/v1/auth/activate', { headers, data: { token } });
+    const signIn = await ctx.request.post('/api/v1/auth/sign-in', { headers, data: { account: email, password } });
+    if (!signIn.ok()) throw new Error(`bench sign-in failed: ${signIn.status()}`);
+    const cookies = await ctx.cookies();
+    await ctx.close();
+
+    const home: { bytes: number; ms: number }[] = [];
+    const base: { bytes: number; ms: number }[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await coldLoad(browser, baseline.url));
+      // A returning user: the session cookie and the site's signed-in hint, nothing cached.
+      const h = await coldLoad(browser, `${csai.url}/`, async (c) => {
+        await c.addCookies(cookies);
+        await c.addInitScript(() => window.localStorage.setItem('csai:signed-in', '1'));
+      });
+      if (!h.heading?.includes('有什么可以帮您')) throw new Error(`home did not render (heading: ${h.heading})`);
+      home.push(h);
+    }
+    const homeKb = median(home.map((h) => h.bytes)) / 1024;
+    const baseKb = median(base.map((b) => b.bytes)) / 1024;
+    const homeMs = median(home.map((h) => h.ms));
+    const baseMs = median(base.map((b) => b.ms));
+    return [
+      {
+        name: `home first-load JS, gzip (budget ${JS_BUDGET_KB} KB)`,
+        value: `${homeKb.toFixed(1)} KB`,
+        baseline: `${baseKb.toFixed(1)} KB`,
+        ratio: homeKb / baseKb,
+        target: { op: '<=', ratio: JS_BUDGET_KB / baseKb },
+      },
+      {
+        name: 'home time to interactive (heading rendered, median of 7 cold loads)',
+        value: `${homeMs.toFixed(0)} ms`,
+        baseline: `${baseMs.toFixed(0)} ms`,
+        ratio: homeMs / baseMs,
+        target: { op: '<=', ratio: 1.5 },
+      },
+    ];
+  } finally {
+    await browser.close();
+    await baseline.close();
+    await csai.stop();
+  }
+}
