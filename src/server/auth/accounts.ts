@@ -116,5 +116,21 @@ export function authTokensRepo(db: Executor) {
       if (Number(res.numUpdatedRows) !== 1) return { error: 'used' };
       return { userId: row.user_id };
     },
+
+    /** How many tokens of a purpose a user was sent since a moment (ISO time). */
+    async countSince(userId: string, purpose: 'activate' | 'reset', since: string): Promise<number> {
+      const row = await db
+        .selectFrom('auth_tokens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('purpose', '=', purpose)
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Marks every unused token of a purpose used (e.g. other reset links after a reset). */
+    retireAll: (userId: string, purpose: 'activate' | 'reset', trx: Executor = db) =>
+      trx.updateTable('auth_tokens').set({ used_at: now() }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute(),
   };
 }

@@ -10,9 +10,9 @@ import {
 } from '../../contract/auth';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { accountKey, authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
-import { hashPassword, hmac, needsRehash, otpCode, randomToken, safeEqual, verifyPassword } from '../auth/crypto';
+import { hashPassword, needsRehash, otpCode, randomToken, verifyPassword } from '../auth/crypto';
+import { otpRepo } from '../auth/otp';
 import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
 import { AppError, badRequest, conflict } from '../errors';
@@ -60,7 +60,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   // A hash to verify against when the account does not exist, so timing does not reveal it.
   const decoyHash = hashPassword('decoy-password-1', config.CSAI_PASSWORD_COST);
   const link = (fragment: string, token: string) => `${config.CSAI_PUBLIC_URL ?? `http://localhost:${config.PORT}`}/#${fragment}=${token}`;
-  const otpHash = (userId: string, code: string) => hmac(secret, `otp|${userId}|${code}`);
+  const otps = otpRepo(db, secret, OTP_MAX_ATTEMPTS);
   /** Delivers queued messages after commit; a failure is logged, never an unhandled rejection. */
   const deliver = (req: FastifyRequest) => {
     notifier.flush().catch((err: unknown) => req.log.error({ err }, 'message delivery failed'));
@@ -182,29 +182,18 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const answer = ok(null, '如果该账号已注册，验证码已发送，10分钟内有效');
     if (!user || user.status === 'disabled') return answer;
     // The in-memory cooldown is lost on restart; the newest stored code keeps it.
-    const last = await db.selectFrom('otp_codes').select('created_at').where('user_id', '=', user.id).orderBy('id', 'desc').executeTakeFirst();
-    if (last && Date.parse(last.created_at) > Date.now() - OTP_RESEND_MS) {
+    const last = await otps.lastCreatedAt(user.id);
+    if (last && Date.parse(last) > Date.now() - OTP_RESEND_MS) {
       throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
     }
-    const today = await db
-      .selectFrom('otp_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', user.id)
-      .where('created_at', '>', now(-24 * HOUR))
-      .executeTakeFirstOrThrow();
-    if (Number(today.n) >= OTP_MAX_PER_DAY) {
+    if ((await otps.countSince(user.id, now(-24 * HOUR))) >= OTP_MAX_PER_DAY) {
       // Same answer as always (no enumeration), but no new code: guessing stays bounded.
       req.log.warn({ user: user.id }, 'daily one-time code limit reached');
       return answer;
     }
     const code = otpCode();
     await db.transaction().execute(async (trx) => {
-      // A new code replaces every earlier one.
-      await trx.updateTable('otp_codes').set({ used_at: now() }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
-      await trx
-        .insertInto('otp_codes')
-        .values({ user_id: user.id, code_hash: otpHash(user.id, code), created_at: now(), expires_at: now(OTP_TTL), used_at: null, attempts: 0 })
-        .execute();
+      await otps.issue(user.id, code, OTP_TTL, trx);
       const key = parseAccount(req.body.account);
       await notifier.enqueue(trx, {
         channel: 'email' in key ? 'email' : 'sms',
@@ -227,36 +216,9 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const invalid = new AppError(400, 'otp_invalid', '验证码错误或已失效，请重新获取');
     const user = await users.byAccount(req.body.account);
     if (!user) throw invalid;
-    const otp = await db
-      .selectFrom('otp_codes')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('used_at', 'is', null)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    if (!otp) throw invalid;
-    if (otp.expires_at < now()) throw invalid;
-    if (!safeEqual(otp.code_hash, otpHash(user.id, req.body.code))) {
-      // Counted in SQL, not from the row read above: parallel wrong guesses cannot share a count.
-      await db
-        .updateTable('otp_codes')
-        .set({
-          attempts: sql<number>`attempts + 1`,
-          used_at: sql<string | null>`case when attempts + 1 >= ${OTP_MAX_ATTEMPTS} then ${now()} else used_at end`,
-        })
-        .where('id', '=', otp.id)
-        .execute();
-      throw invalid;
-    }
+    // A disabled account is told so only after a right code, like a right password.
+    if (!(await otps.consume(user.id, req.body.code))) throw invalid;
     assertCanSignIn(user.status === 'pending' ? 'active' : user.status);
-    const consumed = await db
-      .updateTable('otp_codes')
-      .set({ used_at: now() })
-      .where('id', '=', otp.id)
-      .where('used_at', 'is', null)
-      .where('attempts', '<', OTP_MAX_ATTEMPTS)
-      .executeTakeFirst();
-    if (Number(consumed.numUpdatedRows) !== 1) throw invalid;
     if (user.status === 'pending') {
       // The code proves the mailbox or phone is the user's, which is what activation asks. But the
       // password was chosen by whoever signed up, maybe not this owner (pre-registration hijack):
@@ -280,16 +242,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const user = await users.byAccount(req.body.account);
     // Across all addresses, at most RESET_MAX_PER_HOUR links an hour reach one mailbox; beyond
     // that the answer stays the same (no enumeration) but nothing is sent.
-    const recent = user
-      ? await db
-          .selectFrom('auth_tokens')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('user_id', '=', user.id)
-          .where('purpose', '=', 'reset')
-          .where('created_at', '>', now(-HOUR))
-          .executeTakeFirstOrThrow()
-      : { n: 0 };
-    if (user && Number(recent.n) >= RESET_MAX_PER_HOUR) req.log.warn({ user: user.id }, 'hourly reset link limit reached');
+    if (user && (await tokens.countSince(user.id, 'reset', now(-HOUR))) >= RESET_MAX_PER_HOUR) req.log.warn({ user: user.id }, 'hourly reset link limit reached');
     else if (user && user.status !== 'disabled') {
       await db.transaction().execute(async (trx) => {
         const token = await tokens.issue(user.id, 'reset', RESET_TTL, trx);
@@ -317,14 +270,8 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
       await users.setPassword(result.userId, password_hash, trx);
       // Whoever knew the old password is signed out everywhere, and other reset links die too.
       await sessions.revokeAllOf(result.userId, trx);
-      await trx
-        .updateTable('auth_tokens')
-        .set({ used_at: now() })
-        .where('user_id', '=', result.userId)
-        .where('purpose', '=', 'reset')
-        .where('used_at', 'is', null)
-        .execute();
-      await trx.updateTable('otp_codes').set({ used_at: now() }).where('user_id', '=', result.userId).where('used_at', 'is', null).execute();
+      await tokens.retireAll(result.userId, 'reset', trx);
+      await otps.retireAll(result.userId, trx);
       // The reset link reached the user's mailbox or phone: the account is theirs.
       await users.activate(result.userId, trx);
     });
