@@ -64,6 +64,31 @@ test('one script tag and one element work from another origin', async ({ page })
   expect(problems).toEqual([]);
 });
 
+test('loading the script a second time (another URL) changes nothing and throws nothing', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto(`${demo.url}/index.html`);
+  await expect(page.locator('csai-status [part~="label"]')).toHaveText('服务正常');
+  await page.evaluate(async (src) => {
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.src = src;
+    const loaded = new Promise((resolve, reject) => {
+      script.onload = resolve;
+      script.onerror = reject;
+    });
+    document.head.append(script);
+    await loaded;
+  }, `${csai}/widgets/csai.js?again=1`);
+  await page.evaluate((origin) => {
+    const el = document.createElement('csai-status');
+    el.setAttribute('api-base', origin);
+    el.setAttribute('lang', 'en');
+    document.body.append(el);
+  }, csai);
+  await expect(page.locator('csai-status').nth(1).locator('[part~="label"]')).toHaveText('Service available');
+  expect(problems).toEqual([]);
+});
+
 test('an element’s code loads only when the first one appears', async ({ page, request }) => {
   const problems = watchProblems(page);
   const loader = new Set((await loaderFiles(request)).keys());
