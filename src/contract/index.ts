@@ -4,3 +4,4 @@ export * from './general';
 export * from './diagnostics';
 export * from './knowledge';
 export * from './mol';
+export * from './channel';

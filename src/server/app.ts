@@ -27,6 +27,8 @@ import devRoutes from './routes/dev';
 import knowledgeBaseRoutes from './routes/knowledge_base';
 import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
+import channelRoutes from './routes/channel';
+import toolsRoutes from './routes/tools';
 import type { App, Services } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
@@ -110,6 +112,8 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     await api.register((i) => authRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/auth' });
     await api.register((i) => knowledgeBaseRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/knowledge_base' });
     await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
+    await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
+    await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>()), { prefix: '/tools' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
 

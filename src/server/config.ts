@@ -52,6 +52,10 @@ export const configSchema = z.object({
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
   LLM_REASONING_MODEL: optionalText,
+  /** A streamed answer from the LLM silent for this long is given up as stalled. */
+  LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Answers one user may have running at once; the rest wait as `queued` (DESIGN §4). */
+  CSAI_MAX_ANSWERS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */
   CSAI_PDB_MIRROR: z
     .string()

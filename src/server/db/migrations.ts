@@ -176,4 +176,50 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('kb_molecules_doc').on('kb_molecules').columns(['doc_id', 'idx']).execute();
     },
   },
+  '0003_channels': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('channels')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('channels_user_updated').on('channels').columns(['user_id', 'updated_at']).execute();
+      // A question is also its answer job: status is the durable queue state (DESIGN §4 queue control).
+      await db.schema
+        .createTable('questions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel_id', 'text', (c) => c.notNull().references('channels.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('question', 'text', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('queued','running','done','stopped','failed')`))
+        // Written when the answer ends; while it runs the answer so far is folded from its events.
+        .addColumn('answer', 'text')
+        .addColumn('thinking', 'text')
+        .addColumn('steps', 'text')
+        .addColumn('citations', 'text')
+        .addColumn('error', 'text')
+        .addColumn('effect', 'text', (c) => c.check(sql`effect in ('like','dislike')`))
+        .addColumn('effect_comment', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('finished_at', 'text')
+        .execute();
+      await db.schema.createIndex('questions_channel').on('questions').columns(['channel_id', 'created_at']).execute();
+      await db.schema.createIndex('questions_status').on('questions').columns(['status', 'created_at']).execute();
+      await db.schema
+        .createTable('question_events')
+        .addColumn('question_id', 'text', (c) => c.notNull().references('questions.id').onDelete('cascade'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('question_events_pk', ['question_id', 'seq'])
+        .execute();
+    },
+  },
 };

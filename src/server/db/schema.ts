@@ -148,6 +148,48 @@ export interface KbMoleculeTable {
   properties: string;
 }
 
+export interface ChannelTable {
+  id: string;
+  user_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type AnswerStatus = 'queued' | 'running' | 'done' | 'stopped' | 'failed';
+
+export interface QuestionTable {
+  id: string;
+  channel_id: string;
+  user_id: string;
+  question: string;
+  /** JSON of the question request's options (documents, knowledge bases, toggles). */
+  request: string;
+  engine: string;
+  status: AnswerStatus;
+  /** The final answer, thinking, steps (JSON) and citations (JSON), written when the answer ends. */
+  answer: string | null;
+  thinking: string | null;
+  steps: string | null;
+  citations: string | null;
+  error: string | null;
+  effect: 'like' | 'dislike' | null;
+  effect_comment: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface QuestionEventTable {
+  question_id: string;
+  /** Increments per question from 1; the SSE id. */
+  seq: number;
+  type: string;
+  /** JSON payload of the event. */
+  data: string;
+  created_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -163,4 +205,7 @@ export interface Database {
   jobs: JobTable;
   kb_chunks: KbChunkTable;
   kb_molecules: KbMoleculeTable;
+  channels: ChannelTable;
+  questions: QuestionTable;
+  question_events: QuestionEventTable;
 }

@@ -1,0 +1,281 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { now } from '../db/database';
+import type { AnswerStatus } from '../db/schema';
+import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
+import { answerEventStore, foldEvents, type AnswerEventBus, type NewAnswerEvent } from './events';
+import type { KnowledgePort } from './retrieval-port';
+import type { ToolRegistry } from './tools';
+import { storedRequest, sourcesOf } from './request';
+
+/** Passages retrieved for one answer. */
+const PASSAGES_PER_ANSWER = 8;
+/** Earlier turns of the channel given to the model. */
+const HISTORY_TURNS = 4;
+
+export const RESTART_MESSAGE = '服务重启，回答被中断，请重新提问';
+export const NO_WEB_SEARCH = '未配置联网搜索服务，本次回答没有进行联网搜索';
+export const NO_TOOLS = '所选工具暂未提供，本次回答没有使用工具';
+export const NO_DEEP_RESEARCH = '深度研究需要语言模型与检索服务，本次按普通问答回答';
+export const queuedMessage = (limit: number) => `排队中：每人同时最多进行${limit}个回答，前面的回答结束后自动开始`;
+
+type Outcome = { status: 'done' | 'stopped' } | { status: 'failed'; message: string };
+
+export interface AnswerServiceDeps {
+  db: Db;
+  log: FastifyBaseLogger;
+  engine: AnswerEngine;
+  tools: ToolRegistry;
+  knowledge: KnowledgePort;
+  bus: AnswerEventBus;
+  /** CSAI_MAX_ANSWERS_PER_USER: answers of one user running at once; the rest wait as `queued`. */
+  maxPerUser: number;
+}
+
+/** One answer being written: events go out in order; once closed (finished, stopped, deleted) nothing more is written. */
+class AnswerRun {
+  closed = false;
+  readonly controller = new AbortController();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly questionId: string,
+    readonly userId: string,
+    private readonly write: (e: NewAnswerEvent) => Promise<void>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  emit(event: NewAnswerEvent) {
+    if (this.closed) return;
+    this.chain = this.chain.then(() => this.write(event)).catch((err: unknown) => this.log.warn({ err, questionId: this.questionId }, 'answer event not stored'));
+  }
+
+  /** Closes the run (no event after this one is written) and runs `last` after the events already sent. */
+  close(last?: () => Promise<void>): Promise<unknown> {
+    if (this.closed) return this.chain;
+    this.closed = true;
+    this.controller.abort();
+    if (last) this.chain = this.chain.then(last).catch((err: unknown) => this.log.error({ err, questionId: this.questionId }, 'answer not finalised'));
+    return this.chain;
+  }
+}
+
+/**
+ * Answer jobs (DESIGN §4): a question row is its own durable job. Queued answers start in order
+ * while their user has fewer than `maxPerUser` running. Events are stored, then published.
+ * After a crash, answers that were running are marked failed with RESTART_MESSAGE (not retried:
+ * part of the answer was already streamed, and a second run would write a different one);
+ * queued answers start normally.
+ */
+export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser }: AnswerServiceDeps) {
+  const store = answerEventStore(db);
+  const running = new Map<string, AnswerRun>();
+  const toldQueued = new Set<string>();
+  let closing = false;
+  let pumping = false;
+  let pumpAgain = false;
+
+  const append = async (questionId: string, event: NewAnswerEvent) => {
+    const stored = await store.append(questionId, event);
+    bus.publish(questionId, { type: 'event', event: stored });
+  };
+
+  /** Writes the end of an answer: the folded answer on the row and the terminal event, in one transaction. */
+  async function finalise(questionId: string, outcome: Outcome, onlyFrom?: AnswerStatus[]): Promise<boolean> {
+    const stored = await db.transaction().execute(async (tx) => {
+      const row = await tx.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
+      if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
+      const so = foldEvents(await answerEventStore(tx).after(questionId));
+      await tx
+        .updateTable('questions')
+        .set({
+          status: outcome.status,
+          answer: so.answer,
+          thinking: so.thinking,
+          steps: JSON.stringify(so.steps),
+          citations: JSON.stringify(so.citations),
+          error: outcome.status === 'failed' ? outcome.message : null,
+          finished_at: now(),
+        })
+        .where('id', '=', questionId)
+        .execute();
+      return answerEventStore(tx).append(
+        questionId,
+        outcome.status === 'failed' ? { event: 'error', data: { status: 'failed', message: outcome.message } } : { event: 'done', data: { status: outcome.status } },
+      );
+    });
+    if (!stored) return false;
+    bus.publish(questionId, { type: 'event', event: stored });
+    return true;
+  }
+
+  async function execute(run: AnswerRun) {
+    const sink: AnswerSink = {
+      notice: (message) => run.emit({ event: 'status', data: { status: 'running', message } }),
+      thinking: (text) => text && run.emit({ event: 'thinking', data: { text } }),
+      delta: (text) => text && run.emit({ event: 'delta', data: { text } }),
+      toolCall: (call) => run.emit({ event: 'tool_call', data: call }),
+      toolResult: (result) => run.emit({ event: 'tool_result', data: result }),
+      citation: (citation) => run.emit({ event: 'citation', data: citation }),
+      researchStep: (step) => run.emit({ event: 'research_step', data: step }),
+    };
+    try {
+      run.emit({ event: 'status', data: { status: 'running' } });
+      const q = await db.selectFrom('questions').selectAll().where('id', '=', run.questionId).executeTakeFirstOrThrow();
+      const request = storedRequest.parse(JSON.parse(q.request));
+      const viewer = { userId: q.user_id };
+      const sources = sourcesOf(request);
+      const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
+      if (request.if_search_online) sink.notice(NO_WEB_SEARCH);
+      if (request.tools_name.length && !tools.resolve(request.tools_name).length) sink.notice(NO_TOOLS);
+      if (request.deepresearch && engine.name !== 'local') sink.notice(NO_DEEP_RESEARCH);
+      const docIds = hasSources ? await knowledge.documentsOf(viewer, sources) : [];
+      const passages: NumberedPassage[] = docIds.length
+        ? (await knowledge.search(docIds, q.question, PASSAGES_PER_ANSWER)).map((p, i) => ({ ...p, n: i + 1 }))
+        : [];
+      const history = (
+        await db
+          .selectFrom('questions')
+          .select(['question', 'answer'])
+          .where('channel_id', '=', q.channel_id)
+          .where('id', '!=', q.id)
+          .where('created_at', '<=', q.created_at)
+          .where('status', 'in', ['done', 'stopped'])
+          .where('answer', 'is not', null)
+          .orderBy('created_at', 'desc')
+          .limit(HISTORY_TURNS)
+          .execute()
+      )
+        .reverse()
+        .map((h) => ({ question: h.question, answer: h.answer ?? '' }));
+      if (run.closed) return;
+      await engine.answer(
+        { question: q.question, history, hasSources, passages, options: request, signal: run.controller.signal },
+        sink,
+        tools,
+      );
+      await run.close(() => finalise(run.questionId, { status: 'done' }).then(() => undefined));
+    } catch (err) {
+      if (run.closed) return; // stopped or deleted meanwhile: whoever closed it wrote the end
+      if (!(err instanceof AnswerError)) log.error({ err, questionId: run.questionId }, 'answer failed');
+      const message = err instanceof AnswerError ? err.message : '回答生成失败，请稍后重试';
+      await run.close(() => finalise(run.questionId, { status: 'failed', message }).then(() => undefined));
+    }
+  }
+
+  /** Starts queued answers in order while their users are under the limit. */
+  async function pump() {
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        if (closing) return;
+        const queued = await db
+          .selectFrom('questions')
+          .select(['id', 'user_id'])
+          .where('status', '=', 'queued')
+          .orderBy('created_at')
+          .orderBy(sql`rowid`)
+          .limit(500)
+          .execute();
+        const perUser = new Map<string, number>();
+        for (const r of running.values()) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+        for (const q of queued) {
+          if (closing) return;
+          const n = perUser.get(q.user_id) ?? 0;
+          if (n >= maxPerUser) {
+            if (!toldQueued.has(q.id)) {
+              toldQueued.add(q.id);
+              await append(q.id, { event: 'status', data: { status: 'queued', message: queuedMessage(maxPerUser) } }).catch(() => undefined);
+            }
+            continue;
+          }
+          // Registered before the claim so that a stop arriving meanwhile finds it.
+          const run = new AnswerRun(q.id, q.user_id, (e) => append(q.id, e), log);
+          running.set(q.id, run);
+          const claimed = await db
+            .updateTable('questions')
+            .set({ status: 'running', started_at: now() })
+            .where('id', '=', q.id)
+            .where('status', '=', 'queued')
+            .executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1 || run.closed) {
+            if (running.get(q.id) === run) running.delete(q.id);
+            continue;
+          }
+          toldQueued.delete(q.id);
+          perUser.set(q.user_id, n + 1);
+          void execute(run).finally(() => {
+            running.delete(q.id);
+            void pump();
+          });
+        }
+      } while (pumpAgain);
+    } catch (err) {
+      log.error({ err }, 'answer queue failed');
+    } finally {
+      pumping = false;
+    }
+  }
+
+  return {
+    /** Crash recovery, then start what is queued. */
+    async start() {
+      const stale = await db.selectFrom('questions').select('id').where('status', '=', 'running').execute();
+      for (const q of stale) await finalise(q.id, { status: 'failed', message: RESTART_MESSAGE }, ['running']);
+      if (stale.length) log.warn({ count: stale.length }, 'answers interrupted by a restart marked failed');
+      void pump();
+    },
+
+    /** Call after a question is stored as queued. */
+    enqueued: () => void pump(),
+
+    /**
+     * Stops an answer, keeping what was written. When this resolves the answer is `stopped`
+     * (or had already ended) and no further event will be written for it.
+     */
+    async stop(questionId: string): Promise<void> {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const run = running.get(questionId);
+        if (run) {
+          await run.close(() => finalise(questionId, { status: 'stopped' }).then(() => undefined));
+          return;
+        }
+        if (await finalise(questionId, { status: 'stopped' }, ['queued'])) return;
+        // Not queued and not running here: already ended, or claimed just now (then the run exists).
+        if (!running.has(questionId)) {
+          // A row left `running` with no run in this process (cannot normally happen) is stopped too.
+          await finalise(questionId, { status: 'stopped' }, ['running']);
+          return;
+        }
+      }
+    },
+
+    /** Before questions are deleted: their runs stop writing at once. */
+    async cancel(questionIds: string[]) {
+      await Promise.all(questionIds.map((id) => running.get(id)?.close()));
+    },
+
+    /** After questions are deleted: open streams of them end. */
+    deleted(questionIds: string[]) {
+      for (const id of questionIds) bus.publish(id, { type: 'deleted' });
+    },
+
+    get runningCount() {
+      return running.size;
+    },
+
+    /** Server shutdown: runs stop without writing an end; the next start marks them failed. */
+    async close() {
+      closing = true;
+      await Promise.race([Promise.allSettled([...running.values()].map((r) => r.close())), new Promise((r) => setTimeout(r, 2000))]);
+    },
+  };
+}
+
+export type AnswerService = ReturnType<typeof answerService>;

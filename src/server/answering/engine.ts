@@ -1,0 +1,89 @@
+import type { Citation, QuestionRequest } from '../../contract/channel';
+import type { RetrievedPassage } from './retrieval-port';
+import type { ToolRegistry } from './tools';
+
+/** A retrieved passage numbered as the answer cites it ([n]). */
+export interface NumberedPassage extends RetrievedPassage {
+  n: number;
+}
+
+/** The options of the question request an engine acts on. */
+export type AnswerOptions = Pick<QuestionRequest, 'if_search_online' | 'search_type' | 'if_thinking' | 'deepresearch' | 'tools_name'>;
+
+/** Everything an engine needs to answer one question. */
+export interface AnswerInput {
+  question: string;
+  /** Earlier questions of the channel with their answers, oldest first. */
+  history: Array<{ question: string; answer: string }>;
+  /** Whether the asker chose files or knowledge bases. */
+  hasSources: boolean;
+  passages: NumberedPassage[];
+  options: AnswerOptions;
+  signal: AbortSignal;
+}
+
+/** Where an engine writes the answer as it goes; each call becomes one persisted event. */
+export interface AnswerSink {
+  /** A one-line notice shown with the answer (e.g. a toggle that could not be honoured). */
+  notice(message: string): void;
+  thinking(text: string): void;
+  delta(text: string): void;
+  toolCall(call: { call_id: string; name: string; arguments: string }): void;
+  toolResult(result: { call_id: string; name: string; ok: boolean; content: string }): void;
+  citation(citation: Citation): void;
+  researchStep(step: { step: string; title: string; detail?: string }): void;
+}
+
+/** DESIGN §4: one interface, an OpenAI-compatible engine and the local one. */
+export interface AnswerEngine {
+  readonly name: 'openai' | 'local';
+  answer(input: AnswerInput, sink: AnswerSink, tools: ToolRegistry): Promise<void>;
+}
+
+/** A failure whose message is fit to show the asker (Chinese). */
+export class AnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AnswerError';
+  }
+}
+
+/** The citation event of a passage. */
+export const citationOf = (p: NumberedPassage): Citation => ({ n: p.n, docId: p.docId, title: p.title, page: p.page, bbox: p.bbox, text: p.text });
+
+const MARKER = /\[(\d{1,3}(?:\s*[,，、]\s*\d{1,3})*)\]/g;
+
+/**
+ * Watches the answer text as it streams and emits one citation event for each passage the first
+ * time the answer cites it as [n] (also [1, 2]); numbers without a passage are ignored.
+ */
+export function citationTracker(passages: NumberedPassage[], sink: AnswerSink) {
+  const byN = new Map(passages.map((p) => [p.n, p]));
+  const emitted = new Set<number>();
+  let text = '';
+  let scanned = 0;
+  return {
+    push(delta: string) {
+      text += delta;
+      // Re-scan from a little before the last complete position: a marker may span two deltas.
+      const from = Math.max(0, scanned - 16);
+      MARKER.lastIndex = from;
+      let m: RegExpExecArray | null;
+      while ((m = MARKER.exec(text))) {
+        for (const part of m[1]!.split(/[,，、]/)) {
+          const n = Number(part.trim());
+          const p = byN.get(n);
+          if (p && !emitted.has(n)) {
+            emitted.add(n);
+            sink.citation(citationOf(p));
+          }
+        }
+      }
+      const open = text.lastIndexOf('[');
+      scanned = open > text.lastIndexOf(']') ? open : text.length;
+    },
+    get cited() {
+      return [...emitted];
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { tokens } from '../retrieval/segment';
+import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
+
+export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
+export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
+export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的段落，可以换个说法或选择其他文档再试。';
+
+/** At most this many passages are quoted, and none far weaker than the best. */
+const MAX_QUOTED = 6;
+const MIN_RELATIVE_SCORE = 0.25;
+const QUOTE_LENGTH = 160;
+
+const SENTENCE_END = /(?<=[。！？!?；;])|(?<=[.])\s+|\n+/;
+
+/** The one or two sentences of a passage that share the most words with the question, in their order. */
+export function quoteOf(text: string, questionTokens: Set<string>): string {
+  const sentences = text
+    .split(SENTENCE_END)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 1);
+  if (!sentences.length) return '';
+  const scored = sentences.map((s, i) => ({ s, i, score: tokens(s).filter((t) => questionTokens.has(t)).length }));
+  const best = [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, 2).filter((x, k) => k === 0 || x.score > 0);
+  const chosen = best.sort((a, b) => a.i - b.i).map((x) => x.s);
+  let quote = chosen.join(' ');
+  if ([...quote].length > QUOTE_LENGTH) quote = [...quote].slice(0, QUOTE_LENGTH).join('') + '…';
+  return quote;
+}
+
+/**
+ * DESIGN §4 `local`: answers from the retrieved passages alone. The best passages are grouped by
+ * document (strongest document first, pages in order), each quoted briefly and cited as [n].
+ */
+export function localEngine(): AnswerEngine {
+  return {
+    name: 'local',
+    async answer(input: AnswerInput, sink: AnswerSink) {
+      const deep = input.options.deepresearch;
+      if (deep) sink.researchStep({ step: 'plan', title: '拆解问题', detail: input.question });
+      if (!input.hasSources) {
+        writeLines(sink, [
+          NO_MODEL_NO_SOURCES,
+          '',
+          '没有语言模型时，我可以：',
+          '- 从你选择的文件（最多6个）或知识库（最多2个）中找出与问题最相关的段落，逐条引用并标注出处页码；',
+          '- 点击引用可以打开原文并定位到对应页面。',
+          '',
+          '请在输入框的“文件”或“知识库”标签中选择文档后再提问。',
+        ]);
+        return;
+      }
+      if (deep) sink.researchStep({ step: 'search', title: '检索所选文档', detail: `找到 ${input.passages.length} 个相关段落` });
+      const best = input.passages[0]?.score ?? 0;
+      const chosen = input.passages.filter((p) => p.score >= best * MIN_RELATIVE_SCORE).slice(0, MAX_QUOTED);
+      if (!chosen.length) {
+        writeLines(sink, [NO_MODEL_LINE, '', NOTHING_FOUND]);
+        return;
+      }
+      // Group by document in order of each document's best passage; pages ascending inside.
+      const groups = new Map<string, NumberedPassage[]>();
+      for (const p of chosen) groups.set(p.docId, [...(groups.get(p.docId) ?? []), p]);
+      const questionTokens = new Set(tokens(input.question));
+      const renumbered: NumberedPassage[] = [];
+      const lines = [NO_MODEL_LINE, ''];
+      for (const list of groups.values()) {
+        list.sort((a, b) => (a.page ?? 0) - (b.page ?? 0) || b.score - a.score);
+        lines.push(`**《${list[0]!.title}》**`);
+        for (const p of list) {
+          const n = renumbered.length + 1;
+          renumbered.push({ ...p, n });
+          const where = p.page ? `第${p.page}页：` : '';
+          lines.push(`- ${where}“${quoteOf(p.text, questionTokens)}” [${n}]`);
+        }
+        lines.push('');
+      }
+      if (deep) sink.researchStep({ step: 'write', title: '整理引用', detail: `引用 ${renumbered.length} 个段落` });
+      writeLines(sink, lines, citationTracker(renumbered, sink));
+    },
+  };
+}
+
+/** Streams the lines one by one (so the answer appears progressively), citing as markers appear. */
+function writeLines(sink: AnswerSink, lines: string[], tracker?: ReturnType<typeof citationTracker>) {
+  const text = lines.join('\n').replace(/\n+$/, '');
+  for (const piece of text.split(/(?<=\n)/)) {
+    sink.delta(piece);
+    tracker?.push(piece);
+  }
+}

@@ -1,0 +1,179 @@
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
+import type { Tool, ToolRegistry } from './tools';
+
+/** Rounds of the function-calling loop; the last round offers no tools, so the model must answer. */
+export const MAX_TOOL_ROUNDS = 5;
+
+export interface OpenAiEngineConfig {
+  baseURL: string;
+  apiKey?: string | undefined;
+  model?: string | undefined;
+  reasoningModel?: string | undefined;
+  /** A stream silent for this long is given up as stalled. */
+  idleTimeoutMs: number;
+}
+
+// The chunk's delta as OpenAI-compatible servers send it; reasoning_content (DeepSeek, Qwen, vLLM) is not in the SDK's types.
+const chunkDelta = z
+  .object({
+    content: z.string().nullish(),
+    reasoning_content: z.string().nullish(),
+    reasoning: z.string().nullish(),
+    tool_calls: z
+      .array(
+        z.object({
+          index: z.number().int().min(0).max(63),
+          id: z.string().nullish(),
+          function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+        }),
+      )
+      .nullish(),
+  })
+  .loose();
+
+/** The system prompt (DESIGN §4): the asker's language, cited passages as [n], tools only as offered. */
+export function systemPrompt(input: AnswerInput, tools: Tool[]): string {
+  const lines = [
+    '你是 CSAI，一名面向药物研发与化学研究的助手。',
+    '始终使用提问者所用的语言回答：中文问题用中文回答，英文问题用英文回答。',
+    '回答准确、简洁，使用 Markdown；SMILES 写在行内代码中；不确定时直接说明。',
+  ];
+  if (input.passages.length) {
+    lines.push(
+      '下面是从用户所选文档中检索到的段落，编号为 [n]。凡依据这些段落的陈述，都在句末用对应的 [n] 标注出处（可写作 [1][3]）；只使用下列编号，不要编造引用；段落中没有的信息要说明。',
+      '',
+      ...input.passages.map(passageBlock),
+    );
+  } else if (input.hasSources) {
+    lines.push('在用户所选文档中没有检索到与问题相关的段落：先说明这一点，再谨慎地依据通用知识回答，不要编造引用。');
+  } else {
+    lines.push('用户没有选择文档：依据你的知识回答，不要编造引用或出处。');
+  }
+  if (tools.length) lines.push('', `可以调用提供的工具（${tools.map((t) => t.entry.label).join('、')}）；不要声称调用过未提供的工具。`);
+  return lines.join('\n');
+}
+
+const passageBlock = (p: NumberedPassage) => `[${p.n}] 《${p.title}》${p.page ? ` 第${p.page}页` : ''}\n${p.text.trim()}\n`;
+
+/** DESIGN §4 `openai`: any OpenAI-compatible /chat/completions, streamed. */
+export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
+  const client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: 30 * 60_000 });
+
+  return {
+    name: 'openai',
+    async answer(input: AnswerInput, sink: AnswerSink, registry: ToolRegistry) {
+      const model = (input.options.if_thinking ? config.reasoningModel : undefined) ?? config.model ?? config.reasoningModel;
+      if (!model) throw new AnswerError('未配置语言模型名称（LLM_MODEL），无法生成回答');
+      const tools = input.options.tools_name.length ? registry.resolve(input.options.tools_name) : [];
+      const byName = new Map(tools.map((t) => [t.entry.value, t]));
+      const toolParams: ChatCompletionTool[] = tools.map((t) => ({
+        type: 'function',
+        function: { name: t.entry.value, description: t.entry.description, parameters: t.parameters },
+      }));
+      const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(input, tools) }];
+      for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
+      messages.push({ role: 'user', content: input.question });
+      const tracker = citationTracker(input.passages, sink);
+
+      for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
+        const offer = toolParams.length > 0 && round < MAX_TOOL_ROUNDS;
+        const { content, calls } = await streamRound(messages, offer ? toolParams : undefined);
+        if (!calls.length) return;
+        messages.push({
+          role: 'assistant',
+          content: content || null,
+          tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+        });
+        for (const call of calls) {
+          sink.toolCall({ call_id: call.id, name: call.name, arguments: call.arguments });
+          const result = await runTool(byName.get(call.name), call.arguments, input.signal);
+          sink.toolResult({ call_id: call.id, name: call.name, ...result });
+          messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
+        }
+        if (round === MAX_TOOL_ROUNDS - 1) sink.notice(`工具调用已达${MAX_TOOL_ROUNDS - 1}轮上限，直接给出回答`);
+      }
+
+      /** One streamed completion: content and thinking go out as they come; tool calls are gathered. */
+      async function streamRound(msgs: ChatCompletionMessageParam[], offered: ChatCompletionTool[] | undefined) {
+        const ctl = new AbortController();
+        let idle = false;
+        const onAbort = () => ctl.abort();
+        input.signal.addEventListener('abort', onAbort, { once: true });
+        let timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
+        const alive = () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
+        };
+        let content = '';
+        const calls: Array<{ id: string; name: string; arguments: string }> = [];
+        try {
+          const stream = await client.chat.completions.create(
+            { model: model!, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) },
+            { signal: ctl.signal },
+          );
+          for await (const chunk of stream) {
+            alive();
+            const parsed = chunkDelta.safeParse(chunk.choices[0]?.delta ?? {});
+            if (!parsed.success) continue;
+            const d = parsed.data;
+            const reasoning = d.reasoning_content ?? d.reasoning;
+            if (reasoning && input.options.if_thinking) sink.thinking(reasoning);
+            if (d.content) {
+              content += d.content;
+              sink.delta(d.content);
+              tracker.push(d.content);
+            }
+            for (const t of d.tool_calls ?? []) {
+              const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
+              if (t.id) call.id = t.id;
+              if (t.function?.name) call.name += t.function.name;
+              if (t.function?.arguments) call.arguments += t.function.arguments;
+            }
+          }
+        } catch (err) {
+          if (input.signal.aborted) throw err;
+          if (idle) throw stalled();
+          throw describe(err);
+        } finally {
+          clearTimeout(timer);
+          input.signal.removeEventListener('abort', onAbort);
+        }
+        // The SDK ends the iteration quietly on abort.
+        if (input.signal.aborted) throw new Error('stopped');
+        if (idle) throw stalled();
+        return { content, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` })) };
+      }
+    },
+  };
+}
+
+const stalled = () => new AnswerError('语言模型服务长时间没有响应，已停止生成');
+
+function describe(err: unknown): AnswerError {
+  if (err instanceof AnswerError) return err;
+  if (err instanceof APIConnectionError) return new AnswerError('无法连接语言模型服务，请检查 LLM_BASE_URL 或稍后重试');
+  if (err instanceof APIError) {
+    const detail = err.message.replace(/^\d{3}\s*/, '').slice(0, 300);
+    return new AnswerError(err.status ? `语言模型服务返回错误（${err.status}）：${detail}` : `语言模型服务出错：${detail}`);
+  }
+  return new AnswerError('与语言模型服务的连接意外中断');
+}
+
+async function runTool(tool: Tool | undefined, args: string, signal: AbortSignal): Promise<{ ok: boolean; content: string }> {
+  if (!tool) return { ok: false, content: '该工具不可用：未提供或尚未实现' };
+  let parsed: unknown;
+  try {
+    parsed = args.trim() ? JSON.parse(args) : {};
+  } catch {
+    return { ok: false, content: '工具参数不是合法的 JSON' };
+  }
+  try {
+    return await tool.run(parsed, { signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return { ok: false, content: `工具运行失败：${err instanceof Error ? err.message : String(err)}` };
+  }
+}

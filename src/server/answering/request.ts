@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { QuestionRequest } from '../../contract/channel';
+import type { QuestionSources } from './retrieval-port';
+
+/** The options of a question as stored with it (questions.request). */
+export const storedRequest = z.object({
+  docIdList: z.array(z.string()),
+  docIdListKnowledge: z.array(z.string()),
+  kb_ids: z.array(z.string()),
+  knowledgeCSAIDefault: z.array(z.string()),
+  client: z.string().nullable(),
+  if_search_online: z.boolean(),
+  search_type: z.string(),
+  if_thinking: z.boolean(),
+  deepresearch: z.boolean(),
+  tools_name: z.array(z.string()),
+});
+export type StoredRequest = z.infer<typeof storedRequest>;
+
+const unique = (list: string[]) => [...new Set(list)];
+
+export const toStoredRequest = (q: QuestionRequest): StoredRequest => ({
+  docIdList: unique(q.docIdList),
+  docIdListKnowledge: unique(q.docIdListKnowledge),
+  kb_ids: unique(q.kb_ids),
+  knowledgeCSAIDefault: unique(q.knowledgeCSAIDefault),
+  client: q.client ?? null,
+  if_search_online: q.if_search_online,
+  search_type: q.search_type,
+  if_thinking: q.if_thinking,
+  deepresearch: q.deepresearch,
+  tools_name: unique(q.tools_name),
+});
+
+/** The documents and knowledge bases a question draws on. */
+export const sourcesOf = (r: Pick<StoredRequest, 'docIdList' | 'docIdListKnowledge' | 'kb_ids' | 'knowledgeCSAIDefault'>): QuestionSources => ({
+  docIds: unique(r.docIdList),
+  kbIds: unique([...r.kb_ids, ...r.knowledgeCSAIDefault]),
+  kbDocIds: unique(r.docIdListKnowledge),
+});

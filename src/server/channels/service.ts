@@ -1,0 +1,236 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../db/database';
+import { now } from '../db/database';
+import { randomToken } from '../auth/crypto';
+import { notFound } from '../errors';
+import type { Viewer } from '../knowledge/access';
+import { likePattern, pageOf } from '../knowledge/documents';
+import { answerEventStore, foldEvents } from '../answering/events';
+import type { KnowledgePort } from '../answering/retrieval-port';
+import { sourcesOf, storedRequest, toStoredRequest } from '../answering/request';
+import type { AnswerService } from '../answering/answers';
+import { answerStep, citation, type Channel, type Question, type QuestionRequest } from '../../contract/channel';
+import { z } from 'zod';
+
+const CHANNEL_NOT_FOUND = '频道不存在';
+const QUESTION_NOT_FOUND = '问题不存在';
+
+interface ListArgs {
+  page: number;
+  size: number;
+  search?: string | undefined;
+}
+
+/**
+ * The one access check for channels and questions (DESIGN §9): only their owner may see or change
+ * them; anyone else gets the same 404 as for a missing id.
+ */
+export async function canAccessChannel(db: Executor, viewer: Viewer, channelId: string) {
+  const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+  if (!row || row.user_id !== viewer.userId) throw notFound(CHANNEL_NOT_FOUND);
+  return row;
+}
+
+export async function canAccessQuestion(db: Executor, viewer: Viewer, questionId: string) {
+  const row = await db.selectFrom('questions').selectAll().where('id', '=', questionId).executeTakeFirst();
+  if (!row || row.user_id !== viewer.userId) throw notFound(QUESTION_NOT_FOUND);
+  return row;
+}
+
+const stepsJson = z.array(answerStep);
+const citationsJson = z.array(citation);
+
+/** Channels and their questions (SPEC §7 Channels). Knows nothing of HTTP. */
+export function channelService(db: Db, knowledge: KnowledgePort, answers: AnswerService, engineName: string) {
+  const events = answerEventStore(db);
+
+  const channelView = async (ids: string[]): Promise<Map<string, number>> => {
+    if (!ids.length) return new Map();
+    const rows = await db
+      .selectFrom('questions')
+      .select(['channel_id', sql<number>`count(*)`.as('n')])
+      .where('channel_id', 'in', ids)
+      .groupBy('channel_id')
+      .execute();
+    return new Map(rows.map((r) => [r.channel_id, r.n]));
+  };
+
+  const toChannel = (row: { id: string; name: string; created_at: string; updated_at: string }, count: number): Channel => ({
+    id: row.id,
+    name: row.name,
+    question_count: count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  });
+
+  return {
+    /** The viewer's own channels, most recently active first. */
+    async list(viewer: Viewer, args: ListArgs) {
+      let q = db.selectFrom('channels').selectAll().where('user_id', '=', viewer.userId);
+      if (args.search) q = q.where(sql<boolean>`lower(name) like ${likePattern(args.search)} escape '\\'`);
+      const total = await q.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .orderBy('updated_at', 'desc')
+        .orderBy('id')
+        .limit(args.size)
+        .offset((args.page - 1) * args.size)
+        .execute();
+      const counts = await channelView(rows.map((r) => r.id));
+      return pageOf(rows.map((r) => toChannel(r, counts.get(r.id) ?? 0)), total.n, args.page, args.size);
+    },
+
+    async create(viewer: Viewer, name: string) {
+      const t = now();
+      const row = { id: randomToken(12), user_id: viewer.userId, name, created_at: t, updated_at: t };
+      await db.insertInto('channels').values(row).execute();
+      return toChannel(row, 0);
+    },
+
+    async rename(viewer: Viewer, channelId: string, name: string) {
+      const row = await canAccessChannel(db, viewer, channelId);
+      const t = now();
+      await db.updateTable('channels').set({ name, updated_at: t }).where('id', '=', channelId).execute();
+      return toChannel({ ...row, name, updated_at: t }, (await channelView([channelId])).get(channelId) ?? 0);
+    },
+
+    /** Deletes a channel with its questions and their events; running answers stop first. */
+    async remove(viewer: Viewer, channelId: string) {
+      await canAccessChannel(db, viewer, channelId);
+      const ids = (await db.selectFrom('questions').select('id').where('channel_id', '=', channelId).execute()).map((r) => r.id);
+      await answers.cancel(ids);
+      await db.deleteFrom('channels').where('id', '=', channelId).where('user_id', '=', viewer.userId).execute();
+      answers.deleted(ids);
+      return { deleted: 1 };
+    },
+
+    /** The documents used by the channel's questions, in order of first use. */
+    async documents(viewer: Viewer, channelId: string): Promise<string[]> {
+      await canAccessChannel(db, viewer, channelId);
+      const rows = await db.selectFrom('questions').select('request').where('channel_id', '=', channelId).orderBy('created_at').orderBy(sql`rowid`).execute();
+      const out = new Set<string>();
+      for (const r of rows) {
+        const req = storedRequest.safeParse(JSON.parse(r.request));
+        if (req.success) for (const id of [...req.data.docIdList, ...req.data.docIdListKnowledge]) out.add(id);
+      }
+      return [...out];
+    },
+
+    /** Stores a question (SPEC §4 step 4) and queues its answer. */
+    async ask(viewer: Viewer, request: QuestionRequest) {
+      await canAccessChannel(db, viewer, request.channel_id);
+      const stored = toStoredRequest(request);
+      await knowledge.checkSources(viewer, sourcesOf(stored));
+      const id = randomToken(12);
+      const t = now();
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('questions')
+          .values({
+            id,
+            channel_id: request.channel_id,
+            user_id: viewer.userId,
+            question: request.question,
+            request: JSON.stringify(stored),
+            engine: engineName,
+            status: 'queued',
+            answer: null,
+            thinking: null,
+            steps: null,
+            citations: null,
+            error: null,
+            effect: null,
+            effect_comment: null,
+            created_at: t,
+            started_at: null,
+            finished_at: null,
+          })
+          .execute();
+        await answerEventStore(tx).append(id, { event: 'status', data: { status: 'queued' } });
+        await tx.updateTable('channels').set({ updated_at: t }).where('id', '=', request.channel_id).execute();
+      });
+      answers.enqueued();
+      const row = await db.selectFrom('questions').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      return { question_id: id, channel_id: request.channel_id, status: row.status === 'queued' ? ('queued' as const) : ('running' as const) };
+    },
+
+    /** A page of the channel's questions, newest first, each with its answer so far. */
+    async questions(viewer: Viewer, channelId: string, args: { page: number; size: number }) {
+      await canAccessChannel(db, viewer, channelId);
+      const total = await db.selectFrom('questions').select(sql<number>`count(*)`.as('n')).where('channel_id', '=', channelId).executeTakeFirstOrThrow();
+      const rows = await db
+        .selectFrom('questions')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .orderBy('created_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
+        .limit(args.size)
+        .offset((args.page - 1) * args.size)
+        .execute();
+      const ids = rows.map((r) => r.id);
+      const lastIds = await events.lastIds(ids);
+      // Answers still being written are folded from their events; ended ones were written on the row.
+      const live = await events.ofQuestions(rows.filter((r) => r.finished_at === null).map((r) => r.id));
+      const items: Question[] = rows.map((r) => {
+        const req = storedRequest.parse(JSON.parse(r.request));
+        const so =
+          r.finished_at === null
+            ? foldEvents(live.get(r.id) ?? [])
+            : {
+                answer: r.answer ?? '',
+                thinking: r.thinking ?? '',
+                steps: stepsJson.parse(JSON.parse(r.steps ?? '[]')),
+                citations: citationsJson.parse(JSON.parse(r.citations ?? '[]')),
+                error: r.error,
+              };
+        return {
+          question_id: r.id,
+          channel_id: r.channel_id,
+          question: r.question,
+          status: r.status,
+          ...so,
+          effect: r.effect,
+          effect_comment: r.effect_comment,
+          docIdList: req.docIdList,
+          docIdListKnowledge: req.docIdListKnowledge,
+          kb_ids: [...new Set([...req.kb_ids, ...req.knowledgeCSAIDefault])],
+          if_search_online: req.if_search_online,
+          search_type: req.search_type,
+          if_thinking: req.if_thinking,
+          deepresearch: req.deepresearch,
+          tools_name: req.tools_name,
+          engine: r.engine,
+          last_event_id: lastIds.get(r.id) ?? 0,
+          created_at: r.created_at,
+          finished_at: r.finished_at,
+        };
+      });
+      return pageOf(items, total.n, args.page, args.size);
+    },
+
+    async removeQuestion(viewer: Viewer, questionId: string) {
+      await canAccessQuestion(db, viewer, questionId);
+      await answers.cancel([questionId]);
+      await db.deleteFrom('questions').where('id', '=', questionId).where('user_id', '=', viewer.userId).execute();
+      answers.deleted([questionId]);
+      return { deleted: 1 };
+    },
+
+    async stop(viewer: Viewer, questionId: string) {
+      await canAccessQuestion(db, viewer, questionId);
+      await answers.stop(questionId);
+      const row = await db.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
+      if (!row) throw notFound(QUESTION_NOT_FOUND);
+      return { question_id: questionId, status: row.status };
+    },
+
+    async setEffect(viewer: Viewer, questionId: string, effect: 'like' | 'dislike' | 'clear', comment: string | undefined) {
+      await canAccessQuestion(db, viewer, questionId);
+      const value = effect === 'clear' ? null : effect;
+      const text = value && comment ? comment : null;
+      await db.updateTable('questions').set({ effect: value, effect_comment: text }).where('id', '=', questionId).execute();
+      return { question_id: questionId, effect: value, effect_comment: text };
+    },
+  };
+}
+
+export type ChannelService = ReturnType<typeof channelService>;

@@ -1,0 +1,208 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from './helpers';
+
+export const CH = '/api/v1/channel';
+
+export interface SseEvent {
+  id: number;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Parses a text/event-stream body into events (comments skipped). */
+export function parseSse(text: string): SseEvent[] {
+  const out: SseEvent[] = [];
+  for (const block of text.split(/\n\n/)) {
+    let id = 0;
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':') || !line) continue;
+      const i = line.indexOf(':');
+      const field = i < 0 ? line : line.slice(0, i);
+      const value = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+      if (field === 'id') id = Number(value);
+      else if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (data.length) out.push({ id, event, data: JSON.parse(data.join('\n')) as Record<string, unknown> });
+  }
+  return out;
+}
+
+/**
+ * Opens the answer's event stream and reads it until it ends, or until `stopAfter` returns true
+ * for an event (then the connection is dropped, like a reload).
+ */
+export async function readEvents(
+  client: Client,
+  questionId: string,
+  opts: { lastEventId?: number; stopAfter?: (e: SseEvent, all: SseEvent[]) => boolean } = {},
+) {
+  const ctl = new AbortController();
+  const headers: Record<string, string> = { cookie: [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') };
+  if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
+  const res = await fetch(`${client.base}${CH}/questions/${questionId}/events`, { headers, signal: ctl.signal });
+  const events: SseEvent[] = [];
+  if (!res.ok || !res.body) return { status: res.status, headers: res.headers, events, body: await res.text() };
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      const cut = buffer.lastIndexOf('\n\n');
+      if (cut < 0) continue;
+      const fresh = parseSse(buffer.slice(0, cut + 2));
+      buffer = buffer.slice(cut + 2);
+      for (const e of fresh) {
+        events.push(e);
+        if (opts.stopAfter?.(e, events)) {
+          ctl.abort();
+          return { status: res.status, headers: res.headers, events, body: '' };
+        }
+      }
+    }
+  } catch (err) {
+    if (!ctl.signal.aborted) throw err;
+  }
+  return { status: res.status, headers: res.headers, events, body: '' };
+}
+
+export const answerText = (events: SseEvent[]) => events.filter((e) => e.event === 'delta').map((e) => String(e.data.text)).join('');
+
+interface ChatRequest {
+  model: string;
+  stream: boolean;
+  messages: Array<{ role: string; content: string | null; tool_call_id?: string }>;
+  tools?: unknown[];
+}
+
+/**
+ * A small OpenAI-compatible /chat/completions server on 127.0.0.1. What it streams depends on a
+ * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
+ * tool message) an answer; [error] an error event mid-stream; [http500] a 500; [stall] a few
+ * chunks, then silence; [hold] one chunk, then more only after release(). Otherwise an answer
+ * that cites [1] when the system prompt holds passages.
+ */
+export async function startFakeLlm() {
+  const requests: ChatRequest[] = [];
+  const held = new Set<() => void>();
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => void handle(JSON.parse(body) as ChatRequest, res));
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+  async function handle(body: ChatRequest, res: http.ServerResponse) {
+    requests.push(body);
+    const users = body.messages.filter((m) => m.role === 'user');
+    const question = users[users.length - 1]?.content ?? '';
+    const last = body.messages[body.messages.length - 1]!;
+    const system = body.messages[0]?.content ?? '';
+    if (question.includes('[http500]')) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (s: string) => !res.destroyed && res.write(s);
+    const finish = () => {
+      send(chunk({}, 'stop'));
+      send('data: [DONE]\n\n');
+      res.end();
+    };
+    if (question.includes('[tool]') && last.role !== 'tool') {
+      send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'admet', arguments: '' } }] }));
+      send(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"smiles":"CCO"}' } }] }));
+      send(chunk({}, 'tool_calls'));
+      send('data: [DONE]\n\n');
+      res.end();
+      return;
+    }
+    if (question.includes('[think]')) {
+      send(chunk({ role: 'assistant', content: '', reasoning_content: '先想一想，' }));
+      send(chunk({ reasoning_content: '再回答。' }));
+    }
+    if (question.includes('[error]')) {
+      send(chunk({ content: '部分' }));
+      send(chunk({ content: '内容' }));
+      send(`data: ${JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error' } })}\n\n`);
+      res.end();
+      return;
+    }
+    if (question.includes('[stall]')) {
+      send(chunk({ content: '开始回答' }));
+      return; // never another byte
+    }
+    if (question.includes('[hold]')) {
+      send(chunk({ content: '第一段。' }));
+      await new Promise<void>((resolve) => held.add(resolve));
+      send(chunk({ content: '第二段。' }));
+      finish();
+      return;
+    }
+    const cites = system.includes('[1]') ? '根据文献，答案如下 [1]。' : '这是回答。';
+    for (const piece of [cites.slice(0, 4), cites.slice(4, 9), cites.slice(9)]) {
+      send(chunk({ content: piece }));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    if (last.role === 'tool') send(chunk({ content: `工具说：${last.content ?? ''}` }));
+    finish();
+  }
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    /** Lets every held answer finish. */
+    release() {
+      for (const r of held) r();
+      held.clear();
+    },
+    get heldCount() {
+      return held.size;
+    },
+    async close() {
+      for (const r of held) r();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Creates a channel named after the question and asks it; returns the ids. */
+export async function ask(client: Client, question: string, extra: Record<string, unknown> = {}, channelId?: string) {
+  let channel = channelId;
+  if (!channel) {
+    const created = await client.post<{ id: string }>(CH, { name: question });
+    if (created.status !== 200) throw new Error(`create channel: ${JSON.stringify(created.body)}`);
+    channel = created.body.data.id;
+  }
+  const res = await client.post<{ question_id: string }>(`${CH}/init_questions`, { question, channel_id: channel, ...extra });
+  if (res.status !== 200) throw new Error(`init_questions: ${res.status} ${JSON.stringify(res.body)}`);
+  return { channelId: channel, questionId: res.body.data.question_id };
+}
+
+/** Polls until `check` holds (for states that have no event to wait on). */
+export async function until<T>(fn: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (check(v)) return v;
+    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(v).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
