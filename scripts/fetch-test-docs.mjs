@@ -65,12 +65,76 @@ export function fetchTestDocs() {
       fs.renameSync(tmp, path.join(TEST_DOCS, name));
     }
   }
+  renderPageImage();
+  installTesseract();
   return TEST_DOCS;
+}
+
+/**
+ * An image with real Chinese print for the OCR test: page 2 of zhlipsum.pdf rendered to PNG with
+ * pdf.js and @napi-rs/canvas (pdf.js's optional renderer in Node). Skipped when canvas is absent.
+ */
+async function renderPageImageAsync() {
+  const target = path.join(TEST_DOCS, 'zhlipsum-page2.png');
+  if (fs.existsSync(target)) return;
+  let createCanvas;
+  try {
+    ({ createCanvas } = await import('@napi-rs/canvas'));
+  } catch {
+    return;
+  }
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfjs = path.join(root, 'node_modules', 'pdfjs-dist');
+  const doc = await getDocument({
+    data: new Uint8Array(fs.readFileSync(path.join(TEST_DOCS, 'zhlipsum.pdf'))),
+    isEvalSupported: false,
+    verbosity: 0,
+    cMapUrl: path.join(pdfjs, 'cmaps') + path.sep,
+    cMapPacked: true,
+    standardFontDataUrl: path.join(pdfjs, 'standard_fonts') + path.sep,
+  }).promise;
+  const page = await doc.getPage(2);
+  const viewport = page.getViewport({ scale: 1.5 });
+  const canvas = createCanvas(viewport.width, viewport.height / 2);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = 'white';
+  ctx.fillRect(0, 0, viewport.width, viewport.height);
+  await page.render({ canvasContext: ctx, viewport, canvas }).promise;
+  fs.writeFileSync(`${target}.part`, canvas.toBuffer('image/png'));
+  fs.renameSync(`${target}.part`, target);
+  await doc.destroy();
+}
+let rendering;
+function renderPageImage() {
+  rendering = renderPageImageAsync();
+}
+
+/** OCR data from Debian (allowed in tests): installed when missing and we may (root). */
+function installTesseract() {
+  try {
+    run('tesseract', ['--version']);
+    return;
+  } catch {
+    // not installed
+  }
+  if (process.getuid?.() !== 0) return;
+  try {
+    run('apt-get', ['install', '-y', '-qq', 'tesseract-ocr', 'tesseract-ocr-chi-sim', 'tesseract-ocr-eng'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch {
+    try {
+      run('apt-get', ['update', '-qq']);
+      run('apt-get', ['install', '-y', '-qq', 'tesseract-ocr', 'tesseract-ocr-chi-sim', 'tesseract-ocr-eng'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    } catch {
+      // the OCR test then checks the "OCR unavailable" path
+    }
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    console.log(fetchTestDocs());
+    const dir = fetchTestDocs();
+    await rendering;
+    console.log(dir);
   } catch (err) {
     console.error(`Could not fetch the test documents: ${err.message}\nThey come from Debian packages (apt-get download texlive-lang-chinese rdkit-data).`);
     process.exit(1);

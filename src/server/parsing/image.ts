@@ -4,7 +4,8 @@ import type { ParseResult, Progress } from './protocol';
 
 const run = (cmd: string, args: string[], timeoutMs: number) =>
   new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) =>
+    // One OpenMP thread: tesseract's default thread pool oversubscribes small machines (≈6× slower on 2 cores).
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8', env: { ...process.env, OMP_THREAD_LIMIT: '1' } }, (err, stdout, stderr) =>
       err ? reject(Object.assign(err, { stderr })) : resolve({ stdout, stderr }),
     );
   });
