@@ -31,6 +31,7 @@ export const statusAttributes = { compact: 'boolean' } as const;
  * @csspart error - The notice shown instead of the content when the element failed to render.
  *
  * @cssprop --csai-accent - Accent colour (product name). Default `#2563eb`.
+ * @cssprop --csai-accent-dark - Accent colour in the dark theme. Default: `--csai-accent`, else `#60a5fa`.
  * @cssprop --csai-radius - Corner radius of the pill and the banner. Default `0.5rem`.
  * @cssprop --csai-font - Font family. Default: the system UI font with Chinese fallbacks.
  * @cssprop --csai-surface - Background in the light theme (`--csai-surface-dark` in the dark one).

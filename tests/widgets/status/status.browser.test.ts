@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import '../../../src/widgets/status/status.element';
-import { csaiServer, expect, failOnConsoleErrors, json, mockFetch, mount, nextFrame, part, waitFor } from '../harness';
+import { csaiServer, expect, failOnConsoleErrors, json, mockFetch, mount, nextFrame, part, waitFor, type FetchHandler } from '../harness';
 
 const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
 
@@ -91,13 +91,26 @@ describe('<csai-status>', () => {
       for (const { name } of status.cssParts.filter((p: { name: string }) => p.name !== 'error')) expect(part(el, name), name).to.not.equal(null);
     });
 
-    it('has no serious accessibility violation, with or without a banner', async () => {
-      for (const banner of [undefined, { content: '公告', content_type: 'info' as const }]) {
-        const { el } = await show('', csaiServer(banner));
-        if (banner) await waitFor(() => part(el, 'banner'), 'the banner');
+    it('has no serious accessibility violation in any state, theme or banner type', async () => {
+      const offline: FetchHandler = () => Promise.reject(new TypeError('Failed to fetch'));
+      const quietErrors = (e: Event) => e.stopPropagation();
+      const cases: [string, FetchHandler][] = [
+        ['', csaiServer()],
+        ['compact', csaiServer()],
+        ['', offline],
+        ['theme="dark"', offline],
+        ...(['info', 'success', 'warning', 'error'] as const).flatMap((type): [string, FetchHandler][] => [
+          ['', csaiServer({ content: `${type} 公告`, content_type: type })],
+          ['theme="dark"', csaiServer({ content: `${type} 公告`, content_type: type })],
+        ]),
+      ];
+      for (const [attrs, handler] of cases) {
+        const { el } = await show(attrs, handler);
+        el.addEventListener('csai-error', quietErrors);
+        if (handler !== offline && attrs !== 'compact') await waitFor(() => part(el, 'pill')?.dataset.state === 'online', 'online');
         const result = await axe.run(el);
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        expect(bad.map((v) => v.id)).to.deep.equal([]);
+        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join(' / ')}`), `${attrs} ${part(el, 'banner')?.dataset.type ?? ''}`).to.deep.equal([]);
         box?.remove();
         restore();
       }
