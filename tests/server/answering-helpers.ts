@@ -148,7 +148,10 @@ export async function startFakeLlm() {
     }
     if (question.includes('[hold]')) {
       send(chunk({ content: '第一段。' }));
+      // Empty chunks keep the stream alive (under the idle timeout) while held.
+      const keepAlive = setInterval(() => send(chunk({})), 100);
       await new Promise<void>((resolve) => held.add(resolve));
+      clearInterval(keepAlive);
       send(chunk({ content: '第二段。' }));
       finish();
       return;

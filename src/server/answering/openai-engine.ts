@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
@@ -60,7 +60,9 @@ const passageBlock = (p: NumberedPassage) => `[${p.n}] 《${p.title}》${p.page 
 
 /** DESIGN §4 `openai`: any OpenAI-compatible /chat/completions, streamed. */
 export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
-  const client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: 30 * 60_000 });
+  // `timeout` bounds each attempt until the response starts (one retry for 429/5xx/timeouts);
+  // once it streams, the idle timer below watches the gaps between chunks.
+  const client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: config.idleTimeoutMs });
 
   return {
     name: 'openai',
@@ -102,7 +104,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         let idle = false;
         const onAbort = () => ctl.abort();
         input.signal.addEventListener('abort', onAbort, { once: true });
-        let timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
+        let timer: NodeJS.Timeout | undefined;
         const alive = () => {
           clearTimeout(timer);
           timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
@@ -114,6 +116,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
             { model: model!, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) },
             { signal: ctl.signal },
           );
+          alive();
           for await (const chunk of stream) {
             alive();
             const parsed = chunkDelta.safeParse(chunk.choices[0]?.delta ?? {});
@@ -154,6 +157,7 @@ const stalled = () => new AnswerError('语言模型服务长时间没有响应�
 
 function describe(err: unknown): AnswerError {
   if (err instanceof AnswerError) return err;
+  if (err instanceof APIConnectionTimeoutError) return stalled();
   if (err instanceof APIConnectionError) return new AnswerError('无法连接语言模型服务，请检查 LLM_BASE_URL 或稍后重试');
   if (err instanceof APIError) {
     const detail = err.message.replace(/^\d{3}\s*/, '').slice(0, 300);
