@@ -68,6 +68,8 @@ export const hostZh = {
     confirm_password: '确认密码',
     password_hint: '至少8个字符，需同时包含字母和数字',
     mismatch: '两次输入的密码不一致',
+    email_required: '请输入邮箱',
+    phone_required: '请输入手机号',
     name: '姓名',
     name_placeholder: '您的姓名',
     email: '邮箱',

@@ -190,6 +190,12 @@ export function AppShell({ title, children, wide = false }: { title?: string; ch
               </button>
             </Tooltip>
             {title && <span className="topbar__title">{title}</span>}
+            {!title && isMobile && (
+              <span className="topbar__brand" aria-hidden="true">
+                <span className="logo">C</span>
+                {t('product')}
+              </span>
+            )}
           </header>
           <main id="main" tabIndex={-1} className={`shell__content${wide ? ' shell__content--wide' : ''}`}>
             {children}

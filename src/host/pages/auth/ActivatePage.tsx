@@ -42,9 +42,11 @@ export default function ActivatePage() {
           {t('auth.activating')}
         </p>
       )}
-      {result && <FormMessage error={result.ok ? null : result.message} success={result.ok ? result.message : null} />}
       {result && (
-        <Link href="/auth/sign-in" className="button button--primary button--block">{t('auth.to_sign_in')}</Link>
+        <div className="form">
+          <FormMessage error={result.ok ? null : result.message} success={result.ok ? result.message : null} />
+          <Link href="/auth/sign-in" className="button button--primary button--block">{t('auth.to_sign_in')}</Link>
+        </div>
       )}
     </AuthLayout>
   );

@@ -27,8 +27,12 @@ export default function SignUpPage() {
     const body = { name: form.name, password: form.password, ...(via === 'email' ? { email: form.email } : { phone: form.phone }) };
     const parsed = signUpBody.safeParse(body);
     const found: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
+    // An empty contact field is "missing", not "malformed".
+    if (via === 'email' && !form.email.trim()) found.email = t('auth.email_required');
+    if (via === 'phone' && !form.phone.trim()) found.phone = t('auth.phone_required');
+    if (via === 'phone' && found.email && !found.phone) found.phone = found.email;
     if (form.confirm !== form.password) found.confirm = t('auth.mismatch');
-    if (!parsed.success || found.confirm) return setErrors(found);
+    if (!parsed.success || Object.keys(found).length) return setErrors(found);
     setErrors({});
     setBusy(true);
     try {
@@ -46,8 +50,10 @@ export default function SignUpPage() {
   if (done) {
     return (
       <AuthLayout title={t('auth.sign_up_done_title')}>
-        <FormMessage success={done} />
-        <Link href="/auth/sign-in" className="button button--primary button--block">{t('auth.to_sign_in')}</Link>
+        <div className="form">
+          <FormMessage success={done} />
+          <Link href="/auth/sign-in" className="button button--primary button--block">{t('auth.to_sign_in')}</Link>
+        </div>
       </AuthLayout>
     );
   }
@@ -70,7 +76,7 @@ export default function SignUpPage() {
         {via === 'email' ? (
           <Field label={t('auth.email')} name="email" type="email" autoComplete="email" placeholder="name@example.com" value={form.email} onChange={set('email')} error={errors.email} />
         ) : (
-          <Field label={t('auth.phone')} name="phone" type="tel" autoComplete="tel" placeholder="13800000000" value={form.phone} onChange={set('phone')} error={errors.phone ?? errors.email} />
+          <Field label={t('auth.phone')} name="phone" type="tel" autoComplete="tel" placeholder="13800000000" value={form.phone} onChange={set('phone')} error={errors.phone} />
         )}
         <PasswordField label={t('auth.password')} name="password" autoComplete="new-password" value={form.password} onChange={set('password')} error={errors.password} hint={t('auth.password_hint')} />
         <PasswordField label={t('auth.confirm_password')} name="confirm" autoComplete="new-password" value={form.confirm} onChange={set('confirm')} error={errors.confirm} />
