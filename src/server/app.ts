@@ -47,7 +47,9 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
       level: config.CSAI_LOG_LEVEL,
       redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
     },
-    trustProxy: config.CSAI_TRUST_PROXY,
+    // One hop: the address our proxy appended, not the left-most X-Forwarded-For entry a client
+    // can write itself (that would let anyone dodge the per-address rate limits).
+    trustProxy: config.CSAI_TRUST_PROXY ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: 1024 * 1024,
     // Ids travel in URLs and logs: keep them short and free of secrets.
     requestIdHeader: false,

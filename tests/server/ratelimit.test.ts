@@ -88,6 +88,17 @@ describe('code and reset limits', () => {
     expect429(res);
   });
 
+  it('behind the proxy, a client cannot dodge the limit by writing its own X-Forwarded-For', async () => {
+    const client = server.client();
+    const account = uniqueEmail('spoof');
+    for (let i = 0; i < 5; i++) {
+      // The proxy appends the real address (client.ip) after whatever the client sent.
+      const res = await client.post('/api/v1/auth/forgot-password', { account }, { headers: { 'x-forwarded-for': `203.0.113.${i}, ${client.ip}` } });
+      expect(res.status).toBe(200);
+    }
+    expect429(await client.post('/api/v1/auth/forgot-password', { account }, { headers: { 'x-forwarded-for': `198.51.100.7, ${client.ip}` } }));
+  });
+
   it('a limited answer carries Retry-After', async () => {
     const client = server.client();
     const account = uniqueEmail('retry');
