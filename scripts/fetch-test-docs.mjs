@@ -18,6 +18,8 @@ const wanted = {
     'zhlipsum.pdf': '/usr/share/doc/texlive-doc/latex/zhlipsum/zhlipsum.pdf',
     'zhnumber.pdf': '/usr/share/doc/texlive-doc/latex/zhnumber/zhnumber.pdf',
     'fduthesis-en.pdf': '/usr/share/doc/texlive-doc/latex/fduthesis/fduthesis-en.pdf',
+    // 139 pages: the retrieval measurement and parse benchmarks use it.
+    'lshort-zh-cn.pdf': '/usr/share/doc/texlive-doc/latex/lshort-chinese/lshort-zh-cn.pdf',
   },
   'rdkit-data': {
     'cdk2.sdf': '/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf',

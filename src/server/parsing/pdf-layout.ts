@@ -290,7 +290,11 @@ function furnitureFilter(pages: Array<{ page: PageText; lines: Line[] }>) {
     const text = lineText(l);
     // A lone page number, or a running head that starts or ends with this page's number.
     const n = String(page.page);
-    return !/^[-–—\s]*\d{1,4}[-–—\s]*$/.test(text) && !text.endsWith(` ${n}`) && !text.startsWith(`${n} `);
+    if (/^[-–—\s]*\d{1,4}[-–—\s]*$/.test(text)) return false;
+    // Running heads sit at the very edge; a numbered heading a little lower ("1 Introduction") stays.
+    const y = l.y - (page.y0 ?? 0);
+    const edge = y > page.height * 0.92 || y < page.height * 0.08;
+    return !(edge && text.length < 80 && (text.endsWith(` ${n}`) || text.startsWith(`${n} `)));
   };
 }
 

@@ -24,6 +24,15 @@ export function chemToken(token: string): string {
 
 const isFormula = (t: string) => /\d/.test(t) && /[A-Z]/.test(t) && t.length >= 4;
 
+/** Strips unmatched leading '(' / trailing ')' and trailing sentence dots from a candidate. */
+function balanced(m: string): string {
+  let s = m.replace(/\.+$/, '');
+  const count = (c: string) => s.split(c).length - 1;
+  while (s.endsWith(')') && count(')') > count('(')) s = s.slice(0, -1);
+  while (s.startsWith('(') && count('(') > count(')')) s = s.slice(1);
+  return s;
+}
+
 /** The chemistry tokens of a text and the text with them blanked out. */
 function takeChemistry(text: string): { tokens: string[]; rest: string } {
   const tokens: string[] = [];
@@ -31,10 +40,12 @@ function takeChemistry(text: string): { tokens: string[]; rest: string } {
     tokens.push(chemToken(m));
     return ' ';
   });
-  rest = rest.replace(SMILES, (m) => {
-    if (!/[A-Za-z]/.test(m) || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) return m;
+  rest = rest.replace(SMILES, (raw) => {
+    // Prose brackets around a formula or SMILES, e.g. "(C9H8O4)", are not part of it.
+    const m = balanced(raw);
+    if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) return raw;
     tokens.push(chemToken(m));
-    return ' ';
+    return raw.replace(m, ' ');
   });
   rest = rest.replace(FORMULA, (m) => {
     if (isFormula(m)) tokens.push(m.toLowerCase());

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { layoutDocument, toMarkdown, type PageText, type Run } from '../../src/server/parsing/pdf-layout';
+
+const run = (text: string, x: number, y: number, size = 10): Run => ({ text, x, y, size, width: text.length * size * 0.5 });
+
+/** A two-column page whose content stream interleaves the columns line by line (as some producers do). */
+function twoColumnPage(): PageText {
+  const runs: Run[] = [run('A Study of Two Columns', 150, 780, 18)];
+  for (let i = 0; i < 20; i++) {
+    const y = 740 - i * 12;
+    runs.push(run(`left column line number ${String(i + 1).padStart(2, '0')} text`, 50, y));
+    runs.push(run(`right column line number ${String(i + 1).padStart(2, '0')} text`, 320, y));
+  }
+  runs.push(run('A full width closing paragraph that spans the page from margin to margin', 50, 460));
+  return { page: 1, width: 612, height: 792, runs };
+}
+
+describe('reading order', () => {
+  it('reads the left column before the right one on a two-column page', () => {
+    const md = toMarkdown(layoutDocument([twoColumnPage()]));
+    const lastLeft = md.indexOf('left column line number 20');
+    const firstRight = md.indexOf('right column line number 01');
+    expect(lastLeft).toBeGreaterThan(0);
+    expect(firstRight).toBeGreaterThan(lastLeft);
+    expect(md.indexOf('full width closing paragraph')).toBeGreaterThan(md.indexOf('right column line number 20'));
+    expect(md).toMatch(/^# A Study of Two Columns$/m);
+  });
+
+  it('keeps single-column text in one flow, joining lines into paragraphs with boxes in points', () => {
+    const page: PageText = { page: 2, width: 612, height: 792, runs: [run('第一行中文', 72, 700), run('第二行中文。', 72, 688), run('Next paragraph far below.', 72, 600)] };
+    const blocks = layoutDocument([page]);
+    expect(blocks.map((b) => b.text)).toEqual(['第一行中文第二行中文。', 'Next paragraph far below.']);
+    const [x0, y0, x1, y1] = blocks[0]!.bbox;
+    expect(x0).toBe(72);
+    expect(y0).toBeLessThan(688);
+    expect(y1).toBeGreaterThan(700);
+    expect(x1).toBeGreaterThan(x0);
+    expect(blocks[0]!.page).toBe(2);
+  });
+});
+
+describe('structure', () => {
+  it('finds headings by size with levels, list items and aligned tables', () => {
+    const runs: Run[] = [
+      run('Title Of The Paper', 72, 760, 20),
+      run('1 Introduction', 72, 720, 14),
+      run('Body text of a paragraph that is long enough to be body text for sure.', 72, 700),
+      run('Body text continues on the next line with the same size as before here.', 72, 688),
+      run('• first bullet item', 72, 660),
+      run('• second bullet item', 72, 646),
+      run('Compound', 72, 610), run('IC50 (nM)', 250, 610), run('Selectivity', 400, 610),
+      run('Imatinib', 72, 596), run('25', 250, 596), run('high', 400, 596),
+      run('Dasatinib', 72, 582), run('0.8', 250, 582), run('medium', 400, 582),
+    ];
+    const md = toMarkdown(layoutDocument([{ page: 1, width: 612, height: 792, runs }]));
+    expect(md).toMatch(/^# Title Of The Paper$/m);
+    expect(md).toMatch(/^## 1 Introduction$/m);
+    expect(md).toMatch(/^- first bullet item$/m);
+    expect(md).toMatch(/^- second bullet item$/m);
+    expect(md).toContain('| Compound | IC50 (nM) | Selectivity |\n| --- | --- | --- |\n| Imatinib | 25 | high |\n| Dasatinib | 0.8 | medium |');
+  });
+
+  it('drops running heads and page numbers repeated on every page', () => {
+    const pages: PageText[] = [1, 2, 3, 4].map((n) => ({
+      page: n,
+      width: 612,
+      height: 792,
+      runs: [run('Journal of Testing Vol 1', 72, 770), run(`Content of page ${n} with enough words in it.`, 72, 600), run(String(n), 300, 30)],
+    }));
+    const md = toMarkdown(layoutDocument(pages));
+    expect(md).not.toContain('Journal of Testing');
+    expect(md).not.toMatch(/^\d$/m);
+    expect(md).toContain('Content of page 3 with enough words in it.');
+  });
+});

@@ -1,0 +1,53 @@
+import SQLite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { chemToken, matchQuery, segmentForIndex, tokens } from '../../src/server/retrieval/segment';
+
+describe('index tokens', () => {
+  it('splits Chinese into words and adds character bigrams for unknown names', () => {
+    const t = tokens('阿司匹林是一种解热镇痛药');
+    expect(t).toEqual(expect.arrayContaining(['阿司匹林', '解热', '镇痛']));
+    // ICU does not know 布洛芬; the bigrams still make it findable.
+    expect(tokens('布洛芬')).toEqual(expect.arrayContaining(['布洛', '洛芬']));
+  });
+
+  it('keeps CAS numbers, SMILES and formulas whole', () => {
+    const t = tokens('阿司匹林（CAS 50-78-2，C9H8O4）的 SMILES 是 CC(=O)Oc1ccccc1C(=O)O。');
+    expect(t).toContain(chemToken('50-78-2'));
+    expect(t).toContain(chemToken('CC(=O)Oc1ccccc1C(=O)O'));
+    expect(t).toContain('c9h8o4');
+    // No fragments of the SMILES leak in as words.
+    expect(t).not.toContain('oc1ccccc1c');
+  });
+
+  it('lower-cases English and drops punctuation', () => {
+    expect(tokens('Kinase Inhibitors, e.g. Imatinib!')).toEqual(['kinase', 'inhibitors', 'e.g', 'imatinib']);
+  });
+
+  it('turns a question into an OR of quoted tokens, without lone Chinese characters', () => {
+    expect(matchQuery('布洛芬的剂量')!.split(' OR ').sort()).toEqual(['"剂量"', '"布洛"', '"洛芬"', '"的剂"', '"芬的"'].sort());
+    expect(matchQuery('   ')).toBeNull();
+    expect(matchQuery('"); drop table x; --')).toContain('"drop"');
+  });
+});
+
+describe('BM25 over the segmented text (FTS5)', () => {
+  const db = new SQLite(':memory:');
+  db.exec(`create virtual table f using fts5(t, tokenize='unicode61 remove_diacritics 2')`);
+  const docs = [
+    '布洛芬是一种非甾体抗炎药，用于缓解疼痛。',
+    '本品含布地奈德，可缓解哮喘；辅料含芬太尼之外的成分。',
+    '阿司匹林（CAS 50-78-2）的 SMILES 是 CC(=O)Oc1ccccc1C(=O)O。',
+    '对乙酰氨基酚的 SMILES 是 CC(=O)Nc1ccc(O)cc1。',
+  ];
+  docs.forEach((d, i) => db.prepare('insert into f(rowid, t) values (?, ?)').run(i + 1, segmentForIndex(d)));
+  const top = (q: string) => (db.prepare('select rowid from f where f match ? order by bm25(f)').all(matchQuery(q)) as Array<{ rowid: number }>).map((r) => r.rowid);
+
+  it('ranks the passage with the whole drug name first', () => {
+    expect(top('布洛芬')[0]).toBe(1);
+  });
+
+  it('finds a compound by CAS number and by exact SMILES', () => {
+    expect(top('50-78-2')).toEqual([3]);
+    expect(top('CC(=O)Nc1ccc(O)cc1')).toEqual([4]);
+  });
+});
