@@ -8,7 +8,7 @@ const layer = (files, forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.artifacts/**', 'data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.artifacts/**', 'data/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
