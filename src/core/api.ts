@@ -10,6 +10,8 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const SESSION_MESSAGES = ['Signature verification failed', 'Signature has expired'] as const;
 /** SPEC §8: statuses that show the destructive "Error" toast. */
 export const TOASTED_STATUSES = [502, 404, 500, 401] as const;
+/** SPEC §8: an upload answered with this message (or 403) needs a new sign-in. */
+export const UPLOAD_SESSION_MESSAGE = 'Invalid session key';
 /** Where any 401 sends the user (SPEC §8). */
 export const SIGN_IN_PATH = '/auth/sign-in';
 
@@ -169,6 +171,24 @@ export function createApiClient(options: ApiClientOptions) {
     delete: <T extends z.ZodType>(path: string, schema: T, opts: CallOptions = {}) => json('DELETE', path, undefined, schema, opts),
     /** POST JSON and return the envelope's message too (for success toasts). */
     postWithMessage: <T extends z.ZodType>(path: string, body: unknown, schema: T, opts: CallOptions = {}) => envelope('POST', path, body, schema, opts),
+    /**
+     * SPEC §7/§8: a multipart upload. A 403 or "Invalid session key" goes to sign-in with the toast
+     * "需要登录" / "请先登录后再试"; any other failure toasts "上传失败" / "文件上传过程中发生错误".
+     */
+    upload: async <T extends z.ZodType>(path: string, form: FormData, schema: T, opts: CallOptions = {}) => {
+      try {
+        return await json('POST', path, form, schema, { ...opts, quiet: true });
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code === 'aborted') throw err;
+        if (err.status === 403 || err.message === UPLOAD_SESSION_MESSAGE) {
+          options.toasts.toast({ variant: 'destructive', title: t('core:need_login_title'), description: t('core:need_login_description') });
+          if (err.status !== 401 && opts.redirect !== false) options.navigate(SIGN_IN_PATH);
+        } else if (!opts.quiet) {
+          options.toasts.toast({ variant: 'destructive', title: t('core:upload_failed_title'), description: t('core:upload_failed_description') });
+        }
+        throw err;
+      }
+    },
     /** SPEC §7: a download as a Blob, with the file name from Content-Disposition when given. */
     download: async (path: string, opts: CallOptions = {}) => {
       const res = await call('GET', path, undefined, opts);

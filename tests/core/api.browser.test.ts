@@ -129,6 +129,33 @@ describe('the API client', () => {
       expect(navigations).to.deep.equal(['/auth/sign-in']);
     });
 
+    it('an upload sends multipart form data with the CSRF headers', async () => {
+      const { api, calls } = setup(() => jsonResponse(200, { success: true, data: { name_id: [{ name: 'a.pdf', docId: 'd1' }] }, message: '' }));
+      const form = new FormData();
+      form.append('files', new Blob(['%PDF']), 'a.pdf');
+      const data = await api.upload('/knowledge_base/upload?folder_id=f1', form, z.object({ name_id: z.array(z.object({ name: z.string(), docId: z.string() })) }));
+      expect(data.name_id[0]?.docId).to.equal('d1');
+      expect(calls[0]!.init.body).to.be.instanceOf(FormData);
+      expect(calls[0]!.headers.get('X-CSRF-TOKEN')).to.equal('abc.def');
+    });
+
+    for (const [status, message] of [[403, '没有权限'], [400, 'Invalid session key']] as const) {
+      it(`an upload answered ${status} "${message}" → toast 需要登录 / 请先登录后再试 and sign-in`, async () => {
+        const { api, toasts, navigations } = setup(() => jsonResponse(status, failure(message)));
+        await failureOf(api.upload('/knowledge_base/upload', new FormData(), z.unknown()));
+        expect(toasts.$toasts.value[0]).to.include({ title: '需要登录', description: '请先登录后再试', variant: 'destructive' });
+        expect(navigations).to.deep.equal(['/auth/sign-in']);
+      });
+    }
+
+    it('any other upload failure → toast 上传失败 / 文件上传过程中发生错误', async () => {
+      const { api, toasts, navigations } = setup(() => jsonResponse(500, failure('磁盘已满')));
+      const err = await failureOf(api.upload('/knowledge_base/upload', new FormData(), z.unknown()));
+      expect(err.message).to.equal('磁盘已满');
+      expect(toasts.$toasts.value[0]).to.include({ title: '上传失败', description: '文件上传过程中发生错误', variant: 'destructive' });
+      expect(navigations).to.deep.equal([]);
+    });
+
     it('a network failure becomes an ApiError with status 0', async () => {
       const { api } = setup(() => Promise.reject(new TypeError('Failed to fetch')));
       const err = await failureOf(api.get('/', z.unknown()));
