@@ -25,6 +25,8 @@ export interface ChemServiceOptions {
   maxQueue?: number;
   /** Worker threads (each loads its own RDKit); default 2, or 1 on a single core. */
   workers?: number;
+  /** Recent drawings kept (default 256; 0 keeps none). Only small requests are kept. */
+  cacheSize?: number;
 }
 
 /** The service is busy or its worker failed: a 503 for the caller, not the user's fault. */
@@ -77,10 +79,12 @@ interface Lane {
   current?: Job & { timer: NodeJS.Timeout };
 }
 
-export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers = defaultWorkers() }: ChemServiceOptions = {}): ChemService {
+export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers = defaultWorkers(), cacheSize = 256 }: ChemServiceOptions = {}): ChemService {
   const lanes: Lane[] = Array.from({ length: Math.max(1, workers) }, () => ({}));
   const queue: Job[] = [];
   let nextId = 1;
+  /** Recent drawings by request, least recently used first (a Map keeps insertion order). */
+  const drawings = new Map<string, Depiction>();
 
   function stopWorker(lane: Lane) {
     const w = lane.worker;
@@ -157,9 +161,25 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
     describe: (input) => call({ op: 'describe', input }, summary),
     descriptors: (input) => call({ op: 'descriptors', input }, descriptors),
     molfile: (input) => call({ op: 'molfile', input }, z.string()),
-    depict: (input, options = {}, limits = {}) => call({ op: 'depict', input, options }, depiction, limits),
+    async depict(input, options = {}, limits = {}) {
+      // The same structure is often drawn many times (an answer, a list of hits): keep recent drawings.
+      const key = JSON.stringify([input, options]);
+      const hit = drawings.get(key);
+      if (hit) {
+        drawings.delete(key);
+        drawings.set(key, hit);
+        return { ...hit, highlightedAtoms: [...hit.highlightedAtoms], highlightedBonds: [...hit.highlightedBonds] };
+      }
+      const drawn = await call({ op: 'depict', input, options }, depiction, limits);
+      if (cacheSize > 0 && key.length <= 64 * 1024) {
+        drawings.set(key, drawn);
+        if (drawings.size > cacheSize) drawings.delete(drawings.keys().next().value ?? '');
+      }
+      return { ...drawn, highlightedAtoms: [...drawn.highlightedAtoms], highlightedBonds: [...drawn.highlightedBonds] };
+    },
     async close() {
       const stopped = () => new ChemUnavailableError('化学计算服务已停止');
+      drawings.clear();
       for (const job of queue.splice(0)) job.reject(stopped());
       await Promise.all(
         lanes.map(async (lane) => {

@@ -69,3 +69,32 @@ describe('with two workers', () => {
     }
   });
 });
+
+describe('recent drawings', () => {
+  it('answers a repeated drawing from memory, as a fresh copy', async () => {
+    const first = await service.depict({ smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C' }, { highlight: { atoms: [0] } });
+    first.highlightedAtoms.push(99);
+    // A 1 ms limit cannot cover a worker round trip (see above), so this answer comes from memory.
+    const again = await service.depict({ smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C' }, { highlight: { atoms: [0] } }, { timeoutMs: 1 });
+    expect(again.svg).toBe(first.svg);
+    expect(again.highlightedAtoms).toEqual([0]);
+  });
+
+  it('keeps drawings apart by options and never keeps failures', async () => {
+    const small = await service.depict({ smiles: 'CCO' }, { width: 100, height: 100 });
+    const large = await service.depict({ smiles: 'CCO' }, { width: 200, height: 100 });
+    expect(small.svg).not.toBe(large.svg);
+    await expect(service.depict({ smiles: 'C1CC' })).rejects.toMatchObject({ code: 'invalid_smiles' });
+    await expect(service.depict({ smiles: 'C1CC' })).rejects.toMatchObject({ code: 'invalid_smiles' });
+  });
+
+  it('can be turned off', async () => {
+    const uncached = createChemService({ cacheSize: 0, workers: 1 });
+    try {
+      await uncached.depict({ smiles: 'CCO' });
+      await expect(uncached.depict({ smiles: 'CCO' }, {}, { timeoutMs: 1 })).rejects.toMatchObject({ code: 'mol_too_complex' });
+    } finally {
+      await uncached.close();
+    }
+  });
+});
