@@ -11,7 +11,8 @@ const PER_ROUND = 20; // drawings of each drug per round
 
 export async function run(): Promise<Figure[]> {
   const rdkit = await loadRdkit();
-  const service = createChemService();
+  // Without the drawing cache: every call goes to a worker, as a first drawing does.
+  const service = createChemService({ cacheSize: 0 });
   try {
     await service.depict({ smiles: 'C' }); // start the worker and load RDKit there
     const bare: number[] = [];
