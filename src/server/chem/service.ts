@@ -14,7 +14,7 @@ export interface ChemService {
   molfile(input: MolInput): Promise<string>;
   /** `limits.timeoutMs` overrides the service's time limit for this call. */
   depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
-  /** Stops the worker; a later call starts a new one. */
+  /** Stops the workers and refuses waiting calls; a later call starts new workers. */
   close(): Promise<void>;
 }
 
