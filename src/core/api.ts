@@ -199,4 +199,5 @@ export function createApiClient(options: ApiClientOptions) {
     },
   };
 }
+/** The API client's methods. */
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -47,6 +47,7 @@ export function createQueryCache(opts: { staleTime?: number; now?: () => number 
     },
   };
 }
+/** A query cache's methods. */
 export type QueryCache = ReturnType<typeof createQueryCache>;
 
 let pageCache: QueryCache | undefined;

@@ -14,14 +14,17 @@ export const storedUser = z.object({
   id: z.string(),
   department_name: z.string(),
 });
+/** See {@link storedUser}. */
 export type StoredUser = z.infer<typeof storedUser>;
 
 /** A chosen knowledge base as the question box shows it. */
 export const selectedKnowledgeBase = z.object({ id: z.string(), name: z.string() });
+/** See {@link selectedKnowledgeBase}. */
 export type SelectedKnowledgeBase = z.infer<typeof selectedKnowledgeBase>;
 
 /** A chosen or uploaded document as the question box shows it. */
 export const selectedDocument = z.object({ docId: z.string(), name: z.string() });
+/** See {@link selectedDocument}. */
 export type SelectedDocument = z.infer<typeof selectedDocument>;
 
 const EMPTY_USER: StoredUser = { show_name: '', username: '', id: '', department_name: '' };
@@ -203,6 +206,7 @@ export function createStatusStore(storage: KeyValueStorage) {
     viewer: viewerModel(storage),
   };
 }
+/** The status store: its models `session`, `layout`, `ask`, `knowledge`, `viewer`. */
 export type StatusStore = ReturnType<typeof createStatusStore>;
 
 /** Memory storage for environments without sessionStorage (or where it throws). */

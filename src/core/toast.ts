@@ -126,6 +126,7 @@ export function createToastStore(clock: ToastClock = realClock) {
     remove,
   };
 }
+/** A toast store's signal and actions. */
 export type ToastStore = ReturnType<typeof createToastStore>;
 
 let pageToasts: ToastStore | undefined;
