@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { alert as alertSchema, ping as pingSchema, type Alert } from '../../contract/general';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -29,6 +29,9 @@ const dotColour = { checking: 'bg-muted', online: 'bg-success', offline: 'bg-dan
 export function Status({ compact }: StatusProps) {
   const { host, apiOrigin } = useHost();
   const t = useT('status');
+  // Read at failure time, so a change of `lang` re-translates without calling the server again.
+  const tRef = useRef(t);
+  tRef.current = t;
   const [reach, setReach] = useState<Reachability>({ state: 'checking' });
   const [banner, setBanner] = useState<Alert | null>(null);
 
@@ -46,10 +49,11 @@ export function Status({ compact }: StatusProps) {
         if (signal.aborted) return;
         setReach({ state: 'offline' });
         const failed = error instanceof WidgetFetchError ? error : new WidgetFetchError('network_error', undefined, String(error));
+        const tr = tRef.current;
         const message =
-          failed.code === 'network_error' ? t('network_error')
-          : failed.code === 'unexpected_response' ? t('unexpected_response')
-          : t('server_error', { status: failed.status ?? '' });
+          failed.code === 'network_error' ? tr('network_error')
+          : failed.code === 'unexpected_response' ? tr('unexpected_response')
+          : tr('server_error', { status: failed.status ?? '' });
         emit(host, 'csai-status-change', { online: false });
         emit(host, 'csai-error', { message, code: failed.code, ...(failed.status !== undefined ? { status: failed.status } : {}) });
       },
@@ -64,7 +68,7 @@ export function Status({ compact }: StatusProps) {
       },
     );
     return () => abort.abort();
-  }, [apiOrigin, host, t]);
+  }, [apiOrigin, host]);
 
   const label = reach.state === 'online' ? t('online') : reach.state === 'offline' ? t('offline') : t('checking');
   return (

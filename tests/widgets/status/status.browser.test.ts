@@ -67,10 +67,11 @@ describe('<csai-status>', () => {
     });
 
     it('speaks English with lang="en" and Chinese otherwise', async () => {
-      const { el } = await show('lang="en-US"');
+      const { el, urls } = await show('lang="en-US"');
       expect(part(el, 'label')!.textContent).to.equal('Service available');
       el.removeAttribute('lang');
       await waitFor(() => part(el, 'label')!.textContent === '服务正常', 'Chinese after removing lang');
+      expect(urls.length, 'a language change does not call the server again').to.equal(2);
     });
 
     it('shows the banner coloured by its type', async () => {
