@@ -47,7 +47,6 @@ export const hostZh = {
       '总结近五年 KRAS G12C 抑制剂的研发进展',
       '布洛芬有哪些常见的合成路线？',
     ],
-    asking: '正在提问…',
     features_title: '核心能力',
     features: [
       { title: '第三方推理大模型', text: '接入兼容 OpenAI 接口的推理模型，支持深度思考与深度研究。' },

@@ -8,6 +8,7 @@ import { App } from './App';
 import { hostI18n } from './i18n';
 import { routes } from './routes';
 import { confirmSession } from './session';
+import { seedSidebarFromCookie } from './shell/sidebar-state';
 import { transitRedirect } from './transit';
 import './theme.css';
 
@@ -16,6 +17,7 @@ const transit = transitRedirect(window.location.hash);
 if (transit) window.history.replaceState(null, '', transit);
 
 setNavigate((path) => navigate(path));
+seedSidebarFromCookie();
 // Ask who is signed in while React starts, not after (app routes wait for this answer).
 if (routes.some((r) => r.auth && r.path === window.location.pathname)) void confirmSession((path) => navigate(path));
 createRoot(document.getElementById('root')!).render(

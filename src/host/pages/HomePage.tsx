@@ -70,7 +70,7 @@ export default function HomePage() {
           <ul className="examples">
             {examples.map((question) => (
               <li key={question}>
-                <button type="button" className="example" onClick={() => void askWith(askRef.current, question, t('home.asking'))}>
+                <button type="button" className="example" onClick={() => void askWith(askRef.current, question, t('home.ask_pending'))}>
                   <span>{question}</span>
                   <Icon name="arrow" size={16} />
                 </button>
