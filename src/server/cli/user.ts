@@ -64,9 +64,14 @@ async function run(argv: string[], db: Db, cost: number): Promise<string> {
       const dept = values.department ? await departmentId(db, values.department.trim(), true) : null;
       const existing = await users.byAccount(email ?? phone!);
       if (existing) throw new UsageError(`account already exists: ${email ?? phone}`);
-      const user = await users.create({
-        email, phone, name, password_hash: await hashPassword(password, cost), department_id: dept, is_admin: values.admin, status: 'active',
-      });
+      const password_hash = await hashPassword(password, cost);
+      const user = await users
+        .create({ email, phone, name, password_hash, department_id: dept, is_admin: values.admin, status: 'active' })
+        .catch((err: unknown) => {
+          // Another process created the same account between the check above and this insert.
+          if (err instanceof Error && /UNIQUE constraint failed: users\./.test(err.message)) throw new UsageError(`account already exists: ${email ?? phone}`);
+          throw err;
+        });
       return `created ${values.admin ? 'administrator' : 'user'} ${email ?? phone} (id ${user.id})` + (generated ? `\npassword: ${password}` : '');
     }
     case 'list': {
