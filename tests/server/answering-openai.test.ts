@@ -204,6 +204,29 @@ describe('the openai engine', () => {
   });
 });
 
+describe('deleting while an answer is written', () => {
+  it('ends the open streams and writes nothing more, for a question and for a whole channel', async () => {
+    const one = await ask(alice, '[hold] 删除进行中的问题');
+    const stream = readEvents(alice, one.questionId);
+    await until(async () => llm.heldCount, (n) => n >= 1);
+    expect((await alice.request('DELETE', `${CH}/questions/${one.questionId}`)).status).toBe(200);
+    const ended = await stream;
+    expect(answerText(ended.events)).toBe('第一段。');
+    expect(ended.events.some((e) => e.event === 'done' || e.event === 'error')).toBe(false);
+    llm.release();
+    expect(storedEvents(one.questionId)).toEqual([]);
+
+    const two = await ask(alice, '[hold] 删除整个频道');
+    const stream2 = readEvents(alice, two.questionId);
+    await until(async () => llm.heldCount, (n) => n >= 1);
+    expect((await alice.request('DELETE', `${CH}/${two.channelId}`)).status).toBe(200);
+    await stream2;
+    llm.release();
+    expect(storedEvents(two.questionId)).toEqual([]);
+    expect((await alice.get(`${CH}/questions/${two.channelId}`)).status).toBe(404);
+  });
+});
+
 describe('an unreachable model service', () => {
   it('fails the answer with a message naming the configuration', async () => {
     const dead = await startServer({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'm' });

@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
@@ -60,9 +60,15 @@ const passageBlock = (p: NumberedPassage) => `[${p.n}] 《${p.title}》${p.page 
 
 /** DESIGN §4 `openai`: any OpenAI-compatible /chat/completions, streamed. */
 export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
-  // `timeout` bounds each attempt until the response starts (one retry for 429/5xx/timeouts);
-  // once it streams, the idle timer below watches the gaps between chunks.
-  const client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: config.idleTimeoutMs });
+  // Loaded on first use: servers with the local engine never pay for the SDK at start-up.
+  let loaded: Promise<{ sdk: typeof import('openai'); client: OpenAI }> | undefined;
+  const load = () =>
+    (loaded ??= import('openai').then((sdk) => ({
+      sdk,
+      // `timeout` bounds each attempt until the response starts (one retry for 429/5xx/timeouts);
+      // once it streams, the idle timer below watches the gaps between chunks.
+      client: new sdk.OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: config.idleTimeoutMs }),
+    })));
 
   return {
     name: 'openai',
@@ -79,6 +85,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
       messages.push({ role: 'user', content: input.question });
       const tracker = citationTracker(input.passages, sink);
+      const { sdk, client } = await load();
 
       for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
         const offer = toolParams.length > 0 && round < MAX_TOOL_ROUNDS;
@@ -139,7 +146,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         } catch (err) {
           if (input.signal.aborted) throw err;
           if (idle) throw stalled();
-          throw describe(err);
+          throw describe(sdk, err);
         } finally {
           clearTimeout(timer);
           input.signal.removeEventListener('abort', onAbort);
@@ -155,7 +162,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
 
 const stalled = () => new AnswerError('语言模型服务长时间没有响应，已停止生成');
 
-function describe(err: unknown): AnswerError {
+function describe({ APIConnectionError, APIConnectionTimeoutError, APIError }: typeof import('openai'), err: unknown): AnswerError {
   if (err instanceof AnswerError) return err;
   if (err instanceof APIConnectionTimeoutError) return stalled();
   if (err instanceof APIConnectionError) return new AnswerError('无法连接语言模型服务，请检查 LLM_BASE_URL 或稍后重试');
