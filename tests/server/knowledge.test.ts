@@ -221,3 +221,63 @@ describe('odd file names', () => {
     expect(res.body.data.name_id[0]!.name).toBe('ab.pdf');
   });
 });
+
+describe('an upload the client abandons half-way', () => {
+  it('leaves no temp file and no document', async () => {
+    await owner.client.get('/api/v1/');
+    const before = docCount();
+    const boundary = '----csaiabort';
+    const controller = new AbortController();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (sent === 0) c.enqueue(new Uint8Array(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="gone.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`)));
+        await new Promise((r) => setTimeout(r, 5));
+        c.enqueue(new Uint8Array(128 * 1024).fill(0x20));
+        sent += 128 * 1024;
+      },
+    });
+    const pending = fetch(`${server.url}${KB}/upload`, {
+      method: 'POST',
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; '),
+        'x-requested-with': 'XMLHttpRequest',
+        'x-csrf-token': owner.client.csrf ?? '',
+      },
+      body,
+      duplex: 'half',
+      signal: controller.signal,
+    } as RequestInit).catch((err: unknown) => err);
+    const tmp = () => storedFiles().filter((f) => f.startsWith('.tmp'));
+    for (let i = 0; i < 400 && tmp().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(tmp()).toHaveLength(1);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    for (let i = 0; i < 400 && tmp().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(tmp()).toEqual([]);
+    expect(docCount()).toBe(before);
+  });
+});
+
+describe('while a long PDF parses in a worker thread', () => {
+  it('the server keeps answering other calls, and progress moves', async () => {
+    const docsDir = (await import('node:child_process')).execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
+    const up = await upload<NameId>(owner.client, [{ name: 'lshort.pdf', data: fs.readFileSync(path.join(docsDir, 'lshort-zh-cn.pdf')) }]);
+    const id = up.body.data.name_id[0]!.docId;
+    const seen = new Set<number>();
+    let answered = 0;
+    for (;;) {
+      const [doc, ping] = await Promise.all([owner.client.get<Doc & { parse_progress: number }>(`${KB}/doc/${id}`), owner.client.get('/api/v1/')]);
+      expect(ping.status).toBe(200);
+      answered++;
+      if (doc.body.data.parseStatus !== 1) break;
+      seen.add(doc.body.data.parse_progress);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await owner.client.get<Doc>(`${KB}/doc/${id}`)).body.data).toMatchObject({ parseStatus: 2, page_count: 139 });
+    // Answered all along, with several intermediate percentages between 0 and 100.
+    expect(answered).toBeGreaterThan(3);
+    expect([...seen].filter((p) => p > 1 && p < 100).length).toBeGreaterThan(2);
+  });
+});

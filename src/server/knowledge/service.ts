@@ -110,6 +110,9 @@ export function knowledgeService(db: Db, files: FileStore) {
   };
 
   return {
+    /** Refuses an upload target the viewer may not write to, before any bytes are read. */
+    checkUploadTarget: (viewer: Viewer, folderId: string) => writableFolder(viewer, folderId),
+
     // ---------- folders ----------
     async listFolders(viewer: Viewer, args: ListArgs & { sort?: FolderSort | undefined }) {
       let q = selectFolders(db).where('kb_folders.owner_id', '=', viewer.userId);

@@ -51,6 +51,8 @@ export async function startParsing({ db, files, log, concurrency }: { db: Db; fi
     )
     .execute();
   for (const doc of orphans) await queue.enqueue(PARSE_JOB, { docId: doc.id } satisfies ParseJobPayload);
+  // Finished jobs are history only; keep a week of it.
+  await queue.prune(7 * 24 * 3600_000);
 
   const parse = async (job: Job, { isFinal }: { isFinal: boolean }) => {
     const docId = payloadOf(job)?.docId;

@@ -84,7 +84,7 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
     if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 方式上传文件', 'files', 'not_multipart');
     let folderId = req.query.folder_id || undefined;
     // Refuse an unknown or foreign folder before reading any bytes.
-    if (folderId) await kb.getFolder(viewer, folderId);
+    if (folderId) await kb.checkUploadTarget(viewer, folderId);
     const incoming: IncomingFile[] = [];
     try {
       for await (const part of req.parts()) {
