@@ -22,6 +22,8 @@ declare module 'fastify' {
     auth(): Promise<Auth>;
     /** The signed-in user's id, or a 401 with the SPEC §8 message. */
     requireUser(): Promise<{ userId: string; sessionId: string }>;
+    /** The CSRF token valid for this request's session cookie (the cookie's, or the one just issued). */
+    csrfToken: string;
   }
   interface FastifyReply {
     /** Sets the session cookie (or clears it with null) and a CSRF token bound to it. */
@@ -60,12 +62,16 @@ export function installHttpSession(
     return !!nonce && !!mac && safeEqual(mac, hmac(secret, `${nonce}|${sessionCookie}`));
   };
   const cookieBase = { path: '/', sameSite: 'lax' as const, secure: config.CSAI_COOKIE_SECURE };
-  const setCsrfCookie = (reply: FastifyReply, sessionCookie: string) =>
-    reply.setCookie(XSRF_COOKIE, mintCsrf(sessionCookie), { ...cookieBase, httpOnly: false });
+  const setCsrfCookie = (reply: FastifyReply, sessionCookie: string) => {
+    const token = mintCsrf(sessionCookie);
+    reply.setCookie(XSRF_COOKIE, token, { ...cookieBase, httpOnly: false });
+    reply.request.csrfToken = token;
+  };
 
   app.decorateRequest('auth', function (this: FastifyRequest) {
     throw new Error('replaced per request');
   });
+  app.decorateRequest('csrfToken', '');
   app.decorateRequest('requireUser', async function (this: FastifyRequest) {
     const auth = await this.auth();
     if (auth.kind === 'user') return auth;
@@ -100,7 +106,8 @@ export function installHttpSession(
 
     const csrfCookie = request.cookies[XSRF_COOKIE];
     const cookieOk = csrfValid(csrfCookie, sessionCookie);
-    if (!cookieOk) setCsrfCookie(reply, sessionCookie);
+    if (cookieOk) request.csrfToken = csrfCookie!;
+    else setCsrfCookie(reply, sessionCookie);
     if (SAFE_METHODS.has(request.method)) return;
     if (!request.headers['x-requested-with']) {
       throw forbidden('请求缺少 X-Requested-With 头', 'csrf_failed');

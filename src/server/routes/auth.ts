@@ -288,6 +288,14 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     return ok(null, '登出成功');
   });
 
+  app.get('/csrf', {
+    schema: {
+      tags,
+      summary: 'The CSRF token for this session, for pages on an allowed other origin that cannot read the XSRF-TOKEN cookie',
+      response: { 200: okSchema(z.object({ token: z.string() })), ...errorResponses },
+    },
+  }, async (req) => ok({ token: req.csrfToken }));
+
   app.get('/me', {
     schema: { tags, summary: 'The signed-in user (SPEC §3 user info)', response: { 200: withUser, ...errorResponses } },
   }, async (req) => {
