@@ -132,6 +132,8 @@ describe('the openai engine', () => {
     const { channelId, questionId } = await ask(alice, '[hold] 要停止的问题');
     const head = await readEvents(alice, questionId, { stopAfter: (e) => e.event === 'delta' });
     expect(answerText(head.events)).toBe('第一段。');
+    // While it runs, the list shows the answer so far.
+    expect(await questionOf(alice, channelId, questionId)).toMatchObject({ status: 'running', answer: '第一段。', finished_at: null });
     const stop = await alice.request<{ status: string }>('PUT', `${CH}/stop_questions/${questionId}`);
     expect(stop.status).toBe(200);
     expect(stop.body.data).toEqual({ question_id: questionId, status: 'stopped' });

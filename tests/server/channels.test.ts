@@ -323,3 +323,21 @@ describe('tools', () => {
     }
   });
 });
+
+describe('the answer stream on a portal page', () => {
+  it('carries the CORS headers of an allowed origin', async () => {
+    const portal = await startServer({ CSAI_CORS_ORIGINS: 'https://eln.example.com' });
+    try {
+      const user = (await signedInUser(portal)).client;
+      const { questionId } = await ask(user, '跨域');
+      const res = await fetch(`${portal.url}${CH}/questions/${questionId}/events`, {
+        headers: { origin: 'https://eln.example.com', cookie: [...user.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://eln.example.com');
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(await res.text()).toContain('event: done');
+    } finally {
+      await portal.close();
+    }
+  });
+});
