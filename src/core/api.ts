@@ -47,6 +47,8 @@ export interface ApiClientOptions {
   apiBase?: string;
   /** Called with {@link SIGN_IN_PATH} on any 401. */
   navigate: (path: string) => void;
+  /** Called on any 401 before navigating (the page forgets its user). */
+  onUnauthorized?: () => void;
   toasts: ToastStore;
   i18n: I18n;
   /** The fetch to use; tests pass a fake. */
@@ -101,6 +103,7 @@ export function createApiClient(options: ApiClientOptions) {
       options.toasts.toast({ variant: 'destructive', title: t('core:error_title'), description: t('core:error_description', { url: error.url, message: error.message }) });
     }
     if (error.status === 401) {
+      options.onUnauthorized?.();
       if (!opts.quiet && (SESSION_MESSAGES as readonly string[]).includes(error.message)) {
         // Shown last so it is the one toast left (SPEC §9 holds one at a time).
         options.toasts.toast({ variant: 'destructive', title: t('core:session_expired') });

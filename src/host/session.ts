@@ -31,6 +31,13 @@ const hint = {
   },
 };
 
+// Any 401 anywhere on the page (need_login) ends what this module believes about the session.
+statusStore().session.$need_login.subscribe((needLogin) => {
+  if (!needLogin) return;
+  check = undefined;
+  hint.set(false);
+});
+
 /** Whether this browser was signed in when last seen (the session check still decides). */
 export function probablySignedIn(): boolean {
   return hint.get();

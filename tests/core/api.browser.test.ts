@@ -10,8 +10,9 @@ function setup(handler: Parameters<typeof fakeFetch>[0], cookies = 'XSRF-TOKEN=a
   const { fetch, calls } = fakeFetch(handler);
   const toasts = createToastStore();
   const navigations: string[] = [];
-  const api = createApiClient({ fetch, toasts, i18n: createI18n(), navigate: (p) => navigations.push(p), readCookies: () => cookies });
-  return { api, calls, toasts, navigations };
+  const unauthorized: number[] = [];
+  const api = createApiClient({ fetch, toasts, i18n: createI18n(), navigate: (p) => navigations.push(p), onUnauthorized: () => unauthorized.push(1), readCookies: () => cookies });
+  return { api, calls, toasts, navigations, unauthorized };
 }
 
 async function failureOf(p: Promise<unknown>): Promise<ApiError> {
@@ -86,9 +87,10 @@ describe('the API client', () => {
     }
 
     it('any other 401 → sign-in, with the Error toast', async () => {
-      const { api, toasts, navigations } = setup(() => jsonResponse(401, failure('请先登录', 'unauthenticated')));
+      const { api, toasts, navigations, unauthorized } = setup(() => jsonResponse(401, failure('请先登录', 'unauthenticated')));
       await failureOf(api.get('/channel', z.unknown()));
       expect(navigations).to.deep.equal(['/auth/sign-in']);
+      expect(unauthorized).to.have.length(1);
       expect(toasts.$toasts.value[0]).to.include({ title: 'Error', description: '/api/v1/channel error! 请先登录', variant: 'destructive' });
     });
 
