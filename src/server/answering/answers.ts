@@ -240,6 +240,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
      * (or had already ended) and no further event will be written for it.
      */
     async stop(questionId: string): Promise<void> {
+      toldQueued.delete(questionId);
       for (let attempt = 0; attempt < 3; attempt++) {
         const run = running.get(questionId);
         if (run) {
@@ -258,6 +259,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
 
     /** Before questions are deleted: their runs stop writing at once. */
     async cancel(questionIds: string[]) {
+      for (const id of questionIds) toldQueued.delete(id);
       await Promise.all(questionIds.map((id) => running.get(id)?.close()));
     },
 
