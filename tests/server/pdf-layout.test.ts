@@ -39,6 +39,22 @@ describe('reading order', () => {
   });
 });
 
+describe('reading order when the columns do not share baselines', () => {
+  it('still reads column by column, and keeps a full-width paragraph whole', () => {
+    const runs: Run[] = [
+      run('Full width opening paragraph line one that runs across the page width', 50, 760),
+      run('and its second line which also spans the whole page from left to right', 50, 748),
+    ];
+    for (let i = 0; i < 12; i++) {
+      runs.push(run(`left entry ${String(i + 1).padStart(2, '0')} of the left column`, 50, 720 - i * 13));
+      runs.push(run(`right entry ${String(i + 1).padStart(2, '0')} of the right column`, 320, 714 - i * 13.5));
+    }
+    const md = toMarkdown(layoutDocument([{ page: 1, width: 612, height: 792, runs }]));
+    expect(md).toContain('Full width opening paragraph line one that runs across the page width and its second line');
+    expect(md.indexOf('right entry 01')).toBeGreaterThan(md.indexOf('left entry 12'));
+  });
+});
+
 describe('structure', () => {
   it('finds headings by size with levels, list items and aligned tables', () => {
     const runs: Run[] = [

@@ -148,16 +148,18 @@ export function readingOrder(lines: Line[], pageWidth: number, x0 = 0): Stream[]
   const mid = x0 + pageWidth / 2;
   const colWidth = pageWidth * 0.22;
   const side = (s: Segment) => (s.x1 <= mid + 2 ? 'left' : s.x0 >= mid - 2 ? 'right' : 'span');
-  const twoColumnLines = lines.filter((l) => {
-    const left = l.segments.filter((s) => side(s) === 'left');
-    const right = l.segments.filter((s) => side(s) === 'right');
-    return left.length === 1 && right.length === 1 && l.segments.length === 2 && left[0]!.x1 - left[0]!.x0 > colWidth && right[0]!.x1 - right[0]!.x0 > colWidth;
-  }).length;
-  if (lines.length < 6 || twoColumnLines < Math.max(4, lines.length * 0.3)) return [lines];
+  // Columns are judged segment by segment: the baselines of two columns rarely line up.
+  const segments = lines.flatMap((l) => l.segments);
+  const wide = (sd: string) => segments.filter((s) => side(s) === sd && s.x1 - s.x0 > colWidth).length;
+  const [leftWide, rightWide] = [wide('left'), wide('right')];
+  const spanning = segments.filter((s) => side(s) === 'span').length;
+  const twoColumns = lines.length >= 6 && leftWide >= 3 && rightWide >= 3 && leftWide + rightWide >= Math.max(6, spanning * 1.5);
+  if (!twoColumns) return [lines];
 
   const streams: Stream[] = [];
   let left: Line[] = [];
   let right: Line[] = [];
+  const spanStreams = new Set<Stream>();
   const flush = () => {
     if (left.length) streams.push(left);
     if (right.length) streams.push(right);
@@ -171,7 +173,8 @@ export function readingOrder(lines: Line[], pageWidth: number, x0 = 0): Stream[]
     for (let k = 0; k + 1 < s.runs.length; k++) {
       const a = s.runs[k]!;
       const b = s.runs[k + 1]!;
-      if (a.x + a.width <= mid + 2 && b.x >= mid - 2 && b.x - (a.x + a.width) > 0) {
+      // Wider than a word space, so a full-width line of prose is never cut.
+      if (a.x + a.width <= mid + 2 && b.x >= mid - 2 && b.x - (a.x + a.width) > Math.max(a.size, b.size) * 0.8) {
         return [makeSegment(s.runs.slice(0, k + 1), s.y), makeSegment(s.runs.slice(k + 1), s.y)].filter((x) => x.text);
       }
     }
@@ -180,8 +183,15 @@ export function readingOrder(lines: Line[], pageWidth: number, x0 = 0): Stream[]
   for (const raw of lines) {
     const line = { ...raw, segments: raw.segments.flatMap(splitAtGutter) };
     if (line.segments.some((s) => side(s) === 'span')) {
-      flush();
-      streams.push([line]);
+      // Full-width lines in a row form one stream, so their paragraph stays whole.
+      const last = streams[streams.length - 1];
+      if (!left.length && !right.length && last && spanStreams.has(last)) last.push(line);
+      else {
+        flush();
+        const stream = [line];
+        spanStreams.add(stream);
+        streams.push(stream);
+      }
       continue;
     }
     const l = line.segments.filter((s) => side(s) === 'left');
@@ -352,7 +362,9 @@ export function toMarkdown(blocks: Block[]): string {
         out.push(`${'#'.repeat(b.level ?? 1)} ${b.text}`);
         break;
       case 'list':
-        out.push(/^[•·●○◦▪■□◆◇▶►‣⁃–—*-]/u.test(b.text) ? `- ${b.text.replace(/^[•·●○◦▪■□◆◇▶►‣⁃–—*-]\s*/u, '')}` : `- ${b.text}`);
+        if (/^[•·●○◦▪■□◆◇▶►‣⁃–—*-]/u.test(b.text)) out.push(`- ${b.text.replace(/^[•·●○◦▪■□◆◇▶►‣⁃–—*-]\s*/u, '')}`);
+        else if (/^\d{1,2}[.)]\s/.test(b.text)) out.push(b.text); // already a markdown ordered item
+        else out.push(`- ${b.text}`);
         break;
       case 'table': {
         const rows = b.rows ?? [];
