@@ -24,7 +24,7 @@ const markdown = async (id: string) => (await me.get<{ markdown: string }>(`${KB
 beforeAll(async () => {
   server = await startServer();
   me = (await signedInUser(server)).client;
-  const files = ['zhlipsum.pdf', 'zhnumber.pdf', 'fduthesis-en.pdf', 'cdk2.sdf', '5dpv.pdb'];
+  const files = ['zhlipsum.pdf', 'zhnumber.pdf', 'fduthesis-en.pdf', 'cdk2.sdf', 'first_200.props.sdf', '5dpv.pdb'];
   const up = await upload<NameId>(me, files.map((name) => ({ name, data: real(name) })));
   expect(up.status).toBe(200);
   for (const { name, docId } of up.body.data.name_id) ids[name] = docId;
@@ -113,6 +113,22 @@ describe('an SDF file (cdk2.sdf, rdkit-data)', () => {
     const md = await markdown(ids['cdk2.sdf']!);
     expect(md).toContain('共 47 个分子。');
     expect(md).toMatch(/^\| 1 \| ZINC03814457 \| CC\(C\)C\(=O\)COc1nc\(N\)nc2\[nH\]cnc12 \| ZINC03814457 \| 1 \|/m);
+  });
+
+  it('reads records whose name line is empty (first_200.props.sdf, NCI data)', async () => {
+    const sqlite = openDb(server);
+    try {
+      const rows = sqlite.prepare('select idx, name, smiles, properties from kb_molecules where doc_id = ? order by idx').all(ids['first_200.props.sdf']) as Array<{ idx: number; name: string | null; smiles: string; properties: string }>;
+      expect(rows).toHaveLength(200);
+      expect(rows.every((r) => r.smiles)).toBe(true);
+      // RDKit's canonical SMILES of the first record agrees with the file's own ISM field.
+      expect(rows[0]!.smiles).toBe('CC1=CC(=O)C=CC1=O');
+      expect(JSON.parse(rows[0]!.properties)).toMatchObject({ AMW: '122.12344', ISM: 'CC1=CC(=O)C=CC1=O' });
+    } finally {
+      sqlite.close();
+    }
+    const doc = (await me.get<Doc>(`${KB}/doc/${ids['first_200.props.sdf']}`)).body.data;
+    expect(doc.progress_texts.some((t) => t.includes('无法解析'))).toBe(false);
   });
 
   it('finds a molecule by its SMILES string and by its name', async () => {

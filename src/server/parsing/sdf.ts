@@ -6,6 +6,7 @@ import type { ParsedChunk, ParsedMolecule, ParseResult, Progress } from './proto
 /** Data fields that usually hold a molecule's name, in order of preference. */
 const NAME_FIELDS = ['name', 'Name', 'NAME', 'title', 'Title', 'ID', 'id', 'PUBCHEM_IUPAC_NAME', 'PUBCHEM_COMPOUND_CID', 'chembl_id', 'NSC'];
 const MAX_TABLE_PROPS = 8;
+const MAX_TABLE_ROWS = 1000;
 
 /** One SDF record split into its molblock and its data fields. */
 export function splitRecord(record: string): { molfile: string; properties: Record<string, string> } | null {
@@ -29,13 +30,14 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0,
 /** SDF → one record per molecule with its data fields and canonical SMILES (RDKit). */
 export async function parseSdf(file: string, title: string, progress: Progress): Promise<ParseResult> {
   const text = (await fs.readFile(file)).toString('utf8');
-  const records = text.split(/^\$\$\$\$\s*$/m).filter((r) => r.trim());
+  // The line after "$$$$" starts the next record; its first line (the name) may be empty.
+  const records = text.replace(/\r\n?/g, '\n').split(/^\$\$\$\$[^\n]*(?:\n|$)/m).filter((r) => r.trim());
   const rdkit = await loadRdkit();
   progress(5, `共 ${records.length} 条记录，正在读取分子`);
   const molecules: ParsedMolecule[] = [];
   let invalid = 0;
   for (let i = 0; i < records.length; i++) {
-    const parts = splitRecord(records[i]!.replace(/^\s*\n/, ''));
+    const parts = splitRecord(records[i]!);
     if (!parts) {
       invalid++;
       continue;
@@ -61,10 +63,13 @@ export async function parseSdf(file: string, title: string, progress: Progress):
   for (const m of molecules) for (const k of Object.keys(m.properties)) counts.set(k, (counts.get(k) ?? 0) + 1);
   const columns = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_TABLE_PROPS).map(([k]) => k);
   const head = ['#', '名称', 'SMILES', ...columns];
+  // Every molecule is stored and indexed; the markdown table shows the first MAX_TABLE_ROWS.
+  const shown = molecules.slice(0, MAX_TABLE_ROWS);
   const md = [
     `# ${title}`,
     `共 ${molecules.length} 个分子${invalid ? `，其中 ${invalid} 条记录无法解析结构` : ''}。`,
-    [`| ${head.map(cell).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...molecules.map((m) => `| ${[String(m.idx), m.name ?? '', m.smiles ?? '', ...columns.map((c) => m.properties[c] ?? '')].map(cell).join(' | ')} |`)].join('\n'),
+    [`| ${head.map(cell).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...shown.map((m) => `| ${[String(m.idx), m.name ?? '', m.smiles ?? '', ...columns.map((c) => m.properties[c] ?? '')].map(cell).join(' | ')} |`)].join('\n'),
+    ...(molecules.length > shown.length ? [`表中只列出前 ${shown.length} 个分子，其余 ${molecules.length - shown.length} 个已全部收录并可检索。`] : []),
   ].join('\n\n');
 
   const chunks: ParsedChunk[] = molecules.map((m) => {
