@@ -9,6 +9,7 @@ import { AppShell } from '../../src/host/shell/AppShell';
 import { readSidebarCookie, SIDEBAR_COOKIE } from '../../src/host/shell/sidebar-state';
 import { Toaster } from '../../src/host/shell/Toaster';
 import { transitRedirect } from '../../src/host/transit';
+import { skipsDelay, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
 import { expect, waitFor } from '../core/harness';
 
 // The banner asks the server; answer it here so the page stays quiet.
@@ -115,5 +116,14 @@ describe('activation and reset fragments', () => {
     expect(transitRedirect('#pswd_transit=tok456')).to.equal('/auth/reset-password?token=tok456');
     expect(transitRedirect('#other=1')).to.equal(null);
     expect(transitRedirect('#pswd_transit=<script>')).to.equal(null);
+  });
+});
+
+describe('tooltips', () => {
+  it('open after 700 ms, at once within 300 ms of another closing', () => {
+    expect([TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY]).to.deep.equal([700, 300]);
+    tooltipClosed(10_000);
+    expect(skipsDelay(10_299)).to.equal(true);
+    expect(skipsDelay(10_300)).to.equal(false);
   });
 });

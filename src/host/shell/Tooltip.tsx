@@ -15,6 +15,11 @@ export function skipsDelay(now: number): boolean {
   return now - lastClosedAt < TOOLTIP_SKIP_DELAY;
 }
 
+/** Records that a tooltip closed at `at` (starts the skip window). */
+export function tooltipClosed(at: number): void {
+  lastClosedAt = at;
+}
+
 type Trigger = ReactElement<{
   ref?: Ref<HTMLElement>;
   'aria-describedby'?: string;
@@ -52,7 +57,7 @@ export function Tooltip({ label, children, placement = 'right', disabled = false
   const hide = () => {
     clearTimeout(timer.current);
     setOpen((was) => {
-      if (was) lastClosedAt = performance.now();
+      if (was) tooltipClosed(performance.now());
       return false;
     });
   };

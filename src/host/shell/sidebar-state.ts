@@ -31,12 +31,6 @@ export function writeSidebarCookie(open: boolean): void {
 /** The drawer's open state on narrow screens (not persisted, SPEC §4 "separate open state on mobile"). */
 export const $openMobile = signal(false);
 
-/** Whether the desktop sidebar is expanded: the store field, seeded from the cookie once per page. */
-export function sidebarOpen() {
-  const { layout } = statusStore();
-  return layout.$isSidebarOpen;
-}
-
 let seeded = false;
 /** Reads the cookie into the store the first time the shell renders. */
 export function seedSidebarFromCookie(): void {
