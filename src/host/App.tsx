@@ -10,6 +10,7 @@ import { layouts } from './shell/layouts';
 import { ProgressBar, RouteReady } from './shell/ProgressBar';
 import { Toaster } from './shell/Toaster';
 import { confirmSession, probablySignedIn } from './session';
+import { routeElementNavigation } from './shell/element-navigation';
 
 /** Shows its children to a signed-in user; otherwise confirms the session (401 → sign-in). */
 function RequireUser({ children }: { children: ReactNode }) {
@@ -40,12 +41,20 @@ function RoutePage({ def }: { def: RouteDef }) {
 
 const NotFound = notFoundPage;
 
+/** Routes the elements' `csai-navigate` requests inside the site. */
+function ElementNavigation() {
+  const [, navigate] = useLocation();
+  useEffect(() => routeElementNavigation(document, (path) => navigate(path)), [navigate]);
+  return null;
+}
+
 /** The root view (SPEC §2): progress bar, toast area and the routed view with its loading fallback. */
 export function App() {
   return (
     <I18nextProvider i18n={hostI18n()}>
       <Router>
         <ProgressBar />
+        <ElementNavigation />
         <Suspense fallback={<PageLoading />}>
           <Switch>
             {routes.map((def) => (

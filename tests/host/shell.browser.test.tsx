@@ -9,6 +9,7 @@ import { AppShell } from '../../src/host/shell/AppShell';
 import { readSidebarCookie, SIDEBAR_COOKIE } from '../../src/host/shell/sidebar-state';
 import { Toaster } from '../../src/host/shell/Toaster';
 import { transitRedirect } from '../../src/host/transit';
+import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
 import { expect, waitFor } from '../core/harness';
 
@@ -125,5 +126,23 @@ describe('tooltips', () => {
     tooltipClosed(10_000);
     expect(skipsDelay(10_299)).to.equal(true);
     expect(skipsDelay(10_300)).to.equal(false);
+  });
+});
+
+describe('navigation asked by an element', () => {
+  it('is routed inside the site for site paths and left alone otherwise', () => {
+    const paths: string[] = [];
+    const stop = routeElementNavigation(document, (p) => paths.push(p));
+    const ask = (path: string) => {
+      const event = new CustomEvent('csai-navigate', { detail: { path, url: `http://x${path}` }, bubbles: true, composed: true, cancelable: true });
+      document.body.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(ask('/channels?channel_id=c1&closeSider=true')).to.equal(true);
+    expect(ask('//evil.example/x')).to.equal(false);
+    expect(ask('https://evil.example/')).to.equal(false);
+    stop();
+    expect(ask('/knowledges')).to.equal(false);
+    expect(paths).to.deep.equal(['/channels?channel_id=c1&closeSider=true']);
   });
 });
