@@ -2,7 +2,7 @@ import { useSearch } from 'wouter';
 import { useT } from '../i18n';
 import { CustomElement, usePageTitle } from '../shell/common';
 
-/** /pdf_viewer (`docId`, `if_img`, `download_url`, `download_key`): the full-window document viewer. */
+/** /pdf_viewer (`docId`, `if_img`, `download_url`, `download_key`, and `page`/`highlight` for citations): the full-window document viewer. */
 export default function PdfViewerPage() {
   const t = useT();
   usePageTitle(t('pdf_viewer.title'));
@@ -15,9 +15,13 @@ export default function PdfViewerPage() {
         pending={t('page_loading')}
         attrs={{
           'doc-id': q.get('docId') ?? undefined,
-          'if-img': q.get('if_img') ?? undefined,
+          // A boolean attribute: present only when the query says yes (`if_img=false` must not turn it on).
+          'if-img': /^(1|true|yes)$/i.test(q.get('if_img') ?? '') ? 'true' : undefined,
           'download-url': q.get('download_url') ?? undefined,
           'download-key': q.get('download_key') ?? undefined,
+          // Citations open the viewer at a page with a highlighted box.
+          page: q.get('page') ?? undefined,
+          highlight: q.get('highlight') ?? undefined,
         }}
       />
     </main>
