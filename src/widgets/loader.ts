@@ -2,6 +2,7 @@
 // here is a small shell; its React view, twind and i18n load with import() when the first
 // instance connects, from URLs relative to this script (so a foreign page can embed it).
 import { defineOnce } from './shared/define-once';
+import { CsaiKnowledgeElement } from './knowledge/knowledge.element';
 import { CsaiStatusElement } from './status/status.element';
 
 /**
@@ -10,6 +11,7 @@ import { CsaiStatusElement } from './status/status.element';
  */
 export const elementRegistry: Readonly<Record<string, CustomElementConstructor>> = {
   'csai-status': CsaiStatusElement,
+  'csai-knowledge': CsaiKnowledgeElement,
 };
 
 for (const [tag, ctor] of Object.entries(elementRegistry)) defineOnce(tag, ctor);

@@ -1,0 +1,80 @@
+import { useCallback, useMemo } from 'react';
+import { ApiError } from '../../core/api';
+import type { CommonProps } from '../shared/element';
+import { emit } from '../shared/events';
+import { useHost, useT } from '../shared/host-context';
+import { addStrings } from '../shared/i18n';
+import { reactView } from '../shared/react-view';
+import { knowledgeApi } from './knowledge-api';
+import { knowledgeStrings } from './knowledge.strings';
+import { MainList } from './MainList';
+import { SidebarContent, SidebarHeader } from './Sidebar';
+import { useCurrentFolder } from './state';
+import { Icon } from './ui';
+
+addStrings('knowledge', knowledgeStrings);
+
+/** The parts SPEC §2 names, plus `public` for /public_folder. */
+export type KnowledgeView = 'main_list' | 'main_blank' | 'sidebar_header' | 'sidebar_content' | 'public';
+
+export interface KnowledgeProps extends CommonProps {
+  /** Which part to render; the whole two-pane view when absent or `main_list`. */
+  view: string | undefined;
+}
+
+/** The knowledge bases: folders in a sidebar, the chosen folder's documents in the main pane. */
+export function Knowledge({ view }: KnowledgeProps) {
+  const { host, apiOrigin } = useHost();
+  const t = useT('knowledge');
+  const kbApi = useMemo(() => knowledgeApi(apiOrigin), [apiOrigin]);
+  const folder = useCurrentFolder();
+  const crossOrigin = apiOrigin !== '' && new URL(apiOrigin, location.href).origin !== location.origin;
+
+  const onError = useCallback(
+    (error: unknown) => {
+      if (error instanceof ApiError) {
+        if (error.code === 'aborted') return;
+        emit(host, 'csai-error', { message: error.message, code: error.code, ...(error.status ? { status: error.status } : {}) });
+      } else emit(host, 'csai-error', { message: t('try_later'), code: 'unexpected_error' });
+    },
+    [host, t],
+  );
+  /** DESIGN §7: tell the page (csai-navigate); a page that does not take it gets a full navigation. */
+  const navigate = useCallback(
+    (path: string) => {
+      const event = new CustomEvent('csai-navigate', { detail: { path }, bubbles: true, composed: true, cancelable: true });
+      if (host.dispatchEvent(event)) window.location.assign(`${crossOrigin ? apiOrigin : ''}${path}`);
+    },
+    [host, apiOrigin, crossOrigin],
+  );
+
+  const part = (view ?? 'main_list').trim() as KnowledgeView;
+  const shared = { t, kbApi, onError };
+  const blank = (
+    <div part="main-blank" className="flex h-full min-h-[16rem] flex-col items-center justify-center gap-2 p-8 text-center">
+      <span className="flex h-12 w-12 items-center justify-center rounded-full border border-line text-accent"><Icon name="folder" className="w-6 h-6" /></span>
+      <h2 className="m-0 text-base font-semibold">{t('blank_title')}</h2>
+      <p className="m-0 max-w-sm text-sm text-muted">{t('blank_text')}</p>
+    </div>
+  );
+  const main = folder ? <MainList {...shared} navigate={navigate} withCredentials={crossOrigin} /> : blank;
+
+  if (part === 'sidebar_header') return <SidebarHeader {...shared} />;
+  if (part === 'sidebar_content') return <SidebarContent {...shared} />;
+  if (part === 'main_blank') return blank;
+  const publicOnly = part === 'public';
+  return (
+    <div part="layout" data-view={publicOnly ? 'public' : 'main_list'} className="flex flex-col md:flex-row min-h-[32rem] bg-surface text-ink font-csai rounded-csai border border-line overflow-hidden">
+      <aside part="sidebar" className="flex flex-col border-b border-line md:border-b-0 md:border-r md:w-72 md:shrink-0">
+        <SidebarHeader {...shared} publicOnly={publicOnly} />
+        <div className="max-h-72 overflow-auto md:max-h-none md:flex-1">
+          <SidebarContent {...shared} publicOnly={publicOnly} />
+        </div>
+      </aside>
+      <div part="main" className="flex-1 min-w-0">{main}</div>
+    </div>
+  );
+}
+
+/** The view the element imports on first connection. */
+export const view = reactView<KnowledgeProps>(Knowledge);

@@ -1,0 +1,320 @@
+import axe from 'axe-core';
+import '../../../src/widgets/knowledge/knowledge.element';
+import { toastStore } from '../../../src/core/toast';
+import { clearStatusStorage } from '../../../src/core/status-store';
+import { setNavigate } from '../../../src/core/page';
+import { fileProgress, totalProgress } from '../../../src/widgets/knowledge/upload';
+import { selectFolder } from '../../../src/widgets/knowledge/state';
+import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
+import { doc, FakeXhr, fakeServer } from './fake-server';
+
+const shadow = (el: Element) => el.shadowRoot!;
+const all = <T extends Element = HTMLElement>(el: Element, sel: string) => [...shadow(el).querySelectorAll<T & Element>(sel)];
+const button = (el: Element | ShadowRoot, text: string | RegExp) =>
+  [...(el instanceof Element ? shadow(el) : el).querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+    typeof text === 'string' ? b.textContent?.trim() === text || b.getAttribute('aria-label') === text : text.test(b.textContent ?? ''));
+const text = (el: Element) => shadow(el).textContent ?? '';
+const lastToast = () => toastStore().$toasts.value[0];
+const dialog = (el: Element) => shadow(el).querySelector<HTMLDialogElement>('dialog[open]');
+
+function file(name: string, size = 1000, type = 'application/pdf') {
+  return new File([new Uint8Array(size)], name, { type });
+}
+function choose(el: Element, files: File[]) {
+  const input = shadow(el).querySelector<HTMLInputElement>('input[type=file]')!;
+  const dt = new DataTransfer();
+  for (const f of files) dt.items.add(f);
+  input.files = dt.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}
+function type(input: HTMLInputElement, value: string) {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  setter.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+async function seriousViolations(el: Element) {
+  const result = await axe.run(el);
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('<csai-knowledge>', () => {
+  failOnConsoleErrors();
+  let server: ReturnType<typeof fakeServer>;
+  let box: HTMLElement | undefined;
+  let navigations: string[] = [];
+  let errors: { message: string; code: string }[] = [];
+  const onNavigate = (e: Event) => {
+    e.preventDefault();
+    navigations.push((e as CustomEvent<{ path: string }>).detail.path);
+  };
+  const onError = (e: Event) => errors.push((e as CustomEvent<{ message: string; code: string }>).detail);
+  const realXhr = globalThis.XMLHttpRequest;
+
+  beforeEach(() => {
+    selectFolder(null);
+    clearStatusStorage(sessionStorage);
+    toastStore().remove();
+    server = fakeServer();
+    navigations = [];
+    errors = [];
+    FakeXhr.sent = [];
+    FakeXhr.last = undefined;
+    document.addEventListener('csai-navigate', onNavigate);
+    document.addEventListener('csai-error', onError);
+    Object.assign(globalThis, { XMLHttpRequest: FakeXhr });
+    setNavigate((path) => navigations.push(`api:${path}`));
+  });
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    server.restore();
+    document.removeEventListener('csai-navigate', onNavigate);
+    document.removeEventListener('csai-error', onError);
+    Object.assign(globalThis, { XMLHttpRequest: realXhr });
+  });
+
+  const show = async (attrs = '') => {
+    box = mount(`<csai-knowledge ${attrs}></csai-knowledge>`);
+    const el = box.querySelector('csai-knowledge')!;
+    await waitFor(() => all(el, '[part~="folder"]').length >= 2, 'the folder lists');
+    return el;
+  };
+  const openFolder = async (el: Element, id = 'f1') => {
+    shadow(el).querySelector<HTMLButtonElement>(`[data-folder-id="${id}"]`)!.click();
+    await waitFor(() => part(el, 'documents') || part(el, 'empty'), 'the documents');
+  };
+
+  describe('the folder lists and the main list', () => {
+    it('lists my, shared and public folders and shows the blank view until one is chosen', async () => {
+      const el = await show();
+      expect(part(el, 'section-mine')!.textContent).to.contain('激酶抑制剂文献');
+      expect(part(el, 'section-shared')!.textContent).to.contain('课题组共享');
+      expect(part(el, 'section-public')!.textContent).to.contain('暂无公开的知识库');
+      expect(part(el, 'main-blank')!.textContent).to.contain('选择一个知识库');
+      expect(server.calls.map((c) => c.url)).to.include('/api/v1/knowledge_base/folder?page=1&size=100&sort=-createTime');
+      expect(await seriousViolations(el)).to.deep.equal([]);
+    });
+
+    it('shows a folder’s documents with their parse states, molecule count and keeps the store fields', async () => {
+      const el = await show();
+      await openFolder(el);
+      const rows = all(el, '[part~="document"]');
+      expect(rows.map((r) => r.querySelector('[part~="document-title"]')!.textContent)).to.deep.equal(['综述.pdf', 'cdk2.sdf', '扫描件.png']);
+      expect(rows.map((r) => r.querySelector('[part~="parse-status"]')!.textContent)).to.deep.equal(['完成', '完成', '失败']);
+      await waitFor(() => part(el, 'molecule-count'), 'the molecule count');
+      expect(part(el, 'molecule-count')!.textContent).to.equal('47 个分子');
+      expect(rows[2]!.textContent).to.contain('OCR 不可用');
+      expect(sessionStorage.getItem('csai:folder_id')).to.equal('"f1"');
+      expect(sessionStorage.getItem('csai:folder_name')).to.equal('"激酶抑制剂文献"');
+      expect(sessionStorage.getItem('csai:folder_file_count')).to.equal('3');
+      expect(part(el, 'folder-active')!.getAttribute('aria-current')).to.equal('true');
+      expect(await seriousViolations(el)).to.deep.equal([]);
+    });
+
+    it('searches the documents and pages through them', async () => {
+      server.state.docs.f1 = Array.from({ length: 25 }, (_, i) => doc(`d${i}`, `论文${i + 1}.pdf`));
+      const el = await show();
+      await openFolder(el);
+      expect(part(el, 'pagination')!.textContent).to.contain('第 1 / 2 页');
+      button(el, '下一页')!.click();
+      await waitFor(() => all(el, '[part~="document"]').length === 5, 'page 2');
+      type(shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索文档"]')!, '论文25');
+      await waitFor(() => all(el, '[part~="document"]').length === 1, 'the search result');
+      expect(server.calls.some((c) => c.url.includes('search=%E8%AE%BA%E6%96%8725') && c.url.includes('page=1'))).to.equal(true);
+    });
+
+    it('opens a document in the viewer through csai-navigate', async () => {
+      const el = await show();
+      await openFolder(el);
+      all(el, '[part~="document-title"]')[0]!.click();
+      button(el, '3D 查看')!.click();
+      all(el, '[part~="document-title"]')[2]!.click();
+      expect(navigations).to.deep.equal(['/pdf_viewer?docId=d1&if_img=0', '/pdf_viewer?docId=d2&if_img=0', '/pdf_viewer?docId=d3&if_img=1']);
+    });
+
+    it('renders only the part named by view', async () => {
+      box = mount('<csai-knowledge view="sidebar_header"></csai-knowledge><csai-knowledge view="main_blank"></csai-knowledge>');
+      const [header, blank] = [...box.querySelectorAll('csai-knowledge')];
+      await waitFor(() => part(header!, 'sidebar-header') && part(blank!, 'main-blank'), 'the parts');
+      expect(part(header!, 'sidebar-content')).to.equal(null);
+      expect(part(blank!, 'sidebar')).to.equal(null);
+    });
+
+    it('keeps shared folders read only', async () => {
+      const el = await show();
+      await openFolder(el, 's1');
+      expect(part(el, 'folder-actions')).to.equal(null);
+      expect(part(el, 'drop-zone')).to.equal(null);
+      expect(text(el)).to.contain('只读');
+    });
+  });
+
+  describe('while a document is parsing', () => {
+    it('polls every second and stops once nothing is parsing', async () => {
+      server.state.docs.f1 = [doc('d1', '综述.pdf', { parseStatus: 1, parse_progress: 10 })];
+      server.state.onDocs = (n) => {
+        const d = server.state.docs.f1![0]!;
+        if (n === 2) Object.assign(d, { parse_progress: 60 });
+        if (n >= 3) Object.assign(d, { parseStatus: 2, parse_progress: 100 });
+      };
+      const el = await show();
+      await openFolder(el);
+      expect(part(el, 'parse-status')!.textContent).to.equal('解析中 10%');
+      await waitFor(() => part(el, 'parse-status')!.textContent === '解析中 60%' || part(el, 'parse-status')!.textContent === '完成', 'progress');
+      await new Promise((r) => setTimeout(r, 2600));
+      expect(part(el, 'parse-status')!.textContent).to.equal('完成');
+      expect(server.state.docCalls, 'no call after the status left 1').to.equal(3);
+    });
+  });
+
+  describe('uploading', () => {
+    it('refuses files by the SPEC §5 rules with the exact messages', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, Array.from({ length: 7 }, (_, i) => file(`p${i}.pdf`)));
+      await waitFor(() => part(el, 'notice'), 'the notice');
+      expect(part(el, 'notice')!.textContent).to.equal('多文档问答的上限是6篇，如需处理更多文档，请创建知识库后再提问');
+      expect(lastToast()!.title).to.equal('多文档问答的上限是6篇，如需处理更多文档，请创建知识库后再提问');
+      choose(el, [file('notes.docx')]);
+      await waitFor(() => part(el, 'notice')!.textContent === '仅支持PDF、JPEG、JPG、PNG、PDB和SDF文件格式', 'bad type');
+      choose(el, [file('综述.pdf')]);
+      await waitFor(() => part(el, 'notice')!.textContent === '文件名重复，请重新上传', 'duplicate');
+      const big = file('big.pdf');
+      Object.defineProperty(big, 'size', { value: 150 * 1024 * 1024 + 1 });
+      choose(el, [big]);
+      await waitFor(() => part(el, 'notice')!.textContent === '文件大小不能超过150MB', 'too large');
+      expect(FakeXhr.sent.length, 'nothing was sent').to.equal(0);
+      expect(errors.map((e) => e.code)).to.deep.equal(['invalid_file', 'invalid_file', 'invalid_file', 'invalid_file']);
+    });
+
+    it('shows per-file progress, the rounded mean as total, then 完成; a duplicate image is renamed', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, [file('a.pdf', 3000), file('扫描件.png', 1000, 'image/png')]);
+      const xhr = await waitFor(() => FakeXhr.last && FakeXhr.sent.length === 1 && FakeXhr.last, 'the upload');
+      expect(xhr.url).to.equal('/api/v1/knowledge_base/upload?folder_id=f1');
+      expect(xhr.headers['X-Requested-With']).to.equal('XMLHttpRequest');
+      expect((xhr.body!.getAll('files') as File[]).map((f) => f.name)).to.deep.equal(['a.pdf', '扫描件_1.png']);
+      xhr.progress(1000, 4000); // a.pdf 33%, the image 0%
+      await waitFor(() => part(el, 'upload-total')!.textContent === '总进度 17%', 'the total');
+      const items = all(el, '[part~="upload-item"]');
+      expect(items.map((i) => i.textContent)).to.deep.equal(['a.pdf上传中 33%', '扫描件_1.png上传中 0%']);
+      xhr.respond(200, { success: true, data: { name_id: [{ name: 'a.pdf', docId: 'n1' }, { name: '扫描件_1.png', docId: 'n2' }] }, message: '上传成功' });
+      await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '2'), 'done');
+      expect(all(el, '[part~="upload-item"]').map((i) => i.textContent)).to.deep.equal(['a.pdf完成', '扫描件_1.png完成']);
+      expect(part(el, 'upload-total')!.textContent).to.equal('总进度 100%');
+    });
+
+    it('fails every file of the batch on an upload error, with the SPEC §8 toast', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, [file('a.pdf'), file('b.pdf')]);
+      const xhr = await waitFor(() => FakeXhr.last, 'the upload');
+      xhr.progress(500, 2000);
+      xhr.respond(500, { success: false, message: '服务器内部错误', code: 'internal' });
+      await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '3'), 'failed');
+      expect(all(el, '[part~="upload-item"]').map((i) => i.textContent)).to.deep.equal(['a.pdf失败', 'b.pdf失败']);
+      expect(lastToast()).to.include({ title: '上传失败', description: '文件上传过程中发生错误', variant: 'destructive' });
+    });
+
+    it('sends a 403 upload to sign-in with 需要登录', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, [file('a.pdf')]);
+      const xhr = await waitFor(() => FakeXhr.last, 'the upload');
+      xhr.respond(403, { success: false, message: 'Invalid session key', code: 'csrf' });
+      await waitFor(() => navigations.length, 'the navigation');
+      expect(navigations).to.deep.equal(['/auth/sign-in']);
+      expect(lastToast()).to.include({ title: '需要登录', description: '请先登录后再试' });
+    });
+
+    it('math: per-file progress from the bytes sent, total the rounded mean', () => {
+      expect(fileProgress([100, 300], 200, 400)).to.deep.equal([100, 33]);
+      expect(fileProgress([100, 300], 0, 400)).to.deep.equal([0, 0]);
+      expect(fileProgress([100, 300], 400, 400)).to.deep.equal([100, 100]);
+      expect(totalProgress([{ progress: 100 }, { progress: 33 }, { progress: 0 }])).to.equal(44);
+      expect(totalProgress([{ progress: 50 }, { progress: 1 }])).to.equal(26);
+      expect(totalProgress([])).to.equal(0);
+    });
+  });
+
+  describe('dialogs', () => {
+    it('creates a folder after checking the name', async () => {
+      const el = await show();
+      button(el, '新建知识库')!.click();
+      const d = await waitFor(() => dialog(el), 'the dialog');
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '创建')!.click();
+      await waitFor(() => d.querySelector('[role=alert]'), 'the message');
+      expect(d.querySelector('[role=alert]')!.textContent).to.equal('请输入知识库名称');
+      expect(await seriousViolations(el)).to.deep.equal([]);
+      type(d.querySelector('input')!, '  新项目  ');
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '创建')!.click();
+      await waitFor(() => !dialog(el), 'closed');
+      expect(server.calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ name: '新项目' });
+      await waitFor(() => part(el, 'main-list')?.textContent?.includes('新项目'), 'the new folder shown');
+      expect(lastToast()!.title).to.equal('知识库已创建');
+    });
+
+    it('deletes a folder only after confirmation', async () => {
+      const el = await show();
+      await openFolder(el);
+      button(part(el, 'folder-actions')!.getRootNode() as ShadowRoot, '删除')!.click();
+      const d = await waitFor(() => dialog(el), 'the confirmation');
+      expect(d.textContent).to.contain('确定删除知识库“激酶抑制剂文献”吗？其中的 3 篇文档会一并删除');
+      expect(server.calls.some((c) => c.method === 'DELETE')).to.equal(false);
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '删除')!.click();
+      await waitFor(() => part(el, 'main-blank'), 'the blank view');
+      expect(server.calls.find((c) => c.method === 'DELETE')!.url).to.equal('/api/v1/knowledge_base/folder/f1');
+    });
+
+    it('shares a folder with a person found by the search and cancels the share', async () => {
+      const el = await show();
+      await openFolder(el);
+      button(el, '分享')!.click();
+      const d = await waitFor(() => dialog(el), 'the share dialog');
+      await waitFor(() => d.textContent?.includes('药物化学部'), 'the departments');
+      type(d.querySelector('input')!, '李');
+      await waitFor(() => d.textContent?.includes('li@example.com'), 'the search result');
+      expect(server.calls.some((c) => c.url === '/api/v1/search_person_department?keyword=%E6%9D%8E')).to.equal(true);
+      d.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+      await nextFrame();
+      expect(await seriousViolations(el)).to.deep.equal([]);
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '分享')!.click();
+      await waitFor(() => d.querySelector('[part~="share-record"]'), 'the record');
+      expect(server.calls.find((c) => c.url.endsWith('/share_folder'))!.body).to.deep.equal({ folder_id: 'f1', user_ids: ['u2'], department_ids: [] });
+      expect(lastToast()!.title).to.equal('分享成功');
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '取消分享')!.click();
+      await waitFor(() => d.textContent?.includes('尚未分享给任何人'), 'no records');
+    });
+
+    it('adds a parsed document to a knowledge base with the SPEC §8 toasts', async () => {
+      const el = await show();
+      await openFolder(el);
+      const addTo = async () => {
+        button(el, '更多操作：综述.pdf')!.click();
+        await waitFor(() => part(el, 'document-menu'), 'the menu');
+        button(el, '添加到知识库')!.click();
+        const d = await waitFor(() => dialog(el), 'the target dialog');
+        await waitFor(() => d.querySelector('input[type=radio]'), 'the folders');
+        const submit = [...d.querySelectorAll('button')].find((b) => b.textContent === '添加到知识库')!;
+        expect(submit.disabled, 'needs a folder').to.equal(true);
+        d.querySelector<HTMLInputElement>('input[value=f2]')!.click();
+        await nextFrame();
+        submit.click();
+        return d;
+      };
+      await addTo();
+      await waitFor(() => lastToast()?.title === '添加成功', 'the success toast');
+      expect(lastToast()!.description).to.equal('文件已添加到知识库');
+      expect(server.calls.find((c) => c.url.endsWith('/add_doc_to_kb'))!.body).to.deep.equal({ docId: 'd1', folder_id: 'f2' });
+      await waitFor(() => !dialog(el), 'closed');
+
+      server.state.fail['POST /knowledge_base/add_doc_to_kb'] = { status: 409, message: '该知识库中已有同名文件', code: 'duplicate' };
+      await addTo();
+      await waitFor(() => lastToast()?.title === '添加失败', 'the failure toast');
+      expect(lastToast()).to.include({ description: '该知识库中已有同名文件', variant: 'destructive' });
+      expect(errors.at(-1)).to.include({ code: 'duplicate' });
+    });
+  });
+});
