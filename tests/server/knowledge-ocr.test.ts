@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { KB, upload, waitParsed } from './knowledge-helpers';
@@ -62,5 +63,55 @@ describe.runIf(fs.existsSync(image))('when tesseract is not installed', () => {
       process.env.PATH = savedPath;
       await other.close();
     }
+  });
+});
+
+/** A one-page PDF holding nothing but the picture (a scan): RGB pixels, Flate-compressed. */
+async function scannedPdf(png: Buffer): Promise<Buffer> {
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const img = await loadImage(png);
+  const canvas = createCanvas(img.width, img.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const rgba = ctx.getImageData(0, 0, img.width, img.height).data;
+  const rgb = Buffer.alloc(img.width * img.height * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    rgb[j] = rgba[i]!;
+    rgb[j + 1] = rgba[i + 1]!;
+    rgb[j + 2] = rgba[i + 2]!;
+  }
+  const data = zlib.deflateSync(rgb);
+  const [w, h] = [595, Math.round((595 * img.height) / img.width)];
+  const content = `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q`;
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  const add = (id: number, head: string, stream?: Buffer) => {
+    offsets[id] = parts.reduce((n, p) => n + p.length, 0);
+    parts.push(Buffer.from(`${id} 0 obj\n${head}\n`));
+    if (stream) parts.push(Buffer.from('stream\n'), stream, Buffer.from('\nendstream\n'));
+    parts.push(Buffer.from('endobj\n'));
+  };
+  add(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  add(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  add(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>`);
+  add(4, `<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>`, data);
+  add(5, `<< /Length ${content.length} >>`, Buffer.from(content));
+  const xref = parts.reduce((n, p) => n + p.length, 0);
+  parts.push(Buffer.from(`xref\n0 6\n0000000000 65535 f \n${[1, 2, 3, 4, 5].map((id) => `${String(offsets[id]).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+describe.runIf(fs.existsSync(image) && hasTesseract)('a scanned PDF (pages without a text layer)', () => {
+  it('is read page by page with OCR', async () => {
+    const pdf = await scannedPdf(fs.readFileSync(image));
+    const up = await upload<{ name_id: Array<{ docId: string }> }>(me, [{ name: '扫描版.pdf', data: pdf }]);
+    expect(up.status).toBe(200);
+    const id = up.body.data.name_id[0]!.docId;
+    const doc = await waitParsed(me, id, 120_000);
+    expect(doc.parseStatus).toBe(2);
+    expect(doc.progress_texts).toContain('第 1 页为扫描图像，已用 OCR 识别文字');
+    const md = (await me.get<{ markdown: string }>(`${KB}/doc_markdown/${id}`)).body.data.markdown;
+    expect(md).toContain('<!-- page 1 -->');
+    expect(md).toContain('乱数假文');
   });
 });

@@ -19,7 +19,21 @@ export function ocrLanguages(): Promise<string[] | null> {
   return languages;
 }
 
-const OCR_UNAVAILABLE = 'OCR 不可用：服务器未安装 tesseract，图片未做文字识别';
+/** The text of an image file, read with the given tesseract languages (Chinese spacing removed). */
+export async function ocrText(file: string, langs: string[]): Promise<string> {
+  const { stdout } = await run('tesseract', [file, 'stdout', '-l', langs.join('+') || 'eng', '--psm', '3'], 5 * 60_000);
+  // tesseract puts spaces between Chinese characters; a reader does not.
+  return stdout
+    .replace(/\f/g, '')
+    .replace(/(\p{Script=Han}) +(?=\p{Script=Han})/gu, '$1')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
+}
+
+/** The OCR languages to use: Chinese and English where installed. */
+export const ocrLanguagesWanted = (installed: string[]) => ['chi_sim', 'eng'].filter((l) => installed.includes(l));
+
+export const OCR_UNAVAILABLE = 'OCR 不可用：服务器未安装 tesseract，图片未做文字识别';
 
 /** Image → OCR text (Chinese and English) with the tesseract command from Debian's packages. */
 export async function parseImage(file: string, title: string, progress: Progress): Promise<ParseResult> {
@@ -28,13 +42,7 @@ export async function parseImage(file: string, title: string, progress: Progress
   const wanted = ['chi_sim', 'eng'].filter((l) => langs.includes(l));
   const notes = wanted.includes('chi_sim') ? [] : ['未安装中文识别数据（tesseract-ocr-chi-sim），只识别英文'];
   progress(10, '正在识别图片中的文字');
-  const { stdout } = await run('tesseract', [file, 'stdout', '-l', wanted.join('+') || 'eng', '--psm', '3'], 5 * 60_000);
-  // tesseract puts spaces between Chinese characters; a reader does not.
-  const text = stdout
-    .replace(/\f/g, '')
-    .replace(/(\p{Script=Han}) +(?=\p{Script=Han})/gu, '$1')
-    .replace(/[ \t]+\n/g, '\n')
-    .trim();
+  const text = await ocrText(file, wanted);
   progress(90, '文字识别完成');
   if (!text) notes.push('图片中没有识别到文字');
   return { markdown: `# ${title}\n\n${text}\n`, pageCount: 1, chunks: chunkText(text, 1), molecules: [], notes };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import { chunkBlocks } from './chunks';
+import { ocrPdfPages } from './pdf-ocr';
 import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';
 import type { ParseResult, Progress } from './protocol';
 
@@ -38,6 +39,7 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
   }
   try {
     const pages: PageText[] = [];
+    const textless: number[] = [];
     progress(2, `共 ${doc.numPages} 页，正在提取文字`);
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
@@ -52,15 +54,18 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
       }
       // Boxes stay in the page's user space (PDF points), as pdf.js viewports expect them.
       pages.push({ page: n, x0, y0, width: x1 - x0, height: y1 - y0, runs });
+      if (!runs.some((r) => r.text.trim())) textless.push(n);
       page.cleanup();
-      progress(2 + (n / doc.numPages) * 85);
+      progress(2 + (n / doc.numPages) * (textless.length ? 55 : 85));
     }
+    // Scanned pages have no text layer: read them with OCR.
+    const ocr = textless.length ? await ocrPdfPages(doc, textless, progress) : { blocks: [], notes: [] };
     progress(88, '正在识别标题、段落和表格');
-    const blocks = layoutDocument(pages);
+    const blocks = [...layoutDocument(pages), ...ocr.blocks].sort((a, b) => a.page - b.page);
     const markdown = toMarkdown(blocks);
     progress(94, '正在建立检索索引');
     const chunks = chunkBlocks(blocks);
-    const notes = chunks.length ? [] : ['未提取到文字（可能是扫描件），暂不支持对扫描版 PDF 做文字识别'];
+    const notes = [...ocr.notes, ...(chunks.length ? [] : ['未提取到文字'])];
     return { markdown, pageCount: doc.numPages, chunks, molecules: [], notes };
   } finally {
     await doc.destroy();

@@ -1,0 +1,70 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ocrLanguages, ocrLanguagesWanted, ocrText } from './image';
+import type { Block } from './pdf-layout';
+import type { Progress } from './protocol';
+
+/** Scanned documents can be long; beyond this many pages without text, the rest is left unread. */
+const MAX_OCR_PAGES = 100;
+/** Render scale: 2.5 × 72 dpi = 180 dpi, enough for body text at a reasonable cost. */
+const SCALE = 2.5;
+
+/**
+ * @napi-rs/canvas implements the canvas API pdf.js draws on, under its own type names; this
+ * runtime check lets it stand where pdf.js's types ask for an HTMLCanvasElement.
+ */
+function isCanvasLike(value: unknown): value is HTMLCanvasElement {
+  return typeof value === 'object' && value !== null && 'getContext' in value && typeof value.getContext === 'function' && 'width' in value && 'height' in value;
+}
+
+/**
+ * Pages without a text layer (scans) are rendered with pdf.js onto @napi-rs/canvas (pdf.js's
+ * optional renderer in Node) and read with tesseract. Returns paragraph blocks with their page
+ * and the page box, plus notes for progress_texts.
+ */
+export async function ocrPdfPages(doc: PDFDocumentProxy, pages: number[], progress: Progress): Promise<{ blocks: Block[]; notes: string[] }> {
+  const langs = await ocrLanguages();
+  const pageList = pages.length <= 10 ? pages.join('、') : `${pages.slice(0, 10).join('、')} 等`;
+  if (!langs) return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），服务器未安装 tesseract，未做文字识别`] };
+  let createCanvas: typeof import('@napi-rs/canvas').createCanvas;
+  try {
+    ({ createCanvas } = await import('@napi-rs/canvas'));
+  } catch {
+    return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），缺少渲染组件，未做文字识别`] };
+  }
+  const wanted = ocrLanguagesWanted(langs);
+  const todo = pages.slice(0, MAX_OCR_PAGES);
+  const blocks: Block[] = [];
+  const tmp = path.join(os.tmpdir(), `csai-ocr-${randomBytes(6).toString('hex')}.png`);
+  progress(60, `第 ${pageList} 页没有文字层，正在用 OCR 识别`);
+  try {
+    for (let i = 0; i < todo.length; i++) {
+      const n = todo[i]!;
+      const page = await doc.getPage(n);
+      const viewport = page.getViewport({ scale: SCALE });
+      const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = 'white';
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      if (!isCanvasLike(canvas)) throw new Error('canvas unavailable');
+      await page.render({ canvas, viewport }).promise;
+      await fs.writeFile(tmp, canvas.toBuffer('image/png'));
+      const text = await ocrText(tmp, wanted);
+      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+      for (const para of text.split(/\n\s*\n/)) {
+        const t = para.replace(/\s*\n\s*/g, (m) => (/\p{Script=Han}/u.test(m) ? '' : ' ')).replace(/(\p{Script=Han})\s+(?=\p{Script=Han})/gu, '$1').trim();
+        if (t) blocks.push({ kind: 'paragraph', page: n, bbox: [x0, y0, x1, y1], text: t, size: 10 });
+      }
+      page.cleanup();
+      progress(60 + ((i + 1) / todo.length) * 28);
+    }
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  const notes = [`第 ${pageList} 页为扫描图像，已用 OCR 识别文字`];
+  if (pages.length > todo.length) notes.push(`扫描页过多，只识别了前 ${todo.length} 页`);
+  return { blocks, notes };
+}
