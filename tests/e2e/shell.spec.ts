@@ -162,12 +162,8 @@ test('a 375px screen gets the sidebar as a drawer', async ({ page }) => {
   expect(overflow).toBe(false);
 });
 
-test('home preselects docIds; the diagnostics page and the plan page tell the truth', async ({ page }) => {
+test('the diagnostics page and the plan page tell the truth', async ({ page }) => {
   await signIn(page);
-  await page.goto('/?docIds=doc1,doc2,doc1');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('有什么可以帮您？');
-  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('csai:docIdList'))).toBe('["doc1","doc2"]');
-
   await page.goto('/test');
   await expect(page.getByRole('heading', { name: '系统诊断' })).toBeVisible();
   await expect(page.getByText('本地检索（未配置大模型）')).toBeVisible();

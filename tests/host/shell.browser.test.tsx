@@ -8,6 +8,7 @@ import { hostI18n } from '../../src/host/i18n';
 import { AppShell } from '../../src/host/shell/AppShell';
 import { readSidebarCookie, SIDEBAR_COOKIE } from '../../src/host/shell/sidebar-state';
 import { Toaster } from '../../src/host/shell/Toaster';
+import HomePage from '../../src/host/pages/HomePage';
 import { transitRedirect } from '../../src/host/transit';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
@@ -144,5 +145,19 @@ describe('navigation asked by an element', () => {
     stop();
     expect(ask('/knowledges')).to.equal(false);
     expect(paths).to.deep.equal(['/channels?channel_id=c1&closeSider=true']);
+  });
+});
+
+describe('the home page', () => {
+  it('shows the title, four example questions and four feature cards, and preselects docIds', async () => {
+    statusStore().ask.$docIdList.value = [];
+    const location = memoryLocation({ path: '/?docIds=doc1,doc2,doc1' });
+    await mount(<Router hook={location.hook} searchHook={location.searchHook}><HomePage /></Router>);
+    expect(document.querySelector('h1')?.textContent).to.equal('有什么可以帮您？');
+    expect(document.querySelectorAll('.example')).to.have.length(4);
+    expect(document.querySelectorAll('.feature')).to.have.length(4);
+    expect(document.querySelector('csai-ask')).to.not.equal(null);
+    await waitFor(() => statusStore().ask.$docIdList.value.length === 2, 'docIds in the store');
+    expect(statusStore().ask.$docIdList.value).to.deep.equal(['doc1', 'doc2']);
   });
 });
