@@ -2,6 +2,8 @@
 // here is a small shell; its React view, twind and i18n load with import() when the first
 // instance connects, from URLs relative to this script (so a foreign page can embed it).
 import { defineOnce } from './shared/define-once';
+import { CsaiAskElement } from './ask/ask.element';
+import { CsaiChannelsElement } from './channels/channels.element';
 import { CsaiKnowledgeElement } from './knowledge/knowledge.element';
 import { CsaiStatusElement } from './status/status.element';
 
@@ -11,6 +13,8 @@ import { CsaiStatusElement } from './status/status.element';
  */
 export const elementRegistry: Readonly<Record<string, CustomElementConstructor>> = {
   'csai-status': CsaiStatusElement,
+  'csai-ask': CsaiAskElement,
+  'csai-channels': CsaiChannelsElement,
   'csai-knowledge': CsaiKnowledgeElement,
 };
 

@@ -15,6 +15,23 @@ export interface CsaiStatusChangeDetail {
   version?: string;
 }
 
+/** Detail of `csai-submitted`: a question was sent; its answer streams in the channel. */
+export interface CsaiSubmittedDetail {
+  channelId: string;
+  questionId: string;
+}
+
+/**
+ * Detail of `csai-navigate`: the element wants to open a page of the product (a conversation, the
+ * document viewer at a cited page). `path` is site-relative; `url` is absolute on the CSAI server.
+ * The event is cancelable: a page that routes itself calls `preventDefault()`, else the element
+ * navigates.
+ */
+export interface CsaiNavigateDetail {
+  path: string;
+  url: string;
+}
+
 /**
  * Every event an element dispatches, by name. Elements add their events here; a payload is
  * changed by adding a new event, never by changing an existing one (STYLE).
@@ -22,12 +39,16 @@ export interface CsaiStatusChangeDetail {
 export interface CsaiEventMap {
   'csai-error': CsaiErrorDetail;
   'csai-status-change': CsaiStatusChangeDetail;
+  'csai-submitted': CsaiSubmittedDetail;
+  'csai-navigate': CsaiNavigateDetail;
 }
 
 declare global {
   interface GlobalEventHandlersEventMap {
     'csai-error': CustomEvent<CsaiErrorDetail>;
     'csai-status-change': CustomEvent<CsaiStatusChangeDetail>;
+    'csai-submitted': CustomEvent<CsaiSubmittedDetail>;
+    'csai-navigate': CustomEvent<CsaiNavigateDetail>;
   }
 }
 
@@ -38,4 +59,13 @@ declare global {
  */
 export function emit<K extends keyof CsaiEventMap>(host: EventTarget, type: K, detail: CsaiEventMap[K]): boolean {
   return host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+}
+
+/**
+ * Asks the page to go to a product page: dispatches the cancelable `csai-navigate`; when no
+ * listener prevents it, `fallback` runs (the element navigates itself).
+ */
+export function requestNavigation(host: EventTarget, detail: CsaiNavigateDetail, fallback: () => void): void {
+  const event = new CustomEvent('csai-navigate', { detail, bubbles: true, composed: true, cancelable: true });
+  if (host.dispatchEvent(event)) fallback();
 }

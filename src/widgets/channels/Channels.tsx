@@ -1,0 +1,439 @@
+import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type Channel, type Question } from '../../contract/channel';
+import { paged } from '../../contract/envelope';
+import type { ApiClient } from '../../core/api';
+import { toastStore } from '../../core/toast';
+import '../ask/ask.element';
+import type { CommonProps } from '../shared/element';
+import { useHost, useT } from '../shared/host-context';
+import { addStrings } from '../shared/i18n';
+import { reactView } from '../shared/react-view';
+import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
+import { InlineToasts } from '../shared/Toasts';
+import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
+import { channelsStrings } from './channels.strings';
+import { answerCss } from './answer-css';
+
+addStrings('channels', channelsStrings);
+
+export interface ChannelsProps extends CommonProps {
+  /** The conversation to show. */
+  channelId: string | undefined;
+  /** `"true"`: the history list starts collapsed (SPEC §2 closeSider). */
+  closeSider: string | undefined;
+}
+
+/** History page size. */
+const PAGE_SIZE = 20;
+
+type Renderer = typeof import('./markdown');
+let rendererPromise: Promise<Renderer> | undefined;
+/** The markdown stack loads on first use, in its own chunk. */
+const loadRenderer = () => (rendererPromise ??= import('./markdown'));
+
+const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : '');
+
+/** Follows one answer: the stored state first, then its SSE stream while it is live. */
+function useAnswer(q: Question, apiOrigin: string): AnswerState {
+  const [state, setState] = useState(() => fromQuestion(q));
+  useEffect(() => setState(fromQuestion(q)), [q]);
+  const live = isLive(state.status);
+  useEffect(() => {
+    if (!live) return;
+    // Start after the stored events; on a reconnect the browser sends Last-Event-ID itself.
+    const url = `${apiRoot(apiOrigin)}/channel/questions/${encodeURIComponent(q.question_id)}/events?last_event_id=${q.last_event_id}`;
+    const source = new EventSource(url, { withCredentials: !isSameOrigin(apiOrigin) });
+    const onEvent = (e: Event) => {
+      if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return; // a connection error: the browser retries
+      const event = parseEvent(e.type, e.lastEventId, e.data);
+      if (!event) return;
+      setState((cur) => applyEvent(cur, event));
+      if (event.event === 'done' || event.event === 'error') source.close();
+    };
+    for (const name of ANSWER_EVENT_NAMES) source.addEventListener(name, onEvent);
+    return () => source.close();
+  }, [live, q.question_id, q.last_event_id, apiOrigin]);
+  return state;
+}
+
+/** The answer text, rendered through the one sanitising path (markdown.ts). */
+function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const t = useT('channels');
+  useEffect(() => {
+    let cancelled = false;
+    const frame = requestAnimationFrame(() => {
+      void loadRenderer().then((r) => {
+        if (cancelled || !ref.current) return;
+        r.renderAnswer(ref.current, text, state.citations, {
+          image: (alt) => t('image', { alt }),
+          citation: (c) => (c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title })),
+        });
+      });
+    });
+    return () => {
+      cancelled = true;
+      cancelAnimationFrame(frame);
+    };
+  }, [text, state.citations, t]);
+  return <div ref={ref} part="answer" className="csai-answer" aria-live={isLive(state.status) ? 'polite' : undefined} />;
+}
+
+function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient; onDeleted: (id: string) => void }) {
+  const { host, apiOrigin } = useHost();
+  const t = useT('channels');
+  const state = useAnswer(q, apiOrigin);
+  const [effect, setEffect] = useState(q.effect);
+  const [confirming, setConfirming] = useState(false);
+  const toasts = toastStore();
+
+  const fail = (error: unknown) => toasts.toast({ variant: 'destructive', title: t('failed_action'), description: messageOf(error) || t('retry_later') });
+  const setFeedback = async (wanted: 'like' | 'dislike') => {
+    const next = effect === wanted ? 'clear' : wanted;
+    try {
+      const res = await client.post('/channel/answer/effect', { question_id: q.question_id, effect: next }, effectResult, { quiet: true });
+      setEffect(res.effect);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(state.answer);
+      toasts.toast({ title: t('copied') });
+    } catch {
+      toasts.toast({ variant: 'destructive', title: t('copy_failed') });
+    }
+  };
+  const stop = async () => {
+    try {
+      await client.put(`/channel/stop_questions/${encodeURIComponent(q.question_id)}`, {}, stopResult, { quiet: true });
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const remove = async () => {
+    try {
+      await client.delete(`/channel/questions/${encodeURIComponent(q.question_id)}`, deletedResult, { quiet: true });
+      onDeleted(q.question_id);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const onAnswerClick = (e: MouseEvent<HTMLDivElement>) => {
+    const target = e.target instanceof Element ? e.target.closest('a[data-cite]') : null;
+    if (!target) return;
+    e.preventDefault();
+    openProductPage(host, apiOrigin, target.getAttribute('href') ?? '/');
+  };
+  const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-2 py-0.5 text-xs';
+  const live = isLive(state.status);
+
+  return (
+    <article part="question" data-status={state.status} data-question-id={q.question_id} className="flex flex-col gap-2 border-b border-line pb-4">
+      <div part="question-text" className="self-end max-w-full rounded-csai bg-line px-3 py-2 whitespace-pre-wrap" aria-label={t('question_label')}>
+        {q.question}
+      </div>
+      {state.status === 'queued' && (
+        <p part="queued" role="status" className="m-0 text-xs text-warning">
+          {t('queued')}
+        </p>
+      )}
+      {state.status === 'running' && (
+        <p part="running" role="status" className="m-0 text-xs text-muted">
+          {t('running')}
+        </p>
+      )}
+      {state.thinking && (
+        <details part="thinking" className="text-xs text-muted" open={live && !state.answer}>
+          <summary className="cursor-pointer">{t('thinking')}</summary>
+          <div className="whitespace-pre-wrap border-l-2 border-line pl-2">{state.thinking}</div>
+        </details>
+      )}
+      {state.steps.length > 0 && (
+        <ol part="steps" aria-label={t('steps')} className="m-0 pl-4 text-xs text-muted">
+          {state.steps.map((s, i) => (
+            <li key={i} part="step" data-type={s.type}>
+              {s.type === 'tool_call' ? t('tool_call', { name: s.name })
+              : s.type === 'tool_result' ? (s.ok ? t('tool_result_ok', { name: s.name }) : t('tool_result_failed', { name: s.name }))
+              : s.type === 'research_step' ? s.title
+              : s.message}
+            </li>
+          ))}
+        </ol>
+      )}
+      <div onClick={onAnswerClick} aria-label={t('answer_label')}>
+        <AnswerBody text={state.answer} state={state} />
+      </div>
+      {state.status === 'stopped' && <p part="stopped" className="m-0 text-xs text-muted">{t('stopped')}</p>}
+      {state.status === 'failed' && (
+        <p part="failed" role="alert" className="m-0 text-xs text-danger">
+          {t('failed')}
+          {state.error ? `：${state.error}` : ''}
+        </p>
+      )}
+      <div part="actions" className="flex flex-wrap gap-2">
+        {live ? (
+          <button type="button" part="stop" className={`${button} text-danger border-danger`} onClick={() => void stop()}>
+            {t('stop')}
+          </button>
+        ) : (
+          <>
+            <button type="button" part="like" aria-pressed={effect === 'like'} className={`${button} ${effect === 'like' ? 'border-accent text-accent' : ''}`} onClick={() => void setFeedback('like')}>
+              {t('like')}
+            </button>
+            <button type="button" part="dislike" aria-pressed={effect === 'dislike'} className={`${button} ${effect === 'dislike' ? 'border-accent text-accent' : ''}`} onClick={() => void setFeedback('dislike')}>
+              {t('dislike')}
+            </button>
+            <button type="button" part="copy" className={button} onClick={() => void copy()}>
+              {t('copy')}
+            </button>
+          </>
+        )}
+        {confirming ? (
+          <span part="confirm" role="group" className="inline-flex items-center gap-2 text-xs">
+            {t('confirm_delete_question')}
+            <button type="button" className={`${button} text-danger border-danger`} onClick={() => void remove()}>
+              {t('confirm')}
+            </button>
+            <button type="button" className={button} onClick={() => setConfirming(false)}>
+              {t('cancel')}
+            </button>
+          </span>
+        ) : (
+          <button type="button" part="delete" className={button} onClick={() => setConfirming(true)}>
+            {t('delete')}
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}
+
+function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channel; active: boolean; client: ApiClient; onOpen: (id: string) => void; onChanged: (deleted?: boolean) => void }) {
+  const t = useT('channels');
+  const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view');
+  const [name, setName] = useState(item.name);
+  const toasts = toastStore();
+  const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-1.5 py-0.5 text-xs';
+  const save = async () => {
+    try {
+      await client.put(`/channel/${encodeURIComponent(item.id)}`, { name }, channelSchema, { quiet: true });
+      setMode('view');
+      toasts.toast({ title: t('renamed') });
+      onChanged();
+    } catch (error) {
+      toasts.toast({ variant: 'destructive', title: t('failed_action'), description: messageOf(error) || t('retry_later') });
+    }
+  };
+  const remove = async () => {
+    try {
+      await client.delete(`/channel/${encodeURIComponent(item.id)}`, deletedResult, { quiet: true });
+      toasts.toast({ title: t('deleted') });
+      onChanged(active);
+    } catch (error) {
+      toasts.toast({ variant: 'destructive', title: t('failed_action'), description: messageOf(error) || t('retry_later') });
+    }
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter' && !e.nativeEvent.isComposing) void save();
+    if (e.key === 'Escape') setMode('view');
+  };
+  return (
+    <li part="channel" data-channel-id={item.id} aria-current={active ? 'true' : undefined} className={`flex flex-col gap-1 rounded-csai px-2 py-1 ${active ? 'bg-line' : ''}`}>
+      {mode === 'rename' ? (
+        <span className="flex gap-1">
+          <input part="rename-input" aria-label={t('rename_label')} value={name} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={onKey} className="flex-1 min-w-0 rounded-csai border border-line bg-surface text-ink px-1 text-sm" />
+          <button type="button" className={button} onClick={() => void save()}>
+            {t('save')}
+          </button>
+          <button type="button" className={button} onClick={() => setMode('view')}>
+            {t('cancel')}
+          </button>
+        </span>
+      ) : (
+        <button type="button" part="channel-name" className="text-left truncate bg-transparent border-0 cursor-pointer text-ink text-sm p-0" onClick={() => onOpen(item.id)}>
+          {item.name}
+        </button>
+      )}
+      {mode === 'confirm' ? (
+        <span part="confirm" role="group" className="flex flex-wrap items-center gap-1 text-xs">
+          {t('confirm_delete_channel', { name: item.name })}
+          <button type="button" className={`${button} text-danger border-danger`} onClick={() => void remove()}>
+            {t('confirm')}
+          </button>
+          <button type="button" className={button} onClick={() => setMode('view')}>
+            {t('cancel')}
+          </button>
+        </span>
+      ) : (
+        mode === 'view' && (
+          <span className="flex gap-1">
+            <button type="button" part="rename" aria-label={`${t('rename')} ${item.name}`} className={button} onClick={() => { setName(item.name); setMode('rename'); }}>
+              {t('rename')}
+            </button>
+            <button type="button" part="delete-channel" aria-label={`${t('delete')} ${item.name}`} className={button} onClick={() => setMode('confirm')}>
+              {t('delete')}
+            </button>
+          </span>
+        )
+      )}
+    </li>
+  );
+}
+
+/** Conversation history and one conversation (SPEC §2 /channels). */
+export function Channels({ channelId, closeSider }: ChannelsProps) {
+  const { host, root, apiOrigin, theme, lang, accent, radius } = useHost();
+  const t = useT('channels');
+  const client = useMemo(() => apiFor(apiOrigin), [apiOrigin]);
+  const [current, setCurrent] = useState(channelId ?? '');
+  const [siderOpen, setSiderOpen] = useState(closeSider !== 'true');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<{ items: Channel[]; total: number } | null>(null);
+  const [listVersion, setListVersion] = useState(0);
+  const [questions, setQuestions] = useState<Question[] | null>(null);
+  const [questionsVersion, setQuestionsVersion] = useState(0);
+  const askRef = useRef<HTMLElement>(null);
+
+  useEffect(() => setCurrent(channelId ?? ''), [channelId]);
+  useEffect(() => setSiderOpen(closeSider !== 'true'), [closeSider]);
+
+  // Answer typography: one constructable sheet next to the twind ones (CSP-safe).
+  useEffect(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(answerCss);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    return () => {
+      root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== sheet);
+    };
+  }, [root]);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const q = new URLSearchParams({ page: String(page), size: String(PAGE_SIZE) });
+    if (search.trim()) q.set('search', search.trim());
+    client.get(`/channel?${q.toString()}`, paged(channelSchema), { signal: abort.signal }).then(
+      (res) => !abort.signal.aborted && setList({ items: res.items, total: res.total }),
+      () => !abort.signal.aborted && setList({ items: [], total: 0 }),
+    );
+    return () => abort.abort();
+  }, [client, page, search, listVersion]);
+
+  useEffect(() => {
+    if (!current) {
+      setQuestions(null);
+      return;
+    }
+    const abort = new AbortController();
+    client.get(`/channel/questions/${encodeURIComponent(current)}?page=1&size=100`, paged(questionSchema), { signal: abort.signal }).then(
+      (res) => !abort.signal.aborted && setQuestions([...res.items].reverse()),
+      () => !abort.signal.aborted && setQuestions([]),
+    );
+    return () => abort.abort();
+  }, [client, current, questionsVersion]);
+
+  // A follow-up asked in this conversation: show it (and its stream) at once; SPEC §4 closeSider.
+  useEffect(() => {
+    const ask = askRef.current;
+    if (!ask) return;
+    const onSubmitted = (e: Event) => {
+      if (!(e instanceof CustomEvent)) return;
+      setSiderOpen(false);
+      setQuestionsVersion((v) => v + 1);
+      setListVersion((v) => v + 1);
+    };
+    ask.addEventListener('csai-submitted', onSubmitted);
+    return () => ask.removeEventListener('csai-submitted', onSubmitted);
+  }, [current]);
+
+  const open = useCallback(
+    (id: string) => {
+      setCurrent(id);
+      if (isSameOrigin(apiOrigin)) openProductPage(host, apiOrigin, `/channels?channel_id=${encodeURIComponent(id)}`);
+    },
+    [apiOrigin, host],
+  );
+
+  const pages = Math.max(1, Math.ceil((list?.total ?? 0) / PAGE_SIZE));
+  const currentName = list?.items.find((c) => c.id === current)?.name;
+  const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-2 py-0.5 text-xs disabled:opacity-50 disabled:cursor-not-allowed';
+  const common: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ 'api-base': apiOrigin || undefined, theme, lang, accent, radius })) if (v) common[k] = v;
+
+  return (
+    <div part="base" className="font-csai flex gap-4 bg-surface text-ink min-h-0">
+      {siderOpen && (
+        <aside part="history" aria-label={t('history')} className="flex flex-col gap-2 w-64 shrink-0">
+          <input
+            part="search"
+            type="search"
+            aria-label={t('search')}
+            placeholder={t('search')}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+            className="rounded-csai border border-line bg-surface text-ink px-2 py-1 text-sm"
+          />
+          {!list ? (
+            <p className="m-0 text-xs text-muted">{t('loading')}</p>
+          ) : list.items.length === 0 ? (
+            <p part="empty" className="m-0 text-xs text-muted">{t('no_channels')}</p>
+          ) : (
+            <ul part="channels" className="list-none m-0 p-0 flex flex-col gap-1">
+              {list.items.map((item) => (
+                <HistoryItem
+                  key={`${item.id}:${item.name}`}
+                  item={item}
+                  active={item.id === current}
+                  client={client}
+                  onOpen={open}
+                  onChanged={(deletedActive) => {
+                    setListVersion((v) => v + 1);
+                    if (deletedActive) setCurrent('');
+                  }}
+                />
+              ))}
+            </ul>
+          )}
+          {pages > 1 && (
+            <nav part="pagination" className="flex items-center gap-2 text-xs">
+              <button type="button" className={button} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+                {t('prev')}
+              </button>
+              <span>{t('page', { page, pages })}</span>
+              <button type="button" className={button} disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+                {t('next')}
+              </button>
+            </nav>
+          )}
+        </aside>
+      )}
+      <section part="conversation" className="flex flex-col gap-4 flex-1 min-w-0">
+        <header className="flex items-center gap-2">
+          <button type="button" part="toggle-history" aria-expanded={siderOpen} className={button} onClick={() => setSiderOpen((o) => !o)}>
+            {siderOpen ? t('hide_history') : t('show_history')}
+          </button>
+          {currentName && <h2 part="title" className="m-0 text-base font-semibold truncate">{currentName}</h2>}
+        </header>
+        {!current ? (
+          <p part="placeholder" className="m-0 text-sm text-muted">{t('pick_channel')}</p>
+        ) : !questions ? (
+          <p className="m-0 text-sm text-muted">{t('loading')}</p>
+        ) : questions.length === 0 ? (
+          <p className="m-0 text-sm text-muted">{t('no_questions')}</p>
+        ) : (
+          questions.map((q) => <QuestionView key={q.question_id} q={q} client={client} onDeleted={(id) => setQuestions((cur) => cur?.filter((x) => x.question_id !== id) ?? null)} />)
+        )}
+        {createElement('csai-ask', { ref: askRef, key: current || 'new', ...common, ...(current ? { 'channel-id': current, navigate: 'false' } : {}) })}
+        {!isSameOrigin(apiOrigin) && <InlineToasts label={t('notice')} closeLabel={t('close')} />}
+      </section>
+    </div>
+  );
+}
+
+/** The view the element imports on first connection. */
+export const view = reactView<ChannelsProps>(Channels);

@@ -1,0 +1,146 @@
+// The one render path of model output (DESIGN §9), for streaming and history alike:
+// markdown-it (raw HTML off) + KaTeX as MathML (no inline styles, so a strict CSP holds, no
+// fonts to fetch) + DOMPurify as the last word. Remote images are never loaded: markdown
+// images become links; links are http(s) only and open in a new tab with rel=noopener.
+// SMILES in inline code or ```smiles fences are drawn by <csai-molecule>. Citations [n] become
+// chips linking the document viewer at the cited page. Loaded lazily by <csai-channels> only.
+import MarkdownIt from 'markdown-it';
+import katexPlugin from '@vscode/markdown-it-katex';
+import katex from 'katex';
+import 'katex/contrib/mhchem';
+import createDOMPurify from 'dompurify';
+import type { Citation } from '../../contract/channel';
+
+const mathml: typeof katex = { ...katex, renderToString: (tex, options) => katex.renderToString(tex, { ...options, output: 'mathml', throwOnError: false, trust: false }) };
+
+/** A SMILES string as the answer writes it (SPEC prompt: in inline code): organic-subset atoms, brackets, bonds, rings. */
+const SMILES = /^(?:Cl|Br|[BCNOPSFI]|[bcnops]|\[[A-Za-z0-9@+\-:#]+\]|[-=#$:/\\().%0-9@+])+$/;
+/** Whether inline code looks like a SMILES string (and not a word or a number). */
+export function looksLikeSmiles(text: string): boolean {
+  const s = text.trim();
+  return s.length >= 2 && s.length <= 300 && SMILES.test(s) && /[A-Za-z]/.test(s) && !/^[0-9.]+$/.test(s) && (/[a-z()=#\[\]0-9]/.test(s) || s.length >= 3);
+}
+
+const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Words the rendered markup needs. */
+export interface RenderWords {
+  /** Text of a link that replaces an image, e.g. `图片：{alt}`. */
+  image: (alt: string) => string;
+  /** Title of a citation chip. */
+  citation: (c: Citation) => string;
+}
+
+let md: MarkdownIt | undefined;
+let words: RenderWords = { image: (alt) => `图片：${alt}`, citation: (c) => c.title };
+
+function markdown(): MarkdownIt {
+  if (md) return md;
+  md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  md.use(katexPlugin, { katex: mathml, throwOnError: false });
+  // Images are never loaded: a link to the image stands in.
+  md.renderer.rules.image = (tokens, idx) => {
+    const token = tokens[idx]!;
+    const src = token.attrGet('src') ?? '';
+    return `<a href="${escape(src)}" data-image="true">${escape(words.image(token.content || src))}</a>`;
+  };
+  const molecule = (smiles: string) => `<csai-molecule smiles="${escape(smiles)}"></csai-molecule>`;
+  const defaultCode = md.renderer.rules.code_inline!;
+  md.renderer.rules.code_inline = (tokens, idx, options, env, self) => {
+    const content = tokens[idx]!.content;
+    const code = defaultCode(tokens, idx, options, env, self);
+    return looksLikeSmiles(content) ? `${code}${molecule(content.trim())}` : code;
+  };
+  const defaultFence = md.renderer.rules.fence!;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    const code = defaultFence(tokens, idx, options, env, self);
+    if (token.info.trim().toLowerCase() !== 'smiles') return code;
+    return code + token.content.split('\n').map((l) => l.trim()).filter((l) => l && looksLikeSmiles(l)).map(molecule).join('');
+  };
+  return md;
+}
+
+let purifier: ReturnType<typeof createDOMPurify> | undefined;
+function purify() {
+  if (purifier) return purifier;
+  purifier = createDOMPurify(window);
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') return;
+    const href = node.getAttribute('href') ?? '';
+    if (!/^https?:\/\//i.test(href)) {
+      node.removeAttribute('href');
+      return;
+    }
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  });
+  return purifier;
+}
+
+/** Tags never kept, whatever produced them. */
+const FORBID_TAGS = ['img', 'image', 'picture', 'source', 'video', 'audio', 'track', 'iframe', 'frame', 'object', 'embed', 'script', 'style', 'link', 'meta', 'base', 'form', 'input', 'button', 'textarea', 'select', 'svg', 'template', 'noscript'];
+const FORBID_ATTR = ['style', 'src', 'srcset', 'action', 'formaction', 'xlink:href', 'background', 'poster', 'ping'];
+
+/** Markdown → sanitised DOM fragment (no citations yet). Exported for tests. */
+export function sanitisedFragment(text: string): DocumentFragment {
+  const html = markdown().render(text);
+  return purify().sanitize(html, {
+    RETURN_DOM_FRAGMENT: true,
+    FORBID_TAGS,
+    FORBID_ATTR,
+    ALLOWED_URI_REGEXP: /^https?:\/\//i,
+    ALLOW_DATA_ATTR: false,
+    CUSTOM_ELEMENT_HANDLING: { tagNameCheck: /^csai-molecule$/, attributeNameCheck: /^smiles$/, allowCustomizedBuiltInElements: false },
+  });
+}
+
+/** The viewer path of a citation (SPEC §2 /pdf_viewer; page from 1, bbox in PDF points). */
+export function citationPath(c: Citation): string {
+  const q = new URLSearchParams({ docId: c.docId });
+  if (c.page !== null) q.set('page', String(c.page));
+  if (c.bbox) q.set('bbox', c.bbox.map((n) => Math.round(n * 100) / 100).join(','));
+  return `/pdf_viewer?${q.toString()}`;
+}
+
+/** Turns `[n]` in text (outside code and links) into citation chips for the known citations. */
+function linkCitations(root: DocumentFragment, citations: readonly Citation[]) {
+  if (!citations.length) return;
+  const byN = new Map(citations.map((c) => [c.n, c]));
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const texts: Text[] = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n instanceof Text && /\[\d+\]/.test(n.data) && !n.parentElement?.closest('code, pre, a, math')) texts.push(n);
+  }
+  for (const node of texts) {
+    const parts = node.data.split(/(\[\d+\])/);
+    const out = document.createDocumentFragment();
+    for (const part of parts) {
+      const m = /^\[(\d+)\]$/.exec(part);
+      const c = m ? byN.get(Number(m[1])) : undefined;
+      if (!c) {
+        if (part) out.append(part);
+        continue;
+      }
+      const chip = document.createElement('a');
+      chip.setAttribute('part', 'citation');
+      chip.setAttribute('href', citationPath(c));
+      chip.dataset.cite = String(c.n);
+      chip.title = words.citation(c);
+      chip.textContent = `[${c.n}]`;
+      out.append(chip);
+    }
+    node.replaceWith(out);
+  }
+}
+
+/**
+ * Renders an answer into `target` (replacing what was there): the one path for streamed and
+ * stored answers alike.
+ */
+export function renderAnswer(target: Element, text: string, citations: readonly Citation[], renderWords?: RenderWords): void {
+  if (renderWords) words = renderWords;
+  const fragment = sanitisedFragment(text);
+  linkCitations(fragment, citations);
+  target.replaceChildren(fragment);
+}

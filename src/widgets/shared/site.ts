@@ -1,0 +1,31 @@
+// How an element reaches the CSAI server and its pages, on the site and on a foreign page.
+import type { ApiClient } from '../../core/api';
+import { api, navigate, setApiBase } from '../../core/page';
+import { requestNavigation } from './events';
+
+/** Whether `apiOrigin` ('' or an origin) is the page's own origin (the site itself). */
+export function isSameOrigin(apiOrigin: string): boolean {
+  return apiOrigin === '' || new URL(apiOrigin, location.href).origin === location.origin;
+}
+
+/** The page's API client pointed at the element's `api-base` (SPEC §7 headers, §8 catalogue). */
+export function apiFor(apiOrigin: string): ApiClient {
+  setApiBase(apiOrigin);
+  return api();
+}
+
+/** The API prefix (`…/api/v1`) for calls the client does not make (uploads with progress, SSE). */
+export const apiRoot = (apiOrigin: string) => `${apiOrigin}/api/v1`;
+
+/**
+ * Opens a product page (`/channels?…`, `/pdf_viewer?…`): `csai-navigate` first (a page may route
+ * itself); otherwise the site's router on the CSAI origin, or a full navigation to the CSAI
+ * server from a foreign page.
+ */
+export function openProductPage(host: HTMLElement, apiOrigin: string, path: string): void {
+  const url = new URL(path, isSameOrigin(apiOrigin) ? location.href : `${apiOrigin}/`).href;
+  requestNavigation(host, { path, url }, () => {
+    if (isSameOrigin(apiOrigin)) navigate(path);
+    else location.assign(url);
+  });
+}
