@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { citationTracker, type AnswerSink, type NumberedPassage } from '../../src/server/answering/engine';
-import { quoteOf } from '../../src/server/answering/local-engine';
+import { asQuoteText, quoteOf } from '../../src/server/answering/local-engine';
 import { tokens } from '../../src/server/retrieval/segment';
 import type { Citation } from '../../src/contract/channel';
 
@@ -39,5 +39,12 @@ describe('quotes of the local engine', () => {
     expect(quoteOf(text, new Set(tokens('Which enzyme does aspirin inhibit? cyclooxygenase')))).toBe('Aspirin is old. Aspirin irreversibly inhibits cyclooxygenase.');
     const long = '布洛芬'.repeat(100);
     expect([...quoteOf(long, new Set(['布洛']))].length).toBe(161);
+  });
+});
+
+describe('document text quoted in a local answer', () => {
+  it('never looks like a citation or markup', () => {
+    expect(asQuoteText('see [3] and *bold* <b>x</b>')).toBe('see ［3］ and \\*bold\\* \\<b\\>x\\</b\\>');
+    expect(asQuoteText('| aspirin | 66 | 简 | 维基百科条目：阿司匹林 | • |')).toBe('aspirin · 66 · 简 · 维基百科条目：阿司匹林 · •');
   });
 });

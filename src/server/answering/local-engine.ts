@@ -24,12 +24,42 @@ export function quoteOf(text: string, questionTokens: Set<string>): string {
   const chosen = best.sort((a, b) => a.i - b.i).map((x) => x.s);
   let quote = chosen.join(' ');
   if ([...quote].length > QUOTE_LENGTH) quote = [...quote].slice(0, QUOTE_LENGTH).join('') + '…';
-  return quote;
+  return asQuoteText(quote);
+}
+
+/** Question words that say nothing about the subject (Chinese words and bigrams, English words). */
+const QUESTION_WORDS = new Set(
+  ('什么 是什 么是 什么是 怎么 怎样 如何 哪些 有哪 哪个 为什么 为什 是否 可以 请问 一下 介绍 告诉 关于 有关 '
+    + 'the a an is are was were what how which why who when where of to in on for and or does do can about please').split(' '),
+);
+
+/** The words of a question that carry its subject. */
+export function subjectTokens(question: string): Set<string> {
+  const list = tokens(question).filter((t) => !QUESTION_WORDS.has(t));
+  // As in the index query: single Han characters match almost anything when longer words exist.
+  const long = list.filter((t) => !/^\p{Script=Han}$/u.test(t));
+  return new Set(long.length ? long : list);
+}
+
+/** How many of the question's words a passage shares (a passage sharing none is not quoted). */
+export const overlap = (text: string, questionTokens: Set<string>) => tokens(text).filter((t) => questionTokens.has(t)).length;
+
+/**
+ * Document text made safe inside the answer's markdown: table cells joined with ·, brackets made
+ * full-width so a "[3]" of the document is never taken for a citation, markdown marks escaped.
+ */
+export function asQuoteText(text: string): string {
+  const cells = text.includes('|') ? text.split('|').map((c) => c.trim()).filter(Boolean).join(' · ') : text;
+  return cells
+    .replace(/\[/g, '［')
+    .replace(/\]/g, '］')
+    .replace(/[*_`~<>#]/g, (c) => `\\${c}`)
+    .trim();
 }
 
 /**
  * DESIGN §4 `local`: answers from the retrieved passages alone. The best passages are grouped by
- * document (strongest document first, pages in order), each quoted briefly and cited as [n].
+ * document (strongest document first, best passage first), each quoted briefly and cited as [n].
  */
 export function localEngine(): AnswerEngine {
   return {
@@ -51,19 +81,22 @@ export function localEngine(): AnswerEngine {
       }
       if (deep) sink.researchStep({ step: 'search', title: '检索所选文档', detail: `找到 ${input.passages.length} 个相关段落` });
       const best = input.passages[0]?.score ?? 0;
-      const chosen = input.passages.filter((p) => p.score >= best * MIN_RELATIVE_SCORE).slice(0, MAX_QUOTED);
+      const questionTokens = subjectTokens(input.question);
+      // Weak passages, and ones sharing no word with the question, are left out (the best one always stays).
+      const chosen = input.passages
+        .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && overlap(p.text, questionTokens) > 0))
+        .slice(0, MAX_QUOTED);
       if (!chosen.length) {
         writeLines(sink, [NO_MODEL_LINE, '', NOTHING_FOUND]);
         return;
       }
-      // Group by document in order of each document's best passage; pages ascending inside.
+      // Group by document in order of each document's best passage; best passage first inside.
       const groups = new Map<string, NumberedPassage[]>();
       for (const p of chosen) groups.set(p.docId, [...(groups.get(p.docId) ?? []), p]);
-      const questionTokens = new Set(tokens(input.question));
       const renumbered: NumberedPassage[] = [];
       const lines = [NO_MODEL_LINE, ''];
       for (const list of groups.values()) {
-        list.sort((a, b) => (a.page ?? 0) - (b.page ?? 0) || b.score - a.score);
+        list.sort((a, b) => b.score - a.score);
         lines.push(`**《${list[0]!.title}》**`);
         for (const p of list) {
           const n = renumbered.length + 1;
