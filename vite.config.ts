@@ -1,12 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pdfjsAssets } from './scripts/vite-pdfjs-assets';
 
 /**
  * One build for the site and the embed loader. The loader keeps a stable name
  * (/widgets/csai.js) so host pages can reference it; everything else is content-hashed.
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pdfjsAssets()],
   base: '/',
   experimental: {
     // The loader runs on foreign pages: URLs inside JavaScript (lazy chunks, preloads) resolve

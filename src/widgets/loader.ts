@@ -5,6 +5,7 @@ import { defineOnce } from './shared/define-once';
 import { CsaiAskElement } from './ask/ask.element';
 import { CsaiChannelsElement } from './channels/channels.element';
 import { CsaiKnowledgeElement } from './knowledge/knowledge.element';
+import { CsaiPdfViewerElement } from './pdf-viewer/pdf-viewer.element';
 import { CsaiStatusElement } from './status/status.element';
 
 /**
@@ -16,6 +17,7 @@ export const elementRegistry: Readonly<Record<string, CustomElementConstructor>>
   'csai-ask': CsaiAskElement,
   'csai-channels': CsaiChannelsElement,
   'csai-knowledge': CsaiKnowledgeElement,
+  'csai-pdf-viewer': CsaiPdfViewerElement,
 };
 
 for (const [tag, ctor] of Object.entries(elementRegistry)) defineOnce(tag, ctor);

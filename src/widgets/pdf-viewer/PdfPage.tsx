@@ -1,0 +1,199 @@
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { PDFDocumentProxy } from './pdfjs';
+import { pdfjs } from './pdfjs';
+import { boxToRect, type Match, type PdfBox, type Rect } from './geometry';
+
+/** Page size in PDF points at scale 1 (rotation applied). */
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+interface PdfPageProps {
+  pdf: PDFDocumentProxy;
+  /** 1-based. */
+  number: number;
+  scale: number;
+  /** Known size of this page, else the placeholder size (the first page's). */
+  size: PageSize;
+  /** Whether the page is near the visible area (render) or far (release). */
+  near: boolean;
+  /** The search matches on this page. */
+  matches: Match[];
+  /** The current match of the search (on any page), or null. */
+  currentMatch: Match | null;
+  citation: PdfBox | null;
+  label: string;
+  citationLabel: string;
+  loadingLabel: string;
+  onSize: (page: number, size: PageSize) => void;
+  /** The current match or the citation has its rectangle on this page (page pixels). */
+  onFocusRect: (page: number, rect: Rect) => void;
+}
+
+/** Largest canvas in device pixels (keeps memory bounded on big zooms). */
+const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
+
+/**
+ * One page: a placeholder of the right size until it comes near the visible area, then the
+ * canvas and the selectable text layer; far away again, the canvas is released.
+ */
+export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
+  const { pdf, number, scale, size, near, matches, currentMatch, citation, onSize, onFocusRect } = props;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const textRef = useRef<HTMLDivElement>(null);
+  const textDivs = useRef<HTMLElement[]>([]);
+  const [rendered, setRendered] = useState(false);
+  const [textReady, setTextReady] = useState(0);
+  const [citationRect, setCitationRect] = useState<Rect | null>(null);
+  const [marks, setMarks] = useState<{ rect: Rect; current: boolean }[]>([]);
+
+  // Render when near; cancel and release the canvas when far.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const textDiv = textRef.current;
+    if (!near || !canvas || !textDiv) return;
+    let cancelled = false;
+    let task: { cancel(): void } | undefined;
+    let textLayer: InstanceType<typeof pdfjs.TextLayer> | undefined;
+    void (async () => {
+      try {
+        const page = await pdf.getPage(number);
+        if (cancelled) return;
+        const base = page.getViewport({ scale: 1 });
+        if (base.width !== size.width || base.height !== size.height) onSize(number, { width: base.width, height: base.height });
+        const viewport = page.getViewport({ scale });
+        const ratio = window.devicePixelRatio || 1;
+        const outputScale = Math.min(ratio, Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)));
+        canvas.width = Math.floor(viewport.width * outputScale);
+        canvas.height = Math.floor(viewport.height * outputScale);
+        canvas.style.width = `${viewport.width}px`;
+        canvas.style.height = `${viewport.height}px`;
+        const render = page.render({
+          canvas,
+          viewport,
+          transform: outputScale !== 1 ? [outputScale, 0, 0, outputScale, 0, 0] : undefined,
+        });
+        task = render;
+        textDiv.replaceChildren();
+        textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textDiv, viewport });
+        await render.promise;
+        if (cancelled) return;
+        setRendered(true);
+        await textLayer.render();
+        if (cancelled) return;
+        textDivs.current = textLayer.textDivs;
+        setTextReady((n) => n + 1);
+      } catch (error) {
+        if (!cancelled && !(error instanceof Error && error.name === 'RenderingCancelledException')) {
+          console.warn('[csai] page render failed', number, error);
+        }
+      }
+    })();
+    return () => {
+      cancelled = true;
+      task?.cancel();
+      textLayer?.cancel();
+      // Release the bitmap: a zero-size canvas frees its memory at once.
+      canvas.width = 0;
+      canvas.height = 0;
+      textDiv.replaceChildren();
+      textDivs.current = [];
+      setRendered(false);
+      setTextReady(0);
+    };
+    // `size` and `onSize` are only compared and reported, not a reason to render again.
+  }, [pdf, number, scale, near]);
+
+  // The cited box: from PDF points to page pixels through the page's viewport transform.
+  useEffect(() => {
+    if (!citation) {
+      setCitationRect(null);
+      return;
+    }
+    let live = true;
+    void pdf.getPage(number).then((page) => {
+      if (!live) return;
+      const viewport = page.getViewport({ scale });
+      const rect = boxToRect(citation, (r) => viewport.convertToViewportRectangle(r));
+      setCitationRect(rect);
+      onFocusRect(number, rect);
+    });
+    return () => {
+      live = false;
+    };
+  }, [pdf, number, scale, citation, onFocusRect]);
+
+  // Search marks: rectangles of the matched characters inside the text layer's spans.
+  useLayoutEffect(() => {
+    const textDiv = textRef.current;
+    const box = textDiv?.parentElement;
+    if (!textDiv || !box || !textReady || matches.length === 0) {
+      setMarks([]);
+      return;
+    }
+    const spans = textDivs.current;
+    const origin = box.getBoundingClientRect();
+    const out: { rect: Rect; current: boolean }[] = [];
+    let focus: Rect | null = null;
+    for (const m of matches) {
+      const isCurrent = m === currentMatch;
+      for (const part of m.parts) {
+        const node = spans[part.item]?.firstChild;
+        if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+        const range = document.createRange();
+        const len = node.textContent?.length ?? 0;
+        range.setStart(node, Math.min(part.start, len));
+        range.setEnd(node, Math.min(part.end, len));
+        for (const r of range.getClientRects()) {
+          const rect = { left: r.left - origin.left, top: r.top - origin.top, width: r.width, height: r.height };
+          out.push({ rect, current: isCurrent });
+          if (isCurrent && !focus) focus = rect;
+        }
+      }
+    }
+    setMarks(out);
+    if (focus) onFocusRect(number, focus);
+  }, [textReady, matches, currentMatch, number, onFocusRect]);
+
+  const width = size.width * scale;
+  const height = size.height * scale;
+  return (
+    <div
+      part="page"
+      data-page-number={number}
+      data-rendered={rendered ? 'true' : 'false'}
+      role="region"
+      aria-label={props.label}
+      className="csai-pdf-page relative mx-auto my-3 bg-white shadow"
+      style={{ width: `${width}px`, height: `${height}px`, ['--total-scale-factor' as string]: String(scale), ['--scale-round-x' as string]: '1px', ['--scale-round-y' as string]: '1px' }}
+    >
+      <canvas ref={canvasRef} width={0} height={0} aria-hidden="true" className="absolute inset-0" />
+      <div ref={textRef} className="textLayer" />
+      {!rendered && (
+        <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-sm text-muted">
+          {props.loadingLabel}
+        </div>
+      )}
+      {marks.map((m, i) => (
+        <div
+          key={i}
+          part={m.current ? 'search-match search-match-current' : 'search-match'}
+          data-current={m.current ? 'true' : 'false'}
+          aria-hidden="true"
+          className={`csai-pdf-mark absolute pointer-events-none ${m.current ? 'is-current' : ''}`}
+          style={{ left: `${m.rect.left}px`, top: `${m.rect.top}px`, width: `${m.rect.width}px`, height: `${m.rect.height}px` }}
+        />
+      ))}
+      {citationRect && (
+        <div
+          part="citation"
+          role="note"
+          aria-label={props.citationLabel}
+          className="csai-pdf-citation absolute pointer-events-none"
+          style={{ left: `${citationRect.left}px`, top: `${citationRect.top}px`, width: `${citationRect.width}px`, height: `${citationRect.height}px` }}
+        />
+      )}
+    </div>
+  );
+});

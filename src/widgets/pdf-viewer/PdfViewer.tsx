@@ -1,0 +1,619 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { imageResult, kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
+import type { CommonProps } from '../shared/element';
+import { emit } from '../shared/events';
+import { fetchBlob } from '../shared/fetch-api';
+import { getJson, WidgetFetchError } from '../shared/fetch-json';
+import { useHost, useT } from '../shared/host-context';
+import { addStrings } from '../shared/i18n';
+import { reactView } from '../shared/react-view';
+import { clampPage, findMatches, parseHighlight, stepZoom, type Match, type PageText, type Rect } from './geometry';
+import { markdownFragment } from './markdown';
+import { PdfPage, type PageSize } from './PdfPage';
+import { openPdf, type PDFDocumentProxy } from './pdfjs';
+import { pdfViewerStrings } from './pdf-viewer.strings';
+import { adoptViewerCss } from './viewer-css';
+
+addStrings('pdfViewer', pdfViewerStrings);
+
+export interface PdfViewerProps extends CommonProps {
+  docId: string | undefined;
+  ifImg: boolean;
+  downloadUrl: string | undefined;
+  downloadKey: string | undefined;
+  page: number | undefined;
+  highlight: string | undefined;
+}
+
+type Zoom = 'fit-width' | 'fit-page' | number;
+type Load =
+  | { state: 'idle' | 'loading' }
+  | { state: 'error'; message: string }
+  | { state: 'pdf'; pdf: PDFDocumentProxy }
+  | { state: 'image'; src: string }
+  | { state: 'other' };
+
+interface OutlineNode {
+  title: string;
+  dest: string | unknown[] | null;
+  items: OutlineNode[];
+}
+
+const API = '/api/v1/knowledge_base';
+const PAGE_GAP = 24; // vertical margins around a page (my-3 top + bottom)
+
+/** Only paths of this API are fetched from `download-url` (never another site with the user's cookies). */
+function downloadPath(id: string | undefined, url: string | undefined): string | null {
+  if (url && /^\/api\/v1\/[\w\-./%]+$/.test(url) && !url.includes('..')) return url;
+  return id ? `${API}/download/${encodeURIComponent(id)}` : null;
+}
+
+/** The full-document viewer: PDF pages rendered lazily, search, outline, parsed text, image documents. */
+export function PdfViewer(props: PdfViewerProps) {
+  const { docId: rawId, ifImg, downloadUrl, downloadKey, page: startPage, highlight } = props;
+  const docId = rawId ?? downloadKey;
+  const { host, root, apiOrigin } = useHost();
+  const t = useT('pdfViewer');
+  const tRef = useRef(t);
+  tRef.current = t;
+
+  const [doc, setDoc] = useState<KbDocument | null>(null);
+  const [load, setLoad] = useState<Load>({ state: 'idle' });
+  const [zoom, setZoom] = useState<Zoom>('fit-width');
+  const [viewWidth, setViewWidth] = useState(0);
+  const [viewHeight, setViewHeight] = useState(0);
+  const [sizes, setSizes] = useState<Map<number, PageSize>>(new Map());
+  const [near, setNear] = useState<Set<number>>(new Set());
+  const [currentPage, setCurrentPage] = useState(1);
+  const [pageInput, setPageInput] = useState('1');
+  const [query, setQuery] = useState('');
+  const [search, setSearch] = useState<{ query: string; matches: Match[]; index: number } | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [outline, setOutline] = useState<OutlineNode[]>([]);
+  const [showOutline, setShowOutline] = useState(false);
+  const [showMarkdown, setShowMarkdown] = useState(false);
+  const [markdown, setMarkdown] = useState<{ state: 'loading' } | { state: 'done'; text: string } | { state: 'error'; message: string } | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState('');
+  const [imageScale, setImageScale] = useState<number | 'fit'>('fit');
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const markdownBox = useRef<HTMLDivElement>(null);
+  const pageText = useRef<PageText[] | null>(null);
+  const pendingFocus = useRef<number | null>(null);
+  const citation = useMemo(() => parseHighlight(highlight), [highlight]);
+
+  useEffect(() => adoptViewerCss(root), [root]);
+
+  const fail = useCallback(
+    (error: unknown, key: 'load_failed' | 'download_failed' | 'markdown_failed') => {
+      const tr = tRef.current;
+      const message =
+        error instanceof WidgetFetchError
+          ? error.code === 'network_error' ? tr('network_error') : error.message
+          : tr('pdf_failed');
+      emit(host, 'csai-error', { message, code: error instanceof WidgetFetchError ? error.code : 'pdf_failed', ...(error instanceof WidgetFetchError && error.status ? { status: error.status } : {}) });
+      return key === 'load_failed' && !(error instanceof WidgetFetchError) ? tr('pdf_failed') : tr(key, { message });
+    },
+    [host],
+  );
+
+  // Load: the document's record (type, title), then the PDF bytes or the image.
+  useEffect(() => {
+    const path = downloadPath(docId, downloadUrl);
+    if (!path) {
+      setLoad({ state: 'error', message: tRef.current('no_doc') });
+      return;
+    }
+    const abort = new AbortController();
+    const { signal } = abort;
+    let opened: PDFDocumentProxy | undefined;
+    setLoad({ state: 'loading' });
+    setDoc(null);
+    setSearch(null);
+    setOutline([]);
+    setMarkdown(null);
+    setSizes(new Map());
+    pageText.current = null;
+    void (async () => {
+      try {
+        let info: KbDocument | null = null;
+        if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
+        if (signal.aborted) return;
+        setDoc(info);
+        if (ifImg || info?.type === 3) {
+          const img = await getJson(apiOrigin, `${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
+          if (!signal.aborted) setLoad({ state: 'image', src: `data:${img.mime};base64,${img.img_base64}` });
+          return;
+        }
+        if (info && info.type !== 1) {
+          setLoad({ state: 'other' });
+          return;
+        }
+        const blob = await fetchBlob(apiOrigin, path, { signal });
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        if (signal.aborted) return;
+        opened = await openPdf(bytes);
+        if (signal.aborted) {
+          void opened.destroy();
+          return;
+        }
+        const first = (await opened.getPage(1)).getViewport({ scale: 1 });
+        if (signal.aborted) return;
+        setSizes(new Map([[1, { width: first.width, height: first.height }]]));
+        const target = clampPage(startPage ?? 1, opened.numPages) ?? 1;
+        pendingFocus.current = citation ? target : null;
+        setCurrentPage(target);
+        setPageInput(String(target));
+        setLoad({ state: 'pdf', pdf: opened });
+        void opened.getOutline().then((o) => {
+          if (!signal.aborted && o) setOutline(o as OutlineNode[]);
+        });
+      } catch (error) {
+        if (signal.aborted) return;
+        setLoad({ state: 'error', message: fail(error, 'load_failed') });
+      }
+    })();
+    return () => {
+      abort.abort();
+      void opened?.destroy();
+    };
+    // startPage and citation apply when a document opens; later changes scroll (effect below).
+  }, [apiOrigin, docId, downloadUrl, ifImg, fail]);
+
+  const pdf = load.state === 'pdf' ? load.pdf : null;
+  const numPages = pdf?.numPages ?? 0;
+  const firstSize = sizes.get(1) ?? { width: 612, height: 792 };
+
+  // The scroller's size, for the fit modes.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      setViewWidth(el.clientWidth);
+      setViewHeight(el.clientHeight);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [load.state]);
+
+  const scale = useMemo(() => {
+    if (typeof zoom === 'number') return zoom;
+    const w = Math.max(100, viewWidth - 32) / firstSize.width;
+    if (zoom === 'fit-width' || viewHeight === 0) return Math.round(Math.min(w, 5) * 1000) / 1000;
+    const h = Math.max(100, viewHeight - PAGE_GAP) / firstSize.height;
+    return Math.round(Math.min(w, h, 5) * 1000) / 1000;
+  }, [zoom, viewWidth, viewHeight, firstSize.width, firstSize.height]);
+
+  const pageElement = useCallback((n: number) => scroller.current?.querySelector<HTMLElement>(`[data-page-number="${n}"]`) ?? null, []);
+
+  const goToPage = useCallback(
+    (n: number) => {
+      const target = clampPage(n, numPages);
+      const el = target ? pageElement(target) : null;
+      if (!target || !el || !scroller.current) return;
+      scroller.current.scrollTop = el.offsetTop - 8;
+      setCurrentPage(target);
+      setPageInput(String(target));
+    },
+    [numPages, pageElement],
+  );
+
+  // Lazy pages: an IntersectionObserver marks the pages within a screen and a half of the view.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!pdf || !el || scale <= 0) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        setNear((prev) => {
+          const next = new Set(prev);
+          for (const e of entries) {
+            const n = Number((e.target as HTMLElement).dataset['pageNumber']);
+            if (e.isIntersecting) next.add(n);
+            else next.delete(n);
+          }
+          return next;
+        });
+      },
+      { root: el, rootMargin: '150% 0px' },
+    );
+    el.querySelectorAll('[data-page-number]').forEach((p) => io.observe(p));
+    return () => io.disconnect();
+  }, [pdf, numPages, scale]);
+
+  // Keep the same page in view when the scale changes, and go to the start page once laid out.
+  const lastScale = useRef(0);
+  useEffect(() => {
+    if (!pdf || viewWidth === 0) return;
+    if (lastScale.current !== scale) {
+      lastScale.current = scale;
+      goToPage(currentPage);
+    }
+  }, [pdf, scale, viewWidth, goToPage, currentPage]);
+
+  // Later changes of the `page` attribute.
+  useEffect(() => {
+    if (pdf && startPage) goToPage(startPage);
+  }, [pdf, startPage, goToPage]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !numPages) return;
+    const y = el.scrollTop + el.clientHeight / 3;
+    let lo = 1;
+    let hi = numPages;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      const p = pageElement(mid);
+      if (p && p.offsetTop <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    setCurrentPage((prev) => {
+      if (prev !== lo) setPageInput(String(lo));
+      return lo;
+    });
+  }, [numPages, pageElement]);
+
+  const onSize = useCallback((n: number, size: PageSize) => {
+    setSizes((prev) => (prev.get(n)?.width === size.width && prev.get(n)?.height === size.height ? prev : new Map(prev).set(n, size)));
+  }, []);
+
+  const onFocusRect = useCallback(
+    (n: number, rect: Rect) => {
+      if (pendingFocus.current !== n) return;
+      const el = pageElement(n);
+      const box = scroller.current;
+      if (!el || !box) return;
+      pendingFocus.current = null;
+      box.scrollTop = Math.max(0, el.offsetTop + rect.top - box.clientHeight / 3);
+    },
+    [pageElement],
+  );
+
+  // Search: the text of every page (read once per document), then the matches.
+  const runSearch = useCallback(
+    async (q: string, dir: 1 | -1) => {
+      if (!pdf || !q.trim()) {
+        setSearch(null);
+        return;
+      }
+      if (search && search.query === q && search.matches.length > 0) {
+        const index = (search.index + dir + search.matches.length) % search.matches.length;
+        setSearch({ ...search, index });
+        const m = search.matches[index]!;
+        pendingFocus.current = m.page;
+        goToPage(m.page);
+        return;
+      }
+      setSearching(true);
+      try {
+        if (!pageText.current) {
+          const texts: PageText[] = [];
+          for (let n = 1; n <= pdf.numPages; n++) {
+            const content = await (await pdf.getPage(n)).getTextContent();
+            const items = content.items.filter((i): i is typeof i & { str: string; hasEOL: boolean } => 'str' in i);
+            texts.push({ items: items.map((i) => i.str), eol: items.map((i) => i.hasEOL) });
+          }
+          pageText.current = texts;
+        }
+        const matches = findMatches(pageText.current, q);
+        const index = 0;
+        setSearch({ query: q, matches, index });
+        const m = matches[index];
+        if (m) {
+          pendingFocus.current = m.page;
+          goToPage(m.page);
+        }
+      } finally {
+        setSearching(false);
+      }
+    },
+    [pdf, search, goToPage],
+  );
+
+  const matchesByPage = useMemo(() => {
+    const map = new Map<number, Match[]>();
+    for (const m of search?.matches ?? []) map.set(m.page, [...(map.get(m.page) ?? []), m]);
+    return map;
+  }, [search?.matches]);
+  const currentMatch = search?.matches[search.index] ?? null;
+
+  // Parsed markdown beside the pages, fetched on first open.
+  useEffect(() => {
+    if (!showMarkdown || markdown || !docId) return;
+    setMarkdown({ state: 'loading' });
+    getJson(apiOrigin, `${API}/doc_markdown/${encodeURIComponent(docId)}`, markdownResult).then(
+      (r) => setMarkdown({ state: 'done', text: r.markdown }),
+      (error: unknown) => setMarkdown({ state: 'error', message: fail(error, 'markdown_failed') }),
+    );
+  }, [showMarkdown, markdown, docId, apiOrigin, fail]);
+  useEffect(() => {
+    const box = markdownBox.current;
+    if (box && markdown?.state === 'done') box.replaceChildren(markdownFragment(markdown.text));
+  }, [markdown, showMarkdown]);
+
+  const download = useCallback(async () => {
+    const path = downloadPath(docId, downloadUrl);
+    if (!path) return;
+    setDownloading(true);
+    setDownloadError('');
+    try {
+      const blob = await fetchBlob(apiOrigin, path);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = doc?.title ?? `${docId ?? 'document'}.pdf`;
+      a.rel = 'noopener';
+      root.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      setDownloadError(fail(error, 'download_failed'));
+    } finally {
+      setDownloading(false);
+    }
+  }, [apiOrigin, doc, docId, downloadUrl, fail, root]);
+
+  const goOutline = useCallback(
+    async (dest: OutlineNode['dest']) => {
+      if (!pdf || !dest) return;
+      const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest;
+      const ref = explicit?.[0];
+      if (ref === undefined || ref === null) return;
+      const index = typeof ref === 'number' ? ref : typeof ref === 'object' && 'num' in ref ? await pdf.getPageIndex(ref as { num: number; gen: number }) : null;
+      if (index !== null) goToPage(index + 1);
+    },
+    [pdf, goToPage],
+  );
+
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f' && pdf) {
+      e.preventDefault();
+      searchInput.current?.focus();
+      searchInput.current?.select();
+      return;
+    }
+    const target = e.target as HTMLElement;
+    if (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || !pdf) return;
+    if (e.key === 'ArrowRight' || e.key === 'n') goToPage(currentPage + 1);
+    else if (e.key === 'ArrowLeft' || e.key === 'p') goToPage(currentPage - 1);
+    else if (e.key === 'Home') goToPage(1);
+    else if (e.key === 'End') goToPage(numPages);
+    else if (e.key === '+' || e.key === '=') setZoom(stepZoom(scale, 1));
+    else if (e.key === '-') setZoom(stepZoom(scale, -1));
+    else return;
+    e.preventDefault();
+  };
+
+  const btn = 'inline-flex items-center justify-center min-w-[2rem] h-8 px-2 rounded-csai border border-line bg-surface text-ink text-sm hover:border-accent focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:opacity-50';
+  const pressed = (on: boolean) => (on ? 'border-accent text-accent' : '');
+
+  const imageMode = load.state === 'image';
+  const zoomPercent = Math.round((imageMode ? (imageScale === 'fit' ? 1 : imageScale) : scale) * 100);
+
+  return (
+    <section part="base" aria-label={t('label')} className="flex flex-col h-full font-csai bg-surface text-ink" onKeyDown={onKeyDown}>
+      <div part="toolbar" role="toolbar" aria-label={t('toolbar')} className="flex flex-wrap items-center gap-2 p-2 border-b border-line">
+        {pdf && (
+          <>
+            {outline.length > 0 && (
+              <button type="button" part="outline-toggle" className={`${btn} ${pressed(showOutline)}`} aria-pressed={showOutline} onClick={() => setShowOutline((v) => !v)}>
+                {showOutline ? t('outline_hide') : t('outline_show')}
+              </button>
+            )}
+            <button type="button" part="prev" className={btn} onClick={() => goToPage(currentPage - 1)} disabled={currentPage <= 1} aria-label={t('prev_page')} title={t('prev_page')}>
+              ‹
+            </button>
+            <form
+              className="inline-flex items-center gap-1"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const n = clampPage(pageInput, numPages);
+                if (n) goToPage(n);
+                else setPageInput(String(currentPage));
+              }}
+            >
+              <input
+                part="page-input"
+                aria-label={t('page_input')}
+                inputMode="numeric"
+                value={pageInput}
+                onChange={(e) => setPageInput(e.target.value)}
+                onBlur={() => setPageInput(String(currentPage))}
+                className="w-14 h-8 px-2 text-center rounded-csai border border-line bg-surface text-ink text-sm"
+              />
+              <span part="page-count" className="text-sm text-muted">{t('page_of', { total: numPages })}</span>
+            </form>
+            <button type="button" part="next" className={btn} onClick={() => goToPage(currentPage + 1)} disabled={currentPage >= numPages} aria-label={t('next_page')} title={t('next_page')}>
+              ›
+            </button>
+          </>
+        )}
+        {(pdf || imageMode) && (
+          <span className="inline-flex items-center gap-1">
+            <button
+              type="button"
+              part="zoom-out"
+              className={btn}
+              aria-label={t('zoom_out')}
+              title={t('zoom_out')}
+              onClick={() => (imageMode ? setImageScale(stepZoom(imageScale === 'fit' ? 1 : imageScale, -1)) : setZoom(stepZoom(scale, -1)))}
+            >
+              −
+            </button>
+            <span part="zoom-level" role="status" className="w-14 text-center text-sm" aria-label={t('zoom_level', { percent: zoomPercent })}>
+              {zoomPercent}%
+            </span>
+            <button
+              type="button"
+              part="zoom-in"
+              className={btn}
+              aria-label={t('zoom_in')}
+              title={t('zoom_in')}
+              onClick={() => (imageMode ? setImageScale(stepZoom(imageScale === 'fit' ? 1 : imageScale, 1)) : setZoom(stepZoom(scale, 1)))}
+            >
+              +
+            </button>
+            <button
+              type="button"
+              part="fit-width"
+              className={`${btn} ${pressed(imageMode ? imageScale === 'fit' : zoom === 'fit-width')}`}
+              aria-pressed={imageMode ? imageScale === 'fit' : zoom === 'fit-width'}
+              onClick={() => (imageMode ? setImageScale('fit') : setZoom('fit-width'))}
+            >
+              {t('fit_width')}
+            </button>
+            {pdf && (
+              <button type="button" part="fit-page" className={`${btn} ${pressed(zoom === 'fit-page')}`} aria-pressed={zoom === 'fit-page'} onClick={() => setZoom('fit-page')}>
+                {t('fit_page')}
+              </button>
+            )}
+          </span>
+        )}
+        {pdf && (
+          <form
+            role="search"
+            className="inline-flex items-center gap-1"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void runSearch(query, 1);
+            }}
+          >
+            <input
+              ref={searchInput}
+              part="search-input"
+              type="search"
+              aria-label={t('search')}
+              placeholder={t('search_placeholder')}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && e.shiftKey) {
+                  e.preventDefault();
+                  void runSearch(query, -1);
+                }
+              }}
+              className="w-40 h-8 px-2 rounded-csai border border-line bg-surface text-ink text-sm"
+            />
+            <button type="button" part="search-prev" className={btn} aria-label={t('search_prev')} title={t('search_prev')} onClick={() => void runSearch(query, -1)} disabled={!query.trim()}>
+              ↑
+            </button>
+            <button type="button" part="search-next" className={btn} aria-label={t('search_next')} title={t('search_next')} onClick={() => void runSearch(query, 1)} disabled={!query.trim()}>
+              ↓
+            </button>
+            <span part="search-status" role="status" aria-live="polite" className="text-sm text-muted min-w-[5rem]">
+              {searching ? t('searching') : search ? (search.matches.length ? t('search_count', { current: search.index + 1, total: search.matches.length }) : t('search_none')) : ''}
+            </span>
+          </form>
+        )}
+        <span className="flex-1" />
+        {docId && load.state === 'pdf' && (
+          <button type="button" part="markdown-toggle" className={`${btn} ${pressed(showMarkdown)}`} aria-pressed={showMarkdown} onClick={() => setShowMarkdown((v) => !v)}>
+            {showMarkdown ? t('markdown_hide') : t('markdown_show')}
+          </button>
+        )}
+        {downloadPath(docId, downloadUrl) && load.state !== 'loading' && (
+          <button type="button" part="download" className={btn} onClick={() => void download()} disabled={downloading}>
+            {downloading ? t('downloading') : t('download')}
+          </button>
+        )}
+      </div>
+      {downloadError && (
+        <p part="download-error" role="alert" className="px-3 py-1 text-sm text-danger">
+          {downloadError}
+        </p>
+      )}
+      {load.state === 'loading' || load.state === 'idle' ? (
+        <p part="status" role="status" className="p-6 text-center text-muted">
+          {t('loading')}
+        </p>
+      ) : load.state === 'error' ? (
+        <p part="error" role="alert" className="p-6 text-center text-danger">
+          {load.message}
+        </p>
+      ) : load.state === 'other' ? (
+        <p part="status" role="status" className="p-6 text-center text-muted">
+          {t('not_pdf')}
+        </p>
+      ) : load.state === 'image' ? (
+        <div ref={scroller} part="image-view" tabIndex={0} className="flex-1 overflow-auto p-4 bg-line">
+          <img
+            part="image"
+            src={load.src}
+            alt={t('image_alt', { title: doc?.title ?? '' })}
+            className="block mx-auto bg-white"
+            style={imageScale === 'fit' ? { maxWidth: '100%' } : { width: `${imageScale * 100}%`, maxWidth: 'none' }}
+          />
+        </div>
+      ) : (
+        <div className="flex flex-1 min-h-0">
+          {showOutline && outline.length > 0 && (
+            <nav part="outline" aria-label={t('outline')} className="w-64 shrink-0 overflow-auto border-r border-line p-2 text-sm">
+              <OutlineList nodes={outline} onGo={(d) => void goOutline(d)} />
+            </nav>
+          )}
+          <div
+            ref={scroller}
+            part="pages"
+            role="document"
+            aria-label={t('pages')}
+            tabIndex={0}
+            onScroll={onScroll}
+            className="relative flex-1 overflow-auto bg-line focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            {pdf &&
+              viewWidth > 0 &&
+              Array.from({ length: numPages }, (_, i) => i + 1).map((n) => (
+                <PdfPage
+                  key={n}
+                  pdf={pdf}
+                  number={n}
+                  scale={scale}
+                  size={sizes.get(n) ?? firstSize}
+                  near={near.has(n)}
+                  matches={matchesByPage.get(n) ?? NO_MATCHES}
+                  currentMatch={currentMatch?.page === n ? currentMatch : null}
+                  citation={citation && n === (clampPage(startPage ?? 1, numPages) ?? 1) ? citation : null}
+                  label={t('page_label', { page: n })}
+                  citationLabel={t('citation')}
+                  loadingLabel={t('loading_page', { page: n })}
+                  onSize={onSize}
+                  onFocusRect={onFocusRect}
+                />
+              ))}
+          </div>
+          {showMarkdown && (
+            <aside part="markdown" aria-label={t('markdown')} className="w-[40%] max-w-xl shrink-0 overflow-auto border-l border-line p-4">
+              {markdown?.state === 'loading' && <p role="status" className="text-muted">{t('markdown_loading')}</p>}
+              {markdown?.state === 'error' && <p role="alert" className="text-danger">{markdown.message}</p>}
+              {markdown?.state === 'done' && !markdown.text.trim() && <p className="text-muted">{t('markdown_empty')}</p>}
+              <div ref={markdownBox} className="csai-md" />
+            </aside>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const NO_MATCHES: Match[] = [];
+
+function OutlineList({ nodes, onGo }: { nodes: OutlineNode[]; onGo: (dest: OutlineNode['dest']) => void }) {
+  return (
+    <ul className="pl-3">
+      {nodes.map((node, i) => (
+        <li key={i}>
+          <button type="button" className="text-left py-0.5 hover:text-accent hover:underline" onClick={() => onGo(node.dest)}>
+            {node.title}
+          </button>
+          {node.items.length > 0 && <OutlineList nodes={node.items} onGo={onGo} />}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The view the element imports on first connection. */
+export const view = reactView<PdfViewerProps>(PdfViewer);
