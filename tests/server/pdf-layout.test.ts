@@ -89,3 +89,21 @@ describe('structure', () => {
     expect(md).toContain('Content of page 3 with enough words in it.');
   });
 });
+
+describe('passages for the index', () => {
+  it('never join the two columns in one box, and keep a heading with its first paragraph', async () => {
+    const { chunkBlocks } = await import('../../src/server/parsing/chunks');
+    const runs: Run[] = [run('Results', 50, 760, 16)];
+    for (let i = 0; i < 10; i++) {
+      runs.push(run(`left column text ${i} about kinase selectivity`, 50, 730 - i * 12));
+      runs.push(run(`right column text ${i} about solubility of the series`, 330, 726 - i * 12.5));
+    }
+    const chunks = chunkBlocks(layoutDocument([{ page: 1, width: 612, height: 792, runs }]));
+    for (const c of chunks) {
+      const [x0, , x1] = c.bbox!;
+      expect(x1 <= 306 || x0 >= 306, `${c.text.slice(0, 40)} spans ${x0}–${x1}`).toBe(true);
+    }
+    expect(chunks[0]!.text.startsWith('Results\nleft column text 0')).toBe(true);
+    expect(chunks.some((c) => c.text.includes('right column text 0'))).toBe(true);
+  });
+});

@@ -5,6 +5,12 @@ import type { ParsedChunk } from './protocol';
 /** Target passage length in characters: long enough for context, short enough to cite. */
 const TARGET = 700;
 
+/** Whether two boxes share most of their width: a passage's box must not span two columns. */
+const sameColumn = (a: Box, b: Box) => {
+  const overlap = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  return overlap >= 0.5 * Math.min(a[2] - a[0], b[2] - b[0]);
+};
+
 const union = (a: Box, b: Box): Box => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
 
 /**
@@ -13,7 +19,8 @@ const union = (a: Box, b: Box): Box => [Math.min(a[0], b[0]), Math.min(a[1], b[1
  */
 export function chunkBlocks(blocks: Block[]): ParsedChunk[] {
   const out: ParsedChunk[] = [];
-  let cur: { page: number; bbox: Box; parts: string[]; len: number } | null = null;
+  type Passage = { page: number; bbox: Box; parts: string[]; len: number; heading: boolean };
+  let cur: Passage | null = null;
   const flush = () => {
     if (cur && cur.parts.join('').trim()) {
       const text = cur.parts.join('\n');
@@ -23,17 +30,17 @@ export function chunkBlocks(blocks: Block[]): ParsedChunk[] {
   };
   for (const b of blocks) {
     const text = b.text;
-    if (!cur || cur.page !== b.page || b.kind === 'heading' || cur.len + text.length > TARGET) {
+    if (!cur || cur.page !== b.page || b.kind === 'heading' || cur.len + text.length > TARGET || !sameColumn(cur.bbox, b.bbox)) {
       // A heading followed by nothing yet stays with what comes next.
-      const carry: { page: number; bbox: Box; parts: string[]; len: number } | null = cur;
-      if (carry && carry.parts.length === 1 && carry.page === b.page && carry.len < 120 && b.kind !== 'heading') {
+      const carry: Passage | null = cur;
+      if (carry && carry.heading && carry.parts.length === 1 && carry.page === b.page && carry.len < 120 && b.kind !== 'heading') {
         carry.parts.push(text);
         carry.len += text.length;
         carry.bbox = union(carry.bbox, b.bbox);
         continue;
       }
       flush();
-      cur = { page: b.page, bbox: b.bbox, parts: [text], len: text.length };
+      cur = { page: b.page, bbox: b.bbox, parts: [text], len: text.length, heading: b.kind === 'heading' };
       continue;
     }
     cur.parts.push(text);

@@ -3,6 +3,8 @@ import type { Db } from '../db/database';
 import { now } from '../db/database';
 import type { ParseResult } from '../parsing/protocol';
 
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Writes a parse result in one transaction: chunks (with their FTS5 rows, by trigger),
  * molecules, the markdown, and parseStatus 2. A document deleted meanwhile is left alone.
@@ -21,7 +23,12 @@ export async function storeParseResult(db: Db, docId: string, result: ParseResul
       text: c.text,
       segmented: c.segmented,
     }));
-    for (let i = 0; i < chunks.length; i += 200) await tx.insertInto('kb_chunks').values(chunks.slice(i, i + 200)).execute();
+    // better-sqlite3 is synchronous: yield to the event loop between batches so a document with
+    // tens of thousands of passages or molecules does not hold up other requests.
+    for (let i = 0; i < chunks.length; i += 200) {
+      await tx.insertInto('kb_chunks').values(chunks.slice(i, i + 200)).execute();
+      await breathe();
+    }
     const molecules = result.molecules.map((m) => ({
       doc_id: docId,
       idx: m.idx,
@@ -30,7 +37,10 @@ export async function storeParseResult(db: Db, docId: string, result: ParseResul
       molfile: m.molfile,
       properties: JSON.stringify(m.properties),
     }));
-    for (let i = 0; i < molecules.length; i += 200) await tx.insertInto('kb_molecules').values(molecules.slice(i, i + 200)).execute();
+    for (let i = 0; i < molecules.length; i += 200) {
+      await tx.insertInto('kb_molecules').values(molecules.slice(i, i + 200)).execute();
+      await breathe();
+    }
     let texts = sql<string>`progress_texts`;
     for (const note of [...result.notes, '解析完成']) texts = sql<string>`json_insert(${texts}, '$[#]', ${note})`;
     await tx
