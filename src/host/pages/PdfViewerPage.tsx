@@ -21,7 +21,7 @@ export default function PdfViewerPage() {
           'download-key': q.get('download_key') ?? undefined,
           // Citations open the viewer at a page with a highlighted box.
           page: q.get('page') ?? undefined,
-          highlight: q.get('highlight') ?? undefined,
+          highlight: q.get('highlight') ?? q.get('bbox') ?? undefined,
         }}
       />
     </main>
