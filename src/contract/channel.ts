@@ -3,8 +3,9 @@ import { pageQuery } from './envelope';
 
 /** SPEC §9: a channel is named after the first 50 characters of its first question. */
 export const CHANNEL_NAME_LENGTH = 50;
-/** SPEC §9 limits per question. */
+/** SPEC §9: files per question. */
 export const MAX_FILES_PER_QUESTION = 6;
+/** SPEC §9: knowledge bases per question. */
 export const MAX_KNOWLEDGE_BASES_PER_QUESTION = 2;
 
 /** SPEC §5 / §8 messages for sending a question, verbatim. */
@@ -34,6 +35,7 @@ const channelName = z
 /** POST /channel and PUT /channel/{id}: the name is trimmed and cut to its first 50 characters. */
 export const channelNameBody = z.object({ name: channelName }).strict();
 
+/** GET /channel: page, size and an optional literal search in the names. */
 export const channelListQuery = pageQuery.extend({
   search: z.string().trim().max(100, '搜索关键词不能超过100个字符').optional(),
 });
@@ -48,8 +50,11 @@ export const channel = z.object({
 });
 export type Channel = z.infer<typeof channel>;
 
+/** Path parameter {channel_id}. */
 export const channelIdParams = z.object({ channel_id: id('频道') });
+/** Path parameter {question_id}. */
 export const questionIdParams = z.object({ question_id: id('问题') });
+/** Path parameter {id} (channel_docs/{id}: a channel; stop_questions/{id}: a question). */
 export const channelRefParams = z.object({ id: id('编号') });
 
 /**
@@ -93,6 +98,7 @@ export const questionRequest = z
   });
 export type QuestionRequest = z.infer<typeof questionRequest>;
 
+/** init_questions answer: the new question's id; its answer starts at once or waits as `queued`. */
 export const initQuestionResult = z.object({ question_id: z.string(), channel_id: z.string(), status: z.enum(['queued', 'running']) });
 
 /** DESIGN §3: an answer's life. */
@@ -110,12 +116,19 @@ export const citation = z.object({
 });
 export type Citation = z.infer<typeof citation>;
 
+/** `status`: the answer's state; with a message, a notice (running) or why it waits (queued). */
 export const statusEventData = z.object({ status: answerStatus, message: z.string().optional() });
+/** `delta` (answer text) and `thinking` (reasoning text): a piece to append. */
 export const textEventData = z.object({ text: z.string() });
+/** `tool_call`: the model calls a tool with JSON arguments. */
 export const toolCallEventData = z.object({ call_id: z.string(), name: z.string(), arguments: z.string() });
+/** `tool_result`: what the tool gave back. */
 export const toolResultEventData = z.object({ call_id: z.string(), name: z.string(), ok: z.boolean(), content: z.string() });
+/** `research_step`: a step of deep research (plan, search, write). */
 export const researchStepEventData = z.object({ step: z.string(), title: z.string(), detail: z.string().optional() });
+/** `done`: the answer ended normally or was stopped; the stream ends. */
 export const doneEventData = z.object({ status: z.enum(['done', 'stopped']) });
+/** `error`: the answer failed, with a message for the asker; the stream ends. */
 export const errorEventData = z.object({ status: z.literal('failed'), message: z.string() });
 
 /**
@@ -177,6 +190,7 @@ export type Question = z.infer<typeof question>;
 /** GET /channel/questions/{channel_id}: newest first (page 1 holds the latest questions). */
 export const questionListQuery = pageQuery;
 
+/** POST answer/effect: like, dislike (optionally with a comment) or clear. */
 export const effectBody = z
   .object({
     question_id: id('问题'),
@@ -185,8 +199,11 @@ export const effectBody = z
   })
   .strict();
 
+/** The feedback as stored. */
 export const effectResult = z.object({ question_id: z.string(), effect: z.enum(['like', 'dislike']).nullable(), effect_comment: z.string().nullable() });
+/** PUT stop_questions/{id}: the status after stopping (`stopped`, or how it had already ended). */
 export const stopResult = z.object({ question_id: z.string(), status: answerStatus });
+/** Deletions: how many were removed. */
 export const deletedResult = z.object({ deleted: z.number().int() });
 
 /** A tool entry (SPEC §3). Tools not implemented yet are listed with enabled:false and say so. */
