@@ -11,6 +11,7 @@ import { useIsMobile } from './use-media';
 import {
   $openMobile,
   isSidebarShortcut,
+  MOBILE_BREAKPOINT,
   seedSidebarFromCookie,
   setSidebarOpen,
   SIDEBAR_WIDTH,
@@ -151,7 +152,7 @@ export function AppShell({ title, children, wide = false }: { title?: string; ch
     const onKey = (e: KeyboardEvent) => {
       if (!isSidebarShortcut(e)) return;
       e.preventDefault();
-      toggleSidebar(window.matchMedia(`(max-width: 769px)`).matches);
+      toggleSidebar(window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT - 1}px)`).matches);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
