@@ -9,6 +9,7 @@ import { AppShell } from '../../src/host/shell/AppShell';
 import { readSidebarCookie, SIDEBAR_COOKIE } from '../../src/host/shell/sidebar-state';
 import { Toaster } from '../../src/host/shell/Toaster';
 import HomePage from '../../src/host/pages/HomePage';
+import { $routeProgress, finishRouteProgress, PROGRESS_SPEED, PROGRESS_TRICKLE, startRouteProgress } from '../../src/host/shell/route-progress';
 import { transitRedirect } from '../../src/host/transit';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
@@ -159,5 +160,18 @@ describe('the home page', () => {
     expect(document.querySelector('csai-ask')).to.not.equal(null);
     await waitFor(() => statusStore().ask.$docIdList.value.length === 2, 'docIds in the store');
     expect(statusStore().ask.$docIdList.value).to.deep.equal(['doc1', 'doc2']);
+  });
+});
+
+describe('the route progress bar', () => {
+  it('starts on a route change, trickles every 200 ms at speed 300, completes when the page is ready', async () => {
+    expect([PROGRESS_SPEED, PROGRESS_TRICKLE]).to.deep.equal([300, 200]);
+    startRouteProgress();
+    const first = $routeProgress.value!;
+    expect(first).to.be.greaterThan(0).and.lessThan(1);
+    await waitFor(() => ($routeProgress.value ?? 0) > first, 'a trickle step');
+    finishRouteProgress();
+    expect($routeProgress.value).to.equal(1);
+    await waitFor(() => $routeProgress.value === null, 'the bar to hide');
   });
 });
