@@ -133,6 +133,8 @@ export default async function channelRoutes(app: App, { db, config }: Services) 
     // Subscribe before reading the stored events, so nothing falls between the two.
     const unsubscribe = bus.subscribe(q.id, (m) => (replaying ? pending.push(m) : onMessage(m)));
     res.on('close', end);
+    res.on('error', end);
+    if (res.destroyed) end(); // the client left before the listener was in place
     try {
       res.write(': stream\n\n');
       for (const e of await store.after(q.id, sent)) send(e);
