@@ -341,3 +341,25 @@ describe('the answer stream on a portal page', () => {
     }
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists every channel call of SPEC §7 and the tools call', async () => {
+    const res = await server.client().get<unknown>('/api/docs/json');
+    const paths = (res.body as unknown as { paths: Record<string, Record<string, unknown>> }).paths;
+    const expected: Array<[string, string]> = [
+      ['get', '/api/v1/channel/'],
+      ['post', '/api/v1/channel/'],
+      ['put', '/api/v1/channel/{channel_id}'],
+      ['delete', '/api/v1/channel/{channel_id}'],
+      ['post', '/api/v1/channel/init_questions'],
+      ['get', '/api/v1/channel/questions/{channel_id}'],
+      ['delete', '/api/v1/channel/questions/{question_id}'],
+      ['get', '/api/v1/channel/questions/{question_id}/events'],
+      ['post', '/api/v1/channel/answer/effect'],
+      ['put', '/api/v1/channel/stop_questions/{id}'],
+      ['get', '/api/v1/channel/channel_docs/{id}'],
+      ['get', '/api/v1/tools/'],
+    ];
+    for (const [method, path] of expected) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+  });
+});
