@@ -7,7 +7,7 @@ import { toastStore } from '../core/toast';
 import { App } from './App';
 import { hostI18n } from './i18n';
 import { routes } from './routes';
-import { confirmSession } from './session';
+import { confirmSession, rememberReturnPath } from './session';
 import { seedSidebarFromCookie } from './shell/sidebar-state';
 import { transitRedirect } from './transit';
 import './theme.css';
@@ -16,7 +16,11 @@ import './theme.css';
 const transit = transitRedirect(window.location.hash);
 if (transit) window.history.replaceState(null, '', transit);
 
-setNavigate((path) => navigate(path));
+setNavigate((path) => {
+  // A 401 sends the visitor to sign-in; remember where they were to bring them back.
+  if (path === '/auth/sign-in') rememberReturnPath(window.location.pathname + window.location.search);
+  navigate(path);
+});
 seedSidebarFromCookie();
 // Ask who is signed in while React starts, not after (app routes wait for this answer).
 if (routes.some((r) => r.auth && r.path === window.location.pathname)) void confirmSession((path) => navigate(path));

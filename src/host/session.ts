@@ -82,3 +82,27 @@ export function sessionEnded(): void {
   hint.set(false);
   check = undefined;
 }
+
+const RETURN_KEY = 'csai:return_to';
+
+/** Remembers the page a signed-out visitor asked for, so sign-in can bring them back to it. */
+export function rememberReturnPath(path: string): void {
+  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/auth/') || path.startsWith('/errors/')) return;
+  try {
+    window.sessionStorage.setItem(RETURN_KEY, path);
+  } catch {
+    // Without storage the user lands on home after signing in.
+  }
+}
+
+/** The page to open after signing in (the remembered one, once), else home. */
+export function takeReturnPath(): string {
+  try {
+    const path = window.sessionStorage.getItem(RETURN_KEY);
+    window.sessionStorage.removeItem(RETURN_KEY);
+    if (path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/auth/')) return path;
+  } catch {
+    // fall through
+  }
+  return '/';
+}

@@ -162,9 +162,13 @@ test('a 375px screen gets the sidebar as a drawer', async ({ page }) => {
   expect(overflow).toBe(false);
 });
 
-test('the diagnostics page and the plan page tell the truth', async ({ page }) => {
-  await signIn(page);
+test('signing in returns to the page asked for; the diagnostics and plan pages tell the truth', async ({ page }) => {
   await page.goto('/test');
+  await expect(page).toHaveURL(/\/auth\/sign-in$/);
+  await page.getByLabel('邮箱或手机号').fill(email);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  await expect(page).toHaveURL(/\/test$/);
   await expect(page.getByRole('heading', { name: '系统诊断' })).toBeVisible();
   await expect(page.getByText('本地检索（未配置大模型）')).toBeVisible();
   await page.goto('/billing');

@@ -6,7 +6,7 @@ import { api } from '../../../core/page';
 import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
-import { sessionStarted } from '../../session';
+import { sessionStarted, takeReturnPath } from '../../session';
 import { AuthLayout, Field, fieldErrors, FormMessage, serverError, type FieldErrors } from './AuthLayout';
 
 const RESEND_SECONDS = 60;
@@ -59,7 +59,7 @@ export default function OtpPage() {
       const user = await api().post('/auth/otp/verify', parsed.data, userInfo, { redirect: false });
       sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
-      navigate('/');
+      navigate(takeReturnPath());
     } catch (err) {
       const { field, message } = serverError(err);
       if (field) setErrors({ [field]: message });

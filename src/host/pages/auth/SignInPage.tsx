@@ -5,7 +5,7 @@ import { api } from '../../../core/page';
 import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
-import { sessionStarted } from '../../session';
+import { sessionStarted, takeReturnPath } from '../../session';
 import { AuthLayout, Field, fieldErrors, FormMessage, PasswordField, serverError, type FieldErrors } from './AuthLayout';
 
 /** /auth/sign-in: account (e-mail or phone) and password. */
@@ -30,7 +30,7 @@ export default function SignInPage() {
       const user = await api().post('/auth/sign-in', parsed.data, userInfo, { redirect: false });
       sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
-      navigate('/');
+      navigate(takeReturnPath());
     } catch (err) {
       const { field, message } = serverError(err);
       if (field) setErrors({ [field]: message });
