@@ -206,6 +206,22 @@ describe('the openai engine', () => {
   });
 });
 
+describe('a user with many questions waiting', () => {
+  it('is refused a new one beyond 20 queued, and nothing is stored for it', async () => {
+    const dave = (await signedInUser(server)).client;
+    const channelId = (await dave.post<{ id: string }>(CH, { name: '很多问题' })).body.data.id;
+    const asked = [];
+    for (let i = 0; i < 22; i++) asked.push(await ask(dave, `[hold] 问题${i}`, {}, channelId));
+    const refused = await dave.post(`${CH}/init_questions`, { question: '[hold] 再多一个', channel_id: channelId });
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('排队中的问题已有20个，请等待前面的回答完成后再提问');
+    const list = await dave.get<{ total: number }>(`${CH}/questions/${channelId}`);
+    expect(list.body.data.total).toBe(22);
+    for (const q of asked) await dave.request('PUT', `${CH}/stop_questions/${q.questionId}`);
+    llm.release();
+  });
+});
+
 describe('deleting while an answer is written', () => {
   it('ends the open streams and writes nothing more, for a question and for a whole channel', async () => {
     const one = await ask(alice, '[hold] 删除进行中的问题');

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { randomToken } from '../auth/crypto';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { Viewer } from '../knowledge/access';
 import { likePattern, pageOf } from '../knowledge/documents';
 import { answerEventStore, foldEvents } from '../answering/events';
@@ -13,6 +13,8 @@ import { answerStep, citation, type Channel, type Question, type QuestionRequest
 import { z } from 'zod';
 
 const CHANNEL_NOT_FOUND = '频道不存在';
+/** Questions one user may have waiting; more are refused until some have been answered. */
+export const MAX_QUEUED_PER_USER = 20;
 const QUESTION_NOT_FOUND = '问题不存在';
 
 interface ListArgs {
@@ -120,6 +122,13 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       await canAccessChannel(db, viewer, request.channel_id);
       const stored = toStoredRequest(request);
       await knowledge.checkSources(viewer, sourcesOf(stored));
+      const waiting = await db
+        .selectFrom('questions')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('user_id', '=', viewer.userId)
+        .where('status', '=', 'queued')
+        .executeTakeFirstOrThrow();
+      if (waiting.n >= MAX_QUEUED_PER_USER) throw new AppError(429, 'too_many_queued', `排队中的问题已有${MAX_QUEUED_PER_USER}个，请等待前面的回答完成后再提问`);
       const id = randomToken(12);
       const t = now();
       await db.transaction().execute(async (tx) => {
