@@ -5,11 +5,20 @@
 // SMILES in inline code or ```smiles fences are drawn by <csai-molecule>. Citations [n] become
 // chips linking the document viewer at the cited page. Loaded lazily by <csai-channels> only.
 import MarkdownIt from 'markdown-it';
-import katexPlugin from '@vscode/markdown-it-katex';
+import * as katexPluginModule from '@vscode/markdown-it-katex';
 import katex from 'katex';
 import 'katex/contrib/mhchem';
 import createDOMPurify from 'dompurify';
 import type { Citation } from '../../contract/channel';
+
+type KatexPlugin = typeof katexPluginModule.default;
+/** The plugin is CommonJS: depending on the bundler's interop its function sits at the top or under `default`. */
+function katexPluginOf(m: unknown): KatexPlugin {
+  if (typeof m === 'function') return m as KatexPlugin;
+  if (m && typeof m === 'object' && 'default' in m) return katexPluginOf(m.default);
+  throw new Error('markdown-it-katex did not load');
+}
+const katexPlugin = katexPluginOf(katexPluginModule);
 
 const mathml: typeof katex = { ...katex, renderToString: (tex, options) => katex.renderToString(tex, { ...options, output: 'mathml', throwOnError: false, trust: false }) };
 

@@ -1,0 +1,230 @@
+import '../../../src/widgets/channels/channels.element';
+import { statusStore } from '../../../src/core/status-store';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { csaiRoutes, FakeEventSource, fakeFetch, installFakes, okBody, typeInto, type Call, type Route } from '../ask/fake-csai';
+
+const channel = (id: string, name: string) => ({ id, name, question_count: 1, created_at: '', updated_at: '' });
+const question = (id: string, over: Record<string, unknown> = {}) => ({
+  question_id: id, channel_id: 'c1', question: '阿司匹林的作用机制？', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
+  effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: true,
+  deepresearch: false, tools_name: [], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
+});
+const citation = { n: 1, docId: 'd1', title: '药理学.pdf', page: 3, bbox: [10, 20, 30, 40], text: '阿司匹林不可逆地抑制 COX' };
+
+const HOSTILE = [
+  '# 结果',
+  '<script>window.__pwned = "script"</script>',
+  '<img src="http://evil.example/a.png" onerror="window.__pwned = \'onerror\'">',
+  '[点我](javascript:window.__pwned=1) [数据](data:text/html,<script>alert(1)</script>) [正常](https://example.org/paper)',
+  '![远程图片](http://evil.example/track.png)',
+  '<a href="#" onclick="window.__pwned = \'onclick\'">x</a> <iframe src="http://evil.example/frame"></iframe>',
+  '<svg onload="window.__pwned=\'svg\'"><image href="http://evil.example/svg.png"/></svg>',
+].join('\n\n');
+
+describe('<csai-channels>', () => {
+  failOnConsoleErrors();
+  let box: HTMLElement | undefined;
+  let restoreFetch = () => {};
+  let restoreFakes = () => {};
+  let calls: Call[] = [];
+
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    statusStore().ask.$files_list.value = [];
+    statusStore().ask.$docIdList.value = [];
+    statusStore().ask.$selectedKbs.value = [];
+    restoreFakes = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    restoreFetch();
+    restoreFakes();
+    delete (window as { __pwned?: unknown }).__pwned;
+  });
+
+  const show = async (attrs: string, questions: unknown[], extra: Route[] = [], channels = [channel('c1', '阿司匹林的作用机制？'), channel('c2', '布洛芬')], total = 2) => {
+    const fake = fakeFetch(
+      csaiRoutes([
+        ...extra,
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: channels, total, page: Number(new URL(c.url, location.href).searchParams.get('page')), size: 20 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
+      ]),
+    );
+    restoreFetch = fake.restore;
+    calls = fake.calls;
+    box = mount(`<csai-channels ${attrs}></csai-channels>`);
+    const el = box.querySelector('csai-channels')!;
+    await waitFor(() => part(el, 'conversation'), 'the conversation');
+    return el;
+  };
+  const answers = (el: Element) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="answer"]')];
+
+  describe('a hostile answer', () => {
+    it('renders inert in history and while streaming: no script, no handlers, no javascript:/data: links, no remote request', async () => {
+      const remote: string[] = [];
+      const observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.name.includes('evil.example')) remote.push(e.name);
+      });
+      observer.observe({ type: 'resource', buffered: true });
+      const el = await show('channel-id="c1"', [question('q2', { status: 'running', answer: '', last_event_id: 2 }), question('q1', { answer: HOSTILE })]);
+      await waitFor(() => answers(el)[0]?.querySelector('h1'), 'the stored answer');
+      const stream = await waitFor(() => FakeEventSource.all.find((s) => s.url.includes('/questions/q2/')), 'the stream');
+      for (const [i, chunk] of HOSTILE.match(/[\s\S]{1,40}/g)!.entries()) stream.emit(3 + i, 'delta', { text: chunk });
+      stream.emit(1000, 'done', { status: 'done' });
+      await waitFor(() => answers(el)[1]?.querySelector('h1') && answers(el)[1]!.textContent?.includes('正常'), 'the streamed answer');
+
+      for (const answer of answers(el)) {
+        expect(answer.querySelectorAll('script, img, iframe, svg, image, object, embed, style').length, answer.innerHTML).to.equal(0);
+        for (const node of answer.querySelectorAll('*')) {
+          for (const attr of node.getAttributeNames()) expect(attr.startsWith('on'), `${node.tagName} ${attr}`).to.equal(false);
+        }
+        const hrefs = [...answer.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')!);
+        expect(hrefs.every((h) => /^https?:\/\//.test(h)), hrefs.join(' ')).to.equal(true);
+        const normal = [...answer.querySelectorAll('a')].find((a) => a.textContent === '正常')!;
+        expect(normal.getAttribute('target')).to.equal('_blank');
+        expect(normal.getAttribute('rel')).to.contain('noopener');
+        const image = [...answer.querySelectorAll('a')].find((a) => a.textContent?.includes('远程图片'))!;
+        expect(image.textContent).to.equal('图片：远程图片');
+        // Raw HTML shows as text, never as markup.
+        expect(answer.textContent).to.contain('<script>');
+      }
+      await new Promise((r) => setTimeout(r, 50)); // let any (wrongly) started load show up in resource timing
+      observer.disconnect();
+      const entries = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('evil.example'));
+      expect([...remote, ...entries]).to.deep.equal([]);
+      expect(calls.filter((c) => c.url.includes('evil.example'))).to.deep.equal([]);
+      expect((window as { __pwned?: unknown }).__pwned).to.equal(undefined);
+    });
+  });
+
+  describe('an answer', () => {
+    it('renders GFM tables, code, formulas as MathML and SMILES as <csai-molecule>', async () => {
+      const md = ['| 药物 | 靶点 |', '|---|---|', '| 阿司匹林 | COX-1 |', '', '```python\nprint(1)\n```', '', '质能方程 $E=mc^2$，乙醇 `CCO`，命令 `npm`。'].join('\n');
+      const el = await show('channel-id="c1"', [question('q1', { answer: md })]);
+      const answer = await waitFor(() => answers(el)[0]?.querySelector('table') && answers(el)[0], 'the table');
+      expect(answer.querySelector('td')!.textContent).to.equal('阿司匹林');
+      expect(answer.querySelector('pre code')!.textContent).to.contain('print(1)');
+      expect(answer.querySelector('math')).to.not.equal(null);
+      const molecules = [...answer.querySelectorAll('csai-molecule')];
+      expect(molecules.map((m) => m.getAttribute('smiles'))).to.deep.equal(['CCO']);
+    });
+
+    it('shows thinking collapsed, tool steps, and citation chips that open the viewer at the cited page', async () => {
+      const el = await show('channel-id="c1"', [
+        question('q1', {
+          answer: '阿司匹林抑制环氧合酶 [1]，未知引用 [7]。',
+          thinking: '先检索文献',
+          citations: [citation],
+          steps: [{ type: 'tool_call', call_id: 't1', name: 'admet', arguments: '{}' }, { type: 'tool_result', call_id: 't1', name: 'admet', ok: true, content: '' }],
+        }),
+      ]);
+      const chip = await waitFor(() => el.shadowRoot!.querySelector<HTMLAnchorElement>('a[data-cite="1"]'), 'the chip');
+      expect(chip.textContent).to.equal('[1]');
+      expect(chip.title).to.equal('药理学.pdf，第 3 页');
+      expect(answers(el)[0]!.querySelector('a[data-cite="7"]'), 'unknown citations stay text').to.equal(null);
+      const thinking = part(el, 'thinking') as HTMLDetailsElement;
+      expect(thinking.open).to.equal(false);
+      expect(thinking.textContent).to.contain('先检索文献');
+      expect([...el.shadowRoot!.querySelectorAll('[part~="step"]')].map((s) => s.textContent)).to.deep.equal(['调用工具 admet', 'admet 返回结果']);
+      const paths: string[] = [];
+      el.addEventListener('csai-navigate', (e) => {
+        e.preventDefault();
+        paths.push(e.detail.path);
+      });
+      chip.click();
+      expect(paths).to.have.length(1);
+      const url = new URL(paths[0]!, location.href);
+      expect(url.pathname).to.equal('/pdf_viewer');
+      expect(Object.fromEntries(url.searchParams)).to.deep.equal({ docId: 'd1', page: '3', bbox: '10,20,30,40' });
+    });
+
+    it('a queued answer says so, then streams from the stored events on, ignoring repeats', async () => {
+      const el = await show('channel-id="c1"', [question('q1', { status: 'queued', answer: '已有的开头', last_event_id: 4 })]);
+      await waitFor(() => part(el, 'queued'), 'the queued notice');
+      expect(part(el, 'queued')!.textContent).to.equal('排队中，请稍候…');
+      const stream = await waitFor(() => FakeEventSource.all[0], 'the stream');
+      expect(stream.url).to.contain('/channel/questions/q1/events?last_event_id=4');
+      stream.emit(5, 'status', { status: 'running' });
+      await waitFor(() => part(el, 'running'), 'running');
+      stream.emit(6, 'delta', { text: '，继续' });
+      stream.emit(6, 'delta', { text: '，继续' });
+      stream.emit(7, 'citation', citation);
+      stream.emit(8, 'delta', { text: ' [1]' });
+      await waitFor(() => answers(el)[0]!.querySelector('a[data-cite="1"]'), 'the cited text');
+      expect(answers(el)[0]!.textContent!.trim()).to.equal('已有的开头，继续 [1]');
+      expect(part(el, 'stop')).to.not.equal(null);
+      stream.emit(9, 'done', { status: 'done' });
+      await waitFor(() => part(el, 'like'), 'the actions of a finished answer');
+      expect(stream.closed).to.equal(true);
+    });
+
+    it('stop, like (toggles), copy and delete (after confirming) call the server', async () => {
+      const el = await show('channel-id="c1"', [question('q1', { status: 'running', answer: '部分回答' })], [
+        (c) => (c.path === '/channel/answer/effect' ? okBody({ question_id: 'q1', effect: (c.body as { effect: string }).effect === 'clear' ? null : 'like', effect_comment: null }) : undefined),
+        (c) => (c.method === 'DELETE' && c.path === '/channel/questions/q1' ? okBody({ deleted: 1 }) : undefined),
+      ]);
+      (await waitFor(() => part(el, 'stop'), 'stop')).click();
+      await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
+      FakeEventSource.all[0]!.emit(3, 'done', { status: 'stopped' });
+      (await waitFor(() => part(el, 'like'), 'like')).click();
+      await waitFor(() => part(el, 'like')!.getAttribute('aria-pressed') === 'true', 'liked');
+      part(el, 'like')!.click();
+      await waitFor(() => part(el, 'like')!.getAttribute('aria-pressed') === 'false', 'cleared');
+      expect(calls.filter((c) => c.path === '/channel/answer/effect').map((c) => c.body)).to.deep.equal([
+        { question_id: 'q1', effect: 'like' },
+        { question_id: 'q1', effect: 'clear' },
+      ]);
+      expect(part(el, 'stopped')!.textContent).to.equal('已停止回答');
+      part(el, 'delete')!.click();
+      const confirm = await waitFor(() => part(el, 'confirm'), 'the confirmation');
+      expect(calls.some((c) => c.method === 'DELETE')).to.equal(false);
+      confirm.querySelector('button')!.click();
+      await waitFor(() => el.shadowRoot!.querySelectorAll('[part~="question"]').length === 0, 'the question gone');
+    });
+  });
+
+  describe('the history', () => {
+    it('lists, searches, renames, deletes after confirming, and pages', async () => {
+      const el = await show('', [], [
+        (c) => (c.method === 'PUT' && c.path === '/channel/c2' ? okBody(channel('c2', String((c.body as { name: string }).name))) : undefined),
+        (c) => (c.method === 'DELETE' && c.path === '/channel/c2' ? okBody({ deleted: 1 }) : undefined),
+      ], [channel('c1', '阿司匹林的作用机制？'), channel('c2', '布洛芬')], 45);
+      const names = () => [...el.shadowRoot!.querySelectorAll('[part~="channel-name"]')].map((n) => n.textContent);
+      await waitFor(() => names().length === 2, 'the list');
+      expect(part(el, 'placeholder')).to.not.equal(null);
+      typeInto(part(el, 'search') as HTMLInputElement, '布洛芬');
+      await waitFor(() => calls.find((c) => c.path.includes('search=%E5%B8%83%E6%B4%9B%E8%8A%AC')), 'the search call');
+
+      const item = el.shadowRoot!.querySelector('[data-channel-id="c2"]')!;
+      item.querySelector<HTMLElement>('[part~="rename"]')!.click();
+      const field = await waitFor(() => el.shadowRoot!.querySelector<HTMLInputElement>('[part~="rename-input"]'), 'the name field');
+      typeInto(field, '布洛芬的副作用');
+      field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/c2'), 'the rename');
+      expect(calls.find((c) => c.method === 'PUT')!.body).to.deep.equal({ name: '布洛芬的副作用' });
+
+      const again = await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"] [part~="delete-channel"]'), 'the delete button');
+      (again as HTMLElement).click();
+      const confirm = await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"] [part~="confirm"]'), 'the confirmation');
+      expect(calls.some((c) => c.method === 'DELETE')).to.equal(false);
+      confirm.querySelector('button')!.click();
+      await waitFor(() => calls.find((c) => c.method === 'DELETE' && c.path === '/channel/c2'), 'the delete');
+
+      const nav = part(el, 'pagination')!;
+      expect(nav.textContent).to.contain('第 1 / 3 页');
+      [...nav.querySelectorAll('button')].find((b) => b.textContent === '下一页')!.click();
+      await waitFor(() => calls.find((c) => c.path.startsWith('/channel?page=2')), 'page 2');
+    });
+
+    it('close-sider="true" starts with the history collapsed; a follow-up goes to the same channel', async () => {
+      const el = await show('channel-id="c1" close-sider="true"', [question('q1', { answer: '回答' })]);
+      expect(part(el, 'history')).to.equal(null);
+      const ask = await waitFor(() => el.shadowRoot!.querySelector('csai-ask'), 'the follow-up box');
+      expect(ask.getAttribute('channel-id')).to.equal('c1');
+      expect(ask.getAttribute('navigate')).to.equal('false');
+      part(el, 'toggle-history')!.click();
+      await waitFor(() => part(el, 'history'), 'the history');
+    });
+  });
+});
