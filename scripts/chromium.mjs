@@ -14,9 +14,9 @@ export function chromiumPath({ install = false } = {}) {
   const found = candidates.find((p) => fs.existsSync(p));
   if (found) return found;
   if (install && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Chromium from Debian (apt-get install -y chromium)…');
+    console.log('Installing Chromium and a Chinese font from Debian (apt-get install -y chromium fonts-wqy-microhei)…');
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium', 'fonts-wqy-microhei'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     if (fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   }
   throw new Error('Chromium not found. Install it (Debian: `sudo apt-get install -y chromium`) or set CHROMIUM_PATH.');
