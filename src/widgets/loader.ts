@@ -5,6 +5,8 @@ import { defineOnce } from './shared/define-once';
 import { CsaiAskElement } from './ask/ask.element';
 import { CsaiChannelsElement } from './channels/channels.element';
 import { CsaiKnowledgeElement } from './knowledge/knowledge.element';
+import { CsaiMolecule3dElement } from './molecule/molecule-3d.element';
+import { CsaiMoleculeElement } from './molecule/molecule.element';
 import { CsaiPdfViewerElement } from './pdf-viewer/pdf-viewer.element';
 import { CsaiStatusElement } from './status/status.element';
 
@@ -18,6 +20,8 @@ export const elementRegistry: Readonly<Record<string, CustomElementConstructor>>
   'csai-channels': CsaiChannelsElement,
   'csai-knowledge': CsaiKnowledgeElement,
   'csai-pdf-viewer': CsaiPdfViewerElement,
+  'csai-molecule': CsaiMoleculeElement,
+  'csai-molecule-3d': CsaiMolecule3dElement,
 };
 
 for (const [tag, ctor] of Object.entries(elementRegistry)) defineOnce(tag, ctor);

@@ -1,0 +1,213 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { GLViewer } from '3dmol';
+import { kbDocument } from '../../contract/knowledge';
+import { molString, pdbString } from '../../contract/mol';
+import type { CommonProps } from '../shared/element';
+import { emit } from '../shared/events';
+import { fetchBlob } from '../shared/fetch-api';
+import { getJson, WidgetFetchError } from '../shared/fetch-json';
+import { useHost, useT } from '../shared/host-context';
+import { addStrings } from '../shared/i18n';
+import { reactView } from '../shared/react-view';
+import { moleculeStrings } from './molecule.strings';
+
+addStrings('molecule', moleculeStrings);
+
+export interface Molecule3dProps extends CommonProps {
+  pdbId: string | undefined;
+  docId: string | undefined;
+  molKey: string | undefined;
+  /** Initial style: cartoon (default for PDB), stick (default for small molecules) or sphere. */
+  representation: string | undefined;
+  spin: boolean;
+}
+
+type Style = 'cartoon' | 'stick' | 'sphere';
+interface Structure {
+  data: string;
+  format: 'pdb' | 'sdf';
+}
+
+/** Ligands: hetero residues that are not water. */
+const LIGAND = { hetflag: true, not: { resn: 'HOH' } };
+
+/** Whether this browser can give a WebGL context (3Dmol needs one). */
+export function hasWebGl(): boolean {
+  try {
+    const canvas = document.createElement('canvas');
+    return !!(canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
+  } catch {
+    return false;
+  }
+}
+
+async function loadStructure(apiOrigin: string, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey'>, signal: AbortSignal): Promise<Structure> {
+  if (props.molKey) {
+    const mol = await getJson(apiOrigin, `/api/v1/mol/get_mol_string?mol_key=${encodeURIComponent(props.molKey)}`, molString, { signal });
+    return { data: mol.molfile, format: 'sdf' };
+  }
+  if (props.docId) {
+    const doc = await getJson(apiOrigin, `/api/v1/knowledge_base/doc/${encodeURIComponent(props.docId)}`, kbDocument, { signal });
+    if (doc.type === 5) {
+      const blob = await fetchBlob(apiOrigin, `/api/v1/knowledge_base/download/${encodeURIComponent(props.docId)}`, { signal });
+      return { data: await blob.text(), format: 'sdf' };
+    }
+  }
+  const id = props.pdbId ?? props.docId ?? '';
+  const pdb = await getJson(apiOrigin, `/api/v1/mol/get_pdb_string?pdb_id=${encodeURIComponent(id)}`, pdbString, { signal });
+  return { data: pdb.pdb, format: 'pdb' };
+}
+
+/** A 3D structure (PDB or SDF) in 3Dmol.js, loaded only when this element is used. */
+export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle, spin: initialSpin }: Molecule3dProps) {
+  const { host, apiOrigin } = useHost();
+  const t = useT('molecule');
+  const tRef = useRef(t);
+  tRef.current = t;
+  const box = useRef<HTMLDivElement>(null);
+  const viewer = useRef<GLViewer | null>(null);
+  const [state, setState] = useState<{ state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; atoms: number; ligand: boolean; format: 'pdb' | 'sdf' }>({ state: 'loading' });
+  const [style, setStyle] = useState<Style>('cartoon');
+  const [spinning, setSpinning] = useState(initialSpin);
+
+  useEffect(() => {
+    const el = box.current;
+    const tr = tRef.current;
+    if (!el) return;
+    if (!pdbId && !docId && !molKey) {
+      setState({ state: 'error', message: tr('no_input_3d') });
+      return;
+    }
+    if (!hasWebGl()) {
+      setState({ state: 'error', message: tr('webgl_missing') });
+      emit(host, 'csai-error', { message: tr('webgl_missing'), code: 'webgl_missing' });
+      return;
+    }
+    const abort = new AbortController();
+    setState({ state: 'loading' });
+    void (async () => {
+      try {
+        const [$3Dmol, structure] = await Promise.all([import('3dmol'), loadStructure(apiOrigin, { pdbId, docId, molKey }, abort.signal)]);
+        if (abort.signal.aborted) return;
+        el.replaceChildren();
+        const v = $3Dmol.createViewer(el, { backgroundColor: 'white', antialias: true });
+        viewer.current = v;
+        const model = v.addModel(structure.data, structure.format);
+        const atoms = model.selectedAtoms({}).length;
+        const ligand = structure.format === 'pdb' && model.selectedAtoms(LIGAND).length > 0;
+        const first: Style =
+          initialStyle === 'stick' || initialStyle === 'sphere' || initialStyle === 'cartoon' ? initialStyle : structure.format === 'pdb' ? 'cartoon' : 'stick';
+        setStyle(first);
+        setState({ state: 'ready', atoms, ligand, format: structure.format });
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        const failed = error instanceof WidgetFetchError ? error : new WidgetFetchError('load_failed', undefined, String(error));
+        const reason = failed.code === 'network_error' ? tr('network_error') : failed.message;
+        setState({ state: 'error', message: tr('failed_3d', { message: reason }) });
+        emit(host, 'csai-error', { message: reason, code: failed.code, ...(failed.status !== undefined ? { status: failed.status } : {}) });
+      }
+    })();
+    return () => {
+      abort.abort();
+      viewer.current?.clear();
+      viewer.current = null;
+      el.replaceChildren();
+    };
+  }, [apiOrigin, host, pdbId, docId, molKey, initialStyle]);
+
+  // Styles: cartoon keeps ligands as sticks so they stay visible.
+  useEffect(() => {
+    const v = viewer.current;
+    if (!v || state.state !== 'ready') return;
+    v.setStyle({}, style === 'cartoon' ? { cartoon: { color: 'spectrum' } } : style === 'stick' ? { stick: {} } : { sphere: { scale: 0.9 } });
+    if (style === 'cartoon') v.setStyle(LIGAND, { stick: { colorscheme: 'greenCarbon' } });
+    if (state.format === 'sdf' && style === 'cartoon') v.setStyle({}, { stick: {} });
+    v.zoomTo();
+    v.render();
+  }, [style, state]);
+
+  useEffect(() => {
+    const v = viewer.current;
+    if (!v || state.state !== 'ready') return;
+    v.spin(spinning ? 'y' : false);
+  }, [spinning, state]);
+
+  // 3Dmol sizes its canvas from the box; follow the element's size.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => viewer.current?.resize());
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const focusLigand = useCallback(() => {
+    const v = viewer.current;
+    if (!v) return;
+    v.zoomTo(LIGAND, 600);
+    v.render();
+  }, []);
+  const reset = useCallback(() => {
+    const v = viewer.current;
+    if (!v) return;
+    v.zoomTo({}, 400);
+    v.render();
+  }, []);
+
+  const btn = 'h-8 px-2 rounded-csai border border-line bg-surface text-ink text-sm hover:border-accent focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:opacity-50';
+  const ready = state.state === 'ready';
+  return (
+    <section part="base" aria-label={t('viewer_3d')} className="flex flex-col gap-2 font-csai text-ink h-full">
+      <div part="toolbar" role="toolbar" aria-label={t('viewer_3d')} className="flex flex-wrap items-center gap-2">
+        <label className="inline-flex items-center gap-1 text-sm">
+          {t('style')}
+          <select
+            part="style"
+            value={style}
+            disabled={!ready}
+            onChange={(e) => setStyle(e.target.value === 'stick' ? 'stick' : e.target.value === 'sphere' ? 'sphere' : 'cartoon')}
+            className="h-8 px-1 rounded-csai border border-line bg-surface text-ink text-sm"
+          >
+            {(ready && state.format === 'sdf' ? (['stick', 'sphere'] as const) : (['cartoon', 'stick', 'sphere'] as const)).map((s) => (
+              <option key={s} value={s}>
+                {t(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {ready && state.format === 'pdb' && (
+          <button type="button" part="ligand" className={btn} onClick={focusLigand} disabled={!state.ligand} title={state.ligand ? t('ligand') : t('no_ligand')}>
+            {t('ligand')}
+          </button>
+        )}
+        <button type="button" part="reset" className={btn} onClick={reset} disabled={!ready}>
+          {t('reset')}
+        </button>
+        <button type="button" part="spin" className={`${btn} ${spinning ? 'border-accent text-accent' : ''}`} aria-pressed={spinning} onClick={() => setSpinning((s) => !s)} disabled={!ready}>
+          {t('spin')}
+        </button>
+        {ready && (
+          <span part="atoms" className="text-sm text-muted">
+            {t('atoms', { count: state.atoms })}
+          </span>
+        )}
+      </div>
+      <div className="relative flex-1 min-h-[16rem]">
+        <div ref={box} part="canvas" role="img" aria-label={t('viewer_3d')} className="absolute inset-0 rounded-csai border border-line overflow-hidden bg-white" />
+        {state.state === 'loading' && (
+          <p part="status" role="status" className="absolute inset-0 flex items-center justify-center text-sm text-muted m-0">
+            {t('loading_3d')}
+          </p>
+        )}
+        {state.state === 'error' && (
+          <p part="error" role="alert" className="absolute inset-0 flex items-center justify-center p-4 text-center text-sm text-danger m-0">
+            {state.message}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The view the element imports on first connection. */
+export const view = reactView<Molecule3dProps>(Molecule3d);
