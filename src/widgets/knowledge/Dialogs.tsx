@@ -110,7 +110,7 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
 }) {
   const [keyword, setKeyword] = useState('');
   const [found, setFound] = useState<PersonSearch | null>(null);
-  const [departments, setDepartments] = useState<Department[]>([]);
+  const [departments, setDepartments] = useState<Department[] | null>(null);
   const [chosen, setChosen] = useState<Target[]>([]);
   const [records, setRecords] = useState<ShareRecord[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -147,7 +147,7 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
 
   const options: Target[] = useMemo(() => {
     const people = (found?.people ?? []).map((p): Target => ({ kind: 'user', id: p.id, name: p.name || p.show_name, detail: [p.show_name, p.department_name].filter(Boolean).join(' · ') }));
-    const depts = (found ? found.departments : departments).map((d): Target => ({ kind: 'department', id: d.id, name: d.name, detail: t('member_count', { count: d.member_count }) }));
+    const depts = (found ? found.departments : departments ?? []).map((d): Target => ({ kind: 'department', id: d.id, name: d.name, detail: t('member_count', { count: d.member_count }) }));
     return [...people, ...depts];
   }, [found, departments, t]);
 
@@ -210,7 +210,9 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
         </div>
       )}
       <ul className="m-0 p-0 list-none flex flex-col max-h-56 overflow-auto rounded-csai border border-line" part="share-options">
-        {options.length === 0 && <li className="px-3 py-2 text-sm text-muted">{found ? t('share_nothing_found') : t('loading')}</li>}
+        {options.length === 0 && (
+          <li className="px-3 py-2 text-sm text-muted">{found ? t('share_nothing_found') : departments === null ? t('loading') : t('share_hint')}</li>
+        )}
         {options.map((o) => (
           <li key={`${o.kind}:${o.id}`} className="border-b border-line last:border-b-0">
             <label className="flex items-center gap-2 px-3 py-2 text-sm cursor-pointer hover:bg-line">

@@ -370,6 +370,7 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
               key={doc.docId}
               t={t}
               doc={doc}
+              folderOwner={folder.owner_id}
               molecules={molecules[doc.docId]}
               canChange={doc.is_owner}
               onOpen={() => navigate(viewerPath(doc))}
@@ -501,8 +502,9 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
 }
 
 /** One document: type, title, size, pages or molecules, parse status, actions. */
-function DocumentRow({ t, doc, molecules, canChange, onOpen, onDownload, onAction }: {
+function DocumentRow({ t, doc, folderOwner, molecules, canChange, onOpen, onDownload, onAction }: {
   t: TFunction;
+  folderOwner: string;
   doc: KbDocument;
   molecules: number | undefined;
   canChange: boolean;
@@ -543,7 +545,7 @@ function DocumentRow({ t, doc, molecules, canChange, onOpen, onDownload, onActio
             <span>{formatSize(doc.size)}</span>
             {doc.page_count !== null && <span>{t('pages', { count: doc.page_count })}</span>}
             {molecules !== undefined && <span part="molecule-count">{t('molecules', { count: molecules })}</span>}
-            {!doc.is_owner && <span>{t('owner', { name: doc.owner_name })}</span>}
+            {!doc.is_owner && doc.owner_id !== folderOwner && <span>{t('owner', { name: doc.owner_name })}</span>}
             {status}
           </p>
           {lastText && <p className="m-0 mt-1 text-xs text-danger">{lastText}</p>}

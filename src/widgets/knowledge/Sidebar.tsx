@@ -101,7 +101,7 @@ export function SidebarContent({ t, kbApi, onError, publicOnly }: { t: TFunction
             setLists((l) => ({ ...l, [scope]: page.items }));
             // Keep the current folder's name and count in step with the list.
             const fresh = page.items.find((f) => f.id === current?.id);
-            if (fresh && current && (fresh.doc_count !== current.doc_count || fresh.name !== current.name || fresh.is_public !== current.is_public)) selectFolder(fresh);
+            if (fresh && current && JSON.stringify(fresh) !== JSON.stringify(current)) selectFolder(fresh);
           },
           (err: unknown) => {
             if (!live) return;

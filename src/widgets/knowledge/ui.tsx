@@ -3,7 +3,7 @@ import { useEffect, useRef, type ButtonHTMLAttributes, type ReactNode } from 're
 
 type Tone = 'primary' | 'plain' | 'danger' | 'ghost';
 const tones: Record<Tone, string> = {
-  primary: 'bg-accent text-accent-fg border-accent hover:opacity-90',
+  primary: 'bg-accent text-accent-fg border-accent hover:shadow-md',
   plain: 'bg-surface text-ink border-line hover:border-accent',
   danger: 'bg-surface text-danger border-line hover:border-danger',
   ghost: 'bg-transparent text-ink border-transparent hover:bg-line',
@@ -33,7 +33,7 @@ const paths: Record<string, string> = {
   close: 'M6 6l12 12M18 6 6 18',
   globe: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM3 12h18M12 3c3 3.5 3 14.5 0 18M12 3c-3 3.5-3 14.5 0 18',
   users: 'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm13 10v-2a4 4 0 0 0-3-3.87M16 3.13a4 4 0 0 1 0 7.75',
-  atom: 'M12 12h.01M20.2 20.2c2-2-.3-7.5-5.2-12.4S4 1.8 1.8 3.8m18.4 16.4c-2 2-7.5-.3-12.4-5.2S1.8 4 3.8 1.8',
+  atom: 'M12 2.5l8.2 4.75v9.5L12 21.5l-8.2-4.75v-9.5zM12 8.2a3.8 3.8 0 1 0 0 7.6 3.8 3.8 0 0 0 0-7.6z',
 };
 
 /** A stroke icon (decorative). */
