@@ -54,6 +54,8 @@ export const configSchema = z.object({
   LLM_REASONING_MODEL: optionalText,
   /** A streamed answer from the LLM silent for this long is given up as stalled. */
   LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Test-only: the local engine pauses this long before each streamed piece (0, the default: none), so an end-to-end test can reload mid-answer. */
+  CSAI_LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Answers one user may have running at once; the rest wait as `queued` (DESIGN §4). */
   CSAI_MAX_ANSWERS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */
