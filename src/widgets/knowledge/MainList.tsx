@@ -87,6 +87,11 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
           if (abort.signal.aborted) return;
           setDocs('error');
           onErrorRef.current(err);
+          // The folder is gone or no longer readable (deleted, share withdrawn, another user).
+          if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
+            selectFolder(null);
+            refreshFolders();
+          }
         },
       );
     };

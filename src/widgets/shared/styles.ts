@@ -58,6 +58,8 @@ export const baseCss = `
 .csai-root[data-theme="dark"] {
   /* The light default accent is too dark on a dark surface (WCAG AA); a page may set its own. */
   --csai-c-accent: var(--csai-accent-dark, var(--csai-accent, #60a5fa));
+  /* Text on the accent: dark on the light default accent of the dark theme (WCAG AA). */
+  --csai-c-accent-fg: var(--csai-accent-contrast-dark, #0b1220);
   --csai-c-surface: var(--csai-surface-dark, #111827);
   --csai-c-ink: var(--csai-ink-dark, #f3f4f6);
   --csai-c-muted: var(--csai-muted-dark, #9ca3af);

@@ -6,7 +6,7 @@ import { setNavigate } from '../../../src/core/page';
 import { fileProgress, totalProgress } from '../../../src/widgets/knowledge/upload';
 import { selectFolder } from '../../../src/widgets/knowledge/state';
 import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
-import { doc, FakeXhr, fakeServer } from './fake-server';
+import { doc, FakeXhr, fakeServer, folder } from './fake-server';
 
 const shadow = (el: Element) => el.shadowRoot!;
 const all = <T extends Element = HTMLElement>(el: Element, sel: string) => [...shadow(el).querySelectorAll<T & Element>(sel)];
@@ -139,6 +139,36 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => part(header!, 'sidebar-header') && part(blank!, 'main-blank'), 'the parts');
       expect(part(header!, 'sidebar-content')).to.equal(null);
       expect(part(blank!, 'sidebar')).to.equal(null);
+    });
+
+    it('shows only public folders with view="public", read only', async () => {
+      server.state.public = [folder('p1', '公开化合物库', { is_owner: false, is_public: true, owner_name: '张老师', doc_count: 1 })];
+      server.state.docs.p1 = [doc('d7', '公开综述.pdf', { is_owner: false, owner_id: 'u9' })];
+      box = mount('<csai-knowledge view="public"></csai-knowledge>');
+      const el = box.querySelector('csai-knowledge')!;
+      await waitFor(() => all(el, '[part~="folder"]').length === 1, 'the public folder');
+      expect(part(el, 'section-mine')).to.equal(null);
+      expect(part(el, 'new-folder')).to.equal(null);
+      await openFolder(el, 'p1');
+      expect(part(el, 'folder-actions')).to.equal(null);
+      expect(text(el)).to.contain('所有者：张老师');
+      expect(await seriousViolations(el)).to.deep.equal([]);
+    });
+
+    it('has no serious accessibility violation in the dark theme', async () => {
+      const el = await show('theme="dark"');
+      await openFolder(el);
+      expect(await seriousViolations(el)).to.deep.equal([]);
+    });
+
+    it('forgets a folder that is no longer readable', async () => {
+      const el = await show();
+      await openFolder(el);
+      server.state.fail['GET /knowledge_base/folder/f1'] = { status: 403, message: '没有权限访问该知识库', code: 'forbidden' };
+      type(shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索文档"]')!, '综述');
+      await waitFor(() => part(el, 'main-blank'), 'the blank view');
+      expect(sessionStorage.getItem('csai:folder_id')).to.equal('""');
+      expect(errors.at(-1)).to.include({ code: 'forbidden', message: '没有权限访问该知识库' });
     });
 
     it('keeps shared folders read only', async () => {
