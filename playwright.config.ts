@@ -36,6 +36,8 @@ export default defineConfig({
       CSAI_LOG_LEVEL: 'warn',
       CSAI_PUBLIC_URL: `http://127.0.0.1:${port}`,
       CSAI_CORS_ORIGINS: `http://127.0.0.1:${demoPort}`,
+      // The local engine streams slowly enough for tests/e2e/ask.spec.ts to reload mid-answer.
+      CSAI_LOCAL_ENGINE_DELAY_MS: '700',
     },
   },
 });
