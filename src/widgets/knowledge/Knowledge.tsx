@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { ApiError } from '../../core/api';
 import type { CommonProps } from '../shared/element';
-import { emit } from '../shared/events';
+import { emit, requestNavigation } from '../shared/events';
 import { useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
@@ -42,8 +42,8 @@ export function Knowledge({ view }: KnowledgeProps) {
   /** DESIGN §7: tell the page (csai-navigate); a page that does not take it gets a full navigation. */
   const navigate = useCallback(
     (path: string) => {
-      const event = new CustomEvent('csai-navigate', { detail: { path }, bubbles: true, composed: true, cancelable: true });
-      if (host.dispatchEvent(event)) window.location.assign(`${crossOrigin ? apiOrigin : ''}${path}`);
+      const url = new URL(path, crossOrigin ? apiOrigin : location.origin).href;
+      requestNavigation(host, { path, url }, () => window.location.assign(url));
     },
     [host, apiOrigin, crossOrigin],
   );

@@ -22,7 +22,7 @@ export const knowledgeAttributes = { view: 'string' } as const;
  * @attr {string} radius - Corner radius (any CSS length); overrides `--csai-radius` for this element.
  *
  * @fires {CustomEvent<CsaiErrorDetail>} csai-error - A call failed (the server's message and code, with `status`), a file was refused by the SPEC §5 rules (`invalid_file`), an upload needs a sign-in (`need_login`), or the element's code failed to load (`load_failed`) or to render (`render_failed`). Bubbles, composed.
- * @fires {CustomEvent<{ path: string }>} csai-navigate - The element wants to go to a path of the site (`/pdf_viewer?docId=…&if_img=…`, `/auth/sign-in`). Cancelable: call `preventDefault()` to route it yourself; otherwise the page navigates to it. Bubbles, composed.
+ * @fires {CustomEvent<CsaiNavigateDetail>} csai-navigate - The element wants to open a page of the product: `path` site-relative (`/pdf_viewer?docId=…&if_img=…`, `/auth/sign-in`), `url` absolute on the CSAI server. Cancelable: call `preventDefault()` to route it yourself; otherwise the page navigates to it. Bubbles, composed.
  *
  * @csspart root - The themed wrapper of everything inside.
  * @csspart layout - The two-pane frame (`data-view` is `main_list` or `public`).
