@@ -6,10 +6,13 @@ import { CH, answerText, ask, readEvents } from './answering-helpers';
 let server: TestServer;
 let alice: Client;
 let bob: Client;
+let aliceId: string;
 
 beforeAll(async () => {
   server = await startServer();
-  alice = (await signedInUser(server, { name: 'Alice' })).client;
+  const a = await signedInUser(server, { name: 'Alice' });
+  alice = a.client;
+  aliceId = a.id;
   bob = (await signedInUser(server, { name: 'Bob' })).client;
 });
 afterAll(async () => server?.close());
@@ -226,6 +229,20 @@ describe('the local engine (no language model configured)', () => {
     const { events } = await readEvents(alice, questionId);
     expect(answerText(events)).toContain('Ibuprofen');
     expect(events.find((e) => e.event === 'citation')?.data).toMatchObject({ page: 2, title: 'kb.pdf' });
+  });
+
+  it('answers from a knowledge base shared with the asker, and refuses it once the share is withdrawn', async () => {
+    const kb = await bob.post<{ id: string }>(`${KB}/folder`, { name: 'Bob 分享的知识库' });
+    const up = await upload(bob, [{ name: 'shared.pdf', data: makePdf([['Shared notes', 'Remdesivir is a nucleotide analogue prodrug.']]), type: 'application/pdf' }], kb.body.data.id);
+    await waitParsed(bob, up.body.data.name_id[0]!.docId);
+    const share = await bob.post<{ records: Array<{ share_id: string }> }>(`${KB}/share_folder`, { folder_id: kb.body.data.id, user_ids: [aliceId] });
+    expect(share.status).toBe(200);
+    const { questionId } = await ask(alice, 'What is remdesivir?', { kb_ids: [kb.body.data.id] });
+    const { events } = await readEvents(alice, questionId);
+    expect(events.find((e) => e.event === 'citation')?.data).toMatchObject({ title: 'shared.pdf', page: 1 });
+    await bob.post(`${KB}/cancel_share`, { share_id: share.body.data.records[0]!.share_id });
+    const refused = await alice.post(`${CH}/init_questions`, { question: 'again', channel_id: (await alice.post<{ id: string }>(CH, { name: 'x' })).body.data.id, kb_ids: [kb.body.data.id] });
+    expect(refused.status).toBe(404);
   });
 
   it('says plainly what it can do when no document is chosen, and which toggles it could not honour', async () => {
