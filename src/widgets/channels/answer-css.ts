@@ -4,6 +4,7 @@ export const answerCss = `
 .csai-answer > :first-child { margin-top: 0; }
 .csai-answer p, .csai-answer ul, .csai-answer ol, .csai-answer pre, .csai-answer table, .csai-answer blockquote { margin: 0.5em 0; }
 .csai-answer ul, .csai-answer ol { padding-left: 1.5em; }
+.csai-answer ul { list-style: disc; } .csai-answer ol { list-style: decimal; }
 .csai-answer h1, .csai-answer h2, .csai-answer h3, .csai-answer h4 { margin: 0.8em 0 0.4em; font-weight: 600; line-height: 1.3; }
 .csai-answer h1 { font-size: 1.3em; } .csai-answer h2 { font-size: 1.2em; } .csai-answer h3 { font-size: 1.1em; }
 .csai-answer code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; background: var(--csai-c-line); border-radius: 4px; padding: 0 0.25em; }
