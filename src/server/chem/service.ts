@@ -14,6 +14,8 @@ export interface ChemService {
   molfile(input: MolInput): Promise<string>;
   /** `limits.timeoutMs` overrides the service's time limit for this call. */
   depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
+  /** Counts since start: drawings made by a worker and drawings answered from memory. */
+  stats(): { drawn: number; cacheHits: number };
   /** Stops the workers and refuses waiting calls; a later call starts new workers. */
   close(): Promise<void>;
 }
@@ -85,6 +87,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
   let nextId = 1;
   /** Recent drawings by request, least recently used first (a Map keeps insertion order). */
   const drawings = new Map<string, Depiction>();
+  const counts = { drawn: 0, cacheHits: 0 };
 
   function stopWorker(lane: Lane) {
     const w = lane.worker;
@@ -166,17 +169,20 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       const key = JSON.stringify([input, options]);
       const hit = drawings.get(key);
       if (hit) {
+        counts.cacheHits++;
         drawings.delete(key);
         drawings.set(key, hit);
         return { ...hit, highlightedAtoms: [...hit.highlightedAtoms], highlightedBonds: [...hit.highlightedBonds] };
       }
       const drawn = await call({ op: 'depict', input, options }, depiction, limits);
+      counts.drawn++;
       if (cacheSize > 0 && key.length <= 64 * 1024) {
         drawings.set(key, drawn);
         if (drawings.size > cacheSize) drawings.delete(drawings.keys().next().value ?? '');
       }
       return { ...drawn, highlightedAtoms: [...drawn.highlightedAtoms], highlightedBonds: [...drawn.highlightedBonds] };
     },
+    stats: () => ({ ...counts }),
     async close() {
       const stopped = () => new ChemUnavailableError('化学计算服务已停止');
       drawings.clear();
