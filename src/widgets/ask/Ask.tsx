@@ -101,33 +101,39 @@ export function Ask({ channelId, navigate }: AskProps) {
   const tRef = useRef(t);
   tRef.current = t;
 
-  // The selection lives in the status store (SPEC §3: docIdList, files_list) so it survives navigation.
-  useEffect(() => {
-    const withId = chips.filter((c) => c.docId && c.phase !== 'failed');
-    store.$files_list.value = withId.map((c) => ({ docId: c.docId!, name: c.name }));
-    store.$docIdList.value = withId.map((c) => c.docId!);
-  }, [chips, store]);
+  // The selection lives in the status store (SPEC §3: docIdList, files_list) so it survives
+  // navigation; ids put there by the page (the home page's `docIds`) become chips once fetched.
+  const pendingRef = useRef(new Set<string>());
+  const syncStore = useCallback(
+    (list: FileChip[]) => {
+      const withId = list.filter((c) => c.docId && c.phase !== 'failed');
+      store.$files_list.value = withId.map((c) => ({ docId: c.docId!, name: c.name }));
+      store.$docIdList.value = [...new Set([...withId.map((c) => c.docId!), ...pendingRef.current])];
+    },
+    [store],
+  );
+  useEffect(() => syncStore(chips), [chips, syncStore]);
 
-  // Preselected documents (the home page's `docIds`): fetch their titles and parse state.
+  const wantedIds = useSignalValue(store.$docIdList);
   useEffect(() => {
     const known = new Set(chipsRef.current.map((c) => c.docId));
-    const missing = store.$docIdList.peek().filter((id) => !known.has(id));
+    const missing = wantedIds.filter((id) => !known.has(id) && !pendingRef.current.has(id));
     if (!missing.length) return;
-    const abort = new AbortController();
+    for (const id of missing) pendingRef.current.add(id);
     void Promise.all(
       missing.map((docId) =>
-        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, kbDocument, { quiet: true, signal: abort.signal }).then(
+        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, kbDocument, { quiet: true, redirect: false }).then(
           (doc): FileChip => ({ key: chipKey(), name: doc.title, docId, phase: doc.parseStatus === 1 ? 'parsing' : doc.parseStatus === 2 ? 'done' : 'failed', percent: doc.parse_progress }),
-          () => null,
+          () => null, // not found or not the user's: dropped
         ),
       ),
     ).then((found) => {
-      if (abort.signal.aborted) return;
-      const add = found.filter((c): c is FileChip => c !== null);
-      setChips((cur) => [...cur, ...add.filter((c) => !cur.some((x) => x.docId === c.docId))].slice(0, 6));
+      for (const id of missing) pendingRef.current.delete(id);
+      const add = found.filter((c): c is FileChip => c !== null && !chipsRef.current.some((x) => x.docId === c.docId));
+      if (add.length) setChips((cur) => [...cur, ...add].slice(0, 6));
+      else syncStore(chipsRef.current);
     });
-    return () => abort.abort();
-  }, [client, store]);
+  }, [wantedIds, client, syncStore]);
 
   // SPEC §4: documents still parsing are polled every second until their status is no longer 1.
   const parsingIds = chips.filter((c) => c.phase === 'parsing' && c.docId).map((c) => c.docId!).join(',');

@@ -242,6 +242,26 @@ describe('<csai-ask>', () => {
     });
   });
 
+  describe('preselected documents (the home page docIds)', () => {
+    it('become chips with their titles; ids the server refuses are dropped; ids added later too', async () => {
+      statusStore().ask.$docIdList.value = ['d1', 'nope'];
+      const el = await show('navigate="false"', [
+        (c) => (c.path === '/knowledge_base/doc/d1' ? okBody(doc('d1', '药理学.pdf', 2, 100)) : undefined),
+        (c) => (c.path === '/knowledge_base/doc/d3' ? okBody(doc('d3', '综述.pdf', 2, 100)) : undefined),
+      ]);
+      const names = () => [...shadow(el).querySelectorAll('[part~="file-chip"] span:first-child')].map((s) => s.textContent);
+      await waitFor(() => names().length === 1, 'the chip');
+      expect(names()).to.deep.equal(['药理学.pdf']);
+      await waitFor(() => statusStore().ask.$docIdList.value.length === 1, 'the refused id dropped');
+      statusStore().ask.preselectDocuments(['d3']);
+      await waitFor(() => names().length === 2, 'the later chip');
+      typeInto(input(el), '比较两篇');
+      key(input(el), {});
+      await waitFor(sent, 'the question');
+      expect(sent()!.body).to.deep.include({ docIdList: ['d1', 'd3'] });
+    });
+  });
+
   describe('the submit flow', () => {
     it('creates a channel named after the first 50 characters, sends, clears and opens the conversation', async () => {
       const el = await show('');
