@@ -29,7 +29,13 @@ const suites = [
   {
     name: 'vitest',
     run: () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest.json']),
-    count: () => { const r = readJson('.artifacts/vitest.json'); return r && { passed: r.numPassedTests, failed: r.numFailedTests + (r.numFailedTestSuites ?? 0) }; },
+    count: () => {
+      const r = readJson('.artifacts/vitest.json');
+      if (!r) return undefined;
+      // A file that failed without a failing test (it did not load) counts once.
+      const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed')).length;
+      return { passed: r.numPassedTests, failed: r.numFailedTests + brokenFiles };
+    },
   },
   {
     name: 'browser',
