@@ -1,10 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import { ApiError } from '../../core/api';
 import type { CommonProps } from '../shared/element';
-import { emit, requestNavigation } from '../shared/events';
+import { emit } from '../shared/events';
 import { useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
+import { isSameOrigin, openProductPage } from '../shared/site';
+import { InlineToasts } from '../shared/Toasts';
 import { knowledgeApi } from './knowledge-api';
 import { knowledgeStrings } from './knowledge.strings';
 import { MainList } from './MainList';
@@ -28,7 +30,9 @@ export function Knowledge({ view }: KnowledgeProps) {
   const t = useT('knowledge');
   const kbApi = useMemo(() => knowledgeApi(apiOrigin), [apiOrigin]);
   const folder = useCurrentFolder();
-  const crossOrigin = apiOrigin !== '' && new URL(apiOrigin, location.href).origin !== location.origin;
+  const crossOrigin = !isSameOrigin(apiOrigin);
+  // On a foreign page there is no site toast area: the element shows the toasts itself.
+  const toasts = crossOrigin ? <InlineToasts label={t('notice')} closeLabel={t('close')} /> : null;
 
   const onError = useCallback(
     (error: unknown) => {
@@ -39,14 +43,8 @@ export function Knowledge({ view }: KnowledgeProps) {
     },
     [host, t],
   );
-  /** DESIGN §7: tell the page (csai-navigate); a page that does not take it gets a full navigation. */
-  const navigate = useCallback(
-    (path: string) => {
-      const url = new URL(path, crossOrigin ? apiOrigin : location.origin).href;
-      requestNavigation(host, { path, url }, () => window.location.assign(url));
-    },
-    [host, apiOrigin, crossOrigin],
-  );
+  /** DESIGN §7: csai-navigate first; else the site's router, or the CSAI server from a foreign page. */
+  const navigate = useCallback((path: string) => openProductPage(host, apiOrigin, path), [host, apiOrigin]);
 
   const part = (view ?? 'main_list').trim() as KnowledgeView;
   const shared = { t, kbApi, onError };
@@ -59,20 +57,23 @@ export function Knowledge({ view }: KnowledgeProps) {
   );
   const main = folder ? <MainList {...shared} navigate={navigate} withCredentials={crossOrigin} /> : blank;
 
-  if (part === 'sidebar_header') return <SidebarHeader {...shared} />;
-  if (part === 'sidebar_content') return <SidebarContent {...shared} />;
+  if (part === 'sidebar_header') return <>{toasts}<SidebarHeader {...shared} /></>;
+  if (part === 'sidebar_content') return <>{toasts}<SidebarContent {...shared} /></>;
   if (part === 'main_blank') return blank;
   const publicOnly = part === 'public';
   return (
-    <div part="layout" data-view={publicOnly ? 'public' : 'main_list'} className="flex flex-col md:flex-row min-h-[32rem] bg-surface text-ink font-csai rounded-csai border border-line overflow-hidden">
-      <aside part="sidebar" className="flex flex-col border-b border-line md:border-b-0 md:border-r md:w-72 md:shrink-0">
-        <SidebarHeader {...shared} publicOnly={publicOnly} />
-        <div className="max-h-72 overflow-auto md:max-h-none md:flex-1">
-          <SidebarContent {...shared} publicOnly={publicOnly} />
-        </div>
-      </aside>
-      <div part="main" className="flex-1 min-w-0">{main}</div>
-    </div>
+    <>
+      {toasts && <div className="mb-2">{toasts}</div>}
+      <div part="layout" data-view={publicOnly ? 'public' : 'main_list'} className="flex flex-col md:flex-row min-h-[32rem] bg-surface text-ink font-csai rounded-csai border border-line overflow-hidden">
+        <aside part="sidebar" className="flex flex-col border-b border-line md:border-b-0 md:border-r md:w-72 md:shrink-0">
+          <SidebarHeader {...shared} publicOnly={publicOnly} />
+          <div className="max-h-72 overflow-auto md:max-h-none md:flex-1">
+            <SidebarContent {...shared} publicOnly={publicOnly} />
+          </div>
+        </aside>
+        <div part="main" className="flex-1 min-w-0">{main}</div>
+      </div>
+    </>
   );
 }
 

@@ -54,6 +54,8 @@ export const knowledgeAttributes = { view: 'string' } as const;
  * @csspart dialog - Every dialog (also `folder-dialog`, `confirm-dialog`, `share-dialog`, `target-dialog`).
  * @csspart share-options - People and departments to share with.
  * @csspart share-record - One existing share, with its cancel button.
+ * @csspart toasts - On a foreign page (another origin in `api-base`): the element's own notification area.
+ * @csspart toast - One notification in it (`data-variant` is `default` or `destructive`).
  * @csspart error - The notice shown instead of the content when the element failed to render.
  *
  * @cssprop --csai-accent - Accent colour (buttons, the chosen folder). Default `#2563eb`.

@@ -16,7 +16,7 @@ export const doc = (docId: string, title: string, extra: Partial<KbDocument> = {
 const okBody = (data: unknown, message = '') => ({ success: true, data, message });
 const page = <T>(items: T[], p = 1, size = 20) => okBody({ items: items.slice((p - 1) * size, p * size), total: items.length, page: p, size });
 
-export interface Call { method: string; url: string; body: unknown }
+export interface Call { method: string; url: string; origin: string; body: unknown }
 
 /** The server's state; tests change it between calls. */
 export function fakeServer() {
@@ -38,7 +38,7 @@ export function fakeServer() {
     const method = (init.method ?? 'GET').toUpperCase();
     let body: unknown;
     if (typeof init.body === 'string') body = JSON.parse(init.body);
-    calls.push({ method, url: u.pathname + u.search, body });
+    calls.push({ method, url: u.pathname + u.search, origin: u.origin, body });
     const path = u.pathname.replace(/^\/api\/v1/, '');
     const failure = state.fail[`${method} ${path}`];
     if (failure) return json(failure.status, { success: false, ...failure });

@@ -46,7 +46,7 @@ describe('<csai-knowledge>', () => {
   let errors: { message: string; code: string }[] = [];
   const onNavigate = (e: Event) => {
     e.preventDefault();
-    navigations.push((e as CustomEvent<{ path: string }>).detail.path);
+    navigations.push((e as CustomEvent<{ path: string; url: string }>).detail.path);
   };
   const onError = (e: Event) => errors.push((e as CustomEvent<{ message: string; code: string }>).detail);
   const realXhr = globalThis.XMLHttpRequest;
@@ -169,6 +169,20 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => part(el, 'main-blank'), 'the blank view');
       expect(sessionStorage.getItem('csai:folder_id')).to.equal('""');
       expect(errors.at(-1)).to.include({ code: 'forbidden', message: '没有权限访问该知识库' });
+    });
+
+    it('on a foreign page calls the api-base server and shows its own toasts', async () => {
+      const el = await show('api-base="https://csai.example.com"');
+      expect(server.calls.every((c) => c.origin === 'https://csai.example.com')).to.equal(true);
+      await openFolder(el);
+      all(el, '[part~="document-title"]')[0]!.click();
+      expect(navigations).to.deep.equal(['/pdf_viewer?docId=d1&if_img=0']);
+      button(el, '新建知识库')!.click();
+      const d = await waitFor(() => dialog(el), 'the dialog');
+      type(d.querySelector('input')!, '外部项目');
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '创建')!.click();
+      await waitFor(() => part(el, 'toast'), 'the inline toast');
+      expect(part(el, 'toast')!.textContent).to.contain('知识库已创建');
     });
 
     it('keeps shared folders read only', async () => {
