@@ -22,7 +22,7 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
-      input: { index: 'index.html', csai: 'src/widgets/loader.ts' },
+      input: { index: 'index.html', csai: 'src/widgets/loader.ts', ketcher: 'src/widgets/chem-editor/ketcher.html' },
       output: {
         minify: true,
         entryFileNames: (chunk) => (chunk.name === 'csai' ? 'widgets/csai.js' : 'assets/[name]-[hash].js'),

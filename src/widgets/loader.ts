@@ -5,6 +5,7 @@ import { defineOnce } from './shared/define-once';
 import { CsaiAskElement } from './ask/ask.element';
 import { CsaiChannelsElement } from './channels/channels.element';
 import { CsaiKnowledgeElement } from './knowledge/knowledge.element';
+import { CsaiChemEditorElement } from './chem-editor/chem-editor.element';
 import { CsaiMolecule3dElement } from './molecule/molecule-3d.element';
 import { CsaiMoleculeElement } from './molecule/molecule.element';
 import { CsaiPdfViewerElement } from './pdf-viewer/pdf-viewer.element';
@@ -22,6 +23,7 @@ export const elementRegistry: Readonly<Record<string, CustomElementConstructor>>
   'csai-pdf-viewer': CsaiPdfViewerElement,
   'csai-molecule': CsaiMoleculeElement,
   'csai-molecule-3d': CsaiMolecule3dElement,
+  'csai-chem-editor': CsaiChemEditorElement,
 };
 
 for (const [tag, ctor] of Object.entries(elementRegistry)) defineOnce(tag, ctor);

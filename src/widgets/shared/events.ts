@@ -32,6 +32,11 @@ export interface CsaiNavigateDetail {
   url: string;
 }
 
+/** Detail of `csai-chem-smiles`: the structure the chemical editor returned, as SMILES. */
+export interface CsaiChemSmilesDetail {
+  smiles: string;
+}
+
 /**
  * Every event an element dispatches, by name. Elements add their events here; a payload is
  * changed by adding a new event, never by changing an existing one (STYLE).
@@ -41,6 +46,7 @@ export interface CsaiEventMap {
   'csai-status-change': CsaiStatusChangeDetail;
   'csai-submitted': CsaiSubmittedDetail;
   'csai-navigate': CsaiNavigateDetail;
+  'csai-chem-smiles': CsaiChemSmilesDetail;
 }
 
 declare global {
@@ -49,6 +55,7 @@ declare global {
     'csai-status-change': CustomEvent<CsaiStatusChangeDetail>;
     'csai-submitted': CustomEvent<CsaiSubmittedDetail>;
     'csai-navigate': CustomEvent<CsaiNavigateDetail>;
+    'csai-chem-smiles': CustomEvent<CsaiChemSmilesDetail>;
   }
 }
 

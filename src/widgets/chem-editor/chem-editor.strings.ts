@@ -1,0 +1,31 @@
+/** Strings of <csai-chem-editor> (namespace `chemEditor`). */
+export const chemEditorStrings = {
+  zh: {
+    title: '化学结构编辑器',
+    loading: '正在加载化学编辑器…',
+    load_failed: '化学编辑器加载失败，请检查网络后重试',
+    frame_title: 'Ketcher 化学结构编辑器',
+    paste_label: '粘贴 SMILES',
+    paste_placeholder: '在此粘贴 SMILES，例如 CC(=O)Oc1ccccc1C(=O)O',
+    paste_apply: '载入编辑器',
+    insert: '插入 SMILES',
+    inserting: '正在获取 SMILES…',
+    cancel: '取消',
+    close: '关闭',
+    smiles_failed: '获取SMILES失败',
+  },
+  en: {
+    title: 'Chemical structure editor',
+    loading: 'Loading the chemical editor…',
+    load_failed: 'The chemical editor failed to load; check the network and try again',
+    frame_title: 'Ketcher chemical structure editor',
+    paste_label: 'Paste SMILES',
+    paste_placeholder: 'Paste a SMILES here, e.g. CC(=O)Oc1ccccc1C(=O)O',
+    paste_apply: 'Load into the editor',
+    insert: 'Insert SMILES',
+    inserting: 'Getting the SMILES…',
+    cancel: 'Cancel',
+    close: 'Close',
+    smiles_failed: '获取SMILES失败',
+  },
+};
