@@ -122,6 +122,12 @@ test('upload two PDFs and an SDF, watch them parse, share the folder with a read
   await screenshot(page, 'knowledge-owner-1440');
   await expectAccessible(page);
 
+  // A document opens in the viewer (the site routes csai-navigate); back again, the folder is still chosen.
+  await docRow(page, 'zhlipsum.pdf').getByRole('button', { name: '打开' }).click();
+  await expect(page).toHaveURL(/\/pdf_viewer\?docId=[\w-]+&if_img=0$/);
+  await page.goBack();
+  await expect(kb(page).getByRole('heading', { name: '激酶抑制剂文献' })).toBeVisible();
+
   // Share the folder with the reader, found by name.
   await kb(page).locator('[part~="folder-actions"]').getByRole('button', { name: '分享' }).click();
   const share = kb(page).getByRole('dialog', { name: '分享“激酶抑制剂文献”' });
