@@ -19,7 +19,7 @@ import { freePort, root, spawnServer, type Figure } from './lib';
 const LOADER_BUDGET_KB = 5;
 
 /** An empty Vite React page rendering one heading, built and served from a temp folder. */
-async function baselinePage(): Promise<{ url: string; close(): Promise<void> }> {
+export async function baselinePage(): Promise<{ url: string; close(): Promise<void> }> {
   const dir = path.join(root, '.tmp/bench-widgets-baseline');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -45,8 +45,9 @@ async function baselinePage(): Promise<{ url: string; close(): Promise<void> }> 
 }
 
 /** Gzip bytes of every script a cold page load fetches until `ready` holds. */
-async function scriptBytes(browser: Browser, url: string, ready: string): Promise<number> {
-  const context = await browser.newContext();
+export async function scriptBytes(browser: Browser, url: string, ready: string, { bypassCSP = false } = {}): Promise<number> {
+  // bypassCSP: a page with a strict CSP would refuse the evaluated readiness check (not the element).
+  const context = await browser.newContext({ bypassCSP });
   const page = await context.newPage();
   const sizes: Promise<number>[] = [];
   page.on('response', (res) => {

@@ -1,0 +1,43 @@
+// Issue 5: the weight of a fully interactive <csai-ask> on a foreign page — every script the page
+// fetches (loader, element shell, React, twind, i18n, zod, the question box) until the box is
+// ready to type in, gzip, against an empty Vite React page built in the same run.
+// Target: at most 120 KB gzip in all. Needs `npm run build` first (dist/web).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+// @ts-expect-error plain ESM helper shared with the test configs
+import { chromiumPath, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+// @ts-expect-error plain ESM script shared with `npm run demo`
+import { startDemoServer } from '../scripts/demo-server.mjs';
+import { freePort, root, spawnServer, type Figure } from './lib';
+import { baselinePage, scriptBytes } from './widgets.bench';
+
+const ASK_BUDGET_KB = 120;
+
+export async function run(): Promise<Figure[]> {
+  if (!fs.existsSync(path.join(root, 'dist/web/widgets/csai.js'))) throw new Error('dist/web is missing: run `npm run build` first');
+  const demoPort = await freePort();
+  const csai = await spawnServer('src/server/main.ts', { CSAI_WEB_DIR: path.join(root, 'dist/web'), CSAI_CORS_ORIGINS: `http://127.0.0.1:${demoPort}` });
+  const demo: { url: string; close(): Promise<void> } = await startDemoServer({ port: demoPort, csaiOrigin: csai.url });
+  const baseline = await baselinePage();
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    const base = await scriptBytes(browser, baseline.url, "document.querySelector('h1') !== null");
+    // Interactive: the text area is there and the tool list (the last call the box makes) arrived.
+    const ask = await scriptBytes(
+      browser,
+      `${demo.url}/ask.html`,
+      "(() => { const r = document.querySelector('#ask-stay')?.shadowRoot; return !!r?.querySelector('[part~=input]') && !!r.querySelector('[part~=toggle-tools]'); })()",
+      { bypassCSP: true },
+    );
+    const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+    return [
+      { name: `interactive <csai-ask> on a foreign page, gzip (budget ${ASK_BUDGET_KB} KB)`, value: kb(ask), baseline: kb(base), ratio: ask / base, target: { op: '<=', ratio: (ASK_BUDGET_KB * 1024) / base } },
+    ];
+  } finally {
+    await browser.close();
+    await baseline.close();
+    await demo.close();
+    await csai.stop();
+  }
+}
