@@ -7,6 +7,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   web: () => import('./web.bench'),
   mol: () => import('./mol.bench'),
   widgets: () => import('./widgets.bench'),
+  knowledge: () => import('./knowledge.bench'),
   ask: () => import('./ask.bench'),
 };
 

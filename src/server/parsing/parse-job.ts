@@ -86,18 +86,22 @@ export async function startParsing({ db, files, log, concurrency }: { db: Db; fi
       }
       let lastWrite = 0;
       let lastPercent = 1;
-      const texts: string[] = [];
+      // Progress writes run one after another, so parse_progress never goes backwards.
+      let writes: Promise<void> = Promise.resolve();
       const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, (percent, text) => {
-        if (text) texts.push(text);
         const t = Date.now();
-        const p = Math.max(1, Math.min(99, Math.round(percent)));
+        const p = Math.max(lastPercent, Math.min(99, Math.round(percent)));
         if (!text && (p === lastPercent || t - lastWrite < 250)) return;
         lastWrite = t;
         lastPercent = p;
-        void (text ? appendText(docId, text, { parse_progress: p }) : db.updateTable('kb_documents').set({ parse_progress: p }).where('id', '=', docId).execute()).catch(
-          (err: unknown) => log.warn({ err, docId }, 'progress update failed'),
-        );
+        writes = writes
+          .then(async () => {
+            if (text) await appendText(docId, text, { parse_progress: p });
+            else await db.updateTable('kb_documents').set({ parse_progress: p }).where('id', '=', docId).execute();
+          })
+          .catch((err: unknown) => log.warn({ err, docId }, 'progress update failed'));
       });
+      await writes;
       await storeParseResult(db, docId, result);
     } catch (err) {
       if (err instanceof PoolClosedError || pool.closed) throw err;

@@ -2,10 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ocrLanguages, ocrLanguagesWanted, ocrText } from './image';
 import type { Block } from './pdf-layout';
 import type { Progress } from './protocol';
+
+const IMAGE_OPS = new Set([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
 
 /** Scanned documents can be long; beyond this many pages without text, the rest is left unread. */
 const MAX_OCR_PAGES = 100;
@@ -25,7 +27,16 @@ function isCanvasLike(value: unknown): value is HTMLCanvasElement {
  * optional renderer in Node) and read with tesseract. Returns paragraph blocks with their page
  * and the page box, plus notes for progress_texts.
  */
-export async function ocrPdfPages(doc: PDFDocumentProxy, pages: number[], progress: Progress): Promise<{ blocks: Block[]; notes: string[] }> {
+export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], progress: Progress): Promise<{ blocks: Block[]; notes: string[] }> {
+  // Only pages that paint an image can be scans; blank pages (common in books) are skipped.
+  const pages: number[] = [];
+  for (const n of textless) {
+    const page = await doc.getPage(n);
+    const ops = await page.getOperatorList();
+    if (ops.fnArray.some((op) => IMAGE_OPS.has(op))) pages.push(n);
+    page.cleanup();
+  }
+  if (!pages.length) return { blocks: [], notes: [] };
   const langs = await ocrLanguages();
   const pageList = pages.length <= 10 ? pages.join('、') : `${pages.slice(0, 10).join('、')} 等`;
   if (!langs) return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），服务器未安装 tesseract，未做文字识别`] };
