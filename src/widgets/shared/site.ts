@@ -19,13 +19,14 @@ export const apiRoot = (apiOrigin: string) => `${apiOrigin}/api/v1`;
 
 /**
  * Opens a product page (`/channels?…`, `/pdf_viewer?…`): `csai-navigate` first (a page may route
- * itself); otherwise the site's router on the CSAI origin, or a full navigation to the CSAI
- * server from a foreign page.
+ * itself); otherwise the site's router on the CSAI site, or a full navigation to the CSAI
+ * server (its origin or reverse-proxy prefix) from a foreign page.
  */
 export function openProductPage(host: HTMLElement, apiOrigin: string, path: string): void {
-  const url = new URL(path, isSameOrigin(apiOrigin) ? location.href : `${apiOrigin}/`).href;
+  // '' is the site itself; anything else (an origin, or a reverse-proxy prefix such as `/csai`) is prefixed.
+  const url = new URL(`${apiOrigin}${path}`, location.href).href;
   requestNavigation(host, { path, url }, () => {
-    if (isSameOrigin(apiOrigin)) navigate(path);
+    if (apiOrigin === '') navigate(path);
     else location.assign(url);
   });
 }
