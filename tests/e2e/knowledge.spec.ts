@@ -140,6 +140,11 @@ test('upload two PDFs and an SDF, watch them parse, share the folder with a read
   await share.getByRole('button', { name: '关闭' }).first().click();
   await expect(kb(page).getByText('已共享')).toBeVisible();
 
+  // Public, and back to private later: the public list follows.
+  await kb(page).getByRole('button', { name: '设为公开' }).click();
+  await expect(kb(page).locator('[part~="main-list"]').getByText('公开', { exact: true })).toBeVisible();
+  await expect(kb(page).locator('[part~="section-public"]')).toContainText('激酶抑制剂文献');
+
   // ---------- the reader ----------
   const readerContext = await browser.newContext();
   const other = await readerContext.newPage();
@@ -165,7 +170,15 @@ test('upload two PDFs and an SDF, watch them parse, share the folder with a read
   expect(overflow).toBe(false);
   await screenshot(other, 'knowledge-reader-375');
   await expectAccessible(other);
+  // The public folder page lists it for the reader too.
+  await other.goto('/public_folder');
+  await expect(kb(other).locator('[part~="section-public"]').getByRole('button', { name: /激酶抑制剂文献/ })).toBeVisible();
+  await expect(kb(other).locator('[part~="section-mine"]')).toHaveCount(0);
+  await screenshot(other, 'knowledge-public-375');
   await readerContext.close();
+
+  await kb(page).getByRole('button', { name: '取消公开' }).click();
+  await expect(kb(page).locator('[part~="section-public"]')).toContainText('暂无公开的知识库');
 
   // The owner at 375px too.
   await page.setViewportSize({ width: 375, height: 780 });

@@ -3,7 +3,7 @@
 // per-document actions (open, download, add to knowledge base, move, copy, share, delete).
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import type { TFunction } from 'i18next';
-import type { KbDocument, KbFolder } from '../../contract/knowledge';
+import { QUESTION_FOLDER_ID, type KbDocument, type KbFolder } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
 import { i18n as coreI18n } from '../../core/i18n';
 import { toastStore } from '../../core/toast';
@@ -59,6 +59,8 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
   const owner = folder?.is_owner ?? false;
+  // The built-in question-files folder takes uploads but is not renamed, shared, published or deleted.
+  const builtin = folder?.id === QUESTION_FOLDER_ID;
   const folderId = folder?.id;
 
   useEffect(() => {
@@ -240,7 +242,7 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
     >
       <header className="flex flex-col gap-3 md:flex-row md:items-start md:justify-between">
         <div className="min-w-0">
-          <h2 id="kb-folder-title" className="m-0 text-xl font-semibold break-words">{folder.name}</h2>
+          <h2 id="kb-folder-title" className="m-0 text-xl font-semibold break-words">{builtin ? t('question_files') : folder.name}</h2>
           <p className="m-0 mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
             <span>{t('doc_count', { count: folder.doc_count })}</span>
             {!owner && <span>{t('owner', { name: folder.owner_name })}</span>}
@@ -255,24 +257,28 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
               <Icon name="upload" />
               {t('upload')}
             </Button>
-            <Button onClick={() => setDialog({ kind: 'share', type: 'folder', id: folder.id, name: folder.name })}><Icon name="share" />{t('share')}</Button>
-            <Button onClick={() => setDialog({ kind: 'rename' })}>{t('rename')}</Button>
-            <Button
-              onClick={async () => {
-                try {
-                  const updated = await kbApi.updateFolder(folder.id, { is_public: !folder.is_public });
-                  selectFolder(updated);
-                  refreshFolders();
-                  toast(updated.is_public ? t('now_public') : t('now_private'));
-                } catch (err) {
-                  failed(err);
-                }
-              }}
-            >
-              <Icon name="globe" />
-              {folder.is_public ? t('make_private') : t('make_public')}
-            </Button>
-            <Button tone="danger" onClick={() => setDialog({ kind: 'delete-folder' })}>{t('delete')}</Button>
+            {!builtin && (
+              <>
+                <Button onClick={() => setDialog({ kind: 'share', type: 'folder', id: folder.id, name: folder.name })}><Icon name="share" />{t('share')}</Button>
+                <Button onClick={() => setDialog({ kind: 'rename' })}>{t('rename')}</Button>
+                <Button
+                  onClick={async () => {
+                    try {
+                      const updated = await kbApi.updateFolder(folder.id, { is_public: !folder.is_public });
+                      selectFolder(updated);
+                      refreshFolders();
+                      toast(updated.is_public ? t('now_public') : t('now_private'));
+                    } catch (err) {
+                      failed(err);
+                    }
+                  }}
+                >
+                  <Icon name="globe" />
+                  {folder.is_public ? t('make_private') : t('make_public')}
+                </Button>
+                <Button tone="danger" onClick={() => setDialog({ kind: 'delete-folder' })}>{t('delete')}</Button>
+              </>
+            )}
           </div>
         )}
         <input

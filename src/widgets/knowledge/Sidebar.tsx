@@ -2,7 +2,7 @@
 // (my folders, shared with me, public folders).
 import { useEffect, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
-import type { KbFolder } from '../../contract/knowledge';
+import { QUESTION_FOLDER_ID, type KbFolder } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
 import { toastStore } from '../../core/toast';
 import { FolderNameDialog } from './Dialogs';
@@ -87,6 +87,7 @@ export function SidebarContent({ t, kbApi, onError, publicOnly }: { t: TFunction
   const version = useSignalValue($foldersVersion);
   const current = useCurrentFolder();
   const [lists, setLists] = useState<Lists>({});
+  const [questionFolder, setQuestionFolder] = useState<KbFolder | null>(null);
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
   const scopes: FolderScope[] = publicOnly ? ['public'] : ['mine', 'shared', 'public'];
@@ -94,6 +95,13 @@ export function SidebarContent({ t, kbApi, onError, publicOnly }: { t: TFunction
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
+      // SPEC §9: the built-in folder of files uploaded with questions, first among mine.
+      if (!publicOnly) {
+        kbApi.folder(QUESTION_FOLDER_ID).then(
+          (f) => live && setQuestionFolder(f),
+          () => live && setQuestionFolder(null),
+        );
+      }
       for (const scope of scopes) {
         kbApi.folders(scope, { search: search.trim() || undefined, sort }).then(
           (page) => {
@@ -123,13 +131,15 @@ export function SidebarContent({ t, kbApi, onError, publicOnly }: { t: TFunction
   return (
     <nav part="sidebar-content" aria-label={publicOnly ? t('public_title') : t('title')} className="flex flex-col gap-4 p-3">
       {scopes.map((scope) => {
-        const list = lists[scope];
+        const loaded = lists[scope];
+        // The question-files folder shows under mine unless a search is narrowing the list.
+        const list = scope === 'mine' && Array.isArray(loaded) && questionFolder && !search.trim() ? [questionFolder, ...loaded] : loaded;
         return (
           <section key={scope} part={`folder-section section-${scope}`} aria-labelledby={`kb-sec-${scope}`} className="flex flex-col gap-1">
             <h3 id={`kb-sec-${scope}`} className="m-0 px-2 text-xs font-semibold uppercase tracking-wide text-muted flex items-center gap-1.5">
               <Icon name={scope === 'mine' ? 'folder' : scope === 'shared' ? 'users' : 'globe'} className="w-3.5 h-3.5" />
               {titles[scope]}
-              {Array.isArray(list) && <span className="font-normal">({list.length})</span>}
+              {Array.isArray(loaded) && <span className="font-normal">({loaded.length})</span>}
             </h3>
             {list === undefined && <p className="m-0 px-2 py-1 text-sm text-muted">{t('loading')}</p>}
             {list === 'error' && (
@@ -138,7 +148,7 @@ export function SidebarContent({ t, kbApi, onError, publicOnly }: { t: TFunction
                 <Button small tone="ghost" onClick={() => refreshFolders()}>{t('retry')}</Button>
               </p>
             )}
-            {Array.isArray(list) && list.length === 0 && <p className="m-0 px-2 py-1 text-sm text-muted">{empties[scope]}</p>}
+            {Array.isArray(loaded) && loaded.length === 0 && <p className="m-0 px-2 py-1 text-sm text-muted">{empties[scope]}</p>}
             {Array.isArray(list) && list.length > 0 && (
               <ul className="m-0 p-0 list-none flex flex-col gap-0.5">
                 {list.map((f) => {
@@ -153,8 +163,8 @@ export function SidebarContent({ t, kbApi, onError, publicOnly }: { t: TFunction
                         onClick={() => selectFolder(f)}
                         className={`w-full flex items-center gap-2 rounded-csai border-0 px-2 py-2 text-left text-sm cursor-pointer font-csai focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent ${active ? 'bg-accent text-accent-fg' : 'bg-transparent text-ink hover:bg-line'}`}
                       >
-                        <Icon name="folder" className={`w-4 h-4 ${active ? '' : 'text-muted'}`} />
-                        <span className="flex-1 min-w-0 truncate">{f.name}</span>
+                        <Icon name={f.id === QUESTION_FOLDER_ID ? 'doc' : 'folder'} className={`w-4 h-4 ${active ? '' : 'text-muted'}`} />
+                        <span className="flex-1 min-w-0 truncate">{f.id === QUESTION_FOLDER_ID ? t('question_files') : f.name}</span>
                         {f.is_public && scope === 'mine' && <span className="sr-only">{t('is_public')}</span>}
                         {f.is_public && scope === 'mine' && <Icon name="globe" className="w-3.5 h-3.5 opacity-70" />}
                         <span className={`text-xs ${active ? '' : 'text-muted'}`}>{f.doc_count}</span>

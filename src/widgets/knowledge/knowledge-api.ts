@@ -55,7 +55,8 @@ export function knowledgeApi(apiOrigin: string) {
     root: client.root,
     folders: (scope: FolderScope, { search, sort }: { search?: string; sort?: FolderSortKey } = {}) =>
       client.get(`${scopePath[scope]}?${qs({ page: 1, size: FOLDER_PAGE_SIZE, search, sort })}`, folderPage),
-    folder: (id: string) => client.get(`/knowledge_base/get_folder/${enc(id)}`, kbFolder),
+    /** Quiet: a folder that cannot be read is simply not shown. */
+    folder: (id: string) => client.get(`/knowledge_base/get_folder/${enc(id)}`, kbFolder, { quiet: true }),
     docs: (folderId: string, { page, search }: { page: number; search?: string }, signal?: AbortSignal) =>
       client.get(`/knowledge_base/folder/${enc(folderId)}?${qs({ page, size: DOC_PAGE_SIZE, search })}`, docPage, { signal }),
     createFolder: (name: string) => client.post('/knowledge_base/folder', { name }, kbFolder),

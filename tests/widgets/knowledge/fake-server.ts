@@ -24,7 +24,7 @@ export function fakeServer() {
     mine: [folder('f1', '激酶抑制剂文献', { doc_count: 3 }), folder('f2', '分子库')],
     shared: [folder('s1', '课题组共享', { is_owner: false, isShared: true, owner_name: '李博士', doc_count: 1 })],
     public: [] as KbFolder[],
-    docs: { f1: [doc('d1', '综述.pdf'), doc('d2', 'cdk2.sdf', { type: 5, page_count: null }), doc('d3', '扫描件.png', { type: 3, parseStatus: 3, progress_texts: ['OCR 不可用'] })] } as Record<string, KbDocument[]>,
+    docs: { folder_for_question_channel: [doc('q1', '提问附件.pdf', { folder_id: 'folder_for_question_channel' })], f1: [doc('d1', '综述.pdf'), doc('d2', 'cdk2.sdf', { type: 5, page_count: null }), doc('d3', '扫描件.png', { type: 3, parseStatus: 3, progress_texts: ['OCR 不可用'] })] } as Record<string, KbDocument[]>,
     /** Per docs call, a function that may change the docs before answering (parse progress). */
     onDocs: undefined as undefined | ((n: number) => void),
     docCalls: 0,
@@ -51,6 +51,7 @@ export function fakeServer() {
       state.mine.unshift(f);
       return json(200, okBody(f, '创建成功'));
     }
+    if (path === '/knowledge_base/get_folder/folder_for_question_channel') return json(200, okBody(folder('folder_for_question_channel', '问答文件', { doc_count: 1 })));
     const docsMatch = /^\/knowledge_base\/folder\/([^/]+)$/.exec(path);
     if (docsMatch && method === 'GET') {
       state.docCalls++;

@@ -185,6 +185,16 @@ describe('<csai-knowledge>', () => {
       expect(part(el, 'toast')!.textContent).to.contain('知识库已创建');
     });
 
+    it('lists the question-files folder first among mine; it takes uploads but no folder changes', async () => {
+      const el = await show();
+      await waitFor(() => shadow(el).querySelector('[data-folder-id="folder_for_question_channel"]'), 'the question folder');
+      expect(part(el, 'section-mine')!.querySelector('[part~="folder"]')!.textContent).to.contain('提问上传的文件');
+      await openFolder(el, 'folder_for_question_channel');
+      expect(part(el, 'documents')!.textContent).to.contain('提问附件.pdf');
+      expect(part(el, 'upload-button')).to.not.equal(null);
+      expect(['分享', '重命名', '设为公开', '删除'].map((label) => !!button(part(el, 'folder-actions')!.getRootNode() as ShadowRoot, label))).to.deep.equal([false, false, false, false]);
+    });
+
     it('keeps shared folders read only', async () => {
       const el = await show();
       await openFolder(el, 's1');
