@@ -178,6 +178,17 @@ describe('<csai-ask>', () => {
       expect(calls.filter((c) => c.path.startsWith('/knowledge_base/doc/')).length, 'polling stopped').to.equal(pollsAtDone);
     });
 
+    it('files dropped on the box are uploaded', async () => {
+      const el = await show();
+      const dt = new DataTransfer();
+      dt.items.add(pdf('dropped.pdf'));
+      part(el, 'base')!.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      await waitFor(() => part(el, 'base')!.dataset.dragging === 'true', 'the drop highlight');
+      part(el, 'base')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      expect(xhr.files().map((f) => f.name)).to.deep.equal(['dropped.pdf']);
+    });
+
     it('an upload error marks every file of the batch failed and says 上传失败', async () => {
       const el = await show();
       chooseFiles(fileInput(el), [pdf('a.pdf'), pdf('b.pdf')]);

@@ -1,3 +1,4 @@
+import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
@@ -182,6 +183,15 @@ describe('<csai-channels>', () => {
       confirm.querySelector('button')!.click();
       await waitFor(() => el.shadowRoot!.querySelectorAll('[part~="question"]').length === 0, 'the question gone');
     });
+  });
+
+  it('has no serious accessibility violations with a finished answer and the history', async () => {
+    const el = await show('channel-id="c1"', [question('q1', { answer: '阿司匹林抑制环氧合酶 [1]。', thinking: '思考', citations: [citation] })]);
+    await waitFor(() => el.shadowRoot!.querySelector('a[data-cite]'), 'the answer');
+    await waitFor(() => el.shadowRoot!.querySelector('[part~="channel-name"]'), 'the history');
+    const result = await axe.run(el.shadowRoot!.querySelector('.csai-root')!);
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${v.id}: ${v.help}`)).to.deep.equal([]);
   });
 
   describe('the history', () => {
