@@ -234,7 +234,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         const status = error instanceof UploadError ? error.status : 0;
         if (status === 403 || status === 401 || messageOf(error) === UPLOAD_SESSION_MESSAGE) {
           toasts.toast({ variant: 'destructive', title: ct('core:need_login_title'), description: ct('core:need_login_description') });
-          if (sameOrigin) openProductPage(host, apiOrigin, SIGN_IN_PATH);
+          openProductPage(host, apiOrigin, SIGN_IN_PATH);
         } else {
           toasts.toast({ variant: 'destructive', title: ct('core:upload_failed_title'), description: ct('core:upload_failed_description') });
         }

@@ -1,6 +1,6 @@
 // How an element reaches the CSAI server and its pages, on the site and on a foreign page.
 import type { ApiClient } from '../../core/api';
-import { api, navigate, setApiBase } from '../../core/page';
+import { api, navigate, setApiBase, setNavigate } from '../../core/page';
 import { requestNavigation } from './events';
 
 /** Whether `apiOrigin` ('' or an origin) is the page's own origin (the site itself). */
@@ -11,6 +11,9 @@ export function isSameOrigin(apiOrigin: string): boolean {
 /** The page's API client pointed at the element's `api-base` (SPEC §7 headers, §8 catalogue). */
 export function apiFor(apiOrigin: string): ApiClient {
   setApiBase(apiOrigin);
+  // On a foreign page the client's own navigation (a 401 → sign-in) must reach the CSAI server,
+  // not the page's origin. The site ('' api-base) keeps its router.
+  if (apiOrigin !== '') setNavigate((path) => location.assign(new URL(`${apiOrigin}${path}`, location.href).href));
   return api();
 }
 

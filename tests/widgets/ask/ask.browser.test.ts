@@ -198,6 +198,21 @@ describe('<csai-ask>', () => {
       expect(lastToast()).to.deep.include({ title: '上传失败', description: '文件上传过程中发生错误' });
     });
 
+    it('an upload refused with 403 asks to sign in (需要登录) and goes to sign-in', async () => {
+      const el = await show();
+      const paths: string[] = [];
+      el.addEventListener('csai-navigate', (e) => {
+        e.preventDefault();
+        paths.push(e.detail.path);
+      });
+      chooseFiles(fileInput(el), [pdf('a.pdf')]);
+      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      xhr.respond(403, { success: false, message: 'Invalid session key', code: 'forbidden' });
+      await waitFor(() => paths.length, 'the navigation');
+      expect(paths).to.deep.equal(['/auth/sign-in']);
+      expect(lastToast()).to.deep.include({ title: '需要登录', description: '请先登录后再试' });
+    });
+
     it('refuses a 7th file, a wrong type and a duplicate name with the SPEC messages; renames a duplicate image', async () => {
       const el = await show();
       const message = () => part(el, 'message')?.textContent;
