@@ -373,7 +373,7 @@ export function knowledgeService(db: Db, files: FileStore) {
           });
           for (const file of named) await files.commit(file.staged);
           const t = now();
-          return db.transaction().execute(async (tx) => {
+          const insert = db.transaction().execute(async (tx) => {
             const out = [];
             for (const file of named) {
               const id = randomToken(12);
@@ -403,6 +403,11 @@ export function knowledgeService(db: Db, files: FileStore) {
             }
             if (target) await tx.updateTable('kb_folders').set({ updated_at: t }).where('id', '=', target).execute();
             return { name_id: out };
+          });
+          // Rows and files change together: if the rows could not be written, no file stays behind.
+          return insert.catch(async (err: unknown) => {
+            await dropUnreferenced(named.map((f) => f.staged.sha256));
+            throw err;
           });
         });
       } finally {
