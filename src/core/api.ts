@@ -1,8 +1,25 @@
 import wretch, { type Wretch } from 'wretch';
-import { z } from 'zod';
-import { failure, ok } from '../contract/envelope';
+import type { z } from 'zod';
 import type { ToastStore } from './toast';
 import type { i18n as I18n } from 'i18next';
+
+/** Loads the response parser (zod and the envelope schemas) on the first call, not with the page. */
+const loadParser = () => import('./envelope-parse');
+
+/**
+ * A response schema that loads when its call is made, so a page's first load need not carry zod
+ * and the contract (the schema arrives while the request is in flight).
+ * @example api.get('/auth/me', lazySchema(() => import('../contract/auth').then((m) => m.userInfo)))
+ */
+export class LazySchema<T extends z.ZodType> {
+  constructor(readonly load: () => Promise<T>) {}
+}
+
+/** See {@link LazySchema}. */
+export const lazySchema = <T extends z.ZodType>(load: () => Promise<T>) => new LazySchema(load);
+
+/** A response schema, or one loaded on demand ({@link lazySchema}). */
+export type SchemaSource<T extends z.ZodType> = T | LazySchema<T>;
 
 /** SPEC §7: the cookie the CSRF token is read from. */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -122,8 +139,8 @@ export function createApiClient(options: ApiClientOptions) {
       } catch {
         body = undefined;
       }
-      const parsed = failure.safeParse(body);
-      if (parsed.success) return new ApiError(err.status, parsed.data.message, parsed.data.code, url, parsed.data.field);
+      const parsed = await loadParser().then((p) => p.parseFailure(body), () => undefined);
+      if (parsed) return new ApiError(err.status, parsed.message, parsed.code, url, parsed.field);
       return new ApiError(err.status, err.message.slice(0, 200) || `HTTP ${err.status}`, `http_${err.status}`, url);
     }
     return new ApiError(0, t('core:network_error'), 'network_error', url);
@@ -145,40 +162,51 @@ export function createApiClient(options: ApiClientOptions) {
     }
   }
 
-  async function envelope<T extends z.ZodType>(method: string, path: string, body: unknown, schema: T, opts: CallOptions) {
+  async function envelope<T extends z.ZodType>(method: string, path: string, body: unknown, schema: SchemaSource<T>, opts: CallOptions) {
+    // The parser and a lazy schema load while the request is in flight.
+    const parsing = Promise.all([loadParser(), schema instanceof LazySchema ? schema.load() : schema]);
+    parsing.catch(() => undefined);
     const res = await call(method, path, body, opts);
     const payload: unknown = await res.json().catch(() => undefined);
-    const outer = ok(z.unknown()).safeParse(payload);
-    const parsed = outer.success ? schema.safeParse(outer.data.data) : undefined;
-    if (!outer.success || !parsed?.success) {
+    let parsed: { data: z.output<T>; message: string } | undefined;
+    try {
+      const [parser, target] = await parsing;
+      parsed = parser.parseEnvelope(payload, target);
+    } catch {
+      // The parser's code could not load (network gone): report it like a failed call.
+      const error = new ApiError(0, t('core:network_error'), 'network_error', `${root}${path}`);
+      report(error, opts);
+      throw error;
+    }
+    if (!parsed) {
       const error = new ApiError(res.status, t('core:unexpected_response'), 'unexpected_response', `${root}${path}`);
       if (!opts.quiet) options.toasts.toast({ variant: 'destructive', title: t('core:error_title'), description: t('core:error_description', { url: error.url, message: error.message }) });
       throw error;
     }
-    return { data: parsed.data, message: outer.data.message };
+    return parsed;
   }
 
-  const json = async <T extends z.ZodType>(method: string, path: string, body: unknown, schema: T, opts: CallOptions) =>
+  const json = async <T extends z.ZodType>(method: string, path: string, body: unknown, schema: SchemaSource<T>, opts: CallOptions) =>
     (await envelope(method, path, body, schema, opts)).data;
 
   return {
     /** The URL prefix every path is appended to. */
     root,
     /** GET a JSON envelope; returns its parsed `data`. */
-    get: <T extends z.ZodType>(path: string, schema: T, opts: CallOptions = {}) => json('GET', path, undefined, schema, opts),
+    get: <T extends z.ZodType>(path: string, schema: SchemaSource<T>, opts: CallOptions = {}) => json('GET', path, undefined, schema, opts),
     /** POST JSON (or FormData for uploads); returns the parsed `data`. */
-    post: <T extends z.ZodType>(path: string, body: unknown, schema: T, opts: CallOptions = {}) => json('POST', path, body, schema, opts),
+    post: <T extends z.ZodType>(path: string, body: unknown, schema: SchemaSource<T>, opts: CallOptions = {}) => json('POST', path, body, schema, opts),
     /** PUT JSON; returns the parsed `data`. */
-    put: <T extends z.ZodType>(path: string, body: unknown, schema: T, opts: CallOptions = {}) => json('PUT', path, body, schema, opts),
+    put: <T extends z.ZodType>(path: string, body: unknown, schema: SchemaSource<T>, opts: CallOptions = {}) => json('PUT', path, body, schema, opts),
     /** DELETE; returns the parsed `data`. */
-    delete: <T extends z.ZodType>(path: string, schema: T, opts: CallOptions = {}) => json('DELETE', path, undefined, schema, opts),
+    delete: <T extends z.ZodType>(path: string, schema: SchemaSource<T>, opts: CallOptions = {}) => json('DELETE', path, undefined, schema, opts),
     /** POST JSON and return the envelope's message too (for success toasts). */
-    postWithMessage: <T extends z.ZodType>(path: string, body: unknown, schema: T, opts: CallOptions = {}) => envelope('POST', path, body, schema, opts),
+    postWithMessage: <T extends z.ZodType>(path: string, body: unknown, schema: SchemaSource<T>, opts: CallOptions = {}) => envelope('POST', path, body, schema, opts),
     /**
      * SPEC §7/§8: a multipart upload. A 403 or "Invalid session key" goes to sign-in with the toast
      * "需要登录" / "请先登录后再试"; any other failure toasts "上传失败" / "文件上传过程中发生错误".
      */
-    upload: async <T extends z.ZodType>(path: string, form: FormData, schema: T, opts: CallOptions = {}) => {
+    upload: async <T extends z.ZodType>(path: string, form: FormData, schema: SchemaSource<T>, opts: CallOptions = {}) => {
       try {
         return await json('POST', path, form, schema, { ...opts, quiet: true });
       } catch (err) {

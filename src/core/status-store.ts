@@ -1,5 +1,4 @@
 import { batch, signal, type Signal } from '@preact/signals-core';
-import { z } from 'zod';
 
 /** Where the status store keeps its values: sessionStorage in the browser, anything shaped like it in tests. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -7,41 +6,85 @@ export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'
 /** Prefix of every sessionStorage key the store writes (`csai:<field>`). */
 export const STORAGE_PREFIX = 'csai:';
 
+// Stored values are checked with these small readers rather than zod: the store is in every
+// page's first load, zod is not (the API client loads it with its first call).
+/** Reads a stored value back: the value in its type, or INVALID (the default then stands). */
+export type Reader<T> = (value: unknown) => T | typeof INVALID;
+const INVALID: unique symbol = Symbol('invalid');
+
+const str: Reader<string> = (v) => (typeof v === 'string' ? v : INVALID);
+const bool: Reader<boolean> = (v) => (typeof v === 'boolean' ? v : INVALID);
+const int: Reader<number> = (v) => (typeof v === 'number' && Number.isInteger(v) ? v : INVALID);
+const json: Reader<unknown> = (v) => v;
+function arrayOf<T>(item: Reader<T>): Reader<T[]> {
+  return (v) => {
+    if (!Array.isArray(v)) return INVALID;
+    const out: T[] = [];
+    for (const x of v) {
+      const read = item(x);
+      if (read === INVALID) return INVALID;
+      out.push(read);
+    }
+    return out;
+  };
+}
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = arrayOf(str);
+
 /** The user as the status store keeps it (SPEC §3 user_info). Empty strings when signed out. */
-export const storedUser = z.object({
-  show_name: z.string(),
-  username: z.string(),
-  id: z.string(),
-  department_name: z.string(),
-});
-/** See {@link storedUser}. */
-export type StoredUser = z.infer<typeof storedUser>;
+export interface StoredUser {
+  show_name: string;
+  username: string;
+  id: string;
+  department_name: string;
+}
+/** Reads a {@link StoredUser}. */
+export const storedUser: Reader<StoredUser> = (v) => {
+  if (!isRecord(v)) return INVALID;
+  const { show_name, username, id, department_name } = v;
+  return typeof show_name === 'string' && typeof username === 'string' && typeof id === 'string' && typeof department_name === 'string'
+    ? { show_name, username, id, department_name }
+    : INVALID;
+};
 
 /** A chosen knowledge base as the question box shows it. */
-export const selectedKnowledgeBase = z.object({ id: z.string(), name: z.string() });
-/** See {@link selectedKnowledgeBase}. */
-export type SelectedKnowledgeBase = z.infer<typeof selectedKnowledgeBase>;
+export interface SelectedKnowledgeBase {
+  id: string;
+  name: string;
+}
+/** Reads a {@link SelectedKnowledgeBase}. */
+export const selectedKnowledgeBase: Reader<SelectedKnowledgeBase> = (v) => {
+  if (!isRecord(v)) return INVALID;
+  const { id, name } = v;
+  return typeof id === 'string' && typeof name === 'string' ? { id, name } : INVALID;
+};
 
 /** A chosen or uploaded document as the question box shows it. */
-export const selectedDocument = z.object({ docId: z.string(), name: z.string() });
-/** See {@link selectedDocument}. */
-export type SelectedDocument = z.infer<typeof selectedDocument>;
+export interface SelectedDocument {
+  docId: string;
+  name: string;
+}
+/** Reads a {@link SelectedDocument}. */
+export const selectedDocument: Reader<SelectedDocument> = (v) => {
+  if (!isRecord(v)) return INVALID;
+  const { docId, name } = v;
+  return typeof docId === 'string' && typeof name === 'string' ? { docId, name } : INVALID;
+};
 
 const EMPTY_USER: StoredUser = { show_name: '', username: '', id: '', department_name: '' };
-const json = z.unknown();
 
 /**
  * One persisted field: a signal whose value is written to storage on every change and read
  * back (validated by its schema) when a store is created, falling back to the SPEC §3 default.
  */
-function persisted<T>(storage: KeyValueStorage, name: string, schema: z.ZodType<T>, initial: T): Signal<T> {
+function persisted<T>(storage: KeyValueStorage, name: string, read: Reader<T>, initial: T): Signal<T> {
   const key = STORAGE_PREFIX + name;
   let start = initial;
   try {
     const raw = storage.getItem(key);
     if (raw !== null) {
-      const parsed = schema.safeParse(JSON.parse(raw));
-      if (parsed.success) start = parsed.data;
+      const value = read(JSON.parse(raw));
+      if (value !== INVALID) start = value;
     }
   } catch {
     // Unreadable or corrupt storage: the default stands.
@@ -56,11 +99,6 @@ function persisted<T>(storage: KeyValueStorage, name: string, schema: z.ZodType<
   });
   return $value;
 }
-
-const str = z.string();
-const strings = z.array(z.string());
-const bool = z.boolean();
-const int = z.number().int();
 
 /** Who is signed in and the sign-in flow (SPEC §3, §6). */
 function sessionModel(s: KeyValueStorage) {
@@ -135,14 +173,14 @@ function layoutModel(s: KeyValueStorage) {
 /** The question box: chosen context and answer toggles (SPEC §3, §4). */
 function askModel(s: KeyValueStorage) {
   const $channel_id = persisted(s, 'channel_id', str, '');
-  const $file_data = persisted(s, 'file_data', z.array(json), []);
-  const $files_list = persisted(s, 'files_list', z.array(selectedDocument), []);
+  const $file_data = persisted(s, 'file_data', arrayOf(json), []);
+  const $files_list = persisted(s, 'files_list', arrayOf(selectedDocument), []);
   const $docIdList = persisted(s, 'docIdList', strings, []);
   const $docNameSelectList = persisted(s, 'docNameSelectList', strings, []);
-  const $selectedKbs = persisted(s, 'selectedKbs', z.array(selectedKnowledgeBase), []);
-  const $now_knowledge_list = persisted(s, 'now_knowledge_list', z.array(json), []);
+  const $selectedKbs = persisted(s, 'selectedKbs', arrayOf(selectedKnowledgeBase), []);
+  const $now_knowledge_list = persisted(s, 'now_knowledge_list', arrayOf(json), []);
   const $knowledgeCSAIDefault = persisted(s, 'knowledgeCSAIDefault', strings, []);
-  const $prompt_list = persisted(s, 'prompt_list', z.array(json), []);
+  const $prompt_list = persisted(s, 'prompt_list', arrayOf(json), []);
   const $change_to_question_page = persisted(s, 'change_to_question_page', bool, false);
   const $llm_select = persisted(s, 'llm_select', int, 0);
   const $isOnline = persisted(s, 'isOnline', bool, true);
@@ -178,9 +216,9 @@ function knowledgeModel(s: KeyValueStorage) {
     $folder_id: persisted(s, 'folder_id', str, ''),
     $folder_name: persisted(s, 'folder_name', str, ''),
     $folder_file_count: persisted(s, 'folder_file_count', int, 0),
-    $folder_list: persisted(s, 'folder_list', z.array(json), []),
+    $folder_list: persisted(s, 'folder_list', arrayOf(json), []),
     $now_knowledge: persisted(s, 'now_knowledge', json, null),
-    $knowledge_folders: persisted(s, 'knowledge_folders', z.array(json), []),
+    $knowledge_folders: persisted(s, 'knowledge_folders', arrayOf(json), []),
   };
 }
 

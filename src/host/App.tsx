@@ -11,6 +11,7 @@ import { ProgressBar, RouteReady } from './shell/ProgressBar';
 import { Toaster } from './shell/Toaster';
 import { confirmSession, probablySignedIn } from './session';
 import { routeElementNavigation } from './shell/element-navigation';
+import { whenIdle } from './shell/idle';
 
 /** Shows its children to a signed-in user; otherwise confirms the session (401 → sign-in). */
 function RequireUser({ children }: { children: ReactNode }) {
@@ -20,9 +21,15 @@ function RequireUser({ children }: { children: ReactNode }) {
   const [confirmed, setConfirmed] = useState(false);
   useEffect(() => {
     let live = true;
-    void confirmSession(navigate).then((ok) => live && setConfirmed(ok));
+    const check = () => void confirmSession(navigate).then((ok) => live && setConfirmed(ok));
+    // A returning user already sees the page; the check (and its code) can wait for the first paint.
+    // (`known` only decides when the check runs, so it is not a dependency.)
+    let cancel: (() => void) | undefined;
+    if (known) cancel = whenIdle(check);
+    else check();
     return () => {
       live = false;
+      cancel?.();
     };
   }, [navigate]);
   return known || confirmed ? <>{children}</> : <PageLoading />;

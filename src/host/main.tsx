@@ -1,13 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { navigate } from 'wouter/use-browser-location';
-import { checkEnvironment } from '../core/env';
 import { setNavigate } from '../core/page';
 import { toastStore } from '../core/toast';
 import { App } from './App';
 import { hostI18n } from './i18n';
 import { routes } from './routes';
-import { confirmSession, rememberReturnPath } from './session';
+import { confirmSession, probablySignedIn, rememberReturnPath } from './session';
+import { whenIdle } from './shell/idle';
 import { seedSidebarFromCookie } from './shell/sidebar-state';
 import { transitRedirect } from './transit';
 import './theme.css';
@@ -22,17 +22,19 @@ setNavigate((path) => {
   navigate(path);
 });
 seedSidebarFromCookie();
-// Ask who is signed in while React starts, not after (app routes wait for this answer).
-if (routes.some((r) => r.auth && r.path === window.location.pathname)) void confirmSession((path) => navigate(path));
+// Ask who is signed in while React starts, not after, when an app route waits for this answer.
+// A returning user's page renders at once (the signed-in hint), and the check follows the first
+// render, so its code (zod and the auth contract) stays off the critical path.
+if (!probablySignedIn() && routes.some((r) => r.auth && r.path === window.location.pathname)) void confirmSession((path) => navigate(path));
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />
   </StrictMode>,
 );
-// SPEC §4: the build environment is checked at start-up (against an empty schema).
-checkEnvironment(import.meta.env, { toasts: toastStore(), i18n: hostI18n() });
-
-// The custom elements (<csai-ask>, …) register after the first paint, off the critical path.
-const loadElements = () => void import('../widgets/loader');
-if ('requestIdleCallback' in window) window.requestIdleCallback(loadElements, { timeout: 2000 });
-else setTimeout(loadElements, 200);
+// After the first paint, off the critical path: SPEC §4's start-up check of the build environment
+// (against an empty schema; zod loads for it here) and the custom elements (<csai-ask>, …).
+const afterFirstPaint = () => {
+  void import('../core/env').then(({ checkEnvironment }) => checkEnvironment(import.meta.env, { toasts: toastStore(), i18n: hostI18n() }));
+  void import('../widgets/loader');
+};
+whenIdle(afterFirstPaint, 2000);

@@ -1,10 +1,14 @@
 import { api } from '../core/page';
 import { statusStore } from '../core/status-store';
-import { ApiError } from '../core/api';
-import { userInfo, displayName, type UserInfo } from '../contract/auth';
+import { ApiError, lazySchema } from '../core/api';
+import type { UserInfo } from '../contract/auth';
+
+// The auth contract (zod schemas) loads with the session check, not with the page.
+const authContract = () => import('../contract/auth');
 
 /** What the store keeps of a user (SPEC §3 user_info), from the server's answer. */
-export function toStoredUser(user: UserInfo) {
+async function toStoredUser(user: UserInfo) {
+  const { displayName } = await authContract();
   return { show_name: user.show_name || displayName(user), username: user.name, id: user.id, department_name: user.department_name };
 }
 
@@ -49,9 +53,9 @@ export function probablySignedIn(): boolean {
  */
 export function confirmSession(navigate: (path: string) => void): Promise<boolean> {
   check ??= api()
-    .get('/auth/me', userInfo, { quiet: true })
-    .then((user) => {
-      statusStore().session.signIn(toStoredUser(user));
+    .get('/auth/me', lazySchema(() => authContract().then((m) => m.userInfo)), { quiet: true })
+    .then(async (user) => {
+      statusStore().session.signIn(await toStoredUser(user));
       hint.set(true);
       return true;
     })
@@ -70,8 +74,8 @@ export function confirmSession(navigate: (path: string) => void): Promise<boolea
 }
 
 /** Records a fresh sign-in (the sign-in and code pages call it). */
-export function sessionStarted(user: UserInfo): void {
-  statusStore().session.signIn(toStoredUser(user));
+export async function sessionStarted(user: UserInfo): Promise<void> {
+  statusStore().session.signIn(await toStoredUser(user));
   hint.set(true);
   check = Promise.resolve(true);
 }

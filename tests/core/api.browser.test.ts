@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, createApiClient, SIGN_IN_PATH } from '../../src/core/api';
+import { ApiError, createApiClient, lazySchema, SIGN_IN_PATH } from '../../src/core/api';
 import { createI18n } from '../../src/core/i18n';
 import { createToastStore } from '../../src/core/toast';
 import { expect, fakeFetch, jsonResponse } from './harness';
@@ -38,6 +38,28 @@ describe('the API client', () => {
     expect(call.headers.get('X-CSRF-TOKEN')).to.equal('abc.def');
     expect(call.headers.get('Content-Type')).to.contain('application/json');
     expect(JSON.parse(String(call.init.body))).to.deep.equal({ name: '阿司匹林' });
+  });
+
+  it('parses with a schema loaded on demand, and rejects data that does not match it', async () => {
+    let loads = 0;
+    const schema = lazySchema(async () => {
+      loads += 1;
+      return z.object({ id: z.string() });
+    });
+    const good = setup(() => jsonResponse(200, { success: true, data: { id: 'c1', extra: 1 }, message: '' }));
+    expect(await good.api.get('/channel/c1', schema)).to.deep.equal({ id: 'c1' });
+    expect(loads).to.equal(1);
+    const bad = setup(() => jsonResponse(200, { success: true, data: { id: 7 }, message: '' }));
+    const err = await failureOf(bad.api.get('/channel/c1', schema));
+    expect(err.code).to.equal('unexpected_response');
+    expect(bad.toasts.$toasts.value[0]?.title).to.equal('Error');
+  });
+
+  it('reports a network failure when a lazy schema cannot load', async () => {
+    const { api } = setup(() => jsonResponse(200, { success: true, data: { id: 'c1' }, message: '' }));
+    const err = await failureOf(api.get('/channel/c1', lazySchema(() => Promise.reject(new Error('chunk failed')))));
+    expect(err.status).to.equal(0);
+    expect(err.code).to.equal('network_error');
   });
 
   it('uses a configured api-base with credentials included', async () => {

@@ -11,6 +11,7 @@ import { Toaster } from '../../src/host/shell/Toaster';
 import HomePage from '../../src/host/pages/HomePage';
 import { $routeProgress, finishRouteProgress, PROGRESS_SPEED, PROGRESS_TRICKLE, startRouteProgress } from '../../src/host/shell/route-progress';
 import { transitRedirect } from '../../src/host/transit';
+import { whenIdle } from '../../src/host/shell/idle';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
 import { expect, waitFor } from '../core/harness';
@@ -173,5 +174,18 @@ describe('the route progress bar', () => {
     finishRouteProgress();
     expect($routeProgress.value).to.equal(1);
     await waitFor(() => $routeProgress.value === null, 'the bar to hide');
+  });
+});
+
+describe('work deferred past the first paint', () => {
+  it('runs once after a frame, in order, and not at all when cancelled', async () => {
+    const ran: string[] = [];
+    whenIdle(() => ran.push('first'));
+    const cancel = whenIdle(() => ran.push('cancelled'));
+    cancel();
+    expect(ran).to.deep.equal([]);
+    await new Promise<void>((resolve) => whenIdle(() => resolve()));
+    await new Promise<void>((resolve) => whenIdle(() => resolve()));
+    expect(ran).to.deep.equal(['first']);
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
 import { useSignals } from '@preact/signals-react/runtime';
-import { ping } from '../../contract/general';
+import { lazySchema } from '../../core/api';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
@@ -10,6 +10,7 @@ import { useT } from '../i18n';
 import { AppShell } from '../shell/AppShell';
 import { CustomElement, usePageTitle } from '../shell/common';
 import { Icon, type IconName } from '../shell/Icons';
+import { whenIdle } from '../shell/idle';
 
 /** The part of `<csai-ask>` the home page uses: `ask(question)` sends a question at once. */
 interface AskElement extends HTMLElement {
@@ -45,9 +46,15 @@ export default function HomePage() {
   }, [search]);
 
   // SPEC §7: the ping on home (quiet: the page works without it).
-  useEffect(() => {
-    void api().get('/', ping, { quiet: true, redirect: false }).catch(() => undefined);
-  }, []);
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void api()
+          .get('/', lazySchema(() => import('../../contract/general').then((m) => m.ping)), { quiet: true, redirect: false })
+          .catch(() => undefined);
+      }),
+    [],
+  );
 
   const examples = [0, 1, 2, 3].map((i) => t(`home.examples.${i}`));
   return (

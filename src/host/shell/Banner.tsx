@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
-import { alert as alertSchema, type Alert } from '../../contract/general';
+import type { Alert } from '../../contract/general';
+import { lazySchema } from '../../core/api';
 import { api } from '../../core/page';
 import { useT } from '../i18n';
+import { whenIdle } from './idle';
 import { Icon } from './Icons';
 
 /** SPEC §2/§8: the server's notice; hidden when there is none or the call fails. */
@@ -11,11 +13,17 @@ export function Banner() {
   const [closed, setClosed] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
-    api()
-      .get('/prompt/get_alert', alertSchema, { quiet: true, redirect: false, signal: controller.signal })
-      .then((a) => setNotice(a.is_show && a.content.trim() ? a : null))
-      .catch(() => setNotice(null));
-    return () => controller.abort();
+    // The notice is not needed for the first paint: ask once the page is idle.
+    const cancel = whenIdle(() => {
+      api()
+        .get('/prompt/get_alert', lazySchema(() => import('../../contract/general').then((m) => m.alert)), { quiet: true, redirect: false, signal: controller.signal })
+        .then((a) => setNotice(a.is_show && a.content.trim() ? a : null))
+        .catch(() => setNotice(null));
+    });
+    return () => {
+      cancel();
+      controller.abort();
+    };
   }, []);
   if (!notice || closed) return null;
   return (

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { z } from 'zod';
 import { useLocation } from 'wouter';
 import { useSignals } from '@preact/signals-react/runtime';
 import { createPortal } from 'react-dom';
@@ -8,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
-import { ApiError } from '../../core/api';
+import { ApiError, lazySchema } from '../../core/api';
 import { sessionEnded } from '../session';
 import { useT } from '../i18n';
 import { Icon } from './Icons';
@@ -18,7 +17,7 @@ const VersionDialog = lazy(() => import('./VersionDialog'));
 /** Signs out (SPEC §2): "登出成功" and sign-in, or "登出失败" with the error message. */
 export async function signOut(navigate: (path: string) => void, t: (key: string) => string) {
   try {
-    await api().post('/auth/sign-out', undefined, z.null(), { quiet: true, redirect: false });
+    await api().post('/auth/sign-out', undefined, lazySchema(() => import('../../core/envelope-parse').then((m) => m.nullData)), { quiet: true, redirect: false });
     sessionEnded();
     toastStore().toast({ title: t('core:sign_out_ok') });
     navigate('/auth/sign-in');

@@ -57,7 +57,7 @@ export default function OtpPage() {
     setBusy('verify');
     try {
       const user = await api().post('/auth/otp/verify', parsed.data, userInfo, { redirect: false });
-      sessionStarted(user);
+      await sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
       navigate(takeReturnPath());
     } catch (err) {

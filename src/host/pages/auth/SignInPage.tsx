@@ -28,7 +28,7 @@ export default function SignInPage() {
     setBusy(true);
     try {
       const user = await api().post('/auth/sign-in', parsed.data, userInfo, { redirect: false });
-      sessionStarted(user);
+      await sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
       navigate(takeReturnPath());
     } catch (err) {

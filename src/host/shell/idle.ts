@@ -1,0 +1,33 @@
+/**
+ * Runs `task` after the next paint, once the browser is idle (requestIdleCallback, at most
+ * `timeout` ms later). Work a page can live without for a moment — the banner, the ping, a
+ * returning user's session check, the elements — waits here, so the code and calls it needs
+ * stay off the critical path of the first render. A hidden tab (no frames) still runs it after
+ * `timeout` ms. Returns a function that cancels the task if it has not run yet.
+ */
+export function whenIdle(task: () => void, timeout = 1000): () => void {
+  let state: 'waiting' | 'queued' | 'done' = 'waiting';
+  let cancelIdle = () => {};
+  const run = () => {
+    if (state === 'done') return;
+    state = 'done';
+    task();
+  };
+  const afterPaint = () => {
+    if (state !== 'waiting') return;
+    state = 'queued';
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(run, { timeout });
+      cancelIdle = () => window.cancelIdleCallback(id);
+    } else window.setTimeout(run, 0);
+  };
+  // The frame is painted after its animation callbacks; the task after that one is past the paint.
+  const frame = window.requestAnimationFrame(() => window.setTimeout(afterPaint, 0));
+  const fallback = window.setTimeout(run, timeout);
+  return () => {
+    state = 'done';
+    window.cancelAnimationFrame(frame);
+    window.clearTimeout(fallback);
+    cancelIdle();
+  };
+}
