@@ -45,7 +45,46 @@ function download(pkg) {
   return path.join(debDir, deb);
 }
 
-export function fetchTestDocs() {
+/**
+ * Test files run in parallel and may all call this at once on a fresh machine: one process
+ * fetches under a lock directory while the others wait for it (a lock older than 10 minutes is
+ * taken as left by a killed run).
+ */
+const lockDir = path.join(root, '.tmp', 'test-docs.lock');
+function acquireLock() {
+  fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - fs.statSync(lockDir).mtimeMs > 10 * 60_000) fs.rmSync(lockDir, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      if (Date.now() > deadline) throw new Error('timed out waiting for another fetch of the test documents');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+}
+const releaseLock = () => fs.rmSync(lockDir, { recursive: true, force: true });
+
+/** Fetches every test document (and the OCR test image); resolves to the folder holding them. */
+export async function fetchTestDocs() {
+  acquireLock();
+  try {
+    fetchUnlocked();
+    await renderPageImageAsync();
+    return TEST_DOCS;
+  } finally {
+    releaseLock();
+  }
+}
+
+function fetchUnlocked() {
   fs.mkdirSync(TEST_DOCS, { recursive: true });
   for (const [pkg, files] of Object.entries(wanted)) {
     const missing = Object.entries(files).filter(([name]) => !fs.existsSync(path.join(TEST_DOCS, name)));
@@ -67,7 +106,6 @@ export function fetchTestDocs() {
       fs.renameSync(tmp, path.join(TEST_DOCS, name));
     }
   }
-  renderPageImage();
   installTesseract();
   return TEST_DOCS;
 }
@@ -106,10 +144,6 @@ async function renderPageImageAsync() {
   fs.renameSync(`${target}.part`, target);
   await doc.destroy();
 }
-let rendering;
-function renderPageImage() {
-  rendering = renderPageImageAsync();
-}
 
 /** OCR data from Debian (allowed in tests): installed when missing and we may (root). */
 function installTesseract() {
@@ -134,9 +168,7 @@ function installTesseract() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const dir = fetchTestDocs();
-    await rendering;
-    console.log(dir);
+    console.log(await fetchTestDocs());
   } catch (err) {
     console.error(`Could not fetch the test documents: ${err.message}\nThey come from Debian packages (apt-get download texlive-lang-chinese rdkit-data).`);
     process.exit(1);
