@@ -342,6 +342,42 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => d.textContent?.includes('尚未分享给任何人'), 'no records');
     });
 
+    it('moves a document to another folder, copies one, and deletes one after confirmation', async () => {
+      const el = await show();
+      await openFolder(el);
+      const menu = async (title: string, action: string) => {
+        button(el, `更多操作：${title}`)!.click();
+        await waitFor(() => part(el, 'document-menu'), 'the menu');
+        expect(shadow(el).activeElement?.getAttribute('role'), 'focus in the menu').to.equal('menuitem');
+        all<HTMLButtonElement>(el, '[role="menuitem"]').find((b) => b.textContent === action)!.click();
+        return waitFor(() => dialog(el), 'the dialog');
+      };
+      let d = await menu('综述.pdf', '移动');
+      await waitFor(() => d.querySelector('input[type=radio]'), 'the folders');
+      expect(d.querySelector('input[value=f1]'), 'not into its own folder').to.equal(null);
+      d.querySelector<HTMLInputElement>('input[value=f2]')!.click();
+      await nextFrame();
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '移动')!.click();
+      await waitFor(() => !dialog(el), 'closed');
+      expect(server.calls.find((c) => c.url.endsWith('/folder/movedoc'))!.body).to.deep.equal({ docId: 'd1', folder_id: 'f2' });
+      expect(lastToast()!.title).to.equal('移动成功');
+
+      d = await menu('cdk2.sdf', '复制');
+      await waitFor(() => d.querySelector('input[value=f1]'), 'the folders, its own included');
+      d.querySelector<HTMLInputElement>('input[value=f1]')!.click();
+      await nextFrame();
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '复制')!.click();
+      await waitFor(() => !dialog(el), 'closed');
+      expect(server.calls.find((c) => c.url.endsWith('/copy_doc'))!.body).to.deep.equal({ docId: 'd2', folder_id: 'f1' });
+
+      d = await menu('扫描件.png', '删除');
+      expect(d.textContent).to.contain('确定删除文档“扫描件.png”吗？');
+      expect(server.calls.some((c) => c.method === 'DELETE')).to.equal(false);
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '删除')!.click();
+      await waitFor(() => !dialog(el), 'closed');
+      expect(server.calls.find((c) => c.method === 'DELETE')!.url).to.equal('/api/v1/knowledge_base/d3');
+    });
+
     it('adds a parsed document to a knowledge base with the SPEC §8 toasts', async () => {
       const el = await show();
       await openFolder(el);
