@@ -129,7 +129,8 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
 
   // ---------- upload ----------
   const startUpload = async (chosen: File[]) => {
-    if (!folder || !chosen.length) return;
+    // One batch at a time: SPEC §4 progress and failure are per batch.
+    if (!folder || !chosen.length || uploads.some((u) => u.status === 1)) return;
     setNotice(undefined);
     // SPEC §5 on the batch: count, types, size, duplicates within it (images renamed).
     const check = checkUpload(chosen);
