@@ -132,6 +132,8 @@ async function registerWeb(app: App, webDir: string) {
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz copies of its text files; browsers that accept them get those.
+      preCompressed: true,
       setHeaders(res, file) {
         const hashed = /[\\/]assets[\\/]/.test(file);
         res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers';
@@ -11,6 +13,11 @@ fs.mkdirSync(path.join(web, 'widgets'));
 fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>CSAI</title><div id="root"></div>');
 fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
 fs.writeFileSync(path.join(web, 'widgets', 'csai.js'), 'export {}');
+// The build writes .br/.gz copies of its larger text files (scripts/vite-precompress.ts).
+const vendor = `export const text = ${JSON.stringify('阿司匹林 '.repeat(400))};`;
+fs.writeFileSync(path.join(web, 'assets', 'vendor-abc123.js'), vendor);
+fs.writeFileSync(path.join(web, 'assets', 'vendor-abc123.js.br'), zlib.brotliCompressSync(vendor));
+fs.writeFileSync(path.join(web, 'assets', 'vendor-abc123.js.gz'), zlib.gzipSync(vendor));
 
 let server: TestServer;
 beforeAll(async () => { server = await startServer({ CSAI_WEB_DIR: web }); });
@@ -59,5 +66,40 @@ describe('the built site', () => {
       const res = await get(url, '*/*');
       expect(await res.text(), url).not.toMatch(/"dependencies"|root:x:0/);
     }
+  });
+
+  it('sends the pre-compressed copy a browser accepts (brotli, else gzip, else the plain file)', async () => {
+    const raw = (encoding: string | undefined) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(`${server.url}/assets/vendor-abc123.js`, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+      });
+    const br = await raw('gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(Buffer.byteLength(vendor) / 4);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(vendor);
+
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(vendor);
+
+    const plain = await raw(undefined);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(vendor);
+  });
+
+  it('serves a file without compressed copies as it is, whatever the browser accepts', async () => {
+    const res = await fetch(`${server.url}/assets/index-abc123.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.text()).toBe('console.log(1)');
   });
 });
