@@ -1,10 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
-import { z } from 'zod';
-import { channel, initQuestionResult, stopResult, toolGroup, type ToolGroup } from '../../contract/channel';
-import { paged } from '../../contract/envelope';
-import { ping } from '../../contract/general';
-import { checkFolderResult, kbDocument, kbFolder, type KbFolder } from '../../contract/knowledge';
-import { ApiError, readCookie, SIGN_IN_PATH, UPLOAD_SESSION_MESSAGE, XSRF_COOKIE } from '../../core/api';
+import type { ToolGroup } from '../../contract/channel';
+import type { KbFolder } from '../../contract/knowledge';
+import { ApiError, lazySchema, readCookie, SIGN_IN_PATH, UPLOAD_SESSION_MESSAGE, XSRF_COOKIE } from '../../core/api';
 import { i18n as coreI18n } from '../../core/i18n';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
@@ -30,6 +27,19 @@ import { askStrings } from './ask.strings';
 import { totalProgress, uploadQuestionFiles, UploadError } from './upload';
 
 addStrings('ask', askStrings);
+
+/** Response schemas, loaded with the first call that needs them (zod is not in the box's first load). */
+const loadSchemas = () => import('./schemas').then((m) => m.schemas);
+const responses = {
+  tools: lazySchema(() => loadSchemas().then((s) => s.tools)),
+  folders: lazySchema(() => loadSchemas().then((s) => s.folders)),
+  document: lazySchema(() => loadSchemas().then((s) => s.document)),
+  checkFolder: lazySchema(() => loadSchemas().then((s) => s.checkFolder)),
+  channel: lazySchema(() => loadSchemas().then((s) => s.channel)),
+  sent: lazySchema(() => loadSchemas().then((s) => s.sent)),
+  stopped: lazySchema(() => loadSchemas().then((s) => s.stopped)),
+  ping: lazySchema(() => loadSchemas().then((s) => s.ping)),
+};
 
 export interface AskProps extends CommonProps {
   /** Ask in this channel (a follow-up question); absent: a new channel is created first. */
@@ -122,7 +132,7 @@ export function Ask({ channelId, navigate }: AskProps) {
     for (const id of missing) pendingRef.current.add(id);
     void Promise.all(
       missing.map((docId) =>
-        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, kbDocument, { quiet: true, redirect: false }).then(
+        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, responses.document, { quiet: true, redirect: false }).then(
           (doc): FileChip => ({ key: chipKey(), name: doc.title, docId, phase: doc.parseStatus === 1 ? 'parsing' : doc.parseStatus === 2 ? 'done' : 'failed', percent: doc.parse_progress }),
           () => null, // not found or not the user's: dropped
         ),
@@ -142,7 +152,7 @@ export function Ask({ channelId, navigate }: AskProps) {
     const abort = new AbortController();
     const timer = setTimeout(() => {
       for (const docId of parsingIds.split(',')) {
-        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, kbDocument, { quiet: true, signal: abort.signal }).then(
+        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, responses.document, { quiet: true, signal: abort.signal }).then(
           (doc) => {
             if (abort.signal.aborted) return;
             setChips((cur) =>
@@ -163,7 +173,7 @@ export function Ask({ channelId, navigate }: AskProps) {
   // Tools of GET /tools: all usable ones on by default (SPEC §4).
   useEffect(() => {
     const abort = new AbortController();
-    client.get('/tools', z.array(toolGroup), { quiet: true, redirect: false, signal: abort.signal }).then(
+    client.get('/tools', responses.tools, { quiet: true, redirect: false, signal: abort.signal }).then(
       (groups) => {
         if (abort.signal.aborted) return;
         setTools(groups);
@@ -178,7 +188,7 @@ export function Ask({ channelId, navigate }: AskProps) {
   useEffect(() => {
     if (tab !== 'knowledge' || folders) return;
     const abort = new AbortController();
-    const list = paged(kbFolder);
+    const list = responses.folders;
     Promise.all([
       client.get(`/knowledge_base/folder${FOLDER_PAGE}`, list, { signal: abort.signal }),
       client.get(`/knowledge_base/get_share_folders${FOLDER_PAGE}&sort=-createTime`, list, { signal: abort.signal }),
@@ -198,7 +208,7 @@ export function Ask({ channelId, navigate }: AskProps) {
   /** Makes sure the XSRF-TOKEN cookie exists before a write the API client does not make. */
   const ensureCsrf = useCallback(async () => {
     if (readCookie(document.cookie, XSRF_COOKIE)) return;
-    await client.get('/', ping, { quiet: true, redirect: false }).catch(() => undefined);
+    await client.get('/', responses.ping, { quiet: true, redirect: false }).catch(() => undefined);
   }, [client]);
 
   const addFiles = useCallback(
@@ -301,7 +311,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         if (kbs.length) {
           let parsed = false;
           try {
-            parsed = (await client.post('/knowledge_base/folder/check_folder', { folder_ids: kbs.map((k) => k.id) }, checkFolderResult, { quiet: true })).all_parsed;
+            parsed = (await client.post('/knowledge_base/folder/check_folder', { folder_ids: kbs.map((k) => k.id) }, responses.checkFolder, { quiet: true })).all_parsed;
           } catch {
             parsed = false;
           }
@@ -314,7 +324,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         let targetChannel = channelId;
         if (!targetChannel) {
           try {
-            targetChannel = (await client.post('/channel', { name: channelNameFor(question) }, channel, { quiet: true })).id;
+            targetChannel = (await client.post('/channel', { name: channelNameFor(question) }, responses.channel, { quiet: true })).id;
           } catch (error) {
             toasts.toast({ variant: 'destructive', title: tr('channel_failed'), description: messageOf(error) || tr('retry_later') });
             emit(host, 'csai-error', { message: messageOf(error) || tr('channel_failed'), code: error instanceof ApiError ? error.code : 'channel_failed', ...(error instanceof ApiError && error.status ? { status: error.status } : {}) });
@@ -322,7 +332,7 @@ export function Ask({ channelId, navigate }: AskProps) {
           }
         }
         // Step 4: send the question request of SPEC §3.
-        let sent: z.infer<typeof initQuestionResult>;
+        let sent: { question_id: string; channel_id: string };
         try {
           const toolValues = enabledTools ? [...enabledTools] : [];
           sent = await client.post(
@@ -339,7 +349,7 @@ export function Ask({ channelId, navigate }: AskProps) {
               deepresearch: store.$isDeepResearch.peek(),
               tools_name: toolValues,
             },
-            initQuestionResult,
+            responses.sent,
             { quiet: true },
           );
         } catch (error) {
@@ -382,7 +392,7 @@ export function Ask({ channelId, navigate }: AskProps) {
   const stop = async () => {
     if (!answering) return;
     try {
-      await client.put(`/channel/stop_questions/${encodeURIComponent(answering)}`, {}, stopResult, { quiet: true });
+      await client.put(`/channel/stop_questions/${encodeURIComponent(answering)}`, {}, responses.stopped, { quiet: true });
     } catch (error) {
       toasts.toast({ variant: 'destructive', title: tRef.current('stop_failed'), description: messageOf(error) || tRef.current('retry_later') });
     }

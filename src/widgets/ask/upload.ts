@@ -1,9 +1,11 @@
 // SPEC §4 upload with per-file progress. fetch cannot report upload progress, so this one call
 // uses XMLHttpRequest; everything else goes through the core API client.
-import { z } from 'zod';
-import { failure, ok } from '../../contract/envelope';
-import { QUESTION_FOLDER_ID, uploadResult } from '../../contract/knowledge';
+import type { z } from 'zod';
+import type { uploadResult } from '../../contract/knowledge';
 import { readCookie, XSRF_COOKIE } from '../../core/api';
+
+/** SPEC §9: the built-in folder for question files (contract `QUESTION_FOLDER_ID`, kept here so zod stays out of the first load). */
+const QUESTION_FOLDER_ID = 'folder_for_question_channel';
 
 /** A failed upload: HTTP status (0 for the network) and the server's message. */
 export class UploadError extends Error {
@@ -29,8 +31,6 @@ export function perFileProgress(sizes: readonly number[], loaded: number): numbe
 /** SPEC §4: the total is the rounded mean of the files' progress. */
 export const totalProgress = (percents: readonly number[]) =>
   percents.length ? Math.round(percents.reduce((a, b) => a + b, 0) / percents.length) : 0;
-
-const envelope = ok(uploadResult);
 
 /**
  * POST /knowledge_base/upload?folder_id=folder_for_question_channel (multipart `files`,
@@ -64,16 +64,18 @@ export function uploadQuestionFiles(
       } catch {
         body = undefined;
       }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        const parsed = envelope.safeParse(body);
-        if (parsed.success) {
-          onProgress(sizes.map(() => 100));
-          resolve(parsed.data.data.name_id);
-        } else reject(new UploadError(xhr.status, 'unexpected response'));
-        return;
-      }
-      const fail = failure.safeParse(body);
-      reject(new UploadError(xhr.status, fail.success ? fail.data.message : `HTTP ${xhr.status}`));
+      void import('./schemas').then(({ uploadEnvelope, failure }) => {
+        if (xhr.status >= 200 && xhr.status < 300) {
+          const parsed = uploadEnvelope.safeParse(body);
+          if (parsed.success) {
+            onProgress(sizes.map(() => 100));
+            resolve(parsed.data.data.name_id);
+          } else reject(new UploadError(xhr.status, 'unexpected response'));
+          return;
+        }
+        const fail = failure.safeParse(body);
+        reject(new UploadError(xhr.status, fail.success ? fail.data.message : `HTTP ${xhr.status}`));
+      }, reject);
     };
     xhr.onerror = () => reject(new UploadError(0, 'network error'));
     xhr.onabort = () => reject(new UploadError(0, 'aborted'));

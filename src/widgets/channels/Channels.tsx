@@ -297,8 +297,13 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
   const [questionsVersion, setQuestionsVersion] = useState(0);
   const askRef = useRef<HTMLElement>(null);
 
-  useEffect(() => setCurrent(channelId ?? ''), [channelId]);
-  useEffect(() => setSiderOpen(closeSider !== 'true'), [closeSider]);
+  // Attribute changes reset the view during render (not in an effect, which could run after a click).
+  const [seen, setSeen] = useState({ channelId, closeSider });
+  if (seen.channelId !== channelId || seen.closeSider !== closeSider) {
+    setSeen({ channelId, closeSider });
+    if (seen.channelId !== channelId) setCurrent(channelId ?? '');
+    if (seen.closeSider !== closeSider) setSiderOpen(closeSider !== 'true');
+  }
 
   // Answer typography: one constructable sheet next to the twind ones (CSP-safe).
   useEffect(() => {
