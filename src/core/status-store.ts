@@ -90,7 +90,13 @@ function persisted<T>(storage: KeyValueStorage, name: string, read: Reader<T>, i
     // Unreadable or corrupt storage: the default stands.
   }
   const $value = signal(start);
+  // subscribe() calls back at once with the value just read; only later changes are written.
+  let loaded = false;
   $value.subscribe((value) => {
+    if (!loaded) {
+      loaded = true;
+      return;
+    }
     try {
       storage.setItem(key, JSON.stringify(value));
     } catch {
