@@ -170,18 +170,25 @@ export function Ask({ channelId, navigate }: AskProps) {
     // `chips` changes on every poll answer, which schedules the next poll.
   }, [parsingIds, client, chips]);
 
-  // Tools of GET /tools: all usable ones on by default (SPEC §4).
-  useEffect(() => {
-    const abort = new AbortController();
-    client.get('/tools', responses.tools, { quiet: true, redirect: false, signal: abort.signal }).then(
+  // Tools of GET /tools, fetched on first use (hover, click, send) so the box is interactive
+  // before zod and the contract load. All usable tools are on by default (SPEC §4): `null` means
+  // "all", whatever the list turns out to be.
+  const toolsRef = useRef<Promise<string[]> | null>(null);
+  const loadTools = useCallback((): Promise<string[]> => {
+    toolsRef.current ??= client.get('/tools', responses.tools, { quiet: true, redirect: false }).then(
       (groups) => {
-        if (abort.signal.aborted) return;
         setTools(groups);
-        setEnabledTools(new Set(groups.flatMap((g) => g.tools.filter((tool) => tool.enabled && !tool.ldap_disabled).map((tool) => tool.value))));
+        return groups.flatMap((g) => g.tools.filter((tool) => tool.enabled && !tool.ldap_disabled).map((tool) => tool.value));
       },
-      () => undefined,
+      () => {
+        toolsRef.current = null; // a later use retries
+        return [];
+      },
     );
-    return () => abort.abort();
+    return toolsRef.current;
+  }, [client]);
+  useEffect(() => {
+    toolsRef.current = null;
   }, [client]);
 
   // The knowledge-base picker: own folders and shared ones (SPEC §7 usage notes).
@@ -334,7 +341,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         // Step 4: send the question request of SPEC §3.
         let sent: { question_id: string; channel_id: string };
         try {
-          const toolValues = enabledTools ? [...enabledTools] : [];
+          const toolValues = enabledTools ? [...enabledTools] : await loadTools();
           sent = await client.post(
             '/channel/init_questions',
             {
@@ -374,7 +381,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         setSending(false);
       }
     },
-    [apiOrigin, channelId, client, enabledTools, host, navigate, sameOrigin, sending, store, toasts, watchAnswer],
+    [apiOrigin, channelId, client, enabledTools, host, loadTools, navigate, sameOrigin, sending, store, toasts, watchAnswer],
   );
 
   const submitRef = useRef(submit);
@@ -468,16 +475,20 @@ export function Ask({ channelId, navigate }: AskProps) {
   };
 
   const allToolValues = useMemo(() => (tools ?? []).flatMap((g) => g.tools.filter((x) => x.enabled && !x.ldap_disabled).map((x) => x.value)), [tools]);
-  const toolsOn = !!enabledTools && enabledTools.size > 0;
-  const toggleAllTools = () => setEnabledTools(toolsOn ? new Set() : new Set(allToolValues));
+  const toolsOn = enabledTools === null || enabledTools.size > 0;
+  const toggleAllTools = () => {
+    if (toolsOn) setEnabledTools(new Set());
+    else void loadTools().then((all) => setEnabledTools(new Set(all)));
+  };
   const toggleTool = (value: string) =>
     setEnabledTools((cur) => {
-      const next = new Set(cur ?? []);
+      const next = new Set(cur ?? allToolValues);
       if (next.has(value)) next.delete(value);
       else next.add(value);
       return next;
     });
   const openTools = () => {
+    void loadTools();
     clearTimeout(closeTimer.current);
     setToolsOpen(true);
   };
@@ -621,7 +632,7 @@ export function Ask({ channelId, navigate }: AskProps) {
                       const usable = tool.enabled && !tool.ldap_disabled;
                       return (
                         <label key={tool.id} part="tool" data-disabled={usable ? undefined : 'true'} title={tool.description} className={`flex items-center gap-2 py-0.5 ${usable ? 'cursor-pointer' : 'opacity-50 cursor-not-allowed'}`}>
-                          <input type="checkbox" disabled={!usable} checked={usable && !!enabledTools?.has(tool.value)} onChange={() => toggleTool(tool.value)} />
+                          <input type="checkbox" disabled={!usable} checked={usable && (enabledTools === null || enabledTools.has(tool.value))} onChange={() => toggleTool(tool.value)} />
                           <span>{tool.label}</span>
                           {!usable && <span className="text-muted">{t('tool_unavailable')}</span>}
                         </label>

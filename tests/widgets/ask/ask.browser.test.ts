@@ -58,6 +58,7 @@ describe('<csai-ask>', () => {
       expect(part(el, 'toggle-deep-research')!.getAttribute('aria-pressed')).to.equal('false');
       expect(part(el, 'toggle-online')!.getAttribute('aria-pressed')).to.equal('true');
       expect((part(el, 'search-type') as HTMLSelectElement).value).to.equal('all');
+      expect(calls.some((c) => c.path === '/tools'), 'the tool list loads on first use').to.equal(false);
       typeInto(input(el), '布洛芬的作用机制');
       key(input(el), {});
       await waitFor(sent, 'the question');
@@ -85,7 +86,7 @@ describe('<csai-ask>', () => {
       const el = await show();
       const wrap = part(el, 'toggle-tools')!.parentElement!;
       wrap.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, composed: true }));
-      const panel = await waitFor(() => part(el, 'tools-panel'), 'the panel');
+      const panel = await waitFor(() => part(el, 'tools-panel')?.querySelector('[part~="tool-group"]') && part(el, 'tools-panel'), 'the panel with its tools');
       const groups = [...panel.querySelectorAll('[part~="tool-group"] legend')].map((l) => l.textContent);
       expect(groups).to.deep.equal(['搜索', '小分子与蛋白']);
       const admet = [...panel.querySelectorAll<HTMLElement>('[part~="tool"]')].find((t) => t.textContent?.includes('ADMET'))!;
