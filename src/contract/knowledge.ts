@@ -166,3 +166,16 @@ export const shareRecord = z.object({
 export const shareResult = z.object({ shared: z.number().int(), records: z.array(shareRecord) });
 
 export const deleteResult = z.object({ deleted: z.number().int() });
+
+/** POST /api/v1/knowledge_base/translate: a document's parsed text, or the given text, into a language. */
+export const translateBody = z
+  .object({
+    docId: z.string().trim().min(1, '请选择文档').max(64).optional(),
+    text: z.string().trim().min(1, '请输入要翻译的内容').max(20_000, '一次最多翻译20000个字符').optional(),
+    target_lang: z.enum(['zh', 'en'], { message: '目标语言只能是 zh 或 en' }).default('zh'),
+  })
+  .strict()
+  .refine((b) => (b.docId === undefined) !== (b.text === undefined), { message: '请提供 docId 或 text 其中之一', path: ['docId'] });
+
+/** The translation, whether the source was cut to the first 20,000 characters, and the model used. */
+export const translateResult = z.object({ translation: z.string(), truncated: z.boolean(), model: z.string() });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { errorResponses, ok as okSchema, paged } from '../../contract/envelope';
+import { errorResponses, failure, ok as okSchema, paged } from '../../contract/envelope';
 import {
   allDocsQuery,
   cancelShareBody,
@@ -31,6 +31,8 @@ import {
   shareFolderBody,
   shareRecord,
   shareResult,
+  translateBody,
+  translateResult,
   updateFolderBody,
   uploadMessages,
   uploadResult,
@@ -41,6 +43,7 @@ import { cleanTitle, contentDisposition, MAX_TITLE_LENGTH } from '../knowledge/n
 import { knowledgeService, type IncomingFile } from '../knowledge/service';
 import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge/sniff';
 import { startParsing } from '../parsing/parse-job';
+import { translator } from '../knowledge/translate';
 import { ok, type App, type Services } from './types';
 
 const tags = ['knowledge_base'];
@@ -149,6 +152,21 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
   app.get('/doc_markdown/:id', {
     schema: { tags, summary: 'The parsed document as markdown', params: idParams, response: { 200: okSchema(markdownResult), ...errorResponses } },
   }, async (req) => ok(await kb.markdown(await user(req), req.params.id)));
+
+  const translation = translator({ baseURL: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, timeoutMs: config.LLM_IDLE_TIMEOUT_MS });
+  app.post('/translate', {
+    schema: {
+      tags,
+      summary: 'Translate a parsed document or a passage with the configured language model (503 without one)',
+      body: translateBody,
+      response: { 200: okSchema(translateResult), ...errorResponses, 502: failure, 503: failure },
+    },
+  }, async (req) => {
+    const viewer = await user(req);
+    const text = req.body.docId ? (await kb.markdown(viewer, req.body.docId)).markdown : req.body.text!;
+    if (!text.trim()) throw badRequest('该文档没有可翻译的文字', 'docId', 'nothing_to_translate');
+    return ok(await translation.translate(text, req.body.target_lang));
+  });
 
   app.get('/get_img/:id', {
     schema: { tags, summary: 'An image document as base64', params: idParams, response: { 200: okSchema(imageResult), ...errorResponses } },
