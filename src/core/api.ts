@@ -1,3 +1,4 @@
+import { csrfToken, readCookie, XSRF_COOKIE } from './csrf';
 import wretch, { type Wretch } from 'wretch';
 import type { z } from 'zod';
 import type { ToastStore } from './toast';
@@ -21,8 +22,6 @@ export const lazySchema = <T extends z.ZodType>(load: () => Promise<T>) => new L
 /** A response schema, or one loaded on demand ({@link lazySchema}). */
 export type SchemaSource<T extends z.ZodType> = T | LazySchema<T>;
 
-/** SPEC §7: the cookie the CSRF token is read from. */
-export const XSRF_COOKIE = 'XSRF-TOKEN';
 /** SPEC §8: the 401 messages that mean the session itself is no longer valid. */
 export const SESSION_MESSAGES = ['Signature verification failed', 'Signature has expired'] as const;
 /** SPEC §8: statuses that show the destructive "Error" toast. */
@@ -74,16 +73,6 @@ export interface ApiClientOptions {
   readCookies?: () => string;
 }
 
-/** Reads one cookie value from a `document.cookie` string. */
-export function readCookie(cookies: string, name: string): string | undefined {
-  for (const part of cookies.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
 /**
  * The API client (wretch): same-origin cookies (or `include` for another api-base), the
  * X-Requested-With and X-CSRF-TOKEN headers on every call, envelopes parsed with the contract
@@ -102,17 +91,9 @@ export function createApiClient(options: ApiClientOptions) {
     .fetchPolyfill((url, opts) => doFetch(url, opts))
     .headers({ 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' });
 
-  const csrf = () => readCookie(readCookies(), XSRF_COOKIE) ?? '';
-
-  /** The server sets XSRF-TOKEN on any call; a first write without one fetches it with the ping. */
-  const ensureCsrf = async (method: string) => {
-    if (method === 'GET' || csrf()) return;
-    try {
-      await doFetch(`${root}/`, { credentials: crossOrigin ? 'include' : 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-    } catch {
-      // The real call below reports the network failure.
-    }
-  };
+  /** Writes carry the CSRF token: the cookie's on this origin, the server's answer on another (csrf.ts). */
+  const tokenFor = (method: string) =>
+    method === 'GET' ? Promise.resolve(readCookie(readCookies(), XSRF_COOKIE) ?? '') : csrfToken(root, { fetch: doFetch, cookies: readCookies });
 
   /** SPEC §8: the catalogue rows this client owns. */
   const report = (error: ApiError, opts: CallOptions) => {
@@ -149,8 +130,7 @@ export function createApiClient(options: ApiClientOptions) {
   async function call(method: string, path: string, body: unknown, opts: CallOptions): Promise<Response> {
     const url = `${root}${path}`;
     try {
-      await ensureCsrf(method);
-      let req = w.url(path).headers({ 'X-CSRF-TOKEN': csrf() });
+      let req = w.url(path).headers({ 'X-CSRF-TOKEN': await tokenFor(method) });
       if (opts.signal) req = req.options({ signal: opts.signal });
       if (body instanceof FormData) req = req.body(body);
       else if (body !== undefined) req = req.json(body as object);
@@ -232,3 +212,5 @@ export function createApiClient(options: ApiClientOptions) {
 }
 /** The API client's methods. */
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+export { csrfToken, readCookie, XSRF_COOKIE };

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import type { ToolGroup } from '../../contract/channel';
 import type { KbFolder } from '../../contract/knowledge';
-import { ApiError, lazySchema, readCookie, SIGN_IN_PATH, UPLOAD_SESSION_MESSAGE, XSRF_COOKIE } from '../../core/api';
+import { ApiError, lazySchema, SIGN_IN_PATH, UPLOAD_SESSION_MESSAGE } from '../../core/api';
 import { i18n as coreI18n } from '../../core/i18n';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
@@ -212,12 +212,6 @@ export function Ask({ channelId, navigate }: AskProps) {
 
   useEffect(() => () => clearTimeout(closeTimer.current), []);
 
-  /** Makes sure the XSRF-TOKEN cookie exists before a write the API client does not make. */
-  const ensureCsrf = useCallback(async () => {
-    if (readCookie(document.cookie, XSRF_COOKIE)) return;
-    await client.get('/', responses.ping, { quiet: true, redirect: false }).catch(() => undefined);
-  }, [client]);
-
   const addFiles = useCallback(
     async (files: File[]) => {
       if (!files.length) return;
@@ -231,7 +225,6 @@ export function Ask({ channelId, navigate }: AskProps) {
       const keys = batch.map((b) => b.key);
       setChips((cur) => [...cur.filter((c) => c.phase !== 'failed'), ...batch]);
       setTab('files');
-      await ensureCsrf();
       try {
         const named = await uploadQuestionFiles(apiRoot(apiOrigin), check.accepted, {
           withCredentials: !sameOrigin,
@@ -258,7 +251,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         emit(host, 'csai-error', { message: messageOf(error) || ct('core:upload_failed_description'), code: 'upload_failed', ...(status ? { status } : {}) });
       }
     },
-    [apiOrigin, ensureCsrf, host, sameOrigin, store, toasts],
+    [apiOrigin, host, sameOrigin, store, toasts],
   );
 
   const removeChip = (key: string) => {

@@ -2,7 +2,7 @@
 // uses XMLHttpRequest; everything else goes through the core API client.
 import type { z } from 'zod';
 import type { uploadResult } from '../../contract/knowledge';
-import { readCookie, XSRF_COOKIE } from '../../core/api';
+import { csrfToken } from '../../core/csrf';
 
 /** SPEC §9: the built-in folder for question files (contract `QUESTION_FOLDER_ID`, kept here so zod stays out of the first load). */
 const QUESTION_FOLDER_ID = 'folder_for_question_channel';
@@ -36,11 +36,12 @@ export const totalProgress = (percents: readonly number[]) =>
  * POST /knowledge_base/upload?folder_id=folder_for_question_channel (multipart `files`,
  * `folder_id`), reporting each file's progress. Resolves to the server's `name_id` list.
  */
-export function uploadQuestionFiles(
+export async function uploadQuestionFiles(
   apiRoot: string,
   files: readonly { file: Blob; name: string }[],
   { onProgress, withCredentials, signal }: { onProgress(percents: number[]): void; withCredentials: boolean; signal?: AbortSignal },
 ): Promise<z.infer<typeof uploadResult>['name_id']> {
+  const token = await csrfToken(apiRoot);
   const form = new FormData();
   for (const f of files) form.append('files', f.file, f.name);
   form.append('folder_id', QUESTION_FOLDER_ID);
@@ -51,7 +52,7 @@ export function uploadQuestionFiles(
     xhr.open('POST', `${apiRoot}/knowledge_base/upload?folder_id=${QUESTION_FOLDER_ID}`);
     xhr.withCredentials = withCredentials;
     xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    xhr.setRequestHeader('X-CSRF-TOKEN', readCookie(document.cookie, XSRF_COOKIE) ?? '');
+    xhr.setRequestHeader('X-CSRF-TOKEN', token);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (e) => {
       const total = sizes.reduce((a, b) => a + b, 0);

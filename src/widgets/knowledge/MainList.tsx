@@ -165,7 +165,6 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
         folderId: folder.id,
         files: accepted,
         withCredentials,
-        ensureCsrf: kbApi.ping,
         onProgress: (percents) => setUploads((items) => items.map((it, i) => ({ ...it, progress: Math.min(percents[i] ?? it.progress, 99) }))),
       });
       setUploads((items) => items.map((it) => ({ ...it, progress: 100, status: 2 })));

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { ok as okEnvelope, failure } from '../../contract/envelope';
 import { uploadResult } from '../../contract/knowledge';
-import { readCookie, UPLOAD_SESSION_MESSAGE, XSRF_COOKIE } from '../../core/api';
+import { UPLOAD_SESSION_MESSAGE } from '../../core/api';
+import { csrfToken } from '../../core/csrf';
 
 /** SPEC §4 upload status of one file: 1 uploading ("上传中"), 2 done ("完成"), 3 failed. */
 export type UploadStatus = 1 | 2 | 3;
@@ -64,8 +65,6 @@ export interface UploadOptions {
   files: { file: Blob; name: string }[];
   onProgress: (percentPerFile: number[]) => void;
   signal?: AbortSignal;
-  /** Called first when there is no XSRF-TOKEN cookie yet (the ping sets it). */
-  ensureCsrf?: () => Promise<void>;
   withCredentials?: boolean;
 }
 
@@ -73,8 +72,8 @@ export interface UploadOptions {
  * POST /api/v1/knowledge_base/upload?folder_id= (multipart: files, folder_id) with progress.
  * Resolves with data.name_id; rejects with {@link UploadError}.
  */
-export async function uploadFiles({ apiRoot, folderId, files, onProgress, signal, ensureCsrf, withCredentials }: UploadOptions): Promise<UploadResult> {
-  if (!readCookie(document.cookie, XSRF_COOKIE) && ensureCsrf) await ensureCsrf();
+export async function uploadFiles({ apiRoot, folderId, files, onProgress, signal, withCredentials }: UploadOptions): Promise<UploadResult> {
+  const token = await csrfToken(apiRoot);
   const form = new FormData();
   form.append('folder_id', folderId);
   for (const f of files) form.append('files', f.file, f.name);
@@ -84,7 +83,7 @@ export async function uploadFiles({ apiRoot, folderId, files, onProgress, signal
     xhr.open('POST', `${apiRoot}/knowledge_base/upload?folder_id=${encodeURIComponent(folderId)}`);
     xhr.withCredentials = !!withCredentials;
     xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    xhr.setRequestHeader('X-CSRF-TOKEN', readCookie(document.cookie, XSRF_COOKIE) ?? '');
+    xhr.setRequestHeader('X-CSRF-TOKEN', token);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.addEventListener('progress', (e) => {
       if (e.lengthComputable) onProgress(fileProgress(sizes, e.loaded, e.total));

@@ -2,18 +2,10 @@
 // headers the server wants (SPEC §7), and file bytes with the server's message on failure.
 import { z } from 'zod';
 import { failure, ok } from '../../contract/envelope';
+import { csrfToken } from '../../core/csrf';
 import { WidgetFetchError } from './fetch-json';
 
 const envelope = ok(z.unknown());
-const XSRF_COOKIE = 'XSRF-TOKEN';
-
-function readCsrf(): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === XSRF_COOKIE) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
 
 const credentialsFor = (apiOrigin: string): RequestCredentials => (apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin');
 
@@ -34,8 +26,8 @@ async function failed(res: Response, path: string): Promise<WidgetFetchError> {
 
 /**
  * POST JSON to `{apiOrigin}{path}` and parse the success envelope's data with `schema`. Sends
- * X-Requested-With and X-CSRF-TOKEN (from the XSRF-TOKEN cookie; when the page has none yet, the
- * ping `GET /api/v1/` sets it first). Throws {@link WidgetFetchError}.
+ * X-Requested-With and X-CSRF-TOKEN ({@link csrfToken}: the cookie on the API's origin, the
+ * server's answer on another). Throws {@link WidgetFetchError}.
  */
 export async function postJson<T extends z.ZodType>(
   apiOrigin: string,
@@ -45,13 +37,13 @@ export async function postJson<T extends z.ZodType>(
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<z.infer<T>> {
   const credentials = credentialsFor(apiOrigin);
-  if (!readCsrf()) await send(`${apiOrigin}/api/v1/`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' } }, signal).catch(() => undefined);
+  const token = await csrfToken(`${apiOrigin}/api/v1`);
   const res = await send(
     `${apiOrigin}${path}`,
     {
       method: 'POST',
       credentials,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-TOKEN': readCsrf() ?? '' },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-TOKEN': token },
       body: JSON.stringify(body),
     },
     signal,
