@@ -16,8 +16,13 @@ interface PdfPageProps {
   scale: number;
   /** Known size of this page, else the placeholder size (the first page's). */
   size: PageSize;
-  /** Whether the page is near the visible area (render) or far (release). */
+  /**
+   * Whether to render now: the page is near the visible area and either visible itself or no
+   * visible page is still waiting (visible pages go first). False releases the canvas.
+   */
   near: boolean;
+  /** Told when the canvas is drawn (true) or released (false). */
+  onRendered: (page: number, rendered: boolean) => void;
   /** The search matches on this page. */
   matches: Match[];
   /** The current match of the search (on any page), or null. */
@@ -39,7 +44,7 @@ const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
  * canvas and the selectable text layer; far away again, the canvas is released.
  */
 export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
-  const { pdf, number, scale, size, near, matches, currentMatch, citation, onSize, onFocusRect } = props;
+  const { pdf, number, scale, size, near, matches, currentMatch, citation, onSize, onFocusRect, onRendered } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
   const textDivs = useRef<HTMLElement[]>([]);
@@ -75,11 +80,14 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
           transform: outputScale !== 1 ? [outputScale, 0, 0, outputScale, 0, 0] : undefined,
         });
         task = render;
-        textDiv.replaceChildren();
-        textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textDiv, viewport });
         await render.promise;
         if (cancelled) return;
         setRendered(true);
+        onRendered(number, true);
+        // The text layer after the canvas, as pdf.js's own viewer does: the worker's text
+        // extraction would otherwise compete with drawing the page.
+        textDiv.replaceChildren();
+        textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textDiv, viewport });
         await textLayer.render();
         if (cancelled) return;
         textDivs.current = textLayer.textDivs;
@@ -100,9 +108,10 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
       textDiv.replaceChildren();
       textDivs.current = [];
       setRendered(false);
+      onRendered(number, false);
       setTextReady(0);
     };
-    // `size` and `onSize` are only compared and reported, not a reason to render again.
+    // `size`, `onSize` and `onRendered` are only compared and reported, not a reason to render again.
   }, [pdf, number, scale, near]);
 
   // The cited box: from PDF points to page pixels through the page's viewport transform.
@@ -165,7 +174,7 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
       data-rendered={rendered ? 'true' : 'false'}
       role="region"
       aria-label={props.label}
-      className="csai-pdf-page relative mx-auto my-3 bg-white shadow"
+      className="csai-pdf-page"
       style={{ width: `${width}px`, height: `${height}px`, ['--total-scale-factor' as string]: String(scale), ['--scale-round-x' as string]: '1px', ['--scale-round-y' as string]: '1px' }}
     >
       <canvas ref={canvasRef} width={0} height={0} aria-hidden="true" className="absolute inset-0" />

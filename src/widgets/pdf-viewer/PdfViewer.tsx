@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { imageResult, kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -8,9 +8,8 @@ import { useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { clampPage, findMatches, parseHighlight, stepZoom, type Match, type PageText, type Rect } from './geometry';
-import { markdownFragment } from './markdown';
 import { PdfPage, type PageSize } from './PdfPage';
-import { openPdf, type PDFDocumentProxy } from './pdfjs';
+import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { pdfViewerStrings } from './pdf-viewer.strings';
 import { adoptViewerCss } from './viewer-css';
 
@@ -64,6 +63,8 @@ export function PdfViewer(props: PdfViewerProps) {
   const [viewHeight, setViewHeight] = useState(0);
   const [sizes, setSizes] = useState<Map<number, PageSize>>(new Map());
   const [near, setNear] = useState<Set<number>>(new Set());
+  const [visible, setVisible] = useState<Set<number>>(new Set());
+  const [drawn, setDrawn] = useState<Set<number>>(new Set());
   const [currentPage, setCurrentPage] = useState(1);
   const [pageInput, setPageInput] = useState('1');
   const [query, setQuery] = useState('');
@@ -82,6 +83,9 @@ export function PdfViewer(props: PdfViewerProps) {
   const markdownBox = useRef<HTMLDivElement>(null);
   const pageText = useRef<PageText[] | null>(null);
   const pendingFocus = useRef<number | null>(null);
+  // Where a programmatic jump wants the view to stay while page sizes settle (placeholders take
+  // the first page's size until each page is measured); cleared when the user scrolls by hand.
+  const anchor = useRef<{ page: number; delta: number } | null>(null);
   const citation = useMemo(() => parseHighlight(highlight), [highlight]);
 
   useEffect(() => adoptViewerCss(root), [root]);
@@ -118,10 +122,17 @@ export function PdfViewer(props: PdfViewerProps) {
     pageText.current = null;
     void (async () => {
       try {
+        // The record and the bytes in parallel (most documents are PDFs); the worker starts too.
+        const bytesAbort = new AbortController();
+        signal.addEventListener('abort', () => bytesAbort.abort());
+        const bytesPromise = ifImg ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
+        bytesPromise?.catch(() => undefined);
+        if (!ifImg) pdfWorker();
         let info: KbDocument | null = null;
         if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
         if (signal.aborted) return;
         setDoc(info);
+        if (info && info.type !== 1) bytesAbort.abort(); // not a PDF: the bytes are not needed
         if (ifImg || info?.type === 3) {
           const img = await getJson(apiOrigin, `${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
           if (!signal.aborted) setLoad({ state: 'image', src: `data:${img.mime};base64,${img.img_base64}` });
@@ -131,7 +142,7 @@ export function PdfViewer(props: PdfViewerProps) {
           setLoad({ state: 'other' });
           return;
         }
-        const blob = await fetchBlob(apiOrigin, path, { signal });
+        const blob = await (bytesPromise ?? fetchBlob(apiOrigin, path, { signal }));
         const bytes = new Uint8Array(await blob.arrayBuffer());
         if (signal.aborted) return;
         opened = await openPdf(bytes);
@@ -167,9 +178,12 @@ export function PdfViewer(props: PdfViewerProps) {
   const firstSize = sizes.get(1) ?? { width: 612, height: 792 };
 
   // The scroller's size, for the fit modes.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    // Measured at once (no frame lost before the pages lay out), then on every resize.
+    setViewWidth(el.clientWidth);
+    setViewHeight(el.clientHeight);
     const ro = new ResizeObserver(() => {
       setViewWidth(el.clientWidth);
       setViewHeight(el.clientHeight);
@@ -193,6 +207,7 @@ export function PdfViewer(props: PdfViewerProps) {
       const target = clampPage(n, numPages);
       const el = target ? pageElement(target) : null;
       if (!target || !el || !scroller.current) return;
+      anchor.current = { page: target, delta: -8 };
       scroller.current.scrollTop = el.offsetTop - 8;
       setCurrentPage(target);
       setPageInput(String(target));
@@ -200,27 +215,49 @@ export function PdfViewer(props: PdfViewerProps) {
     [numPages, pageElement],
   );
 
-  // Lazy pages: an IntersectionObserver marks the pages within a screen and a half of the view.
+  // Lazy pages: one IntersectionObserver marks the pages within a screen and a half of the view
+  // (rendered, kept), another the visible ones (rendered first).
   useEffect(() => {
     const el = scroller.current;
     if (!pdf || !el || scale <= 0) return;
-    const io = new IntersectionObserver(
-      (entries) => {
-        setNear((prev) => {
-          const next = new Set(prev);
-          for (const e of entries) {
-            const n = Number((e.target as HTMLElement).dataset['pageNumber']);
-            if (e.isIntersecting) next.add(n);
-            else next.delete(n);
-          }
-          return next;
-        });
-      },
-      { root: el, rootMargin: '150% 0px' },
-    );
-    el.querySelectorAll('[data-page-number]').forEach((p) => io.observe(p));
-    return () => io.disconnect();
-  }, [pdf, numPages, scale]);
+    const track = (set: typeof setNear, also?: typeof setVisible) => (entries: IntersectionObserverEntry[]) => {
+      const update = (prev: Set<number>, test: (e: IntersectionObserverEntry) => boolean) => {
+        const next = new Set(prev);
+        for (const e of entries) {
+          const n = Number((e.target as HTMLElement).dataset['pageNumber']);
+          if (test(e)) next.add(n);
+          else next.delete(n);
+        }
+        return next;
+      };
+      set((prev) => update(prev, (e) => e.isIntersecting));
+      // The near observer also tells which of its pages are in view, in the same update, so the
+      // first render already knows which pages go first.
+      if (also) {
+        const view = el.getBoundingClientRect();
+        also((prev) => update(prev, (e) => e.isIntersecting && e.boundingClientRect.bottom > view.top && e.boundingClientRect.top < view.bottom));
+      }
+    };
+    const nearIo = new IntersectionObserver(track(setNear, setVisible), { root: el, rootMargin: '150% 0px' });
+    const visibleIo = new IntersectionObserver(track(setVisible), { root: el, rootMargin: '0px' });
+    el.querySelectorAll('[data-page-number]').forEach((p) => {
+      nearIo.observe(p);
+      visibleIo.observe(p);
+    });
+    return () => {
+      nearIo.disconnect();
+      visibleIo.disconnect();
+    };
+  }, [pdf, numPages, scale, viewWidth > 0]);
+  const onRendered = useCallback((n: number, done: boolean) => {
+    setDrawn((prev) => (prev.has(n) === done ? prev : (() => {
+      const next = new Set(prev);
+      if (done) next.add(n);
+      else next.delete(n);
+      return next;
+    })()));
+  }, []);
+  const visiblePending = useMemo(() => [...visible].some((n) => !drawn.has(n)), [visible, drawn]);
 
   // Keep the same page in view when the scale changes, and go to the start page once laid out.
   const lastScale = useRef(0);
@@ -228,9 +265,12 @@ export function PdfViewer(props: PdfViewerProps) {
     if (!pdf || viewWidth === 0) return;
     if (lastScale.current !== scale) {
       lastScale.current = scale;
-      goToPage(currentPage);
+      if (anchor.current) {
+        const el = pageElement(anchor.current.page);
+        if (el && scroller.current) scroller.current.scrollTop = Math.max(0, el.offsetTop + anchor.current.delta);
+      } else goToPage(currentPage);
     }
-  }, [pdf, scale, viewWidth, goToPage, currentPage]);
+  }, [pdf, scale, viewWidth, goToPage, currentPage, pageElement]);
 
   // Later changes of the `page` attribute.
   useEffect(() => {
@@ -255,6 +295,17 @@ export function PdfViewer(props: PdfViewerProps) {
     });
   }, [numPages, pageElement]);
 
+  // Keep the anchored page in place when measured pages change the layout above it.
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    const box = scroller.current;
+    const el = a ? pageElement(a.page) : null;
+    if (a && box && el) box.scrollTop = Math.max(0, el.offsetTop + a.delta);
+  }, [sizes, scale, pageElement]);
+  const dropAnchor = useCallback(() => {
+    anchor.current = null;
+  }, []);
+
   const onSize = useCallback((n: number, size: PageSize) => {
     setSizes((prev) => (prev.get(n)?.width === size.width && prev.get(n)?.height === size.height ? prev : new Map(prev).set(n, size)));
   }, []);
@@ -266,7 +317,8 @@ export function PdfViewer(props: PdfViewerProps) {
       const box = scroller.current;
       if (!el || !box) return;
       pendingFocus.current = null;
-      box.scrollTop = Math.max(0, el.offsetTop + rect.top - box.clientHeight / 3);
+      anchor.current = { page: n, delta: rect.top - box.clientHeight / 3 };
+      box.scrollTop = Math.max(0, el.offsetTop + anchor.current.delta);
     },
     [pageElement],
   );
@@ -330,7 +382,15 @@ export function PdfViewer(props: PdfViewerProps) {
   }, [showMarkdown, markdown, docId, apiOrigin, fail]);
   useEffect(() => {
     const box = markdownBox.current;
-    if (box && markdown?.state === 'done') box.replaceChildren(markdownFragment(markdown.text));
+    if (!box || markdown?.state !== 'done') return;
+    let live = true;
+    // markdown-it and DOMPurify load with the panel, not with the viewer.
+    void import('./markdown').then(({ markdownFragment }) => {
+      if (live) box.replaceChildren(markdownFragment(markdown.text));
+    });
+    return () => {
+      live = false;
+    };
   }, [markdown, showMarkdown]);
 
   const download = useCallback(async () => {
@@ -561,7 +621,11 @@ export function PdfViewer(props: PdfViewerProps) {
             aria-label={t('pages')}
             tabIndex={0}
             onScroll={onScroll}
-            className="relative flex-1 overflow-auto bg-line focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
+            onWheel={dropAnchor}
+            onTouchStart={dropAnchor}
+            onPointerDown={dropAnchor}
+            onKeyDownCapture={dropAnchor}
+            className="csai-pdf-pages flex-1 bg-line focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
           >
             {pdf &&
               viewWidth > 0 &&
@@ -572,7 +636,8 @@ export function PdfViewer(props: PdfViewerProps) {
                   number={n}
                   scale={scale}
                   size={sizes.get(n) ?? firstSize}
-                  near={near.has(n)}
+                  near={near.has(n) && (visible.has(n) || drawn.has(n) || !visiblePending)}
+                  onRendered={onRendered}
                   matches={matchesByPage.get(n) ?? NO_MATCHES}
                   currentMatch={currentMatch?.page === n ? currentMatch : null}
                   citation={citation && n === (clampPage(startPage ?? 1, numPages) ?? 1) ? citation : null}

@@ -15,17 +15,26 @@ export function pdfjsBase(): string {
   return import.meta.env?.PROD ? new URL(folder, import.meta.url).href : new URL('/node_modules/pdfjs-dist/', location.href).href;
 }
 
-let configured = false;
+let worker: InstanceType<typeof pdfjs.PDFWorker> | undefined;
+
+/**
+ * The page's one pdf.js worker, started on first call: the viewer calls it as soon as it mounts,
+ * so the worker script loads while the document is still downloading.
+ */
+export function pdfWorker(): InstanceType<typeof pdfjs.PDFWorker> {
+  if (!worker || worker.destroyed) {
+    pdfjs.GlobalWorkerOptions.workerSrc = `${pdfjsBase()}build/pdf.worker.min.mjs`;
+    worker = new pdfjs.PDFWorker();
+  }
+  return worker;
+}
 
 /** The getDocument parameters every load uses: data folders, and no eval (DESIGN §9). */
 export function documentParams(data: Uint8Array): DocumentInitParameters {
   const base = pdfjsBase();
-  if (!configured) {
-    pdfjs.GlobalWorkerOptions.workerSrc = `${base}build/pdf.worker.min.mjs`;
-    configured = true;
-  }
   return {
     data,
+    worker: pdfWorker(),
     isEvalSupported: false,
     enableXfa: false,
     cMapUrl: `${base}cmaps/`,
