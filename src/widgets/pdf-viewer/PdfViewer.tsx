@@ -454,7 +454,7 @@ export function PdfViewer(props: PdfViewerProps) {
   const zoomPercent = Math.round((imageMode ? (imageScale === 'fit' ? 1 : imageScale) : scale) * 100);
 
   return (
-    <section part="base" aria-label={t('label')} className="flex flex-col h-full font-csai bg-surface text-ink" onKeyDown={onKeyDown}>
+    <section part="base" aria-label={t('label')} className="csai-pdf-base flex flex-col h-full font-csai bg-surface text-ink" onKeyDown={onKeyDown}>
       <div part="toolbar" role="toolbar" aria-label={t('toolbar')} className="flex flex-wrap items-center gap-2 p-2 border-b border-line">
         {pdf && (
           <>
@@ -608,7 +608,7 @@ export function PdfViewer(props: PdfViewerProps) {
           />
         </div>
       ) : (
-        <div className="flex flex-1 min-h-0">
+        <div className="csai-pdf-body flex flex-1 min-h-0">
           {showOutline && outline.length > 0 && (
             <nav part="outline" aria-label={t('outline')} className="w-64 shrink-0 overflow-auto border-r border-line p-2 text-sm">
               <OutlineList nodes={outline} onGo={(d) => void goOutline(d)} />

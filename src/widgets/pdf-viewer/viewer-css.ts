@@ -18,9 +18,12 @@ const css = `
 .textLayer br::selection { background: transparent; }
 .textLayer .endOfContent { display: block; position: absolute; inset: 100% 0 0; z-index: 0; cursor: default; user-select: none; }
 .csai-pdf-page { position: relative; margin: 12px auto; background: #fff; box-shadow: 0 1px 3px rgb(0 0 0 / 0.25); }
-/* Layout of the page column lives here, not in twind classes: twind adds rules a moment after
-   elements appear, and a late margin would move every page after a jump. */
-.csai-pdf-pages { position: relative; overflow-x: auto; overflow-y: scroll; /* the scrollbar never appears later and changes the fit-width scale */ }
+/* Layout of the page column lives here, not only in twind classes: twind adds rules a moment
+   after elements appear, and a late margin or height would move or block a jump. */
+.csai-pdf-base { display: flex; flex-direction: column; height: 100%; }
+.csai-pdf-body { display: flex; flex: 1 1 0%; min-height: 0; }
+/* overflow-y: scroll — the scrollbar never appears later and changes the fit-width scale. */
+.csai-pdf-pages { position: relative; flex: 1 1 0%; min-width: 0; overflow-x: auto; overflow-y: scroll; }
 .csai-pdf-mark { background: rgb(250 204 21 / 0.45); border-radius: 2px; z-index: 2; }
 .csai-pdf-mark.is-current { background: rgb(249 115 22 / 0.55); outline: 2px solid rgb(234 88 12); }
 .csai-pdf-citation { z-index: 2; background: rgb(250 204 21 / 0.28); outline: 3px solid var(--csai-c-accent); outline-offset: 2px; border-radius: 2px; }

@@ -117,6 +117,14 @@ describe('<csai-pdf-viewer>', () => {
     await waitLong(() => (part(el, 'page-input') as HTMLInputElement).value === '14', 'the last page');
   });
 
+  it('opens at the page its page attribute names, and renders that page first', async () => {
+    const { el } = await open('doc-id="d1" page="9"');
+    const nine = await waitLong(() => pageEl(el, 9)?.dataset.rendered === 'true' && pageEl(el, 9), 'page 9 rendered');
+    expect(visible(part(el, 'pages')!, nine)).to.equal(true);
+    expect((part(el, 'page-input') as HTMLInputElement).value).to.equal('9');
+    expect(pageEl(el, 1)!.dataset.rendered).to.equal('false');
+  });
+
   it('finds a term, steps through the matches and marks the current one on the page', async () => {
     const { el } = await openPdfDoc();
     const input = part(el, 'search-input') as HTMLInputElement;
