@@ -100,14 +100,17 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
 
   await app.register(async (api) => {
     // Portals on other origins (CSAI_CORS_ORIGINS) may call the API with cookies; others get no CORS headers.
+    // Without any allowed origin nothing needs CORS handling, and every call is spared the hook.
     const allowed = new Set(config.CSAI_CORS_ORIGINS);
-    await api.register(cors, {
-      origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
-      credentials: true,
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['Content-Type', 'Accept', 'X-Requested-With', 'X-CSRF-TOKEN', 'Last-Event-ID'],
-      maxAge: 600,
-    });
+    if (allowed.size > 0) {
+      await api.register(cors, {
+        origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
+        credentials: true,
+        methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowedHeaders: ['Content-Type', 'Accept', 'X-Requested-With', 'X-CSRF-TOKEN', 'Last-Event-ID'],
+        maxAge: 600,
+      });
+    }
     await api.register((i) => generalRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => peopleRoutes(i.withTypeProvider<ZodTypeProvider>(), services));
     await api.register((i) => diagnosticsRoutes(i.withTypeProvider<ZodTypeProvider>(), services));

@@ -56,10 +56,20 @@ export function installHttpSession(
     const nonce = randomToken(16);
     return `${nonce}.${hmac(secret, `${nonce}|${sessionCookie}`)}`;
   };
+  // Tokens verified for a session cookie, so a browser's every call does not pay for an HMAC.
+  // Only valid pairs are kept, and the set is bounded.
+  const verified = new Set<string>();
   const csrfValid = (token: string | undefined, sessionCookie: string) => {
     if (!token) return false;
+    const key = `${token}|${sessionCookie}`;
+    if (verified.has(key)) return true;
     const [nonce, mac] = token.split('.');
-    return !!nonce && !!mac && safeEqual(mac, hmac(secret, `${nonce}|${sessionCookie}`));
+    const valid = !!nonce && !!mac && safeEqual(mac, hmac(secret, `${nonce}|${sessionCookie}`));
+    if (valid) {
+      if (verified.size >= 10_000) verified.clear();
+      verified.add(key);
+    }
+    return valid;
   };
   const cookieBase = { path: '/', sameSite: 'lax' as const, secure: config.CSAI_COOKIE_SECURE };
   const setCsrfCookie = (reply: FastifyReply, sessionCookie: string) => {
@@ -92,7 +102,8 @@ export function installHttpSession(
     setCsrfCookie(this, sessionId ?? '');
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook (not async): this runs on every request, and a promise per call is measurable.
+  app.addHook('onRequest', (request, reply, done) => {
     const sessionCookie = request.cookies[SESSION_COOKIE] ?? '';
     let resolved: Promise<Auth> | undefined;
     request.auth = () =>
@@ -108,13 +119,12 @@ export function installHttpSession(
     const cookieOk = csrfValid(csrfCookie, sessionCookie);
     if (cookieOk) request.csrfToken = csrfCookie!;
     else setCsrfCookie(reply, sessionCookie);
-    if (SAFE_METHODS.has(request.method)) return;
-    if (!request.headers['x-requested-with']) {
-      throw forbidden('请求缺少 X-Requested-With 头', 'csrf_failed');
-    }
+    if (SAFE_METHODS.has(request.method)) return done();
+    if (!request.headers['x-requested-with']) return done(forbidden('请求缺少 X-Requested-With 头', 'csrf_failed'));
     const header = request.headers['x-csrf-token'];
     if (!cookieOk || typeof header !== 'string' || !safeEqual(header, csrfCookie ?? '')) {
-      throw forbidden('CSRF 校验失败，请刷新页面后重试', 'csrf_failed');
+      return done(forbidden('CSRF 校验失败，请刷新页面后重试', 'csrf_failed'));
     }
+    done();
   });
 }
