@@ -1,6 +1,8 @@
-import { cloneElement, isValidElement, useEffect, useId, useRef, useState, type ReactElement, type Ref } from 'react';
-import { createPortal } from 'react-dom';
-import { autoUpdate, flip, offset, shift, useFloating, type Placement } from '@floating-ui/react';
+import { cloneElement, isValidElement, lazy, Suspense, useEffect, useId, useRef, useState, type ReactElement, type Ref } from 'react';
+import type { Placement } from '@floating-ui/react';
+
+// Floating UI loads when a tooltip first opens, not with the page.
+const FloatingLayer = lazy(() => import('./FloatingLayer'));
 
 /** SPEC §9: a tooltip opens after 700 ms of hover or focus… */
 export const TOOLTIP_OPEN_DELAY = 700;
@@ -43,12 +45,7 @@ export function Tooltip({ label, children, placement = 'right', disabled = false
   const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const shown = open && !disabled;
-  const { refs, floatingStyles } = useFloating({
-    open: shown,
-    placement,
-    whileElementsMounted: autoUpdate,
-    middleware: [offset(8), flip(), shift({ padding: 8 })],
-  });
+  const anchor = useRef<HTMLElement | null>(null);
   const show = () => {
     clearTimeout(timer.current);
     if (skipsDelay(performance.now())) setOpen(true);
@@ -72,20 +69,20 @@ export function Tooltip({ label, children, placement = 'right', disabled = false
   return (
     <>
       {cloneElement(children, {
-        ref: refs.setReference,
+        ref: anchor,
         'aria-describedby': shown ? id : undefined,
         onPointerEnter: show,
         onPointerLeave: hide,
         onFocus: show,
         onBlur: hide,
       })}
-      {shown &&
-        createPortal(
-          <div id={id} ref={refs.setFloating} role="tooltip" className="tooltip" style={floatingStyles}>
+      {shown && (
+        <Suspense fallback={null}>
+          <FloatingLayer reference={anchor.current} placement={placement} gap={8} id={id} role="tooltip" className="tooltip">
             {label}
-          </div>,
-          document.body,
-        )}
+          </FloatingLayer>
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,8 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useSignals } from '@preact/signals-react/runtime';
-import { createPortal } from 'react-dom';
-import { autoUpdate, flip, offset, shift, useFloating } from '@floating-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
@@ -13,6 +11,8 @@ import { useT } from '../i18n';
 import { Icon } from './Icons';
 
 const VersionDialog = lazy(() => import('./VersionDialog'));
+// Floating UI loads when the menu first opens, not with the page.
+const FloatingLayer = lazy(() => import('./FloatingLayer'));
 
 /** Signs out (SPEC §2): "登出成功" and sign-in, or "登出失败" with the error message. */
 export async function signOut(navigate: (path: string) => void, t: (key: string) => string) {
@@ -38,12 +38,6 @@ export function UserMenu({ compact }: { compact: boolean }) {
   const trigger = useRef<HTMLButtonElement | null>(null);
   const menu = useRef<HTMLDivElement | null>(null);
   const user = statusStore().session.$user_info.value;
-  const { refs, floatingStyles } = useFloating({
-    open,
-    placement: compact ? 'right-end' : 'top-start',
-    whileElementsMounted: autoUpdate,
-    middleware: [offset(6), flip(), shift({ padding: 8 })],
-  });
   const name = user.show_name || user.username || '—';
   const initial = (user.username || user.show_name || '?').slice(0, 1).toUpperCase();
   const close = (refocus = false) => {
@@ -57,10 +51,10 @@ export function UserMenu({ compact }: { compact: boolean }) {
     { key: 'sign-out', icon: 'logout' as const, label: t('user.sign_out'), run: () => { close(); void signOut(navigate, (k) => tAny(k)); } },
   ];
 
-  // Menu behaviour (WAI-ARIA menu button): focus the first item on open; a press outside closes.
+  // Menu behaviour (WAI-ARIA menu button): the first item takes focus once the menu is in the
+  // document (FloatingLayer's onMount); a press outside closes.
   useEffect(() => {
     if (!open) return;
-    menu.current?.querySelector<HTMLElement>('button[role="menuitem"]')?.focus();
     const onPointer = (e: PointerEvent) => {
       const target = e.target as Node;
       if (!menu.current?.contains(target) && !trigger.current?.contains(target)) setOpen(false);
@@ -84,10 +78,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
   return (
     <>
       <button
-        ref={(node) => {
-          trigger.current = node;
-          refs.setReference(node);
-        }}
+        ref={trigger}
         type="button"
         aria-haspopup="menu"
         aria-expanded={open}
@@ -106,16 +97,18 @@ export function UserMenu({ compact }: { compact: boolean }) {
           </>
         )}
       </button>
-      {open &&
-        createPortal(
-          <div
-            ref={(node) => {
+      {open && (
+        <Suspense fallback={null}>
+          <FloatingLayer
+            reference={trigger.current}
+            placement={compact ? 'right-end' : 'top-start'}
+            gap={6}
+            onMount={(node) => {
               menu.current = node;
-              refs.setFloating(node);
+              node.querySelector<HTMLElement>('button[role="menuitem"]')?.focus();
             }}
             role="menu"
             className="menu"
-            style={floatingStyles}
             aria-label={t('user.menu')}
             onKeyDown={onMenuKey}
           >
@@ -144,9 +137,9 @@ export function UserMenu({ compact }: { compact: boolean }) {
                 <span>{entry.label}</span>
               </button>
             ))}
-          </div>,
-          document.body,
-        )}
+          </FloatingLayer>
+        </Suspense>
+      )}
       {showVersions && (
         <Suspense fallback={null}>
           <VersionDialog onClose={() => setShowVersions(false)} />
