@@ -10,6 +10,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   knowledge: () => import('./knowledge.bench'),
   ask: () => import('./ask.bench'),
   viewer: () => import('./viewer.bench'),
+  retrieval: () => import('./retrieval.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,119 @@
+// Issue 5: retrieval quality and speed, each figure against a baseline measured in the same run.
+// - quality: the committed question set (bench/data/retrieval-set.json, Chinese and English
+//   questions over the real test PDFs with the page holding the answer). Each question is searched
+//   in its own document; recall@5 = share of questions whose page is among the top-5 passages'
+//   pages, MRR = mean of 1/rank of the first passage on that page. BM25 only: there are no
+//   embeddings yet, so nothing is fused. Targets: recall@5 >= 0.8 (MRR is shown, no target).
+// - speed: query p95 of search() over 10k and 100k synthetic chunks (real chunks copied with varied
+//   words) vs a bare `SELECT rowid FROM kb_chunks_fts WHERE kb_chunks_fts MATCH ? LIMIT 5` on the
+//   same table (the bare query neither ranks nor filters by document, so it is a floor, not a
+//   like-for-like). Target: search p95 <= 20 ms at 100k chunks, shown as a ratio to that budget.
+// Needs `node scripts/fetch-test-docs.mjs` first (the PDFs in .tmp/test-docs).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { usersRepo } from '../src/server/auth/accounts';
+import { now, openDatabase, type Db } from '../src/server/db/database';
+import { parsePdf } from '../src/server/parsing/pdf';
+import { storeParseResult } from '../src/server/retrieval/index-store';
+import { search } from '../src/server/retrieval/search';
+import { matchQuery } from '../src/server/retrieval/segment';
+import { root, type Figure } from './lib';
+
+const retrievalSetSchema = z.object({
+  docs: z.record(z.string(), z.object({ file: z.string(), pages: z.number().int().positive() })),
+  questions: z.array(z.object({ doc: z.string(), lang: z.enum(['zh', 'en']), question: z.string().min(4), page: z.number().int().positive() })),
+});
+
+const docsDir = path.join(root, '.tmp/test-docs');
+
+async function addDocument(db: Db, ownerId: string, id: string, title: string) {
+  await db
+    .insertInto('kb_documents')
+    .values({ id, owner_id: ownerId, folder_id: null, title, type: 1, mime: 'application/pdf', size: 0, sha256: id, storage_name: id, parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
+    .execute();
+}
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
+
+export async function run(): Promise<Figure[]> {
+  const set = retrievalSetSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'bench/data/retrieval-set.json'), 'utf8')));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-retrieval-'));
+  const db = await openDatabase(dataDir);
+  try {
+    const owner = await usersRepo(db).create({ email: 'r@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
+    for (const [key, doc] of Object.entries(set.docs)) {
+      const file = path.join(docsDir, doc.file);
+      if (!fs.existsSync(file)) throw new Error(`${file} is missing: run node scripts/fetch-test-docs.mjs`);
+      await addDocument(db, owner.id, key, doc.file);
+      await storeParseResult(db, key, await parsePdf(file, () => {}));
+    }
+
+    // Quality.
+    let hits = 0;
+    let reciprocal = 0;
+    const misses: string[] = [];
+    for (const q of set.questions) {
+      const passages = await search(db, [q.doc], q.question, 5);
+      const rank = passages.findIndex((p) => p.page === q.page);
+      if (rank >= 0) {
+        hits++;
+        reciprocal += 1 / (rank + 1);
+      } else misses.push(`  miss: [${q.doc} p.${q.page}] ${q.question} → pages ${passages.map((p) => p.page).join(',') || '(none)'}`);
+    }
+    const recall = hits / set.questions.length;
+    const mrr = reciprocal / set.questions.length;
+    if (process.env.CSAI_BENCH_VERBOSE) console.log(misses.join('\n'));
+
+    const figures: Figure[] = [
+      { name: `BM25-only recall@5 (${set.questions.length} questions, no embeddings so nothing fused; ${misses.length} missed)`, value: recall.toFixed(3), baseline: 'all questions (1.000)', ratio: recall, target: { op: '>=', ratio: 0.8 } },
+      { name: 'BM25-only MRR', value: mrr.toFixed(3), baseline: 'perfect ranking (1.000)', ratio: mrr },
+    ];
+
+    // Speed: a synthetic document grown to 10k, then 100k chunks.
+    const real = await db.selectFrom('kb_chunks').select(['page', 'text', 'segmented']).execute();
+    await addDocument(db, owner.id, 'synthetic', 'synthetic');
+    const words = ['catalyst', 'benzene', 'kinase', 'solvent', 'ligand', '催化剂', '溶剂', '配体', 'polymer', '晶体'];
+    let inserted = 0;
+    const grow = async (total: number) => {
+      for (; inserted < total; ) {
+        const rows = Array.from({ length: Math.min(500, total - inserted) }, (_, i) => {
+          const n = inserted + i;
+          const src = real[n % real.length]!;
+          const extra = `${words[n % words.length]} ${words[(n * 7) % words.length]} v${n}`;
+          return { doc_id: 'synthetic', ordinal: n, page: src.page, bbox: null, text: `${src.text} ${extra}`, segmented: `${src.segmented} ${extra}` };
+        });
+        await db.insertInto('kb_chunks').values(rows).execute();
+        inserted += rows.length;
+      }
+    };
+    const queries = set.questions.map((q) => q.question);
+    for (const size of [10_000, 100_000]) {
+      await grow(size);
+      const searchTimes: number[] = [];
+      const bareTimes: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        for (const q of queries) {
+          const match = matchQuery(q);
+          if (!match) continue;
+          let t = performance.now();
+          await search(db, ['synthetic'], q, 5);
+          searchTimes.push(performance.now() - t);
+          t = performance.now();
+          await sql`select rowid from kb_chunks_fts where kb_chunks_fts match ${match} limit 5`.execute(db);
+          bareTimes.push(performance.now() - t);
+        }
+      }
+      const s = p95(searchTimes);
+      const b = p95(bareTimes);
+      figures.push({ name: `search p95 at ${size / 1000}k chunks`, value: `${s.toFixed(2)} ms`, baseline: `bare FTS5 MATCH LIMIT 5 ${b.toFixed(2)} ms`, ratio: s / b });
+      if (size === 100_000) figures.push({ name: 'search p95 at 100k chunks against the 20 ms budget', value: `${s.toFixed(2)} ms`, baseline: '20 ms', ratio: s / 20, target: { op: '<=', ratio: 1 } });
+    }
+    return figures;
+  } finally {
+    await db.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
