@@ -1,71 +1,14 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { Client, openSqlite, signUp, startServer } from './helpers';
 import { KB, upload, waitParsed } from './knowledge-helpers';
+import { killed, spawnServerProcess } from './process-helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const docsDir = execFileSync(process.execPath, [path.join(ROOT, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The real server in its own process, so SIGKILL hits it mid-work. */
-async function spawnServer(dataDir: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CSAI_DATA_DIR: dataDir,
-      CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
-      CSAI_PASSWORD_COST: '12',
-      CSAI_DEV_OUTBOX: '1',
-      CSAI_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    try {
-      if ((await fetch(`${url}/api/v1/`)).ok) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`server did not start: ${stderr}`);
-}
-
-const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-
 async function signedIn(url: string) {
   const client = new Client(url);
   const { account, password } = await signUp(client);
@@ -84,7 +27,7 @@ const storedFiles = (dataDir: string) =>
 describe('kill -9 in the middle of an upload', () => {
   it('leaves no file and no document after the restart', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
-    const { child, url } = await spawnServer(dataDir);
+    const { child, url } = await spawnServerProcess(dataDir);
     const { client } = await signedIn(url);
     await client.get('/api/v1/');
     const boundary = '----csaicrash';
@@ -138,7 +81,7 @@ describe('kill -9 in the middle of an upload', () => {
 describe('kill -9 in the middle of a parse', () => {
   it('retries the interrupted parse after the restart, and fails one whose attempts are used up — none stays at 1', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
-    const { child, url } = await spawnServer(dataDir);
+    const { child, url } = await spawnServerProcess(dataDir);
     const { client, account, password } = await signedIn(url);
     const up = await upload<{ name_id: Array<{ docId: string }> }>(client, [
       { name: 'zhnumber.pdf', data: fs.readFileSync(path.join(docsDir, 'zhnumber.pdf')) },

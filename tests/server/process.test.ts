@@ -1,19 +1,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from './process-helpers';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => { for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL'); });
-
-const freePort = () => new Promise<number>((resolve) => {
-  const srv = net.createServer().listen(0, '127.0.0.1', () => {
-    const port = (srv.address() as net.AddressInfo).port;
-    srv.close(() => resolve(port));
-  });
-});
 
 function start(env: Record<string, string>) {
   const child = spawn('node_modules/.bin/tsx', ['src/server/main.ts'], {
@@ -26,6 +19,10 @@ function start(env: Record<string, string>) {
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  for (const end = Date.now() + timeoutMs; !condition() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
 }
 
 async function waitForPing(url: string) {
@@ -44,6 +41,8 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-proc-'));
     const server = start({ PORT: String(port), CSAI_DATA_DIR: dataDir });
     await waitForPing(`http://127.0.0.1:${port}`);
+    // The start line is logged right after listening; the ping may win the race to the pipe.
+    await until(() => server.output().includes(`http://localhost:${port}`));
     expect(server.output()).toContain(`http://localhost:${port}`);
     expect(server.output()).toContain('npm run user -- create --admin');
     server.child.kill('SIGTERM');

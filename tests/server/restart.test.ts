@@ -1,76 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { exited, spawnServerProcess } from './process-helpers';
 import { Client, latestMessage, openSqlite, signUp, startServer, uniqueEmail, uniqueIp } from './helpers';
-
-const ROOT = path.resolve(__dirname, '../..');
-const children = new Set<ChildProcess>();
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** A free port on 127.0.0.1, found by letting the OS pick one and releasing it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * The real server as its own process (`node --import tsx src/server/main.ts`, so the pid we hold
- * is the server itself and SIGKILL reaches it), ready once the ping answers.
- */
-async function spawnServer(dataDir: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CSAI_DATA_DIR: dataDir,
-      CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
-      CSAI_PASSWORD_COST: '12',
-      CSAI_DEV_OUTBOX: '1',
-      CSAI_TRUST_PROXY: '1',
-      CSAI_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  // Up to 40 s: tsx compiles the server on start, slowly on a busy 2-core machine.
-  for (let i = 0; i < 800; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    try {
-      if ((await fetch(`${url}/api/v1/`)).ok) return { child, url, stderr: () => stderr };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`server did not start: ${stderr}`);
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
 
 describe('restart', () => {
   it('users, sessions and CSRF tokens survive closing the app and starting a new one on the same data', async () => {
@@ -132,7 +66,7 @@ describe('restart', () => {
 describe('kill -9 during sign-up', () => {
   it('leaves every account whole: each user has its activation token and its message', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
-    const { child, url } = await spawnServer(dataDir);
+    const { child, url } = await spawnServerProcess(dataDir);
     const csrfClient = new Client(url);
     await csrfClient.get('/api/v1/');
     const xsrf = csrfClient.csrf!;
@@ -203,7 +137,7 @@ describe('kill -9 during sign-up', () => {
 
   it('SIGTERM shuts the server down cleanly (exit code 0)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-term-'));
-    const { child } = await spawnServer(dataDir);
+    const { child } = await spawnServerProcess(dataDir);
     child.kill('SIGTERM');
     expect(await exited(child)).toEqual({ code: 0, signal: null });
   });
