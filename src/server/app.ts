@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -149,12 +150,24 @@ async function registerWeb(app: App, webDir: string) {
       },
     });
   }
+  // index.html from memory (every page load asks for it); read again when a build replaces it.
+  let index: { mtimeMs: number; body: Buffer; etag: string } | undefined;
+  const indexPage = () => {
+    const { mtimeMs } = fs.statSync(indexFile);
+    if (index?.mtimeMs !== mtimeMs) {
+      const body = fs.readFileSync(indexFile);
+      index = { mtimeMs, body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    }
+    return index;
+  };
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/');
     const wantsPage = request.method === 'GET' && !isApi && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
     if (hasWeb && wantsPage && !path.extname(request.url.split('?')[0]!)) {
-      reply.header('Cache-Control', 'no-cache');
-      return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
+      const page = indexPage();
+      reply.header('Cache-Control', 'no-cache').header('ETag', page.etag);
+      if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
+      return reply.type('text/html; charset=utf-8').send(page.body);
     }
     return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
   });

@@ -49,6 +49,26 @@ describe('the built site', () => {
     }
   });
 
+  it('revalidates the page by ETag and serves a new build at once', async () => {
+    const first = await get('/knowledges');
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${server.url}/knowledges`, { headers: { accept: 'text/html', 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    const file = path.join(web, 'index.html');
+    const before = fs.readFileSync(file, 'utf8');
+    try {
+      fs.writeFileSync(file, before.replace('<title>CSAI</title>', '<title>CSAI new build</title>'));
+      fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+      const rebuilt = await fetch(`${server.url}/knowledges`, { headers: { accept: 'text/html', 'if-none-match': etag! } });
+      expect(rebuilt.status).toBe(200);
+      expect(rebuilt.headers.get('etag')).not.toBe(etag);
+      expect(await rebuilt.text()).toContain('CSAI new build');
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  });
+
   it('does not answer a missing file with the page', async () => {
     const res = await get('/assets/missing-123.js', '*/*');
     expect(res.status).toBe(404);
