@@ -11,6 +11,7 @@ import { clampPage, findMatches, parseHighlight, stepZoom, type Match, type Page
 import { PdfPage, type PageSize } from './PdfPage';
 import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { pdfViewerStrings } from './pdf-viewer.strings';
+import { downloadPath, prefetchKey, takePrefetch } from './prefetch';
 import { adoptViewerCss } from './viewer-css';
 
 addStrings('pdfViewer', pdfViewerStrings);
@@ -41,11 +42,6 @@ interface OutlineNode {
 const API = '/api/v1/knowledge_base';
 const PAGE_GAP = 24; // vertical margins around a page (my-3 top + bottom)
 
-/** Only paths of this API are fetched from `download-url` (never another site with the user's cookies). */
-function downloadPath(id: string | undefined, url: string | undefined): string | null {
-  if (url && /^\/api\/v1\/[\w\-./%]+$/.test(url) && !url.includes('..')) return url;
-  return id ? `${API}/download/${encodeURIComponent(id)}` : null;
-}
 
 /** The full-document viewer: PDF pages rendered lazily, search, outline, parsed text, image documents. */
 export function PdfViewer(props: PdfViewerProps) {
@@ -122,17 +118,25 @@ export function PdfViewer(props: PdfViewerProps) {
     pageText.current = null;
     void (async () => {
       try {
+        // Started by the element shell while this code loaded (prefetch.ts), when it could.
+        const early = ifImg ? undefined : takePrefetch(prefetchKey(apiOrigin, docId, path));
+        if (early) signal.addEventListener('abort', () => early.abort());
         // The record and the bytes in parallel (most documents are PDFs); the worker starts too.
         const bytesAbort = new AbortController();
         signal.addEventListener('abort', () => bytesAbort.abort());
-        const bytesPromise = ifImg ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
+        const bytesPromise = ifImg || early ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
         bytesPromise?.catch(() => undefined);
-        if (!ifImg) pdfWorker();
+        if (!ifImg && !early) pdfWorker();
         let info: KbDocument | null = null;
-        if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
+        if (early) info = await early.info;
+        else if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
         if (signal.aborted) return;
         setDoc(info);
-        if (info && info.type !== 1) bytesAbort.abort(); // not a PDF: the bytes are not needed
+        if (info && info.type !== 1) {
+          bytesAbort.abort(); // not a PDF: the bytes are not needed
+          early?.abort();
+          void early?.pdf.then((p) => p.destroy(), () => undefined);
+        }
         if (ifImg || info?.type === 3) {
           const img = await getJson(apiOrigin, `${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
           if (!signal.aborted) setLoad({ state: 'image', src: `data:${img.mime};base64,${img.img_base64}` });
@@ -142,10 +146,13 @@ export function PdfViewer(props: PdfViewerProps) {
           setLoad({ state: 'other' });
           return;
         }
-        const blob = await (bytesPromise ?? fetchBlob(apiOrigin, path, { signal }));
-        const bytes = new Uint8Array(await blob.arrayBuffer());
-        if (signal.aborted) return;
-        opened = await openPdf(bytes);
+        if (early) opened = await early.pdf;
+        else {
+          const blob = await (bytesPromise ?? fetchBlob(apiOrigin, path, { signal }));
+          const bytes = new Uint8Array(await blob.arrayBuffer());
+          if (signal.aborted) return;
+          opened = await openPdf(bytes);
+        }
         if (signal.aborted) {
           void opened.destroy();
           return;

@@ -73,7 +73,12 @@ export const pdfViewerAttributes = {
  * @cssprop --csai-surface - Background in the light theme (`--csai-surface-dark` in the dark one).
  * @cssprop --csai-ink - Text colour in the light theme (`--csai-ink-dark` in the dark one).
  */
-export class CsaiPdfViewerElement extends createCsaiElement(pdfViewerAttributes, () => import('./PdfViewer')) {}
+export class CsaiPdfViewerElement extends createCsaiElement(
+  pdfViewerAttributes,
+  () => import('./PdfViewer'),
+  // The document's record, bytes and pdf.js start at once, beside the view's code (prefetch.ts).
+  (host) => void import('./prefetch').then((m) => m.prefetch(host), () => undefined),
+) {}
 
 defineOnce('csai-pdf-viewer', CsaiPdfViewerElement);
 

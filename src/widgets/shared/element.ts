@@ -65,12 +65,14 @@ interface Mounted<P> {
  * Builds the element class for a view: an open shadow root (through @r2wc/core), props read from
  * the common and the element's own attributes, re-rendered on every attribute change (including
  * removal), and the view module imported on first connection. A failed import dispatches
- * `csai-error` with code `load_failed`.
+ * `csai-error` with code `load_failed`. `onConnect` runs on each connection before the view
+ * loads (e.g. to start the element's data requests while the view's code downloads).
  * @example class CsaiStatusElement extends createCsaiElement({ compact: 'boolean' }, () => import('./Status')) {}
  */
 export function createCsaiElement<S extends AttrSpec>(
   ownAttributes: S,
   loadView: () => Promise<{ view: View<PropsOf<S> & CommonProps> }>,
+  onConnect?: (host: HTMLElement) => void,
 ): CsaiElementClass<PropsOf<S> & CommonProps> {
   type Props = PropsOf<S> & CommonProps;
   const spec = { ...commonAttributes, ...ownAttributes };
@@ -91,6 +93,7 @@ export function createCsaiElement<S extends AttrSpec>(
         if (!root || !(host instanceof HTMLElement)) return mounted;
         mounted.observer = new MutationObserver(() => mounted.handle?.update(read(host)));
         mounted.observer.observe(host, { attributes: true, attributeFilter: attributeNames });
+        onConnect?.(host);
         viewPromise ??= loadView().then((m) => m.view);
         viewPromise.then(
           (view) => {

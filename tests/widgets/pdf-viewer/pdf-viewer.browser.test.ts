@@ -98,6 +98,13 @@ describe('<csai-pdf-viewer>', () => {
     expect(Math.round(last.getBoundingClientRect().width)).to.equal(Math.round(first.getBoundingClientRect().width));
   });
 
+  it('asks for the record and the bytes once each (the element starts them, the view takes them over)', async () => {
+    const { el, urls } = await openPdfDoc();
+    expect(pages(el)).to.have.length(14);
+    expect(urls.filter((u) => u.endsWith('/api/v1/knowledge_base/doc/d1'))).to.have.length(1);
+    expect(urls.filter((u) => u.endsWith('/api/v1/knowledge_base/download/d1'))).to.have.length(1);
+  });
+
   it('reaches page 7 from the page field, the buttons and the keyboard', async () => {
     const { el } = await openPdfDoc();
     const input = part(el, 'page-input') as HTMLInputElement;
