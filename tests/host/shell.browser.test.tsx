@@ -13,7 +13,7 @@ import { $routeProgress, finishRouteProgress, PROGRESS_SPEED, PROGRESS_TRICKLE, 
 import { transitRedirect } from '../../src/host/transit';
 import { whenIdle } from '../../src/host/shell/idle';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
-import { skipsDelay, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
+import { skipsDelay, Tooltip, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
 import { expect, waitFor } from '../core/harness';
 
 // The banner asks the server; answer it here so the page stays quiet.
@@ -129,6 +129,19 @@ describe('tooltips', () => {
     tooltipClosed(10_000);
     expect(skipsDelay(10_299)).to.equal(true);
     expect(skipsDelay(10_300)).to.equal(false);
+  });
+
+  it('show their label next to the focused control and close on Escape', async () => {
+    await mount(<Tooltip label="展开侧边栏" placement="bottom"><button type="button">⇆</button></Tooltip>);
+    const button = host.querySelector('button')!;
+    tooltipClosed(performance.now()); // within the skip window: opens at once
+    button.focus();
+    const tip = await waitFor(() => document.querySelector<HTMLElement>('[role="tooltip"]'), 'the tooltip');
+    expect(tip.textContent).to.equal('展开侧边栏');
+    expect(button.getAttribute('aria-describedby')).to.equal(tip.id);
+    await waitFor(() => tip.getBoundingClientRect().top >= button.getBoundingClientRect().bottom, 'the tooltip below its control');
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    await waitFor(() => !document.querySelector('[role="tooltip"]'), 'the tooltip closed');
   });
 });
 
