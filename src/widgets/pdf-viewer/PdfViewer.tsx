@@ -12,6 +12,7 @@ import { PdfPage, type PageSize } from './PdfPage';
 import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { pdfViewerStrings } from './pdf-viewer.strings';
 import { downloadPath, prefetchKey, takePrefetch } from './prefetch';
+import { prefetchedPdf, prefetchedRecord } from './prefetch-read';
 import { adoptViewerCss } from './viewer-css';
 
 addStrings('pdfViewer', pdfViewerStrings);
@@ -128,7 +129,7 @@ export function PdfViewer(props: PdfViewerProps) {
         bytesPromise?.catch(() => undefined);
         if (!ifImg && !early) pdfWorker();
         let info: KbDocument | null = null;
-        if (early) info = await early.info;
+        if (early) info = await prefetchedRecord(early);
         else if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
         if (signal.aborted) return;
         setDoc(info);
@@ -146,7 +147,7 @@ export function PdfViewer(props: PdfViewerProps) {
           setLoad({ state: 'other' });
           return;
         }
-        if (early) opened = await early.pdf;
+        if (early) opened = await prefetchedPdf(early);
         else {
           const blob = await (bytesPromise ?? fetchBlob(apiOrigin, path, { signal }));
           const bytes = new Uint8Array(await blob.arrayBuffer());

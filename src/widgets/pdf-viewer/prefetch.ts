@@ -1,10 +1,8 @@
-// The viewer's head start: the element shell imports this small module (no React) as soon as a
-// <csai-pdf-viewer> connects, so the document's record, its bytes, pdf.js's worker and the
-// opening of the PDF run while the React view is still loading. The view takes the result once
-// (takePrefetch) for the same document; anything not taken in time is dropped.
-import { kbDocument, type KbDocument } from '../../contract/knowledge';
-import { fetchBlob } from '../shared/fetch-api';
-import { getJson } from '../shared/fetch-json';
+// The viewer's head start: the element shell imports this small module (no React, no zod: it
+// must run before the big shared chunks evaluate) as soon as a <csai-pdf-viewer> connects, so the
+// document's record, its bytes, pdf.js's worker and the opening of the PDF run while the React
+// view is still loading. The view takes the result once (takePrefetch) for the same document and
+// reads the answers with prefetch-read.ts; anything not taken in time is dropped.
 import type { PDFDocumentProxy } from './pdfjs';
 
 const API = '/api/v1/knowledge_base';
@@ -12,10 +10,16 @@ const KEEP_MS = 30_000;
 
 /** The requests the view would start itself for a PDF document. */
 export interface Prefetched {
-  /** The document's record (null without a doc-id). */
-  info: Promise<KbDocument | null>;
-  /** The PDF opened from its bytes (pdf.js, in the shared worker). */
+  /** The record's answer (null without a doc-id); the same request getJson makes. */
+  record: Promise<Response> | null;
+  /** The file's answer; the same request fetchBlob makes. */
+  bytes: Promise<Response>;
+  /** The PDF opened from a successful answer (rejects when the answer failed). */
   pdf: Promise<PDFDocumentProxy>;
+  /** The path of the file (for messages). */
+  path: string;
+  /** The path of the record (for messages). */
+  recordPath: string;
   /** Stops the bytes download (a record that is not a PDF). */
   abort(): void;
 }
@@ -27,7 +31,7 @@ export function prefetchKey(apiOrigin: string, docId: string | undefined, path: 
   return JSON.stringify([apiOrigin, docId ?? '', path]);
 }
 
-/** Same rule as the view's downloadPath (kept in step with PdfViewer.tsx). */
+/** Only paths of this API are fetched from `download-url` (never another site with the user's cookies). */
 export function downloadPath(id: string | undefined, url: string | undefined): string | null {
   if (url && /^\/api\/v1\/[\w\-./%]+$/.test(url) && !url.includes('..')) return url;
   return id ? `${API}/download/${encodeURIComponent(id)}` : null;
@@ -45,15 +49,31 @@ export function prefetch(host: Element): void {
   const key = prefetchKey(apiOrigin, docId, path);
   if (pending.has(key)) return;
   const controller = new AbortController();
+  // As fetchBlob (fetch-api.ts) and getJson (fetch-json.ts) ask.
+  const credentials: RequestCredentials = apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin';
+  const bytes = fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal });
+  const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
+  const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } }) : null;
   const pdfjs = import('./pdfjs');
   void pdfjs.then((m) => m.pdfWorker()).catch(() => undefined);
-  const bytes = fetchBlob(apiOrigin, path, { signal: controller.signal });
-  const info = docId ? getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument) : Promise.resolve(null);
-  const pdf = Promise.all([bytes, pdfjs]).then(async ([blob, m]) => m.openPdf(new Uint8Array(await blob.arrayBuffer())));
-  // Failures surface when the view awaits them; unhandled here they would only be noise.
-  info.catch(() => undefined);
+  const pdf = Promise.all([bytes, pdfjs]).then(async ([res, m]) => {
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return m.openPdf(new Uint8Array(await res.arrayBuffer()));
+  });
+  // While the view starts, the worker reads the start page once: its fonts and images are cached
+  // for the document, so the view's first drawing of that page finds them ready.
+  const startPage = Number(attr('page') ?? '1');
+  void pdf
+    .then(async (doc) => {
+      const n = Number.isInteger(startPage) ? Math.min(Math.max(startPage, 1), doc.numPages) : 1;
+      await (await doc.getPage(n)).getOperatorList();
+    })
+    .catch(() => undefined);
+  // Failures surface when the view reads them; unhandled here they would only be noise.
+  bytes.catch(() => undefined);
+  record?.catch(() => undefined);
   pdf.catch(() => undefined);
-  const entry: Prefetched = { info, pdf, abort: () => controller.abort() };
+  const entry: Prefetched = { record, bytes, pdf, path, recordPath, abort: () => controller.abort() };
   pending.set(key, entry);
   setTimeout(() => {
     if (pending.get(key) !== entry) return;
