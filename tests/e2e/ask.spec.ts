@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signInOnPage, signUpThroughOutbox } from './helpers';
 
 // Asking with a real PDF against the real server and its local engine. The engine is paced by
 // CSAI_LOCAL_ENGINE_DELAY_MS (playwright.config.ts) so the page can reload mid-answer.
@@ -12,45 +13,18 @@ fs.mkdirSync(SHOTS, { recursive: true });
 const stamp = Date.now().toString(36);
 const user = { email: `asker-${stamp}@example.com`, name: '赵药师', password: 'Aspirin-ring-9' };
 
-async function csrfHeaders(api: APIRequestContext) {
-  await api.get('/api/v1/');
-  const cookie = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN');
-  return { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-TOKEN': decodeURIComponent(cookie?.value ?? '') };
-}
-
-async function signUp(baseURL: string) {
-  const api = await request.newContext({ baseURL });
-  const headers = await csrfHeaders(api);
-  const up = await api.post('/api/v1/auth/sign-up', { headers, data: { email: user.email, password: user.password, name: user.name } });
-  expect(up.status(), await up.text()).toBe(200);
-  const outbox = (await (await api.get(`/api/v1/dev/outbox?recipient=${encodeURIComponent(user.email)}`)).json()) as { data: { body: string }[] };
-  const token = /activate_transit=([\w-]+)/.exec(outbox.data.at(-1)?.body ?? '')?.[1];
-  expect(token, 'activation link in the outbox').toBeTruthy();
-  const act = await api.post('/api/v1/auth/activate', { headers, data: { token } });
-  expect(act.status(), await act.text()).toBe(200);
-  await api.dispose();
-}
-
-async function signIn(page: Page) {
-  await page.goto('/auth/sign-in');
-  await page.getByLabel('邮箱或手机号').fill(user.email);
-  await page.getByLabel('密码', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ baseURL }) => {
   expect(fs.existsSync(path.join(DOCS, 'zhlipsum.pdf')), 'run `node scripts/fetch-test-docs.mjs` first').toBe(true);
-  await signUp(baseURL!);
+  await signUpThroughOutbox(baseURL!, user);
 });
 
 test('upload a real PDF, ask in Chinese, the cited answer streams, survives a reload and shows in a second tab', async ({ page }) => {
   test.setTimeout(120_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  await signIn(page);
+  await signInOnPage(page, user);
 
   const ask = page.locator('csai-ask');
   const input = ask.locator('[part~="input"]');
@@ -108,7 +82,7 @@ test('upload a real PDF, ask in Chinese, the cited answer streams, survives a re
 });
 
 test('find the channel in history, rename it and delete it', async ({ page }) => {
-  await signIn(page);
+  await signInOnPage(page, user);
   await page.goto('/channels');
   const channels = page.locator('csai-channels');
   const item = channels.locator('[part~="channel"]').filter({ hasText: '阿司匹林是什么？' });

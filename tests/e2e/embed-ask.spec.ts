@@ -1,4 +1,5 @@
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { signInOnPage, signUpThroughOutbox } from './helpers';
 // @ts-expect-error plain ESM script shared with `npm run demo`
 import { startDemoServer } from '../../scripts/demo-server.mjs';
 
@@ -11,32 +12,12 @@ let csai: string;
 const stamp = Date.now().toString(36);
 const user = { email: `embed-ask-${stamp}@example.com`, name: '钱研究员', password: 'Ibuprofen-ring-8' };
 
-async function csrfHeaders(api: APIRequestContext) {
-  await api.get('/api/v1/');
-  const cookie = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN');
-  return { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-TOKEN': decodeURIComponent(cookie?.value ?? '') };
-}
-
 test.beforeAll(async ({ baseURL }) => {
   csai = baseURL!;
   demo = await startDemoServer({ port: demoPort, csaiOrigin: csai });
-  const api = await request.newContext({ baseURL });
-  const headers = await csrfHeaders(api);
-  expect((await api.post('/api/v1/auth/sign-up', { headers, data: { email: user.email, password: user.password, name: user.name } })).status()).toBe(200);
-  const outbox = (await (await api.get(`/api/v1/dev/outbox?recipient=${encodeURIComponent(user.email)}`)).json()) as { data: { body: string }[] };
-  const token = /activate_transit=([\w-]+)/.exec(outbox.data.at(-1)?.body ?? '')?.[1];
-  expect((await api.post('/api/v1/auth/activate', { headers, data: { token } })).status()).toBe(200);
-  await api.dispose();
+  await signUpThroughOutbox(csai, user);
 });
 test.afterAll(async () => demo?.close());
-
-async function signIn(page: Page) {
-  await page.goto(`${csai}/auth/sign-in`);
-  await page.getByLabel('邮箱或手机号').fill(user.email);
-  await page.getByLabel('密码', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
 
 function watchProblems(page: Page) {
   const problems: string[] = [];
@@ -49,7 +30,7 @@ function watchProblems(page: Page) {
 
 test('on a hostile page under a strict CSP: asks, emits csai-submitted, stays; changes no page style', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page);
+  await signInOnPage(page, user, csai);
   const problems = watchProblems(page);
   await page.goto(`${demo.url}/ask.html`);
   const stay = page.locator('#ask-stay');
@@ -92,7 +73,7 @@ test('on a hostile page under a strict CSP: asks, emits csai-submitted, stays; c
 
 test('by default it opens the conversation on the CSAI server', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page);
+  await signInOnPage(page, user, csai);
   const problems = watchProblems(page);
   await page.goto(`${demo.url}/ask.html`);
   const input = page.locator('#ask-open [part~="input"]');

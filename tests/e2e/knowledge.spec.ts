@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { csrfHeaders, expectAccessible, signInOnPage, signUpThroughOutbox } from './helpers';
 
 // Real documents nobody here wrote (Debian packages), fetched by `node scripts/fetch-test-docs.mjs`.
 const DOCS = '.tmp/test-docs';
@@ -11,52 +12,11 @@ const stamp = Date.now().toString(36);
 const owner = { email: `kb-owner-${stamp}@example.com`, name: '王化学', password: 'Benzene-ring-6' };
 const reader = { email: `kb-reader-${stamp}@example.com`, name: `李博士${stamp}`, password: 'Toluene-ring-7' };
 
-interface AxeResult { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown }[] }[] }
-declare global {
-  interface Window { axe: { run: (ctx?: unknown) => Promise<AxeResult> } }
-}
-
-async function expectAccessible(page: Page) {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const result = await page.evaluate(() => window.axe.run());
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
-}
-
 async function screenshot(page: Page, name: string) {
   await expect(page.locator('.route-progress')).toHaveCount(0);
   for (const close of await page.locator('.toast__close').all()) await close.click().catch(() => undefined);
   await expect(page.locator('.toast')).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: 'disabled' });
-}
-
-/** A write through the API as the browser would send it (CSRF cookie echoed in the header). */
-async function csrfHeaders(api: APIRequestContext) {
-  await api.get('/api/v1/');
-  const cookie = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN');
-  return { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-TOKEN': decodeURIComponent(cookie?.value ?? '') };
-}
-
-/** Signs up and activates through the API and the dev outbox. */
-async function signUp(baseURL: string, user: { email: string; name: string; password: string }) {
-  const api = await request.newContext({ baseURL });
-  const headers = await csrfHeaders(api);
-  const up = await api.post('/api/v1/auth/sign-up', { headers, data: { email: user.email, password: user.password, name: user.name } });
-  expect(up.status(), await up.text()).toBe(200);
-  const outbox = (await (await api.get(`/api/v1/dev/outbox?recipient=${encodeURIComponent(user.email)}`)).json()) as { data: { body: string }[] };
-  const token = /activate_transit=([\w-]+)/.exec(outbox.data.at(-1)?.body ?? '')?.[1];
-  expect(token, 'activation link in the outbox').toBeTruthy();
-  const act = await api.post('/api/v1/auth/activate', { headers, data: { token } });
-  expect(act.status(), await act.text()).toBe(200);
-  await api.dispose();
-}
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto('/auth/sign-in');
-  await page.getByLabel('邮箱或手机号').fill(user.email);
-  await page.getByLabel('密码', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
 }
 
 const kb = (page: Page) => page.locator('csai-knowledge');
@@ -69,12 +29,12 @@ test('upload two PDFs and an SDF, watch them parse, share the folder with a read
   for (const f of ['zhlipsum.pdf', 'zhnumber.pdf', 'cdk2.sdf']) {
     expect(fs.existsSync(path.join(DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
   }
-  await signUp(baseURL!, owner);
-  await signUp(baseURL!, reader);
+  await signUpThroughOutbox(baseURL!, owner);
+  await signUpThroughOutbox(baseURL!, reader);
 
   // ---------- the owner ----------
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, owner);
+  await signInOnPage(page, owner);
   await page.goto('/knowledges');
   await expect(kb(page).getByText('选择一个知识库')).toBeVisible();
   await expect(kb(page).getByText('还没有知识库')).toBeVisible();
@@ -149,7 +109,7 @@ test('upload two PDFs and an SDF, watch them parse, share the folder with a read
   const readerContext = await browser.newContext();
   const other = await readerContext.newPage();
   await other.setViewportSize({ width: 375, height: 780 });
-  await signIn(other, reader);
+  await signInOnPage(other, reader);
   await other.goto('/knowledges');
   const sharedSection = kb(other).locator('[part~="section-shared"]');
   await expect(sharedSection.getByRole('button', { name: /激酶抑制剂文献/ })).toBeVisible();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { csrfHeaders, expectAccessible, signUpThroughOutbox } from './helpers';
 
 // The document viewer, the molecule elements and the chemical editor against the built product,
 // with real files nobody here wrote (Debian packages, `node scripts/fetch-test-docs.mjs`).
@@ -8,37 +9,10 @@ const DOCS = '.tmp/test-docs';
 const stamp = Date.now().toString(36);
 const user = { email: `mol-${stamp}@example.com`, name: '赵药化', password: 'Pyridine-ring-5' };
 
-interface AxeResult { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown }[] }[] }
-declare global {
-  interface Window { axe: { run: (ctx?: unknown) => Promise<AxeResult> } }
-}
-
-/** No serious or critical axe violations inside one element. */
-async function expectAccessible(page: Page, selector: string) {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const result = await page.evaluate((sel) => window.axe.run(document.querySelector(sel)), selector);
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
-}
-
-async function csrfHeaders(api: APIRequestContext) {
-  await api.get('/api/v1/');
-  const cookie = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN');
-  return { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-TOKEN': decodeURIComponent(cookie?.value ?? '') };
-}
-
 /** Signs up, activates (dev outbox) and signs in, all through the API of the page's own context. */
 async function signedIn(page: Page, baseURL: string) {
-  const api = await request.newContext({ baseURL });
-  let headers = await csrfHeaders(api);
-  const up = await api.post('/api/v1/auth/sign-up', { headers, data: { email: user.email, password: user.password, name: user.name } });
-  expect(up.status(), await up.text()).toBe(200);
-  const outbox = (await (await api.get(`/api/v1/dev/outbox?recipient=${encodeURIComponent(user.email)}`)).json()) as { data: { body: string }[] };
-  const token = /activate_transit=([\w-]+)/.exec(outbox.data.at(-1)?.body ?? '')?.[1];
-  expect(token, 'activation link in the outbox').toBeTruthy();
-  expect((await api.post('/api/v1/auth/activate', { headers, data: { token } })).status()).toBe(200);
-  await api.dispose();
-  headers = await csrfHeaders(page.request);
+  await signUpThroughOutbox(baseURL, user);
+  const headers = await csrfHeaders(page.request);
   const signIn = await page.request.post('/api/v1/auth/sign-in', { headers, data: { account: user.email, password: user.password } });
   expect(signIn.status(), await signIn.text()).toBe(200);
 }

@@ -1,24 +1,12 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './helpers';
 
 const SHOTS = 'test-results/screenshots';
 fs.mkdirSync(SHOTS, { recursive: true });
 
 const email = `shell${Date.now().toString(36)}@example.com`;
 const password = 'Benzene-ring-6';
-
-interface AxeResult { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown }[] }[] }
-declare global {
-  interface Window { axe: { run: (ctx?: unknown) => Promise<AxeResult> } }
-}
-
-/** axe-core on the current page: no serious or critical violation. */
-async function expectAccessible(page: Page) {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const result = await page.evaluate(() => window.axe.run());
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
-}
 
 /** A still picture: the route progress bar gone, toasts dismissed, animations finished. */
 async function screenshot(page: Page, name: string, fullPage = true) {
