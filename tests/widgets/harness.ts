@@ -1,16 +1,7 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
 // chai's expect, a fetch stand-in, and helpers to wait for elements that render asynchronously.
-export { expect } from 'chai';
-
-type Done = () => void | Promise<void>;
-declare global {
-  function describe(name: string, fn: () => void): void;
-  function it(name: string, fn: Done): void;
-  function beforeEach(fn: Done): void;
-  function afterEach(fn: Done): void;
-  function before(fn: Done): void;
-  function after(fn: Done): void;
-}
+// The mocha globals, chai's expect, nextFrame and waitFor are the core harness's.
+export { expect, nextFrame, waitFor } from '../core/harness';
 
 export type FetchHandler = (url: string) => Response | Promise<Response>;
 
@@ -39,19 +30,6 @@ export function csaiServer(banner?: { content: string; content_type: 'info' | 'w
     }
     return json(404, { success: false, message: '接口不存在', code: 'not_found' });
   };
-}
-
-export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
-
-/** Polls every frame until the check passes or 3 s pass (no fixed sleeps). */
-export async function waitFor<T>(check: () => T | undefined | null | false, what = 'condition'): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() - started > 3000) throw new Error(`timed out waiting for ${what}`);
-    await nextFrame();
-  }
 }
 
 /** An element's shadow part by name. */
