@@ -1,3 +1,4 @@
+import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
@@ -28,12 +29,22 @@ window.fetch = async (input, init) => {
 
 let root: Root | undefined;
 let host: HTMLElement;
-/** Renders and waits for the first paint (React renders asynchronously; signals re-render after a tick). */
+/**
+ * Renders with effects flushed (act), so listeners installed by effects — the sidebar shortcut —
+ * exist before a test dispatches events; then waits for the first paint.
+ */
 async function mount(node: React.ReactNode) {
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);
-  root.render(<I18nextProvider i18n={hostI18n()}>{node}</I18nextProvider>);
+  // act() flushes renders and effects only while React is told this is a test; later updates run as in the app.
+  const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  env.IS_REACT_ACT_ENVIRONMENT = true;
+  try {
+    await act(async () => root!.render(<I18nextProvider i18n={hostI18n()}>{node}</I18nextProvider>));
+  } finally {
+    env.IS_REACT_ACT_ENVIRONMENT = false;
+  }
   await waitFor(() => host.firstElementChild, 'the first render');
 }
 const state = (want: string) => waitFor(() => sidebar()?.dataset.state === want, `sidebar ${want}`);
