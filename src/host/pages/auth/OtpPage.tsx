@@ -7,7 +7,8 @@ import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
 import { sessionStarted, takeReturnPath } from '../../session';
-import { AuthLayout, Field, fieldErrors, FormMessage, serverError, type FieldErrors } from './AuthLayout';
+import { AuthLayout, Field, FormMessage } from './AuthLayout';
+import { checked, useAuthForm } from './use-auth-form';
 
 const RESEND_SECONDS = 60;
 
@@ -18,11 +19,9 @@ export default function OtpPage() {
   const [, navigate] = useLocation();
   const [account, setAccount] = useState('');
   const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [wait, setWait] = useState(0);
-  const [busy, setBusy] = useState<'send' | 'verify' | null>(null);
+  const { errors, formError, busy, run } = useAuthForm<'send' | 'verify'>(['account', 'code']);
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -31,42 +30,22 @@ export default function OtpPage() {
   }, [wait]);
 
   const send = async () => {
-    setFormError(null);
-    const parsed = accountBody.safeParse({ account });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-    setErrors({});
-    setBusy('send');
-    try {
-      const { message } = await api().postWithMessage('/auth/otp/send', parsed.data, z.null(), { redirect: false });
+    const ok = await run('send', checked(accountBody.safeParse({ account })), async (body) => {
+      const { message } = await api().postWithMessage('/auth/otp/send', body, z.null(), { redirect: false });
       setSent(message);
       setWait(RESEND_SECONDS);
-    } catch (err) {
-      setSent(null);
-      setFormError(serverError(err).message);
-    } finally {
-      setBusy(null);
-    }
+    });
+    if (!ok) setSent(null);
   };
 
-  const verify = async (e: FormEvent) => {
+  const verify = (e: FormEvent) => {
     e.preventDefault();
-    setFormError(null);
-    const parsed = otpVerifyBody.safeParse({ account, code });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-    setErrors({});
-    setBusy('verify');
-    try {
-      const user = await api().post('/auth/otp/verify', parsed.data, userInfo, { redirect: false });
+    void run('verify', checked(otpVerifyBody.safeParse({ account, code })), async (body) => {
+      const user = await api().post('/auth/otp/verify', body, userInfo, { redirect: false });
       await sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
       navigate(takeReturnPath());
-    } catch (err) {
-      const { field, message } = serverError(err);
-      if (field) setErrors({ [field]: message });
-      else setFormError(message);
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
   return (

@@ -6,7 +6,8 @@ import { api } from '../../../core/page';
 import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
-import { AuthLayout, fieldErrors, FormMessage, PasswordField, serverError, type FieldErrors } from './AuthLayout';
+import { AuthLayout, FormMessage, PasswordField } from './AuthLayout';
+import { checked, useAuthForm } from './use-auth-form';
 
 /** /auth/reset-password?token=: sets a new password with the token from the reset link. */
 export default function ResetPasswordPage() {
@@ -16,29 +17,17 @@ export default function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get('token') ?? '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, run } = useAuthForm(['password', 'confirm']);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setFormError(null);
-    const parsed = resetPasswordBody.safeParse({ token, password });
-    const found: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
-    if (confirm !== password) found.confirm = t('auth.mismatch');
-    if (found.token) return setFormError(t('auth.missing_token'));
-    if (!parsed.success || found.confirm) return setErrors(found);
-    setErrors({});
-    setBusy(true);
-    try {
-      const { message } = await api().postWithMessage('/auth/reset-password', parsed.data, z.null(), { redirect: false });
+    const check = checked(resetPasswordBody.safeParse({ token, password }), { confirm: confirm !== password ? t('auth.mismatch') : undefined });
+    // A malformed token is the link's fault, not a field the user can fix.
+    void run('submit', 'errors' in check && check.errors.token ? { formError: t('auth.missing_token') } : check, async (body) => {
+      const { message } = await api().postWithMessage('/auth/reset-password', body, z.null(), { redirect: false });
       toastStore().toast({ title: message });
       navigate('/auth/sign-in');
-    } catch (err) {
-      setFormError(serverError(err).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -50,7 +39,7 @@ export default function ResetPasswordPage() {
           <PasswordField label={t('auth.new_password')} name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} hint={t('auth.password_hint')} />
           <PasswordField label={t('auth.confirm_password')} name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
           <FormMessage error={formError} />
-          <button type="submit" className="button button--primary button--block" disabled={busy}>
+          <button type="submit" className="button button--primary button--block" disabled={busy !== null}>
             {busy ? t('auth.submitting') : t('auth.reset_submit')}
           </button>
         </form>

@@ -6,7 +6,8 @@ import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
 import { sessionStarted, takeReturnPath } from '../../session';
-import { AuthLayout, Field, fieldErrors, FormMessage, PasswordField, serverError, type FieldErrors } from './AuthLayout';
+import { AuthLayout, Field, FormMessage, PasswordField } from './AuthLayout';
+import { checked, useAuthForm } from './use-auth-form';
 
 /** /auth/sign-in: account (e-mail or phone) and password. */
 export default function SignInPage() {
@@ -15,29 +16,16 @@ export default function SignInPage() {
   const [, navigate] = useLocation();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, run } = useAuthForm(['account', 'password']);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setFormError(null);
-    const parsed = signInBody.safeParse({ account, password });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-    setErrors({});
-    setBusy(true);
-    try {
-      const user = await api().post('/auth/sign-in', parsed.data, userInfo, { redirect: false });
+    void run('submit', checked(signInBody.safeParse({ account, password })), async (body) => {
+      const user = await api().post('/auth/sign-in', body, userInfo, { redirect: false });
       await sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
       navigate(takeReturnPath());
-    } catch (err) {
-      const { field, message } = serverError(err);
-      if (field) setErrors({ [field]: message });
-      else setFormError(message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -54,7 +42,7 @@ export default function SignInPage() {
           <Link href="/auth/forgot-password">{t('auth.forgot_link')}</Link>
         </div>
         <FormMessage error={formError} />
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
+        <button type="submit" className="button button--primary button--block" disabled={busy !== null}>
           {busy ? t('auth.signing_in') : t('auth.sign_in_submit')}
         </button>
       </form>

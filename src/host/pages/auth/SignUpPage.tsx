@@ -5,7 +5,8 @@ import { signUpBody } from '../../../contract/auth';
 import { api } from '../../../core/page';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
-import { AuthLayout, Field, fieldErrors, FormMessage, PasswordField, serverError, type FieldErrors } from './AuthLayout';
+import { AuthLayout, Field, FormMessage, PasswordField } from './AuthLayout';
+import { checked, useAuthForm } from './use-auth-form';
 
 type Via = 'email' | 'phone';
 
@@ -15,36 +16,25 @@ export default function SignUpPage() {
   usePageTitle(t('auth.sign_up_title'));
   const [via, setVia] = useState<Via>('email');
   const [form, setForm] = useState({ name: '', email: '', phone: '', password: '', confirm: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, formError, busy, run } = useAuthForm(['name', 'email', 'phone', 'password', 'confirm']);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setFormError(null);
     const body = { name: form.name, password: form.password, ...(via === 'email' ? { email: form.email } : { phone: form.phone }) };
-    const parsed = signUpBody.safeParse(body);
-    const found: FieldErrors = parsed.success ? {} : fieldErrors(parsed.error);
-    // An empty contact field is "missing", not "malformed".
-    if (via === 'email' && !form.email.trim()) found.email = t('auth.email_required');
-    if (via === 'phone' && !form.phone.trim()) found.phone = t('auth.phone_required');
-    if (via === 'phone' && found.email && !found.phone) found.phone = found.email;
-    if (form.confirm !== form.password) found.confirm = t('auth.mismatch');
-    if (!parsed.success || Object.keys(found).length) return setErrors(found);
-    setErrors({});
-    setBusy(true);
-    try {
-      const { message } = await api().postWithMessage('/auth/sign-up', parsed.data, z.null(), { redirect: false });
-      setDone(message);
-    } catch (err) {
-      const { field, message } = serverError(err);
-      if (field) setErrors({ [field]: message });
-      else setFormError(message);
-    } finally {
-      setBusy(false);
+    const check = checked(signUpBody.safeParse(body), { confirm: form.confirm !== form.password ? t('auth.mismatch') : undefined });
+    if ('errors' in check) {
+      const found = check.errors;
+      // An empty contact field is "missing", not "malformed".
+      if (via === 'email' && !form.email.trim()) found.email = t('auth.email_required');
+      if (via === 'phone' && !form.phone.trim()) found.phone = t('auth.phone_required');
+      if (via === 'phone' && found.email && !found.phone) found.phone = found.email;
     }
+    void run('submit', check, async (data) => {
+      const { message } = await api().postWithMessage('/auth/sign-up', data, z.null(), { redirect: false });
+      setDone(message);
+    });
   };
 
   if (done) {
@@ -81,7 +71,7 @@ export default function SignUpPage() {
         <PasswordField label={t('auth.password')} name="password" autoComplete="new-password" value={form.password} onChange={set('password')} error={errors.password} hint={t('auth.password_hint')} />
         <PasswordField label={t('auth.confirm_password')} name="confirm" autoComplete="new-password" value={form.confirm} onChange={set('confirm')} error={errors.confirm} />
         <FormMessage error={formError} />
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
+        <button type="submit" className="button button--primary button--block" disabled={busy !== null}>
           {busy ? t('auth.signing_up') : t('auth.sign_up_submit')}
         </button>
       </form>
