@@ -1,5 +1,6 @@
 import { tokens } from '../retrieval/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
+import { questionStructures, structureLines, type FindOptions } from './question-structures';
 
 export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
 export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
@@ -61,16 +62,19 @@ export function asQuoteText(text: string): string {
  * DESIGN §4 `local`: answers from the retrieved passages alone. The best passages are grouped by
  * document (strongest document first, best passage first), each quoted briefly and cited as [n].
  */
-export function localEngine(): AnswerEngine {
+export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEngine {
   return {
     name: 'local',
     async answer(input: AnswerInput, sink: AnswerSink) {
       const deep = input.options.deepresearch;
       if (deep) sink.researchStep({ step: 'plan', title: '拆解问题', detail: input.question });
+      // SMILES in the question (drawn in the chemical editor or pasted), checked by RDKit, shown as structures.
+      const structures = structureLines(await questionStructures(input.question, { chem, signal: input.signal }));
       if (!input.hasSources) {
         writeLines(sink, [
           NO_MODEL_NO_SOURCES,
           '',
+          ...structures,
           '没有语言模型时，我可以：',
           '- 从你选择的文件（最多6个）或知识库（最多2个）中找出与问题最相关的段落，逐条引用并标注出处页码；',
           '- 点击引用可以打开原文并定位到对应页面。',
@@ -87,14 +91,14 @@ export function localEngine(): AnswerEngine {
         .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && overlap(p.text, questionTokens) > 0))
         .slice(0, MAX_QUOTED);
       if (!chosen.length) {
-        writeLines(sink, [NO_MODEL_LINE, '', NOTHING_FOUND]);
+        writeLines(sink, [NO_MODEL_LINE, '', ...structures, NOTHING_FOUND]);
         return;
       }
       // Group by document in order of each document's best passage; best passage first inside.
       const groups = new Map<string, NumberedPassage[]>();
       for (const p of chosen) groups.set(p.docId, [...(groups.get(p.docId) ?? []), p]);
       const renumbered: NumberedPassage[] = [];
-      const lines = [NO_MODEL_LINE, ''];
+      const lines = [NO_MODEL_LINE, '', ...structures];
       for (const list of groups.values()) {
         list.sort((a, b) => b.score - a.score);
         lines.push(`**《${list[0]!.title}》**`);
