@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { createFolderBody, type KbFolder } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
 import type { Department, KnowledgeApi, PersonSearch, ShareRecord } from './knowledge-api';
-import { Badge, Button, Field, Icon, Modal } from './ui';
+import { ActionButton, Badge, Button, Field, Icon, Modal } from './ui';
 
 /** Create or rename: the name is checked with the contract's rule before it is sent. */
 export function FolderNameDialog({ t, title, initial, submitLabel, onSubmit, onClose }: {
@@ -67,7 +67,6 @@ export function ConfirmDialog({ t, title, text, confirmLabel, onConfirm, onClose
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
   return (
     <Modal
       title={title}
@@ -77,16 +76,7 @@ export function ConfirmDialog({ t, title, text, confirmLabel, onConfirm, onClose
       footer={
         <>
           <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button
-            tone="danger"
-            disabled={busy}
-            onClick={() => {
-              setBusy(true);
-              onConfirm().finally(() => setBusy(false));
-            }}
-          >
-            {confirmLabel}
-          </Button>
+          <ActionButton tone="danger" action={onConfirm}>{confirmLabel}</ActionButton>
         </>
       }
     >
@@ -252,7 +242,6 @@ export function TargetFolderDialog({ t, title, folders, excludeId, submitLabel, 
   onClose: () => void;
 }) {
   const [chosen, setChosen] = useState('');
-  const [busy, setBusy] = useState(false);
   const choices = (folders ?? []).filter((f) => f.id !== excludeId);
   return (
     <Modal
@@ -263,16 +252,7 @@ export function TargetFolderDialog({ t, title, folders, excludeId, submitLabel, 
       footer={
         <>
           <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button
-            tone="primary"
-            disabled={busy || !chosen}
-            onClick={() => {
-              setBusy(true);
-              onSubmit(chosen).finally(() => setBusy(false));
-            }}
-          >
-            {submitLabel}
-          </Button>
+          <ActionButton tone="primary" disabled={!chosen} action={() => onSubmit(chosen)}>{submitLabel}</ActionButton>
         </>
       }
     >

@@ -1,5 +1,5 @@
 // Small building blocks of <csai-knowledge>: buttons, icons, badges, the modal dialog.
-import { useEffect, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 
 type Tone = 'primary' | 'plain' | 'danger' | 'ghost';
 const tones: Record<Tone, string> = {
@@ -19,6 +19,21 @@ export function Button({ tone = 'plain', small, className = '', children, ...res
     >
       {children}
     </button>
+  );
+}
+
+/** A button that runs an async action and stays disabled until it settles (no double submits). */
+export function ActionButton({ action, disabled, ...rest }: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onClick'> & { tone?: Tone; action: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      {...rest}
+      disabled={busy || disabled}
+      onClick={() => {
+        setBusy(true);
+        action().finally(() => setBusy(false));
+      }}
+    />
   );
 }
 
