@@ -9,6 +9,13 @@ export interface PageSize {
   height: number;
 }
 
+/** Texts of the pages, made once per language (not one translation per page and render). */
+export interface PageLabels {
+  page: (n: number) => string;
+  loading: (n: number) => string;
+  citation: string;
+}
+
 interface PdfPageProps {
   pdf: PDFDocumentProxy;
   /** 1-based. */
@@ -21,6 +28,8 @@ interface PdfPageProps {
    * visible page is still waiting (visible pages go first). False releases the canvas.
    */
   near: boolean;
+  /** The canvas is drawn (the view keeps the set, told through onRendered). */
+  rendered: boolean;
   /** Told when the canvas is drawn (true) or released (false). */
   onRendered: (page: number, rendered: boolean) => void;
   /** The search matches on this page. */
@@ -28,9 +37,7 @@ interface PdfPageProps {
   /** The current match of the search (on any page), or null. */
   currentMatch: Match | null;
   citation: PdfBox | null;
-  label: string;
-  citationLabel: string;
-  loadingLabel: string;
+  labels: PageLabels;
   onSize: (page: number, size: PageSize) => void;
   /** The current match or the citation has its rectangle on this page (page pixels). */
   onFocusRect: (page: number, rect: Rect) => void;
@@ -40,24 +47,43 @@ interface PdfPageProps {
 const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
 
 /**
- * One page: a placeholder of the right size until it comes near the visible area, then the
- * canvas and the selectable text layer; far away again, the canvas is released.
+ * One page: an empty box of the right size (no hooks, one element: a 500-page document mounts
+ * and lays out 500 of them at once) until it comes near the visible area, then the canvas and
+ * the selectable text layer inside it; far away again, they are released.
  */
 export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
-  const { pdf, number, scale, size, near, matches, currentMatch, citation, onSize, onFocusRect, onRendered } = props;
+  const { number, scale, size, near, rendered, labels } = props;
+  return (
+    <div
+      part="page"
+      data-page-number={number}
+      data-rendered={rendered ? 'true' : 'false'}
+      role="region"
+      aria-label={labels.page(number)}
+      className="csai-pdf-page"
+      style={{ width: `${size.width * scale}px`, height: `${size.height * scale}px` }}
+    >
+      {near && <PageLayers {...props} />}
+    </div>
+  );
+});
+
+/** The drawn page: canvas, text layer, search marks and the cited box. */
+function PageLayers(props: PdfPageProps) {
+  const { pdf, number, scale, size, rendered, matches, currentMatch, citation, labels, onSize, onFocusRect, onRendered } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
   const textDivs = useRef<HTMLElement[]>([]);
-  const [rendered, setRendered] = useState(false);
   const [textReady, setTextReady] = useState(0);
   const [citationRect, setCitationRect] = useState<Rect | null>(null);
   const [marks, setMarks] = useState<{ rect: Rect; current: boolean }[]>([]);
 
-  // Render when near; cancel and release the canvas when far.
-  useEffect(() => {
+  // Render on mount; cancel and release the canvas when the page goes far (unmount). A layout
+  // effect: the worker is asked for the page in the task that mounts it, not after a paint.
+  useLayoutEffect(() => {
     const canvas = canvasRef.current;
     const textDiv = textRef.current;
-    if (!near || !canvas || !textDiv) return;
+    if (!canvas || !textDiv) return;
     let cancelled = false;
     let task: { cancel(): void } | undefined;
     let textLayer: InstanceType<typeof pdfjs.TextLayer> | undefined;
@@ -82,7 +108,6 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
         task = render;
         await render.promise;
         if (cancelled) return;
-        setRendered(true);
         onRendered(number, true);
         // The text layer after the canvas, as pdf.js's own viewer does: the worker's text
         // extraction would otherwise compete with drawing the page.
@@ -107,12 +132,11 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
       canvas.height = 0;
       textDiv.replaceChildren();
       textDivs.current = [];
-      setRendered(false);
       onRendered(number, false);
       setTextReady(0);
     };
     // `size`, `onSize` and `onRendered` are only compared and reported, not a reason to render again.
-  }, [pdf, number, scale, near]);
+  }, [pdf, number, scale]);
 
   // The cited box: from PDF points to page pixels through the page's viewport transform.
   useEffect(() => {
@@ -165,23 +189,17 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
     if (focus) onFocusRect(number, focus);
   }, [textReady, matches, currentMatch, number, onFocusRect]);
 
-  const width = size.width * scale;
-  const height = size.height * scale;
   return (
-    <div
-      part="page"
-      data-page-number={number}
-      data-rendered={rendered ? 'true' : 'false'}
-      role="region"
-      aria-label={props.label}
-      className="csai-pdf-page"
-      style={{ width: `${width}px`, height: `${height}px`, ['--total-scale-factor' as string]: String(scale), ['--scale-round-x' as string]: '1px', ['--scale-round-y' as string]: '1px' }}
-    >
+    <>
       <canvas ref={canvasRef} width={0} height={0} aria-hidden="true" className="absolute inset-0" />
-      <div ref={textRef} className="textLayer" />
+      <div
+        ref={textRef}
+        className="textLayer"
+        style={{ ['--total-scale-factor' as string]: String(scale), ['--scale-round-x' as string]: '1px', ['--scale-round-y' as string]: '1px' }}
+      />
       {!rendered && (
         <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-sm text-muted">
-          {props.loadingLabel}
+          {labels.loading(number)}
         </div>
       )}
       {marks.map((m, i) => (
@@ -198,11 +216,11 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
         <div
           part="citation"
           role="note"
-          aria-label={props.citationLabel}
+          aria-label={labels.citation}
           className="csai-pdf-citation absolute pointer-events-none"
           style={{ left: `${citationRect.left}px`, top: `${citationRect.top}px`, width: `${citationRect.width}px`, height: `${citationRect.height}px` }}
         />
       )}
-    </div>
+    </>
   );
-});
+}

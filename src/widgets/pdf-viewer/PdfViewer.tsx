@@ -8,7 +8,7 @@ import { useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { clampPage, findMatches, parseHighlight, stepZoom, type Match, type PageText, type Rect } from './geometry';
-import { PdfPage, type PageSize } from './PdfPage';
+import { PdfPage, type PageLabels, type PageSize } from './PdfPage';
 import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { pdfViewerStrings } from './pdf-viewer.strings';
 import { downloadPath, prefetchKey, takePrefetch } from './prefetch';
@@ -42,6 +42,8 @@ interface OutlineNode {
 
 const API = '/api/v1/knowledge_base';
 const PAGE_GAP = 24; // vertical margins around a page (my-3 top + bottom)
+/** The placeholder size before the first page is measured (US Letter). */
+const LETTER: PageSize = { width: 612, height: 792 };
 
 
 /** The full-document viewer: PDF pages rendered lazily, search, outline, parsed text, image documents. */
@@ -116,6 +118,9 @@ export function PdfViewer(props: PdfViewerProps) {
     setOutline([]);
     setMarkdown(null);
     setSizes(new Map());
+    setNear(new Set());
+    setVisible(new Set());
+    setDrawn(new Set());
     pageText.current = null;
     void (async () => {
       try {
@@ -127,7 +132,7 @@ export function PdfViewer(props: PdfViewerProps) {
         signal.addEventListener('abort', () => bytesAbort.abort());
         const bytesPromise = ifImg || early ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
         bytesPromise?.catch(() => undefined);
-        if (!ifImg && !early) pdfWorker();
+        if (!ifImg && !early) void pdfWorker().catch(() => undefined);
         let info: KbDocument | null = null;
         if (early) info = await prefetchedRecord(early);
         else if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
@@ -165,6 +170,10 @@ export function PdfViewer(props: PdfViewerProps) {
         pendingFocus.current = citation ? target : null;
         setCurrentPage(target);
         setPageInput(String(target));
+        // The start page renders in the commit that lays the pages out, before the
+        // IntersectionObservers have said anything (they take over at the next frame).
+        setNear(new Set([target]));
+        setVisible(new Set([target]));
         setLoad({ state: 'pdf', pdf: opened });
         void opened.getOutline().then((o) => {
           if (!signal.aborted && o) setOutline(o as OutlineNode[]);
@@ -183,7 +192,7 @@ export function PdfViewer(props: PdfViewerProps) {
 
   const pdf = load.state === 'pdf' ? load.pdf : null;
   const numPages = pdf?.numPages ?? 0;
-  const firstSize = sizes.get(1) ?? { width: 612, height: 792 };
+  const firstSize = sizes.get(1) ?? LETTER;
 
   // The scroller's size, for the fit modes.
   useLayoutEffect(() => {
@@ -378,6 +387,42 @@ export function PdfViewer(props: PdfViewerProps) {
     return map;
   }, [search?.matches]);
   const currentMatch = search?.matches[search.index] ?? null;
+
+  const labels = useMemo<PageLabels>(() => {
+    // One translation per text, the page number put in after: a 500-page document would
+    // otherwise translate 500 labels on every render of the view.
+    const slot = '\u0001';
+    const page = t('page_label', { page: slot });
+    const loading = t('loading_page', { page: slot });
+    return { page: (n) => page.replace(slot, String(n)), loading: (n) => loading.replace(slot, String(n)), citation: t('citation') };
+  }, [t]);
+  const citedPage = citation ? (clampPage(startPage ?? 1, numPages) ?? 1) : 0;
+  // The pages only change with what they show: scrolling, the page field and the toolbar do not
+  // reconcile 500 page elements.
+  const pageList = useMemo(
+    () =>
+      pdf && viewWidth > 0
+        ? Array.from({ length: numPages }, (_, i) => i + 1).map((n) => (
+            <PdfPage
+              key={n}
+              pdf={pdf}
+              number={n}
+              scale={scale}
+              size={sizes.get(n) ?? firstSize}
+              near={near.has(n) && (visible.has(n) || drawn.has(n) || !visiblePending)}
+              rendered={drawn.has(n)}
+              onRendered={onRendered}
+              matches={matchesByPage.get(n) ?? NO_MATCHES}
+              currentMatch={currentMatch?.page === n ? currentMatch : null}
+              citation={n === citedPage ? citation : null}
+              labels={labels}
+              onSize={onSize}
+              onFocusRect={onFocusRect}
+            />
+          ))
+        : null,
+    [pdf, viewWidth > 0, numPages, scale, sizes, firstSize, near, visible, drawn, visiblePending, onRendered, matchesByPage, currentMatch, citedPage, citation, labels, onSize, onFocusRect],
+  );
 
   // Parsed markdown beside the pages, fetched on first open.
   useEffect(() => {
@@ -635,27 +680,7 @@ export function PdfViewer(props: PdfViewerProps) {
             onKeyDownCapture={dropAnchor}
             className="csai-pdf-pages flex-1 bg-line focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
           >
-            {pdf &&
-              viewWidth > 0 &&
-              Array.from({ length: numPages }, (_, i) => i + 1).map((n) => (
-                <PdfPage
-                  key={n}
-                  pdf={pdf}
-                  number={n}
-                  scale={scale}
-                  size={sizes.get(n) ?? firstSize}
-                  near={near.has(n) && (visible.has(n) || drawn.has(n) || !visiblePending)}
-                  onRendered={onRendered}
-                  matches={matchesByPage.get(n) ?? NO_MATCHES}
-                  currentMatch={currentMatch?.page === n ? currentMatch : null}
-                  citation={citation && n === (clampPage(startPage ?? 1, numPages) ?? 1) ? citation : null}
-                  label={t('page_label', { page: n })}
-                  citationLabel={t('citation')}
-                  loadingLabel={t('loading_page', { page: n })}
-                  onSize={onSize}
-                  onFocusRect={onFocusRect}
-                />
-              ))}
+            {pageList}
           </div>
           {showMarkdown && (
             <aside part="markdown" aria-label={t('markdown')} className="w-[40%] max-w-xl shrink-0 overflow-auto border-l border-line p-4">

@@ -4,6 +4,7 @@
 // view is still loading. The view takes the result once (takePrefetch) for the same document and
 // reads the answers with prefetch-read.ts; anything not taken in time is dropped.
 import type { PDFDocumentProxy } from './pdfjs';
+import { startWorker } from './pdfjs-files';
 
 const API = '/api/v1/knowledge_base';
 const KEEP_MS = 30_000;
@@ -48,6 +49,8 @@ export function prefetch(host: Element): void {
   const apiOrigin = (attr('api-base') ?? '').replace(/\/+$/, '');
   const key = prefetchKey(apiOrigin, docId, path);
   if (pending.has(key)) return;
+  // The worker's thread first: its script is the biggest file of the viewer (pdfjs-files.ts).
+  void startWorker();
   const controller = new AbortController();
   // As fetchBlob (fetch-api.ts) and getJson (fetch-json.ts) ask.
   const credentials: RequestCredentials = apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin';

@@ -17,7 +17,9 @@ const css = `
 .textLayer ::selection { background: rgb(0 0 255 / 0.25); }
 .textLayer br::selection { background: transparent; }
 .textLayer .endOfContent { display: block; position: absolute; inset: 100% 0 0; z-index: 0; cursor: default; user-select: none; }
-.csai-pdf-page { position: relative; margin: 12px auto; background: #fff; box-shadow: 0 1px 3px rgb(0 0 0 / 0.25); }
+/* Size and layout containment: each page has its own size, so laying out 500 of them (and
+   drawing inside one) never measures the others' contents. */
+.csai-pdf-page { position: relative; margin: 12px auto; background: #fff; box-shadow: 0 1px 3px rgb(0 0 0 / 0.25); contain: size layout style; }
 /* Layout of the page column lives here, not only in twind classes: twind adds rules a moment
    after elements appear, and a late margin or height would move or block a jump. */
 .csai-pdf-base { display: flex; flex-direction: column; height: 100%; }

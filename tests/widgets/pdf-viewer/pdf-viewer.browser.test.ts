@@ -91,10 +91,11 @@ describe('<csai-pdf-viewer>', () => {
     const canvas = first.querySelector('canvas')!;
     expect(canvas.width).to.be.greaterThan(100);
     await waitLong(() => (first.querySelector('.textLayer')?.textContent ?? '').includes('fduthesis'), 'the text layer of page 1');
-    // Far pages stay placeholders of the right size (no canvas bitmap).
+    // Far pages stay placeholders of the right size (no canvas bitmap, nor a text layer).
     const last = pageEl(el, 14)!;
     expect(last.dataset.rendered).to.equal('false');
-    expect(last.querySelector('canvas')!.width).to.equal(0);
+    expect(last.querySelector('canvas')?.width ?? 0).to.equal(0);
+    expect(last.querySelector('.textLayer')).to.equal(null);
     expect(Math.round(last.getBoundingClientRect().width)).to.equal(Math.round(first.getBoundingClientRect().width));
   });
 
