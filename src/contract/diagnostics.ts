@@ -8,8 +8,10 @@ export const diagnostics = z.object({
   /** The configured model names (not secrets), or null. */
   llm_model: z.string().nullable(),
   llm_reasoning_model: z.string().nullable(),
+  /** The embedding model fused with BM25 in retrieval (DESIGN §5), or null when embeddings are off. */
+  embedding_model: z.string().nullable(),
   storage: z.object({ kind: z.literal('sqlite'), data_dir: z.string() }),
-  services: z.object({ smtp: z.boolean(), llm: z.boolean(), dev_outbox: z.boolean() }),
+  services: z.object({ smtp: z.boolean(), llm: z.boolean(), embeddings: z.boolean(), dev_outbox: z.boolean() }),
   node_version: z.string(),
   uptime_seconds: z.number().int(),
 });

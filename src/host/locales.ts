@@ -152,6 +152,7 @@ export const hostZh = {
     services: '可选服务',
     smtp: '邮件发送（SMTP）',
     llm: '大模型（LLM）',
+    embeddings: '向量检索（Embeddings，与 BM25 融合排序）',
     dev_outbox: '开发发件箱',
     configured: '已配置',
     not_configured: '未配置',

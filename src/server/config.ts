@@ -54,6 +54,22 @@ export const configSchema = z.object({
   LLM_REASONING_MODEL: optionalText,
   /** A streamed answer from the LLM silent for this long is given up as stalled. */
   LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Optional embeddings (DESIGN §5): any OpenAI-compatible `/embeddings` API; unset, retrieval is BM25 only. */
+  EMBEDDING_BASE_URL: optionalUrl,
+  EMBEDDING_API_KEY: optionalText,
+  /** Required with EMBEDDING_BASE_URL; vectors are stored per model, so changing it re-embeds every document. */
+  EMBEDDING_MODEL: optionalText,
+  /** Asks the model for vectors of this size (models that support `dimensions`); unset, the model's own size. */
+  EMBEDDING_DIMENSIONS: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(z.coerce.number<string | undefined>().int().min(1).max(8192).optional())
+    .optional(),
+  /** Passages sent in one `/embeddings` call while indexing. */
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(32),
+  /** How long a question's embedding may take before the search goes on with BM25 alone. */
+  EMBEDDING_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   /** Test-only: the local engine pauses this long before each streamed piece (0, the default: none), so an end-to-end test can reload mid-answer. */
   CSAI_LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Answers one user may have running at once; the rest wait as `queued` (DESIGN §4). */
@@ -83,5 +99,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  if (c.EMBEDDING_BASE_URL && !c.EMBEDDING_MODEL) throw new Error('Invalid configuration:\n  EMBEDDING_MODEL: required when EMBEDDING_BASE_URL is set');
   return { ...c, dataDir: path.resolve(c.CSAI_DATA_DIR), webDir: path.resolve(c.CSAI_WEB_DIR) };
 }

@@ -65,6 +65,8 @@ export default function TestPage() {
             <dl className="facts">
               <dt>{t('test.llm')}</dt>
               <dd>{yesNo(info.services.llm)}</dd>
+              <dt>{t('test.embeddings')}</dt>
+              <dd>{yesNo(info.services.embeddings)}{info.embedding_model && <> {info.embedding_model}</>}</dd>
               <dt>{t('test.smtp')}</dt>
               <dd>{yesNo(info.services.smtp)}</dd>
               <dt>{t('test.dev_outbox')}</dt>

@@ -8,6 +8,7 @@ import { memoryEventBus } from './events';
 import { localEngine } from './local-engine';
 import { openAiEngine } from './openai-engine';
 import { knowledgePort } from './retrieval-port';
+import { embeddingClient, embeddingSettings } from '../retrieval/embeddings';
 import { toolRegistry } from './tools';
 
 /**
@@ -56,7 +57,8 @@ export function engineFor(config: Config): AnswerEngine {
 export async function startAnswering({ db, config, log }: { db: Db; config: Config; log: FastifyBaseLogger }) {
   const engine = engineFor(config);
   const bus = memoryEventBus();
-  const knowledge = knowledgePort(db);
+  const embedding = embeddingSettings(config);
+  const knowledge = knowledgePort(db, embedding ? { embeddings: embeddingClient(embedding), queryTimeoutMs: embedding.queryTimeoutMs, log } : {});
   const tools = toolRegistry();
   const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER });
   const channels = channelService(db, knowledge, answers, engine.name);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { conflict } from '../errors';
 import { canAccess, docReadable, folderReadable, type Viewer } from '../knowledge/access';
-import { search } from '../retrieval/search';
+import { hybridSearch, type HybridOptions } from '../retrieval/fusion';
 import { questionMessages } from '../../contract/channel';
 
 /** The documents a question draws on: chosen files, or knowledge bases and documents picked inside them. */
@@ -31,8 +31,11 @@ export interface KnowledgePort {
   search(docIds: string[], query: string, k: number): Promise<RetrievedPassage[]>;
 }
 
-/** The port over the knowledge-base tables and the BM25 index (src/server/knowledge, src/server/retrieval). */
-export function knowledgePort(db: Db): KnowledgePort {
+/**
+ * The port over the knowledge-base tables and the BM25 index (src/server/knowledge, src/server/retrieval),
+ * fused with embeddings when `retrieval.embeddings` is given (DESIGN §5).
+ */
+export function knowledgePort(db: Db, retrieval: HybridOptions = {}): KnowledgePort {
   return {
     async checkSources(viewer, { docIds, kbIds, kbDocIds }) {
       const files = [];
@@ -68,7 +71,7 @@ export function knowledgePort(db: Db): KnowledgePort {
     },
 
     async search(docIds, query, k) {
-      const passages = await search(db, docIds, query, k);
+      const passages = await hybridSearch(db, docIds, query, k, retrieval);
       if (!passages.length) return [];
       const ids = [...new Set(passages.map((p) => p.docId))];
       const titles = new Map(

@@ -222,4 +222,19 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_embeddings': {
+    async up(db: Kysely<unknown>) {
+      // Optional embeddings (DESIGN §5): one vector per passage and model, gone with its passage.
+      await db.schema
+        .createTable('kb_chunk_vectors')
+        .addColumn('chunk_id', 'integer', (c) => c.primaryKey().references('kb_chunks.id').onDelete('cascade'))
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('dims', 'integer', (c) => c.notNull())
+        // Float32 little-endian, L2-normalised, so cosine similarity is a dot product.
+        .addColumn('vector', 'blob', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('kb_chunk_vectors_doc').on('kb_chunk_vectors').columns(['doc_id', 'model']).execute();
+    },
+  },
 };

@@ -190,6 +190,15 @@ export interface QuestionEventTable {
   created_at: string;
 }
 
+/** A passage's embedding (migration 0005): Float32 little-endian, L2-normalised. */
+export interface KbChunkVectorTable {
+  chunk_id: number;
+  doc_id: string;
+  model: string;
+  dims: number;
+  vector: Buffer;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -208,4 +217,5 @@ export interface Database {
   channels: ChannelTable;
   questions: QuestionTable;
   question_events: QuestionEventTable;
+  kb_chunk_vectors: KbChunkVectorTable;
 }

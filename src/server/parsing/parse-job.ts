@@ -20,7 +20,20 @@ const TASK_TIMEOUT_MS = 30 * 60_000;
  * The document parse pipeline: clean up after a crash, then run parse jobs from the durable
  * queue in worker threads, writing parseStatus / parse_progress / progress_texts as they go.
  */
-export async function startParsing({ db, files, log, concurrency }: { db: Db; files: FileStore; log: FastifyBaseLogger; concurrency?: number }) {
+export async function startParsing({
+  db,
+  files,
+  log,
+  concurrency,
+  onParsed,
+}: {
+  db: Db;
+  files: FileStore;
+  log: FastifyBaseLogger;
+  concurrency?: number;
+  /** Called after a document's passages are stored (e.g. to queue their embeddings); must not throw. */
+  onParsed?: (docId: string) => void;
+}) {
   const queue = jobQueue(db);
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism() - 1));
   const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS });
@@ -82,6 +95,7 @@ export async function startParsing({ db, files, log, concurrency }: { db: Db; fi
             progress_texts = json_insert(kb_documents.progress_texts, '$[#]', '与已解析的相同文件一致，直接使用其结果', '$[#]', '解析完成'), updated_at = ${now()}
             from (select markdown, page_count from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
         });
+        onParsed?.(docId);
         return;
       }
       let lastWrite = 0;
@@ -103,6 +117,7 @@ export async function startParsing({ db, files, log, concurrency }: { db: Db; fi
       });
       await writes;
       await storeParseResult(db, docId, result);
+      onParsed?.(docId);
     } catch (err) {
       if (err instanceof PoolClosedError || pool.closed) throw err;
       const reason = err instanceof Error ? err.message : String(err);

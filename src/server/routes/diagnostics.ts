@@ -13,8 +13,9 @@ export default async function diagnosticsRoutes(app: App, { config, version }: S
       answer_engine: config.LLM_BASE_URL ? ('openai' as const) : ('local' as const),
       llm_model: config.LLM_BASE_URL ? (config.LLM_MODEL ?? null) : null,
       llm_reasoning_model: config.LLM_BASE_URL ? (config.LLM_REASONING_MODEL ?? null) : null,
+      embedding_model: config.EMBEDDING_BASE_URL ? (config.EMBEDDING_MODEL ?? null) : null,
       storage: { kind: 'sqlite' as const, data_dir: config.dataDir },
-      services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
+      services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, embeddings: !!config.EMBEDDING_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
       node_version: process.version,
       uptime_seconds: Math.round(process.uptime()),
     });

@@ -43,6 +43,7 @@ import { cleanTitle, contentDisposition, MAX_TITLE_LENGTH } from '../knowledge/n
 import { knowledgeService, type IncomingFile } from '../knowledge/service';
 import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge/sniff';
 import { startParsing } from '../parsing/parse-job';
+import { embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from '../retrieval/embeddings';
 import { translator } from '../knowledge/translate';
 import { ok, type App, type Services } from './types';
 
@@ -54,8 +55,17 @@ const badType = (name: string) => new AppError(400, 'unsupported_file_type', upl
 export default async function knowledgeBaseRoutes(app: App, { db, config }: Services) {
   const files = fileStore(config.dataDir);
   const kb = knowledgeService(db, files);
-  const parsing = await startParsing({ db, files, log: app.log });
+  // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
+  // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
+  let indexer: EmbeddingIndexer | undefined;
+  const parsing = await startParsing({ db, files, log: app.log, onParsed: (docId) => void indexer?.enqueue(docId) });
   app.addHook('onClose', async () => parsing.stop());
+  const embedding = embeddingSettings(config);
+  if (embedding) {
+    const started = startEmbeddingIndexer({ db, settings: embedding, log: app.log });
+    indexer = started;
+    app.addHook('onClose', async () => started.stop());
+  }
 
   await app.register(multipart, {
     // SPEC §5 limits, set explicitly: the plugin's fileSize default is the 1 MiB body limit.

@@ -1,0 +1,421 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Db, Executor } from '../db/database';
+import { jobQueue, type Job } from '../jobs/queue';
+import { jobRunner } from '../jobs/runner';
+
+/**
+ * Optional embeddings (DESIGN §5): passages are embedded through any OpenAI-compatible
+ * `POST {base}/embeddings` after parsing, stored as L2-normalised Float32 vectors per model, and a
+ * question's vector ranks the chosen documents' passages by cosine similarity. Nothing here may
+ * fail a parse or a question: without the service, retrieval is BM25 alone.
+ */
+
+export interface EmbeddingSettings {
+  /** OpenAI-style base, e.g. `http://127.0.0.1:11434/v1`; `/embeddings` is appended. */
+  baseUrl: string;
+  apiKey?: string | undefined;
+  model: string;
+  dimensions?: number | undefined;
+  batchSize: number;
+  queryTimeoutMs: number;
+}
+
+/** The embedding settings of a configuration, or undefined when embeddings are off. */
+export function embeddingSettings(config: Config): EmbeddingSettings | undefined {
+  if (!config.EMBEDDING_BASE_URL || !config.EMBEDDING_MODEL) return undefined;
+  return {
+    baseUrl: config.EMBEDDING_BASE_URL,
+    apiKey: config.EMBEDDING_API_KEY,
+    model: config.EMBEDDING_MODEL,
+    dimensions: config.EMBEDDING_DIMENSIONS,
+    batchSize: config.EMBEDDING_BATCH_SIZE,
+    queryTimeoutMs: config.EMBEDDING_QUERY_TIMEOUT_MS,
+  };
+}
+
+export class EmbeddingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddingError';
+  }
+}
+
+/** The most characters of one passage or question sent to the model (passages are ≤ ~2,100). */
+const MAX_INPUT_CHARS = 4000;
+/** Largest vector accepted from a model. */
+const MAX_DIMS = 8192;
+/** How long one indexing call may take. */
+const BATCH_TIMEOUT_MS = 120_000;
+
+const responseSchema = z.object({
+  data: z
+    .array(
+      z.object({
+        index: z.number().int().min(0).optional(),
+        // `float` (the default) or `base64` (little-endian float32), both in the OpenAI format.
+        embedding: z.union([z.array(z.number()).min(1).max(MAX_DIMS), z.string().min(1).max(MAX_DIMS * 6)]),
+      }),
+    )
+    .min(1),
+});
+
+function toVector(embedding: number[] | string): Float32Array {
+  if (typeof embedding !== 'string') return Float32Array.from(embedding);
+  const bytes = Buffer.from(embedding, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) throw new EmbeddingError('embedding service returned a malformed base64 vector');
+  const out = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
+}
+
+/** Scales a vector to unit length in place; throws for a zero or non-finite vector. */
+export function normalise(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i]! * v[i]!;
+  if (!Number.isFinite(sum) || sum === 0) throw new EmbeddingError('embedding service returned a zero or non-finite vector');
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = 0; i < v.length; i++) v[i]! *= inv;
+  return v;
+}
+
+/** Reads a fetch body up to `maxBytes`, throwing once it grows past that. */
+async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel();
+    throw new EmbeddingError(`embedding service response too large (over ${maxBytes} bytes)`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new EmbeddingError(`embedding service response too large (over ${maxBytes} bytes)`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface EmbeddingClient {
+  readonly model: string;
+  /** One vector per text, L2-normalised, in the texts' order. Throws EmbeddingError. */
+  embed(texts: string[], timeoutMs?: number): Promise<Float32Array[]>;
+}
+
+/**
+ * The client of the configured endpoint. Like the LLM client, it trusts the operator's address
+ * (a local model on 127.0.0.1 or the LAN is the usual case); users never choose it.
+ */
+export function embeddingClient(settings: EmbeddingSettings, opts: { maxBytes?: number } = {}): EmbeddingClient {
+  const url = `${settings.baseUrl.replace(/\/+$/, '')}/embeddings`;
+  return {
+    model: settings.model,
+    async embed(texts, timeoutMs = BATCH_TIMEOUT_MS) {
+      if (!texts.length) return [];
+      const input = texts.map((t) => (t.length > MAX_INPUT_CHARS ? t.slice(0, MAX_INPUT_CHARS) : t) || ' ');
+      // ~12 bytes a number in JSON, with room to spare; at least 1 MiB.
+      const maxBytes = opts.maxBytes ?? Math.max(1 << 20, texts.length * (settings.dimensions ?? 4096) * 24);
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+      const body = JSON.stringify({ model: settings.model, input, ...(settings.dimensions ? { dimensions: settings.dimensions } : {}) });
+      const signal = AbortSignal.timeout(timeoutMs);
+      let text: string;
+      let status: number;
+      try {
+        const res = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'error' });
+        status = res.status;
+        text = await readCapped(res, maxBytes);
+      } catch (err) {
+        if (err instanceof EmbeddingError) throw err;
+        if (signal.aborted) throw new EmbeddingError(`embedding service timed out after ${timeoutMs} ms`);
+        throw new EmbeddingError(`embedding service unreachable: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (status < 200 || status >= 300) throw new EmbeddingError(`embedding service answered HTTP ${status}: ${text.slice(0, 200)}`);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new EmbeddingError('embedding service answered with something other than JSON');
+      }
+      const parsed = responseSchema.safeParse(json);
+      if (!parsed.success) throw new EmbeddingError('embedding service answered without data[].embedding in the OpenAI format');
+      const rows = parsed.data.data;
+      if (rows.length !== texts.length) throw new EmbeddingError(`embedding service returned ${rows.length} vectors for ${texts.length} texts`);
+      const out: (Float32Array | undefined)[] = new Array<Float32Array | undefined>(texts.length);
+      rows.forEach((row, position) => {
+        const i = row.index ?? position;
+        if (i >= texts.length || out[i]) throw new EmbeddingError('embedding service returned vectors with bad or repeated indices');
+        out[i] = normalise(toVector(row.embedding));
+      });
+      const dims = out[0]!.length;
+      if (settings.dimensions && dims !== settings.dimensions) throw new EmbeddingError(`embedding service returned ${dims} dimensions, ${settings.dimensions} configured`);
+      if (out.some((v) => !v || v.length !== dims)) throw new EmbeddingError('embedding service returned vectors of different sizes');
+      return out as Float32Array[];
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage
+
+const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+function fromBlob(b: Buffer): Float32Array {
+  if (b.byteOffset % 4 === 0) return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  return new Float32Array(Uint8Array.from(b).buffer);
+}
+
+/** Passages of a document without a vector of this model (and size, when one is configured). */
+function pendingChunks(db: Executor, docId: string, settings: EmbeddingSettings, limit: number) {
+  return db
+    .selectFrom('kb_chunks as c')
+    .leftJoin('kb_chunk_vectors as v', (j) => {
+      const on = j.onRef('v.chunk_id', '=', 'c.id').on('v.model', '=', settings.model);
+      return settings.dimensions ? on.on('v.dims', '=', settings.dimensions) : on;
+    })
+    .select(['c.id', 'c.text'])
+    .where('c.doc_id', '=', docId)
+    .where('v.chunk_id', 'is', null)
+    .orderBy('c.ordinal')
+    .limit(limit)
+    .execute();
+}
+
+/** Parsed documents with at least one passage lacking a vector of the current model. */
+async function documentsToEmbed(db: Executor, settings: EmbeddingSettings): Promise<string[]> {
+  const dims = settings.dimensions ? sql` and v.dims = ${settings.dimensions}` : sql``;
+  const rows = await sql<{ doc_id: string }>`
+    select d.id as doc_id from kb_documents d
+    where d.parse_status = 2 and exists (
+      select 1 from kb_chunks c where c.doc_id = d.id and not exists (
+        select 1 from kb_chunk_vectors v where v.chunk_id = c.id and v.model = ${settings.model}${dims}))
+    order by d.created_at`.execute(db);
+  return rows.rows.map((r) => r.doc_id);
+}
+
+/** Stores vectors for passages that still exist (a re-parse may have replaced them meanwhile). */
+async function storeVectors(db: Db, docId: string, model: string, rows: { chunkId: number; vector: Float32Array }[]) {
+  if (!rows.length) return 0;
+  return db.transaction().execute(async (tx) => {
+    const alive = new Set(
+      (await tx.selectFrom('kb_chunks').select('id').where('doc_id', '=', docId).where('id', 'in', rows.map((r) => r.chunkId)).execute()).map((r) => r.id),
+    );
+    const values = rows
+      .filter((r) => alive.has(r.chunkId))
+      .map((r) => ({ chunk_id: r.chunkId, doc_id: docId, model, dims: r.vector.length, vector: toBlob(r.vector) }));
+    if (!values.length) return 0;
+    await tx
+      .insertInto('kb_chunk_vectors')
+      .values(values)
+      .onConflict((oc) => oc.column('chunk_id').doUpdateSet((eb) => ({ doc_id: eb.ref('excluded.doc_id'), model: eb.ref('excluded.model'), dims: eb.ref('excluded.dims'), vector: eb.ref('excluded.vector') })))
+      .execute();
+    return values.length;
+  });
+}
+
+/**
+ * Embeds every passage of the document still missing a vector, batch by batch (each batch is
+ * stored at once, so a retry resumes where the last attempt stopped).
+ */
+export async function embedDocument(db: Db, client: EmbeddingClient, settings: EmbeddingSettings, docId: string, heartbeat: () => Promise<void> = async () => {}) {
+  let stored = 0;
+  for (;;) {
+    const batch = await pendingChunks(db, docId, settings, settings.batchSize);
+    if (!batch.length) return stored;
+    const vectors = await client.embed(batch.map((c) => c.text));
+    const written = await storeVectors(db, docId, settings.model, batch.map((c, i) => ({ chunkId: c.id, vector: vectors[i]! })));
+    // Nothing written means the passages were replaced meanwhile: the new ones are picked up next round,
+    // or by a later job if the document went away.
+    if (written === 0 && !(await db.selectFrom('kb_documents').select('id').where('id', '=', docId).executeTakeFirst())) return stored;
+    stored += written;
+    await heartbeat();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing jobs
+
+export const EMBED_JOB = 'embed_document';
+/** The payload key is not `docId`, so the parse pipeline's crash recovery never takes this job for a parse. */
+export interface EmbedJobPayload {
+  embedDocId: string;
+}
+/** How often parsed documents missing vectors are looked for (a model that was down, or configured later). */
+const SWEEP_MS = 5 * 60_000;
+
+function payloadOf(job: Job): EmbedJobPayload | undefined {
+  try {
+    const value: unknown = JSON.parse(job.payload);
+    if (value && typeof value === 'object' && 'embedDocId' in value && typeof value.embedDocId === 'string') return { embedDocId: value.embedDocId };
+  } catch {
+    // fall through
+  }
+  return undefined;
+}
+
+export interface EmbeddingIndexer {
+  /** Queues the document's passages for embedding (after a parse); never throws. */
+  enqueue(docId: string): Promise<void>;
+  /** Queues every parsed document missing vectors that has no embedding job yet. Returns how many. */
+  sweep(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs embedding jobs from the durable job queue, one at a time: retried with back-off when the
+ * service fails, and swept for again every few minutes (documents parsed while it was down or
+ * before it was configured). Start it after the parse pipeline has recovered the queue.
+ */
+export function startEmbeddingIndexer({ db, settings, log, client = embeddingClient(settings) }: { db: Db; settings: EmbeddingSettings; log: FastifyBaseLogger; client?: EmbeddingClient }): EmbeddingIndexer {
+  const queue = jobQueue(db);
+  const runner = jobRunner(
+    db,
+    log,
+    {
+      [EMBED_JOB]: async (job, { heartbeat }) => {
+        const docId = payloadOf(job)?.embedDocId;
+        if (!docId) throw new Error('bad embedding job payload');
+        const stored = await embedDocument(db, client, settings, docId, heartbeat);
+        if (stored) log.info({ docId, stored, model: settings.model }, 'passages embedded');
+      },
+    },
+    { concurrency: 1, pollMs: 1000 },
+  );
+
+  const queued = async () =>
+    new Set(
+      (
+        await sql<{ id: string | null }>`select json_extract(payload, '$.embedDocId') as id from jobs
+          where kind = ${EMBED_JOB} and state in ('queued', 'running')`.execute(db)
+      ).rows.map((r) => r.id),
+    );
+
+  const sweep = async () => {
+    const waiting = await queued();
+    let n = 0;
+    for (const docId of await documentsToEmbed(db, settings)) {
+      if (waiting.has(docId)) continue;
+      await queue.enqueue(EMBED_JOB, { embedDocId: docId } satisfies EmbedJobPayload, { maxAttempts: 5 });
+      n++;
+    }
+    if (n) {
+      log.info({ documents: n, model: settings.model }, 'documents queued for embedding');
+      runner.wake();
+    }
+    return n;
+  };
+
+  let stopped = false;
+  const sweepSafely = () => sweep().catch((err: unknown) => (log.warn({ err }, 'embedding sweep failed'), 0));
+  const timer = setInterval(() => void sweepSafely(), SWEEP_MS);
+  timer.unref();
+  runner.start();
+  void sweepSafely();
+
+  return {
+    async enqueue(docId) {
+      if (stopped) return;
+      try {
+        if ((await queued()).has(docId)) return;
+        await queue.enqueue(EMBED_JOB, { embedDocId: docId } satisfies EmbedJobPayload, { maxAttempts: 5 });
+        runner.wake();
+      } catch (err) {
+        log.warn({ err, docId }, 'could not queue embedding');
+      }
+    },
+    sweep,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await runner.stop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query
+
+export interface VectorHit {
+  chunkId: number;
+  docId: string;
+  page: number | null;
+  bbox: [number, number, number, number] | null;
+  text: string;
+  /** Cosine similarity to the question. */
+  score: number;
+}
+
+/** Dot product of two equally long unit vectors (their cosine). */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length - (a.length % 4);
+  let i = 0;
+  for (; i < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < a.length; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/**
+ * Whether every passage of the documents has a vector of this model and size. Fusing a ranking that
+ * covers only some documents would favour those (a document still waiting for its vectors would
+ * lose to embedded ones), so until then retrieval stays BM25 alone.
+ */
+export async function fullyEmbedded(db: Executor, docIds: string[], model: string, dims: number): Promise<boolean> {
+  if (!docIds.length) return false;
+  const row = await sql<{ chunks: number; vectors: number }>`select
+    (select count(*) from kb_chunks where doc_id in (${sql.join(docIds)})) as chunks,
+    (select count(*) from kb_chunk_vectors where doc_id in (${sql.join(docIds)}) and model = ${model} and dims = ${dims}) as vectors`.execute(db);
+  const r = row.rows[0];
+  return !!r && r.chunks > 0 && r.vectors >= r.chunks;
+}
+
+/**
+ * The k passages of the given documents closest to the question's vector (cosine), from the
+ * stored vectors of the same model and size. The caller must have checked access to the documents.
+ */
+export async function vectorSearch(db: Executor, docIds: string[], query: Float32Array, model: string, k: number): Promise<VectorHit[]> {
+  if (!docIds.length || k <= 0) return [];
+  const rows = await db
+    .selectFrom('kb_chunk_vectors')
+    .select(['chunk_id', 'vector'])
+    .where('doc_id', 'in', docIds)
+    .where('model', '=', model)
+    .where('dims', '=', query.length)
+    .execute();
+  // Keep the best k in a small array sorted best-first.
+  const best: { id: number; score: number }[] = [];
+  for (const row of rows) {
+    const score = dot(query, fromBlob(row.vector));
+    if (best.length === k && score <= best[k - 1]!.score) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.score < score) at--;
+    best.splice(at, 0, { id: row.chunk_id, score });
+    if (best.length > k) best.pop();
+  }
+  if (!best.length) return [];
+  const chunks = new Map(
+    (await db.selectFrom('kb_chunks').select(['id', 'doc_id', 'page', 'bbox', 'text']).where('id', 'in', best.map((b) => b.id)).execute()).map((c) => [c.id, c]),
+  );
+  return best.flatMap((b) => {
+    const c = chunks.get(b.id);
+    if (!c) return [];
+    return [{ chunkId: c.id, docId: c.doc_id, page: c.page, bbox: c.bbox ? (JSON.parse(c.bbox) as [number, number, number, number]) : null, text: c.text, score: b.score }];
+  });
+}
