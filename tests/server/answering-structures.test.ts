@@ -37,13 +37,13 @@ describe('structures in the question, with no document chosen', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe(NO_MODEL_NO_SOURCES);
     expect(text).toContain('**问题中的结构**');
-    expect(text).toContain('- `CC(=O)Oc1ccccc1C(=O)O`：分子式 C9H8O4，重原子 13 个（问题中写作 CC\\(\\=O\\)OC1\\=CC\\=CC\\=C1C\\(O\\)\\=O）');
+    expect(text).toContain('- 分子式 C9H8O4，重原子 13 个（问题中写作 CC\\(\\=O\\)OC1\\=CC\\=CC\\=C1C\\(O\\)\\=O），规范 SMILES：`CC(=O)Oc1ccccc1C(=O)O`');
     expect(text).toContain('请在输入框的“文件”或“知识库”标签中选择文档后再提问');
   });
 
   it('lists several structures once each, in the order written', async () => {
     const { text } = await answerOf('比较 c1ccccc1、CCO 和 C1=CC=CC=C1 与乙醇 OCC');
-    const listed = [...text.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
+    const listed = [...text.matchAll(/^- .*`([^`]+)`$/gm)].map((m) => m[1]);
     expect(listed).toEqual(['c1ccccc1', 'CCO']);
   });
 
@@ -57,7 +57,7 @@ describe('structures in the question, with no document chosen', () => {
   it('ignores SMILES-like tokens RDKit refuses (pentavalent carbon, a five-membered benzene, an open branch)', async () => {
     const { text, status } = await answerOf('CC(C)(C)(C)(C)C 和 c1cccc1 还有 C1CC(( 以及 CCN');
     expect(status).toBe('done');
-    const listed = [...text.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
+    const listed = [...text.matchAll(/^- .*`([^`]+)`$/gm)].map((m) => m[1]);
     expect(listed).toEqual(['CCN']);
   });
 
@@ -67,7 +67,7 @@ describe('structures in the question, with no document chosen', () => {
     expect(question.length).toBe(20_000);
     const { text, status } = await answerOf(question);
     expect(status).toBe('done');
-    const listed = [...text.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
+    const listed = [...text.matchAll(/^- .*`([^`]+)`$/gm)].map((m) => m[1]);
     expect(listed).toEqual(['CCO', 'CCCO', 'CCCCO', 'CCCCCO', 'CCCCCCO']);
   });
 });
@@ -101,7 +101,7 @@ describe('the local engine with passages', () => {
     const lines = out.text.split('\n');
     expect(lines[0]).toBe(NO_MODEL_LINE);
     expect(lines.indexOf('**问题中的结构**')).toBe(2);
-    expect(lines[3]).toBe('- `CC(=O)Oc1ccccc1C(=O)O`：分子式 C9H8O4，重原子 13 个');
+    expect(lines[3]).toBe('- 分子式 C9H8O4，重原子 13 个，规范 SMILES：`CC(=O)Oc1ccccc1C(=O)O`');
     expect(out.text.indexOf('问题中的结构')).toBeLessThan(out.text.indexOf('《aspirin.pdf》'));
     expect(out.citations.map((c) => c.n)).toEqual([1]);
   });

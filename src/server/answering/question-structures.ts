@@ -58,15 +58,16 @@ export async function questionStructures(question: string, { chem = sharedChemSe
 export const STRUCTURES_HEADING = '**问题中的结构**';
 
 /**
- * The "structures in the question" section of an answer: each structure as inline code of its
- * canonical SMILES (drawn by the answer view), with formula and heavy-atom count.
+ * The "structures in the question" section of an answer: each structure with its formula and
+ * heavy-atom count, then its canonical SMILES as inline code (which the answer view draws).
  */
 export function structureLines(structures: readonly QuestionStructure[]): string[] {
   if (!structures.length) return [];
   const lines = [STRUCTURES_HEADING];
   for (const s of structures) {
     const asWritten = s.written === s.canonicalSmiles ? '' : `（问题中写作 ${escapeMarkdown(s.written)}）`;
-    lines.push(`- \`${s.canonicalSmiles}\`：分子式 ${s.formula}，重原子 ${s.numAtoms} 个${asWritten}`);
+    // The formula first: the answer view draws the structure right after the inline code.
+    lines.push(`- 分子式 ${s.formula}，重原子 ${s.numAtoms} 个${asWritten}，规范 SMILES：\`${s.canonicalSmiles}\``);
   }
   lines.push('');
   return lines;

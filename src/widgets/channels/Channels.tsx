@@ -1,6 +1,7 @@
 import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type Channel, type Question } from '../../contract/channel';
 import { paged } from '../../contract/envelope';
+import { smilesInText } from '../../contract/smiles';
 import type { ApiClient } from '../../core/api';
 import { toastStore } from '../../core/toast';
 import '../ask/ask.element';
@@ -13,6 +14,7 @@ import { InlineToasts } from '../shared/Toasts';
 import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
 import { channelsStrings } from './channels.strings';
 import { answerCss } from './answer-css';
+import { layoutCss } from './layout-css';
 
 addStrings('channels', channelsStrings);
 
@@ -79,6 +81,25 @@ function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
   return <div ref={ref} part="answer" className="csai-answer" aria-live={isLive(state.status) ? 'polite' : undefined} />;
 }
 
+/** Structures written in the question (e.g. inserted from the chemical editor), drawn below it. */
+function QuestionStructures({ question }: { question: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const t = useT('channels');
+  const smiles = useMemo(() => smilesInText(question, 5), [question]);
+  useEffect(() => {
+    if (!smiles.length) return;
+    let cancelled = false;
+    void loadRenderer().then((r) => {
+      if (!cancelled && ref.current) r.renderMolecules(ref.current, smiles);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [smiles]);
+  if (!smiles.length) return null;
+  return <div ref={ref} part="question-structures" role="group" aria-label={t('question_structures')} className="self-end flex flex-wrap justify-end gap-2 max-w-full" />;
+}
+
 function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient; onDeleted: (id: string) => void }) {
   const { host, apiOrigin } = useHost();
   const t = useT('channels');
@@ -134,6 +155,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
       <div part="question-text" className="self-end max-w-full rounded-csai bg-line px-3 py-2 whitespace-pre-wrap" aria-label={t('question_label')}>
         {q.question}
       </div>
+      <QuestionStructures question={q.question} />
       {state.status === 'queued' && (
         <p part="queued" role="status" className="m-0 text-xs text-warning">
           {t('queued')}
@@ -305,10 +327,10 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
     if (seen.closeSider !== closeSider) setSiderOpen(closeSider !== 'true');
   }
 
-  // Answer typography: one constructable sheet next to the twind ones (CSP-safe).
+  // Answer typography and the card's layout: one constructable sheet next to the twind ones (CSP-safe).
   useEffect(() => {
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(answerCss);
+    sheet.replaceSync(answerCss + layoutCss);
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     return () => {
       root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== sheet);
@@ -368,9 +390,9 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
   for (const [k, v] of Object.entries({ 'api-base': apiOrigin || undefined, theme, lang, accent, radius })) if (v) common[k] = v;
 
   return (
-    <div part="base" className="font-csai flex gap-4 bg-surface text-ink min-h-0">
+    <div part="base" className="font-csai rounded-csai border border-line bg-surface text-ink min-h-0">
       {siderOpen && (
-        <aside part="history" aria-label={t('history')} className="flex flex-col gap-2 w-64 shrink-0">
+        <aside part="history" aria-label={t('history')} className="flex flex-col gap-2 shrink-0">
           <input
             part="search"
             type="search"

@@ -93,7 +93,11 @@ const FORBID_ATTR = ['style', 'src', 'srcset', 'action', 'formaction', 'xlink:hr
 
 /** Markdown → sanitised DOM fragment (no citations yet). Exported for tests. */
 export function sanitisedFragment(text: string): DocumentFragment {
-  const html = markdown().render(text);
+  return sanitise(markdown().render(text));
+}
+
+/** Generated markup → DOM through the one DOMPurify configuration of model output. */
+function sanitise(html: string): DocumentFragment {
   return purify().sanitize(html, {
     RETURN_DOM_FRAGMENT: true,
     FORBID_TAGS,
@@ -102,6 +106,15 @@ export function sanitisedFragment(text: string): DocumentFragment {
     ALLOW_DATA_ATTR: false,
     CUSTOM_ELEMENT_HANDLING: { tagNameCheck: /^csai-molecule$/, attributeNameCheck: /^smiles$/, allowCustomizedBuiltInElements: false },
   });
+}
+
+/**
+ * Draws SMILES (e.g. those of a question) as <csai-molecule> elements into `target`, through the
+ * same sanitising path as answers; strings that do not look like SMILES are left out.
+ */
+export function renderMolecules(target: Element, smiles: readonly string[]): void {
+  const html = smiles.filter(looksLikeSmiles).map((s) => `<csai-molecule smiles="${escape(s.trim())}"></csai-molecule>`).join('');
+  target.replaceChildren(sanitise(html));
 }
 
 /** The viewer path of a citation (SPEC §2 /pdf_viewer; page from 1, bbox in PDF points). */

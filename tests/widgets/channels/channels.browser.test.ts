@@ -185,6 +185,49 @@ describe('<csai-channels>', () => {
     });
   });
 
+  describe('the question', () => {
+    it('draws the SMILES written in it as <csai-molecule> below the unchanged text, and nothing else', async () => {
+      const text = '比较 CC(=O)OC1=CC=CC=C1C(O)=O 与 CCO、CNS、NMR、H2O 和 C1CC(( 的性质';
+      const el = await show('channel-id="c1"', [question('q1', { question: text, answer: '回答' })]);
+      const box = await waitFor(() => part(el, 'question-structures'), 'the structures');
+      await waitFor(() => box.querySelectorAll('csai-molecule').length === 2, 'two molecules');
+      expect([...box.querySelectorAll('csai-molecule')].map((m) => m.getAttribute('smiles'))).to.deep.equal(['CC(=O)OC1=CC=CC=C1C(O)=O', 'CCO']);
+      expect(part(el, 'question-text')!.textContent).to.equal(text);
+      expect(box.getAttribute('aria-label')).to.equal('问题中的结构');
+    });
+
+    it('renders markup in the question as text and a question without structures draws none', async () => {
+      const hostile = '<img src=x onerror="window.__pwned=1"> `CCO` <csai-molecule smiles="C"></csai-molecule> [x](javascript:alert(1))';
+      const el = await show('channel-id="c1"', [question('q1', { question: hostile, answer: '回答' }), question('q2', { question: '阿司匹林的作用机制？', answer: '回答' })]);
+      const box = await waitFor(() => part(el, 'question-structures'), 'the structures');
+      await waitFor(() => box.querySelector('csai-molecule'), 'a molecule');
+      expect([...box.children].map((c) => `${c.tagName.toLowerCase()} ${c.getAttribute('smiles')} ${c.getAttributeNames().join(',')}`)).to.deep.equal(['csai-molecule CCO smiles']);
+      expect(el.shadowRoot!.querySelectorAll('img, a[href^="javascript"]').length).to.equal(0);
+      expect([...el.shadowRoot!.querySelectorAll('[part~="question-text"]')].map((q) => q.textContent)).to.include(hostile);
+      expect(el.shadowRoot!.querySelectorAll('[part~="question-structures"]').length).to.equal(1);
+      expect((window as { __pwned?: unknown }).__pwned).to.equal(undefined);
+    });
+  });
+
+  describe('the layout', () => {
+    it('keeps the conversation off the card border at desktop and phone widths', async () => {
+      for (const width of [1200, 360]) {
+        const el = await show('channel-id="c1"', [question('q1', { answer: '阿司匹林抑制环氧合酶，减少前列腺素的合成。' })]);
+        (el as HTMLElement).style.cssText = `display:block;width:${width}px`;
+        await waitFor(() => answers(el)[0]?.textContent, 'the answer');
+        const card = part(el, 'base')!.getBoundingClientRect();
+        for (const name of ['question-text', 'answer', 'toggle-history', 'search']) {
+          const box = part(el, name)!.getBoundingClientRect();
+          expect(box.left - card.left, `${name} left at ${width}px`).to.be.at.least(12);
+          expect(card.right - box.right, `${name} right at ${width}px`).to.be.at.least(12);
+        }
+        expect(card.top, 'the history above the conversation on a phone').to.be.at.most(part(el, 'history')!.getBoundingClientRect().top - 12);
+        box?.remove();
+        restoreFetch();
+      }
+    });
+  });
+
   it('has no serious accessibility violations with a finished answer and the history', async () => {
     const el = await show('channel-id="c1"', [question('q1', { answer: '阿司匹林抑制环氧合酶 [1]。', thinking: '思考', citations: [citation] })]);
     await waitFor(() => el.shadowRoot!.querySelector('a[data-cite]'), 'the answer');
