@@ -124,8 +124,21 @@ export const textEventData = z.object({ text: z.string() });
 export const toolCallEventData = z.object({ call_id: z.string(), name: z.string(), arguments: z.string() });
 /** `tool_result`: what the tool gave back. */
 export const toolResultEventData = z.object({ call_id: z.string(), name: z.string(), ok: z.boolean(), content: z.string() });
-/** `research_step`: a step of deep research (plan, search, write). */
-export const researchStepEventData = z.object({ step: z.string(), title: z.string(), detail: z.string().optional() });
+/**
+ * `research_step`: a step of deep research. `step` is its kind (`plan`, `search`, `web`, `read`,
+ * `write`, `resume`); `index` the sub-question (from 1) a search step is about; `progress` the
+ * steps done of all steps (plan, one search per sub-question, read, write); `plan` the
+ * sub-questions, on the `plan` step.
+ */
+export const researchStepEventData = z.object({
+  step: z.string(),
+  title: z.string(),
+  detail: z.string().optional(),
+  index: z.number().int().min(1).optional(),
+  progress: z.object({ current: z.number().int().min(0), total: z.number().int().min(1) }).optional(),
+  plan: z.array(z.string()).optional(),
+});
+export type ResearchStep = z.infer<typeof researchStepEventData>;
 /** `done`: the answer ended normally or was stopped; the stream ends. */
 export const doneEventData = z.object({ status: z.enum(['done', 'stopped']) });
 /** `error`: the answer failed, with a message for the asker; the stream ends. */

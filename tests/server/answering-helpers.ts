@@ -86,7 +86,9 @@ interface ChatRequest {
  * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
  * tool message) an answer; [error] an error event mid-stream; [http500] a 500; [stall] a few
  * chunks, then silence; [hold] one chunk, then more only after release(). Otherwise an answer
- * that cites [1] when the system prompt holds passages.
+ * that cites [1] when the system prompt holds passages. Deep research: the planner gets the
+ * question's "||"-separated parts as JSON ([badplan]: prose; [holdplan]: held), the report writer
+ * a short cited report ([hold]: held after its first paragraph; a continuation request: the rest).
  */
 export async function startFakeLlm() {
   const requests: ChatRequest[] = [];
@@ -123,6 +125,42 @@ export async function startFakeLlm() {
       send('data: [DONE]\n\n');
       res.end();
     };
+    // Deep research (deep-research.ts): the planner asks for {"sub_questions": [...]}, the writer for a report.
+    if (system.includes('"sub_questions"')) {
+      if (question.includes('[holdplan]')) {
+        const keepAlive = setInterval(() => send(chunk({})), 100);
+        await new Promise<void>((resolve) => held.add(resolve));
+        clearInterval(keepAlive);
+      }
+      if (question.includes('[think]')) send(chunk({ role: 'assistant', content: '', reasoning_content: '先拆解问题。' }));
+      // The sub-questions are the parts of the question between "||" (tags removed).
+      const parts = question.replace(/\[[a-z0-9]+\]/g, '').split('||').map((p) => p.trim()).filter(Boolean);
+      const plan = question.includes('[badplan]') ? '好的，我把问题拆成两部分：第一，……' : `\`\`\`json\n${JSON.stringify({ sub_questions: parts })}\n\`\`\``;
+      for (const piece of [plan.slice(0, 10), plan.slice(10)]) send(chunk({ content: piece }));
+      finish();
+      return;
+    }
+    if (system.includes('深度研究报告')) {
+      if (question.includes('[think]')) send(chunk({ role: 'assistant', content: '', reasoning_content: '组织报告结构。' }));
+      if (last.role === 'user' && (last.content ?? '').includes('中断')) {
+        send(chunk({ content: '第二段，接着写 [2]。\n\n## 结论\n综上 [1][2]。' }));
+        finish();
+        return;
+      }
+      if (question.includes('[hold]')) {
+        send(chunk({ content: '# 报告\n\n第一段 [1]。' }));
+        const keepAlive = setInterval(() => send(chunk({})), 100);
+        await new Promise<void>((resolve) => held.add(resolve));
+        clearInterval(keepAlive);
+        send(chunk({ content: '第二段 [2]。' }));
+        finish();
+        return;
+      }
+      const report = ['# 报告', '', '## 引言', '研究思路。', '', '## 子问题一', '结合力为纳摩尔级 [1]。', '', '## 结论', '综上 [1][2]。'].join('\n');
+      for (let i = 0; i < report.length; i += 12) send(chunk({ content: report.slice(i, i + 12) }));
+      finish();
+      return;
+    }
     if (question.includes('[tool]') && last.role !== 'tool') {
       send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'admet', arguments: '' } }] }));
       send(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"smiles":"CCO"}' } }] }));

@@ -8,6 +8,7 @@ import { answerEventStore, foldEvents, type AnswerEventBus, type NewAnswerEvent 
 import type { KnowledgePort } from './retrieval-port';
 import type { ToolRegistry } from './tools';
 import { storedRequest, sourcesOf } from './request';
+import { deepResearch, requeueInterruptedResearch } from './deep-research';
 
 /** Passages retrieved for one answer. */
 const PASSAGES_PER_ANSWER = 8;
@@ -17,7 +18,6 @@ const HISTORY_TURNS = 4;
 export const RESTART_MESSAGE = '服务重启，回答被中断，请重新提问';
 export const NO_WEB_SEARCH = '未配置联网搜索服务，本次回答没有进行联网搜索';
 export const NO_TOOLS = '所选工具暂未提供，本次回答没有使用工具';
-export const NO_DEEP_RESEARCH = '深度研究需要语言模型与检索服务，本次按普通问答回答';
 export const queuedMessage = (limit: number) => `排队中：每人同时最多进行${limit}个回答，前面的回答结束后自动开始`;
 
 type Outcome = { status: 'done' | 'stopped' } | { status: 'failed'; message: string };
@@ -66,10 +66,12 @@ class AnswerRun {
  * while their user has fewer than `maxPerUser` running. Events are stored, then published.
  * After a crash, answers that were running are marked failed with RESTART_MESSAGE (not retried:
  * part of the answer was already streamed, and a second run would write a different one);
- * queued answers start normally.
+ * queued answers start normally. Deep-research answers are the exception: they go back to the
+ * queue and resume from their last finished step (deep-research.ts).
  */
 export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser }: AnswerServiceDeps) {
   const store = answerEventStore(db);
+  const research = deepResearch({ db, engine, knowledge });
   const running = new Map<string, AnswerRun>();
   const toldQueued = new Set<string>();
   let closing = false;
@@ -124,12 +126,17 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       run.emit({ event: 'status', data: { status: 'running' } });
       const q = await db.selectFrom('questions').selectAll().where('id', '=', run.questionId).executeTakeFirstOrThrow();
       const request = storedRequest.parse(JSON.parse(q.request));
+      if (request.deepresearch) {
+        // A durable multi-step job of its own (deep-research.ts), resumed after a restart.
+        await research.run({ questionId: q.id, userId: q.user_id, question: q.question, request }, sink, run.controller.signal);
+        await run.close(() => finalise(run.questionId, { status: 'done' }).then(() => undefined));
+        return;
+      }
       const viewer = { userId: q.user_id };
       const sources = sourcesOf(request);
       const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
       if (request.if_search_online) sink.notice(NO_WEB_SEARCH);
       if (request.tools_name.length && !tools.resolve(request.tools_name).length) sink.notice(NO_TOOLS);
-      if (request.deepresearch && engine.name !== 'local') sink.notice(NO_DEEP_RESEARCH);
       const docIds = hasSources ? await knowledge.documentsOf(viewer, sources) : [];
       const passages: NumberedPassage[] = docIds.length
         ? (await knowledge.search(docIds, q.question, PASSAGES_PER_ANSWER)).map((p, i) => ({ ...p, n: i + 1 }))
@@ -226,6 +233,8 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   return {
     /** Crash recovery, then start what is queued. */
     async start() {
+      const resumed = await requeueInterruptedResearch(db);
+      if (resumed) log.warn({ count: resumed }, 'deep-research answers interrupted by a restart resume');
       const stale = await db.selectFrom('questions').select('id').where('status', '=', 'running').execute();
       for (const q of stale) await finalise(q.id, { status: 'failed', message: RESTART_MESSAGE }, ['running']);
       if (stale.length) log.warn({ count: stale.length }, 'answers interrupted by a restart marked failed');
@@ -272,7 +281,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       return running.size;
     },
 
-    /** Server shutdown: runs stop without writing an end; the next start marks them failed. */
+    /** Server shutdown: runs stop without writing an end; the next start marks them failed (deep research resumes). */
     async close() {
       closing = true;
       await Promise.race([Promise.allSettled([...running.values()].map((r) => r.close())), new Promise((r) => setTimeout(r, 2000))]);

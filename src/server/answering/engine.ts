@@ -1,4 +1,4 @@
-import type { Citation, QuestionRequest } from '../../contract/channel';
+import type { Citation, QuestionRequest, ResearchStep } from '../../contract/channel';
 import type { RetrievedPassage } from './retrieval-port';
 import type { ToolRegistry } from './tools';
 
@@ -31,13 +31,27 @@ export interface AnswerSink {
   toolCall(call: { call_id: string; name: string; arguments: string }): void;
   toolResult(result: { call_id: string; name: string; ok: boolean; content: string }): void;
   citation(citation: Citation): void;
-  researchStep(step: { step: string; title: string; detail?: string }): void;
+  researchStep(step: ResearchStep): void;
 }
+
+/** A message of a plain chat completion (deep research plans and writes with these). */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A plain streamed completion: text and reasoning go to the handlers as they come; resolves with the whole text. */
+export type ChatCompletion = (
+  request: { messages: ChatMessage[]; thinking: boolean; signal: AbortSignal },
+  on: { content?(text: string): void; reasoning?(text: string): void },
+) => Promise<string>;
 
 /** DESIGN §4: one interface, an OpenAI-compatible engine and the local one. */
 export interface AnswerEngine {
   readonly name: 'openai' | 'local';
   answer(input: AnswerInput, sink: AnswerSink, tools: ToolRegistry): Promise<void>;
+  /** Engines with a language model also offer plain completions (deep research). */
+  chat?: ChatCompletion;
 }
 
 /** A failure whose message is fit to show the asker (Chinese). */

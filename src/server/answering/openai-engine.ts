@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
+import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type ChatCompletion, type NumberedPassage } from './engine';
 import type { Tool, ToolRegistry } from './tools';
 
 /** Rounds of the function-calling loop; the last round offers no tools, so the model must answer. */
@@ -70,11 +70,78 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       client: new sdk.OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: config.idleTimeoutMs }),
     })));
 
+  const modelFor = (thinking: boolean) => {
+    const model = (thinking ? config.reasoningModel : undefined) ?? config.model ?? config.reasoningModel;
+    if (!model) throw new AnswerError('未配置语言模型名称（LLM_MODEL），无法生成回答');
+    return model;
+  };
+
+  /** One streamed completion: content and reasoning go to the handlers as they come; tool calls are gathered. */
+  async function streamRound(
+    model: string,
+    msgs: ChatCompletionMessageParam[],
+    offered: ChatCompletionTool[] | undefined,
+    signal: AbortSignal,
+    on: { content?(text: string): void; reasoning?(text: string): void },
+  ) {
+    const { sdk, client } = await load();
+    const ctl = new AbortController();
+    let idle = false;
+    const onAbort = () => ctl.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const alive = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
+    };
+    let content = '';
+    const calls: Array<{ id: string; name: string; arguments: string }> = [];
+    try {
+      const stream = await client.chat.completions.create(
+        { model, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) },
+        { signal: ctl.signal },
+      );
+      alive();
+      for await (const chunk of stream) {
+        alive();
+        const parsed = chunkDelta.safeParse(chunk.choices[0]?.delta ?? {});
+        if (!parsed.success) continue;
+        const d = parsed.data;
+        const reasoning = d.reasoning_content ?? d.reasoning;
+        if (reasoning) on.reasoning?.(reasoning);
+        if (d.content) {
+          content += d.content;
+          on.content?.(d.content);
+        }
+        for (const t of d.tool_calls ?? []) {
+          const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
+          if (t.id) call.id = t.id;
+          if (t.function?.name) call.name += t.function.name;
+          if (t.function?.arguments) call.arguments += t.function.arguments;
+        }
+      }
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (idle) throw stalled();
+      throw describe(sdk, err);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+    // The SDK ends the iteration quietly on abort.
+    if (signal.aborted) throw new Error('stopped');
+    if (idle) throw stalled();
+    return { content, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` })) };
+  }
+
+  const chat: ChatCompletion = async ({ messages, thinking, signal }, on) =>
+    (await streamRound(modelFor(thinking), messages, undefined, signal, { content: on.content, reasoning: thinking ? on.reasoning : undefined })).content;
+
   return {
     name: 'openai',
+    chat,
     async answer(input: AnswerInput, sink: AnswerSink, registry: ToolRegistry) {
-      const model = (input.options.if_thinking ? config.reasoningModel : undefined) ?? config.model ?? config.reasoningModel;
-      if (!model) throw new AnswerError('未配置语言模型名称（LLM_MODEL），无法生成回答');
+      const model = modelFor(input.options.if_thinking);
       const tools = input.options.tools_name.length ? registry.resolve(input.options.tools_name) : [];
       const byName = new Map(tools.map((t) => [t.entry.value, t]));
       const toolParams: ChatCompletionTool[] = tools.map((t) => ({
@@ -85,11 +152,17 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
       messages.push({ role: 'user', content: input.question });
       const tracker = citationTracker(input.passages, sink);
-      const { sdk, client } = await load();
+      const on = {
+        content: (text: string) => {
+          sink.delta(text);
+          tracker.push(text);
+        },
+        reasoning: (text: string) => input.options.if_thinking && sink.thinking(text),
+      };
 
       for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
         const offer = toolParams.length > 0 && round < MAX_TOOL_ROUNDS;
-        const { content, calls } = await streamRound(messages, offer ? toolParams : undefined);
+        const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
         if (!calls.length) return;
         messages.push({
           role: 'assistant',
@@ -103,58 +176,6 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
           messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
         }
         if (round === MAX_TOOL_ROUNDS - 1) sink.notice(`工具调用已达${MAX_TOOL_ROUNDS - 1}轮上限，直接给出回答`);
-      }
-
-      /** One streamed completion: content and thinking go out as they come; tool calls are gathered. */
-      async function streamRound(msgs: ChatCompletionMessageParam[], offered: ChatCompletionTool[] | undefined) {
-        const ctl = new AbortController();
-        let idle = false;
-        const onAbort = () => ctl.abort();
-        input.signal.addEventListener('abort', onAbort, { once: true });
-        let timer: NodeJS.Timeout | undefined;
-        const alive = () => {
-          clearTimeout(timer);
-          timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
-        };
-        let content = '';
-        const calls: Array<{ id: string; name: string; arguments: string }> = [];
-        try {
-          const stream = await client.chat.completions.create(
-            { model: model!, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) },
-            { signal: ctl.signal },
-          );
-          alive();
-          for await (const chunk of stream) {
-            alive();
-            const parsed = chunkDelta.safeParse(chunk.choices[0]?.delta ?? {});
-            if (!parsed.success) continue;
-            const d = parsed.data;
-            const reasoning = d.reasoning_content ?? d.reasoning;
-            if (reasoning && input.options.if_thinking) sink.thinking(reasoning);
-            if (d.content) {
-              content += d.content;
-              sink.delta(d.content);
-              tracker.push(d.content);
-            }
-            for (const t of d.tool_calls ?? []) {
-              const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
-              if (t.id) call.id = t.id;
-              if (t.function?.name) call.name += t.function.name;
-              if (t.function?.arguments) call.arguments += t.function.arguments;
-            }
-          }
-        } catch (err) {
-          if (input.signal.aborted) throw err;
-          if (idle) throw stalled();
-          throw describe(sdk, err);
-        } finally {
-          clearTimeout(timer);
-          input.signal.removeEventListener('abort', onAbort);
-        }
-        // The SDK ends the iteration quietly on abort.
-        if (input.signal.aborted) throw new Error('stopped');
-        if (idle) throw stalled();
-        return { content, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` })) };
       }
     },
   };

@@ -237,4 +237,20 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('kb_chunk_vectors_doc').on('kb_chunk_vectors').columns(['doc_id', 'model']).execute();
     },
   },
+  '0006_deep_research': {
+    async up(db: Kysely<unknown>) {
+      // The durable state of a deep-research answer (DESIGN §4): what each finished step found, so a
+      // run interrupted by a restart resumes after its last finished step. Gone with its question.
+      await db.schema
+        .createTable('research_runs')
+        .addColumn('question_id', 'text', (c) => c.primaryKey().references('questions.id').onDelete('cascade'))
+        .addColumn('completed', 'text', (c) => c.notNull().check(sql`completed in ('none','plan','search','read','write')`))
+        // JSON: the sub-questions (null until planned) and the passages found per searched sub-question.
+        .addColumn('plan', 'text')
+        .addColumn('findings', 'text', (c) => c.notNull())
+        .addColumn('resumes', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

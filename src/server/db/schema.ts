@@ -199,6 +199,20 @@ export interface KbChunkVectorTable {
   vector: Buffer;
 }
 
+/** The durable state of a deep-research answer (migration 0006). */
+export interface ResearchRunTable {
+  question_id: string;
+  /** The last finished step. */
+  completed: 'none' | 'plan' | 'search' | 'read' | 'write';
+  /** JSON array of sub-questions, null until planned. */
+  plan: string | null;
+  /** JSON: one list of passages per searched sub-question, in plan order. */
+  findings: string;
+  /** How often the run was resumed after a restart. */
+  resumes: Generated<number>;
+  updated_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -218,4 +232,5 @@ export interface Database {
   questions: QuestionTable;
   question_events: QuestionEventTable;
   kb_chunk_vectors: KbChunkVectorTable;
+  research_runs: ResearchRunTable;
 }

@@ -1,0 +1,414 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { ResearchStep } from '../../contract/channel';
+import type { Db } from '../db/database';
+import { now } from '../db/database';
+import { citationTracker, type AnswerEngine, type AnswerSink, type ChatMessage, type NumberedPassage } from './engine';
+import { answerEventStore } from './events';
+import { tokens } from '../retrieval/segment';
+import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, overlap, quoteOf, subjectTokens } from './local-engine';
+import { sourcesOf, type StoredRequest } from './request';
+import type { KnowledgePort, RetrievedPassage } from './retrieval-port';
+
+/** Sub-questions a plan holds at most (the local planner adds the whole question after them). */
+export const MAX_SUB_QUESTIONS = 5;
+/** A sub-question is cut to this many characters (it is a search query and a section title). */
+const SUB_QUESTION_LENGTH = 300;
+/** Passages retrieved per sub-question, and kept per sub-question after reading. */
+const PASSAGES_PER_SEARCH = 8;
+const KEEP_PER_SUB_QUESTION = 4;
+/** Passages weaker than this share of the best one of their search are not kept. */
+const MIN_RELATIVE_SCORE = 0.25;
+/** Characters of one passage given to the model. */
+const PROMPT_PASSAGE_CHARS = 1500;
+
+export const WEB_NOT_CONFIGURED = '未配置联网搜索服务，本次深度研究只检索所选的文件和知识库';
+export const PLAN_FALLBACK = '模型给出的研究计划无法解析，改为直接研究原问题';
+export const NO_SOURCES_SEARCH = '没有选择文件或知识库，跳过文档检索';
+export const NOTHING_FOR_SUB_QUESTION = '在所选文档中没有找到与这个子问题相关的段落。';
+export const CONTINUE_REPORT = '报告在上面中断了（服务重启）。请从中断处直接接着写完，不要重复已经写出的内容，也不要加任何说明。';
+
+type Completed = 'none' | 'plan' | 'search' | 'read' | 'write';
+
+const passageSchema = z.object({
+  docId: z.string(),
+  title: z.string(),
+  page: z.number().int().nullable(),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
+  text: z.string(),
+  score: z.number(),
+});
+const planColumn = z.object({ questions: z.array(z.string()).min(1), note: z.string().nullable() });
+const findingsColumn = z.array(z.array(passageSchema));
+
+/** What a deep-research run has finished so far (the `research_runs` row). */
+export interface ResearchState {
+  completed: Completed;
+  plan: z.infer<typeof planColumn> | null;
+  /** Passages found, one list per searched sub-question in plan order. */
+  findings: RetrievedPassage[][];
+  resumes: number;
+}
+
+/** One section of the report: a sub-question with the passages kept for it, numbered as cited. */
+export interface ResearchSection {
+  question: string;
+  passages: NumberedPassage[];
+}
+
+const cut = (text: string, max: number) => {
+  const chars = [...text.replace(/\s+/g, ' ').trim()];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : chars.join('');
+};
+
+const LEADING_CONJUNCTION = /^(?:以及|并且|而且|还有|另外|此外|同时|那么|并|且|和|与|及|or|and|also|then|as well as)\s*/i;
+const TRAILING_PARTICLE = /[吗呢呀吧]$/;
+/** Clause ends: question marks and sentence ends, semicolons, commas, line breaks. */
+const CLAUSE_END = /[？?。！!；;，,\n]+|\.\s+/;
+/** Conjunctions between clauses (Chinese multi-character ones, English words). */
+const CONJUNCTION = /\s*(?:以及|并且|而且|还有|另外|此外|同时)\s*|\s+(?:and|as well as|also|then|while)\s+/i;
+
+/**
+ * The local planner (no model): the question split on clause and conjunction boundaries and
+ * question marks, pieces that name a subject (two words or more) kept, then the whole question
+ * (only the whole question when fewer than two pieces remain).
+ */
+export function planHeuristically(question: string): string[] {
+  const whole = cut(question, SUB_QUESTION_LENGTH);
+  const pieces: string[] = [];
+  const seen = new Set<string>();
+  for (const clause of question.split(CLAUSE_END)) {
+    for (const raw of clause.split(CONJUNCTION)) {
+      let piece = raw.trim();
+      for (let i = 0; i < 3 && LEADING_CONJUNCTION.test(piece); i++) piece = piece.replace(LEADING_CONJUNCTION, '').trim();
+      piece = piece.replace(TRAILING_PARTICLE, '').trim();
+      if (subjectTokens(piece).size < 2) continue;
+      const key = piece.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pieces.push(cut(piece, SUB_QUESTION_LENGTH));
+    }
+  }
+  const norm = (s: string) => s.replace(/[\s？?。！!；;，,.]+/g, '').toLowerCase();
+  const distinct = pieces.filter((p) => norm(p) !== norm(whole)).slice(0, MAX_SUB_QUESTIONS);
+  // One clause with a subject is the question itself: nothing to split.
+  return distinct.length >= 2 ? [...distinct, whole] : [whole];
+}
+
+/** The planner's answer as the model should give it: {"sub_questions": [...]} (a bare array is accepted too). */
+const modelPlan = z.union([z.object({ sub_questions: z.array(z.string()) }).loose(), z.array(z.string())]);
+
+/** The sub-questions in a model's planning answer, or null when it is not the JSON asked for. */
+export function parseModelPlan(text: string): string[] | null {
+  const cleaned = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/```(?:json)?/gi, '');
+  const start = cleaned.search(/[[{]/);
+  if (start < 0) return null;
+  const end = Math.max(cleaned.lastIndexOf('}'), cleaned.lastIndexOf(']'));
+  let json: unknown;
+  try {
+    json = JSON.parse(cleaned.slice(start, end + 1));
+  } catch {
+    return null;
+  }
+  const parsed = modelPlan.safeParse(json);
+  if (!parsed.success) return null;
+  const list = Array.isArray(parsed.data) ? parsed.data : parsed.data.sub_questions;
+  const out: string[] = [];
+  for (const q of list) {
+    const s = cut(q, SUB_QUESTION_LENGTH);
+    if (s && !out.includes(s)) out.push(s);
+  }
+  return out.length ? out.slice(0, MAX_SUB_QUESTIONS) : null;
+}
+
+export const PLANNER_PROMPT = [
+  '你是研究规划助手。把用户的研究问题拆解为 2 到 5 个可以分别在文献中检索的子问题，覆盖问题的各个方面，使用提问者所用的语言。',
+  '只输出 JSON，格式为 {"sub_questions": ["子问题1", "子问题2"]}，不要输出其他任何内容。',
+].join('\n');
+
+/**
+ * The words a passage must share with a sub-question to be quoted without a model: the subject
+ * words as segmented, not the character pairs (a pair like 的用 matches unrelated text) nor the
+ * words linking clauses.
+ */
+const LINK_WORDS = new Set(['以及', '并且', '而且', '还有', '另外', '此外', '同时', '分别', 'as', 'well', 'also', 'then', 'while']);
+function sectionWords(question: string): Set<string> {
+  const subject = subjectTokens(question);
+  const words = tokens(question, { bigrams: false }).filter((t) => subject.has(t) && !LINK_WORDS.has(t));
+  return words.length ? new Set(words) : subject;
+}
+
+const passageKey = (p: RetrievedPassage) => `${p.docId}\u0000${p.page ?? ''}\u0000${p.text}`;
+
+/**
+ * The read step: per sub-question the strongest passages (none far weaker than the best; for the
+ * local engine, which cannot judge them, only ones sharing a word with the sub-question), each passage under the first
+ * sub-question that found it, grouped by document, numbered in the order the report shows them.
+ */
+export function readFindings(plan: string[], findings: RetrievedPassage[][], { needOverlap }: { needOverlap: boolean }): ResearchSection[] {
+  const taken = new Set<string>();
+  let n = 0;
+  return plan.map((question, i) => {
+    const found = [...(findings[i] ?? [])].sort((a, b) => b.score - a.score);
+    const best = found[0]?.score ?? 0;
+    const words = sectionWords(question);
+    const kept: RetrievedPassage[] = [];
+    for (const [k, p] of found.entries()) {
+      if (kept.length >= KEEP_PER_SUB_QUESTION) break;
+      if (k > 0 && p.score < best * MIN_RELATIVE_SCORE) continue;
+      if (needOverlap && overlap(p.text, words) === 0) continue;
+      if (taken.has(passageKey(p))) continue;
+      taken.add(passageKey(p));
+      kept.push(p);
+    }
+    const byDoc = new Map<string, RetrievedPassage[]>();
+    for (const p of kept) byDoc.set(p.docId, [...(byDoc.get(p.docId) ?? []), p]);
+    const passages = [...byDoc.values()].flat().map((p) => ({ ...p, n: ++n }));
+    return { question, passages };
+  });
+}
+
+/** The local engine's report: the quoted passages per sub-question, with an introduction and a conclusion. */
+export function localReport(question: string, sections: ResearchSection[], docCount: number): string {
+  const cited = sections.reduce((sum, s) => sum + s.passages.length, 0);
+  const lines = [
+    NO_MODEL_LINE,
+    '',
+    `## 深度研究报告：${asQuoteText(cut(question, 80))}`,
+    '',
+    '### 引言',
+    `本报告把问题拆解为 ${sections.length} 个子问题，在所选的 ${docCount} 篇文档中逐一检索，去重后摘录 ${cited} 个段落。各节按子问题列出原文要点并标注出处，点击引用可以打开原文并定位到对应页面。`,
+    '',
+  ];
+  sections.forEach((s, i) => {
+    lines.push(`### ${i + 1}. ${asQuoteText(s.question)}`);
+    if (!s.passages.length) lines.push(NOTHING_FOR_SUB_QUESTION);
+    const words = subjectTokens(s.question);
+    let doc = '';
+    for (const p of s.passages) {
+      if (p.docId !== doc) {
+        doc = p.docId;
+        lines.push(`**《${asQuoteText(p.title)}》**`);
+      }
+      lines.push(`- ${p.page ? `第${p.page}页：` : ''}“${quoteOf(p.text, words)}” [${p.n}]`);
+    }
+    lines.push('');
+  });
+  lines.push('### 结论');
+  const answered = sections.filter((s) => s.passages.length);
+  if (!answered.length) lines.push('在所选文档中没有找到与这些子问题相关的段落，可以换个说法或选择其他文档再试。');
+  for (const s of answered) {
+    const p = s.passages[0]!;
+    lines.push(`- ${asQuoteText(cut(s.question, 60))}：主要依据《${asQuoteText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]。`);
+  }
+  lines.push('', '以上均为原文摘录，未经模型归纳，请结合原文判断。');
+  return lines.join('\n');
+}
+
+/** The writer's system prompt: the report's structure and the passages, numbered, per sub-question. */
+export function reportPrompt(sections: ResearchSection[], hasSources: boolean): string {
+  const lines = [
+    '你是 CSAI，一名面向药物研发与化学研究的助手，现在撰写一份深度研究报告。',
+    '始终使用提问者所用的语言撰写。使用 Markdown：一级标题为报告题目；“引言”一节概述问题与研究思路；每个子问题一节，以子问题为小标题；最后“结论”一节综合回答原问题。',
+  ];
+  const any = sections.some((s) => s.passages.length);
+  if (any) {
+    lines.push(
+      '下面是按子问题检索到的段落，编号为 [n]。凡依据这些段落的陈述，都在句末用对应的 [n] 标注出处（可写作 [1][3]）；只使用下列编号，不要编造引用；段落中没有的信息要说明。',
+    );
+  } else if (hasSources) {
+    lines.push('在用户所选文档中没有检索到与这些子问题相关的段落：先说明这一点，再谨慎地依据通用知识撰写，不要编造引用。');
+  } else {
+    lines.push('用户没有选择文档：依据你的知识撰写，不要编造引用或出处。');
+  }
+  sections.forEach((s, i) => {
+    lines.push('', `## 子问题 ${i + 1}：${s.question}`);
+    if (!s.passages.length && any) lines.push('（没有找到相关段落）');
+    for (const p of s.passages) lines.push(`[${p.n}] 《${p.title}》${p.page ? ` 第${p.page}页` : ''}`, cut(p.text, PROMPT_PASSAGE_CHARS), '');
+  });
+  return lines.join('\n');
+}
+
+/** A deep-research answer to run: its question row and stored request. */
+export interface ResearchJob {
+  questionId: string;
+  userId: string;
+  question: string;
+  request: StoredRequest;
+}
+
+const stepKey = (s: Pick<ResearchStep, 'step' | 'index'>) => `${s.step}:${s.index ?? 0}`;
+
+/**
+ * Deep research (DESIGN §4) as a durable job: plan → search every sub-question in the chosen files
+ * or knowledge bases → read (keep and deduplicate the best passages) → write a cited report. The
+ * state is saved in `research_runs` after each step; a run started again for the same question
+ * (after a restart) continues after its last finished step. Research steps already stored are not
+ * sent again, and a report cut off mid-way is continued from what was stored.
+ */
+export function deepResearch({ db, engine, knowledge }: { db: Db; engine: AnswerEngine; knowledge: KnowledgePort }) {
+  async function load(questionId: string): Promise<ResearchState | null> {
+    const row = await db.selectFrom('research_runs').selectAll().where('question_id', '=', questionId).executeTakeFirst();
+    if (!row) return null;
+    return {
+      completed: row.completed,
+      plan: row.plan === null ? null : planColumn.parse(JSON.parse(row.plan)),
+      findings: findingsColumn.parse(JSON.parse(row.findings)),
+      resumes: row.resumes,
+    };
+  }
+
+  async function save(questionId: string, s: ResearchState) {
+    const values = {
+      completed: s.completed,
+      plan: s.plan ? JSON.stringify(s.plan) : null,
+      findings: JSON.stringify(s.findings),
+      resumes: s.resumes,
+      updated_at: now(),
+    };
+    await db
+      .insertInto('research_runs')
+      .values({ question_id: questionId, ...values })
+      .onConflict((oc) => oc.column('question_id').doUpdateSet(values))
+      .execute();
+  }
+
+  return {
+    async run(job: ResearchJob, sink: AnswerSink, signal: AbortSignal): Promise<void> {
+      const stopped = () => {
+        if (signal.aborted) throw new Error('stopped');
+      };
+      const stored = await answerEventStore(db).after(job.questionId);
+      const sent = new Set(stored.flatMap((e) => (e.event === 'research_step' ? [stepKey(e.data)] : [])));
+      const step = (s: ResearchStep) => {
+        if (sent.has(stepKey(s))) return;
+        sent.add(stepKey(s));
+        sink.researchStep(s);
+      };
+      const { request } = job;
+      const thinking = (text: string) => request.if_thinking && sink.thinking(text);
+
+      let state = await load(job.questionId);
+      if (state) {
+        state = { ...state, resumes: state.resumes + 1 };
+        await save(job.questionId, state);
+        const next = { none: '拆解问题', plan: '检索', search: '阅读与筛选', read: '撰写报告', write: '完成' }[state.completed];
+        step({ step: 'resume', index: state.resumes, title: '服务重启后继续研究', detail: `从“${next}”继续，已完成的步骤不再重复` });
+      } else {
+        state = { completed: 'none', plan: null, findings: [], resumes: 0 };
+        await save(job.questionId, state);
+      }
+
+      const sources = sourcesOf(request);
+      const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
+      const docIds = hasSources ? await knowledge.documentsOf({ userId: job.userId }, sources) : [];
+      stopped();
+
+      // 1. Plan.
+      if (!state.plan) {
+        let plan: z.infer<typeof planColumn>;
+        if (engine.chat) {
+          const text = await engine.chat(
+            { messages: [{ role: 'system', content: PLANNER_PROMPT }, { role: 'user', content: job.question }], thinking: request.if_thinking, signal },
+            { reasoning: thinking },
+          );
+          const questions = parseModelPlan(text);
+          plan = questions ? { questions, note: null } : { questions: [cut(job.question, SUB_QUESTION_LENGTH)], note: PLAN_FALLBACK };
+        } else {
+          plan = { questions: planHeuristically(job.question), note: null };
+        }
+        stopped();
+        state = { ...state, plan, completed: 'plan' };
+        await save(job.questionId, state);
+      }
+      const plan = state.plan!.questions;
+      const total = plan.length + 3;
+      step({
+        step: 'plan',
+        title: '拆解问题',
+        detail: state.plan!.note ?? `拆解为 ${plan.length} 个子问题`,
+        plan,
+        progress: { current: 1, total },
+      });
+      if (request.if_search_online) step({ step: 'web', title: '联网搜索', detail: WEB_NOT_CONFIGURED });
+
+      // 2. Search each sub-question.
+      for (const [i, question] of plan.entries()) {
+        if (i >= state.findings.length) {
+          stopped();
+          const found = docIds.length ? await knowledge.search(docIds, question, PASSAGES_PER_SEARCH) : [];
+          stopped();
+          const findings: RetrievedPassage[][] = [...state.findings, found];
+          state = { ...state, findings, completed: findings.length === plan.length ? 'search' : 'plan' };
+          await save(job.questionId, state);
+        }
+        const count = state.findings[i]!.length;
+        step({
+          step: 'search',
+          index: i + 1,
+          title: `检索子问题 ${i + 1}/${plan.length}`,
+          detail: `${cut(question, 80)} —— ${hasSources ? `找到 ${count} 个相关段落` : NO_SOURCES_SEARCH}`,
+          progress: { current: i + 2, total },
+        });
+      }
+
+      // 3. Read: keep and deduplicate the best passages (deterministic, so a resumed run gets the same numbers).
+      const sections = readFindings(plan, state.findings, { needOverlap: !engine.chat });
+      const numbered = sections.flatMap((s) => s.passages);
+      if (state.completed === 'search') {
+        stopped();
+        state = { ...state, completed: 'read' };
+        await save(job.questionId, state);
+      }
+      const docCount = new Set(numbered.map((p) => p.docId)).size;
+      step({ step: 'read', title: '阅读与筛选', detail: `去重后保留 ${numbered.length} 个段落，来自 ${docCount} 篇文档`, progress: { current: total - 1, total } });
+
+      // 4. Write the report (continuing what a previous run already wrote).
+      step({ step: 'write', title: '撰写报告', detail: `引言、${plan.length} 个子问题各一节、结论，引用 ${numbered.length} 个段落`, progress: { current: total, total } });
+      if (state.completed === 'write') return;
+      const written = stored.flatMap((e) => (e.event === 'delta' ? [e.data.text] : [])).join('');
+      const citedBefore = new Set(stored.flatMap((e) => (e.event === 'citation' ? [e.data.n] : [])));
+      const tracker = citationTracker(numbered, { ...sink, citation: (c) => citedBefore.has(c.n) || sink.citation(c) });
+      tracker.push(written);
+      const emit = (text: string) => {
+        if (!text) return;
+        sink.delta(text);
+        tracker.push(text);
+      };
+      stopped();
+      if (engine.chat) {
+        const messages: ChatMessage[] = [
+          { role: 'system', content: reportPrompt(sections, hasSources) },
+          { role: 'user', content: `研究问题：${job.question}\n\n子问题：\n${plan.map((q, i) => `${i + 1}. ${q}`).join('\n')}` },
+        ];
+        if (written) messages.push({ role: 'assistant', content: written }, { role: 'user', content: CONTINUE_REPORT });
+        await engine.chat({ messages, thinking: request.if_thinking, signal }, { content: emit, reasoning: thinking });
+      } else {
+        const report = hasSources
+          ? localReport(job.question, sections, docIds.length)
+          : [NO_MODEL_NO_SOURCES, '', '深度研究需要资料来源：请在输入框的“文件”或“知识库”标签中选择文档后再提问。'].join('\n');
+        // A report cut off by a restart is continued where the stored text ends (it is the same report).
+        const rest = report.startsWith(written) ? report.slice(written.length) : `${written ? '\n\n' : ''}${report}`;
+        for (const line of rest.split(/(?<=\n)/)) emit(line);
+      }
+      stopped();
+      await save(job.questionId, { ...state, completed: 'write' });
+    },
+  };
+}
+
+export type DeepResearch = ReturnType<typeof deepResearch>;
+
+/**
+ * At start-up: deep-research answers left `running` by a crash or shutdown go back to `queued`, so
+ * the queue starts them again and they resume from their saved state. Returns how many.
+ */
+export async function requeueInterruptedResearch(db: Db): Promise<number> {
+  const res = await db
+    .updateTable('questions')
+    .set({ status: 'queued' })
+    .where('status', '=', 'running')
+    .where(sql<boolean>`json_extract(request, '$.deepresearch') = 1`)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
