@@ -354,68 +354,131 @@ export interface VectorHit {
   score: number;
 }
 
-/** Dot product of two equally long unit vectors (their cosine). */
-export function dot(a: Float32Array, b: Float32Array): number {
+/** One document's vectors of one model as a matrix (row i is chunk ids[i]), with what it was read at. */
+interface DocMatrix {
+  count: number;
+  maxId: number;
+  dims: number;
+  ids: Float64Array;
+  matrix: Float32Array;
+}
+
+/** Bytes of vectors kept in memory per database (least recently used documents go first). */
+const CACHE_BYTES = 256 * 1024 * 1024;
+const caches = new WeakMap<Executor, { entries: Map<string, DocMatrix>; bytes: number }>();
+
+function cacheOf(db: Executor) {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = { entries: new Map(), bytes: 0 }));
+  return cache;
+}
+
+/** Reads one document's vectors, from memory when its vector count and newest id are unchanged. */
+async function docMatrix(db: Executor, docId: string, model: string, dims: number, count: number, maxId: number): Promise<DocMatrix> {
+  const cache = cacheOf(db);
+  const key = `${model}\u0000${docId}`;
+  const hit = cache.entries.get(key);
+  if (hit && hit.count === count && hit.maxId === maxId && hit.dims === dims) {
+    cache.entries.delete(key); // most recently used last
+    cache.entries.set(key, hit);
+    return hit;
+  }
+  if (hit) {
+    cache.entries.delete(key);
+    cache.bytes -= hit.matrix.byteLength;
+  }
+  const rows = await db
+    .selectFrom('kb_chunk_vectors')
+    .select(['chunk_id', 'vector'])
+    .where('doc_id', '=', docId)
+    .where('model', '=', model)
+    .where('dims', '=', dims)
+    .execute();
+  const ids = new Float64Array(rows.length);
+  const matrix = new Float32Array(rows.length * dims);
+  rows.forEach((r, i) => {
+    ids[i] = r.chunk_id;
+    matrix.set(fromBlob(r.vector), i * dims);
+  });
+  const entry = { count, maxId, dims, ids, matrix };
+  if (matrix.byteLength <= CACHE_BYTES / 4) {
+    cache.entries.set(key, entry);
+    cache.bytes += matrix.byteLength;
+    for (const [k, old] of cache.entries) {
+      if (cache.bytes <= CACHE_BYTES) break;
+      cache.entries.delete(k);
+      cache.bytes -= old.matrix.byteLength;
+    }
+  }
+  return entry;
+}
+
+/** Dot product of row `row` of a matrix with a unit query vector. */
+function rowDot(m: Float32Array, row: number, q: Float32Array): number {
+  const dims = q.length;
+  const base = row * dims;
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
-  const n = a.length - (a.length % 4);
+  const n = dims - (dims % 4);
   let i = 0;
   for (; i < n; i += 4) {
-    s0 += a[i]! * b[i]!;
-    s1 += a[i + 1]! * b[i + 1]!;
-    s2 += a[i + 2]! * b[i + 2]!;
-    s3 += a[i + 3]! * b[i + 3]!;
+    s0 += m[base + i]! * q[i]!;
+    s1 += m[base + i + 1]! * q[i + 1]!;
+    s2 += m[base + i + 2]! * q[i + 2]!;
+    s3 += m[base + i + 3]! * q[i + 3]!;
   }
-  for (; i < a.length; i++) s0 += a[i]! * b[i]!;
+  for (; i < dims; i++) s0 += m[base + i]! * q[i]!;
   return s0 + s1 + s2 + s3;
 }
 
-/**
- * Whether every passage of the documents has a vector of this model and size. Fusing a ranking that
- * covers only some documents would favour those (a document still waiting for its vectors would
- * lose to embedded ones), so until then retrieval stays BM25 alone.
- */
-export async function fullyEmbedded(db: Executor, docIds: string[], model: string, dims: number): Promise<boolean> {
-  if (!docIds.length) return false;
-  const row = await sql<{ chunks: number; vectors: number }>`select
-    (select count(*) from kb_chunks where doc_id in (${sql.join(docIds)})) as chunks,
-    (select count(*) from kb_chunk_vectors where doc_id in (${sql.join(docIds)}) and model = ${model} and dims = ${dims}) as vectors`.execute(db);
-  const r = row.rows[0];
-  return !!r && r.chunks > 0 && r.vectors >= r.chunks;
+export interface VectorSearchResult {
+  hits: VectorHit[];
+  /**
+   * Whether every passage of the documents has a vector of this model. Fusing a ranking that
+   * covers only some documents would favour those (a document still waiting for its vectors would
+   * lose to embedded ones), so callers search with BM25 alone until then.
+   */
+  complete: boolean;
 }
 
 /**
  * The k passages of the given documents closest to the question's vector (cosine), from the
- * stored vectors of the same model and size. The caller must have checked access to the documents.
+ * stored vectors of the same model and size (kept in memory per document while unchanged). The
+ * caller must have checked access to the documents.
  */
-export async function vectorSearch(db: Executor, docIds: string[], query: Float32Array, model: string, k: number): Promise<VectorHit[]> {
-  if (!docIds.length || k <= 0) return [];
-  const rows = await db
-    .selectFrom('kb_chunk_vectors')
-    .select(['chunk_id', 'vector'])
-    .where('doc_id', 'in', docIds)
-    .where('model', '=', model)
-    .where('dims', '=', query.length)
-    .execute();
+export async function vectorSearch(db: Executor, docIds: string[], query: Float32Array, model: string, k: number): Promise<VectorSearchResult> {
+  if (!docIds.length || k <= 0) return { hits: [], complete: false };
+  // Both counts come from indexes alone (chunk_id is the rowid, so part of every index).
+  const [signatures, chunks] = await Promise.all([
+    sql<{ doc_id: string; n: number; m: number }>`select doc_id, count(*) as n, max(chunk_id) as m from kb_chunk_vectors
+      where doc_id in (${sql.join(docIds)}) and model = ${model} group by doc_id`.execute(db),
+    sql<{ n: number }>`select count(*) as n from kb_chunks where doc_id in (${sql.join(docIds)})`.execute(db),
+  ]);
+  const vectors = signatures.rows.reduce((sum, r) => sum + r.n, 0);
+  const complete = vectors > 0 && vectors >= (chunks.rows[0]?.n ?? 0);
   // Keep the best k in a small array sorted best-first.
   const best: { id: number; score: number }[] = [];
-  for (const row of rows) {
-    const score = dot(query, fromBlob(row.vector));
-    if (best.length === k && score <= best[k - 1]!.score) continue;
-    let at = best.length;
-    while (at > 0 && best[at - 1]!.score < score) at--;
-    best.splice(at, 0, { id: row.chunk_id, score });
-    if (best.length > k) best.pop();
+  for (const sig of signatures.rows) {
+    const { ids, matrix } = await docMatrix(db, sig.doc_id, model, query.length, sig.n, sig.m);
+    for (let row = 0; row < ids.length; row++) {
+      const score = rowDot(matrix, row, query);
+      if (best.length === k && score <= best[k - 1]!.score) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.score < score) at--;
+      best.splice(at, 0, { id: ids[row]!, score });
+      if (best.length > k) best.pop();
+    }
   }
-  if (!best.length) return [];
-  const chunks = new Map(
+  if (!best.length) return { hits: [], complete };
+  const rows = new Map(
     (await db.selectFrom('kb_chunks').select(['id', 'doc_id', 'page', 'bbox', 'text']).where('id', 'in', best.map((b) => b.id)).execute()).map((c) => [c.id, c]),
   );
-  return best.flatMap((b) => {
-    const c = chunks.get(b.id);
+  const hits = best.flatMap((b) => {
+    const c = rows.get(b.id);
     if (!c) return [];
     return [{ chunkId: c.id, docId: c.doc_id, page: c.page, bbox: c.bbox ? (JSON.parse(c.bbox) as [number, number, number, number]) : null, text: c.text, score: b.score }];
   });
+  return { hits, complete };
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
-import { fullyEmbedded, vectorSearch, type EmbeddingClient } from './embeddings';
+import { vectorSearch, type EmbeddingClient } from './embeddings';
 
 /** The usual reciprocal-rank-fusion constant (Cormack et al. 2009): damps the weight of the very top ranks. */
 export const RRF_K = 60;
@@ -43,7 +43,7 @@ export interface HybridOptions {
 /**
  * The k best passages of the given documents: BM25 alone, or, with embeddings configured, BM25
  * and cosine similarity fused by reciprocal rank — once every passage of the documents has its
- * vector (see fullyEmbedded). A failing embeddings service falls back to BM25 with a log line. The caller must have checked that the asker may read these documents.
+ * vector (see vectorSearch). A failing embeddings service falls back to BM25 with a log line. The caller must have checked that the asker may read these documents.
  */
 export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Passage[]> {
   const client = opts.embeddings;
@@ -52,8 +52,8 @@ export async function hybridSearch(db: Executor, docIds: string[], query: string
   const semantic = async () => {
     try {
       const [vector] = await client.embed([query], opts.queryTimeoutMs ?? 3000);
-      if (!(await fullyEmbedded(db, docIds, client.model, vector!.length))) return undefined;
-      return await vectorSearch(db, docIds, vector!, client.model, depth);
+      const { hits, complete } = await vectorSearch(db, docIds, vector!, client.model, depth);
+      return complete ? hits : undefined;
     } catch (err) {
       opts.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'question embedding failed; searching with BM25 alone');
       return undefined;
