@@ -61,13 +61,12 @@ export function asQuoteText(text: string): string {
 /**
  * DESIGN §4 `local`: answers from the retrieved passages alone. The best passages are grouped by
  * document (strongest document first, best passage first), each quoted briefly and cited as [n].
+ * Deep research does not come here: deep-research.ts plans, searches and writes its own report.
  */
 export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEngine {
   return {
     name: 'local',
     async answer(input: AnswerInput, sink: AnswerSink) {
-      const deep = input.options.deepresearch;
-      if (deep) sink.researchStep({ step: 'plan', title: '拆解问题', detail: input.question });
       // SMILES in the question (drawn in the chemical editor or pasted), checked by RDKit, shown as structures.
       const structures = structureLines(await questionStructures(input.question, { chem, signal: input.signal }));
       if (!input.hasSources) {
@@ -83,7 +82,6 @@ export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEng
         ]);
         return;
       }
-      if (deep) sink.researchStep({ step: 'search', title: '检索所选文档', detail: `找到 ${input.passages.length} 个相关段落` });
       const best = input.passages[0]?.score ?? 0;
       const questionTokens = subjectTokens(input.question);
       // Weak passages, and ones sharing no word with the question, are left out (the best one always stays).
@@ -110,7 +108,6 @@ export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEng
         }
         lines.push('');
       }
-      if (deep) sink.researchStep({ step: 'write', title: '整理引用', detail: `引用 ${renumbered.length} 个段落` });
       writeLines(sink, lines, citationTracker(renumbered, sink));
     },
   };
