@@ -13,6 +13,7 @@ import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
 import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
 import { channelsStrings } from './channels.strings';
+import { otherSteps, ResearchProgress } from './ResearchProgress';
 import { answerCss } from './answer-css';
 import { layoutCss } from './layout-css';
 
@@ -172,13 +173,13 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
           <div className="whitespace-pre-wrap border-l-2 border-line pl-2">{state.thinking}</div>
         </details>
       )}
-      {state.steps.length > 0 && (
+      <ResearchProgress steps={state.steps} live={live} />
+      {otherSteps(state.steps).length > 0 && (
         <ol part="steps" aria-label={t('steps')} className="m-0 pl-4 text-xs text-muted">
-          {state.steps.map((s, i) => (
+          {otherSteps(state.steps).map((s, i) => (
             <li key={i} part="step" data-type={s.type}>
               {s.type === 'tool_call' ? t('tool_call', { name: s.name })
               : s.type === 'tool_result' ? (s.ok ? t('tool_result_ok', { name: s.name }) : t('tool_result_failed', { name: s.name }))
-              : s.type === 'research_step' ? s.title
               : s.message}
             </li>
           ))}

@@ -1,0 +1,87 @@
+import '../../../src/widgets/channels/channels.element';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { csaiRoutes, FakeEventSource, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+
+// Deep research in the conversation view: the plan, the current step and the progress.
+const question = (id: string, over: Record<string, unknown> = {}) => ({
+  question_id: id, channel_id: 'c1', question: '乱数假文是什么？以及阿司匹林的用途有哪些？', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
+  effect: null, effect_comment: null, docIdList: ['d1'], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false,
+  deepresearch: true, tools_name: [], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
+});
+const PLAN = ['乱数假文是什么', '阿司匹林的用途有哪些', '乱数假文是什么？以及阿司匹林的用途有哪些？'];
+const planStep = { step: 'plan', title: '拆解问题', detail: '拆解为 3 个子问题', plan: PLAN, progress: { current: 1, total: 6 } };
+const searchStep = (index: number) => ({ step: 'search', index, title: `检索子问题 ${index}/3`, detail: `${PLAN[index - 1]} —— 找到 2 个相关段落`, progress: { current: index + 1, total: 6 } });
+
+describe('<csai-channels> deep research', () => {
+  failOnConsoleErrors();
+  let box: HTMLElement | undefined;
+  let restoreFetch = () => {};
+  let restoreFakes = () => {};
+
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    restoreFakes = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    restoreFetch();
+    restoreFakes();
+  });
+
+  const show = async (questions: unknown[]) => {
+    const fake = fakeFetch(
+      csaiRoutes([
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [{ id: 'c1', name: '深度研究', question_count: 1, created_at: '', updated_at: '' }], total: 1, page: 1, size: 20 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
+      ]),
+    );
+    restoreFetch = fake.restore;
+    box = mount('<csai-channels channel-id="c1"></csai-channels>');
+    const el = box.querySelector('csai-channels')!;
+    await waitFor(() => part(el, 'conversation'), 'the conversation');
+    return el;
+  };
+  const all = (el: Element, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
+
+  it('follows a running research: the plan with the sub-question being searched, the current step and the progress', async () => {
+    const el = await show([question('q1', { status: 'running', last_event_id: 2, steps: [{ type: 'research_step', ...planStep }] })]);
+    await waitFor(() => part(el, 'research-plan'), 'the plan');
+    expect(all(el, 'research-sub-question').map((li) => li.textContent)).to.deep.equal(PLAN.map((q, i) => `${i === 0 ? '…' : '○'} ${q}`));
+    expect(all(el, 'research-sub-question').map((li) => li.dataset.state)).to.deep.equal(['current', 'pending', 'pending']);
+    expect(part(el, 'research-progress')!.textContent).to.equal('第 1 / 6 步');
+    expect(part(el, 'research-current')!.textContent).to.equal('正在进行：拆解问题：拆解为 3 个子问题');
+    expect(part(el, 'research')!.textContent).to.contain('深度研究约需 10–20 分钟');
+    // Research steps are not repeated in the plain step list.
+    expect(part(el, 'steps')).to.equal(null);
+
+    const stream = await waitFor(() => FakeEventSource.all.find((s) => s.url.includes('/questions/q1/')), 'the stream');
+    stream.emit(3, 'research_step', searchStep(1));
+    await waitFor(() => part(el, 'research-progress')?.textContent === '第 2 / 6 步', 'the next step');
+    expect(all(el, 'research-sub-question').map((li) => li.dataset.state)).to.deep.equal(['done', 'current', 'pending']);
+    expect(part(el, 'research-current')!.textContent).to.equal(`正在进行：检索子问题 1/3：${PLAN[0]} —— 找到 2 个相关段落`);
+    const bar = part(el, 'research-bar') as HTMLProgressElement;
+    expect([bar.value, bar.max]).to.deep.equal([2, 6]);
+
+    stream.emit(4, 'research_step', searchStep(2));
+    stream.emit(5, 'research_step', searchStep(3));
+    stream.emit(6, 'research_step', { step: 'read', title: '阅读与筛选', detail: '去重后保留 4 个段落，来自 1 篇文档', progress: { current: 5, total: 6 } });
+    stream.emit(7, 'research_step', { step: 'write', title: '撰写报告', detail: '引言、3 个子问题各一节、结论，引用 4 个段落', progress: { current: 6, total: 6 } });
+    stream.emit(8, 'delta', { text: '## 深度研究报告\n\n### 引言\n正文' });
+    stream.emit(9, 'done', { status: 'done' });
+    await waitFor(() => el.shadowRoot!.querySelector('[part~="question"][data-status="done"]'), 'the end');
+    // Once done: every sub-question searched, no "now" line, all steps listed in the collapsed details.
+    expect(all(el, 'research-sub-question').map((li) => li.dataset.state)).to.deep.equal(['done', 'done', 'done']);
+    expect(part(el, 'research-current')).to.equal(null);
+    expect(part(el, 'research-progress')!.textContent).to.equal('第 6 / 6 步');
+    expect(all(el, 'research-step').map((li) => li.dataset.step)).to.deep.equal(['plan', 'search', 'search', 'search', 'read', 'write']);
+    expect((part(el, 'research-steps') as HTMLDetailsElement).open).to.equal(false);
+  });
+
+  it('shows nothing of it for an ordinary answer, and other steps as before', async () => {
+    const el = await show([question('q1', { deepresearch: false, steps: [{ type: 'notice', message: '未配置联网搜索服务，本次回答没有进行联网搜索' }] })]);
+    await waitFor(() => part(el, 'steps'), 'the steps');
+    expect(part(el, 'research')).to.equal(null);
+    expect(all(el, 'step').map((s) => s.textContent)).to.deep.equal(['未配置联网搜索服务，本次回答没有进行联网搜索']);
+  });
+});
