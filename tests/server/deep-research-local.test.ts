@@ -78,7 +78,8 @@ describe('deep research with the local engine', () => {
     const docIdList = [ids['zhlipsum.pdf']!, ids['fduthesis-en.pdf']!];
     const midSearch = await ask(me, QUESTION, { docIdList, deepresearch: true });
     const midWrite = await ask(me, QUESTION, { docIdList, deepresearch: true });
-    for (const q of [midSearch, midWrite]) await readEvents(me, q.questionId);
+    const tooOften = await ask(me, QUESTION, { docIdList, deepresearch: true });
+    for (const q of [midSearch, midWrite, tooOften]) await readEvents(me, q.questionId);
     // Put the database in the states a crash leaves (events after the crash point never stored).
     const db = server.sqlite();
     const cutAfter = (questionId: string, keep: (e: { type: string; data: string }) => boolean) => {
@@ -96,6 +97,10 @@ describe('deep research with the local engine', () => {
     let deltas = 0;
     cutAfter(midWrite.questionId, (e) => e.type === 'delta' && ++deltas <= 8);
     db.prepare("update research_runs set completed = 'read' where question_id = ?").run(midWrite.questionId);
+    // 3. Interrupted by three restarts already (it may be what brings the server down): not resumed again.
+    deltas = 0;
+    cutAfter(tooOften.questionId, (e) => e.type === 'delta' && ++deltas <= 8);
+    db.prepare("update research_runs set completed = 'read', resumes = 3 where question_id = ?").run(tooOften.questionId);
     db.close();
     const dataDir = server.dataDir;
     await server.close();
@@ -119,6 +124,9 @@ describe('deep research with the local engine', () => {
       const list = await me.get<{ items: Array<{ question_id: string; status: string; answer: string }> }>(`${CH}/questions/${q.channelId}`);
       expect(list.body.data.items.find((x) => x.question_id === q.questionId)).toMatchObject({ status: 'done', answer: answerText(full) });
     }
+    const failed = await readEvents(me, tooOften.questionId);
+    expect(failed.events.at(-1)?.data).toEqual({ status: 'failed', message: '服务重启，回答被中断，请重新提问' });
+    expect(stepKeys(failed.events)).not.toContain('resume:4');
   });
 });
 

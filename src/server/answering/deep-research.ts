@@ -399,6 +399,9 @@ export function deepResearch({ db, engine, knowledge }: { db: Db; engine: Answer
 
 export type DeepResearch = ReturnType<typeof deepResearch>;
 
+/** Restarts a deep-research run survives; one interrupted more often (it may be what brings the server down) fails as other answers do. */
+export const MAX_RESUMES = 3;
+
 /**
  * At start-up: deep-research answers left `running` by a crash or shutdown go back to `queued`, so
  * the queue starts them again and they resume from their saved state. Returns how many.
@@ -409,6 +412,9 @@ export async function requeueInterruptedResearch(db: Db): Promise<number> {
     .set({ status: 'queued' })
     .where('status', '=', 'running')
     .where(sql<boolean>`json_extract(request, '$.deepresearch') = 1`)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('research_runs').select('question_id').whereRef('research_runs.question_id', '=', 'questions.id').where('resumes', '>=', MAX_RESUMES))),
+    )
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
