@@ -10,7 +10,7 @@ export default function KnowledgePage() {
   const [location] = useLocation();
   const part = location.split('/')[2];
   return (
-    <AppShell title={t('knowledge.title')} wide>
+    <AppShell title={t('knowledge.title')} wide fill>
       <CustomElement tag="csai-knowledge" pending={t('page_loading')} attrs={{ view: part || 'main_list' }} />
     </AppShell>
   );

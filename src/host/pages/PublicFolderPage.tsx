@@ -7,7 +7,7 @@ export default function PublicFolderPage() {
   const t = useT();
   usePageTitle(t('public_folder.title'));
   return (
-    <AppShell title={t('public_folder.title')} wide>
+    <AppShell title={t('public_folder.title')} wide fill>
       <CustomElement tag="csai-knowledge" pending={t('page_loading')} attrs={{ view: 'public' }} />
     </AppShell>
   );

@@ -142,7 +142,13 @@ function Drawer() {
  * The app frame: collapsible sidebar (16rem, 3rem as icons, an 18rem drawer below 770px),
  * the server banner, a top bar and the page. Ctrl/Cmd+B toggles the sidebar.
  */
-export function AppShell({ title, children, wide = false }: { title?: string; children: ReactNode; wide?: boolean }) {
+export function AppShell({ title, children, wide = false, fill = false }: {
+  title?: string;
+  children: ReactNode;
+  wide?: boolean;
+  /** The page's element fills the height below the top bar and scrolls inside (knowledge bases). */
+  fill?: boolean;
+}) {
   useSignals();
   const t = useT();
   const isMobile = useIsMobile();
@@ -167,7 +173,7 @@ export function AppShell({ title, children, wide = false }: { title?: string; ch
   } as CSSProperties;
   return (
 
-      <div className="shell" data-state={expanded ? 'expanded' : 'collapsed'} data-mobile={isMobile || undefined} style={style}>
+      <div className={`shell${fill ? ' shell--fill' : ''}`} data-state={expanded ? 'expanded' : 'collapsed'} data-mobile={isMobile || undefined} style={style}>
         <a className="skip-link" href="#main">{t('skip_to_main')}</a>
         {!isMobile && (
           <aside className="sidebar sidebar--docked" data-testid="sidebar" data-state={expanded ? 'expanded' : 'collapsed'}>
@@ -198,7 +204,7 @@ export function AppShell({ title, children, wide = false }: { title?: string; ch
               </span>
             )}
           </header>
-          <main id="main" tabIndex={-1} className={`shell__content${wide ? ' shell__content--wide' : ''}`}>
+          <main id="main" tabIndex={-1} className={`shell__content${wide ? ' shell__content--wide' : ''}${fill ? ' shell__content--fill' : ''}`}>
             {children}
           </main>
         </div>

@@ -64,14 +64,14 @@ export function Knowledge({ view }: KnowledgeProps) {
   return (
     <>
       {toasts && <div className="mb-2">{toasts}</div>}
-      <div part="layout" data-view={publicOnly ? 'public' : 'main_list'} className="flex flex-col md:flex-row min-h-[32rem] bg-surface text-ink font-csai rounded-csai border border-line overflow-hidden">
+      <div part="layout" data-view={publicOnly ? 'public' : 'main_list'} className="flex flex-col md:flex-row h-full min-h-[32rem] bg-surface text-ink font-csai rounded-csai border border-line overflow-hidden">
         <aside part="sidebar" className="flex flex-col border-b border-line md:border-b-0 md:border-r md:w-72 md:shrink-0">
           <SidebarHeader {...shared} publicOnly={publicOnly} />
-          <div className="max-h-72 overflow-auto md:max-h-none md:flex-1">
+          <div className="max-h-72 overflow-auto md:max-h-[none] md:flex-1">
             <SidebarContent {...shared} publicOnly={publicOnly} />
           </div>
         </aside>
-        <div part="main" className="flex-1 min-w-0">{main}</div>
+        <div part="main" className="flex-1 min-w-0 min-h-0 overflow-auto">{main}</div>
       </div>
     </>
   );
