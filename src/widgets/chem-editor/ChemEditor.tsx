@@ -119,8 +119,10 @@ export function ChemEditor({ opened: open, smiles, editorUrl }: ChemEditorProps)
       setError(t('smiles_failed'));
       return;
     }
-    emit(host, 'csai-chem-smiles', { smiles: result });
+    // Closed first: closing a modal dialog returns focus to where it was opened from, and a
+    // listener (the question box) then moves it to where the SMILES went.
     close();
+    emit(host, 'csai-chem-smiles', { smiles: result });
   };
 
   const loading = phase === 'loading' || (everOpened && phase === 'idle');
