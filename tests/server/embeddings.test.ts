@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgePort } from '../../src/server/answering/retrieval-port';
 import { openDatabase, type Db } from '../../src/server/db/database';
-import { EmbeddingError, embeddingClient, vectorSearch, type EmbeddingSettings } from '../../src/server/retrieval/embeddings';
+import { loadConfig } from '../../src/server/config';
+import { EmbeddingError, embeddingClient, embeddingSettings, vectorSearch, type EmbeddingSettings } from '../../src/server/retrieval/embeddings';
 import { reciprocalRankFusion } from '../../src/server/retrieval/fusion';
 import { search } from '../../src/server/retrieval/search';
 import { ask, until } from './answering-helpers';
@@ -57,6 +58,25 @@ const chunkCount = async (db: Db, docId: string) =>
 /** Waits until every passage of the document has its vector. */
 const waitEmbedded = (db: Db, docId: string, timeoutMs = 20_000) =>
   until(async () => [await vectorCount(db, docId), await chunkCount(db, docId)], ([v, c]) => c! > 0 && v === c, timeoutMs);
+
+describe('embedding configuration', () => {
+  it('is off unless a base URL and a model are set, and names each bad variable', () => {
+    expect(embeddingSettings(loadConfig({}))).toBeUndefined();
+    expect(embeddingSettings(loadConfig({ EMBEDDING_BASE_URL: '', EMBEDDING_MODEL: '', EMBEDDING_DIMENSIONS: '' }))).toBeUndefined();
+    expect(embeddingSettings(loadConfig({ EMBEDDING_BASE_URL: 'http://127.0.0.1:8000/v1', EMBEDDING_MODEL: 'BAAI/bge-m3', EMBEDDING_DIMENSIONS: '1024' }))).toEqual({
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      apiKey: undefined,
+      model: 'BAAI/bge-m3',
+      dimensions: 1024,
+      batchSize: 32,
+      queryTimeoutMs: 3000,
+    });
+    expect(() => loadConfig({ EMBEDDING_BASE_URL: 'http://127.0.0.1:8000/v1' })).toThrowError(/EMBEDDING_MODEL: required when EMBEDDING_BASE_URL is set/);
+    expect(() => loadConfig({ EMBEDDING_BASE_URL: 'not a url', EMBEDDING_DIMENSIONS: 'many', EMBEDDING_BATCH_SIZE: '0', EMBEDDING_QUERY_TIMEOUT_MS: '-1' })).toThrowError(
+      /EMBEDDING_BASE_URL[\s\S]*EMBEDDING_DIMENSIONS[\s\S]*EMBEDDING_BATCH_SIZE[\s\S]*EMBEDDING_QUERY_TIMEOUT_MS/,
+    );
+  });
+});
 
 describe('reciprocal rank fusion', () => {
   it('puts items both lists agree on first and scores 1/(60 + rank) per list', () => {
@@ -233,6 +253,16 @@ describe('indexing and fused search with an embeddings service', () => {
     expect(cited.length).toBeGreaterThan(0);
     for (const c of cited) expect(c).toMatchObject({ docId: chemId, title: 'chemistry.pdf', page: expect.any(Number), bbox: expect.any(Array) });
     expect(JSON.stringify(done.body.data)).toContain(chemId);
+  });
+
+  it('copies the vectors of a file uploaded again instead of asking the service again', async () => {
+    const before = stub.state.requests.length;
+    const again = await uploadParsed(me, 'chemistry-again.pdf', chemistryPdf);
+    await waitEmbedded(db, again);
+    const original = await db.selectFrom('kb_chunk_vectors').select('vector').where('doc_id', '=', chemId).orderBy('chunk_id').execute();
+    const copied = await db.selectFrom('kb_chunk_vectors').select('vector').where('doc_id', '=', again).orderBy('chunk_id').execute();
+    expect(copied.map((r) => r.vector.toString('hex'))).toEqual(original.map((r) => r.vector.toString('hex')));
+    expect(stub.state.requests.length).toBe(before);
   });
 
   it('shows embeddings and the model on the diagnostics page, never the key or address', async () => {

@@ -223,11 +223,29 @@ async function storeVectors(db: Db, docId: string, model: string, rows: { chunkI
 }
 
 /**
+ * The same file uploaded again (same bytes, so the same passages): its vectors are copied from the
+ * copy embedded before instead of being asked for again. Returns how many were copied.
+ */
+async function copyFromTwins(db: Db, docId: string, settings: EmbeddingSettings): Promise<number> {
+  const dims = settings.dimensions ? sql` and v.dims = ${settings.dimensions}` : sql``;
+  const result = await sql`insert into kb_chunk_vectors (chunk_id, doc_id, model, dims, vector)
+    select c.id, c.doc_id, v.model, v.dims, v.vector
+    from kb_documents d
+    join kb_documents t on t.sha256 = d.sha256 and t.id != d.id
+    join kb_chunks c on c.doc_id = d.id
+    join kb_chunks tc on tc.doc_id = t.id and tc.ordinal = c.ordinal and tc.text = c.text
+    join kb_chunk_vectors v on v.chunk_id = tc.id and v.model = ${settings.model}${dims}
+    where d.id = ${docId}
+    on conflict (chunk_id) do nothing`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
  * Embeds every passage of the document still missing a vector, batch by batch (each batch is
  * stored at once, so a retry resumes where the last attempt stopped).
  */
 export async function embedDocument(db: Db, client: EmbeddingClient, settings: EmbeddingSettings, docId: string, heartbeat: () => Promise<void> = async () => {}) {
-  let stored = 0;
+  let stored = await copyFromTwins(db, docId, settings);
   for (;;) {
     const batch = await pendingChunks(db, docId, settings, settings.batchSize);
     if (!batch.length) return stored;
