@@ -92,6 +92,16 @@ describe('deep research with a language model', () => {
     expect(requestsFor('[deep2]').map((r) => r.model)).toEqual(['reasoning-model', 'reasoning-model']);
   });
 
+  it('gives the earlier turns of the channel to the planner and the writer', async () => {
+    const first = await ask(alice, '第一轮普通问题');
+    await readEvents(alice, first.questionId);
+    const { questionId } = await ask(alice, '深入研究上一个问题 [deep4]', { deepresearch: true }, first.channelId);
+    await readEvents(alice, questionId);
+    const calls = llm.requests.filter((r) => (r.messages.at(-1)?.content ?? '').includes('[deep4]'));
+    expect(calls).toHaveLength(2);
+    for (const r of calls) expect(r.messages.slice(1, 3)).toEqual([{ role: 'user', content: '第一轮普通问题' }, { role: 'assistant', content: '这是回答。' }]);
+  });
+
   it('writes a report without citations when no documents are chosen, and says the search was skipped', async () => {
     const { questionId } = await ask(alice, 'general question || another part [deep3]', { deepresearch: true });
     const { events } = await readEvents(alice, questionId);

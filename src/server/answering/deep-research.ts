@@ -21,6 +21,9 @@ const KEEP_PER_SUB_QUESTION = 4;
 const MIN_RELATIVE_SCORE = 0.25;
 /** Characters of one passage given to the model. */
 const PROMPT_PASSAGE_CHARS = 1500;
+/** Earlier turns of the channel given to the model, and the characters of each earlier answer. */
+const HISTORY_TURNS = 4;
+const HISTORY_ANSWER_CHARS = 4000;
 
 export const WEB_NOT_CONFIGURED = '未配置联网搜索服务，本次深度研究只检索所选的文件和知识库';
 export const PLAN_FALLBACK = '模型给出的研究计划无法解析，改为直接研究原问题';
@@ -273,6 +276,27 @@ export function deepResearch({ db, engine, knowledge }: { db: Db; engine: Answer
       .execute();
   }
 
+  /** Earlier questions of the channel with their answers, oldest first, as chat messages. */
+  async function history(questionId: string): Promise<ChatMessage[]> {
+    const q = await db.selectFrom('questions').select(['channel_id', 'created_at']).where('id', '=', questionId).executeTakeFirst();
+    if (!q) return [];
+    const rows = await db
+      .selectFrom('questions')
+      .select(['question', 'answer'])
+      .where('channel_id', '=', q.channel_id)
+      .where('id', '!=', questionId)
+      .where('created_at', '<=', q.created_at)
+      .where('status', 'in', ['done', 'stopped'])
+      .where('answer', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .limit(HISTORY_TURNS)
+      .execute();
+    return rows.reverse().flatMap((h): ChatMessage[] => [
+      { role: 'user', content: h.question },
+      { role: 'assistant', content: cut(h.answer ?? '', HISTORY_ANSWER_CHARS) },
+    ]);
+  }
+
   return {
     async run(job: ResearchJob, sink: AnswerSink, signal: AbortSignal): Promise<void> {
       const stopped = () => {
@@ -302,6 +326,7 @@ export function deepResearch({ db, engine, knowledge }: { db: Db; engine: Answer
       const sources = sourcesOf(request);
       const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
       const docIds = hasSources ? await knowledge.documentsOf({ userId: job.userId }, sources) : [];
+      const earlier = engine.chat ? await history(job.questionId) : [];
       stopped();
 
       // 1. Plan.
@@ -309,7 +334,7 @@ export function deepResearch({ db, engine, knowledge }: { db: Db; engine: Answer
         let plan: z.infer<typeof planColumn>;
         if (engine.chat) {
           const text = await engine.chat(
-            { messages: [{ role: 'system', content: PLANNER_PROMPT }, { role: 'user', content: job.question }], thinking: request.if_thinking, signal },
+            { messages: [{ role: 'system', content: PLANNER_PROMPT }, ...earlier, { role: 'user', content: job.question }], thinking: request.if_thinking, signal },
             { reasoning: thinking },
           );
           const questions = parseModelPlan(text);
@@ -379,6 +404,7 @@ export function deepResearch({ db, engine, knowledge }: { db: Db; engine: Answer
       if (engine.chat) {
         const messages: ChatMessage[] = [
           { role: 'system', content: reportPrompt(sections, hasSources) },
+          ...earlier,
           { role: 'user', content: `研究问题：${job.question}\n\n子问题：\n${plan.map((q, i) => `${i + 1}. ${q}`).join('\n')}` },
         ];
         if (written) messages.push({ role: 'assistant', content: written }, { role: 'user', content: CONTINUE_REPORT });
