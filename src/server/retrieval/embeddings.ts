@@ -137,7 +137,9 @@ export function embeddingClient(settings: EmbeddingSettings, opts: { maxBytes?: 
       } catch (err) {
         if (err instanceof EmbeddingError) throw err;
         if (signal.aborted) throw new EmbeddingError(`embedding service timed out after ${timeoutMs} ms`);
-        throw new EmbeddingError(`embedding service unreachable: ${err instanceof Error ? err.message : String(err)}`);
+        // fetch's own message is just "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND…).
+        const cause = err instanceof Error && err.cause instanceof Error ? ` (${'code' in err.cause && typeof err.cause.code === 'string' ? err.cause.code : err.cause.message})` : '';
+        throw new EmbeddingError(`embedding service unreachable: ${err instanceof Error ? err.message : String(err)}${cause}`);
       }
       if (status < 200 || status >= 300) throw new EmbeddingError(`embedding service answered HTTP ${status}: ${text.slice(0, 200)}`);
       let json: unknown;
