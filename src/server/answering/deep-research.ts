@@ -80,16 +80,18 @@ export function planHeuristically(question: string): string[] {
   const whole = cut(question, SUB_QUESTION_LENGTH);
   const pieces: string[] = [];
   const seen = new Set<string>();
-  for (const clause of question.split(CLAUSE_END)) {
+  // Pieces past the first few are never used: stop there (a question may hold 20,000 characters).
+  outer: for (const clause of question.split(CLAUSE_END)) {
     for (const raw of clause.split(CONJUNCTION)) {
-      let piece = raw.trim();
+      if (pieces.length > MAX_SUB_QUESTIONS) break outer;
+      let piece = cut(raw, SUB_QUESTION_LENGTH);
       for (let i = 0; i < 3 && LEADING_CONJUNCTION.test(piece); i++) piece = piece.replace(LEADING_CONJUNCTION, '').trim();
       piece = piece.replace(TRAILING_PARTICLE, '').trim();
       if (subjectTokens(piece).size < 2) continue;
       const key = piece.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
-      pieces.push(cut(piece, SUB_QUESTION_LENGTH));
+      pieces.push(piece);
     }
   }
   const norm = (s: string) => s.replace(/[\s？?。！!；;，,.]+/g, '').toLowerCase();
