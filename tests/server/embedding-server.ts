@@ -40,7 +40,7 @@ export function hashEmbedding(text: string, dims = 256): number[] {
 }
 
 /** What the stub does with the next requests. */
-export type EmbeddingMode = 'ok' | 'error500' | 'notjson' | 'wrongdims' | 'wrongcount' | 'huge' | 'hang' | 'shuffled';
+export type EmbeddingMode = 'ok' | 'error500' | 'notjson' | 'wrongdims' | 'wrongcount' | 'repeatedindex' | 'notanobject' | 'huge' | 'hang' | 'shuffled';
 
 /**
  * A small OpenAI-compatible embeddings server on 127.0.0.1 (an OS-picked port): POST
@@ -87,6 +87,12 @@ export async function startEmbeddingServer(opts: { dims?: number; hugeBytes?: nu
           return;
         case 'wrongcount':
           send({ object: 'list', data: vectors.slice(1).map((embedding, index) => ({ object: 'embedding', index, embedding })) });
+          return;
+        case 'repeatedindex':
+          send({ object: 'list', data: vectors.map((embedding) => ({ object: 'embedding', index: 0, embedding })) });
+          return;
+        case 'notanobject':
+          send({ data: vectors.map(() => ({ embedding: 'not base64 floats!' })) });
           return;
         case 'huge': {
           // A valid-looking answer far larger than any real one; streamed without a length.

@@ -133,6 +133,8 @@ describe('the embeddings client', () => {
     ['notjson', /other than JSON/],
     ['wrongdims', /different sizes/],
     ['wrongcount', /1 vectors for 2 texts/],
+    ['repeatedindex', /bad or repeated indices/],
+    ['notanobject', /malformed base64 vector/],
     ['huge', /too large/],
   ] as const)('refuses a %s answer with a clear EmbeddingError', async (mode, message) => {
     reset();

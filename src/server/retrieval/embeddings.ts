@@ -158,10 +158,12 @@ export function embeddingClient(settings: EmbeddingSettings, opts: { maxBytes?: 
         if (i >= texts.length || out[i]) throw new EmbeddingError('embedding service returned vectors with bad or repeated indices');
         out[i] = normalise(toVector(row.embedding));
       });
-      const dims = out[0]!.length;
+      const vectors = out.filter((v): v is Float32Array => v !== undefined);
+      const dims = vectors[0]?.length ?? 0;
+      if (vectors.length !== texts.length) throw new EmbeddingError('embedding service returned vectors with bad or repeated indices');
       if (settings.dimensions && dims !== settings.dimensions) throw new EmbeddingError(`embedding service returned ${dims} dimensions, ${settings.dimensions} configured`);
-      if (out.some((v) => !v || v.length !== dims)) throw new EmbeddingError('embedding service returned vectors of different sizes');
-      return out as Float32Array[];
+      if (vectors.some((v) => v.length !== dims)) throw new EmbeddingError('embedding service returned vectors of different sizes');
+      return vectors;
     },
   };
 }
