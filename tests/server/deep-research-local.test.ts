@@ -124,6 +124,11 @@ describe('deep research with the local engine', () => {
       const list = await me.get<{ items: Array<{ question_id: string; status: string; answer: string }> }>(`${CH}/questions/${q.channelId}`);
       expect(list.body.data.items.find((x) => x.question_id === q.questionId)).toMatchObject({ status: 'done', answer: answerText(full) });
     }
+    // The saved state of research that had ended before the restart is gone; the interrupted runs keep theirs.
+    const check = server.sqlite();
+    const kept = (check.prepare('select question_id from research_runs').all() as Array<{ question_id: string }>).map((r) => r.question_id);
+    check.close();
+    expect(kept.sort()).toEqual([midSearch.questionId, midWrite.questionId, tooOften.questionId].sort());
     const failed = await readEvents(me, tooOften.questionId);
     expect(failed.events.at(-1)?.data).toEqual({ status: 'failed', message: '服务重启，回答被中断，请重新提问' });
     expect(stepKeys(failed.events)).not.toContain('resume:4');

@@ -432,9 +432,16 @@ export const MAX_RESUMES = 3;
 
 /**
  * At start-up: deep-research answers left `running` by a crash or shutdown go back to `queued`, so
- * the queue starts them again and they resume from their saved state. Returns how many.
+ * the queue starts them again and they resume from their saved state. Returns how many. The saved
+ * state of research that has ended (done, stopped, failed) is dropped: it is never needed again.
  */
 export async function requeueInterruptedResearch(db: Db): Promise<number> {
+  await db
+    .deleteFrom('research_runs')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('questions').select('id').whereRef('questions.id', '=', 'research_runs.question_id').where('status', 'in', ['queued', 'running']))),
+    )
+    .execute();
   const res = await db
     .updateTable('questions')
     .set({ status: 'queued' })
