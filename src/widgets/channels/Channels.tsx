@@ -185,7 +185,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
           ))}
         </ol>
       )}
-      <div onClick={onAnswerClick} aria-label={t('answer_label')}>
+      <div role="group" onClick={onAnswerClick} aria-label={t('answer_label')}>
         <AnswerBody text={state.answer} state={state} />
       </div>
       {state.status === 'stopped' && <p part="stopped" className="m-0 text-xs text-muted">{t('stopped')}</p>}

@@ -71,9 +71,10 @@ export function ResearchProgress({ steps, live }: { steps: AnswerStep[]; live: b
           <ol part="research-plan" aria-label={t('plan')} className="m-0 pl-5">
             {plan.map((q, i) => (
               <li key={i} part="research-sub-question" data-state={state(i)} aria-current={state(i) === 'current' ? 'step' : undefined} className={state(i) === 'current' ? 'text-ink font-semibold' : ''}>
-                <span aria-label={t(state(i))} title={t(state(i))}>
+                <span aria-hidden="true" title={t(state(i))}>
                   {mark[state(i)]}
                 </span>{' '}
+                <span className="sr-only">{t(state(i))}：</span>
                 {q}
               </li>
             ))}

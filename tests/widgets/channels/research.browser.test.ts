@@ -1,3 +1,4 @@
+import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
 import { csaiRoutes, FakeEventSource, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
@@ -47,13 +48,15 @@ describe('<csai-channels> deep research', () => {
   it('follows a running research: the plan with the sub-question being searched, the current step and the progress', async () => {
     const el = await show([question('q1', { status: 'running', last_event_id: 2, steps: [{ type: 'research_step', ...planStep }] })]);
     await waitFor(() => part(el, 'research-plan'), 'the plan');
-    expect(all(el, 'research-sub-question').map((li) => li.textContent)).to.deep.equal(PLAN.map((q, i) => `${i === 0 ? '…' : '○'} ${q}`));
+    expect(all(el, 'research-sub-question').map((li) => li.textContent)).to.deep.equal(PLAN.map((q, i) => `${i === 0 ? '… 检索中：' : '○ 待检索：'}${q}`));
     expect(all(el, 'research-sub-question').map((li) => li.dataset.state)).to.deep.equal(['current', 'pending', 'pending']);
     expect(part(el, 'research-progress')!.textContent).to.equal('第 1 / 6 步');
     expect(part(el, 'research-current')!.textContent).to.equal('正在进行：拆解问题：拆解为 3 个子问题');
     expect(part(el, 'research')!.textContent).to.contain('深度研究约需 10–20 分钟');
     // Research steps are not repeated in the plain step list.
     expect(part(el, 'steps')).to.equal(null);
+    const result = await axe.run(el.shadowRoot!.querySelector('.csai-root')!);
+    expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.html).join(" ")}`)).to.deep.equal([]);
 
     const stream = await waitFor(() => FakeEventSource.all.find((s) => s.url.includes('/questions/q1/')), 'the stream');
     stream.emit(3, 'research_step', searchStep(1));
