@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
-import { matchQuery } from './segment';
+import { queryTerms } from './segment';
 
 /** A retrieved passage with where it sits in its document (DESIGN §3 citation fields). */
 export interface Passage {
@@ -12,23 +12,307 @@ export interface Passage {
   score: number;
 }
 
+export interface SearchOptions {
+  /** At most about this many passages are ranked by FTS5 per query (default RANK_BUDGET). */
+  budget?: number;
+}
+
+/**
+ * BM25 in FTS5 costs a few µs per candidate passage, so a query ranks at most about this many
+ * (a few ms); bench/retrieval.bench.ts measures the effect at 100k passages.
+ */
+export const RANK_BUDGET = 2000;
+/** When tokens are left out of the FTS5 ranking, this many of its best passages are re-scored with all of them. */
+const RESCORE_DEPTH = 40;
+/** Every token is first counted up to this many passages (exactly only where it may matter). */
+const PROBE = 128;
+/** Documents whose passages lie further apart than this many rowids are searched as separate ranges. */
+const SPAN_GAP = 2000;
+/** More separate ranges than this are searched as one range from the first to the last. */
+const MAX_SPANS = 6;
+/** SQLite allows 500 terms in a compound SELECT; the counts go in statements of at most this many. */
+const COUNTS_PER_STATEMENT = 400;
+// FTS5's bm25() constants.
+const K1 = 1.2;
+const B = 0.75;
+
+interface Span {
+  lo: number;
+  hi: number;
+  /** Every passage in the range belongs to an asked document (no other document lies between). */
+  pure: boolean;
+}
+
+/**
+ * The rowid ranges holding the documents' passages. A document's passages are written in
+ * ordinal order by one statement or transaction (index-store.ts, and the parse job's and the
+ * copy's `insert … select … order by ordinal`), so its rowids run from its first ordinal's to its
+ * last's; both ends come from the (doc_id, ordinal) index. Every ranking query still joins on
+ * doc_id, so a range only narrows the work and never lets another document's passage through.
+ */
+async function spansOf(db: Executor, docIds: string[]): Promise<Span[]> {
+  const rows = await sql<{ lo: number | null; hi: number | null }>`
+    select (select id from kb_chunks where doc_id = d.value order by ordinal limit 1) as lo,
+           (select id from kb_chunks where doc_id = d.value order by ordinal desc limit 1) as hi
+    from json_each(${JSON.stringify([...new Set(docIds)])}) d`.execute(db);
+  const spans = rows.rows
+    .flatMap((r) => (r.lo === null || r.hi === null ? [] : [{ lo: Math.min(r.lo, r.hi), hi: Math.max(r.lo, r.hi), pure: true }]))
+    .sort((a, b) => a.lo - b.lo);
+  const merged: Span[] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s.lo - last.hi - 1 <= SPAN_GAP) {
+      // Rowids between the two may belong to another document.
+      last.pure &&= s.lo <= last.hi + 1;
+      last.hi = Math.max(last.hi, s.hi);
+    } else merged.push({ ...s });
+  }
+  return merged.length > MAX_SPANS ? [{ lo: merged[0]!.lo, hi: merged[merged.length - 1]!.hi, pure: false }] : merged;
+}
+
+// FTS5 narrows a MATCH by rowid only when the bound is an SQL integer: better-sqlite3 binds a JS
+// number as a REAL, which makes FTS5 read the whole doclists (≈ 30× slower), so bounds go as BigInt.
+const inSpan = (s: Span) => sql`kb_chunks_fts.rowid between ${BigInt(s.lo)} and ${BigInt(s.hi)}`;
+
+interface Count {
+  /** Passages holding the term: exact, or estimated when the count stopped at its cap. */
+  n: number;
+  exact: boolean;
+}
+
+/**
+ * How many passages of the asked documents in the spans hold each term, counted up to cap; above
+ * it estimated from how far into its span the cap-th one lies. Ranges with other documents
+ * between the asked ones are counted through kb_chunks (slower, so only there).
+ */
+async function passageCounts(db: Executor, terms: string[], spans: Span[], docIds: string[], cap: number): Promise<Count[]> {
+  const parts = terms.flatMap((term, t) =>
+    spans.map((s, i) => {
+      const ids = s.pure
+        ? sql`select kb_chunks_fts.rowid as id from kb_chunks_fts where kb_chunks_fts match ${term} and ${inSpan(s)}`
+        : sql`select kb_chunks_fts.rowid as id from kb_chunks_fts join kb_chunks c on c.id = kb_chunks_fts.rowid
+            where kb_chunks_fts match ${term} and ${inSpan(s)} and c.doc_id in (${sql.join(docIds)})`;
+      return sql`select ${sql.lit(t)} as t, ${sql.lit(i)} as s, count(*) as n, max(id) as last from (${ids} limit ${sql.lit(cap)})`;
+    }),
+  );
+  const rows: Array<{ t: number; s: number; n: number; last: number | null }> = [];
+  for (let i = 0; i < parts.length; i += COUNTS_PER_STATEMENT) {
+    const batch = parts.slice(i, i + COUNTS_PER_STATEMENT);
+    rows.push(...(await sql<{ t: number; s: number; n: number; last: number | null }>`${sql.join(batch, sql` union all `)}`.execute(db)).rows);
+  }
+  const counts = terms.map(() => ({ n: 0, exact: true }));
+  for (const r of rows) {
+    const s = spans[r.s]!;
+    const c = counts[r.t]!;
+    if (r.n < cap || r.last === null) c.n += r.n;
+    else {
+      c.n += Math.max(cap, Math.round((cap * (s.hi - s.lo + 1)) / Math.max(1, r.last - s.lo + 1)));
+      c.exact = false;
+    }
+  }
+  return counts;
+}
+
+/**
+ * The question's tokens that occur in the spans, rarest first, with how many passages hold each
+ * (exact where it decides what is ranked), and how many of them lead: the rarest whose passages
+ * fit the budget together (at least one). Every token is probed with a small cap; only the
+ * tokens that might still fit are counted up to the budget.
+ */
+async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds: string[], budget: number) {
+  const counts = await passageCounts(db, terms, spans, docIds, Math.min(PROBE, budget + 1));
+  const exactSum = counts.filter((c) => c.exact).reduce((n, c) => n + c.n, 0);
+  const room = Math.max(0, budget - exactSum);
+  const open = terms
+    .map((term, i) => ({ term, i, c: counts[i]! }))
+    .filter((t) => !t.c.exact)
+    .sort((a, b) => a.c.n - b.c.n)
+    .filter((t, j) => t.c.n <= 2 * room || (j === 0 && exactSum === 0));
+  if (open.length) {
+    const recount = await passageCounts(
+      db,
+      open.map((t) => t.term),
+      spans,
+      docIds,
+      budget + 1,
+    );
+    open.forEach((t, j) => (counts[t.i] = recount[j]!));
+  }
+  const present = terms.map((term, i) => ({ term, ...counts[i]! })).filter((t) => t.n > 0);
+  present.sort((a, b) => Number(b.exact) - Number(a.exact) || a.n - b.n);
+  let candidates = 0;
+  let lead = 0;
+  while (lead < present.length && (lead === 0 || (present[lead]!.exact && candidates + present[lead]!.n <= budget))) candidates += present[lead++]!.n;
+  return { present, lead, candidates };
+}
+
+const SEPARATOR = /[^\p{L}\p{N}\p{Co}]+/u;
+const NEEDS_SPLIT = /[^a-z0-9\u3400-\u9fff]/;
+
+/**
+ * The FTS5 (unicode61, remove_diacritics) tokens of a text: runs of letters, digits and
+ * private-use characters, case- and accent-folded. Segmented text is already space-separated
+ * lower-case words, so most words are taken as they are (the full rules only where needed).
+ */
+function ftsTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.split(' ')) {
+    if (!word) continue;
+    if (!NEEDS_SPLIT.test(word)) out.push(word);
+    else
+      for (const w of word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(SEPARATOR)) if (w) out.push(w);
+  }
+  return out;
+}
+
+/** How often a phrase (a token sequence) occurs in a passage's tokens (tally: how often each token does). */
+function occurrences(words: string[], tally: Map<string, number>, phrase: string[]): number {
+  if (phrase.length === 1) return tally.get(phrase[0]!) ?? 0;
+  if (!phrase.every((w) => tally.has(w))) return 0;
+  let n = 0;
+  outer: for (let i = 0; i + phrase.length <= words.length; i++) {
+    for (let j = 0; j < phrase.length; j++) if (words[i + j] !== phrase[j]) continue outer;
+    n++;
+  }
+  return n;
+}
+
+/** SQLite's variable-length integer (the FTS5 averages record is made of them). */
+function varint(buf: Uint8Array, pos: number): [number, number] {
+  let v = 0;
+  for (let i = 0; i < 8; i++) {
+    const c = buf[pos + i] ?? 0;
+    v = v * 128 + (c & 0x7f);
+    if (!(c & 0x80)) return [v, pos + i + 1];
+  }
+  return [v * 256 + (buf[pos + 8] ?? 0), pos + 9];
+}
+
+/** The average passage length in tokens, from FTS5's averages record (row 1 of its data table). */
+async function averageLength(db: Executor): Promise<number> {
+  const row = (await sql<{ block: Uint8Array | null }>`select block from kb_chunks_fts_data where id = 1`.execute(db)).rows[0];
+  if (!row?.block) return 1;
+  const [rows, pos] = varint(row.block, 0);
+  const [tokenCount] = varint(row.block, pos);
+  return rows > 0 && tokenCount > 0 ? tokenCount / rows : 1;
+}
+
+interface Hit {
+  id: number;
+  score: number;
+}
+
+/** The best passages of the documents in the spans for an FTS5 expression, by FTS5's bm25(). */
+async function rank(db: Executor, match: string, spans: Span[], docIds: string[], limit: number): Promise<Hit[]> {
+  const hits: Hit[] = [];
+  for (const s of spans) {
+    // bm25() rather than the rank column: FTS5's rank-sorted plan reads past the rowid range.
+    const rows = await sql<{ id: number; rank: number }>`
+      select kb_chunks_fts.rowid as id, bm25(kb_chunks_fts) as rank
+      from kb_chunks_fts join kb_chunks c on c.id = kb_chunks_fts.rowid
+      where kb_chunks_fts match ${match} and ${inSpan(s)} and c.doc_id in (${sql.join(docIds)})
+      order by rank, kb_chunks_fts.rowid limit ${sql.lit(limit)}`.execute(db);
+    for (const r of rows.rows) hits.push({ id: r.id, score: -r.rank });
+  }
+  return hits.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+}
+
+interface ChunkRow {
+  id: number;
+  doc_id: string;
+  page: number | null;
+  bbox: string | null;
+  text: string;
+  segmented: string;
+}
+
+const chunksById = async (db: Executor, ids: number[]): Promise<Map<number, ChunkRow>> =>
+  new Map(
+    (await db.selectFrom('kb_chunks').select(['id', 'doc_id', 'page', 'bbox', 'text', 'segmented']).where('id', 'in', ids).execute()).map((r) => [r.id, r]),
+  );
+
 /**
  * The k passages of the given documents that best match the query (BM25 over the segmented
  * text). The caller must have checked that the asker may read these documents.
+ *
+ * BM25 in FTS5 costs a few µs for every passage that shares a token with the question, which on a
+ * large index is most of them, so the candidates are bounded (MaxScore-like): the question's
+ * tokens are counted inside the asked documents and the rarest are taken while their passages fit
+ * the budget. When every token fits, the answer is FTS5's BM25 over the OR of all of them. When
+ * some are left out, FTS5 ranks by the rare ones, and its best RESCORE_DEPTH passages are scored
+ * again here with every token (BM25 with the documents' own passage counts, FTS5's k1 and b), so
+ * the common tokens still order the candidates. A question made only of very common tokens ranks
+ * the first passages (in document order) that hold its rarest token.
  */
-export async function search(db: Executor, docIds: string[], query: string, k = 8): Promise<Passage[]> {
-  const match = matchQuery(query);
-  if (!match || !docIds.length) return [];
-  const rows = await sql<{ doc_id: string; page: number | null; bbox: string | null; text: string; rank: number }>`
-    select c.doc_id, c.page, c.bbox, c.text, bm25(kb_chunks_fts) as rank
-    from kb_chunks_fts join kb_chunks c on c.id = kb_chunks_fts.rowid
-    where kb_chunks_fts match ${match} and c.doc_id in (${sql.join(docIds)})
-    order by rank limit ${Math.max(1, Math.min(100, k))}`.execute(db);
-  return rows.rows.map((r) => ({
-    docId: r.doc_id,
-    page: r.page,
-    bbox: r.bbox ? (JSON.parse(r.bbox) as [number, number, number, number]) : null,
-    text: r.text,
-    score: -r.rank,
-  }));
+export async function search(db: Executor, docIds: string[], query: string, k = 8, opts: SearchOptions = {}): Promise<Passage[]> {
+  const terms = queryTerms(query);
+  if (!terms.length || !docIds.length) return [];
+  let spans = await spansOf(db, docIds);
+  if (!spans.length) return [];
+  const budget = Math.max(1, Math.floor(opts.budget ?? RANK_BUDGET));
+  const limit = Number.isFinite(k) ? Math.max(1, Math.min(100, Math.floor(k))) : 8;
+
+  const { present, lead: kept, candidates } = await selectTerms(db, terms, spans, docIds, budget);
+  if (!present.length) return [];
+  if (candidates > budget) {
+    // Even the rarest token is everywhere: rank the passages up to its budget-th one.
+    const whole = { lo: spans[0]!.lo, hi: spans[spans.length - 1]!.hi, pure: false };
+    const edge = await sql<{ id: number }>`
+      select rowid as id from kb_chunks_fts where kb_chunks_fts match ${present[0]!.term} and ${inSpan(whole)}
+      order by rowid limit 1 offset ${sql.lit(budget - 1)}`.execute(db);
+    const end = edge.rows[0]?.id ?? whole.hi;
+    spans = spans.filter((s) => s.lo <= end).map((s) => ({ ...s, hi: Math.min(s.hi, end) }));
+  }
+  const rare = present.slice(0, kept);
+  const rescore = kept < present.length;
+  const hits = await rank(
+    db,
+    rare.map((t) => t.term).join(' OR '),
+    spans,
+    docIds,
+    rescore ? Math.max(limit, RESCORE_DEPTH) : limit,
+  );
+  if (!hits.length) return [];
+  const rows = await chunksById(
+    db,
+    hits.map((h) => h.id),
+  );
+
+  let best = hits;
+  if (rescore) {
+    const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
+    const avgdl = await averageLength(db);
+    const weighted = present.map((t) => ({
+      words: ftsTokens(t.term),
+      idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
+    }));
+    best = hits
+      .map((h) => {
+        const words = ftsTokens(rows.get(h.id)?.segmented ?? '');
+        const tally = new Map<string, number>();
+        for (const w of words) tally.set(w, (tally.get(w) ?? 0) + 1);
+        const norm = K1 * (1 - B + (B * words.length) / avgdl);
+        let score = 0;
+        for (const w of weighted) {
+          const f = occurrences(words, tally, w.words);
+          if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
+        }
+        return { id: h.id, score };
+      })
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .slice(0, limit);
+  }
+  return best.flatMap((h) => {
+    const r = rows.get(h.id);
+    if (!r) return [];
+    return [
+      {
+        docId: r.doc_id,
+        page: r.page,
+        bbox: r.bbox ? (JSON.parse(r.bbox) as [number, number, number, number]) : null,
+        text: r.text,
+        score: h.score,
+      },
+    ];
+  });
 }

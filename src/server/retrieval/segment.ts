@@ -78,15 +78,26 @@ export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[]
 /** The segmented form stored in the index. */
 export const segmentForIndex = (text: string) => tokens(text).join(' ');
 
+/** At most this many distinct tokens of a question go to the index (a pasted page stays one query). */
+export const MAX_QUERY_TERMS = 64;
+
 /**
- * The FTS5 MATCH expression of a question: its distinct tokens, each quoted, OR-ed, so BM25
- * ranks passages by how many and how rare the shared tokens are. Single Han characters are
- * dropped when the query has longer tokens (they match almost everything).
+ * The distinct tokens of a question, each quoted as an FTS5 phrase, in the order they appear.
+ * Single Han characters are dropped when the query has longer tokens (they match almost
+ * everything); at most MAX_QUERY_TERMS are kept.
  */
-export function matchQuery(query: string): string | null {
+export function queryTerms(query: string): string[] {
   let list = [...new Set(tokens(query))];
   const long = list.filter((t) => !(HAN.test(t) && [...t].length === 1));
   if (long.length) list = long;
-  if (!list.length) return null;
-  return list.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  return list.slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
+}
+
+/**
+ * The FTS5 MATCH expression of a question: its distinct tokens, each quoted, OR-ed, so BM25
+ * ranks passages by how many and how rare the shared tokens are (queryTerms).
+ */
+export function matchQuery(query: string): string | null {
+  const terms = queryTerms(query);
+  return terms.length ? terms.join(' OR ') : null;
 }
