@@ -167,8 +167,21 @@ export const hostZh = {
   },
   channels: { title: '历史会话' },
   knowledge: { title: '知识库' },
-  public_folder: { title: '公共文件夹' },
-  pdf_viewer: { title: '文档查看' },
+  public_folder: { title: '公开知识库' },
+  pdf_viewer: {
+    title: '文档查看',
+    sdf: 'SDF 分子文件',
+    pdb: 'PDB 结构文件',
+    download: '下载',
+    view_3d: '3D 结构',
+    showing: '3D 显示第 {{idx}} 个分子：{{name}}',
+    molecules: '分子列表',
+    count: '共 {{count}} 个',
+    no_molecules: '这个文件中没有读到分子',
+    list_failed: '分子列表加载失败，请刷新重试',
+    unnamed: '未命名',
+    more: '显示更多（还有 {{count}} 个）',
+  },
   ask: { title: '提问' },
 };
 

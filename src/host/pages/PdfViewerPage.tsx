@@ -1,29 +1,58 @@
+import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
+import type { KbDocument } from '../../contract/knowledge';
 import { useT } from '../i18n';
 import { CustomElement, usePageTitle } from '../shell/common';
 
-/** /pdf_viewer (`docId`, `if_img`, `download_url`, `download_key`, and `page`/`highlight` for citations): the full-window document viewer. */
+type MoleculeModule = typeof import('./MoleculeDocument');
+
+/**
+ * /pdf_viewer (`docId`, `if_img`, `download_url`, `download_key`, and `page`/`highlight` for citations):
+ * the full-window document viewer. SDF and PDB documents (the knowledge list's “3D 查看”) get their
+ * 3D view and molecule list instead; the PDF viewer starts at once and is swapped out when the
+ * record, read beside it, says the document is a molecule file.
+ */
 export default function PdfViewerPage() {
   const t = useT();
   usePageTitle(t('pdf_viewer.title'));
   const q = new URLSearchParams(useSearch());
+  const docId = q.get('docId') ?? undefined;
+  const downloadUrl = q.get('download_url');
+  const [molecule, setMolecule] = useState<{ doc: KbDocument; view: MoleculeModule['MoleculeDocument'] } | null>(null);
+  useEffect(() => {
+    setMolecule(null);
+    if (!docId || downloadUrl) return;
+    const controller = new AbortController();
+    void import('./MoleculeDocument')
+      .then(async (m) => {
+        const doc = await m.loadDocument(docId, controller.signal);
+        if (m.MOLECULE_TYPES.has(doc.type)) setMolecule({ doc, view: m.MoleculeDocument });
+      })
+      .catch(() => undefined); // the PDF viewer shows the failure
+    return () => controller.abort();
+  }, [docId, downloadUrl]);
+  const MoleculeView = molecule?.view;
   return (
     <main id="main" className="viewer-page">
       <h1 className="visually-hidden">{t('pdf_viewer.title')}</h1>
-      <CustomElement
-        tag="csai-pdf-viewer"
-        pending={t('page_loading')}
-        attrs={{
-          'doc-id': q.get('docId') ?? undefined,
-          // A boolean attribute: present only when the query says yes (`if_img=false` must not turn it on).
-          'if-img': /^(1|true|yes)$/i.test(q.get('if_img') ?? '') ? 'true' : undefined,
-          'download-url': q.get('download_url') ?? undefined,
-          'download-key': q.get('download_key') ?? undefined,
-          // Citations open the viewer at a page with a highlighted box.
-          page: q.get('page') ?? undefined,
-          highlight: q.get('highlight') ?? q.get('bbox') ?? undefined,
-        }}
-      />
+      {molecule && MoleculeView ? (
+        <MoleculeView doc={molecule.doc} />
+      ) : (
+        <CustomElement
+          tag="csai-pdf-viewer"
+          pending={t('page_loading')}
+          attrs={{
+            'doc-id': docId,
+            // A boolean attribute: present only when the query says yes (`if_img=false` must not turn it on).
+            'if-img': /^(1|true|yes)$/i.test(q.get('if_img') ?? '') ? 'true' : undefined,
+            'download-url': q.get('download_url') ?? undefined,
+            'download-key': q.get('download_key') ?? undefined,
+            // Citations open the viewer at a page with a highlighted box.
+            page: q.get('page') ?? undefined,
+            highlight: q.get('highlight') ?? q.get('bbox') ?? undefined,
+          }}
+        />
+      )}
     </main>
   );
 }

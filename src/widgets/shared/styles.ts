@@ -54,6 +54,8 @@ export const baseCss = `
   --csai-c-info: #1d4ed8; --csai-c-success: #15803d; --csai-c-warning: #b45309; --csai-c-danger: #b91c1c;
   font-family: var(--csai-c-font); font-size: 14px; line-height: 1.5; color: var(--csai-c-ink);
   color-scheme: light; visibility: visible; text-align: start;
+  /* Native controls (progress bars, checkboxes, radios) in the accent, not the browser's own green/blue. */
+  accent-color: var(--csai-c-accent);
 }
 .csai-root[data-theme="dark"] {
   /* The light default accent is too dark on a dark surface (WCAG AA); a page may set its own. */
