@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { csrfHeaders, signInOnPage, signUpThroughOutbox } from './helpers';
+import { csrfHeaders, expectAccessible, signInOnPage, signUpThroughOutbox } from './helpers';
 
 // Opening each kind of document from the knowledge list, as a first user does: a PDF fills the
 // window; an SDF or a PDB (“3D 查看”) shows its 3D structure, and an SDF its molecule list, instead
@@ -60,6 +60,7 @@ test('SDF and PDB documents open as a 3D view (and a molecule list), a PDF viewe
   // The 3D canvas takes the height given to the element, not only its 16rem minimum.
   const canvas = await page.locator('csai-molecule-3d [part~="canvas"]').boundingBox();
   expect(canvas!.height).toBeGreaterThan(400);
+  await expectAccessible(page, '.mol-doc');
 
   // The PDB: the protein in 3D, no molecule list.
   await page.goBack();
