@@ -276,10 +276,19 @@ export function PdfViewer(props: PdfViewerProps) {
   }, []);
   const visiblePending = useMemo(() => [...visible].some((n) => !drawn.has(n)), [visible, drawn]);
 
-  // Keep the same page in view when the scale changes, and go to the start page once laid out.
+  // Go to the start page once the pages are laid out (before the browser paints them; page 1 is
+  // where the column starts: no scroll, no scroll event), and keep the same page in view when
+  // the scale changes.
   const lastScale = useRef(0);
-  useEffect(() => {
+  const laidOut = useRef<PDFDocumentProxy | null>(null);
+  useLayoutEffect(() => {
     if (!pdf || viewWidth === 0) return;
+    if (laidOut.current !== pdf) {
+      laidOut.current = pdf;
+      lastScale.current = scale;
+      if (currentPage > 1) goToPage(currentPage);
+      return;
+    }
     if (lastScale.current !== scale) {
       lastScale.current = scale;
       if (anchor.current) {
@@ -289,9 +298,12 @@ export function PdfViewer(props: PdfViewerProps) {
     }
   }, [pdf, scale, viewWidth, goToPage, currentPage, pageElement]);
 
-  // Later changes of the `page` attribute.
+  // Later changes of the `page` attribute (the one a document opens at is taken above).
+  const lastStart = useRef(startPage);
   useEffect(() => {
-    if (pdf && startPage) goToPage(startPage);
+    if (!pdf || lastStart.current === startPage) return;
+    lastStart.current = startPage;
+    if (startPage) goToPage(startPage);
   }, [pdf, startPage, goToPage]);
 
   const onScroll = useCallback(() => {

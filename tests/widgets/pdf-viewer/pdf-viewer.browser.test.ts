@@ -133,6 +133,14 @@ describe('<csai-pdf-viewer>', () => {
     expect(pageEl(el, 1)!.dataset.rendered).to.equal('false');
   });
 
+  it('goes to the page a later page attribute names', async () => {
+    const { el } = await openPdfDoc();
+    el.setAttribute('page', '11');
+    const eleven = await waitLong(() => pageEl(el, 11)?.dataset.rendered === 'true' && pageEl(el, 11), 'page 11 rendered');
+    expect(visible(part(el, 'pages')!, eleven)).to.equal(true);
+    await waitLong(() => (part(el, 'page-input') as HTMLInputElement).value === '11', 'the page field at 11');
+  });
+
   it('finds a term, steps through the matches and marks the current one on the page', async () => {
     const { el } = await openPdfDoc();
     const input = part(el, 'search-input') as HTMLInputElement;
