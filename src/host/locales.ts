@@ -30,6 +30,7 @@ export const hostZh = {
     title: '版本历史',
     close: '关闭',
     empty: '暂无版本记录',
+    unreleased: '开发中',
   },
   banner: {
     close: '关闭公告',

@@ -38,7 +38,7 @@ export default function VersionDialog({ onClose }: { onClose: () => void }) {
           {releases.map((r) => (
             <section key={r.version} className="release">
               <h3>
-                v{r.version} {r.note && <span className="release__note">{r.note}</span>}
+                v{r.version} {r.note && <span className="release__note">{/^unreleased$/i.test(r.note) ? t('versions.unreleased') : r.note}</span>}
               </h3>
               <ul>
                 {r.items.map((item, i) => (
