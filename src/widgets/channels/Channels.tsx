@@ -409,7 +409,7 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
           {!list ? (
             <p className="m-0 text-xs text-muted">{t('loading')}</p>
           ) : list.items.length === 0 ? (
-            <p part="empty" className="m-0 text-xs text-muted">{t('no_channels')}</p>
+            <p part="empty" className="m-0 text-xs text-muted">{search.trim() ? t('no_match') : t('no_channels')}</p>
           ) : (
             <ul part="channels" className="list-none m-0 p-0 flex flex-col gap-1">
               {list.items.map((item) => (

@@ -280,4 +280,16 @@ describe('<csai-channels>', () => {
       await waitFor(() => part(el, 'history'), 'the history');
     });
   });
+
+  it('says a search found nothing (not that there are no conversations), and lists them again when cleared', async () => {
+    const noneFound: Route = (c) => (c.method === 'GET' && c.path.startsWith('/channel?') && c.path.includes('search=') ? okBody({ items: [], total: 0, page: 1, size: 20 }) : undefined);
+    const el = await show('channel-id="c1"', [question('q1', { answer: '回答' })], [noneFound]);
+    await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"]'), 'the history');
+    const search = part(el, 'search') as HTMLInputElement;
+    typeInto(search, '不存在的对话');
+    await waitFor(() => part(el, 'empty')?.textContent === '没有找到匹配的对话', 'the no-match notice');
+    typeInto(search, '');
+    await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"]'), 'the history again');
+    expect(part(el, 'empty')).to.equal(null);
+  });
 });
