@@ -468,7 +468,9 @@ export function Ask({ channelId, navigate }: AskProps) {
   };
 
   const allToolValues = useMemo(() => (tools ?? []).flatMap((g) => g.tools.filter((x) => x.enabled && !x.ldap_disabled).map((x) => x.value)), [tools]);
-  const toolsOn = enabledTools === null || enabledTools.size > 0;
+  // Once the list is known, a server with no usable tool shows the toggle off (not “on” with nothing behind it).
+  const noTools = tools !== null && allToolValues.length === 0;
+  const toolsOn = !noTools && (enabledTools === null || enabledTools.size > 0);
   const toggleAllTools = () => {
     if (toolsOn) setEnabledTools(new Set());
     else void loadTools().then((all) => setEnabledTools(new Set(all)));
@@ -618,7 +620,9 @@ export function Ask({ channelId, navigate }: AskProps) {
               {!tools ? (
                 <span className="text-muted">{t('tools_loading')}</span>
               ) : (
-                tools.map((g) => (
+                <>
+                {noTools && <p part="tools-none" className="m-0 mb-1 text-muted">{t('tools_none')}</p>}
+                {tools.map((g) => (
                   <fieldset key={g.id} part="tool-group" className="border-0 p-0 m-0 mb-1">
                     <legend className="font-semibold">{g.label}</legend>
                     {g.tools.map((tool) => {
@@ -632,7 +636,8 @@ export function Ask({ channelId, navigate }: AskProps) {
                       );
                     })}
                   </fieldset>
-                ))
+                ))}
+                </>
               )}
             </div>
           )}

@@ -96,6 +96,18 @@ describe('<csai-ask>', () => {
       expect(part(el, 'tools-panel'), 'still open right after leaving').to.not.equal(null);
       await waitFor(() => part(el, 'tools-panel') === null, 'the panel to close');
     });
+
+    it('with no usable tool on the server, the tools toggle turns off and the panel says none is available', async () => {
+      const unusable = [{ id: 'chem', label: '小分子与蛋白', tools: [{ id: 'admet', label: 'ADMET计算', value: 'admet', description: '', icon: '', enabled: false, ldap_disabled: false }] }];
+      const el = await show(undefined, [(c) => (c.path === '/tools' ? okBody(unusable) : undefined)]);
+      part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, composed: true }));
+      const none = await waitFor(() => part(el, 'tools-none'), 'the no-tools note');
+      expect(none.textContent).to.contain('暂未提供可用的工具');
+      expect(part(el, 'toggle-tools')!.getAttribute('aria-pressed')).to.equal('false');
+      part(el, 'toggle-tools')!.click();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(part(el, 'toggle-tools')!.getAttribute('aria-pressed'), 'a click cannot turn on nothing').to.equal('false');
+    });
   });
 
   describe('keyboard', () => {
