@@ -47,8 +47,8 @@ interface Span {
  * The rowid ranges holding the documents' passages. A document's passages are written in
  * ordinal order by one statement or transaction (index-store.ts, and the parse job's and the
  * copy's `insert … select … order by ordinal`), so its rowids run from its first ordinal's to its
- * last's; both ends come from the (doc_id, ordinal) index. Every ranking query still joins on
- * doc_id, so a range only narrows the work and never lets another document's passage through.
+ * last's; both ends come from the (doc_id, ordinal) index. Ranges with another document's
+ * passages between the asked ones are marked impure and filtered by doc_id wherever they are read.
  */
 async function spansOf(db: Executor, docIds: string[]): Promise<Span[]> {
   const rows = await sql<{ lo: number | null; hi: number | null }>`
@@ -117,24 +117,30 @@ async function passageCounts(db: Executor, terms: string[], spans: Span[], docId
  * The question's tokens that occur in the spans, rarest first, with how many passages hold each
  * (exact where it decides what is ranked), and how many of them lead: the rarest whose passages
  * fit the budget together (at least one). Every token is probed with a small cap; only the
- * tokens that might still fit are counted up to the budget.
+ * tokens that may still fit are counted further, up to the room left.
  */
 async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds: string[], budget: number) {
   const counts = await passageCounts(db, terms, spans, docIds, Math.min(PROBE, budget + 1));
   const exactSum = counts.filter((c) => c.exact).reduce((n, c) => n + c.n, 0);
   const room = Math.max(0, budget - exactSum);
-  const open = terms
+  const capped = terms
     .map((term, i) => ({ term, i, c: counts[i]! }))
     .filter((t) => !t.c.exact)
-    .sort((a, b) => a.c.n - b.c.n)
-    .filter((t, j) => t.c.n <= 2 * room || (j === 0 && exactSum === 0));
+    .sort((a, b) => a.c.n - b.c.n);
+  const open: typeof capped = [];
+  let expected = 0;
+  for (const t of capped) {
+    if (open.length ? expected + t.c.n > 1.5 * room : t.c.n > 2 * room && exactSum > 0) break;
+    open.push(t);
+    expected += t.c.n;
+  }
   if (open.length) {
     const recount = await passageCounts(
       db,
       open.map((t) => t.term),
       spans,
       docIds,
-      budget + 1,
+      Math.max(room, 1) + 1,
     );
     open.forEach((t, j) => (counts[t.i] = recount[j]!));
   }
@@ -165,10 +171,8 @@ function ftsTokens(text: string): string[] {
   return out;
 }
 
-/** How often a phrase (a token sequence) occurs in a passage's tokens (tally: how often each token does). */
-function occurrences(words: string[], tally: Map<string, number>, phrase: string[]): number {
-  if (phrase.length === 1) return tally.get(phrase[0]!) ?? 0;
-  if (!phrase.every((w) => tally.has(w))) return 0;
+/** How often a phrase of two or more tokens occurs in a passage's tokens. */
+function occurrences(words: string[], phrase: string[]): number {
   let n = 0;
   outer: for (let i = 0; i + phrase.length <= words.length; i++) {
     for (let j = 0; j < phrase.length; j++) if (words[i + j] !== phrase[j]) continue outer;
@@ -206,11 +210,12 @@ interface Hit {
 async function rank(db: Executor, match: string, spans: Span[], docIds: string[], limit: number): Promise<Hit[]> {
   const hits: Hit[] = [];
   for (const s of spans) {
-    // bm25() rather than the rank column: FTS5's rank-sorted plan reads past the rowid range.
+    // bm25() rather than the rank column: FTS5's rank-sorted plan reads past the rowid range. A
+    // range with other documents inside is filtered through kb_chunks (a row read per candidate).
     const rows = await sql<{ id: number; rank: number }>`
       select kb_chunks_fts.rowid as id, bm25(kb_chunks_fts) as rank
-      from kb_chunks_fts join kb_chunks c on c.id = kb_chunks_fts.rowid
-      where kb_chunks_fts match ${match} and ${inSpan(s)} and c.doc_id in (${sql.join(docIds)})
+      from kb_chunks_fts ${s.pure ? sql`` : sql`join kb_chunks c on c.id = kb_chunks_fts.rowid`}
+      where kb_chunks_fts match ${match} and ${inSpan(s)} ${s.pure ? sql`` : sql`and c.doc_id in (${sql.join(docIds)})`}
       order by rank, kb_chunks_fts.rowid limit ${sql.lit(limit)}`.execute(db);
     for (const r of rows.rows) hits.push({ id: r.id, score: -r.rank });
   }
@@ -286,17 +291,21 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
       words: ftsTokens(t.term),
       idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
     }));
+    const single = new Map<string, number[]>();
+    weighted.forEach((w, i) => {
+      if (w.words.length === 1) single.set(w.words[0]!, [...(single.get(w.words[0]!) ?? []), i]);
+    });
     best = hits
       .map((h) => {
         const words = ftsTokens(rows.get(h.id)?.segmented ?? '');
-        const tally = new Map<string, number>();
-        for (const w of words) tally.set(w, (tally.get(w) ?? 0) + 1);
+        const freq = weighted.map(() => 0);
+        for (const w of words) for (const i of single.get(w) ?? []) freq[i]!++;
         const norm = K1 * (1 - B + (B * words.length) / avgdl);
         let score = 0;
-        for (const w of weighted) {
-          const f = occurrences(words, tally, w.words);
+        weighted.forEach((w, i) => {
+          const f = w.words.length > 1 ? occurrences(words, w.words) : freq[i]!;
           if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
-        }
+        });
         return { id: h.id, score };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id)
