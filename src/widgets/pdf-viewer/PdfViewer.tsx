@@ -132,7 +132,7 @@ export function PdfViewer(props: PdfViewerProps) {
         signal.addEventListener('abort', () => bytesAbort.abort());
         const bytesPromise = ifImg || early ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
         bytesPromise?.catch(() => undefined);
-        if (!ifImg && !early) void pdfWorker().catch(() => undefined);
+        if (!ifImg && !early) pdfWorker();
         let info: KbDocument | null = null;
         if (early) info = await prefetchedRecord(early);
         else if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });

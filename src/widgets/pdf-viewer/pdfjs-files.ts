@@ -18,35 +18,47 @@ export function pdfjsBase(): string {
 
 export const workerUrl = () => `${pdfjsBase()}build/pdf.worker.min.mjs`;
 
-let early: Promise<Worker | null> | undefined;
+/** The early worker, and a promise that settles only if it fails before its script has run. */
+export interface EarlyWorker {
+  worker: Worker;
+  failed: Promise<void>;
+  /** Started through a blob (another origin): a page's CSP may refuse that where pdf.js's fallback still works. */
+  viaBlob: boolean;
+}
+
+let early: EarlyWorker | null | undefined;
 
 /**
- * The page's one pdf.js worker thread, started on first call; resolves once its script has run
- * (it says "ready"), or null when it could not start (pdf.js then makes its own worker, or
- * reports why it cannot). A worker from another origin (the loader embedded on a foreign page)
- * starts through a same-origin blob that imports it, as pdf.js does itself.
+ * The page's one pdf.js worker thread, started on first call (null when it cannot start). pdf.js
+ * gets it as its port at once: its first messages wait in the thread's queue, so the document
+ * opens as soon as the script has run, whatever the page's main thread is busy with then. A
+ * worker from another origin (the loader embedded on a foreign page) starts through a
+ * same-origin blob that imports it, as pdf.js does itself.
  */
-export function startWorker(): Promise<Worker | null> {
-  early ??= new Promise<Worker | null>((resolve) => {
-    let worker: Worker;
-    let blob: string | undefined;
-    try {
-      let src = workerUrl();
-      if (new URL(src).origin !== location.origin) {
-        blob = URL.createObjectURL(new Blob([`await import(${JSON.stringify(src)});`], { type: 'text/javascript' }));
-        src = blob;
-      }
-      worker = new Worker(src, { type: 'module' });
-    } catch {
-      resolve(null);
-      return;
+export function startWorker(): EarlyWorker | null {
+  if (early !== undefined) return early;
+  let worker: Worker;
+  let blob: string | undefined;
+  try {
+    let src = workerUrl();
+    if (new URL(src).origin !== location.origin) {
+      blob = URL.createObjectURL(new Blob([`await import(${JSON.stringify(src)});`], { type: 'text/javascript' }));
+      src = blob;
     }
+    worker = new Worker(src, { type: 'module' });
+  } catch {
+    early = null;
+    return early;
+  }
+  const failed = new Promise<void>((resolve) => {
     const done = (ok: boolean) => {
       worker.removeEventListener('message', onMessage);
       worker.removeEventListener('error', onError);
       if (blob) URL.revokeObjectURL(blob);
-      if (!ok) worker.terminate();
-      resolve(ok ? worker : null);
+      if (ok) return;
+      worker.terminate();
+      early = null;
+      resolve();
     };
     // pdf.js's worker announces itself with { action: "ready" } (WorkerMessageHandler.initializeFromPort).
     const onMessage = (e: MessageEvent<unknown>) => {
@@ -56,5 +68,6 @@ export function startWorker(): Promise<Worker | null> {
     worker.addEventListener('message', onMessage);
     worker.addEventListener('error', onError);
   });
+  early = { worker, failed, viaBlob: blob !== undefined };
   return early;
 }

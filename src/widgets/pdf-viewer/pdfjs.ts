@@ -7,20 +7,21 @@ import { pdfjsBase, startWorker, workerUrl } from './pdfjs-files';
 export { pdfjs, pdfjsBase };
 export type { PDFDocumentProxy };
 
-let worker: Promise<InstanceType<typeof pdfjs.PDFWorker>> | undefined;
+let own: InstanceType<typeof pdfjs.PDFWorker> | undefined;
 
 /**
- * The page's one pdf.js worker, started on first call (the element's prefetch usually started
- * its thread already): pdf.js talks to that thread through its port. When it could not start,
- * pdf.js makes a worker itself (and falls back to its main-thread one when that fails too).
+ * A pdf.js worker for the page: the early thread (pdfjs-files.ts, usually started by the
+ * element's prefetch) when it runs, else one pdf.js makes itself (which falls back to its
+ * main-thread worker when that fails too).
  */
-export function pdfWorker(): Promise<InstanceType<typeof pdfjs.PDFWorker>> {
-  worker ??= startWorker().then((port) => {
-    if (port) return pdfjs.PDFWorker.create({ port });
+export function pdfWorker(): InstanceType<typeof pdfjs.PDFWorker> {
+  const early = startWorker();
+  if (early) return pdfjs.PDFWorker.create({ port: early.worker });
+  if (!own || own.destroyed) {
     pdfjs.GlobalWorkerOptions.workerSrc = workerUrl();
-    return new pdfjs.PDFWorker();
-  });
-  return worker;
+    own = new pdfjs.PDFWorker();
+  }
+  return own;
 }
 
 /** The getDocument parameters every load uses: data folders, and no eval (DESIGN §9). */
@@ -41,5 +42,15 @@ export function documentParams(data: Uint8Array, worker: InstanceType<typeof pdf
 
 /** Opens a PDF from its bytes. */
 export async function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
-  return pdfjs.getDocument(documentParams(data, await pdfWorker())).promise;
+  const early = startWorker();
+  if (!early) return pdfjs.getDocument(documentParams(data, pdfWorker())).promise;
+  // pdf.js hands the bytes over to the worker; a retry on its own worker needs a copy.
+  const task = pdfjs.getDocument(documentParams(early.viaBlob ? data.slice() : data, pdfjs.PDFWorker.create({ port: early.worker })));
+  const lost = early.failed.then(() => 'lost' as const);
+  const result = await Promise.race([task.promise, lost]);
+  if (result !== 'lost') return result;
+  void task.destroy();
+  // The same script failed from its own origin: pdf.js could not load it either.
+  if (!early.viaBlob) throw new Error('the pdf.js worker did not start');
+  return pdfjs.getDocument(documentParams(data, pdfWorker())).promise;
 }

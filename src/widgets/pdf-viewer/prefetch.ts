@@ -50,7 +50,7 @@ export function prefetch(host: Element): void {
   const key = prefetchKey(apiOrigin, docId, path);
   if (pending.has(key)) return;
   // The worker's thread first: its script is the biggest file of the viewer (pdfjs-files.ts).
-  void startWorker();
+  startWorker();
   const controller = new AbortController();
   // As fetchBlob (fetch-api.ts) and getJson (fetch-json.ts) ask.
   const credentials: RequestCredentials = apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin';
@@ -58,7 +58,6 @@ export function prefetch(host: Element): void {
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
   const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } }) : null;
   const pdfjs = import('./pdfjs');
-  void pdfjs.then((m) => m.pdfWorker()).catch(() => undefined);
   const pdf = Promise.all([bytes, pdfjs]).then(async ([res, m]) => {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return m.openPdf(new Uint8Array(await res.arrayBuffer()));
