@@ -44,7 +44,7 @@ export const hostZh = {
     examples_title: '试试这些问题',
     examples: [
       '阿司匹林（乙酰水杨酸）的作用机制是什么？',
-      '计算 CC(=O)Oc1ccccc1C(=O)O 的 ADMET 性质',
+      '画出 CC(=O)Oc1ccccc1C(=O)O 的结构并给出分子式',
       '总结近五年 KRAS G12C 抑制剂的研发进展',
       '布洛芬有哪些常见的合成路线？',
     ],
@@ -59,7 +59,7 @@ export const hostZh = {
   auth: {
     brand_title: '让每一次检索都有出处',
     brand_text: '文献解析、分子计算与智能问答，为药物化学研究而设计。',
-    brand_points: ['PDF 文献结构化解析', '分子性质与 ADMET 计算', '回答附带页码出处'],
+    brand_points: ['PDF 文献结构化解析', '化学结构识别、绘制与三维查看', '回答附带页码出处'],
     account: '邮箱或手机号',
     account_placeholder: 'name@example.com 或 13800000000',
     password: '密码',
@@ -135,7 +135,7 @@ export const hostZh = {
     free: '免费版',
     free_text: '您正在使用 CSAI 免费版，目前所有功能均可使用，无需付费。',
     included: '包含',
-    items: ['智能问答、深度思考与深度研究', '个人与共享知识库', 'PDF、图片与分子文件解析', '化学工具与 ADMET 计算'],
+    items: ['智能问答、深度思考与深度研究', '个人与共享知识库', 'PDF、图片与分子文件解析', '化学结构绘制与结构式编辑器'],
     upgrade_note: '付费方案暂未开放，开放前不会产生任何费用。',
   },
   test: {
