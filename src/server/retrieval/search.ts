@@ -152,32 +152,18 @@ async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds:
   return { present, lead, candidates };
 }
 
-const SEPARATOR = /[^\p{L}\p{N}\p{Co}]+/u;
-const NEEDS_SPLIT = /[^a-z0-9\u3400-\u9fff]/;
-
-/**
- * The FTS5 (unicode61, remove_diacritics) tokens of a text: runs of letters, digits and
- * private-use characters, case- and accent-folded. Segmented text is already space-separated
- * lower-case words, so most words are taken as they are (the full rules only where needed).
- */
-function ftsTokens(text: string): string[] {
-  const out: string[] = [];
-  for (const word of text.split(' ')) {
-    if (!word) continue;
-    if (!NEEDS_SPLIT.test(word)) out.push(word);
-    else
-      for (const w of word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(SEPARATOR)) if (w) out.push(w);
-  }
-  return out;
+/** How often a word occurs in segmented text (space-separated index words; padded with spaces). */
+function occurrences(padded: string, word: string): number {
+  const needle = ` ${word} `;
+  let n = 0;
+  for (let at = padded.indexOf(needle); at >= 0; at = padded.indexOf(needle, at + needle.length - 1)) n++;
+  return n;
 }
 
-/** How often a phrase of two or more tokens occurs in a passage's tokens. */
-function occurrences(words: string[], phrase: string[]): number {
-  let n = 0;
-  outer: for (let i = 0; i + phrase.length <= words.length; i++) {
-    for (let j = 0; j < phrase.length; j++) if (words[i + j] !== phrase[j]) continue outer;
-    n++;
-  }
+/** The number of words in segmented text. */
+function wordCount(segmented: string): number {
+  let n = segmented.length ? 1 : 0;
+  for (let i = 0; i < segmented.length; i++) if (segmented.charCodeAt(i) === 32) n++;
   return n;
 }
 
@@ -287,25 +273,22 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
   if (rescore) {
     const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
     const avgdl = await averageLength(db);
+    // The question's tokens are words of the segmented text as they are (segment.ts makes both),
+    // so their frequencies are counted in it directly.
     const weighted = present.map((t) => ({
-      words: ftsTokens(t.term),
+      word: t.term.slice(1, -1).replace(/""/g, '"'),
       idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
     }));
-    const single = new Map<string, number[]>();
-    weighted.forEach((w, i) => {
-      if (w.words.length === 1) single.set(w.words[0]!, [...(single.get(w.words[0]!) ?? []), i]);
-    });
     best = hits
       .map((h) => {
-        const words = ftsTokens(rows.get(h.id)?.segmented ?? '');
-        const freq = weighted.map(() => 0);
-        for (const w of words) for (const i of single.get(w) ?? []) freq[i]!++;
-        const norm = K1 * (1 - B + (B * words.length) / avgdl);
+        const segmented = rows.get(h.id)?.segmented ?? '';
+        const padded = ` ${segmented} `;
+        const norm = K1 * (1 - B + (B * wordCount(segmented)) / avgdl);
         let score = 0;
-        weighted.forEach((w, i) => {
-          const f = w.words.length > 1 ? occurrences(words, w.words) : freq[i]!;
+        for (const w of weighted) {
+          const f = occurrences(padded, w.word);
           if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
-        });
+        }
         return { id: h.id, score };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id)
