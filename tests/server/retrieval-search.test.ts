@@ -152,9 +152,12 @@ describe('search: what comes back', () => {
   });
 
   it('keeps k between 1 and 100', async () => {
-    expect(await search(db, ['drugs'], 'the sample', 0)).toHaveLength(1);
-    expect(await search(db, ['drugs'], 'the sample', Number.NaN)).toHaveLength(8);
-    expect((await search(db, ['drugs', 'other', 'third'], 'the sample', 1000)).length).toBe(51);
+    // "sample" and "solvent" are in the 50 lab passages and nowhere else.
+    expect(await search(db, ['drugs'], 'sample solvent', 0)).toHaveLength(1);
+    expect(await search(db, ['drugs'], 'sample solvent', Number.NaN)).toHaveLength(8);
+    expect((await search(db, ['drugs', 'other', 'third'], 'sample solvent', 1000)).length).toBe(50);
+    // Only common words and room for 10 candidates: the first 10 passages holding them are ranked.
+    expect((await search(db, ['drugs', 'other', 'third'], 'sample solvent', 1000, { budget: 10 })).length).toBe(10);
   });
 
   it('finds a re-parsed document under its new passages only', async () => {

@@ -152,21 +152,6 @@ async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds:
   return { present, lead, candidates };
 }
 
-/** How often a word occurs in segmented text (space-separated index words; padded with spaces). */
-function occurrences(padded: string, word: string): number {
-  const needle = ` ${word} `;
-  let n = 0;
-  for (let at = padded.indexOf(needle); at >= 0; at = padded.indexOf(needle, at + needle.length - 1)) n++;
-  return n;
-}
-
-/** The number of words in segmented text. */
-function wordCount(segmented: string): number {
-  let n = segmented.length ? 1 : 0;
-  for (let i = 0; i < segmented.length; i++) if (segmented.charCodeAt(i) === 32) n++;
-  return n;
-}
-
 /** SQLite's variable-length integer (the FTS5 averages record is made of them). */
 function varint(buf: Uint8Array, pos: number): [number, number] {
   let v = 0;
@@ -274,21 +259,26 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
     const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
     const avgdl = await averageLength(db);
     // The question's tokens are words of the segmented text as they are (segment.ts makes both),
-    // so their frequencies are counted in it directly.
+    // so their frequencies are counted on its words directly.
     const weighted = present.map((t) => ({
       word: t.term.slice(1, -1).replace(/""/g, '"'),
       idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
     }));
+    const index = new Map(weighted.map((w, i) => [w.word, i]));
     best = hits
       .map((h) => {
-        const segmented = rows.get(h.id)?.segmented ?? '';
-        const padded = ` ${segmented} `;
-        const norm = K1 * (1 - B + (B * wordCount(segmented)) / avgdl);
-        let score = 0;
-        for (const w of weighted) {
-          const f = occurrences(padded, w.word);
-          if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
+        const words = (rows.get(h.id)?.segmented ?? '').split(' ');
+        const freq = weighted.map(() => 0);
+        for (const w of words) {
+          const i = index.get(w);
+          if (i !== undefined) freq[i]!++;
         }
+        const norm = K1 * (1 - B + (B * words.length) / avgdl);
+        let score = 0;
+        weighted.forEach((w, i) => {
+          const f = freq[i]!;
+          if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
+        });
         return { id: h.id, score };
       })
       .sort((a, b) => b.score - a.score || a.id - b.id)
