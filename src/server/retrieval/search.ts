@@ -228,7 +228,11 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
   const budget = Math.max(1, Math.floor(opts.budget ?? RANK_BUDGET));
   const limit = Number.isFinite(k) ? Math.max(1, Math.min(100, Math.floor(k))) : 8;
 
-  const { present, lead: kept, candidates } = await selectTerms(db, terms, spans, docIds, budget);
+  // Ranges no larger than the budget cannot hold more candidates than it: no counting needed.
+  const small = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0) <= budget;
+  const { present, lead: kept, candidates } = small
+    ? { present: terms.map((term) => ({ term, n: 1, exact: true })), lead: terms.length, candidates: 0 }
+    : await selectTerms(db, terms, spans, docIds, budget);
   if (!present.length) return [];
   if (candidates > budget) {
     // Even the rarest token is everywhere: rank the passages up to its budget-th one.
