@@ -62,13 +62,19 @@ export function prefetch(host: Element): void {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return m.openPdf(new Uint8Array(await res.arrayBuffer()));
   });
-  // While the view starts, the worker reads the start page once: its fonts and images are cached
-  // for the document, so the view's first drawing of that page finds them ready.
+  // While the view starts, the worker reads the start page: a render that draws nothing
+  // (every operation filtered out) asks for the page's display operator list, which pdf.js
+  // keeps for the page. The view's own render of that page joins the same list (streamed or
+  // complete): one pass in the worker, and its drawing starts with the first chunk.
   const startPage = Number(attr('page') ?? '1');
   void pdf
     .then(async (doc) => {
       const n = Number.isInteger(startPage) ? Math.min(Math.max(startPage, 1), doc.numPages) : 1;
-      await (await doc.getPage(n)).getOperatorList();
+      const page = await doc.getPage(n);
+      const canvas = document.createElement('canvas');
+      canvas.width = 1;
+      canvas.height = 1;
+      await page.render({ canvas, viewport: page.getViewport({ scale: 0.01 }), operationsFilter: () => false }).promise;
     })
     .catch(() => undefined);
   // Failures surface when the view reads them; unhandled here they would only be noise.
