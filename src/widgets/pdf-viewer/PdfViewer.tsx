@@ -175,9 +175,6 @@ export function PdfViewer(props: PdfViewerProps) {
         setNear(new Set([target]));
         setVisible(new Set([target]));
         setLoad({ state: 'pdf', pdf: opened });
-        void opened.getOutline().then((o) => {
-          if (!signal.aborted && o) setOutline(o as OutlineNode[]);
-        });
       } catch (error) {
         if (signal.aborted) return;
         setLoad({ state: 'error', message: fail(error, 'load_failed') });
@@ -275,6 +272,33 @@ export function PdfViewer(props: PdfViewerProps) {
     })()));
   }, []);
   const visiblePending = useMemo(() => [...visible].some((n) => !drawn.has(n)), [visible, drawn]);
+
+  // The outline once the first page is drawn (or after 2 s): the worker builds it between the
+  // operator lists of the start page otherwise.
+  const anyDrawn = drawn.size > 0;
+  useEffect(() => {
+    if (!pdf) return;
+    let live = true;
+    const read = () => {
+      void pdf.getOutline().then(
+        (o) => {
+          if (live && o) setOutline(o as OutlineNode[]);
+        },
+        () => undefined,
+      );
+    };
+    if (anyDrawn) {
+      read();
+      return () => {
+        live = false;
+      };
+    }
+    const timer = setTimeout(read, 2000);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [pdf, anyDrawn]);
 
   // Go to the start page once the pages are laid out (before the browser paints them; page 1 is
   // where the column starts: no scroll, no scroll event), and keep the same page in view when
