@@ -3,6 +3,7 @@ import { parseImage } from './image';
 import { parsePdb } from './pdb';
 import { parsePdf } from './pdf';
 import { parseSdf } from './sdf';
+import { withTitle } from './chunks';
 import type { ParseResult, ParseTask, WorkerMessage } from './protocol';
 
 /** The parse worker thread: one task at a time, progress and result as messages. */
@@ -14,10 +15,11 @@ port.on('message', (task: ParseTask) => {
   const progress = (percent: number, text?: string) => send({ type: 'progress', taskId: task.taskId, percent, ...(text ? { text } : {}) });
   const work = (): Promise<ParseResult> => {
     switch (task.kind) {
+      // A page document's first passage also carries its title's words (SDF and PDB add their own).
       case 'pdf':
-        return parsePdf(task.path, progress);
+        return parsePdf(task.path, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title) }));
       case 'image':
-        return parseImage(task.path, task.title, progress);
+        return parseImage(task.path, task.title, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title) }));
       case 'sdf':
         return parseSdf(task.path, task.title, progress);
       case 'pdb':

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { chunkText } from './chunks';
+import { chunkText, withTitle } from './chunks';
 import type { ParseResult, Progress } from './protocol';
 
 const WATER = new Set(['HOH', 'WAT', 'DOD', 'H2O', 'TIP', 'TIP3', 'SOL']);
@@ -20,6 +20,11 @@ export interface PdbSummary {
   resolution: string | null;
   chains: Array<{ id: string; residues: number; atoms: number; sequence: string }>;
   ligands: Array<{ name: string; fullName: string | null; chain: string; resSeq: string; atoms: number }>;
+  keywords: string[];
+  /** Title of the primary citation (JRNL TITL). */
+  journalTitle: string | null;
+  /** Binding sites (REMARK 800 and SITE records): what each site is for and its residues. */
+  sites: Array<{ id: string; description: string | null; residues: string[] }>;
   atoms: number;
   models: number;
 }
@@ -28,7 +33,12 @@ const col = (line: string, from: number, to: number) => line.slice(from - 1, to)
 
 /** A PDB file's title, chains, residues and ligands (HETATM groups other than water). */
 export function summarisePdb(text: string): PdbSummary {
-  const s: PdbSummary = { idCode: null, classification: null, date: null, title: null, compounds: [], organisms: [], method: null, resolution: null, chains: [], ligands: [], atoms: 0, models: 0 };
+  const s: PdbSummary = { idCode: null, classification: null, date: null, title: null, compounds: [], organisms: [], method: null, resolution: null, chains: [], ligands: [], keywords: [], journalTitle: null, sites: [], atoms: 0, models: 0 };
+  const keywords: string[] = [];
+  const journal: string[] = [];
+  const sites = new Map<string, { description: string | null; residues: string[] }>();
+  const site = (id: string) => sites.get(id) ?? sites.set(id, { description: null, residues: [] }).get(id)!;
+  let siteId: string | null = null;
   const titleParts: string[] = [];
   const compnd: string[] = [];
   const source: string[] = [];
@@ -53,6 +63,18 @@ export function summarisePdb(text: string): PdbSummary {
       case 'SOURCE':
         source.push(col(line, 11, 80));
         break;
+      case 'KEYWDS':
+        keywords.push(col(line, 11, 79));
+        break;
+      case 'JRNL':
+        if (col(line, 13, 16) === 'TITL') journal.push(col(line, 20, 79));
+        break;
+      case 'SITE':
+        for (const at of [19, 30, 41, 52]) {
+          const res = col(line, at, at + 2);
+          if (res) site(col(line, 12, 14)).residues.push(`${res} ${col(line, at + 4, at + 4)}${col(line, at + 5, at + 8)}`);
+        }
+        break;
       case 'EXPDTA':
         s.method = col(line, 11, 79) || null;
         break;
@@ -60,6 +82,10 @@ export function summarisePdb(text: string): PdbSummary {
         if (col(line, 7, 10) === '2') {
           const m = /RESOLUTION\.\s+([\d.]+)\s*ANGSTROM/.exec(line);
           if (m) s.resolution = `${m[1]} Å`;
+        } else if (col(line, 7, 10) === '800') {
+          const m = /^(SITE_IDENTIFIER|SITE_DESCRIPTION):\s*(.*)$/.exec(col(line, 12, 80));
+          if (m?.[1] === 'SITE_IDENTIFIER') siteId = m[2]!.trim() || null;
+          else if (m && siteId) site(siteId).description = m[2]!.trim() || null;
         }
         break;
       case 'HETNAM': {
@@ -102,6 +128,9 @@ export function summarisePdb(text: string): PdbSummary {
   s.organisms = [...new Set(source.join(' ').match(/ORGANISM_SCIENTIFIC:\s*([^;]+)/g)?.map((m) => m.replace(/ORGANISM_SCIENTIFIC:\s*/, '').trim()) ?? [])];
   s.chains = [...chains.entries()].map(([id, c]) => ({ id, residues: c.residues.size, atoms: c.atoms, sequence: c.seq.join('') }));
   s.ligands = [...ligands.values()].map((l) => ({ ...l, fullName: hetNames.get(l.name) ?? null }));
+  s.keywords = keywords.join(' ').split(',').map((k) => k.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  s.journalTitle = journal.join(' ').replace(/\s+/g, ' ').trim() || null;
+  s.sites = [...sites.entries()].map(([id, v]) => ({ id, ...v }));
   if (!s.models) s.models = 1;
   return s;
 }
@@ -120,6 +149,8 @@ export async function parsePdb(file: string, title: string, progress: Progress):
     s.resolution && `- 分辨率：${s.resolution}`,
     s.compounds.length && `- 分子：${s.compounds.join('；')}`,
     s.organisms.length && `- 来源物种：${s.organisms.join('；')}`,
+    s.keywords.length && `- 关键词：${s.keywords.join('；')}`,
+    s.journalTitle && `- 文献：${s.journalTitle}`,
     `- 原子数：${s.atoms}${s.models > 1 ? `（共 ${s.models} 个模型，统计第 1 个）` : ''}`,
   ].filter(Boolean);
   const chainTable = ['| 链 | 残基数 | 原子数 | 序列 |', '| --- | --- | --- | --- |', ...s.chains.map((c) => `| ${c.id} | ${c.residues} | ${c.atoms} | ${c.sequence.length > 80 ? `${c.sequence.slice(0, 80)}…` : c.sequence} |`)].join('\n');
@@ -132,7 +163,11 @@ export async function parsePdb(file: string, title: string, progress: Progress):
     s.title ?? title,
     facts.join('\n'),
     s.chains.map((c) => `链 ${c.id}：${c.residues} 个残基，${c.atoms} 个原子，序列 ${c.sequence}`).join('\n'),
-    s.ligands.map((l) => `配体 ${l.name}${l.fullName ? `（${l.fullName}）` : ''}，链 ${l.chain}，残基号 ${l.resSeq}，${l.atoms} 个原子`).join('\n'),
+    // "：" rather than "（…）" after codes: full-width brackets become ASCII ones when segmenting, and
+    // "SKE(4-…" or "AC1(binding" would be read as one SMILES-like token, hiding the code and the words.
+    s.ligands.map((l) => `配体 ${l.name}${l.fullName ? `：${l.fullName}` : ''}，链 ${l.chain}，残基号 ${l.resSeq}，${l.atoms} 个原子`).join('\n'),
+    s.sites.map((x) => `结合位点 ${x.id}${x.description ? `：${x.description}` : ''}${x.residues.length ? `；残基 ${x.residues.join(' ')}` : ''}`).join('\n'),
   ].join('\n\n');
-  return { markdown, pageCount: null, chunks: chunkText(plain), molecules: [], notes: [] };
+  // The file name's words go with the first passage's index words ("5dpv" finds 5dpv.pdb).
+  return { markdown, pageCount: null, chunks: withTitle(chunkText(plain), title), molecules: [], notes: [] };
 }

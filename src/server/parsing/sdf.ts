@@ -1,12 +1,15 @@
 import fs from 'node:fs/promises';
 import { loadRdkit } from '../chem/rdkit-loader';
 import { segmentForIndex } from '../retrieval/segment';
+import { titleWords } from './chunks';
 import type { ParsedChunk, ParsedMolecule, ParseResult, Progress } from './protocol';
 
 /** Data fields that usually hold a molecule's name, in order of preference. */
 const NAME_FIELDS = ['name', 'Name', 'NAME', 'title', 'Title', 'ID', 'id', 'PUBCHEM_IUPAC_NAME', 'PUBCHEM_COMPOUND_CID', 'chembl_id', 'NSC'];
 const MAX_TABLE_PROPS = 8;
 const MAX_TABLE_ROWS = 1000;
+/** Characters of molecule names listed in the set's overview passage. */
+const SUMMARY_NAMES = 600;
 
 /** One SDF record split into its molblock and its data fields. */
 export function splitRecord(record: string): { molfile: string; properties: Record<string, string> } | null {
@@ -72,11 +75,32 @@ export async function parseSdf(file: string, title: string, progress: Progress):
     ...(molecules.length > shown.length ? [`表中只列出前 ${shown.length} 个分子，其余 ${molecules.length - shown.length} 个已全部收录并可检索。`] : []),
   ].join('\n\n');
 
-  const chunks: ParsedChunk[] = molecules.map((m) => {
-    const lines = [`分子 ${m.idx}${m.name ? `：${m.name}` : ''}`, `SMILES: ${m.smiles ?? '（无法解析）'}`, ...Object.entries(m.properties).map(([k, v]) => `${k}: ${v}`)];
-    const chunkText = lines.join('\n').slice(0, 4000);
-    return { page: null, bbox: null, text: chunkText, segmented: segmentForIndex(chunkText) };
-  });
+  // The file name's words go with every passage's index words: each record is an entry of the set
+  // the file names ("cdk2.sdf" is found by "CDK2"); the cited text stays as it is.
+  const named = titleWords(title);
+  const passage = (text: string): ParsedChunk => ({ page: null, bbox: null, text, segmented: `${named} ${segmentForIndex(text)}`.trim() });
+  // First an overview of the set (its file, size, data fields and molecule names), then one passage per molecule.
+  const names = molecules.flatMap((m) => (m.name ? [m.name] : []));
+  let nameList = '';
+  for (const n of names) {
+    if (nameList.length + n.length > SUMMARY_NAMES) {
+      nameList += '……';
+      break;
+    }
+    nameList += nameList ? `、${n}` : n;
+  }
+  const summary = [
+    `${title}：SDF 分子集，共 ${molecules.length} 个分子${invalid ? `（${invalid} 条记录无法解析结构）` : ''}。`,
+    ...(columns.length ? [`数据字段：${columns.join('、')}`] : []),
+    ...(nameList ? [`分子：${nameList}`] : []),
+  ].join('\n');
+  const chunks: ParsedChunk[] = [
+    passage(summary),
+    ...molecules.map((m) => {
+      const lines = [`分子 ${m.idx}${m.name ? `：${m.name}` : ''}`, `SMILES: ${m.smiles ?? '（无法解析）'}`, ...Object.entries(m.properties).map(([k, v]) => `${k}: ${v}`)];
+      return passage(lines.join('\n').slice(0, 4000));
+    }),
+  ];
   const notes = invalid ? [`有 ${invalid} 条记录无法解析结构`] : [];
   return { markdown: md + '\n', pageCount: null, chunks, molecules, notes };
 }
