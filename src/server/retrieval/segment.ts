@@ -78,17 +78,29 @@ export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[]
 /** The segmented form stored in the index. */
 export const segmentForIndex = (text: string) => tokens(text).join(' ');
 
+/**
+ * English function words, dropped from a question that has other tokens: in a mostly Chinese
+ * index an English page holds "to" or "are" as rarely as a subject word, so BM25 would rank
+ * it on them. Words that are also element symbols (as, in, at, be, he, no, i) stay.
+ */
+const ENGLISH_STOP = new Set(
+  ('a an the and or but nor of to on by for with from into onto about over under than then '
+    + 'is are was were been being do does did done have has had having will would shall should can could may might must '
+    + 'what which who whom whose when where why how this that these those there here it its they them their we our you your me my '
+    + 'not if so such any some all each very also just').split(' '),
+);
+
 /** At most this many distinct tokens of a question go to the index (a pasted page stays one query). */
 export const MAX_QUERY_TERMS = 64;
 
 /**
  * The distinct tokens of a question, each quoted as an FTS5 phrase, in the order they appear.
- * Single Han characters are dropped when the query has longer tokens (they match almost
- * everything); at most MAX_QUERY_TERMS are kept.
+ * Single Han characters and English function words (ENGLISH_STOP) are dropped when the query
+ * has other tokens (they match almost everything); at most MAX_QUERY_TERMS are kept.
  */
 export function queryTerms(query: string): string[] {
   let list = [...new Set(tokens(query))];
-  const long = list.filter((t) => !(HAN.test(t) && [...t].length === 1));
+  const long = list.filter((t) => !(HAN.test(t) && [...t].length === 1) && !ENGLISH_STOP.has(t));
   if (long.length) list = long;
   return list.slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
 }
