@@ -1,3 +1,4 @@
+import { titleWords } from '../parsing/chunks';
 import { tokens } from '../retrieval/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
 import { questionStructures, structureLines, type FindOptions } from './question-structures';
@@ -15,10 +16,18 @@ const SENTENCE_END = /(?<=[。！？!?；;])|(?<=[.])\s+|\n+/;
 
 /** The one or two sentences of a passage that share the most words with the question, in their order. */
 export function quoteOf(text: string, questionTokens: Set<string>): string {
-  const sentences = text
-    .split(SENTENCE_END)
-    .map((s) => s.replace(/\s+/g, ' ').trim())
-    .filter((s) => s.length > 1);
+  const sentences: string[] = [];
+  let lead = ''; // a list number ("7.") or symbol split off at its dot goes with the sentence after it
+  for (const piece of text.split(SENTENCE_END)) {
+    const s = piece.replace(/\s+/g, ' ').trim();
+    if (!s) continue;
+    if (!/\p{L}{2}/u.test(s)) lead = lead ? `${lead} ${s}` : s;
+    else {
+      sentences.push(lead ? `${lead} ${s}` : s);
+      lead = '';
+    }
+  }
+  if (lead.length > 1) sentences.push(lead);
   if (!sentences.length) return '';
   const scored = sentences.map((s, i) => ({ s, i, score: tokens(s).filter((t) => questionTokens.has(t)).length }));
   const best = [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, 2).filter((x, k) => k === 0 || x.score > 0);
@@ -84,9 +93,10 @@ export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEng
       }
       const best = input.passages[0]?.score ?? 0;
       const questionTokens = subjectTokens(input.question);
-      // Weak passages, and ones sharing no word with the question, are left out (the best one always stays).
+      // Weak passages, and ones sharing no word with the question (in their text or their file's
+      // name, which the index holds too), are left out (the best one always stays).
       const chosen = input.passages
-        .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && overlap(p.text, questionTokens) > 0))
+        .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && (overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0)))
         .slice(0, MAX_QUOTED);
       if (!chosen.length) {
         writeLines(sink, [NO_MODEL_LINE, '', ...structures, NOTHING_FOUND]);
