@@ -9,6 +9,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   widgets: () => import('./widgets.bench'),
   knowledge: () => import('./knowledge.bench'),
   ask: () => import('./ask.bench'),
+  streams: () => import('./streams.bench'),
   viewer: () => import('./viewer.bench'),
   retrieval: () => import('./retrieval.bench'),
 };

@@ -84,7 +84,7 @@ interface ChatRequest {
 /**
  * A small OpenAI-compatible /chat/completions server on 127.0.0.1. What it streams depends on a
  * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
- * tool message) an answer; [error] an error event mid-stream; [http500] a 500; [stall] a few
+ * tool message) an answer; [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
  * chunks, then silence; [hold] one chunk, then more only after release(). Otherwise an answer
  * that cites [1] when the system prompt holds passages. Deep research: the planner gets the
  * question's "||"-separated parts as JSON ([badplan]: prose; [holdplan]: held), the report writer
@@ -178,6 +178,12 @@ export async function startFakeLlm() {
       send(chunk({ content: '内容' }));
       send(`data: ${JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error' } })}\n\n`);
       res.end();
+      return;
+    }
+    if (question.includes('[burst]')) {
+      // Fifty tokens in one write: the server reads them in one go (one event-loop turn).
+      send(Array.from({ length: 50 }, (_, i) => chunk({ content: `${i} ` })).join(''));
+      finish();
       return;
     }
     if (question.includes('[stall]')) {

@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { now } from '../db/database';
 import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
-import { answerEventStore, foldEvents, type AnswerEventBus, type NewAnswerEvent } from './events';
+import { answerEventStore, answerEventWriter, foldEvents, type AnswerEventBus, type NewAnswerEvent } from './events';
 import type { KnowledgePort } from './retrieval-port';
 import type { ToolRegistry } from './tools';
 import { storedRequest, sourcesOf } from './request';
@@ -48,7 +48,10 @@ class AnswerRun {
 
   emit(event: NewAnswerEvent) {
     if (this.closed) return;
-    this.chain = this.chain.then(() => this.write(event)).catch((err: unknown) => this.log.warn({ err, questionId: this.questionId }, 'answer event not stored'));
+    // Handed to the writer at once (it keeps each question's order and stores events waiting
+    // together in one batch); the chain only lets `close` wait for them.
+    const written = this.write(event).catch((err: unknown) => this.log.warn({ err, questionId: this.questionId }, 'answer event not stored'));
+    this.chain = this.chain.then(() => written);
   }
 
   /** Closes the run (no event after this one is written) and runs `last` after the events already sent. */
@@ -70,7 +73,8 @@ class AnswerRun {
  * queue and resume from their last finished step (deep-research.ts).
  */
 export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser }: AnswerServiceDeps) {
-  const store = answerEventStore(db);
+  // Events go out through one group-commit writer: stored in batches, published after each commit.
+  const writer = answerEventWriter(db, bus);
   const research = deepResearch({ db, engine, knowledge });
   const running = new Map<string, AnswerRun>();
   const toldQueued = new Set<string>();
@@ -78,13 +82,11 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   let pumping = false;
   let pumpAgain = false;
 
-  const append = async (questionId: string, event: NewAnswerEvent) => {
-    const stored = await store.append(questionId, event);
-    bus.publish(questionId, { type: 'event', event: stored });
-  };
+  const append = async (questionId: string, event: NewAnswerEvent) => void (await writer.append(questionId, event));
 
   /** Writes the end of an answer: the folded answer on the row and the terminal event, in one transaction. */
   async function finalise(questionId: string, outcome: Outcome, onlyFrom?: AnswerStatus[]): Promise<boolean> {
+    await writer.drained(questionId); // the end comes after every event handed in before it
     const stored = await db.transaction().execute(async (tx) => {
       const row = await tx.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
       if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;

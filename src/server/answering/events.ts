@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type { Executor } from '../db/database';
+import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { answerEvent, type AnswerEvent, type AnswerStep, type Citation } from '../../contract/channel';
 
@@ -38,6 +38,16 @@ export const isTerminal = (e: AnswerEvent) => e.event === 'done' || e.event === 
 const toEvent = (row: { seq: number; type: string; data: string }): AnswerEvent =>
   answerEvent.parse({ id: row.seq, event: row.type, data: JSON.parse(row.data) });
 
+/** The stored form of an event built here (already valid: no parse needed). */
+const withId = (event: NewAnswerEvent, id: number): AnswerEvent => ({ ...event, id });
+
+/** Rows per INSERT (5 bound values each, well under SQLite's limit of bound parameters). */
+const INSERT_ROWS = 500;
+
+function* slices<T>(xs: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
+}
+
 /** The persisted events of answers: every event is a row, numbered per question from 1. */
 export function answerEventStore(db: Executor) {
   return {
@@ -55,6 +65,33 @@ export function answerEventStore(db: Executor) {
         .returning('seq')
         .executeTakeFirstOrThrow();
       return toEvent({ seq: row.seq, type: event.event, data: JSON.stringify(event.data) });
+    },
+
+    /**
+     * Stores several events (of one or many questions) with multi-row inserts; ids continue each
+     * question's numbering in the order given. Run it in a transaction so they are stored together.
+     */
+    async appendMany(items: Array<{ questionId: string; event: NewAnswerEvent }>): Promise<AnswerEvent[]> {
+      const last = new Map<string, number>();
+      for (const ids of slices([...new Set(items.map((i) => i.questionId))], INSERT_ROWS)) {
+        const rows = await db
+          .selectFrom('question_events')
+          .select(['question_id', (eb) => eb.fn.max('seq').as('m')])
+          .where('question_id', 'in', ids)
+          .groupBy('question_id')
+          .execute();
+        for (const r of rows) last.set(r.question_id, r.m);
+      }
+      const t = now();
+      const stored: AnswerEvent[] = [];
+      const values = items.map(({ questionId, event }) => {
+        const seq = (last.get(questionId) ?? 0) + 1;
+        last.set(questionId, seq);
+        stored.push(withId(event, seq));
+        return { question_id: questionId, seq, type: event.event, data: JSON.stringify(event.data), created_at: t };
+      });
+      for (const part of slices(values, INSERT_ROWS)) await db.insertInto('question_events').values(part).execute();
+      return stored;
     },
 
     /** Events after the given id, in order. */
@@ -100,6 +137,109 @@ export function answerEventStore(db: Executor) {
     },
   };
 }
+
+/**
+ * Group commit of answer events: events handed in while the event loop is busy (or while the
+ * previous batch is being written) are stored together in one transaction, then published in
+ * order, so every event is persisted before any stream sees it. A quiet server writes each event
+ * at once (the next turn of the event loop); a busy one writes fewer, larger transactions.
+ * Consecutive `delta` (or `thinking`) events of one question waiting in the same batch become one
+ * event with their texts joined: a stream, a reload with Last-Event-ID and the folded answer all
+ * see exactly the events stored.
+ */
+export function answerEventWriter(db: Db, bus: AnswerEventBus) {
+  interface Pending {
+    questionId: string;
+    event: NewAnswerEvent;
+    settle: Array<{ resolve: (e: AnswerEvent) => void; reject: (err: unknown) => void }>;
+  }
+  let queue: Pending[] = [];
+  /** The latest waiting event of each question in `queue`. */
+  let latest = new Map<string, Pending>();
+  let scheduled = false;
+  let writing = false;
+  /** The last write of each question still on its way, so its end can wait for it. */
+  const lastWrite = new Map<string, Promise<unknown>>();
+
+  const schedule = () => {
+    if (scheduled || writing) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      writing = true;
+      const batch = queue;
+      queue = [];
+      latest = new Map();
+      void write(batch).finally(() => {
+        writing = false;
+        if (queue.length) schedule();
+      });
+    });
+  };
+
+  const store = async (batch: Pending[]) => db.transaction().execute((tx) => answerEventStore(tx).appendMany(batch));
+
+  async function write(batch: Pending[]) {
+    let stored: AnswerEvent[][];
+    try {
+      stored = [await store(batch)];
+    } catch {
+      // One bad event (e.g. its question was deleted meanwhile) must not lose the others: one question at a time.
+      const byQuestion = new Map<string, Pending[]>();
+      for (const p of batch) byQuestion.set(p.questionId, [...(byQuestion.get(p.questionId) ?? []), p]);
+      stored = [];
+      const ok: Pending[] = [];
+      for (const group of byQuestion.values()) {
+        try {
+          stored.push(await store(group));
+          ok.push(...group);
+        } catch (err) {
+          for (const p of group) for (const s of p.settle) s.reject(err);
+        }
+      }
+      batch = ok;
+    }
+    const events = stored.flat();
+    batch.forEach((p, i) => {
+      const event = events[i]!;
+      bus.publish(p.questionId, { type: 'event', event });
+      for (const s of p.settle) s.resolve(event);
+    });
+  }
+
+  return {
+    /** Stores the event (with the next id of its question) and then publishes it. */
+    append(questionId: string, event: NewAnswerEvent): Promise<AnswerEvent> {
+      const written = new Promise<AnswerEvent>((resolve, reject) => {
+        const settle = { resolve, reject };
+        // Joined with the question's latest waiting event when both are text of the same kind.
+        const p = latest.get(questionId);
+        if (p && ((p.event.event === 'delta' && event.event === 'delta') || (p.event.event === 'thinking' && event.event === 'thinking'))) {
+          p.event = { event: p.event.event, data: { text: p.event.data.text + event.data.text } };
+          p.settle.push(settle);
+          return;
+        }
+        const pending: Pending = { questionId, event, settle: [settle] };
+        queue.push(pending);
+        latest.set(questionId, pending);
+      });
+      schedule();
+      const tracked = written.catch(() => undefined);
+      lastWrite.set(questionId, tracked);
+      void tracked.then(() => {
+        if (lastWrite.get(questionId) === tracked) lastWrite.delete(questionId);
+      });
+      return written;
+    },
+
+    /** Resolves once every event of the question handed in so far is stored (or failed). */
+    drained(questionId: string): Promise<unknown> {
+      return lastWrite.get(questionId) ?? Promise.resolve();
+    },
+  };
+}
+
+export type AnswerEventWriter = ReturnType<typeof answerEventWriter>;
 
 /** The answer so far, folded from its events. */
 export interface AnswerSoFar {

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser, startServer, type Client, type TestServer } from './helpers';
+import { CH, answerText, ask, readEvents, startFakeLlm } from './answering-helpers';
+
+// Events are stored in batches (group commit) and text events of one answer waiting in the same
+// batch are joined: what a stream shows, what a reload resumes and what is stored stay the same.
+let llm: Awaited<ReturnType<typeof startFakeLlm>>;
+let server: TestServer;
+let alice: Client;
+
+beforeAll(async () => {
+  llm = await startFakeLlm();
+  server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model', LLM_IDLE_TIMEOUT_MS: '2000' });
+  alice = (await signedInUser(server)).client;
+});
+afterAll(async () => {
+  await server?.close();
+  await llm?.close();
+});
+
+const expected = Array.from({ length: 50 }, (_, i) => `${i} `).join('');
+const storedEvents = (questionId: string) => {
+  const db = server.sqlite();
+  try {
+    return db.prepare('select seq, type, data from question_events where question_id = ? order by seq').all(questionId) as Array<{ seq: number; type: string; data: string }>;
+  } finally {
+    db.close();
+  }
+};
+
+describe('a burst of tokens', () => {
+  it('arrives joined in fewer delta events, with the whole text, numbered without gaps', async () => {
+    const { questionId } = await ask(alice, '[burst] 很多小块');
+    const { events } = await readEvents(alice, questionId);
+    const deltas = events.filter((e) => e.event === 'delta');
+    expect(answerText(events)).toBe(expected);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.length).toBeLessThan(50);
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    // Stored exactly as streamed.
+    expect(storedEvents(questionId).map((r) => ({ id: r.seq, event: r.type, data: JSON.parse(r.data) as unknown }))).toEqual(events);
+  });
+
+  it('resumes exactly after any Last-Event-ID, and a second stream sees the same events', async () => {
+    const { channelId, questionId } = await ask(alice, '[burst] 刷新后继续');
+    const { events } = await readEvents(alice, questionId);
+    for (const e of events) {
+      const resumed = await readEvents(alice, questionId, { lastEventId: e.id });
+      expect(resumed.events).toEqual(events.filter((x) => x.id > e.id));
+    }
+    expect((await readEvents(alice, questionId)).events).toEqual(events);
+    const list = await alice.get<{ items: Array<{ question_id: string; answer: string; status: string }> }>(`${CH}/questions/${channelId}`);
+    expect(list.body.data.items.find((q) => q.question_id === questionId)).toMatchObject({ status: 'done', answer: expected });
+  });
+
+  it('of answers running side by side are each stored whole and in order', async () => {
+    const asked = await Promise.all(Array.from({ length: 4 }, (_, i) => ask(alice, `[burst] 并行 ${i}`)));
+    const streams = await Promise.all(asked.map((a) => readEvents(alice, a.questionId)));
+    for (const [i, { events }] of streams.entries()) {
+      expect(answerText(events)).toBe(expected);
+      expect(events.map((e) => e.id)).toEqual(events.map((_, k) => k + 1));
+      expect(storedEvents(asked[i]!.questionId).map((r) => r.seq)).toEqual(events.map((e) => e.id));
+    }
+  });
+});
