@@ -72,7 +72,8 @@ export function summarisePdb(text: string): PdbSummary {
       case 'SITE':
         for (const at of [19, 30, 41, 52]) {
           const res = col(line, at, at + 2);
-          if (res) site(col(line, 12, 14)).residues.push(`${res} ${col(line, at + 4, at + 4)}${col(line, at + 5, at + 8)}`);
+          // Waters in a site are left out, as everywhere in the summary.
+          if (res && !WATER.has(res)) site(col(line, 12, 14)).residues.push(`${res} ${col(line, at + 4, at + 4)}${col(line, at + 5, at + 8)}`);
         }
         break;
       case 'EXPDTA':
@@ -157,7 +158,9 @@ export async function parsePdb(file: string, title: string, progress: Progress):
   const ligandTable = s.ligands.length
     ? ['| 配体 | 名称 | 链 | 残基号 | 原子数 |', '| --- | --- | --- | --- | --- |', ...s.ligands.map((l) => `| ${l.name} | ${l.fullName ?? ''} | ${l.chain} | ${l.resSeq} | ${l.atoms} |`)].join('\n')
     : '无配体（水分子除外）。';
-  const markdown = [`# ${s.title ?? title}`, facts.join('\n'), `## 链（${s.chains.length}）`, chainTable, `## 配体（${s.ligands.length}）`, ligandTable].join('\n\n') + '\n';
+  const siteTable = ['| 位点 | 说明 | 残基 |', '| --- | --- | --- |', ...s.sites.map((x) => `| ${x.id} | ${x.description ?? ''} | ${x.residues.join(' ')} |`)].join('\n');
+  const markdown =
+    [`# ${s.title ?? title}`, facts.join('\n'), `## 链（${s.chains.length}）`, chainTable, `## 配体（${s.ligands.length}）`, ligandTable, ...(s.sites.length ? [`## 结合位点（${s.sites.length}）`, siteTable] : [])].join('\n\n') + '\n';
   progress(80, '正在建立检索索引');
   const plain = [
     s.title ?? title,
