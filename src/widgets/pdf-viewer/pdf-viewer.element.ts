@@ -75,7 +75,9 @@ export const pdfViewerAttributes = {
  */
 export class CsaiPdfViewerElement extends createCsaiElement(
   pdfViewerAttributes,
-  () => import('./PdfViewer'),
+  // The view's code (a dozen files) is asked for once the prefetch has asked for the document,
+  // its worker and pdf.js: they go first to the server.
+  () => import('./prefetch').then(() => import('./PdfViewer')),
   // The document's record, bytes and pdf.js start at once, beside the view's code (prefetch.ts).
   (host) => void import('./prefetch').then((m) => m.prefetch(host), () => undefined),
 ) {}
