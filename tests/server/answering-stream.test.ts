@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { CH, answerText, ask, readEvents, startFakeLlm } from './answering-helpers';
+import { sseData } from '../../src/server/answering/openai-engine';
 
 // Events are stored in batches (group commit) and text events of one answer waiting in the same
 // batch are joined: what a stream shows, what a reload resumes and what is stored stay the same.
@@ -62,5 +63,45 @@ describe('a burst of tokens', () => {
       expect(events.map((e) => e.id)).toEqual(events.map((_, k) => k + 1));
       expect(storedEvents(asked[i]!.questionId).map((r) => r.seq)).toEqual(events.map((e) => e.id));
     }
+  });
+});
+
+describe('the model stream reader', () => {
+  const body = (parts: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(new TextEncoder().encode(p));
+        c.close();
+      },
+    });
+  const read = async (parts: string[]) => {
+    const out: string[][] = [];
+    for await (const batch of sseData(body(parts))) out.push(batch);
+    return out;
+  };
+
+  it('gives every data payload once, whole, in order, whatever the reads cut', async () => {
+    const text = 'data: {"a":1}\n\n: a comment\n\ndata: {"b":"中文"}\r\n\r\nevent: x\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n';
+    const whole = (await read([text])).flat();
+    expect(whole).toEqual(['{"a":1}', '{"b":"中文"}', 'line one\nline two', '[DONE]']);
+    // Cut anywhere, even inside a multi-byte character.
+    const bytes = new TextEncoder().encode(text);
+    for (let cut = 1; cut < bytes.length; cut += 7) {
+      const parts = [bytes.slice(0, cut), bytes.slice(cut)];
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const p of parts) c.enqueue(p);
+          c.close();
+        },
+      });
+      const got: string[] = [];
+      for await (const batch of sseData(stream)) got.push(...batch);
+      expect(got).toEqual(whole);
+    }
+  });
+
+  it('keeps a last event without its blank line, and nothing from an empty body', async () => {
+    expect((await read(['data: tail'])).flat()).toEqual(['tail']);
+    expect(await read([])).toEqual([]);
   });
 });

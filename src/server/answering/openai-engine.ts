@@ -34,6 +34,53 @@ const chunkDelta = z
   })
   .loose();
 
+// A streamed chunk: its first choice's delta (checked by chunkDelta), or an error sent mid-stream.
+const streamChunk = z
+  .object({ error: z.record(z.string(), z.unknown()).nullish(), choices: z.array(z.object({ delta: z.unknown() }).loose()).nullish() })
+  .loose();
+
+/**
+ * The `data` payloads of a Server-Sent Events body, all those completed by one network read at a
+ * time. Comments and other fields are skipped (chat completions use only `data`).
+ */
+export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string[]> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  let finished = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const out: string[] = [];
+      let start = 0;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n', start)) {
+        const line = buffer.charCodeAt(nl - 1) === 13 && nl > start ? buffer.slice(start, nl - 1) : buffer.slice(start, nl);
+        start = nl + 1;
+        if (line === '') {
+          if (data.length) out.push(data.join('\n'));
+          data = [];
+        } else if (line.startsWith('data:')) {
+          data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
+        }
+      }
+      buffer = buffer.slice(start);
+      if (done) {
+        finished = true;
+        if (buffer.startsWith('data:')) data.push(buffer.slice(buffer.charCodeAt(5) === 32 ? 6 : 5).replace(/\r$/, ''));
+        if (data.length) out.push(data.join('\n'));
+        if (out.length) yield out;
+        return;
+      }
+      if (out.length) yield out;
+    }
+  } finally {
+    // Left early ([DONE], an error, a stop): the rest of the body is not wanted.
+    if (!finished) void reader.cancel().catch(() => undefined);
+  }
+}
+
 /** The system prompt (DESIGN §4): the asker's language, cited passages as [n], tools only as offered. */
 export function systemPrompt(input: AnswerInput, tools: Tool[]): string {
   const lines = [
@@ -89,35 +136,51 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
     let idle = false;
     const onAbort = () => ctl.abort();
     signal.addEventListener('abort', onAbort, { once: true });
+    // One timer watches the gaps between chunks (re-armed when it fires early), not one per chunk.
     let timer: NodeJS.Timeout | undefined;
-    const alive = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => ((idle = true), ctl.abort()), config.idleTimeoutMs);
+    let lastChunk = 0;
+    const watch = (ms: number) => {
+      timer = setTimeout(() => {
+        const quiet = Date.now() - lastChunk;
+        if (quiet < config.idleTimeoutMs) return watch(config.idleTimeoutMs - quiet);
+        idle = true;
+        ctl.abort();
+      }, ms);
     };
     let content = '';
     const calls: Array<{ id: string; name: string; arguments: string }> = [];
     try {
-      const stream = await client.chat.completions.create(
-        { model, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) },
-        { signal: ctl.signal },
-      );
-      alive();
-      for await (const chunk of stream) {
-        alive();
-        const parsed = chunkDelta.safeParse(chunk.choices[0]?.delta ?? {});
-        if (!parsed.success) continue;
-        const d = parsed.data;
-        const reasoning = d.reasoning_content ?? d.reasoning;
-        if (reasoning) on.reasoning?.(reasoning);
-        if (d.content) {
-          content += d.content;
-          on.content?.(d.content);
-        }
-        for (const t of d.tool_calls ?? []) {
-          const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
-          if (t.id) call.id = t.id;
-          if (t.function?.name) call.name += t.function.name;
-          if (t.function?.arguments) call.arguments += t.function.arguments;
+      // The SDK sends the request (retries, errors, timeout until it starts); the streamed body is
+      // read here, every chunk of one network read in one go (the SDK's stream costs several
+      // async steps per chunk, which adds up over thousands of concurrent answers).
+      const response = await client.chat.completions
+        .create({ model, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) }, { signal: ctl.signal })
+        .asResponse();
+      if (!response.body) throw new AnswerError('与语言模型服务的连接意外中断');
+      lastChunk = Date.now();
+      watch(config.idleTimeoutMs);
+      stream: for await (const batch of sseData(response.body)) {
+        lastChunk = Date.now();
+        for (const data of batch) {
+          if (data.startsWith('[DONE]')) break stream;
+          const chunk = streamChunk.safeParse(JSON.parse(data));
+          if (!chunk.success) continue;
+          if (chunk.data.error) throw new sdk.APIError(undefined, chunk.data.error, undefined, response.headers);
+          const parsed = chunkDelta.safeParse(chunk.data.choices?.[0]?.delta ?? {});
+          if (!parsed.success) continue;
+          const d = parsed.data;
+          const reasoning = d.reasoning_content ?? d.reasoning;
+          if (reasoning) on.reasoning?.(reasoning);
+          if (d.content) {
+            content += d.content;
+            on.content?.(d.content);
+          }
+          for (const t of d.tool_calls ?? []) {
+            const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
+            if (t.id) call.id = t.id;
+            if (t.function?.name) call.name += t.function.name;
+            if (t.function?.arguments) call.arguments += t.function.arguments;
+          }
         }
       }
     } catch (err) {
@@ -128,7 +191,6 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     }
-    // The SDK ends the iteration quietly on abort.
     if (signal.aborted) throw new Error('stopped');
     if (idle) throw stalled();
     return { content, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` })) };

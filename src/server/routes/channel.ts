@@ -30,6 +30,14 @@ const tags = ['channel'];
 const HEARTBEAT_MS = 15_000;
 const lastEventId = z.coerce.number({ error: 'Last-Event-ID 无效' }).int('Last-Event-ID 无效').min(0, 'Last-Event-ID 无效').max(Number.MAX_SAFE_INTEGER);
 
+/** The SSE frame of an event, built once however many streams (tabs) show it. */
+const frames = new WeakMap<AnswerEvent, string>();
+const frameOf = (e: AnswerEvent) => {
+  let frame = frames.get(e);
+  if (frame === undefined) frames.set(e, (frame = `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`));
+  return frame;
+};
+
 /** Channels, questions and streamed answers (SPEC §7 Channels, DESIGN §3). */
 export default async function channelRoutes(app: App, { db, config }: Services) {
   const { channels, answers, bus } = await startAnswering({ db, config, log: app.log });
@@ -126,7 +134,7 @@ export default async function channelRoutes(app: App, { db, config }: Services) 
     const send = (e: AnswerEvent) => {
       if (ended || e.id <= sent) return;
       sent = e.id;
-      res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+      res.write(frameOf(e));
       if (isTerminal(e)) end();
     };
     const onMessage = (m: BusMessage) => (m.type === 'deleted' ? end() : send(m.event));
