@@ -87,6 +87,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   /** Writes the end of an answer: the folded answer on the row and the terminal event, in one transaction. */
   async function finalise(questionId: string, outcome: Outcome, onlyFrom?: AnswerStatus[]): Promise<boolean> {
     await writer.drained(questionId); // the end comes after every event handed in before it
+    writer.forget(questionId);
     const stored = await db.transaction().execute(async (tx) => {
       const row = await tx.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
       if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
@@ -276,7 +277,10 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
 
     /** After questions are deleted: open streams of them end. */
     deleted(questionIds: string[]) {
-      for (const id of questionIds) bus.publish(id, { type: 'deleted' });
+      for (const id of questionIds) {
+        writer.forget(id);
+        bus.publish(id, { type: 'deleted' });
+      }
     },
 
     get runningCount() {

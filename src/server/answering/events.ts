@@ -41,6 +41,11 @@ const toEvent = (row: { seq: number; type: string; data: string }): AnswerEvent 
 /** The stored form of an event built here (already valid: no parse needed). */
 const withId = (event: NewAnswerEvent, id: number): AnswerEvent => ({ ...event, id });
 
+/** Commits within BUSY_WINDOW_MS that make the event writer busy, and the gap it then keeps between commits. */
+const BUSY_WINDOW_MS = 100;
+const BUSY_WRITES = 20;
+const BUSY_GAP_MS = 5;
+
 /** Rows per INSERT (5 bound values each, well under SQLite's limit of bound parameters). */
 const INSERT_ROWS = 500;
 
@@ -70,10 +75,17 @@ export function answerEventStore(db: Executor) {
     /**
      * Stores several events (of one or many questions) with multi-row inserts; ids continue each
      * question's numbering in the order given. Run it in a transaction so they are stored together.
+     * `known`: the last ids of questions the caller wrote itself (the others are looked up).
      */
-    async appendMany(items: Array<{ questionId: string; event: NewAnswerEvent }>): Promise<AnswerEvent[]> {
+    async appendMany(items: Array<{ questionId: string; event: NewAnswerEvent }>, known: ReadonlyMap<string, number> = new Map()): Promise<AnswerEvent[]> {
       const last = new Map<string, number>();
-      for (const ids of slices([...new Set(items.map((i) => i.questionId))], INSERT_ROWS)) {
+      const unknown = new Set<string>();
+      for (const { questionId } of items) {
+        const id = known.get(questionId);
+        if (id === undefined) unknown.add(questionId);
+        else last.set(questionId, id);
+      }
+      for (const ids of slices([...unknown], INSERT_ROWS)) {
         const rows = await db
           .selectFrom('question_events')
           .select(['question_id', (eb) => eb.fn.max('seq').as('m')])
@@ -158,26 +170,53 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   let latest = new Map<string, Pending>();
   let scheduled = false;
   let writing = false;
+  // Each commit costs a WAL write whatever its size. A busy writer (many commits a moment ago)
+  // leaves at least BUSY_GAP_MS between commits so that more events share one; a quiet one
+  // writes at once (the next turn of the event loop).
+  let lastWrite = 0;
+  let windowStart = 0;
+  let windowWrites = 0;
+  let busy = false;
   /** The last write of each question still on its way, so its end can wait for it. */
-  const lastWrite = new Map<string, Promise<unknown>>();
+  const inFlight = new Map<string, Promise<unknown>>();
 
   const schedule = () => {
     if (scheduled || writing) return;
     scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      writing = true;
-      const batch = queue;
-      queue = [];
-      latest = new Map();
-      void write(batch).finally(() => {
-        writing = false;
-        if (queue.length) schedule();
-      });
+    const wait = busy ? lastWrite + BUSY_GAP_MS - performance.now() : 0;
+    if (wait > 0) setTimeout(flush, wait);
+    else setImmediate(flush);
+  };
+  const flush = () => {
+    scheduled = false;
+    writing = true;
+    const t = performance.now();
+    if (t - windowStart >= BUSY_WINDOW_MS) {
+      busy = windowWrites >= BUSY_WRITES;
+      windowStart = t;
+      windowWrites = 0;
+    }
+    windowWrites++;
+    lastWrite = t;
+    const batch = queue;
+    queue = [];
+    latest = new Map();
+    void write(batch).finally(() => {
+      writing = false;
+      if (queue.length) schedule();
     });
   };
 
-  const store = async (batch: Pending[]) => db.transaction().execute((tx) => answerEventStore(tx).appendMany(batch));
+  /**
+   * The last id written of each question this writer wrote to, so a batch needs no lookup. Only
+   * the end of an answer (finalise) writes outside the writer, and it calls `forget` first.
+   */
+  const lastIds = new Map<string, number>();
+  const store = async (batch: Pending[]) => {
+    const events = await db.transaction().execute((tx) => answerEventStore(tx).appendMany(batch, lastIds));
+    batch.forEach((p, i) => lastIds.set(p.questionId, events[i]!.id));
+    return events;
+  };
 
   async function write(batch: Pending[]) {
     let stored: AnswerEvent[][];
@@ -225,16 +264,21 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
       });
       schedule();
       const tracked = written.catch(() => undefined);
-      lastWrite.set(questionId, tracked);
+      inFlight.set(questionId, tracked);
       void tracked.then(() => {
-        if (lastWrite.get(questionId) === tracked) lastWrite.delete(questionId);
+        if (inFlight.get(questionId) === tracked) inFlight.delete(questionId);
       });
       return written;
     },
 
     /** Resolves once every event of the question handed in so far is stored (or failed). */
     drained(questionId: string): Promise<unknown> {
-      return lastWrite.get(questionId) ?? Promise.resolve();
+      return inFlight.get(questionId) ?? Promise.resolve();
+    },
+
+    /** Before events of the question are written elsewhere (its end), or once it is deleted. */
+    forget(questionId: string) {
+      lastIds.delete(questionId);
     },
   };
 }
