@@ -18,25 +18,37 @@ export default function PdfViewerPage() {
   const q = new URLSearchParams(useSearch());
   const docId = q.get('docId') ?? undefined;
   const downloadUrl = q.get('download_url');
+  // The knowledge list says `type=5|6` for SDF/PDB documents: the PDF viewer (and its prefetch of
+  // the file for pdf.js) is not started at all. Without it (citations, older links) the viewer
+  // starts at once and its prefetch drops the file when the record says it is not a PDF.
+  const knownMolecule = /^[56]$/.test(q.get('type') ?? '') && !!docId && !downloadUrl;
   const [molecule, setMolecule] = useState<{ doc: KbDocument; view: MoleculeModule['MoleculeDocument'] } | null>(null);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     setMolecule(null);
+    setFailed(false);
     if (!docId || downloadUrl) return;
     const controller = new AbortController();
     void import('./MoleculeDocument')
       .then(async (m) => {
         const doc = await m.loadDocument(docId, controller.signal);
         if (m.MOLECULE_TYPES.has(doc.type)) setMolecule({ doc, view: m.MoleculeDocument });
+        else if (knownMolecule) setFailed(true); // not a molecule after all: the viewer takes it
       })
-      .catch(() => undefined); // the PDF viewer shows the failure
+      // Without the PDF viewer beside it (a known molecule), the viewer shows the failure then.
+      .catch(() => {
+        if (!controller.signal.aborted) setFailed(true);
+      });
     return () => controller.abort();
-  }, [docId, downloadUrl]);
+  }, [docId, downloadUrl, knownMolecule]);
   const MoleculeView = molecule?.view;
   return (
     <main id="main" className="viewer-page">
       <h1 className="visually-hidden">{t('pdf_viewer.title')}</h1>
       {molecule && MoleculeView ? (
         <MoleculeView doc={molecule.doc} />
+      ) : knownMolecule && !failed ? (
+        <p className="muted" role="status">{t('page_loading')}</p>
       ) : (
         <CustomElement
           tag="csai-pdf-viewer"

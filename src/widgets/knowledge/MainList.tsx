@@ -40,7 +40,10 @@ const isMolecule = (doc: KbDocument) => doc.type === 5 || doc.type === 6;
 
 /** The viewer route of a document (SPEC §2 /pdf_viewer; molecules open their 3D view there). */
 export function viewerPath(doc: Pick<KbDocument, 'docId' | 'type'>): string {
-  return `/pdf_viewer?${new URLSearchParams({ docId: doc.docId, if_img: doc.type === 3 ? '1' : '0' }).toString()}`;
+  const q = new URLSearchParams({ docId: doc.docId, if_img: doc.type === 3 ? '1' : '0' });
+  // Molecule files: the route shows their 3D view without starting the PDF viewer first.
+  if (doc.type === 5 || doc.type === 6) q.set('type', String(doc.type));
+  return `/pdf_viewer?${q.toString()}`;
 }
 
 export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainListProps) {

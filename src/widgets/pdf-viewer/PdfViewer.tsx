@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { imageResult, kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -72,6 +72,8 @@ export function PdfViewer(props: PdfViewerProps) {
   const [outline, setOutline] = useState<OutlineNode[]>([]);
   const [showOutline, setShowOutline] = useState(false);
   const [showMarkdown, setShowMarkdown] = useState(false);
+  // On a narrow viewer the search field hides behind a button (viewer-css.ts); open here.
+  const [showSearch, setShowSearch] = useState(false);
   const [markdown, setMarkdown] = useState<{ state: 'loading' } | { state: 'done'; text: string } | { state: 'error'; message: string } | null>(null);
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState('');
@@ -475,12 +477,24 @@ export function PdfViewer(props: PdfViewerProps) {
     let live = true;
     // markdown-it and DOMPurify load with the panel, not with the viewer.
     void import('./markdown').then(({ markdownFragment }) => {
-      if (live) box.replaceChildren(markdownFragment(markdown.text));
+      if (live) box.replaceChildren(markdownFragment(markdown.text, labels.page));
     });
     return () => {
       live = false;
     };
-  }, [markdown, showMarkdown]);
+  }, [markdown, showMarkdown, labels]);
+  // A page label in the parsed text scrolls the pages there.
+  const onMarkdownClick = useCallback(
+    (e: ReactMouseEvent<HTMLDivElement>) => {
+      const label = (e.target as Element).closest<HTMLElement>('[data-page]');
+      const n = Number(label?.dataset['page']);
+      if (label && Number.isInteger(n)) goToPage(n);
+    },
+    [goToPage],
+  );
+  useEffect(() => {
+    if (showSearch) searchInput.current?.focus();
+  }, [showSearch]);
 
   const download = useCallback(async () => {
     const path = downloadPath(docId, downloadUrl);
@@ -520,6 +534,7 @@ export function PdfViewer(props: PdfViewerProps) {
   const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f' && pdf) {
       e.preventDefault();
+      setShowSearch(true);
       searchInput.current?.focus();
       searchInput.current?.select();
       return;
@@ -544,14 +559,9 @@ export function PdfViewer(props: PdfViewerProps) {
 
   return (
     <section part="base" aria-label={t('label')} className="csai-pdf-base flex flex-col h-full font-csai bg-surface text-ink" onKeyDown={onKeyDown}>
-      <div part="toolbar" role="toolbar" aria-label={t('toolbar')} className="flex flex-wrap items-center gap-2 p-2 border-b border-line">
+      <div part="toolbar" role="toolbar" aria-label={t('toolbar')} className="csai-pdf-toolbar flex flex-wrap items-center gap-2 p-2 border-b border-line">
         {pdf && (
           <>
-            {outline.length > 0 && (
-              <button type="button" part="outline-toggle" className={`${btn} ${pressed(showOutline)}`} aria-pressed={showOutline} onClick={() => setShowOutline((v) => !v)}>
-                {showOutline ? t('outline_hide') : t('outline_show')}
-              </button>
-            )}
             <button type="button" part="prev" className={btn} onClick={() => goToPage(currentPage - 1)} disabled={currentPage <= 1} aria-label={t('prev_page')} title={t('prev_page')}>
               ‹
             </button>
@@ -605,26 +615,56 @@ export function PdfViewer(props: PdfViewerProps) {
             >
               +
             </button>
+          </span>
+        )}
+        {/* Apart from the zoom buttons: on a phone they may go to the second row, the zoom stays on the first. */}
+        {(pdf || imageMode) && (
+          <span className="inline-flex items-center gap-1">
             <button
               type="button"
               part="fit-width"
-              className={`${btn} ${pressed(imageMode ? imageScale === 'fit' : zoom === 'fit-width')}`}
+              className={`${btn} gap-1 ${pressed(imageMode ? imageScale === 'fit' : zoom === 'fit-width')}`}
               aria-pressed={imageMode ? imageScale === 'fit' : zoom === 'fit-width'}
+              aria-label={t('fit_width')}
+              title={t('fit_width')}
               onClick={() => (imageMode ? setImageScale('fit') : setZoom('fit-width'))}
             >
-              {t('fit_width')}
+              <ToolIcon name="fit-width" />
+              <span className="csai-tb-label">{t('fit_width')}</span>
             </button>
             {pdf && (
-              <button type="button" part="fit-page" className={`${btn} ${pressed(zoom === 'fit-page')}`} aria-pressed={zoom === 'fit-page'} onClick={() => setZoom('fit-page')}>
-                {t('fit_page')}
+              <button
+                type="button"
+                part="fit-page"
+                className={`${btn} gap-1 ${pressed(zoom === 'fit-page')}`}
+                aria-pressed={zoom === 'fit-page'}
+                aria-label={t('fit_page')}
+                title={t('fit_page')}
+                onClick={() => setZoom('fit-page')}
+              >
+                <ToolIcon name="fit-page" />
+                <span className="csai-tb-label">{t('fit_page')}</span>
               </button>
             )}
           </span>
         )}
         {pdf && (
+          <button
+            type="button"
+            part="search-toggle"
+            className={`csai-tb-search-toggle ${btn} ${pressed(showSearch)}`}
+            aria-pressed={showSearch}
+            aria-label={t('search')}
+            title={t('search')}
+            onClick={() => setShowSearch((v) => !v)}
+          >
+            <ToolIcon name="search" />
+          </button>
+        )}
+        {pdf && (
           <form
             role="search"
-            className="inline-flex items-center gap-1"
+            className={`csai-tb-search inline-flex items-center gap-1 ${showSearch ? 'is-open' : ''}`}
             onSubmit={(e) => {
               e.preventDefault();
               void runSearch(query, 1);
@@ -639,6 +679,7 @@ export function PdfViewer(props: PdfViewerProps) {
               value={query}
               onChange={(e) => setQuery(e.target.value)}
               onKeyDown={(e) => {
+                if (e.key === 'Escape') setShowSearch(false);
                 if (e.key === 'Enter' && e.shiftKey) {
                   e.preventDefault();
                   void runSearch(query, -1);
@@ -658,14 +699,47 @@ export function PdfViewer(props: PdfViewerProps) {
           </form>
         )}
         <span className="flex-1" />
+        {/* Secondary controls: icons with tooltips; their words show when the viewer is wide. */}
+        {pdf && outline.length > 0 && (
+          <button
+            type="button"
+            part="outline-toggle"
+            className={`${btn} gap-1 ${pressed(showOutline)}`}
+            aria-pressed={showOutline}
+            aria-label={t('outline')}
+            title={showOutline ? t('outline_hide') : t('outline_show')}
+            onClick={() => setShowOutline((v) => !v)}
+          >
+            <ToolIcon name="outline" />
+            <span className="csai-tb-label">{t('outline')}</span>
+          </button>
+        )}
         {docId && load.state === 'pdf' && (
-          <button type="button" part="markdown-toggle" className={`${btn} ${pressed(showMarkdown)}`} aria-pressed={showMarkdown} onClick={() => setShowMarkdown((v) => !v)}>
-            {showMarkdown ? t('markdown_hide') : t('markdown_show')}
+          <button
+            type="button"
+            part="markdown-toggle"
+            className={`${btn} gap-1 ${pressed(showMarkdown)}`}
+            aria-pressed={showMarkdown}
+            aria-label={t('markdown')}
+            title={showMarkdown ? t('markdown_hide') : t('markdown_show')}
+            onClick={() => setShowMarkdown((v) => !v)}
+          >
+            <ToolIcon name="markdown" />
+            <span className="csai-tb-label">{t('markdown')}</span>
           </button>
         )}
         {downloadPath(docId, downloadUrl) && load.state !== 'loading' && (
-          <button type="button" part="download" className={btn} onClick={() => void download()} disabled={downloading}>
-            {downloading ? t('downloading') : t('download')}
+          <button
+            type="button"
+            part="download"
+            className={`${btn} gap-1`}
+            aria-label={downloading ? t('downloading') : t('download')}
+            title={downloading ? t('downloading') : t('download')}
+            onClick={() => void download()}
+            disabled={downloading}
+          >
+            <ToolIcon name="download" />
+            <span className="csai-tb-label">{downloading ? t('downloading') : t('download')}</span>
           </button>
         )}
       </div>
@@ -723,7 +797,7 @@ export function PdfViewer(props: PdfViewerProps) {
               {markdown?.state === 'loading' && <p role="status" className="text-muted">{t('markdown_loading')}</p>}
               {markdown?.state === 'error' && <p role="alert" className="text-danger">{markdown.message}</p>}
               {markdown?.state === 'done' && !markdown.text.trim() && <p className="text-muted">{t('markdown_empty')}</p>}
-              <div ref={markdownBox} className="csai-md" />
+              <div ref={markdownBox} className="csai-md" onClick={onMarkdownClick} />
             </aside>
           )}
         </div>
@@ -733,6 +807,24 @@ export function PdfViewer(props: PdfViewerProps) {
 }
 
 const NO_MATCHES: Match[] = [];
+
+const ICONS = {
+  'fit-width': 'M3 12h18M7 8l-4 4 4 4M17 8l4 4-4 4',
+  'fit-page': 'M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5',
+  search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM16 16l5 5',
+  outline: 'M4 6h16M8 12h12M8 18h12M4 12h.01M4 18h.01',
+  markdown: 'M6 3h9l4 4v14H6zM14 3v5h5M9 13h7M9 17h7',
+  download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+} as const;
+
+/** A toolbar icon (decorative: the button carries the name). */
+function ToolIcon({ name }: { name: keyof typeof ICONS }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d={ICONS[name]} />
+    </svg>
+  );
+}
 
 function OutlineList({ nodes, onGo }: { nodes: OutlineNode[]; onGo: (dest: OutlineNode['dest']) => void }) {
   return (

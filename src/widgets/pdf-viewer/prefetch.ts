@@ -38,6 +38,24 @@ export function downloadPath(id: string | undefined, url: string | undefined): s
   return id ? `${API}/download/${encodeURIComponent(id)}` : null;
 }
 
+/** The `type` of a record envelope (`{ data: { type } }`), when it has one. */
+function recordType(body: unknown): number | undefined {
+  if (typeof body !== 'object' || body === null || !('data' in body)) return undefined;
+  const data = body.data;
+  if (typeof data !== 'object' || data === null || !('type' in data)) return undefined;
+  return typeof data.type === 'number' ? data.type : undefined;
+}
+
+/** Whether the bytes start like a PDF: `%PDF-` within the first 1024 bytes (where pdf.js looks for it). */
+export function looksLikePdf(data: Uint8Array): boolean {
+  const head = data.subarray(0, 1024);
+  outer: for (let i = 0; i + 5 <= head.length; i++) {
+    for (let j = 0; j < 5; j++) if (head[i + j] !== '%PDF-'.charCodeAt(j)) continue outer;
+    return true;
+  }
+  return false;
+}
+
 /** Starts loading the host's document (a PDF unless `if-img`); no-op when nothing to load or already started. */
 export function prefetch(host: Element): void {
   const attr = (name: string) => host.getAttribute(name)?.trim() || undefined;
@@ -57,10 +75,27 @@ export function prefetch(host: Element): void {
   const bytes = fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal });
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
   const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } }) : null;
+  // A record that says the document is not a PDF (an SDF or a PDB opened without the route
+  // knowing its type) stops the download: its bytes never reach pdf.js. The PDF does not wait
+  // for the record: the two run side by side, as before.
+  let notPdf = false;
+  void record
+    ?.then((res) => (res.ok ? res.clone().json() : undefined))
+    .then((body: unknown) => {
+      const type = recordType(body);
+      if (type !== undefined && type !== 1) {
+        notPdf = true;
+        controller.abort();
+      }
+    })
+    .catch(() => undefined);
   const pdfjs = import('./pdfjs');
   const pdf = Promise.all([bytes, pdfjs]).then(async ([res, m]) => {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return m.openPdf(new Uint8Array(await res.arrayBuffer()));
+    const data = new Uint8Array(await res.arrayBuffer());
+    // Bytes that are not a PDF (the record may still be on its way) are never handed to pdf.js.
+    if (notPdf || !looksLikePdf(data)) throw new Error('not a PDF');
+    return m.openPdf(data);
   });
   // While the view starts, the worker reads the start page: a render that draws nothing
   // (every operation filtered out) asks for the page's display operator list, which pdf.js

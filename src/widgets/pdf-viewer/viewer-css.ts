@@ -29,6 +29,20 @@ const css = `
 .csai-pdf-mark { background: rgb(250 204 21 / 0.45); border-radius: 2px; z-index: 2; }
 .csai-pdf-mark.is-current { background: rgb(249 115 22 / 0.55); outline: 2px solid rgb(234 88 12); }
 .csai-pdf-citation { z-index: 2; background: rgb(250 204 21 / 0.28); outline: 3px solid var(--csai-c-accent); outline-offset: 2px; border-radius: 2px; }
+/* The toolbar on a narrow viewer (a phone): page navigation and zoom stay, the secondary
+   controls keep only their icons, and the search field opens from its button on a row of its own. */
+.csai-pdf-base { container-type: inline-size; }
+.csai-pdf-toolbar .csai-tb-search-toggle { display: none; }
+@container (max-width: 40rem) {
+  .csai-pdf-toolbar .csai-tb-label { display: none; }
+  .csai-pdf-toolbar .csai-tb-search-toggle { display: inline-flex; }
+  .csai-pdf-toolbar .csai-tb-search:not(.is-open) { display: none; }
+  .csai-pdf-toolbar .csai-tb-search.is-open { flex: 1 1 100%; order: 10; }
+  .csai-pdf-toolbar .csai-tb-search.is-open input { flex: 1 1 auto; width: auto; min-width: 0; }
+}
+.csai-md-page { display: inline-block; margin: 0.75em 0 0.25em; padding: 0 0.5em; font-size: 0.8em; color: var(--csai-c-muted);
+  border: 1px solid var(--csai-c-line); border-radius: 999px; cursor: pointer; background: transparent; }
+.csai-md-page:hover, .csai-md-page:focus-visible { color: var(--csai-c-accent); border-color: var(--csai-c-accent); }
 .csai-md { line-height: 1.7; overflow-wrap: anywhere; }
 .csai-md h1, .csai-md h2, .csai-md h3, .csai-md h4 { font-weight: 600; margin: 1em 0 0.5em; line-height: 1.3; }
 .csai-md h1 { font-size: 1.4em; } .csai-md h2 { font-size: 1.25em; } .csai-md h3 { font-size: 1.1em; }

@@ -130,7 +130,7 @@ describe('<csai-knowledge>', () => {
       all(el, '[part~="document-title"]')[0]!.click();
       button(el, '3D 查看')!.click();
       all(el, '[part~="document-title"]')[2]!.click();
-      expect(navigations).to.deep.equal(['/pdf_viewer?docId=d1&if_img=0', '/pdf_viewer?docId=d2&if_img=0', '/pdf_viewer?docId=d3&if_img=1']);
+      expect(navigations).to.deep.equal(['/pdf_viewer?docId=d1&if_img=0', '/pdf_viewer?docId=d2&if_img=0&type=5', '/pdf_viewer?docId=d3&if_img=1']);
     });
 
     it('renders only the part named by view', async () => {

@@ -33,7 +33,7 @@ function server(file: string) {
     if (path === '/api/v1/knowledge_base/doc/d1') return okJson(docRecord('d1', 1, '论文.pdf'));
     if (path === '/api/v1/knowledge_base/doc/img1') return okJson(docRecord('img1', 3, '结构图.png'));
     if (path === '/api/v1/knowledge_base/download/d1') return realFetch(`${DOCS}/${file}`);
-    if (path === '/api/v1/knowledge_base/doc_markdown/d1') return okJson({ docId: 'd1', markdown: '# 第一章\n\n正文 **加粗** <script>alert(1)</script> [链接](javascript:alert(1))' });
+    if (path === '/api/v1/knowledge_base/doc_markdown/d1') return okJson({ docId: 'd1', markdown: '<!-- page 1 -->\n# 第一章\n\n正文 **加粗** <script>alert(1)</script> [链接](javascript:alert(1))\n\n<!-- page 7 -->\n\n第七页 <!-- 解析器的注释 -->的文字' });
     if (path === '/api/v1/knowledge_base/get_img/img1') {
       const bytes = new Uint8Array(await (await realFetch(`${DOCS}/zhlipsum-page2.png`)).arrayBuffer());
       let bin = '';
@@ -205,6 +205,49 @@ describe('<csai-pdf-viewer>', () => {
     expect(md.querySelector('strong')!.textContent).to.equal('加粗');
     expect(md.querySelector('script')).to.equal(null);
     expect([...md.querySelectorAll('a')].some((a) => /^javascript:/i.test(a.getAttribute('href') ?? ''))).to.equal(false);
+    // The parser's page markers are page labels, never comments shown as text.
+    expect(md.textContent).not.to.contain('<!--');
+    expect(md.textContent).not.to.contain('-->');
+    expect(md.textContent).to.contain('第七页 的文字');
+    const labels = [...md.querySelectorAll<HTMLButtonElement>('button[data-page]')];
+    expect(labels.map((b) => b.textContent)).to.deep.equal(['第 1 页', '第 7 页']);
+    // A label takes the pages there.
+    labels[1]!.click();
+    await waitLong(() => (part(el, 'page-input') as HTMLInputElement).value === '7', 'page 7 from its label');
+    const seven = await waitLong(() => pageEl(el, 7)?.dataset.rendered === 'true' && pageEl(el, 7), 'page 7 rendered');
+    expect(visible(part(el, 'pages')!, seven)).to.equal(true);
+  });
+
+  it('fits its toolbar in two rows on a phone, the secondary controls as named icons', async () => {
+    const { el } = await openPdfDoc();
+    el.setAttribute('style', 'display:block;width:375px;height:700px');
+    const toolbar = part(el, 'toolbar')!;
+    const button = part(el, 'prev')!;
+    // Two rows of buttons, the gap between them and the toolbar's padding and border.
+    const twoRows = () => 2 * button.getBoundingClientRect().height + 8 + 16 + 2;
+    await waitLong(() => part(el, 'outline-toggle'), 'the outline button');
+    await waitLong(() => toolbar.getBoundingClientRect().height <= twoRows() && part(el, 'search-input')!.getBoundingClientRect().width === 0, 'a toolbar of two rows');
+    // Page navigation and zoom stay in sight.
+    for (const name of ['prev', 'page-input', 'next', 'zoom-out', 'zoom-level', 'zoom-in']) expect(part(el, name)!.getBoundingClientRect().width, name).to.be.greaterThan(0);
+    // The secondary controls: icons with a name and a tooltip.
+    for (const [name, label] of [['outline-toggle', '目录'], ['markdown-toggle', '解析结果'], ['download', '下载'], ['search-toggle', '在文档中搜索'], ['fit-width', '适合宽度']] as const) {
+      const b = part(el, name)!;
+      expect(b.getAttribute('aria-label'), name).to.equal(label);
+      expect(b.title, name).not.to.equal('');
+      expect(b.getBoundingClientRect().width, name).to.be.lessThan(48);
+    }
+    // Search opens from its button, on a row of its own, and closes with Escape.
+    part(el, 'search-toggle')!.click();
+    const input = part(el, 'search-input') as HTMLInputElement;
+    await waitLong(() => input.getBoundingClientRect().width > 150, 'the search field');
+    submit(input, 'bibliography');
+    await waitLong(() => /共 \d+ 个/.test(part(el, 'search-status')!.textContent ?? ''), 'the matches');
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await waitLong(() => input.getBoundingClientRect().width === 0 && toolbar.getBoundingClientRect().height <= twoRows(), 'the search closed');
+    // Wide, the words are back and the search field is always there.
+    el.setAttribute('style', 'display:block;width:1400px;height:700px');
+    await waitLong(() => input.getBoundingClientRect().width > 100 && part(el, 'markdown-toggle')!.textContent === '解析结果', 'the wide toolbar');
+    expect(part(el, 'search-toggle')!.getBoundingClientRect().width).to.equal(0);
   });
 
   it('zooms in, out and back to the width', async () => {
