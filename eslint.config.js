@@ -20,7 +20,7 @@ export default tseslint.config(
   { files: ['scripts/**', 'bench/**', 'src/server/cli/**', 'tests/**', '.ci/**'], rules: { 'no-console': 'off' } },
   // STYLE: the contract imports only zod; core is framework-free; nothing below imports what builds on it.
   layer(['src/contract/**'], ['react', 'react-*', '**/core/**', '**/widgets/**', '**/host/**', '**/server/**'], 'src/contract depends on zod only.'),
-  layer(['src/core/**'], ['react', 'react-dom', 'react-dom/*', '@preact/signals-react', '@preact/signals-react/*', '**/widgets/**', '**/host/**', '**/server/**'], 'src/core is framework-free and must not import widgets, host or server.'),
+  layer(['src/core/**'], ['react', 'react-dom', 'react-dom/*', '@preact/signals', '@preact/signals/*', '**/widgets/**', '**/host/**', '**/server/**'], 'src/core is framework-free and must not import widgets, host or server.'),
   layer(['src/widgets/**'], ['**/host/**', '**/server/**'], 'widgets must not import the host or the server.'),
   layer(['src/host/**'], ['**/server/**'], 'the site must not import the server.'),
   layer(['src/server/**'], ['**/core/**', '**/widgets/**', '**/host/**', 'react', 'react-dom'], 'the server shares only src/contract with the browser.'),
