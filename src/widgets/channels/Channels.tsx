@@ -239,9 +239,9 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
   const [name, setName] = useState(item.name);
   const toasts = toastStore();
   const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-1.5 py-0.5 text-xs';
-  const save = async () => {
+  const save = async (value = name) => {
     try {
-      await client.put(`/channel/${encodeURIComponent(item.id)}`, { name }, channelSchema, { quiet: true });
+      await client.put(`/channel/${encodeURIComponent(item.id)}`, { name: value }, channelSchema, { quiet: true });
       setMode('view');
       toasts.toast({ title: t('renamed') });
       onChanged();
@@ -259,7 +259,8 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
     }
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter' && !e.nativeEvent.isComposing) void save();
+    // The field's own value: an input event earlier in the same task may not have re-rendered yet.
+    if (e.key === 'Enter' && !e.nativeEvent.isComposing) void save(e.currentTarget.value);
     if (e.key === 'Escape') setMode('view');
   };
   return (
