@@ -192,6 +192,16 @@ describe('the route progress bar', () => {
     expect($routeProgress.value).to.equal(1);
     await waitFor(() => $routeProgress.value === null, 'the bar to hide');
   });
+
+  it('stays hidden when the new page rendered before the bar heard of the change, and starts for the next one', () => {
+    finishRouteProgress('/channels');
+    startRouteProgress('/channels');
+    expect($routeProgress.value).to.equal(null);
+    startRouteProgress('/knowledges');
+    expect($routeProgress.value).to.be.greaterThan(0);
+    finishRouteProgress('/knowledges');
+    expect($routeProgress.value).to.equal(1);
+  });
 });
 
 describe('work deferred past the first paint', () => {

@@ -13,7 +13,7 @@ export function ProgressBar() {
       first.current = false;
       return;
     }
-    startRouteProgress();
+    startRouteProgress(location);
   }, [location]);
   const n = $routeProgress.value;
   if (n === null) return null;
@@ -28,6 +28,6 @@ export function ProgressBar() {
 /** Rendered after a page inside the same Suspense boundary: it mounts once the page has loaded. */
 export function RouteReady() {
   const [location] = useLocation();
-  useEffect(() => finishRouteProgress(), [location]);
+  useEffect(() => finishRouteProgress(location), [location]);
   return null;
 }
