@@ -26,6 +26,8 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bench/**', 'src/server/cli/**', 'tests/**', '.ci/**'], rules: { 'no-console': 'off' } },
+  // Browser tests render on preact/compat: act comes from preact/test-utils.
+  { files: ['tests/**'], rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'react', importNames: ['act'], message: "The browser code runs on preact/compat: import { act } from 'preact/test-utils'." }, ...react19Only] }] } },
   // STYLE: the contract imports only zod; core is framework-free; nothing below imports what builds on it.
   layer(['src/contract/**'], ['react', 'react-*', '**/core/**', '**/widgets/**', '**/host/**', '**/server/**'], 'src/contract depends on zod only.'),
   layer(['src/core/**'], ['react', 'react-dom', 'react-dom/*', '@preact/signals', '@preact/signals/*', '**/widgets/**', '**/host/**', '**/server/**'], 'src/core is framework-free and must not import widgets, host or server.'),

@@ -101,7 +101,7 @@ describe('<csai-ask>', () => {
     it('with no usable tool on the server, the tools toggle turns off and the panel says none is available', async () => {
       const unusable = [{ id: 'chem', label: '小分子与蛋白', tools: [{ id: 'admet', label: 'ADMET计算', value: 'admet', description: '', icon: '', enabled: false, ldap_disabled: false }] }];
       const el = await show(undefined, [(c) => (c.path === '/tools' ? okBody(unusable) : undefined)]);
-      part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, composed: true }));
+      part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseenter'));
       const none = await waitFor(() => part(el, 'tools-none'), 'the no-tools note');
       expect(none.textContent).to.contain('暂未提供可用的工具');
       expect(part(el, 'toggle-tools')!.getAttribute('aria-pressed')).to.equal('false');
