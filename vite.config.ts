@@ -1,14 +1,46 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pdfjsAssets } from './scripts/vite-pdfjs-assets';
 import { precompress } from './scripts/vite-precompress';
+import { preactAliasEntries, preactAliases } from './scripts/preact-aliases.mjs';
 
 /**
- * One build for the site and the embed loader. The loader keeps a stable name
+ * React → preact/compat for the shipped browser code (smaller and faster to start, see README),
+ * in every environment but `ketcher`: Ketcher's iframe page needs real React.
+ */
+function preactCompat(): Plugin {
+  return {
+    name: 'csai-preact-compat',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name !== 'ketcher',
+    resolveId: {
+      filter: { id: /^react(-dom)?(\/|$)/ },
+      handler(source, importer, options) {
+        const target = preactAliases[source];
+        return target ? this.resolve(target, importer, { ...options, skipSelf: true }) : null;
+      },
+    },
+  };
+}
+const only = (environment: string, plugin: Plugin): Plugin => ({ ...plugin, applyToEnvironment: (e) => e.name === environment });
+
+const output: Rolldown.OutputOptions = {
+  minify: true,
+  entryFileNames: (chunk) => (chunk.name === 'csai' ? 'widgets/csai.js' : 'assets/[name]-[hash].js'),
+  chunkFileNames: 'assets/[name]-[hash].js',
+  assetFileNames: 'assets/[name]-[hash][extname]',
+};
+
+/**
+ * Two builds into dist/web: `client` (the site and the embed loader, on Preact) and then `ketcher`
+ * (the chemical editor's iframe page, on React). The loader keeps a stable name
  * (/widgets/csai.js) so host pages can reference it; everything else is content-hashed.
  */
-export default defineConfig({
-  plugins: [react(), pdfjsAssets(), precompress()],
+export default defineConfig(({ command }) => ({
+  plugins: [preactCompat(), react(), only('client', pdfjsAssets()), only('ketcher', precompress())],
+  // The dev server has one environment (and pre-bundles dependencies outside the plugin
+  // pipeline), so there the mapping is a plain alias; the Ketcher frame is a production-build concern.
+  resolve: command === 'serve' ? { alias: preactAliasEntries } : {},
   base: '/',
   experimental: {
     // The loader runs on foreign pages: URLs inside JavaScript (lazy chunks, preloads) resolve
@@ -19,31 +51,48 @@ export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV ?? 'production') },
   build: {
     outDir: 'dist/web',
-    emptyOutDir: true,
     target: 'es2022',
     // Every supported browser has modulepreload; no polyfill chunk in the first load.
     modulePreload: { polyfill: false },
     sourcemap: true,
-    rolldownOptions: {
-      input: { index: 'index.html', csai: 'src/widgets/loader.ts', ketcher: 'src/widgets/chem-editor/ketcher.html' },
-      output: {
-        minify: true,
-        entryFileNames: (chunk) => (chunk.name === 'csai' ? 'widgets/csai.js' : 'assets/[name]-[hash].js'),
-        chunkFileNames: 'assets/[name]-[hash].js',
-        assetFileNames: 'assets/[name]-[hash][extname]',
-        // The home page's first load in few files (HTTP/1.1 fetches six at a time per host): the
-        // libraries every page and element start with, and the shared browser core.
-        codeSplitting: {
-          groups: [
-            // Vite's preload helper stays its own file: the embed loader imports only it at start.
-            { name: 'preload-helper', test: /preload-helper/, priority: 2 },
-            {
-              name: 'vendor',
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|use-sync-external-store|wouter|regexparam|mitt|@preact[\\/]signals-core|@preact[\\/]signals-react|wretch)[\\/]/,
+  },
+  builder: {
+    // In order: `client` empties dist/web, `ketcher` adds its page and then compresses everything.
+    async buildApp(builder) {
+      await builder.build(builder.environments.client!);
+      await builder.build(builder.environments.ketcher!);
+    },
+  },
+  environments: {
+    client: {
+      build: {
+        emptyOutDir: true,
+        rolldownOptions: {
+          input: { index: 'index.html', csai: 'src/widgets/loader.ts' },
+          output: {
+            ...output,
+            // The home page's first load in few files (HTTP/1.1 fetches six at a time per host): the
+            // libraries every page and element start with, and the shared browser core.
+            codeSplitting: {
+              groups: [
+                // Vite's preload helper stays its own file: the embed loader imports only it at start.
+                { name: 'preload-helper', test: /preload-helper/, priority: 2 },
+                {
+                  name: 'vendor',
+                  test: /[\\/]node_modules[\\/](preact|i18next|react-i18next|use-sync-external-store|wouter|regexparam|mitt|@preact[\\/]signals-core|@preact[\\/]signals|wretch)[\\/]/,
+                },
+                { name: 'core', test: /[\\/]src[\\/]core[\\/](api|page|status-store|toast|i18n|validation)\.ts$/ },
+              ],
             },
-            { name: 'core', test: /[\\/]src[\\/]core[\\/](api|page|status-store|toast|i18n|validation)\.ts$/ },
-          ],
+          },
         },
+      },
+    },
+    ketcher: {
+      consumer: 'client',
+      build: {
+        emptyOutDir: false,
+        rolldownOptions: { input: { ketcher: 'src/widgets/chem-editor/ketcher.html' }, output },
       },
     },
   },
@@ -51,4 +100,4 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 8080}`, changeOrigin: false } },
   },
-});
+}));

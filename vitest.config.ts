@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { preactAliasEntries } from './scripts/preact-aliases.mjs';
 
 export default defineConfig({
   test: {
     projects: [
       {
+        // The browser code runs on preact/compat, as in the Vite build.
+        resolve: { alias: preactAliasEntries },
         test: {
           name: 'unit',
           include: ['tests/core/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/widgets/**/*.test.ts'],

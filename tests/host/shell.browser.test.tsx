@@ -1,4 +1,4 @@
-import { act } from 'react';
+import { act } from 'preact/test-utils';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
@@ -30,21 +30,14 @@ window.fetch = async (input, init) => {
 let root: Root | undefined;
 let host: HTMLElement;
 /**
- * Renders with effects flushed (act), so listeners installed by effects — the sidebar shortcut —
- * exist before a test dispatches events; then waits for the first paint.
+ * Renders with effects flushed (Preact's act), so listeners installed by effects — the sidebar
+ * shortcut — exist before a test dispatches events; then waits for the first paint.
  */
 async function mount(node: React.ReactNode) {
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);
-  // act() flushes renders and effects only while React is told this is a test; later updates run as in the app.
-  const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
-  env.IS_REACT_ACT_ENVIRONMENT = true;
-  try {
-    await act(async () => root!.render(<I18nextProvider i18n={hostI18n()}>{node}</I18nextProvider>));
-  } finally {
-    env.IS_REACT_ACT_ENVIRONMENT = false;
-  }
+  await act(() => root!.render(<I18nextProvider i18n={hostI18n()}>{node}</I18nextProvider>));
   await waitFor(() => host.firstElementChild, 'the first render');
 }
 const state = (want: string) => waitFor(() => sidebar()?.dataset.state === want, `sidebar ${want}`);
@@ -198,6 +191,16 @@ describe('the route progress bar', () => {
     finishRouteProgress();
     expect($routeProgress.value).to.equal(1);
     await waitFor(() => $routeProgress.value === null, 'the bar to hide');
+  });
+
+  it('stays hidden when the new page rendered before the bar heard of the change, and starts for the next one', () => {
+    finishRouteProgress('/channels');
+    startRouteProgress('/channels');
+    expect($routeProgress.value).to.equal(null);
+    startRouteProgress('/knowledges');
+    expect($routeProgress.value).to.be.greaterThan(0);
+    finishRouteProgress('/knowledges');
+    expect($routeProgress.value).to.equal(1);
   });
 });
 

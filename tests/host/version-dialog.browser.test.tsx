@@ -1,4 +1,4 @@
-import { act } from 'react';
+import { act } from 'preact/test-utils';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { hostI18n } from '../../src/host/i18n';
@@ -11,13 +11,7 @@ describe('the version history dialog', () => {
     const host = document.createElement('div');
     document.body.append(host);
     const root = createRoot(host);
-    const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
-    env.IS_REACT_ACT_ENVIRONMENT = true;
-    try {
-      await act(async () => root.render(<I18nextProvider i18n={hostI18n()}><VersionDialog onClose={() => undefined} /></I18nextProvider>));
-    } finally {
-      env.IS_REACT_ACT_ENVIRONMENT = false;
-    }
+    await act(() => root.render(<I18nextProvider i18n={hostI18n()}><VersionDialog onClose={() => undefined} /></I18nextProvider>));
     const dialog = await waitFor(() => host.querySelector('dialog[open]'), 'the open dialog');
     expect(dialog.querySelector('h2')?.textContent).to.equal('版本历史');
     const first = dialog.querySelector('.release h3')?.textContent ?? '';

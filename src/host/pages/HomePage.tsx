@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
-import { useSignals } from '@preact/signals-react/runtime';
+// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
+import '@preact/signals';
 import { lazySchema } from '../../core/api';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
@@ -33,7 +34,6 @@ const FEATURE_ICONS: IconName[] = ['brain', 'file', 'search', 'tools'];
 
 /** Home (SPEC §2): title, the question box, four example questions and four feature cards. */
 export default function HomePage() {
-  useSignals();
   const t = useT();
   const search = useSearch();
   const askRef = useRef<HTMLElement>(null);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { useSignals } from '@preact/signals-react/runtime';
+// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
+import '@preact/signals';
 import { statusStore } from '../../core/status-store';
 import { useT } from '../i18n';
 import { Banner } from './Banner';
@@ -58,7 +59,6 @@ export function useRailNavigation() {
 }
 
 function SidebarContents({ compact, onNavigate }: { compact: boolean; onNavigate?: () => void }) {
-  useSignals();
   const t = useT();
   const [location] = useLocation();
   const go = useRailNavigation();
@@ -107,7 +107,6 @@ function SidebarContents({ compact, onNavigate }: { compact: boolean; onNavigate
 
 /** The mobile drawer: a modal panel over the page, closed by Escape, the overlay or a choice. */
 function Drawer() {
-  useSignals();
   const t = useT();
   const panel = useRef<HTMLDivElement>(null);
   const open = $openMobile.value;
@@ -149,7 +148,6 @@ export function AppShell({ title, children, wide = false, fill = false }: {
   /** The page's element fills the height below the top bar and scrolls inside (knowledge bases). */
   fill?: boolean;
 }) {
-  useSignals();
   const t = useT();
   const isMobile = useIsMobile();
   seedSidebarFromCookie();

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { useSignals } from '@preact/signals-react/runtime';
+// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
+import '@preact/signals';
 import { $routeProgress, finishRouteProgress, PROGRESS_SPEED, startRouteProgress } from './route-progress';
 
 /** SPEC §2: the bar and spinner at the top of the window on every route change. */
 export function ProgressBar() {
-  useSignals();
   const [location] = useLocation();
   const first = useRef(true);
   useEffect(() => {
@@ -13,7 +13,7 @@ export function ProgressBar() {
       first.current = false;
       return;
     }
-    startRouteProgress();
+    startRouteProgress(location);
   }, [location]);
   const n = $routeProgress.value;
   if (n === null) return null;
@@ -28,6 +28,6 @@ export function ProgressBar() {
 /** Rendered after a page inside the same Suspense boundary: it mounts once the page has loaded. */
 export function RouteReady() {
   const [location] = useLocation();
-  useEffect(() => finishRouteProgress(), [location]);
+  useEffect(() => finishRouteProgress(location), [location]);
   return null;
 }

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { useSignals } from '@preact/signals-react/runtime';
+// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
+import '@preact/signals';
 import { bindToastHotkey, isSwipeDismiss, toastStore, TOAST_HOTKEY, type Toast } from '../../core/toast';
 import { Icon } from './Icons';
 import { useTranslation } from 'react-i18next';
 
 /** The toast region of the root view (SPEC §2): F8 focuses it; a swipe right dismisses a toast. */
 export function Toaster() {
-  useSignals();
   const { t } = useTranslation('core');
   const region = useRef<HTMLOListElement>(null);
   const store = toastStore();

@@ -1,4 +1,4 @@
-import { cloneElement, isValidElement, lazy, Suspense, useEffect, useId, useRef, useState, type ReactElement, type Ref } from 'react';
+import { cloneElement, isValidElement, lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type ReactElement, type Ref } from 'react';
 import type { Placement } from '@floating-ui/react';
 
 // Floating UI loads when a tooltip first opens, not with the page.
@@ -59,7 +59,9 @@ export function Tooltip({ label, children, placement = 'right', disabled = false
     });
   };
   useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => {
+  // A layout effect: Escape works from the moment the tooltip shows (Preact runs plain effects
+  // after the next frame).
+  useLayoutEffect(() => {
     if (!shown) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && hide();
     document.addEventListener('keydown', onKey);

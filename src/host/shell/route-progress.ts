@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals-react';
+import { signal } from '@preact/signals';
 
 /** SPEC §9: the route progress bar's animation speed (ms) and trickle interval (ms). */
 export const PROGRESS_SPEED = 300;
@@ -13,8 +13,13 @@ let hide: ReturnType<typeof setTimeout> | undefined;
 // NProgress's trickle curve: big steps first, ever smaller near the end, never reaching 1.
 const step = (n: number) => (n < 0.2 ? 0.1 : n < 0.5 ? 0.04 : n < 0.8 ? 0.02 : n < 0.99 ? 0.005 : 0);
 
-/** Starts the bar on a route change. */
-export function startRouteProgress(): void {
+// The location whose page last finished rendering. The bar's start and the page's finish run in
+// effects of different components, which Preact does not order: a page can report first.
+let finishedFor: string | undefined;
+
+/** Starts the bar on a route change (to `location`, unless that page has rendered already). */
+export function startRouteProgress(location?: string): void {
+  if (location !== undefined && location === finishedFor) return;
   clearTimeout(hide);
   if ($routeProgress.value === null) $routeProgress.value = 0.08;
   clearInterval(trickle);
@@ -24,8 +29,9 @@ export function startRouteProgress(): void {
   }, PROGRESS_TRICKLE);
 }
 
-/** Completes the bar once the new page has rendered. */
-export function finishRouteProgress(): void {
+/** Completes the bar once the new page (at `location`) has rendered. */
+export function finishRouteProgress(location?: string): void {
+  finishedFor = location;
   clearInterval(trickle);
   if ($routeProgress.value === null) return;
   $routeProgress.value = 1;

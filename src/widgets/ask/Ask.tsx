@@ -414,7 +414,8 @@ export function Ask({ channelId, navigate }: AskProps) {
     const action = questionKeyAction({ key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, isComposing: e.nativeEvent.isComposing || composingRef.current || e.keyCode === 229 });
     if (action === 'send') {
       e.preventDefault();
-      void submit(text);
+      // The box's own value: an input event earlier in the same task may not have re-rendered yet.
+      void submit(e.currentTarget.value);
     } else if (action === 'newline') {
       e.preventDefault();
       insertAtCaret('\n');

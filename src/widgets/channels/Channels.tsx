@@ -239,9 +239,9 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
   const [name, setName] = useState(item.name);
   const toasts = toastStore();
   const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-1.5 py-0.5 text-xs';
-  const save = async () => {
+  const save = async (value = name) => {
     try {
-      await client.put(`/channel/${encodeURIComponent(item.id)}`, { name }, channelSchema, { quiet: true });
+      await client.put(`/channel/${encodeURIComponent(item.id)}`, { name: value }, channelSchema, { quiet: true });
       setMode('view');
       toasts.toast({ title: t('renamed') });
       onChanged();
@@ -258,15 +258,19 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
       toasts.toast({ variant: 'destructive', title: t('failed_action'), description: messageOf(error) || t('retry_later') });
     }
   };
+  // Focus the name field when it appears (Preact sets `autofocus` as an attribute only, which a
+  // browser honours once per page, not for a field inserted later).
+  const focusField = useCallback((field: HTMLInputElement | null) => field?.focus(), []);
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter' && !e.nativeEvent.isComposing) void save();
+    // The field's own value: an input event earlier in the same task may not have re-rendered yet.
+    if (e.key === 'Enter' && !e.nativeEvent.isComposing) void save(e.currentTarget.value);
     if (e.key === 'Escape') setMode('view');
   };
   return (
     <li part="channel" data-channel-id={item.id} aria-current={active ? 'true' : undefined} className={`flex flex-col gap-1 rounded-csai px-2 py-1 ${active ? 'bg-line' : ''}`}>
       {mode === 'rename' ? (
         <span className="flex gap-1">
-          <input part="rename-input" aria-label={t('rename_label')} value={name} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={onKey} className="flex-1 min-w-0 rounded-csai border border-line bg-surface text-ink px-1 text-sm" />
+          <input ref={focusField} part="rename-input" aria-label={t('rename_label')} value={name} onChange={(e) => setName(e.target.value)} onKeyDown={onKey} className="flex-1 min-w-0 rounded-csai border border-line bg-surface text-ink px-1 text-sm" />
           <button type="button" className={button} onClick={() => void save()}>
             {t('save')}
           </button>

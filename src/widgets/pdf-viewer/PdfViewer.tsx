@@ -569,13 +569,15 @@ export function PdfViewer(props: PdfViewerProps) {
               className="inline-flex items-center gap-1"
               onSubmit={(e) => {
                 e.preventDefault();
-                const n = clampPage(pageInput, numPages);
+                // The field's own value: an input event earlier in the same task may not have re-rendered yet.
+                const n = clampPage(String(new FormData(e.currentTarget).get('page') ?? pageInput), numPages);
                 if (n) goToPage(n);
                 else setPageInput(String(currentPage));
               }}
             >
               <input
                 part="page-input"
+                name="page"
                 aria-label={t('page_input')}
                 inputMode="numeric"
                 value={pageInput}
@@ -667,12 +669,13 @@ export function PdfViewer(props: PdfViewerProps) {
             className={`csai-tb-search inline-flex items-center gap-1 ${showSearch ? 'is-open' : ''}`}
             onSubmit={(e) => {
               e.preventDefault();
-              void runSearch(query, 1);
+              void runSearch(String(new FormData(e.currentTarget).get('q') ?? query), 1);
             }}
           >
             <input
               ref={searchInput}
               part="search-input"
+              name="q"
               type="search"
               aria-label={t('search')}
               placeholder={t('search_placeholder')}

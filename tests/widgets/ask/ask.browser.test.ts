@@ -77,6 +77,7 @@ describe('<csai-ask>', () => {
       part(el, 'toggle-online')!.click();
       await nextFrame();
       typeInto(input(el), '问题');
+      await nextFrame(); // the send button enables on the next render, before a person could click it
       part(el, 'send')!.click();
       await waitFor(sent, 'the question');
       expect(sent()!.body).to.deep.include({ if_thinking: false, deepresearch: true, if_search_online: false, tools_name: [] });
@@ -85,14 +86,14 @@ describe('<csai-ask>', () => {
     it('the tools panel lists tools by group on hover, greys ldap_disabled ones, and closes after the pointer leaves', async () => {
       const el = await show();
       const wrap = part(el, 'toggle-tools')!.parentElement!;
-      wrap.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, composed: true }));
+      wrap.dispatchEvent(new MouseEvent('mouseenter'));
       const panel = await waitFor(() => part(el, 'tools-panel')?.querySelector('[part~="tool-group"]') && part(el, 'tools-panel'), 'the panel with its tools');
       const groups = [...panel.querySelectorAll('[part~="tool-group"] legend')].map((l) => l.textContent);
       expect(groups).to.deep.equal(['搜索', '小分子与蛋白']);
       const admet = [...panel.querySelectorAll<HTMLElement>('[part~="tool"]')].find((t) => t.textContent?.includes('ADMET'))!;
       expect(admet.dataset.disabled).to.equal('true');
       expect(admet.querySelector('input')!.disabled).to.equal(true);
-      wrap.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, composed: true, relatedTarget: document.body }));
+      wrap.dispatchEvent(new MouseEvent('mouseleave', { relatedTarget: document.body }));
       expect(part(el, 'tools-panel'), 'still open right after leaving').to.not.equal(null);
       await waitFor(() => part(el, 'tools-panel') === null, 'the panel to close');
     });
@@ -100,7 +101,7 @@ describe('<csai-ask>', () => {
     it('with no usable tool on the server, the tools toggle turns off and the panel says none is available', async () => {
       const unusable = [{ id: 'chem', label: '小分子与蛋白', tools: [{ id: 'admet', label: 'ADMET计算', value: 'admet', description: '', icon: '', enabled: false, ldap_disabled: false }] }];
       const el = await show(undefined, [(c) => (c.path === '/tools' ? okBody(unusable) : undefined)]);
-      part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, composed: true }));
+      part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseenter'));
       const none = await waitFor(() => part(el, 'tools-none'), 'the no-tools note');
       expect(none.textContent).to.contain('暂未提供可用的工具');
       expect(part(el, 'toggle-tools')!.getAttribute('aria-pressed')).to.equal('false');
@@ -412,7 +413,7 @@ describe('<csai-ask>', () => {
 
   it('has no serious accessibility violations', async () => {
     const el = await show();
-    part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, composed: true }));
+    part(el, 'toggle-tools')!.parentElement!.dispatchEvent(new MouseEvent('mouseenter'));
     await waitFor(() => part(el, 'tools-panel'), 'the panel');
     const result = await axe.run(el.shadowRoot!.querySelector('.csai-root')!);
     const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -250,8 +250,11 @@ describe('<csai-channels>', () => {
       await waitFor(() => calls.find((c) => c.path.includes('search=%E5%B8%83%E6%B4%9B%E8%8A%AC')), 'the search call');
 
       const item = el.shadowRoot!.querySelector('[data-channel-id="c2"]')!;
-      item.querySelector<HTMLElement>('[part~="rename"]')!.click();
+      const renameButton = item.querySelector<HTMLElement>('[part~="rename"]')!;
+      renameButton.focus(); // as a person's click does
+      renameButton.click();
       const field = await waitFor(() => el.shadowRoot!.querySelector<HTMLInputElement>('[part~="rename-input"]'), 'the name field');
+      expect(el.shadowRoot!.activeElement, 'the name field has the focus').to.equal(field);
       typeInto(field, '布洛芬的副作用');
       field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
       await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/c2'), 'the rename');

@@ -180,6 +180,7 @@ describe('<csai-knowledge>', () => {
       button(el, '新建知识库')!.click();
       const d = await waitFor(() => dialog(el), 'the dialog');
       type(d.querySelector('input')!, '外部项目');
+      await nextFrame(); // the typed name renders before a person could click
       [...d.querySelectorAll('button')].find((b) => b.textContent === '创建')!.click();
       await waitFor(() => part(el, 'toast'), 'the inline toast');
       expect(part(el, 'toast')!.textContent).to.contain('知识库已创建');
@@ -303,6 +304,7 @@ describe('<csai-knowledge>', () => {
       expect(d.querySelector('[role=alert]')!.textContent).to.equal('请输入知识库名称');
       expect(await seriousViolations(el)).to.deep.equal([]);
       type(d.querySelector('input')!, '  新项目  ');
+      await nextFrame(); // the typed name renders before a person could click
       [...d.querySelectorAll('button')].find((b) => b.textContent === '创建')!.click();
       await waitFor(() => !dialog(el), 'closed');
       expect(server.calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ name: '新项目' });
