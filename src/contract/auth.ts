@@ -81,6 +81,17 @@ export const userInfo = z.object({
 });
 export type UserInfo = z.infer<typeof userInfo>;
 
+/**
+ * GET /api/v1/auth/session: who this browser is, answered 200 whether or not anyone is signed in
+ * (a signed-out visitor's page load is not an error). `state` says why `user` is null: no session
+ * cookie, an unknown or revoked one, or an expired one. GET /auth/me keeps its 401 for API clients.
+ */
+export const sessionInfo = z.object({
+  user: userInfo.nullable(),
+  state: z.enum(['signed_in', 'anonymous', 'invalid', 'expired']),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+
 /** The masked display name of SPEC §3: phone as 3 digits, four stars, digits 8–11; else the e-mail. */
 export function displayName(user: { phone: string | null; email: string | null; name?: string }): string {
   if (user.phone && user.phone.length >= 11) return `${user.phone.slice(0, 3)}****${user.phone.slice(7, 11)}`;

@@ -1,6 +1,6 @@
-import { api } from '../core/page';
+import { api, navigate as pageNavigate } from '../core/page';
 import { statusStore } from '../core/status-store';
-import { ApiError, lazySchema } from '../core/api';
+import { ApiError, lazySchema, SIGN_IN_PATH } from '../core/api';
 import type { UserInfo } from '../contract/auth';
 
 // The auth contract (zod schemas) loads with the session check, not with the page.
@@ -15,7 +15,7 @@ async function toStoredUser(user: UserInfo) {
 let check: Promise<boolean> | undefined;
 
 // A returning user's hint (localStorage outlives the tab's sessionStorage): render app pages at
-// once while GET /auth/me confirms the session, instead of showing a loading page first.
+// once while GET /auth/session confirms the session, instead of showing a loading page first.
 const HINT_KEY = 'csai:signed-in';
 const hint = {
   get: () => {
@@ -48,19 +48,31 @@ export function probablySignedIn(): boolean {
 }
 
 /**
- * Confirms the session with GET /auth/me once per page load. A 401 marks need_login and the
- * API client sends the page to sign-in (SPEC §6); other failures go to the 500/503 pages.
+ * Confirms the session once per page load with GET /auth/session, which answers 200 with no user
+ * for a signed-out visitor (GET /auth/me would answer 401, and the browser prints every failed
+ * request as a console error on the visitor's first load). No user marks need_login and sends
+ * the page to sign-in (SPEC §6); failures of the call go to the 500/503 pages.
  */
 export function confirmSession(navigate: (path: string) => void): Promise<boolean> {
   check ??= api()
-    .get('/auth/me', lazySchema(() => authContract().then((m) => m.userInfo)), { quiet: true })
-    .then(async (user) => {
+    .get('/auth/session', lazySchema(() => authContract().then((m) => m.sessionInfo)), { quiet: true })
+    .then(async ({ user }) => {
+      if (!user) {
+        check = undefined;
+        statusStore().session.signOut(true);
+        hint.set(false);
+        // The page's navigate (not the router's): it remembers where the visitor was headed.
+        pageNavigate(SIGN_IN_PATH);
+        return false;
+      }
       statusStore().session.signIn(await toStoredUser(user));
       hint.set(true);
       return true;
     })
     .catch((err: unknown) => {
       check = undefined;
+      // A 401 here (a proxy in front, an older server) still means "not signed in"; the API
+      // client has already marked need_login and gone to sign-in.
       if (err instanceof ApiError && err.status === 401) {
         statusStore().session.signOut(true);
         hint.set(false);

@@ -4,6 +4,7 @@ import {
   activateBody,
   otpVerifyBody,
   resetPasswordBody,
+  sessionInfo,
   signInBody,
   signUpBody,
   userInfo,
@@ -303,6 +304,18 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const user = await users.byId(userId);
     if (!user) throw new AppError(401, 'session_invalid', 'Signature verification failed');
     return ok(await users.info(user));
+  });
+
+  // The site's page-load check: 200 for everyone, so a signed-out visitor's first load shows no
+  // failed request (browsers log every 4xx in the console). /me keeps the 401 of DESIGN §3.
+  app.get('/session', {
+    schema: { tags, summary: 'Who this browser is: the signed-in user, or null and why (never 401)', response: { 200: okSchema(sessionInfo), ...errorResponses } },
+  }, async (req) => {
+    const auth = await req.auth();
+    if (auth.kind !== 'user') return ok({ user: null, state: auth.kind });
+    const user = await users.byId(auth.userId);
+    if (!user) return ok({ user: null, state: 'invalid' as const });
+    return ok({ user: await users.info(user), state: 'signed_in' as const });
   });
 }
 
