@@ -150,24 +150,56 @@ async function registerWeb(app: App, webDir: string) {
       },
     });
   }
-  // index.html from memory (every page load asks for it); read again when a build replaces it.
-  let index: { mtimeMs: number; body: Buffer; etag: string } | undefined;
+  // index.html from memory (every page load asks for it); read again when a build replaces it
+  // (one stat per page request; size and inode too, in case two writes share an mtime).
+  let index: { stamp: string; body: Buffer; etag: string } | undefined;
   const indexPage = () => {
-    const { mtimeMs } = fs.statSync(indexFile);
-    if (index?.mtimeMs !== mtimeMs) {
-      const body = fs.readFileSync(indexFile);
-      index = { mtimeMs, body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    try {
+      const stat = fs.statSync(indexFile);
+      const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+      if (index?.stamp !== stamp) {
+        const body = fs.readFileSync(indexFile);
+        index = { stamp, body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+      }
+      return index;
+    } catch {
+      return undefined; // a build is replacing the folder right now
     }
-    return index;
   };
-  app.setNotFoundHandler((request, reply) => {
+  // @fastify/static (wildcard: false) routes only the files present at start. A rebuild while the
+  // server runs brings new hashed assets: serve a file that exists now, inside the web folder.
+  const builtFile = async (url: string) => {
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.split('?')[0]!);
+    } catch {
+      return undefined;
+    }
+    if (pathname.includes('\0') || pathname.includes('\\') || pathname.split('/').slice(1).some((seg) => seg === '' || seg === '.' || seg === '..')) return undefined;
+    const full = path.join(webDir, pathname);
+    if (!full.startsWith(webDir + path.sep)) return undefined;
+    const stat = await fs.promises.stat(full).catch(() => undefined);
+    return stat?.isFile() ? pathname : undefined;
+  };
+  app.setNotFoundHandler(async (request, reply) => {
     const isApi = request.url.startsWith('/api/');
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    const hasExtension = !!path.extname(request.url.split('?')[0]!);
     const wantsPage = request.method === 'GET' && !isApi && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
-    if (hasWeb && wantsPage && !path.extname(request.url.split('?')[0]!)) {
+    if (hasWeb && wantsPage && !hasExtension) {
       const page = indexPage();
+      if (!page) {
+        // Mid-build: neither the old page (its assets are gone) nor a 500.
+        return reply.status(503).header('Retry-After', '2').header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
+          .send('<!doctype html><html lang="zh"><meta charset="utf-8"><title>CSAI</title><p>网站正在更新，请稍后刷新页面。</p></html>');
+      }
       reply.header('Cache-Control', 'no-cache').header('ETag', page.etag);
       if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
       return reply.type('text/html; charset=utf-8').send(page.body);
+    }
+    if (hasWeb && isRead && !isApi && hasExtension) {
+      const file = await builtFile(request.url);
+      if (file) return reply.sendFile(file);
     }
     return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
   });

@@ -69,6 +69,74 @@ describe('the built site', () => {
     }
   });
 
+  it('after a rebuild while running: serves the new page and its new hashed assets, not the removed ones', async () => {
+    const file = path.join(web, 'index.html');
+    const before = fs.readFileSync(file, 'utf8');
+    const old = await get('/');
+    expect(await old.text()).not.toContain('index-new456.js');
+    // What `npm run build` does to the folder: old assets gone, new ones and a new index.html.
+    const newAsset = 'console.log("new build")';
+    fs.writeFileSync(path.join(web, 'assets', 'index-new456.js'), newAsset);
+    fs.writeFileSync(path.join(web, 'assets', 'vendor-new456.js'), vendor);
+    fs.writeFileSync(path.join(web, 'assets', 'vendor-new456.js.br'), zlib.brotliCompressSync(vendor));
+    fs.renameSync(path.join(web, 'assets', 'index-abc123.js'), path.join(web, 'assets', 'index-abc123.js.old'));
+    fs.writeFileSync(file, '<!doctype html><title>CSAI</title><div id="root"></div><script type="module" src="/assets/index-new456.js"></script>');
+    try {
+      const page = await get('/channels');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/assets/index-new456.js');
+
+      const asset = await get('/assets/index-new456.js', '*/*');
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(/javascript/);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await asset.text()).toBe(newAsset);
+
+      const br = await fetch(`${server.url}/assets/vendor-new456.js`, { headers: { 'accept-encoding': 'br' } });
+      expect(br.status).toBe(200);
+      expect(br.headers.get('content-encoding')).toBe('br');
+
+      const gone = await get('/assets/index-abc123.js', '*/*');
+      expect(gone.status).toBe(404);
+      expect(await gone.json()).toMatchObject({ success: false, code: 'not_found' });
+    } finally {
+      fs.writeFileSync(file, before);
+      fs.renameSync(path.join(web, 'assets', 'index-abc123.js.old'), path.join(web, 'assets', 'index-abc123.js'));
+      for (const f of ['index-new456.js', 'vendor-new456.js', 'vendor-new456.js.br']) fs.rmSync(path.join(web, 'assets', f));
+    }
+  });
+
+  it('while a build has removed index.html: a 503 asking to reload, not a stale page or a 500', async () => {
+    const file = path.join(web, 'index.html');
+    const before = fs.readFileSync(file, 'utf8');
+    await get('/'); // the page is in memory
+    fs.rmSync(file);
+    try {
+      const res = await get('/knowledges');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(await res.text()).toContain('正在更新');
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+    expect((await get('/knowledges')).status).toBe(200);
+  });
+
+  it('never serves a file outside the web folder through the rebuild path', async () => {
+    fs.writeFileSync(path.join(path.dirname(web), `${path.basename(web)}-secret.txt`), 'secret');
+    try {
+      for (const url of [`/..%2f${path.basename(web)}-secret.txt`, `/assets/..%2f..%2f${path.basename(web)}-secret.txt`, '/assets/%00.js', '/assets/%E0%A4%A.js']) {
+        const res = await get(url, '*/*');
+        expect(res.status, url).toBeGreaterThanOrEqual(400);
+        expect(res.status, url).toBeLessThan(500);
+        expect(await res.text(), url).not.toContain('secret');
+      }
+    } finally {
+      fs.rmSync(path.join(path.dirname(web), `${path.basename(web)}-secret.txt`));
+    }
+  });
+
   it('does not answer a missing file with the page', async () => {
     const res = await get('/assets/missing-123.js', '*/*');
     expect(res.status).toBe(404);
