@@ -16,6 +16,11 @@ import { Badge, Button, formatSize, Icon } from './ui';
 
 /** SPEC §4/§9: parse status is polled every second while a document is parsing. */
 export const PARSE_POLL_MS = 1000;
+/**
+ * A finished upload batch leaves the list after this long (its documents are in the list below by
+ * then, with their parse state); a failed one stays with its message until the user closes it.
+ */
+export const UPLOAD_CLEAR_MS = 2000;
 /** Where a 403 upload sends the user (SPEC §8). */
 const SIGN_IN = '/auth/sign-in';
 
@@ -122,6 +127,19 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
       );
     }
   }, [docs, kbApi, molecules]);
+
+  // Finished uploads clear after a moment; failed ones wait for the close button.
+  const allDone = uploads.length > 0 && uploads.every((u) => u.status === 2);
+  useEffect(() => {
+    if (!allDone) return;
+    const timer = setTimeout(() => setUploads((items) => items.filter((u) => u.status !== 2)), UPLOAD_CLEAR_MS);
+    return () => clearTimeout(timer);
+  }, [allDone]);
+  /** Closes the failure message and the failed files (a batch still uploading stays). */
+  const dismissUploads = () => {
+    setNotice(undefined);
+    setUploads((items) => items.filter((u) => u.status === 1));
+  };
 
   const again = useCallback(() => setReload((n) => n + 1), []);
   const toast = (title: string, description?: string, destructive = false) =>
@@ -314,14 +332,26 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
       )}
 
       {notice && (
-        <p role="alert" part="notice" className="m-0 rounded-csai border border-danger border-l-4 px-3 py-2 text-sm text-danger">{notice}</p>
+        <div className="flex items-start gap-2 rounded-csai border border-danger border-l-4 px-3 py-2">
+          <p role="alert" part="notice" className="m-0 flex-1 text-sm text-danger">{notice}</p>
+          <Button tone="ghost" small part="notice-close" aria-label={t('close_notice')} onClick={dismissUploads}>
+            <Icon name="close" className="w-3.5 h-3.5" />
+          </Button>
+        </div>
       )}
 
       {uploads.length > 0 && (
         <div part="uploads" className="flex flex-col gap-2 rounded-csai border border-line p-3" aria-live="polite">
           <div className="flex items-center justify-between text-sm">
             <span className="font-medium">{t('upload')}</span>
-            <span part="upload-total" className="text-muted">{t('upload_total', { percent: totalProgress(uploads) })}</span>
+            <span className="flex items-center gap-2">
+              <span part="upload-total" className="text-muted">{t('upload_total', { percent: totalProgress(uploads) })}</span>
+              {!uploading && (
+                <Button tone="ghost" small part="uploads-close" aria-label={t('close_uploads')} onClick={dismissUploads}>
+                  <Icon name="close" className="w-3.5 h-3.5" />
+                </Button>
+              )}
+            </span>
           </div>
           <ul className="m-0 p-0 list-none flex flex-col gap-2">
             {uploads.map((u) => (

@@ -40,7 +40,9 @@ export const knowledgeAttributes = { view: 'string' } as const;
  * @csspart file-input - The hidden file input.
  * @csspart drop-zone - The click-or-drop upload area.
  * @csspart notice - A refused file or failed upload, in words.
- * @csspart uploads - The upload progress panel.
+ * @csspart notice-close - Closes the notice (and the failed files of the upload panel).
+ * @csspart uploads - The upload progress panel; a finished batch leaves it after 2 s, a failed one stays until closed.
+ * @csspart uploads-close - Closes the upload panel's finished or failed files (not shown while uploading).
  * @csspart upload-total - The total progress (rounded mean).
  * @csspart upload-item - One file being uploaded (`data-status` 1 uploading, 2 done, 3 failed).
  * @csspart documents - The document list.

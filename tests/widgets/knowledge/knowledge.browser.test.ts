@@ -4,6 +4,7 @@ import { toastStore } from '../../../src/core/toast';
 import { clearStatusStorage } from '../../../src/core/status-store';
 import { setNavigate } from '../../../src/core/page';
 import { fileProgress, totalProgress } from '../../../src/widgets/knowledge/upload';
+import { UPLOAD_CLEAR_MS } from '../../../src/widgets/knowledge/MainList';
 import { selectFolder } from '../../../src/widgets/knowledge/state';
 import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
 import { doc, FakeXhr, fakeServer, folder } from './fake-server';
@@ -31,6 +32,15 @@ function type(input: HTMLInputElement, value: string) {
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
   setter.call(input, value);
   input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/** Polls every frame until the check passes or `ms` pass (for waits longer than waitFor's 3 s). */
+async function until(check: () => unknown, what: string, ms: number) {
+  const started = performance.now();
+  while (!check()) {
+    if (performance.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await nextFrame();
+  }
 }
 
 async function seriousViolations(el: Element) {
@@ -271,6 +281,45 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '3'), 'failed');
       expect(all(el, '[part~="upload-item"]').map((i) => i.textContent)).to.deep.equal(['a.pdf失败', 'b.pdf失败']);
       expect(lastToast()).to.include({ title: '上传失败', description: '文件上传过程中发生错误', variant: 'destructive' });
+    });
+
+    it('clears a finished batch from the upload list after a moment; the documents stay listed', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, [file('a.pdf'), file('b.pdf')]);
+      const xhr = await waitFor(() => FakeXhr.last, 'the upload');
+      expect(part(el, 'uploads-close'), 'no close button while uploading').to.equal(null);
+      xhr.respond(200, { success: true, data: { name_id: [{ name: 'a.pdf', docId: 'n1' }, { name: 'b.pdf', docId: 'n2' }] }, message: '上传成功' });
+      await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '2'), 'done');
+      await until(() => !part(el, 'uploads'), 'the finished batch to leave', UPLOAD_CLEAR_MS + 5000);
+      expect(part(el, 'documents')).to.not.equal(null);
+    });
+
+    it('keeps a failed batch with its message until closed', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, [file('a.pdf'), file('b.pdf')]);
+      const xhr = await waitFor(() => FakeXhr.last, 'the upload');
+      xhr.respond(400, { success: false, message: '文件内容与扩展名不符', code: 'bad_file' });
+      await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '3'), 'failed');
+      await new Promise((r) => setTimeout(r, UPLOAD_CLEAR_MS + 500)); // longer than a finished batch stays
+      expect(all(el, '[part~="upload-item"]').map((i) => i.textContent)).to.deep.equal(['a.pdf失败', 'b.pdf失败']);
+      expect(part(el, 'notice')!.textContent).to.equal('文件内容与扩展名不符');
+      expect(await seriousViolations(el)).to.deep.equal([]);
+      const close = part(el, 'uploads-close')!;
+      expect(close.getAttribute('aria-label')).to.equal('关闭上传列表');
+      close.click();
+      await waitFor(() => !part(el, 'uploads') && !part(el, 'notice'), 'the failed batch and its message gone');
+    });
+
+    it('closes a refused-file message with its own button', async () => {
+      const el = await show();
+      await openFolder(el);
+      choose(el, [file('notes.docx')]);
+      await waitFor(() => part(el, 'notice'), 'the notice');
+      expect(part(el, 'notice-close')!.getAttribute('aria-label')).to.equal('关闭提示');
+      part(el, 'notice-close')!.click();
+      await waitFor(() => !part(el, 'notice'), 'the notice gone');
     });
 
     it('sends a 403 upload to sign-in with 需要登录', async () => {
