@@ -12,6 +12,7 @@ import { reactView } from '../shared/react-view';
 import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
 import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
+import { channelTime } from './channel-time';
 import { channelsStrings } from './channels.strings';
 import { otherSteps, ResearchProgress } from './ResearchProgress';
 import { answerCss } from './answer-css';
@@ -238,6 +239,7 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view');
   const [name, setName] = useState(item.name);
   const toasts = toastStore();
+  const time = channelTime(item.updated_at, t);
   const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-1.5 py-0.5 text-xs';
   const save = async (value = name) => {
     try {
@@ -279,9 +281,16 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
           </button>
         </span>
       ) : (
-        <button type="button" part="channel-name" className="text-left truncate bg-transparent border-0 cursor-pointer text-ink text-sm p-0" onClick={() => onOpen(item.id)}>
-          {item.name}
-        </button>
+        <span className="flex items-baseline gap-2 min-w-0">
+          <button type="button" part="channel-name" className="flex-1 min-w-0 text-left truncate bg-transparent border-0 cursor-pointer text-ink text-sm p-0" onClick={() => onOpen(item.id)}>
+            {item.name}
+          </button>
+          {time && (
+            <time part="channel-time" dateTime={time.iso} title={time.full} className="shrink-0 text-xs text-muted">
+              {time.label}
+            </time>
+          )}
+        </span>
       )}
       {mode === 'confirm' ? (
         <span part="confirm" role="group" className="flex flex-wrap items-center gap-1 text-xs">

@@ -48,6 +48,10 @@ export const channelsStrings = {
     answer_label: '回答',
     close: '关闭',
     notice: '通知',
+    time_today: '{{hh}}:{{mm}}',
+    date_this_year: '{{month}}月{{day}}日',
+    date_other_year: '{{year}}/{{month}}/{{day}}',
+    date_time_full: '最近活动：{{year}}年{{month}}月{{day}}日 {{hh}}:{{mm}}',
   },
   en: {
     history: 'History',
@@ -97,5 +101,9 @@ export const channelsStrings = {
     answer_label: 'Answer',
     close: 'Close',
     notice: 'Notifications',
+    time_today: '{{hh}}:{{mm}}',
+    date_this_year: '{{month}}/{{day}}',
+    date_other_year: '{{year}}/{{month}}/{{day}}',
+    date_time_full: 'Last active {{year}}/{{month}}/{{day}} {{hh}}:{{mm}}',
   },
 };

@@ -273,6 +273,30 @@ describe('<csai-channels>', () => {
       await waitFor(() => calls.find((c) => c.path.startsWith('/channel?page=2')), 'page 2');
     });
 
+    it('shows when each conversation was last active: today HH:mm, this year M月D日, else YYYY/M/D', async () => {
+      const now = new Date();
+      const local = (y: number, m: number, d: number, h: number, min: number) => new Date(y, m, d, h, min).toISOString();
+      // Earlier today (00:07, or now when that is still ahead), 1 January this year (unless that is today), and an old one.
+      const today = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 0, 7) <= now ? local(now.getFullYear(), now.getMonth(), now.getDate(), 0, 7) : now.toISOString();
+      const thisYear = now.getMonth() === 0 && now.getDate() === 1 ? undefined : local(now.getFullYear(), 0, 1, 12, 0);
+      const dated = (id: string, name: string, at: string) => ({ ...channel(id, name), updated_at: at });
+      const rows = [dated('c1', '今天的对话', today), ...(thisYear ? [dated('c2', '今年的对话', thisYear)] : []), dated('c3', '去年的对话', local(2024, 2, 9, 18, 30)), channel('c4', '没有时间的对话')];
+      const el = await show('', [], [], rows, rows.length);
+      await waitFor(() => el.shadowRoot!.querySelectorAll('[part~="channel"]').length === rows.length, 'the list');
+      const time = (id: string) => el.shadowRoot!.querySelector<HTMLTimeElement>(`[data-channel-id="${id}"] [part~="channel-time"]`);
+      const at = new Date(today);
+      expect(time('c1')!.textContent).to.equal(`${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`);
+      expect(time('c1')!.dateTime).to.equal(today);
+      if (thisYear) expect(time('c2')!.textContent).to.equal('1月1日');
+      expect(time('c3')!.textContent).to.equal('2024/3/9');
+      expect(time('c3')!.title).to.equal('最近活动：2024年3月9日 18:30');
+      expect(time('c4'), 'no time when the server sent none').to.equal(null);
+      // The server's order (last activity first) is kept.
+      expect([...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="channel"]')].map((r) => r.dataset.channelId)).to.deep.equal(rows.map((r) => r.id));
+      const result = await axe.run(el);
+      expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    });
+
     it('close-sider="true" starts with the history collapsed; a follow-up goes to the same channel', async () => {
       const el = await show('channel-id="c1" close-sider="true"', [question('q1', { answer: '回答' })]);
       expect(part(el, 'history')).to.equal(null);
