@@ -253,4 +253,13 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_index_version': {
+    async up(db: Kysely<unknown>) {
+      // Which version of the chunking and indexing made a document's passages, and under which
+      // title (its file-name words are indexed): an older version or another title is re-indexed
+      // in the background from the stored file (parsing/reindex.ts). 0: before this was recorded.
+      await db.schema.alterTable('kb_documents').addColumn('index_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('kb_documents').addColumn('indexed_title', 'text').execute();
+    },
+  },
 };

@@ -99,6 +99,10 @@ export interface KbDocumentTable {
   markdown: string | null;
   created_at: string;
   updated_at: string;
+  /** The chunking/indexing version of its passages (parsing/reindex.ts INDEX_VERSION); 0 before it was recorded. */
+  index_version: Generated<number>;
+  /** The title its passages were made with (file-name words are indexed); null when unknown. */
+  indexed_title: string | null;
 }
 
 export interface KbShareTable {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../db/database';
 import type { KbDocumentTable, KbFolderTable } from '../db/schema';
 import { forbidden, notFound } from '../errors';
@@ -38,9 +38,9 @@ export const docReadable = (userId: string, alias = 'kb_documents') => sql<boole
  * anyone for a public folder may read; a change by a reader is 403; anyone else gets the same
  * 404 as for a missing id, so existence is not revealed.
  */
-export async function canAccess(db: Executor, viewer: Viewer, resource: { type: 'folder'; id: string }, action: Action): Promise<KbFolderTable>;
-export async function canAccess(db: Executor, viewer: Viewer, resource: { type: 'doc'; id: string }, action: Action): Promise<KbDocumentTable>;
-export async function canAccess(db: Executor, viewer: Viewer, resource: Resource, action: Action): Promise<KbFolderTable | KbDocumentTable> {
+export async function canAccess(db: Executor, viewer: Viewer, resource: { type: 'folder'; id: string }, action: Action): Promise<Selectable<KbFolderTable>>;
+export async function canAccess(db: Executor, viewer: Viewer, resource: { type: 'doc'; id: string }, action: Action): Promise<Selectable<KbDocumentTable>>;
+export async function canAccess(db: Executor, viewer: Viewer, resource: Resource, action: Action): Promise<Selectable<KbFolderTable> | Selectable<KbDocumentTable>> {
   if (resource.type === 'folder') {
     const row = await db
       .selectFrom('kb_folders')

@@ -5,6 +5,7 @@ import { now } from '../db/database';
 import { randomToken } from '../auth/crypto';
 import { badRequest, conflict, notFound } from '../errors';
 import { jobQueue } from '../jobs/queue';
+import { isStale, queueReindex } from '../parsing/reindex';
 import { QUESTION_FOLDER_ID, uploadMessages } from '../../contract/knowledge';
 import { canAccess, docReadable, folderReadable, sharedWith, type Viewer } from './access';
 import {
@@ -105,6 +106,8 @@ export function knowledgeService(db: Db, files: FileStore) {
         select ${id}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${source.id} order by ordinal`.execute(ex);
       await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
         select ${id}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${source.id} order by idx`.execute(ex);
+      // A copy renamed to a free name (or of an out-of-date source) gets passages of its own title.
+      if (isStale({ ...source, title })) await queueReindex(ex, id, title);
     }
     return { name: title, docId: id };
   };
@@ -317,6 +320,8 @@ export function knowledgeService(db: Db, files: FileStore) {
           const title = nextFreeName(doc.title, (n) => taken.has(n));
           taken.add(title);
           await tx.updateTable('kb_documents').set({ folder_id: target, title, updated_at: now() }).where('id', '=', doc.id).execute();
+          // Renamed to a free name: its file-name words in the index must follow.
+          if (isStale({ ...doc, title })) await queueReindex(tx, doc.id, title);
         }
       });
       return { moved: docs.length };

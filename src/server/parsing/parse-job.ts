@@ -8,8 +8,10 @@ import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
 import type { FileStore } from '../knowledge/file-store';
 import { PARSE_JOB, type ParseJobPayload } from '../knowledge/service';
-import { storeParseResult } from '../retrieval/index-store';
+import { replacePassages, storeParseResult } from '../retrieval/index-store';
+import { INDEX_VERSION } from './index-version';
 import type { ParseKind } from './protocol';
+import { isStale, queueReindex, queueStaleDocuments, REINDEX_JOB, reindexPayloadOf } from './reindex';
 import { PoolClosedError, workerPool } from './worker-pool';
 
 const kindOf: Record<DocumentType, ParseKind> = { 1: 'pdf', 3: 'image', 5: 'sdf', 6: 'pdb' };
@@ -66,6 +68,9 @@ export async function startParsing({
   for (const doc of orphans) await queue.enqueue(PARSE_JOB, { docId: doc.id } satisfies ParseJobPayload);
   // Finished jobs are history only; keep a week of it.
   await queue.prune(7 * 24 * 3600_000);
+  // Documents parsed by an older chunking version (or renamed since) are re-indexed in the background.
+  const stale = await queueStaleDocuments(db);
+  if (stale) log.info({ documents: stale, version: INDEX_VERSION }, 'documents queued for re-indexing');
 
   const parse = async (job: Job, { isFinal }: { isFinal: boolean }) => {
     const docId = payloadOf(job)?.docId;
@@ -74,12 +79,15 @@ export async function startParsing({
     if (!doc || doc.parse_status !== 1) return; // deleted meanwhile, or done by an earlier attempt
     try {
       await appendText(docId, job.attempts > 1 ? `第${job.attempts}次尝试解析` : '开始解析', { parse_progress: 1 });
-      // The same bytes were parsed before: reuse that result instead of parsing again.
+      // The same bytes under the same title were parsed before by this version: reuse that result
+      // instead of parsing again (the title's words are in the passages, and SDF text names the file).
       const twin = await db
         .selectFrom('kb_documents')
         .select('id')
         .where('sha256', '=', doc.sha256)
         .where('parse_status', '=', 2)
+        .where('index_version', '=', INDEX_VERSION)
+        .where('indexed_title', '=', doc.title)
         .where('id', '!=', docId)
         .limit(1)
         .executeTakeFirst();
@@ -92,8 +100,9 @@ export async function startParsing({
           await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
             select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${twin.id} order by idx`.execute(tx);
           await sql`update kb_documents set markdown = t.markdown, page_count = t.page_count, parse_status = 2, parse_progress = 100,
+            index_version = t.index_version, indexed_title = t.indexed_title,
             progress_texts = json_insert(kb_documents.progress_texts, '$[#]', '与已解析的相同文件一致，直接使用其结果', '$[#]', '解析完成'), updated_at = ${now()}
-            from (select markdown, page_count from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
+            from (select markdown, page_count, index_version, indexed_title from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
         });
         onParsed?.(docId);
         return;
@@ -116,8 +125,9 @@ export async function startParsing({
           .catch((err: unknown) => log.warn({ err, docId }, 'progress update failed'));
       });
       await writes;
-      await storeParseResult(db, docId, result);
+      await storeParseResult(db, docId, result, { version: INDEX_VERSION, title: doc.title });
       onParsed?.(docId);
+      await queueIfRenamed(docId);
     } catch (err) {
       if (err instanceof PoolClosedError || pool.closed) throw err;
       const reason = err instanceof Error ? err.message : String(err);
@@ -128,13 +138,49 @@ export async function startParsing({
     }
   };
 
+  /** A document renamed while it was being parsed: its passages carry the old title's words. */
+  const queueIfRenamed = async (docId: string) => {
+    const doc = await db.selectFrom('kb_documents').select(['parse_status', 'index_version', 'indexed_title', 'title']).where('id', '=', docId).executeTakeFirst();
+    if (doc && isStale(doc)) await queueReindex(db, docId, doc.title);
+  };
+
+  /**
+   * A re-index (reindex.ts): the stored file parsed again in the same worker threads, and the
+   * passages swapped in one transaction. Until then, and for good when every attempt fails, the
+   * document keeps its old passages and stays parsed; its status and progress texts are not touched.
+   */
+  const reindex = async (job: Job, { isFinal }: { isFinal: boolean }) => {
+    const docId = reindexPayloadOf(job)?.reindexDocId;
+    if (!docId) throw new Error('bad re-index job payload');
+    const doc = await db.selectFrom('kb_documents').selectAll().where('id', '=', docId).executeTakeFirst();
+    if (!doc || !isStale(doc)) return; // deleted, not parsed (a parse will index it), or already current
+    try {
+      const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, () => {});
+      if (!(await replacePassages(db, docId, result, { version: INDEX_VERSION, title: doc.title }))) return;
+      log.info({ docId, version: INDEX_VERSION, passages: result.chunks.length }, 'document re-indexed');
+      onParsed?.(docId); // the new passages need their vectors
+      await queueIfRenamed(docId);
+    } catch (err) {
+      if (err instanceof PoolClosedError || pool.closed) throw err;
+      if (isFinal) log.warn({ docId, err }, 're-index failed for good; the document keeps its old passages');
+      throw err;
+    }
+  };
+
   const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500 });
+  // One re-index at a time, so new uploads keep at least one share of the worker threads.
+  const reindexer = jobRunner(db, log, { [REINDEX_JOB]: reindex }, { concurrency: 1, pollMs: 1000 });
   runner.start();
+  reindexer.start();
   return {
-    /** Call after enqueueing parse jobs so they start at once. */
-    wake: runner.wake,
+    /** Call after enqueueing parse or re-index jobs so they start at once. */
+    wake() {
+      runner.wake();
+      reindexer.wake();
+    },
     async stop() {
-      const stopping = runner.stop(); // first, so attempts cut short are not counted as failures
+      // First, so attempts cut short are not counted as failures.
+      const stopping = Promise.all([runner.stop(), reindexer.stop()]);
       await pool.close();
       await stopping;
     },

@@ -1,52 +1,95 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database';
+import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
+import { INDEX_VERSION } from '../parsing/index-version';
 import type { ParseResult } from '../parsing/protocol';
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** What made a document's passages: the chunking/indexing version and the title whose words they carry. */
+export interface IndexStamp {
+  version: number;
+  title: string;
+}
+
+/** Replaces a document's passages (with their FTS5 rows, by trigger; their vectors go by cascade) and molecules. */
+async function writePassages(tx: Executor, docId: string, result: ParseResult) {
+  await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
+  await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
+  const chunks = result.chunks.map((c, ordinal) => ({
+    doc_id: docId,
+    ordinal,
+    page: c.page,
+    bbox: c.bbox ? JSON.stringify(c.bbox.map((v) => Math.round(v * 100) / 100)) : null,
+    text: c.text,
+    segmented: c.segmented,
+  }));
+  // better-sqlite3 is synchronous: yield to the event loop between batches so a document with
+  // tens of thousands of passages or molecules does not hold up other requests.
+  for (let i = 0; i < chunks.length; i += 200) {
+    await tx.insertInto('kb_chunks').values(chunks.slice(i, i + 200)).execute();
+    await breathe();
+  }
+  const molecules = result.molecules.map((m) => ({
+    doc_id: docId,
+    idx: m.idx,
+    name: m.name,
+    smiles: m.smiles,
+    molfile: m.molfile,
+    properties: JSON.stringify(m.properties),
+  }));
+  for (let i = 0; i < molecules.length; i += 200) {
+    await tx.insertInto('kb_molecules').values(molecules.slice(i, i + 200)).execute();
+    await breathe();
+  }
+}
+
 /**
  * Writes a parse result in one transaction: chunks (with their FTS5 rows, by trigger),
- * molecules, the markdown, and parseStatus 2. A document deleted meanwhile is left alone.
+ * molecules, the markdown, the index stamp and parseStatus 2. A document deleted meanwhile is left alone.
+ * Without a stamp the result counts as made by the current version under the document's current title.
  */
-export async function storeParseResult(db: Db, docId: string, result: ParseResult) {
+export async function storeParseResult(db: Db, docId: string, result: ParseResult, stamp?: IndexStamp) {
   await db.transaction().execute(async (tx) => {
     const doc = await tx.selectFrom('kb_documents').select('id').where('id', '=', docId).executeTakeFirst();
     if (!doc) return;
-    await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
-    await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
-    const chunks = result.chunks.map((c, ordinal) => ({
-      doc_id: docId,
-      ordinal,
-      page: c.page,
-      bbox: c.bbox ? JSON.stringify(c.bbox.map((v) => Math.round(v * 100) / 100)) : null,
-      text: c.text,
-      segmented: c.segmented,
-    }));
-    // better-sqlite3 is synchronous: yield to the event loop between batches so a document with
-    // tens of thousands of passages or molecules does not hold up other requests.
-    for (let i = 0; i < chunks.length; i += 200) {
-      await tx.insertInto('kb_chunks').values(chunks.slice(i, i + 200)).execute();
-      await breathe();
-    }
-    const molecules = result.molecules.map((m) => ({
-      doc_id: docId,
-      idx: m.idx,
-      name: m.name,
-      smiles: m.smiles,
-      molfile: m.molfile,
-      properties: JSON.stringify(m.properties),
-    }));
-    for (let i = 0; i < molecules.length; i += 200) {
-      await tx.insertInto('kb_molecules').values(molecules.slice(i, i + 200)).execute();
-      await breathe();
-    }
+    await writePassages(tx, docId, result);
     let texts = sql<string>`progress_texts`;
     for (const note of [...result.notes, '解析完成']) texts = sql<string>`json_insert(${texts}, '$[#]', ${note})`;
     await tx
       .updateTable('kb_documents')
-      .set({ markdown: result.markdown, page_count: result.pageCount, parse_status: 2, parse_progress: 100, progress_texts: texts, updated_at: now() })
+      .set({
+        markdown: result.markdown,
+        page_count: result.pageCount,
+        parse_status: 2,
+        parse_progress: 100,
+        progress_texts: texts,
+        index_version: stamp?.version ?? INDEX_VERSION,
+        indexed_title: stamp ? stamp.title : sql<string>`title`,
+        updated_at: now(),
+      })
       .where('id', '=', docId)
       .execute();
+  });
+}
+
+/**
+ * A re-index (parsing/reindex.ts): swaps a parsed document's passages, molecules and markdown for
+ * new ones in one transaction, so a search sees either all the old passages or all the new ones,
+ * never none. Returns false (nothing written) when the document was deleted meanwhile or is no
+ * longer parsed. parseStatus, progress and progress_texts are not touched: the document stays
+ * parsed and searchable throughout.
+ */
+export async function replacePassages(db: Db, docId: string, result: ParseResult, stamp: IndexStamp): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const doc = await tx.selectFrom('kb_documents').select('id').where('id', '=', docId).where('parse_status', '=', 2).executeTakeFirst();
+    if (!doc) return false;
+    await writePassages(tx, docId, result);
+    await tx
+      .updateTable('kb_documents')
+      .set({ markdown: result.markdown, page_count: result.pageCount, index_version: stamp.version, indexed_title: stamp.title, updated_at: now() })
+      .where('id', '=', docId)
+      .execute();
+    return true;
   });
 }

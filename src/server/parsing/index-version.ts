@@ -1,0 +1,12 @@
+/**
+ * The version of the chunking and indexing (parsing/chunks.ts, the parsers' passages, the title
+ * words). Raise it whenever a change alters which passages a document gets or their index words:
+ * at the next start every parsed document of an older version is re-indexed in the background
+ * from its stored file (parsing/reindex.ts), keeping its old passages searchable until the new
+ * ones replace them.
+ *
+ * 0 — before versions were recorded (migration 0007).
+ * 1 — passages under 20 meaningful characters merged into a neighbour, file-name words indexed,
+ *     an overview passage for SDF documents, keywords, citation title and binding sites in PDB summaries.
+ */
+export const INDEX_VERSION = 1;
