@@ -9,6 +9,7 @@ import { routes } from './routes';
 import { confirmSession, probablySignedIn, rememberReturnPath } from './session';
 import { whenIdle } from './shell/idle';
 import { seedSidebarFromCookie } from './shell/sidebar-state';
+import { reloadOnStaleBuild } from './shell/stale-build';
 import { transitRedirect } from './transit';
 import './theme.css';
 
@@ -22,6 +23,8 @@ setNavigate((path) => {
   navigate(path);
 });
 seedSidebarFromCookie();
+// A tab opened before a rebuild reloads once when the chunks it asks for are gone.
+reloadOnStaleBuild();
 // Ask who is signed in while React starts, not after, when an app route waits for this answer.
 // A returning user's page renders at once (the signed-in hint), and the check follows the first
 // render, so its code (zod and the auth contract) stays off the critical path.
