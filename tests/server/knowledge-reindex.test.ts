@@ -103,11 +103,17 @@ describe('documents indexed by an older version', () => {
       const cited = events.filter((e) => e.event === 'citation').map((e) => e.data);
       expect(cited[0]).toMatchObject({ docId: pdfId, page: 1 });
       expect(answerText(events)).toContain('CSAI-7');
+      // A copy of the PDF under the same name (same bytes): re-indexed from its twin's new passages.
+      const folder = await client.post<{ id: string }>(`${KB}/folder`, { name: '副本' });
+      const copied = await client.post<{ docId: string }>(`${KB}/copy_doc`, { folder_id: folder.body.data.id, docId: pdfId });
+      expect(copied.status, JSON.stringify(copied.body)).toBe(200);
+      const copyId = copied.body.data.docId;
       await stop(server);
 
       let db = server.sqlite();
       makeOld(db, pdfId!);
       makeOld(db, sdfId!);
+      makeOld(db, copyId);
       // A vector of an old passage, which must go with it.
       const oldChunk = (db.prepare('select id from kb_chunks where doc_id = ? and ordinal = 1').get(pdfId) as { id: number }).id;
       db.prepare('insert into kb_chunk_vectors (chunk_id, doc_id, model, dims, vector) values (?, ?, ?, ?, ?)').run(oldChunk, pdfId, 'hash-test', 2, Buffer.alloc(8));
@@ -116,8 +122,9 @@ describe('documents indexed by an older version', () => {
       server = await start(env, server.dataDir);
       db = server.sqlite();
       try {
-        for (const id of [pdfId!, sdfId!]) await waitFor(() => docRow(db, id).index_version, (v) => v === INDEX_VERSION);
+        for (const id of [pdfId!, sdfId!, copyId]) await waitFor(() => docRow(db, id).index_version, (v) => v === INDEX_VERSION);
         const pdfTexts = chunkTexts(db, pdfId!);
+        expect(chunkTexts(db, copyId)).toEqual(pdfTexts);
         expect(pdfTexts.join('\n')).toContain('Compound CSAI-7 inhibits CDK2');
         expect(pdfTexts.join('\n')).not.toContain('zebrafish');
         expect(pdfTexts).not.toContain('7.');

@@ -8,7 +8,7 @@ import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
 import type { FileStore } from '../knowledge/file-store';
 import { PARSE_JOB, type ParseJobPayload } from '../knowledge/service';
-import { replacePassages, storeParseResult } from '../retrieval/index-store';
+import { replacePassages, replacePassagesFromTwin, storeParseResult } from '../retrieval/index-store';
 import { INDEX_VERSION } from './index-version';
 import type { ParseKind } from './protocol';
 import { isStale, queueReindex, queueStaleDocuments, REINDEX_JOB, reindexPayloadOf } from './reindex';
@@ -155,9 +155,24 @@ export async function startParsing({
     const doc = await db.selectFrom('kb_documents').selectAll().where('id', '=', docId).executeTakeFirst();
     if (!doc || !isStale(doc)) return; // deleted, not parsed (a parse will index it), or already current
     try {
-      const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, () => {});
-      if (!(await replacePassages(db, docId, result, { version: INDEX_VERSION, title: doc.title }))) return;
-      log.info({ docId, version: INDEX_VERSION, passages: result.chunks.length }, 'document re-indexed');
+      // A copy of the same file under the same name already re-indexed: take its passages.
+      const twin = await db
+        .selectFrom('kb_documents')
+        .select('id')
+        .where('sha256', '=', doc.sha256)
+        .where('parse_status', '=', 2)
+        .where('index_version', '=', INDEX_VERSION)
+        .where('indexed_title', '=', doc.title)
+        .where('id', '!=', docId)
+        .limit(1)
+        .executeTakeFirst();
+      if (twin) {
+        if (!(await replacePassagesFromTwin(db, docId, twin.id))) return;
+      } else {
+        const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, () => {});
+        if (!(await replacePassages(db, docId, result, { version: INDEX_VERSION, title: doc.title }))) return;
+      }
+      log.info({ docId, version: INDEX_VERSION, fromTwin: !!twin }, 'document re-indexed');
       onParsed?.(docId); // the new passages need their vectors
       await queueIfRenamed(docId);
     } catch (err) {

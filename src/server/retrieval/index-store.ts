@@ -93,3 +93,33 @@ export async function replacePassages(db: Db, docId: string, result: ParseResult
     return true;
   });
 }
+
+/**
+ * A re-index that can reuse the passages of a twin (the same bytes under the same title, already
+ * at the current version): they are copied over in one transaction instead of parsing again.
+ * Returns false when the document or the twin is gone or no longer parsed.
+ */
+export async function replacePassagesFromTwin(db: Db, docId: string, twinId: string): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const doc = await tx.selectFrom('kb_documents').select('id').where('id', '=', docId).where('parse_status', '=', 2).executeTakeFirst();
+    const twin = await tx
+      .selectFrom('kb_documents')
+      .select(['markdown', 'page_count', 'index_version', 'indexed_title'])
+      .where('id', '=', twinId)
+      .where('parse_status', '=', 2)
+      .executeTakeFirst();
+    if (!doc || !twin) return false;
+    await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
+    await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
+    await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
+      select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${twinId} order by ordinal`.execute(tx);
+    await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
+      select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${twinId} order by idx`.execute(tx);
+    await tx
+      .updateTable('kb_documents')
+      .set({ markdown: twin.markdown, page_count: twin.page_count, index_version: twin.index_version, indexed_title: twin.indexed_title, updated_at: now() })
+      .where('id', '=', docId)
+      .execute();
+    return true;
+  });
+}
