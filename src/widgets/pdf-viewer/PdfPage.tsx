@@ -43,6 +43,19 @@ interface PdfPageProps {
   onFocusRect: (page: number, rect: Rect) => void;
 }
 
+/** Settles after the next frame is painted (or 100 ms, when frames do not come: a hidden tab). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
 /** Largest canvas in device pixels (keeps memory bounded on big zooms). */
 const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
 
@@ -84,6 +97,7 @@ function PageLayers(props: PdfPageProps) {
     const canvas = canvasRef.current;
     const textDiv = textRef.current;
     if (!canvas || !textDiv) return;
+    const box = canvas.parentElement;
     let cancelled = false;
     let task: { cancel(): void } | undefined;
     let textLayer: InstanceType<typeof pdfjs.TextLayer> | undefined;
@@ -107,6 +121,12 @@ function PageLayers(props: PdfPageProps) {
         });
         task = render;
         await render.promise;
+        if (cancelled) return;
+        // Marked drawn at once (the loading label hides with it, viewer-css.ts); what follows
+        // (the view's update of the page list, which starts the next pages, and the text layer)
+        // waits until the drawn page is on screen.
+        box?.setAttribute('data-rendered', 'true');
+        await afterPaint();
         if (cancelled) return;
         onRendered(number, true);
         // The text layer after the canvas, as pdf.js's own viewer does: the worker's text
@@ -132,6 +152,7 @@ function PageLayers(props: PdfPageProps) {
       canvas.height = 0;
       textDiv.replaceChildren();
       textDivs.current = [];
+      box?.setAttribute('data-rendered', 'false');
       onRendered(number, false);
       setTextReady(0);
     };
@@ -198,7 +219,7 @@ function PageLayers(props: PdfPageProps) {
         style={{ ['--total-scale-factor' as string]: String(scale), ['--scale-round-x' as string]: '1px', ['--scale-round-y' as string]: '1px' }}
       />
       {!rendered && (
-        <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-sm text-muted">
+        <div aria-hidden="true" className="csai-pdf-loading absolute inset-0 flex items-center justify-center text-sm text-muted">
           {labels.loading(number)}
         </div>
       )}

@@ -42,6 +42,8 @@ interface OutlineNode {
 
 const API = '/api/v1/knowledge_base';
 const PAGE_GAP = 24; // vertical margins around a page (my-3 top + bottom)
+/** The distance between two pages: their 12 px margins collapse into one (viewer-css.ts). */
+const PAGE_MARGIN = 12;
 /** The placeholder size before the first page is measured (US Letter). */
 const LETTER: PageSize = { width: 612, height: 792 };
 
@@ -64,6 +66,10 @@ export function PdfViewer(props: PdfViewerProps) {
   const [near, setNear] = useState<Set<number>>(new Set());
   const [visible, setVisible] = useState<Set<number>>(new Set());
   const [drawn, setDrawn] = useState<Set<number>>(new Set());
+  // Until the start page is drawn, only the pages around it are boxes; the others are two
+  // spacers of the same height (a 500-page document would otherwise mount 500 boxes on the main
+  // thread while pdf.js's worker reads the start page on the other core).
+  const [allPages, setAllPages] = useState(false);
   const [currentPage, setCurrentPage] = useState(1);
   const [pageInput, setPageInput] = useState('1');
   const [query, setQuery] = useState('');
@@ -87,6 +93,8 @@ export function PdfViewer(props: PdfViewerProps) {
   // Where a programmatic jump wants the view to stay while page sizes settle (placeholders take
   // the first page's size until each page is measured); cleared when the user scrolls by hand.
   const anchor = useRef<{ page: number; delta: number } | null>(null);
+  /** The page a document opened at (the first boxes are laid out around it). */
+  const startAt = useRef(1);
   const citation = useMemo(() => parseHighlight(highlight), [highlight]);
 
   useEffect(() => adoptViewerCss(root), [root]);
@@ -123,6 +131,7 @@ export function PdfViewer(props: PdfViewerProps) {
     setNear(new Set());
     setVisible(new Set());
     setDrawn(new Set());
+    setAllPages(false);
     pageText.current = null;
     void (async () => {
       try {
@@ -170,6 +179,7 @@ export function PdfViewer(props: PdfViewerProps) {
         setSizes(new Map([[1, { width: first.width, height: first.height }]]));
         const target = clampPage(startPage ?? 1, opened.numPages) ?? 1;
         pendingFocus.current = citation ? target : null;
+        startAt.current = target;
         setCurrentPage(target);
         setPageInput(String(target));
         // The start page renders in the commit that lays the pages out, before the
@@ -222,13 +232,22 @@ export function PdfViewer(props: PdfViewerProps) {
     (n: number) => {
       const target = clampPage(n, numPages);
       const el = target ? pageElement(target) : null;
+      if (target && !el && pdf) {
+        // A page outside the first few boxes: the full column is laid out, then the anchor
+        // (layout effect below) brings the page into view.
+        anchor.current = { page: target, delta: -8 };
+        setAllPages(true);
+        setCurrentPage(target);
+        setPageInput(String(target));
+        return;
+      }
       if (!target || !el || !scroller.current) return;
       anchor.current = { page: target, delta: -8 };
       scroller.current.scrollTop = el.offsetTop - 8;
       setCurrentPage(target);
       setPageInput(String(target));
     },
-    [numPages, pageElement],
+    [numPages, pageElement, pdf],
   );
 
   // Lazy pages: one IntersectionObserver marks the pages within a screen and a half of the view
@@ -264,7 +283,7 @@ export function PdfViewer(props: PdfViewerProps) {
       nearIo.disconnect();
       visibleIo.disconnect();
     };
-  }, [pdf, numPages, scale, viewWidth > 0]);
+  }, [pdf, numPages, scale, viewWidth > 0, allPages]);
   const onRendered = useCallback((n: number, done: boolean) => {
     setDrawn((prev) => (prev.has(n) === done ? prev : (() => {
       const next = new Set(prev);
@@ -278,6 +297,17 @@ export function PdfViewer(props: PdfViewerProps) {
   // The outline once the first page is drawn (or after 2 s): the worker builds it between the
   // operator lists of the start page otherwise.
   const anyDrawn = drawn.size > 0;
+  // The full column once the start page is on screen (onRendered comes after its paint), or
+  // after 1.5 s whatever happened to it.
+  useEffect(() => {
+    if (!pdf || allPages) return;
+    if (anyDrawn) {
+      setAllPages(true);
+      return;
+    }
+    const timer = setTimeout(() => setAllPages(true), 1500);
+    return () => clearTimeout(timer);
+  }, [pdf, anyDrawn, allPages]);
   useEffect(() => {
     if (!pdf) return;
     let live = true;
@@ -334,7 +364,8 @@ export function PdfViewer(props: PdfViewerProps) {
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
-    if (!el || !numPages) return;
+    // (The search below needs every page's box; the full column comes at once after the first draw.)
+    if (!el || !numPages || !allPages) return;
     const y = el.scrollTop + el.clientHeight / 3;
     let lo = 1;
     let hi = numPages;
@@ -348,7 +379,11 @@ export function PdfViewer(props: PdfViewerProps) {
       if (prev !== lo) setPageInput(String(lo));
       return lo;
     });
-  }, [numPages, pageElement]);
+  }, [numPages, pageElement, allPages]);
+  // Scrolled while the first boxes stood alone: the page number catches up.
+  useEffect(() => {
+    if (allPages) onScroll();
+  }, [allPages, onScroll]);
 
   // Keep the anchored page in place when measured pages change the layout above it.
   useLayoutEffect(() => {
@@ -356,7 +391,7 @@ export function PdfViewer(props: PdfViewerProps) {
     const box = scroller.current;
     const el = a ? pageElement(a.page) : null;
     if (a && box && el) box.scrollTop = Math.max(0, el.offsetTop + a.delta);
-  }, [sizes, scale, pageElement]);
+  }, [sizes, scale, pageElement, allPages]);
   const dropAnchor = useCallback(() => {
     anchor.current = null;
   }, []);
@@ -437,30 +472,50 @@ export function PdfViewer(props: PdfViewerProps) {
   const citedPage = citation ? (clampPage(startPage ?? 1, numPages) ?? 1) : 0;
   // The pages only change with what they show: scrolling, the page field and the toolbar do not
   // reconcile 500 page elements.
-  const pageList = useMemo(
-    () =>
-      pdf && viewWidth > 0
-        ? Array.from({ length: numPages }, (_, i) => i + 1).map((n) => (
-            <PdfPage
-              key={n}
-              pdf={pdf}
-              number={n}
-              scale={scale}
-              size={sizes.get(n) ?? firstSize}
-              near={near.has(n) && (visible.has(n) || drawn.has(n) || !visiblePending)}
-              rendered={drawn.has(n)}
-              onRendered={onRendered}
-              matches={matchesByPage.get(n) ?? NO_MATCHES}
-              currentMatch={currentMatch?.page === n ? currentMatch : null}
-              citation={n === citedPage ? citation : null}
-              labels={labels}
-              onSize={onSize}
-              onFocusRect={onFocusRect}
-            />
-          ))
-        : null,
-    [pdf, viewWidth > 0, numPages, scale, sizes, firstSize, near, visible, drawn, visiblePending, onRendered, matchesByPage, currentMatch, citedPage, citation, labels, onSize, onFocusRect],
-  );
+  const pageList = useMemo(() => {
+    if (!pdf || viewWidth === 0) return null;
+    // The first few boxes: the start page, a screen and a half above it and two and a half below
+    // (what the near observer may ask for), between spacers as tall as the pages they stand for.
+    let first = 1;
+    let last = numPages;
+    if (!allPages) {
+      const pitch = firstSize.height * scale + PAGE_MARGIN;
+      const around = clampPage(startAt.current, numPages) ?? 1;
+      first = Math.max(1, around - Math.min(30, Math.ceil((1.5 * viewHeight) / pitch) + 1));
+      last = Math.min(numPages, around + Math.min(30, Math.ceil((2.5 * viewHeight) / pitch) + 1));
+    }
+    const span = (from: number, to: number) => {
+      let height = 0;
+      for (let n = from; n <= to; n++) height += (sizes.get(n) ?? firstSize).height * scale + PAGE_MARGIN;
+      return height;
+    };
+    const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i).map((n) => (
+      <PdfPage
+        key={n}
+        pdf={pdf}
+        number={n}
+        scale={scale}
+        size={sizes.get(n) ?? firstSize}
+        near={near.has(n) && (visible.has(n) || drawn.has(n) || !visiblePending)}
+        rendered={drawn.has(n)}
+        onRendered={onRendered}
+        matches={matchesByPage.get(n) ?? NO_MATCHES}
+        currentMatch={currentMatch?.page === n ? currentMatch : null}
+        citation={n === citedPage ? citation : null}
+        labels={labels}
+        onSize={onSize}
+        onFocusRect={onFocusRect}
+      />
+    ));
+    // The same shape with or without spacers: the drawn boxes stay when the column fills in.
+    return (
+      <>
+        {first > 1 && <div aria-hidden="true" data-spacer="before" style={{ height: `${span(1, first - 1)}px` }} />}
+        {pages}
+        {last < numPages && <div aria-hidden="true" data-spacer="after" style={{ height: `${span(last + 1, numPages)}px` }} />}
+      </>
+    );
+  }, [pdf, viewWidth, viewHeight, allPages, numPages, scale, sizes, firstSize, near, visible, drawn, visiblePending, onRendered, matchesByPage, currentMatch, citedPage, citation, labels, onSize, onFocusRect]);
 
   // Parsed markdown beside the pages, fetched on first open.
   useEffect(() => {

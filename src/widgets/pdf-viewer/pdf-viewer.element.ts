@@ -1,6 +1,11 @@
 import { createCsaiElement } from '../shared/element';
 import { defineOnce } from '../shared/define-once';
 
+/** The longest the view's code waits for the document's bytes to reach pdf.js (prefetch.ts). */
+const OPENING_WAIT_MS = 300;
+/** The latest connection's prefetch call (the view's loader runs after it). */
+let prefetching: Promise<void> = Promise.resolve();
+
 /** The element's own attributes, beside the common ones (theme, lang, api-base, accent, radius). */
 export const pdfViewerAttributes = {
   docId: 'string',
@@ -76,10 +81,18 @@ export const pdfViewerAttributes = {
 export class CsaiPdfViewerElement extends createCsaiElement(
   pdfViewerAttributes,
   // The view's code (a dozen files) is asked for once the prefetch has asked for the document,
-  // its worker and pdf.js: they go first to the server.
-  () => import('./prefetch').then(() => import('./PdfViewer')),
+  // its worker and pdf.js (they go first to the server), and runs once the bytes are on their
+  // way to pdf.js's worker (at most a moment later; the element is empty meanwhile).
+  () =>
+    prefetching
+      .then(() => import('./prefetch'))
+      .then((m) => m.whenOpening(OPENING_WAIT_MS))
+      .then(() => import('./PdfViewer')),
   // The document's record, bytes and pdf.js start at once, beside the view's code (prefetch.ts).
-  (host) => void import('./prefetch').then((m) => m.prefetch(host), () => undefined),
+  // (Connection runs this before the view loads: the view's loader waits for it.)
+  (host) => {
+    prefetching = import('./prefetch').then((m) => m.prefetch(host), () => undefined);
+  },
 ) {}
 
 defineOnce('csai-pdf-viewer', CsaiPdfViewerElement);

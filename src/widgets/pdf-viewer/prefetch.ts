@@ -26,6 +26,25 @@ export interface Prefetched {
 }
 
 const pending = new Map<string, Prefetched>();
+/** Loads that have not yet handed their bytes to pdf.js. */
+const starting = new Set<Promise<void>>();
+
+/**
+ * Settles when every started load has handed its bytes to pdf.js, or after `ms`. The element
+ * imports its view after this: the view's code (a dozen chunks to evaluate, then the first
+ * render) would otherwise take the main thread while the bytes wait to be sent to the worker,
+ * and the worker's parse of the document is the longest step before the first page.
+ */
+export function whenOpening(ms: number): Promise<void> {
+  if (starting.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void Promise.all(starting).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 /** The key of one load: the same inputs the view's load effect depends on. */
 export function prefetchKey(apiOrigin: string, docId: string | undefined, path: string): string {
@@ -90,13 +109,24 @@ export function prefetch(host: Element): void {
     })
     .catch(() => undefined);
   const pdfjs = import('./pdfjs');
-  const pdf = Promise.all([bytes, pdfjs]).then(async ([res, m]) => {
+  // The body is read as soon as it arrives, beside pdf.js's module: the document opens in the
+  // first task after both are there.
+  const data = bytes.then(async (res) => {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const data = new Uint8Array(await res.arrayBuffer());
-    // Bytes that are not a PDF (the record may still be on its way) are never handed to pdf.js.
-    if (notPdf || !looksLikePdf(data)) throw new Error('not a PDF');
-    return m.openPdf(data);
+    return new Uint8Array(await res.arrayBuffer());
   });
+  const pdf = Promise.all([data, pdfjs]).then(([d, m]) => {
+    // Bytes that are not a PDF (the record may still be on its way) are never handed to pdf.js.
+    if (notPdf || !looksLikePdf(d)) throw new Error('not a PDF');
+    return m.openPdf(d);
+  });
+  // Settles once pdf.js has been asked to open the document (or the load failed before).
+  const opening = Promise.all([data, pdfjs]).then(
+    () => undefined,
+    () => undefined,
+  );
+  starting.add(opening);
+  void opening.then(() => starting.delete(opening));
   // While the view starts, the worker reads the start page: a render that draws nothing
   // (every operation filtered out) asks for the page's display operator list, which pdf.js
   // keeps for the page. The view's own render of that page joins the same list (streamed or

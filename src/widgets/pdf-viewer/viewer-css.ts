@@ -26,6 +26,8 @@ const css = `
 .csai-pdf-body { display: flex; flex: 1 1 0%; min-height: 0; }
 /* overflow-y: scroll — the scrollbar never appears later and changes the fit-width scale. */
 .csai-pdf-pages { position: relative; flex: 1 1 0%; min-width: 0; overflow-x: auto; overflow-y: scroll; }
+/* The page's loading label goes as soon as the canvas is drawn (PdfPage sets data-rendered then). */
+.csai-pdf-page[data-rendered="true"] > .csai-pdf-loading { display: none; }
 .csai-pdf-mark { background: rgb(250 204 21 / 0.45); border-radius: 2px; z-index: 2; }
 .csai-pdf-mark.is-current { background: rgb(249 115 22 / 0.55); outline: 2px solid rgb(234 88 12); }
 .csai-pdf-citation { z-index: 2; background: rgb(250 204 21 / 0.28); outline: 3px solid var(--csai-c-accent); outline-offset: 2px; border-radius: 2px; }

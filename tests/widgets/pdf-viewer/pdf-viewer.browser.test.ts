@@ -55,6 +55,8 @@ function submit(input: HTMLInputElement, text: string) {
 
 const pages = (el: Element) => [...(el.shadowRoot?.querySelectorAll<HTMLElement>('[part~="page"]') ?? [])];
 const pageEl = (el: Element, n: number) => el.shadowRoot?.querySelector<HTMLElement>(`[data-page-number="${n}"]`) ?? null;
+/** The whole column of pages is laid out (no spacer stands for pages far from the start page). */
+const columnComplete = (el: Element) => pages(el).length > 0 && !el.shadowRoot?.querySelector('[data-spacer]');
 const visible = (scroller: HTMLElement, target: HTMLElement) => {
   const a = scroller.getBoundingClientRect();
   const b = target.getBoundingClientRect();
@@ -80,6 +82,7 @@ describe('<csai-pdf-viewer>', () => {
   const openPdfDoc = async (attrs = 'doc-id="d1"', file?: string) => {
     const r = await open(attrs, file);
     await waitLong(() => pages(r.el).length > 0 && pageEl(r.el, 1)?.dataset.rendered === 'true' || (r.el.shadowRoot?.querySelector('[data-rendered="true"]') ?? false), 'a rendered page');
+    await waitLong(() => columnComplete(r.el), 'every page laid out');
     return r;
   };
 
@@ -129,6 +132,11 @@ describe('<csai-pdf-viewer>', () => {
     const { el } = await open('doc-id="d1" page="9"');
     const nine = await waitLong(() => pageEl(el, 9)?.dataset.rendered === 'true' && pageEl(el, 9), 'page 9 rendered');
     expect(visible(part(el, 'pages')!, nine)).to.equal(true);
+    // The pages far from it join the column once page 9 is drawn, without moving it.
+    const top = nine.getBoundingClientRect().top;
+    await waitLong(() => columnComplete(el), 'every page laid out');
+    expect(pages(el)).to.have.length(14);
+    expect(Math.round(nine.getBoundingClientRect().top)).to.equal(Math.round(top));
     expect((part(el, 'page-input') as HTMLInputElement).value).to.equal('9');
     expect(pageEl(el, 1)!.dataset.rendered).to.equal('false');
   });
