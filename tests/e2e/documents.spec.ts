@@ -39,9 +39,25 @@ test('SDF and PDB documents open as a 3D view (and a molecule list), a PDF viewe
   await signInOnPage(page, user);
   await upload(page, [['cdk2.sdf', 'chemical/x-mdl-sdfile'], ['5dpv.pdb', 'chemical/x-pdb'], ['zhlipsum.pdf', 'application/pdf']]);
 
-  // The SDF from the list's “3D 查看”: its 3D view and its 47 molecules, one chosen for 3D.
+  // Everything the browser asks for from here on: a molecule file never goes near pdf.js.
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  // (The 3D view downloads the file itself; pdf.js's code and worker are never fetched.)
+  const notPdfJs = async () => {
+    await expect(page.locator('csai-pdf-viewer')).toHaveCount(0);
+    expect(requested.filter((u) => u.includes('/pdfjs-') || u.includes('pdf.worker'))).toEqual([]);
+  };
+
+  // The SDF opened by its title in the list: the molecule view, not the PDF viewer.
   await page.goto('/knowledges');
   await page.locator('csai-knowledge').getByText('提问上传的文件').click();
+  await row(page, 'cdk2.sdf').getByRole('button', { name: 'cdk2.sdf', exact: true }).click();
+  await expect(page).toHaveURL(/\/pdf_viewer\?docId=/);
+  await expect(page.locator('csai-molecule-3d [part~="atoms"]')).toContainText('个原子', { timeout: 30_000 });
+  await notPdfJs();
+  await page.goBack();
+
+  // The SDF from the list's “3D 查看”: its 3D view and its 47 molecules, one chosen for 3D.
   await row(page, 'cdk2.sdf').getByRole('button', { name: '3D 查看' }).click();
   await expect(page).toHaveURL(/\/pdf_viewer\?docId=/);
   await expect(page.getByRole('heading', { name: 'cdk2.sdf' })).toBeVisible({ timeout: 30_000 });
@@ -57,6 +73,7 @@ test('SDF and PDB documents open as a 3D view (and a molecule list), a PDF viewe
   await expect(page.locator('csai-molecule-3d')).toHaveAttribute('mol-key', /:3$/);
   await list.getByRole('button', { name: /显示更多（还有 17 个）/ }).click();
   await expect(list.locator('csai-molecule')).toHaveCount(47);
+  await notPdfJs();
   // The 3D canvas takes the height given to the element, not only its 16rem minimum.
   const canvas = await page.locator('csai-molecule-3d [part~="canvas"]').boundingBox();
   expect(canvas!.height).toBeGreaterThan(400);
@@ -77,6 +94,24 @@ test('SDF and PDB documents open as a 3D view (and a molecule list), a PDF viewe
   expect((await viewer.boundingBox())!.height).toBe(900);
   await page.setViewportSize({ width: 375, height: 812 });
   await expect.poll(async () => (await viewer.boundingBox())!.height).toBe(812);
+  // On the phone the toolbar keeps to two rows and nothing sticks out sideways.
+  const toolbar = viewer.locator('[part~="toolbar"]');
+  await expect(viewer.locator('[part~="next"]')).toBeVisible();
+  await expect
+    .poll(() =>
+      toolbar.evaluate((bar) => {
+        const shown = [...bar.querySelectorAll<HTMLElement>('button, input, [part~="page-count"], [part~="zoom-level"]')]
+          .map((el) => el.getBoundingClientRect())
+          .filter((r) => r.width > 0 && r.height > 0);
+        const centres = [...new Set(shown.map((r) => Math.round((r.top + r.bottom) / 2)))].sort((a, b) => a - b);
+        const rows = centres.filter((c, i) => i === 0 || c - centres[i - 1]! > 8).length;
+        const box = bar.getBoundingClientRect();
+        const outside = shown.filter((r) => r.left < box.left - 0.5 || r.right > box.right + 0.5).length;
+        return { twoRowsAtMost: rows <= 2, outside, overflow: bar.scrollWidth > bar.clientWidth, wider: box.width > window.innerWidth };
+      }),
+    )
+    .toEqual({ twoRowsAtMost: true, outside: 0, overflow: false, wider: false });
+  for (const name of ['上一页', '下一页', '放大', '缩小', '下载']) await expect(toolbar.getByRole('button', { name, exact: true })).toBeInViewport();
   await expect(page.getByRole('heading', { name: 'zhlipsum.pdf' })).toHaveCount(0);
 });
 
