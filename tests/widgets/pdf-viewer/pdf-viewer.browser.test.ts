@@ -141,6 +141,16 @@ describe('<csai-pdf-viewer>', () => {
     expect(pageEl(el, 1)!.dataset.rendered).to.equal('false');
   });
 
+  it('jumps to a far page as soon as the first page shows (before every page is laid out)', async () => {
+    const { el } = await open('doc-id="d1"');
+    await waitLong(() => pageEl(el, 1)?.dataset.rendered === 'true', 'page 1 rendered');
+    submit(part(el, 'page-input') as HTMLInputElement, '12');
+    const twelve = await waitLong(() => pageEl(el, 12)?.dataset.rendered === 'true' && pageEl(el, 12), 'page 12 rendered');
+    expect(visible(part(el, 'pages')!, twelve)).to.equal(true);
+    expect((part(el, 'page-input') as HTMLInputElement).value).to.equal('12');
+    expect(pages(el)).to.have.length(14);
+  });
+
   it('goes to the page a later page attribute names', async () => {
     const { el } = await openPdfDoc();
     el.setAttribute('page', '11');
