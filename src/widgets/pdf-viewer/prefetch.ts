@@ -4,7 +4,7 @@
 // view is still loading. The view takes the result once (takePrefetch) for the same document and
 // reads the answers with prefetch-read.ts; anything not taken in time is dropped.
 import type { PDFDocumentProxy } from './pdfjs';
-import { startWorker } from './pdfjs-files';
+import { startWorker, workerUrl } from './pdfjs-files';
 
 const API = '/api/v1/knowledge_base';
 const KEEP_MS = 30_000;
@@ -26,6 +26,28 @@ export interface Prefetched {
 }
 
 const pending = new Map<string, Prefetched>();
+/** The longest the file's download waits for the worker's script (prefetch below). */
+const WORKER_FIRST_MS = 200;
+
+/** Settles when the page has received `url` (its resource timing entry appears), or after `ms`. */
+function arrived(url: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof PerformanceObserver === 'undefined' || performance.getEntriesByName(url).length > 0) {
+      resolve();
+      return;
+    }
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName(url).length > 0) done();
+    });
+    const timer = setTimeout(done, ms);
+    function done() {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    }
+    observer.observe({ type: 'resource' });
+  });
+}
 /** Loads that have not yet handed their bytes to pdf.js. */
 const starting = new Set<Promise<void>>();
 
@@ -87,11 +109,17 @@ export function prefetch(host: Element): void {
   const key = prefetchKey(apiOrigin, docId, path);
   if (pending.has(key)) return;
   // The worker's thread first: its script is the biggest file of the viewer (pdfjs-files.ts).
-  startWorker();
+  const worker = startWorker();
   const controller = new AbortController();
   // As fetchBlob (fetch-api.ts) and getJson (fetch-json.ts) ask.
   const credentials: RequestCredentials = apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin';
-  const bytes = fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal });
+  // The file is asked for once the worker's script is in (or after WORKER_FIRST_MS): the two
+  // would share the connection otherwise, and the worker needs its script long before it needs
+  // the file (it compiles and starts first), so the file arrives about as early and the worker is
+  // ready sooner.
+  const bytes = (worker ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve()).then(() =>
+    fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal }),
+  );
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
   const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } }) : null;
   // A record that says the document is not a PDF (an SDF or a PDB opened without the route
