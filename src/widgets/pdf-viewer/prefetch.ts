@@ -113,11 +113,12 @@ export function prefetch(host: Element): void {
   const controller = new AbortController();
   // As fetchBlob (fetch-api.ts) and getJson (fetch-json.ts) ask.
   const credentials: RequestCredentials = apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin';
-  // The file is asked for once the worker's script is in (or after WORKER_FIRST_MS): the two
-  // would share the connection otherwise, and the worker needs its script long before it needs
-  // the file (it compiles and starts first), so the file arrives about as early and the worker is
-  // ready sooner.
-  const bytes = (worker ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve()).then(() =>
+  // The file and pdf.js's library are asked for once the worker's script is in (or after
+  // WORKER_FIRST_MS): they would share the connection otherwise, and the worker needs its script
+  // long before it needs the file (it compiles and starts first), so the file arrives about as
+  // early and the worker is ready sooner.
+  const workerFirst = worker ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve();
+  const bytes = workerFirst.then(() =>
     fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal }),
   );
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
@@ -136,7 +137,7 @@ export function prefetch(host: Element): void {
       }
     })
     .catch(() => undefined);
-  const pdfjs = import('./pdfjs');
+  const pdfjs = workerFirst.then(() => import('./pdfjs'));
   // The body is read as soon as it arrives, beside pdf.js's module: the document opens in the
   // first task after both are there.
   const data = bytes.then(async (res) => {
