@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/database';
-import { answerEventStore, answerEventWriter, memoryEventBus } from '../../src/server/answering/events';
+import { answerEventStore, answerEventWriter, memoryEventBus, recoverEventLog } from '../../src/server/answering/events';
 
 // The group-commit writer on its own: what it publishes is already stored, numbered per question
 // without gaps, and a question deleted meanwhile does not lose the other answers' events.
@@ -49,7 +49,7 @@ describe('the answer event writer', () => {
     for (const id of ids) await question(id);
     const bus = memoryEventBus();
     const writer = answerEventWriter(db, bus);
-    const store = answerEventStore(db);
+    const store = answerEventStore(db, writer);
     const seen = new Map<string, number[]>();
     const checks: Promise<void>[] = [];
     for (const id of ids) {
@@ -87,6 +87,56 @@ describe('the answer event writer', () => {
     const lost = writer.append('missing', { event: 'delta', data: { text: '没有这个问题' } });
     await expect(lost).rejects.toThrow();
     await expect(kept).resolves.toMatchObject({ id: 1, event: 'delta', data: { text: '留下' } });
-    expect(await answerEventStore(db).after('keep')).toHaveLength(1);
+    expect(await answerEventStore(db, writer).after('keep')).toHaveLength(1);
+  });
+
+  it('keeps events of answers being written in the log, moves them at the end, then empties the log', async () => {
+    await question('a1');
+    await question('a2');
+    const writer = answerEventWriter(db, memoryEventBus());
+    const store = answerEventStore(db, writer);
+    await Promise.all([writer.append('a1', { event: 'delta', data: { text: '甲' } }), writer.append('a2', { event: 'delta', data: { text: '乙' } })]);
+    const logged = async () => (await db.selectFrom('answer_event_log').select(['question_id', 'seq']).where('question_id', 'in', ['a1', 'a2', 'a3']).orderBy('id').execute()).map((r) => `${r.question_id}#${r.seq}`);
+    expect(await logged()).toEqual(['a1#1', 'a2#1']);
+    expect(await db.selectFrom('question_events').select('seq').where('question_id', '=', 'a1').execute()).toEqual([]);
+    // Reads of the store include them (the SSE replay, the channel's answers so far).
+    expect((await store.after('a1')).map((e) => e.id)).toEqual([1]);
+    expect(await store.lastIds(['a1', 'a2'])).toEqual(new Map([['a1', 1], ['a2', 1]]));
+
+    // a1 ends: its events join question_events with the end, in one transaction.
+    writer.forget('a1');
+    await db.transaction().execute(async (tx) => {
+      await writer.moveTo(tx, 'a1');
+      await answerEventStore(tx, writer).append('a1', { event: 'done', data: { status: 'done' } });
+    });
+    writer.moved('a1');
+    expect((await db.selectFrom('question_events').select('seq').where('question_id', '=', 'a1').orderBy('seq').execute()).map((r) => r.seq)).toEqual([1, 2]);
+    expect((await store.after('a1')).map((e) => e.event)).toEqual(['delta', 'done']);
+    // a2 still streams: the log keeps its rows; once it ends too, the next batch empties the log.
+    await writer.append('a2', { event: 'delta', data: { text: '丙' } });
+    expect(await logged()).toEqual(['a1#1', 'a2#1', 'a2#2']);
+    await db.transaction().execute((tx) => writer.moveTo(tx, 'a2'));
+    writer.moved('a2');
+    await question('a3');
+    await writer.append('a3', { event: 'delta', data: { text: '丁' } });
+    expect(await logged()).toEqual(['a3#1']);
+    expect((await store.after('a2')).map((e) => e.id)).toEqual([1, 2]);
+  });
+
+  it('after a crash, moves what the log kept to question_events and drops events of deleted questions', async () => {
+    await question('r1');
+    await question('r2');
+    const writer = answerEventWriter(db, memoryEventBus());
+    await writer.append('r1', { event: 'delta', data: { text: '中断前' } });
+    await writer.append('r2', { event: 'delta', data: { text: '已删除' } });
+    await db.deleteFrom('questions').where('id', '=', 'r2').execute();
+    // The next process: nothing of the old writer is left but the database.
+    expect(await recoverEventLog(db)).toBeGreaterThanOrEqual(1);
+    expect(await db.selectFrom('answer_event_log').selectAll().execute()).toEqual([]);
+    expect(await answerEventStore(db).after('r1')).toEqual([{ id: 1, event: 'delta', data: { text: '中断前' } }]);
+    expect(await db.selectFrom('question_events').selectAll().where('question_id', '=', 'r2').execute()).toEqual([]);
+    // A new writer continues the numbering after them.
+    const next = answerEventWriter(db, memoryEventBus());
+    await expect(next.append('r1', { event: 'delta', data: { text: '续' } })).resolves.toMatchObject({ id: 2 });
   });
 });

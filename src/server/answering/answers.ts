@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { now } from '../db/database';
 import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
-import { answerEventStore, answerEventWriter, foldEvents, type AnswerEventBus, type NewAnswerEvent } from './events';
+import { answerEventStore, answerEventWriter, foldEvents, recoverEventLog, type AnswerEventBus, type LiveEvents, type NewAnswerEvent } from './events';
 import type { KnowledgePort } from './retrieval-port';
 import type { ToolRegistry } from './tools';
 import { storedRequest, sourcesOf } from './request';
@@ -75,7 +75,7 @@ class AnswerRun {
 export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser }: AnswerServiceDeps) {
   // Events go out through one group-commit writer: stored in batches, published after each commit.
   const writer = answerEventWriter(db, bus);
-  const research = deepResearch({ db, engine, knowledge });
+  const research = deepResearch({ db, engine, knowledge, live: writer });
   const running = new Map<string, AnswerRun>();
   const toldQueued = new Set<string>();
   let closing = false;
@@ -90,7 +90,10 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     writer.forget(questionId);
     const stored = await db.transaction().execute(async (tx) => {
       const row = await tx.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
+      if (!row) writer.moved(questionId); // deleted meanwhile: what it wrote is gone with it
       if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
+      // The events in the answer event log join the others for good, with the end.
+      await writer.moveTo(tx, questionId);
       const so = foldEvents(await answerEventStore(tx).after(questionId));
       await tx
         .updateTable('questions')
@@ -111,6 +114,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       );
     });
     if (!stored) return false;
+    writer.moved(questionId);
     bus.publish(questionId, { type: 'event', event: stored });
     return true;
   }
@@ -236,6 +240,8 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   return {
     /** Crash recovery, then start what is queued. */
     async start() {
+      const recovered = await recoverEventLog(db);
+      if (recovered) log.warn({ count: recovered }, 'answer events left in the log by the previous process kept');
       const resumed = await requeueInterruptedResearch(db);
       if (resumed) log.warn({ count: resumed }, 'deep-research answers interrupted by a restart resume');
       const stale = await db.selectFrom('questions').select('id').where('status', '=', 'running').execute();
@@ -278,10 +284,13 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     /** After questions are deleted: open streams of them end. */
     deleted(questionIds: string[]) {
       for (const id of questionIds) {
-        writer.forget(id);
+        writer.moved(id);
         bus.publish(id, { type: 'deleted' });
       }
     },
+
+    /** Stored events of answers being written, for every read of the answer event store. */
+    events: writer as LiveEvents,
 
     get runningCount() {
       return running.size;

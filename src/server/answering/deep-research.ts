@@ -4,7 +4,7 @@ import type { ResearchStep } from '../../contract/channel';
 import type { Db } from '../db/database';
 import { now } from '../db/database';
 import { citationTracker, type AnswerEngine, type AnswerSink, type ChatMessage, type NumberedPassage } from './engine';
-import { answerEventStore } from './events';
+import { answerEventStore, type LiveEvents } from './events';
 import { tokens } from '../retrieval/segment';
 import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
@@ -251,7 +251,7 @@ const stepKey = (s: Pick<ResearchStep, 'step' | 'index'>) => `${s.step}:${s.inde
  * (after a restart) continues after its last finished step. Research steps already stored are not
  * sent again, and a report cut off mid-way is continued from what was stored.
  */
-export function deepResearch({ db, engine, knowledge }: { db: Db; engine: AnswerEngine; knowledge: KnowledgePort }) {
+export function deepResearch({ db, engine, knowledge, live }: { db: Db; engine: AnswerEngine; knowledge: KnowledgePort; live?: LiveEvents }) {
   async function load(questionId: string): Promise<ResearchState | null> {
     const row = await db.selectFrom('research_runs').selectAll().where('question_id', '=', questionId).executeTakeFirst();
     if (!row) return null;
@@ -304,7 +304,7 @@ export function deepResearch({ db, engine, knowledge }: { db: Db; engine: Answer
       const stopped = () => {
         if (signal.aborted) throw new Error('stopped');
       };
-      const stored = await answerEventStore(db).after(job.questionId);
+      const stored = await answerEventStore(db, live).after(job.questionId);
       const sent = new Set(stored.flatMap((e) => (e.event === 'research_step' ? [stepKey(e.data)] : [])));
       const step = (s: ResearchStep) => {
         if (sent.has(stepKey(s))) return;

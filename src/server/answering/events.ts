@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
-import { now } from '../db/database';
+import { now, withSqlite } from '../db/database';
 import { answerEvent, type AnswerEvent, type AnswerStep, type Citation } from '../../contract/channel';
 
 /** An event before it is stored (the store gives it its id). */
@@ -48,62 +48,62 @@ const BUSY_GAP_MS = 5;
 
 /** Rows per INSERT (5 bound values each, well under SQLite's limit of bound parameters). */
 const INSERT_ROWS = 500;
+/** The answer event log is emptied from its start once this many rows before the oldest live answer are spent. */
+const LOG_TRIM_ROWS = 2000;
 
 function* slices<T>(xs: T[], size: number): Generator<T[]> {
   for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
 }
 
-/** The persisted events of answers: every event is a row, numbered per question from 1. */
-export function answerEventStore(db: Executor) {
+/**
+ * Events of answers being written that are stored in the answer event log and not yet in
+ * question_events (the writer keeps them; see answerEventWriter).
+ */
+export interface LiveEvents {
+  /** The question's events in the log, in order; empty when it has none. */
+  of(questionId: string): readonly AnswerEvent[];
+}
+const noLiveEvents: LiveEvents = { of: () => [] };
+
+/** Stored and live events of one question after `afterId`, in order, each once (an answer's end copies its live events). */
+function merged(stored: AnswerEvent[], live: readonly AnswerEvent[], afterId: number): AnswerEvent[] {
+  if (!live.length) return stored;
+  const byId = new Map<number, AnswerEvent>();
+  for (const e of stored) byId.set(e.id, e);
+  for (const e of live) if (e.id > afterId && !byId.has(e.id)) byId.set(e.id, e);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The persisted events of answers: every event is a row, numbered per question from 1. Events of
+ * answers being written are in the answer event log until the answer ends; `live` (the writer)
+ * has them, and every read here includes them.
+ */
+export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) {
   return {
+    /** Stores one event outside the writer (a new question's first, an answer's end). */
     async append(questionId: string, event: NewAnswerEvent): Promise<AnswerEvent> {
+      const liveLast = live.of(questionId).at(-1)?.id ?? 0;
       const row = await db
         .insertInto('question_events')
         .values({
           question_id: questionId,
           // Numbered in the insert itself: SQLite has one writer, so ids never collide or skip.
-          seq: sql<number>`(select coalesce(max(seq), 0) + 1 from question_events where question_id = ${questionId})`,
+          seq: sql<number>`(select max(coalesce(max(seq), 0), ${liveLast}) + 1 from question_events where question_id = ${questionId})`,
           type: event.event,
           data: JSON.stringify(event.data),
           created_at: now(),
         })
         .returning('seq')
         .executeTakeFirstOrThrow();
-      return toEvent({ seq: row.seq, type: event.event, data: JSON.stringify(event.data) });
+      return withId(event, row.seq);
     },
 
-    /**
-     * Stores several events (of one or many questions) with multi-row inserts; ids continue each
-     * question's numbering in the order given. Run it in a transaction so they are stored together.
-     * `known`: the last ids of questions the caller wrote itself (the others are looked up).
-     */
-    async appendMany(items: Array<{ questionId: string; event: NewAnswerEvent }>, known: ReadonlyMap<string, number> = new Map()): Promise<AnswerEvent[]> {
-      const last = new Map<string, number>();
-      const unknown = new Set<string>();
-      for (const { questionId } of items) {
-        const id = known.get(questionId);
-        if (id === undefined) unknown.add(questionId);
-        else last.set(questionId, id);
-      }
-      for (const ids of slices([...unknown], INSERT_ROWS)) {
-        const rows = await db
-          .selectFrom('question_events')
-          .select(['question_id', (eb) => eb.fn.max('seq').as('m')])
-          .where('question_id', 'in', ids)
-          .groupBy('question_id')
-          .execute();
-        for (const r of rows) last.set(r.question_id, r.m);
-      }
+    /** Copies events into question_events (an ended answer's live events), keeping their ids. */
+    async insert(questionId: string, events: readonly AnswerEvent[]): Promise<void> {
       const t = now();
-      const stored: AnswerEvent[] = [];
-      const values = items.map(({ questionId, event }) => {
-        const seq = (last.get(questionId) ?? 0) + 1;
-        last.set(questionId, seq);
-        stored.push(withId(event, seq));
-        return { question_id: questionId, seq, type: event.event, data: JSON.stringify(event.data), created_at: t };
-      });
-      for (const part of slices(values, INSERT_ROWS)) await db.insertInto('question_events').values(part).execute();
-      return stored;
+      const values = events.map((e) => ({ question_id: questionId, seq: e.id, type: e.event, data: JSON.stringify(e.data), created_at: t }));
+      for (const part of slices(values, INSERT_ROWS)) await db.insertInto('question_events').values(part).onConflict((oc) => oc.doNothing()).execute();
     },
 
     /** Events after the given id, in order. */
@@ -115,7 +115,7 @@ export function answerEventStore(db: Executor) {
         .where('seq', '>', afterId)
         .orderBy('seq')
         .execute();
-      return rows.map(toEvent);
+      return merged(rows.map(toEvent), live.of(questionId), afterId);
     },
 
     /** Events of several questions at once, grouped by question. */
@@ -134,6 +134,10 @@ export function answerEventStore(db: Executor) {
         list.push(toEvent(r));
         out.set(r.question_id, list);
       }
+      for (const id of questionIds) {
+        const events = merged(out.get(id) ?? [], live.of(id), 0);
+        if (events.length) out.set(id, events);
+      }
       return out;
     },
 
@@ -145,9 +149,29 @@ export function answerEventStore(db: Executor) {
         .where('question_id', 'in', questionIds)
         .groupBy('question_id')
         .execute();
-      return new Map(rows.map((r) => [r.question_id, r.m]));
+      const out = new Map(rows.map((r) => [r.question_id, r.m]));
+      for (const id of questionIds) {
+        const liveLast = live.of(id).at(-1)?.id ?? 0;
+        if (liveLast > (out.get(id) ?? 0)) out.set(id, liveLast);
+      }
+      return out;
     },
   };
+}
+
+/**
+ * At start-up, before any answer is read or written: events left in the answer event log by the
+ * previous process (its answers did not end) move to question_events, and the log is emptied.
+ * Events of questions deleted meanwhile are dropped.
+ */
+export async function recoverEventLog(db: Db): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const moved = await sql`insert or ignore into question_events (question_id, seq, type, data, created_at)
+      select question_id, seq, type, data, created_at from answer_event_log l
+      where exists (select 1 from questions q where q.id = l.question_id) order by id`.execute(tx);
+    await tx.deleteFrom('answer_event_log').execute();
+    return Number(moved.numAffectedRows ?? 0);
+  });
 }
 
 /**
@@ -158,6 +182,14 @@ export function answerEventStore(db: Executor) {
  * Consecutive `delta` (or `thinking`) events of one question waiting in the same batch become one
  * event with their texts joined: a stream, a reload with Last-Event-ID and the folded answer all
  * see exactly the events stored.
+ *
+ * Where: the answer event log, appended to with prepared statements. Rows of many answers
+ * streaming at once then share the last page or two of one table, where question_events (keyed by
+ * question) would have each commit write one page per answer. The writer keeps the events it
+ * stored for each answer still being written (`of`, for every read of the store); when the answer
+ * ends, `finalise` copies them to question_events in the transaction that writes the end
+ * (`moveTo`), then `moved` lets them go, and the log is emptied from its start up to the oldest
+ * answer still being written. After a crash, `recoverEventLog` does the same for what was left.
  */
 export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   interface Pending {
@@ -179,6 +211,14 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   let busy = false;
   /** The last write of each question still on its way, so its end can wait for it. */
   const inFlight = new Map<string, Promise<unknown>>();
+  /** Events in the log of each answer being written, and the log row of its first. */
+  const live = new Map<string, { events: AnswerEvent[]; firstRow: number }>();
+  // Log rows are numbered here (one writer), so numbers never repeat even when the log is emptied.
+  let lastRow = -1;
+  /** Log rows below this one belong to no answer being written; `trimmed`: rows below it are deleted. */
+  let spentBelow = 0;
+  let trimmed = 0;
+  let trimming = false;
 
   const schedule = () => {
     if (scheduled || writing) return;
@@ -212,39 +252,107 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
    * the end of an answer (finalise) writes outside the writer, and it calls `forget` first.
    */
   const lastIds = new Map<string, number>();
-  const store = async (batch: Pending[]) => {
-    const events = await db.transaction().execute((tx) => answerEventStore(tx).appendMany(batch, lastIds));
-    batch.forEach((p, i) => lastIds.set(p.questionId, events[i]!.id));
-    return events;
-  };
+
+  type Statements = ReturnType<typeof prepare>;
+  let statements: Statements | undefined;
+  function prepare(sqlite: SQLiteHandle) {
+    return {
+      // Which questions exist, and the last id each has in question_events (JSON array of ids).
+      known: sqlite.prepare<[string], { id: string; m: number }>(
+        `select q.id as id, coalesce((select max(seq) from question_events e where e.question_id = q.id), 0) as m
+         from questions q where q.id in (select value from json_each(?))`,
+      ),
+      insert: sqlite.prepare<[number, string, number, string, string, string]>('insert into answer_event_log (id, question_id, seq, type, data, created_at) values (?, ?, ?, ?, ?, ?)'),
+      lastRow: sqlite.prepare<[], { m: number }>('select coalesce(max(id), 0) as m from answer_event_log'),
+      trim: sqlite.prepare<[number]>('delete from answer_event_log where id < ?'),
+    };
+  }
+
+  /** Stores the batch in one transaction; returns each pending's event (or the reason it was not stored). */
+  function store(sqlite: SQLiteHandle, batch: Pending[]): Array<AnswerEvent | Error> {
+    const st = (statements ??= prepare(sqlite));
+    if (lastRow < 0) lastRow = trimmed = st.lastRow.get()!.m;
+    const unknown = [...new Set(batch.map((p) => p.questionId).filter((id) => !lastIds.has(id)))];
+    const missing = new Set(unknown);
+    for (const ids of slices(unknown, INSERT_ROWS)) {
+      for (const r of st.known.all(JSON.stringify(ids))) {
+        missing.delete(r.id);
+        lastIds.set(r.id, Math.max(r.m, live.get(r.id)?.events.at(-1)?.id ?? 0));
+      }
+    }
+    const t = now();
+    const rows: Array<{ event: AnswerEvent; row: number } | Error> = [];
+    // Ids taken by this batch: kept only once it is committed (a failed batch leaves no gap).
+    const taken = new Map<string, number>();
+    sqlite.transaction(() => {
+      if (spentBelow - trimmed >= LOG_TRIM_ROWS || (!live.size && spentBelow > trimmed)) {
+        st.trim.run(spentBelow);
+        trimmed = spentBelow;
+      }
+      for (const { questionId, event } of batch) {
+        if (missing.has(questionId)) {
+          rows.push(new Error(`question ${questionId} does not exist`));
+          continue;
+        }
+        const seq = (taken.get(questionId) ?? lastIds.get(questionId)!) + 1;
+        st.insert.run(lastRow + 1, questionId, seq, event.event, JSON.stringify(event.data), t);
+        lastRow++;
+        taken.set(questionId, seq);
+        rows.push({ event: withId(event, seq), row: lastRow });
+      }
+    })();
+    for (const [id, seq] of taken) lastIds.set(id, seq);
+    // Stored: from now on every read of the store includes them (before they are published).
+    return rows.map((r, i) => {
+      if (r instanceof Error) return r;
+      const questionId = batch[i]!.questionId;
+      const entry = live.get(questionId);
+      if (entry) entry.events.push(r.event);
+      else live.set(questionId, { events: [r.event], firstRow: r.row });
+      return r.event;
+    });
+  }
 
   async function write(batch: Pending[]) {
-    let stored: AnswerEvent[][];
+    let stored: Array<AnswerEvent | Error>;
     try {
-      stored = [await store(batch)];
-    } catch {
-      // One bad event (e.g. its question was deleted meanwhile) must not lose the others: one question at a time.
-      const byQuestion = new Map<string, Pending[]>();
-      for (const p of batch) byQuestion.set(p.questionId, [...(byQuestion.get(p.questionId) ?? []), p]);
-      stored = [];
-      const ok: Pending[] = [];
-      for (const group of byQuestion.values()) {
-        try {
-          stored.push(await store(group));
-          ok.push(...group);
-        } catch (err) {
-          for (const p of group) for (const s of p.settle) s.reject(err);
-        }
-      }
-      batch = ok;
+      stored = await withSqlite(db, (sqlite) => store(sqlite, batch));
+    } catch (err) {
+      for (const p of batch) for (const s of p.settle) s.reject(err);
+      return;
     }
-    const events = stored.flat();
     batch.forEach((p, i) => {
-      const event = events[i]!;
+      const event = stored[i]!;
+      if (event instanceof Error) {
+        for (const s of p.settle) s.reject(event);
+        return;
+      }
       bus.publish(p.questionId, { type: 'event', event });
       for (const s of p.settle) s.resolve(event);
     });
   }
+
+  /** The answer's events are no longer kept here; log rows before the oldest answer still kept are spent. */
+  const release = (questionId: string) => {
+    lastIds.delete(questionId);
+    if (!live.delete(questionId)) return;
+    let oldest = Infinity;
+    for (const entry of live.values()) oldest = Math.min(oldest, entry.firstRow);
+    spentBelow = oldest === Infinity ? lastRow + 1 : oldest;
+    // No answer is being written, so no batch may come for a while: the log is emptied now.
+    if (!live.size && !trimming) {
+      trimming = true;
+      setImmediate(() => {
+        void withSqlite(db, (sqlite) => {
+          if (live.size || spentBelow <= trimmed) return;
+          (statements ??= prepare(sqlite)).trim.run(spentBelow);
+          trimmed = spentBelow;
+        })
+          .catch(() => undefined) // left for the next batch
+          .finally(() => (trimming = false));
+      });
+    }
+  };
 
   return {
     /** Stores the event (with the next id of its question) and then publishes it. */
@@ -276,12 +384,28 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
       return inFlight.get(questionId) ?? Promise.resolve();
     },
 
-    /** Before events of the question are written elsewhere (its end), or once it is deleted. */
+    /** The question's events stored in the log (LiveEvents, for the store's reads). */
+    of(questionId: string): readonly AnswerEvent[] {
+      return live.get(questionId)?.events ?? [];
+    },
+
+    /** Before events of the question are written elsewhere (its end): the next batch looks its last id up. */
     forget(questionId: string) {
       lastIds.delete(questionId);
     },
+
+    /** In the transaction that writes the answer's end: its live events are copied to question_events. */
+    async moveTo(tx: Executor, questionId: string): Promise<void> {
+      const events = live.get(questionId)?.events;
+      if (events?.length) await answerEventStore(tx).insert(questionId, events);
+    },
+
+    /** After that transaction committed, or once the question is deleted: its live events are let go. */
+    moved: release,
   };
 }
+
+type SQLiteHandle = Parameters<Parameters<typeof withSqlite>[1]>[0];
 
 export type AnswerEventWriter = ReturnType<typeof answerEventWriter>;
 

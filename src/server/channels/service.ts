@@ -44,7 +44,7 @@ const citationsJson = z.array(citation);
 
 /** Channels and their questions (SPEC §7 Channels). Knows nothing of HTTP. */
 export function channelService(db: Db, knowledge: KnowledgePort, answers: AnswerService, engineName: string) {
-  const events = answerEventStore(db);
+  const events = answerEventStore(db, answers.events);
 
   const channelView = async (ids: string[]): Promise<Map<string, number>> => {
     if (!ids.length) return new Map();

@@ -22,6 +22,7 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  handles.set(db, sqlite);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -30,6 +31,20 @@ export async function openDatabase(dataDir: string): Promise<Db> {
     throw new Error(`Database migration ${failed} failed: ${String(error)}`);
   }
   return db;
+}
+
+const handles = new WeakMap<Db, SQLite.Database>();
+
+/**
+ * Runs `work` on the SQLite connection itself, with prepared statements kept by the caller, for
+ * the few paths where building and preparing a query each time costs too much (answer events).
+ * It holds Kysely's connection lock, so no Kysely transaction is open meanwhile and `work` may
+ * open its own; `work` is synchronous (better-sqlite3 is), so nothing else runs in between.
+ */
+export async function withSqlite<T>(db: Db, work: (sqlite: SQLite.Database) => T): Promise<T> {
+  const sqlite = handles.get(db);
+  if (!sqlite) throw new Error('withSqlite needs a database opened by openDatabase');
+  return db.connection().execute(async () => work(sqlite));
 }
 
 /** The current time as the ISO string every timestamp column holds. */

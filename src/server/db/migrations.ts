@@ -262,4 +262,19 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('kb_documents').addColumn('indexed_title', 'text').execute();
     },
   },
+  '0008_answer_event_log': {
+    async up(db: Kysely<unknown>) {
+      // Events of answers being written, in the order stored (see AnswerEventLogTable). No index and
+      // no foreign key: a row is only ever appended, read back at start-up, or deleted from the start.
+      await db.schema
+        .createTable('answer_event_log')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('question_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -194,6 +194,20 @@ export interface QuestionEventTable {
   created_at: string;
 }
 
+/**
+ * Events of answers still being written (migration 0008), appended in the order stored: rows go
+ * to the end of the table, so a commit touches a page or two however many answers stream. When
+ * an answer ends its events move to question_events; the log is emptied from its start.
+ */
+export interface AnswerEventLogTable {
+  id: Generated<number>;
+  question_id: string;
+  seq: number;
+  type: string;
+  data: string;
+  created_at: string;
+}
+
 /** A passage's embedding (migration 0005): Float32 little-endian, L2-normalised. */
 export interface KbChunkVectorTable {
   chunk_id: number;
@@ -235,6 +249,7 @@ export interface Database {
   channels: ChannelTable;
   questions: QuestionTable;
   question_events: QuestionEventTable;
+  answer_event_log: AnswerEventLogTable;
   kb_chunk_vectors: KbChunkVectorTable;
   research_runs: ResearchRunTable;
 }

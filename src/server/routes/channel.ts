@@ -41,7 +41,7 @@ const frameOf = (e: AnswerEvent) => {
 /** Channels, questions and streamed answers (SPEC §7 Channels, DESIGN §3). */
 export default async function channelRoutes(app: App, { db, config }: Services) {
   const { channels, answers, bus } = await startAnswering({ db, config, log: app.log });
-  const store = answerEventStore(db);
+  const store = answerEventStore(db, answers.events);
   const openStreams = new Set<ServerResponse>();
   // Streams end before the server closes (they would keep it open); answers stop without an end event.
   app.addHook('preClose', async () => {
