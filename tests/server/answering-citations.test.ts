@@ -31,6 +31,15 @@ describe('citations in a streamed answer', () => {
     t.push('见 [1, 2] 和 [12]');
     expect(out.map((c) => c.n)).toEqual([1, 2]);
   });
+
+  it('still finds markers deep into a long answer, after a bracket that never closed', () => {
+    const out: Citation[] = [];
+    const t = citationTracker([passage(1), passage(2)], sinkInto(out));
+    t.push('数组写作 a[i');
+    for (let i = 0; i < 2000; i++) t.push('很长的回答。');
+    for (const piece of ['结论见 [', '1', ',', ' 2', ']。']) t.push(piece);
+    expect(out.map((c) => c.n)).toEqual([1, 2]);
+  });
 });
 
 describe('quotes of the local engine', () => {

@@ -66,6 +66,8 @@ export class AnswerError extends Error {
 export const citationOf = (p: NumberedPassage): Citation => ({ n: p.n, docId: p.docId, title: p.title, page: p.page, bbox: p.bbox, text: p.text });
 
 const MARKER = /\[(\d{1,3}(?:\s*[,，、]\s*\d{1,3})*)\]/g;
+/** The longest citation marker looked for: [1, 2, 3, …] of up to about forty numbers. */
+const MARKER_MAX = 256;
 
 /**
  * Watches the answer text as it streams and emits one citation event for each passage the first
@@ -74,14 +76,13 @@ const MARKER = /\[(\d{1,3}(?:\s*[,，、]\s*\d{1,3})*)\]/g;
 export function citationTracker(passages: NumberedPassage[], sink: AnswerSink) {
   const byN = new Map(passages.map((p) => [p.n, p]));
   const emitted = new Set<number>();
+  // Only the text not yet scanned is kept (a long answer is not copied again for every delta):
+  // from a little before the last complete position, as a marker may span two deltas.
   let text = '';
-  let scanned = 0;
   return {
     push(delta: string) {
       text += delta;
-      // Re-scan from a little before the last complete position: a marker may span two deltas.
-      const from = Math.max(0, scanned - 16);
-      MARKER.lastIndex = from;
+      MARKER.lastIndex = 0;
       let m: RegExpExecArray | null;
       while ((m = MARKER.exec(text))) {
         for (const part of m[1]!.split(/[,，、]/)) {
@@ -94,7 +95,9 @@ export function citationTracker(passages: NumberedPassage[], sink: AnswerSink) {
         }
       }
       const open = text.lastIndexOf('[');
-      scanned = open > text.lastIndexOf(']') ? open : text.length;
+      // An open bracket further back than any marker could reach is not one.
+      const scanned = open > text.lastIndexOf(']') && text.length - open <= MARKER_MAX ? open : text.length;
+      text = text.slice(Math.max(0, scanned - 16));
     },
     get cited() {
       return [...emitted];
