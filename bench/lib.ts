@@ -22,7 +22,11 @@ export interface Spawned {
 export async function spawnServer(script: string, env: Record<string, string> = {}): Promise<Spawned> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-'));
-  const child = spawn(tsx, [script], {
+  // BENCH_PROFILE_DIR: each spawned server writes a V8 CPU profile there when it exits (for tuning);
+  // node runs the script itself with tsx as a loader, so the profile is the server's own process.
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const [command, args] = profileDir ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', script]] : [tsx, [script]];
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CSAI_DATA_DIR: dataDir, CSAI_LOG_LEVEL: 'warn', CSAI_WEB_DIR: path.join(dataDir, 'none'), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

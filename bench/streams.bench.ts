@@ -29,7 +29,7 @@ const STREAMS_TARGET = 2000;
 const LAG_LIMIT_MS = 100;
 const PER_USER = 100;
 const SETTLE_MS = 2000;
-const MEASURE_MS = 5000;
+const MEASURE_MS = Number(process.env.STREAMS_MEASURE_MS ?? 5000);
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
