@@ -117,7 +117,9 @@ export function prefetch(host: Element): void {
   // WORKER_FIRST_MS): they would share the connection otherwise, and the worker needs its script
   // long before it needs the file (it compiles and starts first), so the file arrives about as
   // early and the worker is ready sooner.
-  const workerFirst = worker ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve();
+  // (A worker started through a blob, on another origin, fetches its script in its own thread:
+  // the page sees no timing of it, and nothing waits.)
+  const workerFirst = worker && !worker.viaBlob ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve();
   const bytes = workerFirst.then(() =>
     fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal }),
   );
