@@ -365,7 +365,7 @@ export function PdfViewer(props: PdfViewerProps) {
   const onScroll = useCallback(() => {
     const el = scroller.current;
     // (The search below needs every page's box; the full column comes at once after the first draw.)
-    if (!el || !numPages || !allPages) return;
+    if (!el || !numPages || el.querySelector('[data-spacer]')) return;
     const y = el.scrollTop + el.clientHeight / 3;
     let lo = 1;
     let hi = numPages;
@@ -379,7 +379,7 @@ export function PdfViewer(props: PdfViewerProps) {
       if (prev !== lo) setPageInput(String(lo));
       return lo;
     });
-  }, [numPages, pageElement, allPages]);
+  }, [numPages, pageElement]);
   // Scrolled while the first boxes stood alone: the page number catches up.
   useEffect(() => {
     if (allPages) onScroll();
