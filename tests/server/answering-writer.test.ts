@@ -90,6 +90,18 @@ describe('the answer event writer', () => {
     expect(await answerEventStore(db, writer).after('keep')).toHaveLength(1);
   });
 
+  it('tells of an event pushed without a promise that could not be stored, and is drained after it', async () => {
+    await question('p1');
+    const writer = answerEventWriter(db, memoryEventBus());
+    const failures: unknown[] = [];
+    writer.push('p1', { event: 'delta', data: { text: '甲' } }, (err) => failures.push(err));
+    writer.push('p1', { event: 'delta', data: { text: '乙' } }, (err) => failures.push(err));
+    writer.push('gone', { event: 'delta', data: { text: '丙' } }, (err) => failures.push(err));
+    await Promise.all([writer.drained('p1'), writer.drained('gone')]);
+    expect(failures).toHaveLength(1);
+    expect((await answerEventStore(db, writer).after('p1')).map((e) => (e.event === 'delta' ? e.data.text : ''))).toEqual(['甲乙']);
+  });
+
   it('keeps events of answers being written in the log, moves them at the end, then empties the log', async () => {
     await question('a1');
     await question('a2');

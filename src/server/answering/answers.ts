@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { now } from '../db/database';
 import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
-import { answerEventStore, answerEventWriter, foldEvents, recoverEventLog, type AnswerEventBus, type LiveEvents, type NewAnswerEvent } from './events';
+import { answerEventStore, answerEventWriter, foldEvents, recoverEventLog, type AnswerEventBus, type AnswerEventWriter, type LiveEvents, type NewAnswerEvent } from './events';
 import type { KnowledgePort } from './retrieval-port';
 import type { ToolRegistry } from './tools';
 import { storedRequest, sourcesOf } from './request';
@@ -37,30 +37,30 @@ export interface AnswerServiceDeps {
 class AnswerRun {
   closed = false;
   readonly controller = new AbortController();
-  private chain: Promise<unknown> = Promise.resolve();
+  private ended: Promise<unknown> | undefined;
 
   constructor(
     readonly questionId: string,
     readonly userId: string,
-    private readonly write: (e: NewAnswerEvent) => Promise<void>,
+    private readonly writer: AnswerEventWriter,
     private readonly log: FastifyBaseLogger,
   ) {}
 
   emit(event: NewAnswerEvent) {
     if (this.closed) return;
     // Handed to the writer at once (it keeps each question's order and stores events waiting
-    // together in one batch); the chain only lets `close` wait for them.
-    const written = this.write(event).catch((err: unknown) => this.log.warn({ err, questionId: this.questionId }, 'answer event not stored'));
-    this.chain = this.chain.then(() => written);
+    // together in one batch); `close` waits until it has stored them all.
+    this.writer.push(this.questionId, event, (err) => this.log.warn({ err, questionId: this.questionId }, 'answer event not stored'));
   }
 
   /** Closes the run (no event after this one is written) and runs `last` after the events already sent. */
   close(last?: () => Promise<void>): Promise<unknown> {
-    if (this.closed) return this.chain;
+    if (this.ended) return this.ended;
     this.closed = true;
     this.controller.abort();
-    if (last) this.chain = this.chain.then(last).catch((err: unknown) => this.log.error({ err, questionId: this.questionId }, 'answer not finalised'));
-    return this.chain;
+    const drained = this.writer.drained(this.questionId);
+    this.ended = last ? drained.then(last).catch((err: unknown) => this.log.error({ err, questionId: this.questionId }, 'answer not finalised')) : drained;
+    return this.ended;
   }
 }
 
@@ -210,7 +210,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
             continue;
           }
           // Registered before the claim so that a stop arriving meanwhile finds it.
-          const run = new AnswerRun(q.id, q.user_id, (e) => append(q.id, e), log);
+          const run = new AnswerRun(q.id, q.user_id, writer, log);
           running.set(q.id, run);
           const claimed = await db
             .updateTable('questions')

@@ -38,6 +38,9 @@ export const isTerminal = (e: AnswerEvent) => e.event === 'done' || e.event === 
 const toEvent = (row: { seq: number; type: string; data: string }): AnswerEvent =>
   answerEvent.parse({ id: row.seq, event: row.type, data: JSON.parse(row.data) });
 
+/** The JSON of a stored event's data, as the writer stored it (so a stream's frame need not build it again). */
+export const dataJson = new WeakMap<AnswerEvent, string>();
+
 /** The stored form of an event built here (already valid: no parse needed). */
 const withId = (event: NewAnswerEvent, id: number): AnswerEvent => ({ ...event, id });
 
@@ -60,17 +63,19 @@ function* slices<T>(xs: T[], size: number): Generator<T[]> {
  * question_events (the writer keeps them; see answerEventWriter).
  */
 export interface LiveEvents {
-  /** The question's events in the log, in order; empty when it has none. */
-  of(questionId: string): readonly AnswerEvent[];
+  /** The log rows of the question's events there, in order; empty when it has none. */
+  rows(questionId: string): readonly number[];
+  /** The id of the question's last event in the log; 0 when it has none. */
+  lastId(questionId: string): number;
 }
-const noLiveEvents: LiveEvents = { of: () => [] };
+const noLiveEvents: LiveEvents = { rows: () => [], lastId: () => 0 };
 
-/** Stored and live events of one question after `afterId`, in order, each once (an answer's end copies its live events). */
-function merged(stored: AnswerEvent[], live: readonly AnswerEvent[], afterId: number): AnswerEvent[] {
+/** Stored and live events of one question, in order, each once (an answer's end copies its live events). */
+function merged(stored: AnswerEvent[], live: AnswerEvent[]): AnswerEvent[] {
   if (!live.length) return stored;
+  if (!stored.length) return live;
   const byId = new Map<number, AnswerEvent>();
-  for (const e of stored) byId.set(e.id, e);
-  for (const e of live) if (e.id > afterId && !byId.has(e.id)) byId.set(e.id, e);
+  for (const e of [...stored, ...live]) byId.set(e.id, e);
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
@@ -83,7 +88,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
   return {
     /** Stores one event outside the writer (a new question's first, an answer's end). */
     async append(questionId: string, event: NewAnswerEvent): Promise<AnswerEvent> {
-      const liveLast = live.of(questionId).at(-1)?.id ?? 0;
+      const liveLast = live.lastId(questionId);
       const row = await db
         .insertInto('question_events')
         .values({
@@ -99,11 +104,31 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
       return withId(event, row.seq);
     },
 
-    /** Copies events into question_events (an ended answer's live events), keeping their ids. */
-    async insert(questionId: string, events: readonly AnswerEvent[]): Promise<void> {
-      const t = now();
-      const values = events.map((e) => ({ question_id: questionId, seq: e.id, type: e.event, data: JSON.stringify(e.data), created_at: t }));
-      for (const part of slices(values, INSERT_ROWS)) await db.insertInto('question_events').values(part).onConflict((oc) => oc.doNothing()).execute();
+    /** Copies rows of the answer event log into question_events (an ended answer's), keeping their ids. */
+    async moveFromLog(rows: readonly number[]): Promise<void> {
+      if (!rows.length) return;
+      await sql`insert or ignore into question_events (question_id, seq, type, data, created_at)
+        select question_id, seq, type, data, created_at from answer_event_log
+        where id in (select value from json_each(${JSON.stringify(rows)})) order by id`.execute(db);
+    },
+
+    /** The events in the given log rows after `afterId`, by question, in order. */
+    async fromLog(rows: readonly number[], afterId = 0): Promise<Map<string, AnswerEvent[]>> {
+      const out = new Map<string, AnswerEvent[]>();
+      if (!rows.length) return out;
+      const found = await db
+        .selectFrom('answer_event_log')
+        .select(['question_id', 'seq', 'type', 'data'])
+        .where(sql<boolean>`id in (select value from json_each(${JSON.stringify(rows)}))`)
+        .where('seq', '>', afterId)
+        .orderBy('id')
+        .execute();
+      for (const r of found) {
+        const list = out.get(r.question_id) ?? [];
+        list.push(toEvent(r));
+        out.set(r.question_id, list);
+      }
+      return out;
     },
 
     /** Events after the given id, in order. */
@@ -115,7 +140,8 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
         .where('seq', '>', afterId)
         .orderBy('seq')
         .execute();
-      return merged(rows.map(toEvent), live.of(questionId), afterId);
+      const inLog = await this.fromLog(live.rows(questionId), afterId);
+      return merged(rows.map(toEvent), inLog.get(questionId) ?? []);
     },
 
     /** Events of several questions at once, grouped by question. */
@@ -134,10 +160,8 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
         list.push(toEvent(r));
         out.set(r.question_id, list);
       }
-      for (const id of questionIds) {
-        const events = merged(out.get(id) ?? [], live.of(id), 0);
-        if (events.length) out.set(id, events);
-      }
+      const inLog = await this.fromLog(questionIds.flatMap((id) => live.rows(id)));
+      for (const [id, events] of inLog) out.set(id, merged(out.get(id) ?? [], events));
       return out;
     },
 
@@ -151,7 +175,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
         .execute();
       const out = new Map(rows.map((r) => [r.question_id, r.m]));
       for (const id of questionIds) {
-        const liveLast = live.of(id).at(-1)?.id ?? 0;
+        const liveLast = live.lastId(id);
         if (liveLast > (out.get(id) ?? 0)) out.set(id, liveLast);
       }
       return out;
@@ -186,7 +210,7 @@ export async function recoverEventLog(db: Db): Promise<number> {
  * Where: the answer event log, appended to with prepared statements. Rows of many answers
  * streaming at once then share the last page or two of one table, where question_events (keyed by
  * question) would have each commit write one page per answer. The writer keeps the events it
- * stored for each answer still being written (`of`, for every read of the store); when the answer
+ * stored for each answer still being written (their log rows, for every read of the store); when the answer
  * ends, `finalise` copies them to question_events in the transaction that writes the end
  * (`moveTo`), then `moved` lets them go, and the log is emptied from its start up to the oldest
  * answer still being written. After a crash, `recoverEventLog` does the same for what was left.
@@ -195,7 +219,7 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   interface Pending {
     questionId: string;
     event: NewAnswerEvent;
-    settle: Array<{ resolve: (e: AnswerEvent) => void; reject: (err: unknown) => void }>;
+    settle: Settle[];
   }
   let queue: Pending[] = [];
   /** The latest waiting event of each question in `queue`. */
@@ -209,10 +233,16 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   let windowStart = 0;
   let windowWrites = 0;
   let busy = false;
-  /** The last write of each question still on its way, so its end can wait for it. */
-  const inFlight = new Map<string, Promise<unknown>>();
+  /** Events of each question handed in and not yet stored (or failed), and who waits for none to be left. */
+  const waiting = new Map<string, { count: number; drained: Array<() => void> }>();
+  const settled = (p: Pending) => {
+    const w = waiting.get(p.questionId);
+    if (!w || (w.count -= p.settle.length) > 0) return;
+    waiting.delete(p.questionId);
+    for (const done of w.drained) done();
+  };
   /** Events in the log of each answer being written, and the log row of its first. */
-  const live = new Map<string, { events: AnswerEvent[]; firstRow: number }>();
+  const live = new Map<string, { rows: number[]; lastId: number }>();
   // Log rows are numbered here (one writer), so numbers never repeat even when the log is emptied.
   let lastRow = -1;
   /** Log rows below this one belong to no answer being written; `trimmed`: rows below it are deleted. */
@@ -277,7 +307,7 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     for (const ids of slices(unknown, INSERT_ROWS)) {
       for (const r of st.known.all(JSON.stringify(ids))) {
         missing.delete(r.id);
-        lastIds.set(r.id, Math.max(r.m, live.get(r.id)?.events.at(-1)?.id ?? 0));
+        lastIds.set(r.id, Math.max(r.m, live.get(r.id)?.lastId ?? 0));
       }
     }
     const t = now();
@@ -295,20 +325,28 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
           continue;
         }
         const seq = (taken.get(questionId) ?? lastIds.get(questionId)!) + 1;
-        st.insert.run(lastRow + 1, questionId, seq, event.event, JSON.stringify(event.data), t);
+        const data = JSON.stringify(event.data);
+        st.insert.run(lastRow + 1, questionId, seq, event.event, data, t);
         lastRow++;
         taken.set(questionId, seq);
-        rows.push({ event: withId(event, seq), row: lastRow });
+        const stored = withId(event, seq);
+        dataJson.set(stored, data);
+        rows.push({ event: stored, row: lastRow });
       }
     })();
     for (const [id, seq] of taken) lastIds.set(id, seq);
-    // Stored: from now on every read of the store includes them (before they are published).
+    // Stored: from now on every read of the store includes them (before they are published). Only
+    // their log rows are kept here, not the events: thousands of answers may be streaming.
     return rows.map((r, i) => {
       if (r instanceof Error) return r;
       const questionId = batch[i]!.questionId;
       const entry = live.get(questionId);
-      if (entry) entry.events.push(r.event);
-      else live.set(questionId, { events: [r.event], firstRow: r.row });
+      if (entry) {
+        entry.rows.push(r.row);
+        entry.lastId = r.event.id;
+      } else {
+        live.set(questionId, { rows: [r.row], lastId: r.event.id });
+      }
       return r.event;
     });
   }
@@ -318,17 +356,21 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     try {
       stored = await withSqlite(db, (sqlite) => store(sqlite, batch));
     } catch (err) {
-      for (const p of batch) for (const s of p.settle) s.reject(err);
+      for (const p of batch) {
+        for (const s of p.settle) s.reject(err);
+        settled(p);
+      }
       return;
     }
     batch.forEach((p, i) => {
       const event = stored[i]!;
       if (event instanceof Error) {
         for (const s of p.settle) s.reject(event);
-        return;
+      } else {
+        bus.publish(p.questionId, { type: 'event', event });
+        for (const s of p.settle) s.resolve?.(event);
       }
-      bus.publish(p.questionId, { type: 'event', event });
-      for (const s of p.settle) s.resolve(event);
+      settled(p);
     });
   }
 
@@ -337,7 +379,7 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     lastIds.delete(questionId);
     if (!live.delete(questionId)) return;
     let oldest = Infinity;
-    for (const entry of live.values()) oldest = Math.min(oldest, entry.firstRow);
+    for (const entry of live.values()) oldest = Math.min(oldest, entry.rows[0]!);
     spentBelow = oldest === Infinity ? lastRow + 1 : oldest;
     // No answer is being written, so no batch may come for a while: the log is emptied now.
     if (!live.size && !trimming) {
@@ -354,39 +396,47 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     }
   };
 
+  function push(questionId: string, event: NewAnswerEvent, settle: Settle) {
+    const w = waiting.get(questionId);
+    if (w) w.count++;
+    else waiting.set(questionId, { count: 1, drained: [] });
+    // Joined with the question's latest waiting event when both are text of the same kind.
+    const p = latest.get(questionId);
+    if (p && ((p.event.event === 'delta' && event.event === 'delta') || (p.event.event === 'thinking' && event.event === 'thinking'))) {
+      p.event = { event: p.event.event, data: { text: p.event.data.text + event.data.text } };
+      p.settle.push(settle);
+    } else {
+      const pending: Pending = { questionId, event, settle: [settle] };
+      queue.push(pending);
+      latest.set(questionId, pending);
+    }
+    schedule();
+  }
+
   return {
     /** Stores the event (with the next id of its question) and then publishes it. */
     append(questionId: string, event: NewAnswerEvent): Promise<AnswerEvent> {
-      const written = new Promise<AnswerEvent>((resolve, reject) => {
-        const settle = { resolve, reject };
-        // Joined with the question's latest waiting event when both are text of the same kind.
-        const p = latest.get(questionId);
-        if (p && ((p.event.event === 'delta' && event.event === 'delta') || (p.event.event === 'thinking' && event.event === 'thinking'))) {
-          p.event = { event: p.event.event, data: { text: p.event.data.text + event.data.text } };
-          p.settle.push(settle);
-          return;
-        }
-        const pending: Pending = { questionId, event, settle: [settle] };
-        queue.push(pending);
-        latest.set(questionId, pending);
-      });
-      schedule();
-      const tracked = written.catch(() => undefined);
-      inFlight.set(questionId, tracked);
-      void tracked.then(() => {
-        if (inFlight.get(questionId) === tracked) inFlight.delete(questionId);
-      });
-      return written;
+      return new Promise<AnswerEvent>((resolve, reject) => push(questionId, event, { resolve, reject }));
+    },
+
+    /** As `append`, without a promise per event (an answer streams thousands): `failed` hears of an event not stored. */
+    push(questionId: string, event: NewAnswerEvent, failed: (err: unknown) => void) {
+      push(questionId, event, { reject: failed });
     },
 
     /** Resolves once every event of the question handed in so far is stored (or failed). */
-    drained(questionId: string): Promise<unknown> {
-      return inFlight.get(questionId) ?? Promise.resolve();
+    drained(questionId: string): Promise<void> {
+      const w = waiting.get(questionId);
+      return w ? new Promise((resolve) => w.drained.push(resolve)) : Promise.resolve();
     },
 
-    /** The question's events stored in the log (LiveEvents, for the store's reads). */
-    of(questionId: string): readonly AnswerEvent[] {
-      return live.get(questionId)?.events ?? [];
+    /** The log rows of the question's events (LiveEvents, for the store's reads). */
+    rows(questionId: string): readonly number[] {
+      return live.get(questionId)?.rows ?? [];
+    },
+
+    lastId(questionId: string): number {
+      return live.get(questionId)?.lastId ?? 0;
     },
 
     /** Before events of the question are written elsewhere (its end): the next batch looks its last id up. */
@@ -396,13 +446,18 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
 
     /** In the transaction that writes the answer's end: its live events are copied to question_events. */
     async moveTo(tx: Executor, questionId: string): Promise<void> {
-      const events = live.get(questionId)?.events;
-      if (events?.length) await answerEventStore(tx).insert(questionId, events);
+      await answerEventStore(tx).moveFromLog(live.get(questionId)?.rows ?? []);
     },
 
     /** After that transaction committed, or once the question is deleted: its live events are let go. */
     moved: release,
   };
+}
+
+/** Who hears how an event handed to the writer ended. */
+interface Settle {
+  resolve?: (e: AnswerEvent) => void;
+  reject: (err: unknown) => void;
 }
 
 type SQLiteHandle = Parameters<Parameters<typeof withSqlite>[1]>[0];

@@ -21,7 +21,7 @@ import {
 } from '../../contract/channel';
 import { badRequest } from '../errors';
 import { startAnswering } from '../answering';
-import { answerEventStore, isTerminal, type BusMessage } from '../answering/events';
+import { answerEventStore, dataJson, isTerminal, type BusMessage } from '../answering/events';
 import { canAccessQuestion } from '../channels/service';
 import { ok, type App, type Services } from './types';
 
@@ -34,7 +34,7 @@ const lastEventId = z.coerce.number({ error: 'Last-Event-ID 无效' }).int('Last
 const frames = new WeakMap<AnswerEvent, string>();
 const frameOf = (e: AnswerEvent) => {
   let frame = frames.get(e);
-  if (frame === undefined) frames.set(e, (frame = `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`));
+  if (frame === undefined) frames.set(e, (frame = `id: ${e.id}\nevent: ${e.event}\ndata: ${dataJson.get(e) ?? JSON.stringify(e.data)}\n\n`));
   return frame;
 };
 
