@@ -40,6 +40,22 @@ const streamChunk = z
   .loose();
 
 /**
+ * The text of the usual chunk, `{choices: [{delta: {content: "…"}}]}` with nothing else in its
+ * delta (checked without zod: an answer has thousands); undefined for any other chunk.
+ */
+function plainText(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null || 'error' in json || !('choices' in json)) return undefined;
+  const choices = json.choices;
+  if (!Array.isArray(choices) || choices.length !== 1) return undefined;
+  const choice: unknown = choices[0];
+  if (typeof choice !== 'object' || choice === null || !('delta' in choice)) return undefined;
+  const delta = choice.delta;
+  if (typeof delta !== 'object' || delta === null) return undefined;
+  for (const key in delta) if (key !== 'content' && key !== 'role') return undefined;
+  return 'content' in delta && typeof delta.content === 'string' ? delta.content : undefined;
+}
+
+/**
  * The `data` payloads of a Server-Sent Events body, all those completed by one network read at a
  * time. Comments and other fields are skipped (chat completions use only `data`).
  */
@@ -163,7 +179,14 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         lastChunk = Date.now();
         for (const data of batch) {
           if (data.startsWith('[DONE]')) break stream;
-          const chunk = streamChunk.safeParse(JSON.parse(data));
+          const json: unknown = JSON.parse(data);
+          const text = plainText(json);
+          if (text !== undefined) {
+            content += text;
+            if (text) on.content?.(text);
+            continue;
+          }
+          const chunk = streamChunk.safeParse(json);
           if (!chunk.success) continue;
           if (chunk.data.error) throw new sdk.APIError(undefined, chunk.data.error, undefined, response.headers);
           const parsed = chunkDelta.safeParse(chunk.data.choices?.[0]?.delta ?? {});
