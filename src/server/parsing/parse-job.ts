@@ -8,7 +8,7 @@ import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
 import type { FileStore } from '../knowledge/file-store';
 import { PARSE_JOB, type ParseJobPayload } from '../knowledge/service';
-import { replacePassages, replacePassagesFromTwin, storeParseResult } from '../retrieval/index-store';
+import { copyPassages, replacePassages, replacePassagesFromTwin, storeParseResult } from '../retrieval/index-store';
 import { INDEX_VERSION } from './index-version';
 import type { ParseKind } from './protocol';
 import { isStale, queueReindex, queueStaleDocuments, REINDEX_JOB, reindexPayloadOf } from './reindex';
@@ -72,6 +72,22 @@ export async function startParsing({
   const stale = await queueStaleDocuments(db);
   if (stale) log.info({ documents: stale, version: INDEX_VERSION }, 'documents queued for re-indexing');
 
+  /**
+   * Another document with the same bytes under the same title, indexed by this version: its
+   * passages are this one's (the title's words are in the passages, and SDF text names the file).
+   */
+  const currentTwin = (doc: { id: string; sha256: string; title: string }) =>
+    db
+      .selectFrom('kb_documents')
+      .select('id')
+      .where('sha256', '=', doc.sha256)
+      .where('parse_status', '=', 2)
+      .where('index_version', '=', INDEX_VERSION)
+      .where('indexed_title', '=', doc.title)
+      .where('id', '!=', doc.id)
+      .limit(1)
+      .executeTakeFirst();
+
   const parse = async (job: Job, { isFinal }: { isFinal: boolean }) => {
     const docId = payloadOf(job)?.docId;
     if (!docId) throw new Error('bad parse job payload');
@@ -80,25 +96,11 @@ export async function startParsing({
     try {
       await appendText(docId, job.attempts > 1 ? `第${job.attempts}次尝试解析` : '开始解析', { parse_progress: 1 });
       // The same bytes under the same title were parsed before by this version: reuse that result
-      // instead of parsing again (the title's words are in the passages, and SDF text names the file).
-      const twin = await db
-        .selectFrom('kb_documents')
-        .select('id')
-        .where('sha256', '=', doc.sha256)
-        .where('parse_status', '=', 2)
-        .where('index_version', '=', INDEX_VERSION)
-        .where('indexed_title', '=', doc.title)
-        .where('id', '!=', docId)
-        .limit(1)
-        .executeTakeFirst();
+      // instead of parsing again.
+      const twin = await currentTwin(doc);
       if (twin) {
         await db.transaction().execute(async (tx) => {
-          await sql`delete from kb_chunks where doc_id = ${docId}`.execute(tx);
-          await sql`delete from kb_molecules where doc_id = ${docId}`.execute(tx);
-          await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
-            select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${twin.id} order by ordinal`.execute(tx);
-          await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
-            select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${twin.id} order by idx`.execute(tx);
+          await copyPassages(tx, docId, twin.id);
           await sql`update kb_documents set markdown = t.markdown, page_count = t.page_count, parse_status = 2, parse_progress = 100,
             index_version = t.index_version, indexed_title = t.indexed_title,
             progress_texts = json_insert(kb_documents.progress_texts, '$[#]', '与已解析的相同文件一致，直接使用其结果', '$[#]', '解析完成'), updated_at = ${now()}
@@ -156,16 +158,7 @@ export async function startParsing({
     if (!doc || !isStale(doc)) return; // deleted, not parsed (a parse will index it), or already current
     try {
       // A copy of the same file under the same name already re-indexed: take its passages.
-      const twin = await db
-        .selectFrom('kb_documents')
-        .select('id')
-        .where('sha256', '=', doc.sha256)
-        .where('parse_status', '=', 2)
-        .where('index_version', '=', INDEX_VERSION)
-        .where('indexed_title', '=', doc.title)
-        .where('id', '!=', docId)
-        .limit(1)
-        .executeTakeFirst();
+      const twin = await currentTwin(doc);
       if (twin) {
         if (!(await replacePassagesFromTwin(db, docId, twin.id))) return;
       } else {

@@ -94,6 +94,16 @@ export async function replacePassages(db: Db, docId: string, result: ParseResult
   });
 }
 
+/** Replaces the document's passages and molecules with copies of another document's (its twin). */
+export async function copyPassages(tx: Executor, docId: string, fromId: string): Promise<void> {
+  await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
+  await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
+  await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
+    select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${fromId} order by ordinal`.execute(tx);
+  await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
+    select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${fromId} order by idx`.execute(tx);
+}
+
 /**
  * A re-index that can reuse the passages of a twin (the same bytes under the same title, already
  * at the current version): they are copied over in one transaction instead of parsing again.
@@ -109,12 +119,7 @@ export async function replacePassagesFromTwin(db: Db, docId: string, twinId: str
       .where('parse_status', '=', 2)
       .executeTakeFirst();
     if (!doc || !twin) return false;
-    await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
-    await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
-    await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
-      select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${twinId} order by ordinal`.execute(tx);
-    await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
-      select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${twinId} order by idx`.execute(tx);
+    await copyPassages(tx, docId, twinId);
     await tx
       .updateTable('kb_documents')
       .set({ markdown: twin.markdown, page_count: twin.page_count, index_version: twin.index_version, indexed_title: twin.indexed_title, updated_at: now() })
