@@ -62,6 +62,19 @@ const reindexJobs = (db: SQLite.Database, id: string) =>
     max_attempts: number;
   }[];
 
+/** A parsed PDF made to look indexed by an older version, its server stopped; with its row and stored file. */
+async function oldPdf() {
+  const server = await start();
+  const { client } = await signedInUser(server);
+  const [pdfId] = await uploadParsed(client, [{ name: 'selectivity.pdf', data: PDF }]);
+  await stop(server);
+  const sqlite = server.sqlite();
+  makeOld(sqlite, pdfId!);
+  const row = docRow(sqlite, pdfId!);
+  const file = path.join(server.dataDir, 'files', row.storage_name.slice(0, 2), row.storage_name);
+  return { server, client, sqlite, pdfId: pdfId!, row, file };
+}
+
 /** Makes a parsed document look as if an older version had indexed it: a lone "7." and a legacy passage. */
 function makeOld(db: SQLite.Database, id: string) {
   db.transaction(() => {
@@ -158,14 +171,10 @@ describe('documents indexed by an older version', () => {
   }, 120_000);
 
   it('stay searchable while their re-index runs, and the re-index resumes after a restart', async () => {
-    let server = await start();
-    const { client } = await signedInUser(server);
-    const [pdfId] = await uploadParsed(client, [{ name: 'selectivity.pdf', data: PDF }]);
-    await stop(server);
-    let sqlite = server.sqlite();
-    makeOld(sqlite, pdfId!);
+    const old = await oldPdf();
+    let { server, sqlite } = old;
+    const { pdfId, file } = old;
     // The stored file becomes a named pipe: the re-index waits on it until the test writes the bytes.
-    const file = path.join(server.dataDir, 'files', docRow(sqlite, pdfId!).storage_name.slice(0, 2), docRow(sqlite, pdfId!).storage_name);
     sqlite.close();
     fs.unlinkSync(file);
     execFileSync('mkfifo', [file]);
@@ -174,29 +183,29 @@ describe('documents indexed by an older version', () => {
     sqlite = server.sqlite();
     const db = await openDatabase(server.dataDir);
     try {
-      const [job] = await waitFor(() => reindexJobs(sqlite, pdfId!), (jobs) => jobs[0]?.state === 'running');
+      const [job] = await waitFor(() => reindexJobs(sqlite, pdfId), (jobs) => jobs[0]?.state === 'running');
       // Mid re-index: the old passages are found as before.
-      const during = await search(db, [pdfId!], 'zebrafish toxicity', 3);
+      const during = await search(db, [pdfId], 'zebrafish toxicity', 3);
       expect(during.map((h) => h.text)).toEqual([LEGACY]);
-      expect(docRow(sqlite, pdfId!)).toMatchObject({ parse_status: 2, index_version: 0 });
+      expect(docRow(sqlite, pdfId)).toMatchObject({ parse_status: 2, index_version: 0 });
 
       // Stopped mid re-index: the job is left for the next start. Opening the pipe (read-write,
       // which never blocks on Linux) lets a reader blocked on it go, so the worker thread can end.
       const closing = stop(server);
       await (await fsp.open(file, fs.constants.O_RDWR | fs.constants.O_NONBLOCK)).close();
       await closing;
-      expect(chunkTexts(sqlite, pdfId!)).toContain(LEGACY);
+      expect(chunkTexts(sqlite, pdfId)).toContain(LEGACY);
       fs.unlinkSync(file);
       fs.writeFileSync(file, PDF);
 
       server = await start({}, server.dataDir);
-      await waitFor(() => docRow(sqlite, pdfId!).index_version, (v) => v === INDEX_VERSION);
-      const jobs = reindexJobs(sqlite, pdfId!);
+      await waitFor(() => docRow(sqlite, pdfId).index_version, (v) => v === INDEX_VERSION);
+      const jobs = reindexJobs(sqlite, pdfId);
       expect(jobs.map((j) => [j.id, j.state])).toEqual([[job!.id, 'done']]);
       expect(jobs[0]!.attempts).toBeGreaterThanOrEqual(2);
-      const after = await search(db, [pdfId!], 'CSAI-7 hERG assay', 3);
+      const after = await search(db, [pdfId], 'CSAI-7 hERG assay', 3);
       expect(after[0]).toMatchObject({ docId: pdfId, page: 2 });
-      expect(await search(db, [pdfId!], 'zebrafish toxicity', 3)).toEqual([]);
+      expect(await search(db, [pdfId], 'zebrafish toxicity', 3)).toEqual([]);
     } finally {
       sqlite.close();
       await db.destroy();
@@ -204,28 +213,23 @@ describe('documents indexed by an older version', () => {
   }, 120_000);
 
   it('keep their old passages when every re-index attempt fails, and are not retried at the next start', async () => {
-    let server = await start();
-    const { client } = await signedInUser(server);
-    const [pdfId] = await uploadParsed(client, [{ name: 'selectivity.pdf', data: PDF }]);
-    await stop(server);
-    let sqlite = server.sqlite();
-    makeOld(sqlite, pdfId!);
-    const before = docRow(sqlite, pdfId!);
+    const old = await oldPdf();
+    let { server, sqlite } = old;
+    const { client, pdfId, file, row: before } = old;
     // The stored file no longer parses.
-    const file = path.join(server.dataDir, 'files', before.storage_name.slice(0, 2), before.storage_name);
     fs.writeFileSync(file, '%PDF-1.4\nthis is not a PDF any more\n');
     sqlite.close();
 
     server = await start({}, server.dataDir);
     sqlite = server.sqlite();
     try {
-      const jobs = await waitFor(() => reindexJobs(sqlite, pdfId!), (j) => j[0]?.state === 'failed', 60_000);
+      const jobs = await waitFor(() => reindexJobs(sqlite, pdfId), (j) => j[0]?.state === 'failed', 60_000);
       expect(jobs[0]).toMatchObject({ attempts: REINDEX_MAX_ATTEMPTS, max_attempts: REINDEX_MAX_ATTEMPTS });
-      expect(chunkTexts(sqlite, pdfId!)).toEqual(['7.', LEGACY]);
-      expect(docRow(sqlite, pdfId!)).toEqual(before);
+      expect(chunkTexts(sqlite, pdfId)).toEqual(['7.', LEGACY]);
+      expect(docRow(sqlite, pdfId)).toEqual(before);
       const db = await openDatabase(server.dataDir);
       try {
-        expect((await search(db, [pdfId!], 'zebrafish toxicity', 3)).map((h) => h.text)).toEqual([LEGACY]);
+        expect((await search(db, [pdfId], 'zebrafish toxicity', 3)).map((h) => h.text)).toEqual([LEGACY]);
       } finally {
         await db.destroy();
       }
@@ -234,7 +238,7 @@ describe('documents indexed by an older version', () => {
 
       await stop(server);
       server = await start({}, server.dataDir);
-      expect(reindexJobs(sqlite, pdfId!)).toEqual(jobs);
+      expect(reindexJobs(sqlite, pdfId)).toEqual(jobs);
     } finally {
       sqlite.close();
     }
