@@ -24,6 +24,8 @@ export async function spawnServer(script: string, env: Record<string, string> = 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-'));
   // BENCH_PROFILE_DIR: each spawned server writes a V8 CPU profile there when it exits (for tuning);
   // node runs the script itself with tsx as a loader, so the profile is the server's own process.
+  // Tuning only: a server stopped under heavy load this way was seen to hang at exit in the
+  // loader's thread (then kill it with SIGKILL; its profile is lost).
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const [command, args] = profileDir ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', script]] : [tsx, [script]];
   const child = spawn(command, args, {

@@ -49,13 +49,18 @@ const BUSY_WINDOW_MS = 100;
 const BUSY_WRITES = 20;
 const BUSY_GAP_MS = 5;
 
-/** Rows per INSERT (5 bound values each, well under SQLite's limit of bound parameters). */
-const INSERT_ROWS = 500;
 /** The answer event log is emptied from its start once this many rows before the oldest live answer are spent. */
 const LOG_TRIM_ROWS = 2000;
 
-function* slices<T>(xs: T[], size: number): Generator<T[]> {
-  for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
+/** Events of several questions, by question, in the order of the rows. */
+function byQuestion(rows: Array<{ question_id: string; seq: number; type: string; data: string }>): Map<string, AnswerEvent[]> {
+  const out = new Map<string, AnswerEvent[]>();
+  for (const r of rows) {
+    const list = out.get(r.question_id) ?? [];
+    list.push(toEvent(r));
+    out.set(r.question_id, list);
+  }
+  return out;
 }
 
 /**
@@ -114,8 +119,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
 
     /** The events in the given log rows after `afterId`, by question, in order. */
     async fromLog(rows: readonly number[], afterId = 0): Promise<Map<string, AnswerEvent[]>> {
-      const out = new Map<string, AnswerEvent[]>();
-      if (!rows.length) return out;
+      if (!rows.length) return new Map();
       const found = await db
         .selectFrom('answer_event_log')
         .select(['question_id', 'seq', 'type', 'data'])
@@ -123,12 +127,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
         .where('seq', '>', afterId)
         .orderBy('id')
         .execute();
-      for (const r of found) {
-        const list = out.get(r.question_id) ?? [];
-        list.push(toEvent(r));
-        out.set(r.question_id, list);
-      }
-      return out;
+      return byQuestion(found);
     },
 
     /** Events after the given id, in order. */
@@ -146,8 +145,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
 
     /** Events of several questions at once, grouped by question. */
     async ofQuestions(questionIds: string[]): Promise<Map<string, AnswerEvent[]>> {
-      const out = new Map<string, AnswerEvent[]>();
-      if (!questionIds.length) return out;
+      if (!questionIds.length) return new Map();
       const rows = await db
         .selectFrom('question_events')
         .select(['question_id', 'seq', 'type', 'data'])
@@ -155,11 +153,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
         .orderBy('question_id')
         .orderBy('seq')
         .execute();
-      for (const r of rows) {
-        const list = out.get(r.question_id) ?? [];
-        list.push(toEvent(r));
-        out.set(r.question_id, list);
-      }
+      const out = byQuestion(rows);
       const inLog = await this.fromLog(questionIds.flatMap((id) => live.rows(id)));
       for (const [id, events] of inLog) out.set(id, merged(out.get(id) ?? [], events));
       return out;
@@ -209,9 +203,10 @@ export async function recoverEventLog(db: Db): Promise<number> {
  *
  * Where: the answer event log, appended to with prepared statements. Rows of many answers
  * streaming at once then share the last page or two of one table, where question_events (keyed by
- * question) would have each commit write one page per answer. The writer keeps the events it
- * stored for each answer still being written (their log rows, for every read of the store); when the answer
- * ends, `finalise` copies them to question_events in the transaction that writes the end
+ * question) would have each commit write one page per answer. For each answer still being
+ * written the writer keeps the log rows of its events and its last id (LiveEvents: every read of
+ * the store adds those rows); when the answer ends, `finalise` copies the rows to question_events
+ * in the transaction that writes the end
  * (`moveTo`), then `moved` lets them go, and the log is emptied from its start up to the oldest
  * answer still being written. After a crash, `recoverEventLog` does the same for what was left.
  */
@@ -241,7 +236,7 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     waiting.delete(p.questionId);
     for (const done of w.drained) done();
   };
-  /** Events in the log of each answer being written, and the log row of its first. */
+  /** The log rows of each answer being written, and the id of its last event. */
   const live = new Map<string, { rows: number[]; lastId: number }>();
   // Log rows are numbered here (one writer), so numbers never repeat even when the log is emptied.
   let lastRow = -1;
@@ -278,8 +273,9 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   };
 
   /**
-   * The last id written of each question this writer wrote to, so a batch needs no lookup. Only
-   * the end of an answer (finalise) writes outside the writer, and it calls `forget` first.
+   * The last id written of each question this writer wrote to, so a batch needs no lookup (the
+   * others are looked up in one query). Only the end of an answer (finalise) writes outside the
+   * writer, and it calls `forget` first.
    */
   const lastIds = new Map<string, number>();
 
@@ -304,8 +300,8 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     if (lastRow < 0) lastRow = trimmed = st.lastRow.get()!.m;
     const unknown = [...new Set(batch.map((p) => p.questionId).filter((id) => !lastIds.has(id)))];
     const missing = new Set(unknown);
-    for (const ids of slices(unknown, INSERT_ROWS)) {
-      for (const r of st.known.all(JSON.stringify(ids))) {
+    if (unknown.length) {
+      for (const r of st.known.all(JSON.stringify(unknown))) {
         missing.delete(r.id);
         lastIds.set(r.id, Math.max(r.m, live.get(r.id)?.lastId ?? 0));
       }
