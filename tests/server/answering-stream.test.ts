@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { CH, answerText, ask, readEvents, startFakeLlm } from './answering-helpers';
-import { sseData } from '../../src/server/answering/openai-engine';
+import { readSseData } from '../../src/server/answering/openai-engine';
 
 // Events are stored in batches (group commit) and text events of one answer waiting in the same
 // batch are joined: what a stream shows, what a reload resumes and what is stored stay the same.
@@ -67,41 +68,40 @@ describe('a burst of tokens', () => {
 });
 
 describe('the model stream reader', () => {
-  const body = (parts: string[]) =>
-    new ReadableStream<Uint8Array>({
-      start(c) {
-        for (const p of parts) c.enqueue(new TextEncoder().encode(p));
-        c.close();
-      },
-    });
-  const read = async (parts: string[]) => {
-    const out: string[][] = [];
-    for await (const batch of sseData(body(parts))) out.push(batch);
+  const read = async (parts: Array<string | Uint8Array>) => {
+    const out: string[] = [];
+    await readSseData(Readable.from(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))), (d) => void out.push(d));
     return out;
   };
 
   it('gives every data payload once, whole, in order, whatever the reads cut', async () => {
     const text = 'data: {"a":1}\n\n: a comment\n\ndata: {"b":"中文"}\r\n\r\nevent: x\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n';
-    const whole = (await read([text])).flat();
+    const whole = await read([text]);
     expect(whole).toEqual(['{"a":1}', '{"b":"中文"}', 'line one\nline two', '[DONE]']);
     // Cut anywhere, even inside a multi-byte character.
     const bytes = new TextEncoder().encode(text);
-    for (let cut = 1; cut < bytes.length; cut += 7) {
-      const parts = [bytes.slice(0, cut), bytes.slice(cut)];
-      const stream = new ReadableStream<Uint8Array>({
-        start(c) {
-          for (const p of parts) c.enqueue(p);
-          c.close();
-        },
-      });
-      const got: string[] = [];
-      for await (const batch of sseData(stream)) got.push(...batch);
-      expect(got).toEqual(whole);
-    }
+    for (let cut = 1; cut < bytes.length; cut += 7) expect(await read([bytes.slice(0, cut), bytes.slice(cut)])).toEqual(whole);
   });
 
   it('keeps a last event without its blank line, and nothing from an empty body', async () => {
-    expect((await read(['data: tail'])).flat()).toEqual(['tail']);
+    expect(await read(['data: tail'])).toEqual(['tail']);
     expect(await read([])).toEqual([]);
+  });
+
+  it('stops when asked, dropping the rest of the body', async () => {
+    const body = Readable.from([Buffer.from('data: 1\n\ndata: [DONE]\n\ndata: 2\n\n')]);
+    const got: string[] = [];
+    await readSseData(body, (d) => (got.push(d), d !== '[DONE]'));
+    expect(got).toEqual(['1', '[DONE]']);
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('ends with the error of the handler or of the body', async () => {
+    await expect(readSseData(Readable.from([Buffer.from('data: x\n\n')]), () => { throw new Error('bad chunk'); })).rejects.toThrow('bad chunk');
+    const failing = new Readable({ read() {} });
+    const reading = readSseData(failing, () => undefined);
+    failing.push('data: half');
+    failing.destroy(new Error('connection reset'));
+    await expect(reading).rejects.toThrow('connection reset');
   });
 });

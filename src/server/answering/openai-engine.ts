@@ -1,7 +1,9 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { Readable, finished } from 'node:stream';
 import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type ChatCompletion, type NumberedPassage } from './engine';
+import { llmFetch, nodeBody } from './llm-fetch';
 import type { Tool, ToolRegistry } from './tools';
 
 /** Rounds of the function-calling loop; the last round offers no tools, so the model must answer. */
@@ -56,45 +58,67 @@ function plainText(json: unknown): string | undefined {
 }
 
 /**
- * The `data` payloads of a Server-Sent Events body, all those completed by one network read at a
- * time. Comments and other fields are skipped (chat completions use only `data`).
+ * Reads the `data` payloads of a Server-Sent Events body, handing each to `onData` as soon as it is
+ * complete (comments and other fields are skipped: chat completions use only `data`). `onData`
+ * returns false to stop reading (the rest of the body is dropped) and may throw, which ends the
+ * read with its error. Read by 'data' events, not by an async iterator: an answer has thousands
+ * of chunks and thousands of answers may stream at once.
  */
-export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string[]> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
-  let finished = false;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      const out: string[] = [];
+export function readSseData(body: Readable, onData: (data: string) => boolean | void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    let data: string[] = [];
+    let over = false;
+    const end = (err?: unknown) => {
+      if (over) return;
+      over = true;
+      body.off('data', onText);
+      stopWatching();
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    /** Hands on the payloads the text completes; false once onData asked to stop. */
+    const take = (text: string): boolean => {
+      buffer += text;
       let start = 0;
       for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n', start)) {
         const line = buffer.charCodeAt(nl - 1) === 13 && nl > start ? buffer.slice(start, nl - 1) : buffer.slice(start, nl);
         start = nl + 1;
         if (line === '') {
-          if (data.length) out.push(data.join('\n'));
+          if (!data.length) continue;
+          const payload = data.length === 1 ? data[0]! : data.join('\n');
           data = [];
+          if (onData(payload) === false) return false;
         } else if (line.startsWith('data:')) {
           data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
         }
       }
       buffer = buffer.slice(start);
-      if (done) {
-        finished = true;
-        if (buffer.startsWith('data:')) data.push(buffer.slice(buffer.charCodeAt(5) === 32 ? 6 : 5).replace(/\r$/, ''));
-        if (data.length) out.push(data.join('\n'));
-        if (out.length) yield out;
-        return;
+      return true;
+    };
+    const onText = (text: string) => {
+      try {
+        if (take(text)) return;
+        end();
+      } catch (err) {
+        end(err);
       }
-      if (out.length) yield out;
-    }
-  } finally {
-    // Left early ([DONE], an error, a stop): the rest of the body is not wanted.
-    if (!finished) void reader.cancel().catch(() => undefined);
-  }
+      body.destroy(); // stopped early: the rest of the body is not wanted
+    };
+    const stopWatching = finished(body, (err) => {
+      if (err) return end(err);
+      try {
+        // A last event without its blank line.
+        if (buffer.startsWith('data:')) data.push(buffer.slice(buffer.charCodeAt(5) === 32 ? 6 : 5).replace(/\r$/, ''));
+        if (data.length) onData(data.join('\n'));
+        end();
+      } catch (e) {
+        end(e);
+      }
+    });
+    body.setEncoding('utf8');
+    body.on('data', onText);
+  });
 }
 
 /** The system prompt (DESIGN §4): the asker's language, cited passages as [n], tools only as offered. */
@@ -130,7 +154,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       sdk,
       // `timeout` bounds each attempt until the response starts (one retry for 429/5xx/timeouts);
       // once it streams, the idle timer below watches the gaps between chunks.
-      client: new sdk.OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: config.idleTimeoutMs }),
+      client: new sdk.OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey ?? 'not-needed', maxRetries: 1, timeout: config.idleTimeoutMs, fetch: llmFetch }),
     })));
 
   const modelFor = (thinking: boolean) => {
@@ -167,45 +191,44 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
     const calls: Array<{ id: string; name: string; arguments: string }> = [];
     try {
       // The SDK sends the request (retries, errors, timeout until it starts); the streamed body is
-      // read here, every chunk of one network read in one go (the SDK's stream costs several
-      // async steps per chunk, which adds up over thousands of concurrent answers).
+      // read here, each chunk as its network read brings it (the SDK's stream costs several async
+      // steps per chunk, which adds up over thousands of concurrent answers).
       const response = await client.chat.completions
         .create({ model, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) }, { signal: ctl.signal })
         .asResponse();
-      if (!response.body) throw new AnswerError('与语言模型服务的连接意外中断');
+      const body = nodeBody(response) ?? (response.body && Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>));
+      if (!body) throw new AnswerError('与语言模型服务的连接意外中断');
       lastChunk = Date.now();
       watch(config.idleTimeoutMs);
-      stream: for await (const batch of sseData(response.body)) {
+      await readSseData(body, (data) => {
         lastChunk = Date.now();
-        for (const data of batch) {
-          if (data.startsWith('[DONE]')) break stream;
-          const json: unknown = JSON.parse(data);
-          const text = plainText(json);
-          if (text !== undefined) {
-            content += text;
-            if (text) on.content?.(text);
-            continue;
-          }
-          const chunk = streamChunk.safeParse(json);
-          if (!chunk.success) continue;
-          if (chunk.data.error) throw new sdk.APIError(undefined, chunk.data.error, undefined, response.headers);
-          const parsed = chunkDelta.safeParse(chunk.data.choices?.[0]?.delta ?? {});
-          if (!parsed.success) continue;
-          const d = parsed.data;
-          const reasoning = d.reasoning_content ?? d.reasoning;
-          if (reasoning) on.reasoning?.(reasoning);
-          if (d.content) {
-            content += d.content;
-            on.content?.(d.content);
-          }
-          for (const t of d.tool_calls ?? []) {
-            const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
-            if (t.id) call.id = t.id;
-            if (t.function?.name) call.name += t.function.name;
-            if (t.function?.arguments) call.arguments += t.function.arguments;
-          }
+        if (data.startsWith('[DONE]')) return false;
+        const json: unknown = JSON.parse(data);
+        const text = plainText(json);
+        if (text !== undefined) {
+          content += text;
+          if (text) on.content?.(text);
+          return;
         }
-      }
+        const chunk = streamChunk.safeParse(json);
+        if (!chunk.success) return;
+        if (chunk.data.error) throw new sdk.APIError(undefined, chunk.data.error, undefined, response.headers);
+        const parsed = chunkDelta.safeParse(chunk.data.choices?.[0]?.delta ?? {});
+        if (!parsed.success) return;
+        const d = parsed.data;
+        const reasoning = d.reasoning_content ?? d.reasoning;
+        if (reasoning) on.reasoning?.(reasoning);
+        if (d.content) {
+          content += d.content;
+          on.content?.(d.content);
+        }
+        for (const t of d.tool_calls ?? []) {
+          const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
+          if (t.id) call.id = t.id;
+          if (t.function?.name) call.name += t.function.name;
+          if (t.function?.arguments) call.arguments += t.function.arguments;
+        }
+      });
     } catch (err) {
       if (signal.aborted) throw err;
       if (idle) throw stalled();
