@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,11 +23,17 @@ export async function spawnServer(script: string, env: Record<string, string> = 
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-'));
   // BENCH_PROFILE_DIR: each spawned server writes a V8 CPU profile there when it exits (for tuning);
-  // node runs the script itself with tsx as a loader, so the profile is the server's own process.
-  // Tuning only: a server stopped under heavy load this way was seen to hang at exit in the
-  // loader's thread (then kill it with SIGKILL; its profile is lost).
+  // node runs the script itself, so the profile is the server's own process. CSAI's server runs
+  // from its bundle (built here): under tsx's loader, a server stopped under heavy load hung at exit
+  // in the loader's thread and its profile was lost.
   const profileDir = process.env.BENCH_PROFILE_DIR;
-  const [command, args] = profileDir ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', script]] : [tsx, [script]];
+  let [command, args] = [tsx, [script]];
+  if (profileDir && script === 'src/server/main.ts') {
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+    [command, args] = [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/server/main.js']];
+  } else if (profileDir) {
+    [command, args] = [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', script]];
+  }
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CSAI_DATA_DIR: dataDir, CSAI_LOG_LEVEL: 'warn', CSAI_WEB_DIR: path.join(dataDir, 'none'), ...env },
