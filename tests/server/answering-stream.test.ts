@@ -88,12 +88,13 @@ describe('the model stream reader', () => {
     expect(await read([])).toEqual([]);
   });
 
-  it('stops when asked, dropping the rest of the body', async () => {
-    const body = Readable.from([Buffer.from('data: 1\n\ndata: [DONE]\n\ndata: 2\n\n')]);
+  it('stops when asked: the rest of the body is read to its end (its connection can be reused) and not handed on', async () => {
+    const body = Readable.from([Buffer.from('data: 1\n\ndata: [DONE]\n\n'), Buffer.from('data: 2\n\n')]);
     const got: string[] = [];
     await readSseData(body, (d) => (got.push(d), d !== '[DONE]'));
+    await new Promise((resolve) => body.once('close', resolve));
     expect(got).toEqual(['1', '[DONE]']);
-    expect(body.destroyed).toBe(true);
+    expect(body.readableEnded).toBe(true);
   });
 
   it('ends with the error of the handler or of the body', async () => {

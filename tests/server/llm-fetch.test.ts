@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { llmFetch, nodeBody } from '../../src/server/answering/llm-fetch';
+import { readSseData } from '../../src/server/answering/openai-engine';
 
 // The fetch the OpenAI SDK is given (the engine's tests drive it through the SDK); here its own
 // contract against a real HTTP server on 127.0.0.1.
@@ -31,6 +32,10 @@ beforeAll(async () => {
         case '/gzip':
           res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
           return res.end(zlib.gzipSync('data: 压缩的\n\n'));
+        case '/sse':
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('data: {"n":1}\n\n');
+          return setTimeout(() => res.end('data: [DONE]\n\n'), 5);
         case '/empty':
           res.writeHead(204);
           return res.end();
@@ -99,6 +104,26 @@ describe('llmFetch', () => {
     const rest = readAll(body);
     release!();
     expect(await rest).toBe('data: last\n\n');
+  });
+
+  it('reuses the connection of a stream read to [DONE]; one that goes on after a stop is dropped', async () => {
+    const streamed = async () => {
+      const got: string[] = [];
+      await readSseData(nodeBody(await llmFetch(`${base}/sse`, { method: 'POST', body: '{}' }))!, (d) => (got.push(d), d !== '[DONE]'));
+      return got;
+    };
+    expect(await streamed()).toEqual(['{"n":1}', '[DONE]']);
+    const first = seen.at(-1)!.socket;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the socket goes back to the pool at the body's end
+    expect(await streamed()).toEqual(['{"n":1}', '[DONE]']);
+    expect(seen.at(-1)!.socket).toBe(first);
+
+    // /slow says nothing more after its first event: stopped there, its body is destroyed within a second.
+    const body = nodeBody(await llmFetch(`${base}/slow`, { method: 'POST', body: '{}' }))!;
+    await readSseData(body, () => false);
+    expect(body.destroyed).toBe(false);
+    await new Promise((resolve) => body.once('close', resolve));
+    expect(body.readableEnded).toBe(false);
   });
 
   it('decodes a body the server compressed anyway', async () => {

@@ -99,11 +99,13 @@ export function readSseData(body: Readable, onData: (data: string) => boolean | 
     const onText = (text: string) => {
       try {
         if (take(text)) return;
-        end();
       } catch (err) {
         end(err);
+        body.destroy();
+        return;
       }
-      body.destroy(); // stopped early: the rest of the body is not wanted
+      end();
+      drain(body);
     };
     const stopWatching = finished(body, (err) => {
       if (err) return end(err);
@@ -119,6 +121,22 @@ export function readSseData(body: Readable, onData: (data: string) => boolean | 
     body.setEncoding('utf8');
     body.on('data', onText);
   });
+}
+
+/** How long the rest of a body stopped early ([DONE]) may take to end before its connection is dropped. */
+const DRAIN_MS = 1000;
+
+/**
+ * The rest of a body that was stopped early is read and dropped, so its keep-alive connection
+ * can serve the next request (a new TLS handshake to a remote model service costs 100s of ms); a
+ * body that does not end soon is destroyed.
+ */
+function drain(body: Readable) {
+  body.on('error', () => undefined);
+  const timer = setTimeout(() => body.destroy(), DRAIN_MS);
+  timer.unref();
+  body.once('close', () => clearTimeout(timer));
+  body.resume();
 }
 
 /** The system prompt (DESIGN §4): the asker's language, cited passages as [n], tools only as offered. */
