@@ -57,11 +57,48 @@ export async function spawnServer(script: string, env: Record<string, string> = 
     child,
     dataDir,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        // tsx relays the signal to the node process it runs; that relay was seen to be lost now and
+        // then (the server never heard it), so a server not gone in time is killed.
+        const tree = processTree(child.pid);
+        child.kill('SIGTERM');
+        const kill = setTimeout(() => {
+          console.warn(`${script} did not stop within ${STOP_MS / 1000} s of SIGTERM: killed`);
+          for (const pid of tree.reverse()) {
+            try {
+              process.kill(pid, 'SIGKILL');
+            } catch {
+              // gone meanwhile
+            }
+          }
+        }, STOP_MS);
+        await exited;
+        clearTimeout(kill);
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** How long a spawned server has to exit after SIGTERM (CSAI's own close gives up after 10 s). */
+const STOP_MS = 15_000;
+
+/** The process and its descendants (spawnServer's child is tsx, which runs node as its own child). */
+export function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      for (const task of fs.readdirSync(`/proc/${out[i]}/task`)) {
+        const children = fs.readFileSync(`/proc/${out[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) out.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
 
 export async function freePort(): Promise<number> {

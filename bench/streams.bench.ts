@@ -18,7 +18,7 @@ import http from 'node:http';
 import { openDatabase } from '../src/server/db/database';
 import { usersRepo } from '../src/server/auth/accounts';
 import { hashPassword } from '../src/server/auth/crypto';
-import { printFigures, spawnServer, type Figure, type Spawned } from './lib';
+import { printFigures, processTree, spawnServer, type Figure, type Spawned } from './lib';
 
 const FIRST_TOKEN_ROUNDS = Number(process.env.FIRST_TOKEN_ROUNDS ?? 200);
 const FIRST_TOKEN_WARMUP = 20;
@@ -159,23 +159,6 @@ interface Stream {
   req: http.ClientRequest;
   seen: boolean;
   ended: boolean;
-}
-
-/** The process and its descendants (spawnServer's child is tsx, which runs node as its own child). */
-function processTree(pid: number | undefined): number[] {
-  if (!pid) return [];
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    try {
-      for (const task of fs.readdirSync(`/proc/${out[i]}/task`)) {
-        const children = fs.readFileSync(`/proc/${out[i]}/task/${task}/children`, 'utf8').trim();
-        if (children) out.push(...children.split(/\s+/).map(Number));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 /** CPU seconds used so far and resident memory (MB) of a process tree, from /proc. */
