@@ -81,8 +81,8 @@ export async function spawnServer(script: string, env: Record<string, string> = 
   };
 }
 
-/** How long a spawned server has to exit after SIGTERM (CSAI's own close gives up after 10 s). */
-const STOP_MS = 15_000;
+/** How long a spawned server has to exit after SIGTERM (CSAI's own close gives up after 10 s; writing a CPU profile takes longer). */
+const STOP_MS = process.env.BENCH_PROFILE_DIR ? 120_000 : 15_000;
 
 /** The process and its descendants (spawnServer's child is tsx, which runs node as its own child). */
 export function processTree(pid: number | undefined): number[] {
