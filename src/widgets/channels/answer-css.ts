@@ -18,5 +18,7 @@ export const answerCss = `
 .csai-answer a[data-cite] { display: inline-block; font-size: 0.75em; line-height: 1.4; vertical-align: super; padding: 0 0.3em; margin: 0 0.1em; border-radius: 4px; border: 1px solid var(--csai-c-accent); text-decoration: none; }
 .csai-answer math[display="block"] { display: block; margin: 0.5em 0; overflow-x: auto; }
 .csai-answer csai-molecule { display: block; max-width: 320px; margin: 0.5em 0; }
+.csai-answer .csai-structures { display: flex; flex-wrap: wrap; gap: 0.75em; margin: 0.5em 0; }
+.csai-answer .csai-structures csai-molecule { flex: 0 1 260px; margin: 0; }
 .csai-answer .katex-error { color: var(--csai-c-danger); }
 `;

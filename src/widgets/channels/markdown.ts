@@ -54,12 +54,14 @@ function markdown(): MarkdownIt {
     return `<a href="${escape(src)}" data-image="true">${escape(words.image(token.content || src))}</a>`;
   };
   const molecule = (smiles: string) => `<csai-molecule smiles="${escape(smiles)}"></csai-molecule>`;
+  md.core.ruler.push('csai_structures_after_text', structuresAfterText);
   const defaultCode = md.renderer.rules.code_inline!;
   md.renderer.rules.code_inline = (tokens, idx, options, env, self) => {
-    const content = tokens[idx]!.content;
+    const token = tokens[idx]!;
     const code = defaultCode(tokens, idx, options, env, self);
-    return looksLikeSmiles(content) ? `${code}${molecule(content.trim())}` : code;
+    return looksLikeSmiles(token.content) && !token.meta?.drawnAfter ? `${code}${molecule(token.content.trim())}` : code;
   };
+  md.renderer.rules.csai_structures = (tokens, idx) => `<div class="csai-structures">${(tokens[idx]!.meta.smiles as string[]).map(molecule).join('')}</div>`;
   const defaultFence = md.renderer.rules.fence!;
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
@@ -68,6 +70,31 @@ function markdown(): MarkdownIt {
     return code + token.content.split('\n').map((l) => l.trim()).filter((l) => l && looksLikeSmiles(l)).map(molecule).join('');
   };
   return md;
+}
+
+type StateCore = Parameters<Parameters<MarkdownIt['core']['ruler']['push']>[1]>[0];
+
+/**
+ * SMILES written inside a sentence or a heading (`阿司匹林（`CC(=O)O…`）通过…`) are drawn below
+ * that paragraph, side by side, so the sentence reads on unbroken; a paragraph of SMILES alone,
+ * a table cell and a fence draw each structure where it stands.
+ */
+function structuresAfterText(state: StateCore) {
+  const tokens = state.tokens;
+  for (let i = tokens.length - 2; i > 0; i--) {
+    const inline = tokens[i]!;
+    const open = tokens[i - 1]!.type;
+    if (inline.type !== 'inline' || (open !== 'paragraph_open' && open !== 'heading_open') || !inline.children) continue;
+    const smiles = inline.children.filter((t) => t.type === 'code_inline' && looksLikeSmiles(t.content));
+    if (!smiles.length) continue;
+    const otherText = inline.children.some((t) => !smiles.includes(t) && t.content.trim() !== '' && t.type !== 'softbreak' && t.type !== 'hardbreak');
+    if (!otherText) continue;
+    for (const t of smiles) t.meta = { ...t.meta, drawnAfter: true };
+    const structures = new state.Token('csai_structures', 'div', 0);
+    structures.block = true;
+    structures.meta = { smiles: [...new Set(smiles.map((t) => t.content.trim()))] };
+    tokens.splice(i + 2, 0, structures); // after the paragraph's (or heading's) close
+  }
 }
 
 let purifier: ReturnType<typeof createDOMPurify> | undefined;

@@ -111,6 +111,21 @@ describe('<csai-channels>', () => {
       expect(molecules.map((m) => m.getAttribute('smiles'))).to.deep.equal(['CCO']);
     });
 
+    it('draws SMILES of a sentence below it, side by side, and those standing alone or in a table where they are', async () => {
+      const md = ['阿司匹林（`CC(=O)Oc1ccccc1C(=O)O`）与乙醇 `CCO` 同在一句，再提一次 `CCO`。', '', '`c1ccccc1`', '', '| 名称 | 结构 |', '|---|---|', '| 乙醇 | `CCO` |'].join('\n');
+      const el = await show('channel-id="c1"', [question('q1', { answer: md })]);
+      const answer = await waitFor(() => answers(el)[0]?.querySelector('table') && answers(el)[0], 'the table');
+      const [sentence, alone] = [...answer.querySelectorAll('p')];
+      expect(sentence!.textContent).to.equal('阿司匹林（CC(=O)Oc1ccccc1C(=O)O）与乙醇 CCO 同在一句，再提一次 CCO。');
+      expect(sentence!.querySelectorAll('csai-molecule').length, 'the sentence is not broken up').to.equal(0);
+      const below = sentence!.nextElementSibling!;
+      expect(below.className).to.equal('csai-structures');
+      expect([...below.querySelectorAll('csai-molecule')].map((m) => m.getAttribute('smiles'))).to.deep.equal(['CC(=O)Oc1ccccc1C(=O)O', 'CCO']);
+      expect(getComputedStyle(below).display).to.equal('flex');
+      expect(alone!.querySelector('csai-molecule')!.getAttribute('smiles')).to.equal('c1ccccc1');
+      expect(answer.querySelector('td csai-molecule')!.getAttribute('smiles')).to.equal('CCO');
+    });
+
     it('shows thinking collapsed, tool steps, and citation chips that open the viewer at the cited page', async () => {
       const el = await show('channel-id="c1"', [
         question('q1', {
