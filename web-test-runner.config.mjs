@@ -35,6 +35,7 @@ const bundleTests = {
       define: { 'process.env.NODE_ENV': '"development"' },
       logLevel: 'silent',
       plugins: [preactCompat],
+      inject: [path.join(process.cwd(), 'tests/browser-setup.ts')],
     });
     return { body: result.outputFiles[0].text, type: 'js' };
   },
