@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { Readable, finished } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type ChatCompletion, type NumberedPassage } from './engine';
 import { llmFetch, nodeBody } from './llm-fetch';
@@ -60,7 +60,7 @@ function plainText(json: unknown): string | undefined {
 /**
  * Reads the `data` payloads of a Server-Sent Events body, handing each to `onData` as soon as it is
  * complete (comments and other fields are skipped: chat completions use only `data`). `onData`
- * returns false to stop reading (the rest of the body is dropped) and may throw, which ends the
+ * returns false to stop reading (the rest of the body is not handed on; see `drain`) and may throw, which ends the
  * read with its error. Read by 'data' events, not by an async iterator: an answer has thousands
  * of chunks and thousands of answers may stream at once.
  */
@@ -214,7 +214,8 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       const response = await client.chat.completions
         .create({ model, messages: msgs, stream: true, ...(offered ? { tools: offered } : {}) }, { signal: ctl.signal })
         .asResponse();
-      const body = nodeBody(response) ?? (response.body && Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>));
+      // The client's fetch is llmFetch, so every body with content has its Node stream.
+      const body = nodeBody(response);
       if (!body) throw new AnswerError('与语言模型服务的连接意外中断');
       lastChunk = Date.now();
       watch(config.idleTimeoutMs);
