@@ -1,0 +1,78 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { ToolName } from '../../contract/tools';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import type { ChemService } from '../chem/service';
+import type { Viewer } from '../knowledge/access';
+import type { ChatCompletion } from '../answering/engine';
+import type { KnowledgePort } from '../answering/retrieval-port';
+
+/** Whether a tool can run on this server; when not, a Chinese reason saying what is missing and how to enable it. */
+export type ToolAvailability = { enabled: true } | { enabled: false; reason: string };
+
+/** A chemical name resolved to a structure (name → SMILES, SPEC §9). */
+export interface ResolvedName {
+  name: string;
+  canonicalSmiles: string;
+  inchiKey: string;
+  /** Where the structure came from: 'opsin' | 'dictionary' | 'model+opsin' | 'pubchem'. */
+  source: string;
+}
+
+/** Name → structure, shared by the name_to_smiles tool and the tools that accept names (ADMET). */
+export interface NameResolver {
+  /** null when the name is not known: never an invented structure. */
+  resolve(name: string, signal: AbortSignal): Promise<ResolvedName | null>;
+  availability(): ToolAvailability;
+  close(): Promise<void>;
+}
+
+/** Built once at start-up and handed to every tool factory. */
+export interface ToolServices {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+  chem: ChemService;
+  knowledge: KnowledgePort;
+  names: NameResolver;
+  /** A plain model completion when a model is configured. */
+  chat?: ChatCompletion;
+}
+
+/** One call of a tool: who asks, for which question's documents, until when. */
+export interface ToolContext {
+  viewer: Viewer;
+  /** The readable documents the question chose (files or knowledge bases); may be empty. */
+  docIds: string[];
+  signal: AbortSignal;
+}
+
+/**
+ * A tool: stable name, zod input and output schemas (in src/contract), a run, and the text the model
+ * reads of a result. Bad input throws `ToolInputError` (its Chinese message goes into the card).
+ */
+export interface ToolDefinition<I = unknown, O = unknown> {
+  name: ToolName;
+  input: z.ZodType<I>;
+  output: z.ZodType<O>;
+  /** Shown to the model and in GET /tools (Chinese, one or two sentences). */
+  description: string;
+  availability(): ToolAvailability;
+  run(input: I, ctx: ToolContext): Promise<O>;
+  /** The result as text for the model: compact, with the figures it needs to answer. */
+  summarize(output: O): string;
+  /** Longest a call may run (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** Builds a tool from the start-up services. */
+export type ToolFactory = (services: ToolServices) => ToolDefinition<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Input a user or model can fix: the message is shown as is (Chinese). */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolInputError';
+  }
+}
