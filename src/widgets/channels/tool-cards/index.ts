@@ -1,0 +1,16 @@
+import type { ComponentType } from 'react';
+import type { ToolName } from '../../../contract/tools';
+
+/** What every tool card is given: the stored tool_result (its `data` is checked by the card's own schema). */
+export interface ToolCardProps {
+  name: string;
+  ok: boolean;
+  content: string;
+  data: unknown;
+}
+
+/**
+ * The card that renders each tool's result in an answer, live and after reload alike. A tool
+ * without an entry (or whose `data` does not parse) shows its `content` as text.
+ */
+export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {};
