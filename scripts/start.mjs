@@ -6,6 +6,9 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 
+// The Debian packages the tools need (installed when missing and root; else the install line is printed).
+spawnSync(process.execPath, ['scripts/setup.mjs'], { stdio: 'inherit' });
+
 function newestMtime(entries) {
   let newest = 0;
   const visit = (p) => {

@@ -7,6 +7,8 @@ import { chromiumPath } from './chromium.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const only = process.argv.slice(2);
+// The Debian packages the tools and the tests need (scripts/setup.mjs; idempotent).
+await run(process.execPath, ['scripts/setup.mjs', '--test']);
 fs.rmSync('.artifacts', { recursive: true, force: true });
 fs.mkdirSync('.artifacts', { recursive: true });
 
