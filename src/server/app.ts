@@ -75,6 +75,13 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
   });
   installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db });
 
+  // A response sent before its request's body was read (an upload refused at its first part, a 401
+  // before the body) would leave the rest of the body in a keep-alive connection, where it stalls the
+  // next request until a reset. Such connections are closed after the answer instead (issue 16 #1).
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('Connection', 'close');
+  });
+
   await app.register(swagger, {
     openapi: {
       info: { title: 'CSAI API', version, description: 'Envelope: {success, data, message}; failures {success:false, message, code, field?}.' },

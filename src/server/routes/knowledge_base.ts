@@ -51,6 +51,22 @@ const tags = ['knowledge_base'];
 const tooLarge = () => new AppError(413, 'file_too_large', uploadMessages.tooLarge);
 const badType = (name: string) => new AppError(400, 'unsupported_file_type', uploadMessages.badType, name);
 
+const MALFORMED_UPLOAD = '上传内容格式不正确或不完整，请重新上传';
+/** RFC 2046 §5.1.1: a boundary is 1 to 70 characters. */
+const MAX_BOUNDARY_LENGTH = 70;
+
+/** Refuses a multipart request whose boundary is missing or longer than RFC 2046 allows, before reading it. */
+function checkBoundary(contentType: string) {
+  const boundary = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  const value = boundary?.[1] ?? boundary?.[2] ?? '';
+  if (!value) throw badRequest('上传请求缺少 multipart 边界（boundary）', 'files', 'malformed_multipart');
+  if (value.length > MAX_BOUNDARY_LENGTH) throw badRequest(`multipart 边界（boundary）不能超过${MAX_BOUNDARY_LENGTH}个字符`, 'files', 'malformed_multipart');
+}
+
+/** The multipart parser's own errors (a cut-off body, a broken part): the client's fault, not ours. */
+const isMalformedMultipart = (err: unknown) =>
+  err instanceof Error && !(err instanceof AppError) && !('code' in err && err.code) && /multipart|unexpected end of|part header/i.test(err.message);
+
 /** Knowledge bases (SPEC §7): folders, documents, uploads, sharing, public folders. */
 export default async function knowledgeBaseRoutes(app: App, { db, config }: Services) {
   const files = fileStore(config.dataDir);
@@ -95,6 +111,7 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
   }, async (req) => {
     const viewer = await user(req);
     if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 方式上传文件', 'files', 'not_multipart');
+    checkBoundary(req.headers['content-type'] ?? '');
     let folderId = req.query.folder_id || undefined;
     // Refuse an unknown or foreign folder before reading any bytes.
     if (folderId) await kb.checkUploadTarget(viewer, folderId);
@@ -132,6 +149,7 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
       if (code === 'FST_FILES_LIMIT') throw new AppError(400, 'too_many_files', uploadMessages.tooManyFiles, 'files');
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
       if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('表单字段过多', 'files');
+      if (isMalformedMultipart(err)) throw badRequest(MALFORMED_UPLOAD, 'files', 'malformed_multipart');
       throw err;
     }
     if (!incoming.length) throw badRequest('请选择要上传的文件', 'files', 'no_files');
