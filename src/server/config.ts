@@ -100,5 +100,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   if (c.EMBEDDING_BASE_URL && !c.EMBEDDING_MODEL) throw new Error('Invalid configuration:\n  EMBEDDING_MODEL: required when EMBEDDING_BASE_URL is set');
+  // Behind a proxy every request comes from the machine itself: the outbox's loopback check would
+  // hand reset links to anyone (issue 16 #9). It is for local trials and tests only.
+  if (c.CSAI_DEV_OUTBOX && (c.CSAI_TRUST_PROXY || c.CSAI_COOKIE_SECURE)) {
+    throw new Error('Invalid configuration:\n  CSAI_DEV_OUTBOX: not allowed with CSAI_TRUST_PROXY=1 or CSAI_COOKIE_SECURE=1 (a deployment behind a proxy or HTTPS); use SMTP_URL there');
+  }
   return { ...c, dataDir: path.resolve(c.CSAI_DATA_DIR), webDir: path.resolve(c.CSAI_WEB_DIR) };
 }

@@ -204,16 +204,31 @@ describe('OpenAPI at /api/docs', () => {
 
 describe('the dev outbox (CSAI_DEV_OUTBOX=1)', () => {
   it('answers only to the machine itself, whatever X-Forwarded-For claims', async () => {
-    const local = await server.app.inject({ method: 'GET', url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1' });
-    expect(local.statusCode).toBe(200);
-    const remote = await server.app.inject({
-      method: 'GET',
-      url: '/api/v1/dev/outbox',
-      remoteAddress: '192.168.1.20',
-      headers: { 'x-forwarded-for': '127.0.0.1' },
-    });
-    expect(remote.statusCode).toBe(404);
-    expect(remote.json()).toMatchObject({ success: false, code: 'not_found' });
+    const outbox = await startServer({ CSAI_DEV_OUTBOX: '1', CSAI_TRUST_PROXY: '0' });
+    try {
+      const local = await outbox.app.inject({ method: 'GET', url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1' });
+      expect(local.statusCode).toBe(200);
+      const remote = await outbox.app.inject({
+        method: 'GET',
+        url: '/api/v1/dev/outbox',
+        remoteAddress: '192.168.1.20',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(remote.statusCode).toBe(404);
+      expect(remote.json()).toMatchObject({ success: false, code: 'not_found' });
+      // A reverse proxy on the same host: loopback socket, but a forwarding header (issue 16 #9).
+      for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via']) {
+        const proxied = await outbox.app.inject({ method: 'GET', url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1', headers: { [header]: '203.0.113.9' } });
+        expect(proxied.statusCode, header).toBe(404);
+      }
+    } finally {
+      await outbox.close();
+    }
+  });
+
+  it('refuses to start behind a proxy or HTTPS', async () => {
+    await expect(startServer({ CSAI_DEV_OUTBOX: '1', CSAI_TRUST_PROXY: '1' })).rejects.toThrow(/CSAI_DEV_OUTBOX: not allowed/);
+    await expect(startServer({ CSAI_DEV_OUTBOX: '1', CSAI_TRUST_PROXY: '0', CSAI_COOKIE_SECURE: '1' })).rejects.toThrow(/CSAI_DEV_OUTBOX: not allowed/);
   });
 
   it('does not exist when the flag is off', async () => {

@@ -18,7 +18,6 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
   const config = loadConfig({
     CSAI_DATA_DIR: dataDir,
     CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
-    CSAI_DEV_OUTBOX: '1',
     CSAI_PASSWORD_COST: '12',
     CSAI_LOG_LEVEL: 'silent',
     CSAI_TRUST_PROXY: '1',
@@ -30,6 +29,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
+  dataDirs.set(url, dataDir);
   return {
     app,
     url,
@@ -133,10 +133,26 @@ let counter = 0;
 /** A unique e-mail for this test run. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${counter++}@example.com`;
 
-/** Reads the newest outbox message to a recipient and pulls the token or code out of it. */
+/** The data folder of each test server by its URL (the outbox is read from its SQLite file). */
+const dataDirs = new Map<string, string>();
+/** Tells {@link latestMessage} where the server at `url` keeps its data (servers started as processes). */
+export const registerDataDir = (url: string, dataDir: string) => void dataDirs.set(url, dataDir);
+
+/**
+ * Reads the newest outbox message to a recipient (the notifier's table, straight from the server's
+ * SQLite file: test servers trust X-Forwarded-For, which the dev outbox route refuses to run with)
+ * and pulls the token or code out of it.
+ */
 export async function latestMessage(client: Client, recipient: string) {
-  const res = await client.get<{ body: string; kind: string }[]>(`/api/v1/dev/outbox?recipient=${encodeURIComponent(recipient)}`);
-  const msg = res.body.data[0];
+  const dataDir = dataDirs.get(client.base);
+  if (!dataDir) throw new Error(`no test server at ${client.base}`);
+  const db = openSqlite(dataDir);
+  let msg: { body: string; kind: string } | undefined;
+  try {
+    msg = db.prepare('select body, kind from outbox where recipient = ? order by id desc limit 1').get(recipient.toLowerCase()) as typeof msg;
+  } finally {
+    db.close();
+  }
   if (!msg) throw new Error(`no message to ${recipient}`);
   return {
     ...msg,

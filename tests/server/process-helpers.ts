@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll } from 'vitest';
+import { registerDataDir } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -40,7 +41,6 @@ export async function spawnServerProcess(dataDir: string, env: Record<string, st
       CSAI_DATA_DIR: dataDir,
       CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
       CSAI_PASSWORD_COST: '12',
-      CSAI_DEV_OUTBOX: '1',
       // Test clients present made-up addresses (helpers.ts), so per-address limits see them apart.
       CSAI_TRUST_PROXY: '1',
       CSAI_LOG_LEVEL: 'warn',
@@ -52,6 +52,7 @@ export async function spawnServerProcess(dataDir: string, env: Record<string, st
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
+  registerDataDir(url, dataDir);
   // Up to 40 s: tsx compiles the server on start, slowly on a busy 2-core machine.
   for (let i = 0; i < 800; i++) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);

@@ -3,6 +3,8 @@ import { ok as okSchema } from '../../contract/envelope';
 import { notFound } from '../errors';
 import { ok, type App, type Services } from './types';
 
+/** Headers a reverse proxy adds: their presence means the socket's address is the proxy's. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'via'];
 const isLoopback = (address: string | undefined) => !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
 
 const outboxItem = z.object({
@@ -28,7 +30,8 @@ export default async function devRoutes(app: App, { db }: Services) {
   }, async (req) => {
     // The outbox holds live sign-in secrets: only the machine itself may read it, whatever
     // X-Forwarded-For says (the socket address, not req.ip).
-    if (!isLoopback(req.socket.remoteAddress)) throw notFound('接口不存在');
+    // A request that came through a proxy (any forwarding header) is not the machine's own, even from loopback.
+    if (!isLoopback(req.socket.remoteAddress) || FORWARDING_HEADERS.some((h) => h in req.headers)) throw notFound('接口不存在');
     let q = db.selectFrom('outbox').select(['id', 'channel', 'recipient', 'subject', 'body', 'kind', 'created_at']).orderBy('id', 'desc').limit(100);
     if (req.query.recipient) q = q.where('recipient', '=', req.query.recipient.toLowerCase());
     return ok(await q.execute());
