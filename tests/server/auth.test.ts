@@ -66,13 +66,32 @@ describe('sign-up by e-mail', () => {
     expect(info._id).toBe(info.id);
   });
 
-  it('refuses a second account with the same e-mail, whatever its case', async () => {
+  it('makes no second account with the same e-mail, whatever its case, and answers as for a new one (no enumeration)', async () => {
     const client = server.client();
-    const { account } = await signUp(client);
+    const { account, token } = await signUp(client, { activate: false });
+    const fresh = await client.post('/api/v1/auth/sign-up', { email: uniqueEmail(), password: 'other-pass1', name: '新用户' });
     const dup = await client.post('/api/v1/auth/sign-up', { email: account.toUpperCase(), password: 'other-pass1', name: '冒名者' });
-    expect(dup.status).toBe(409);
-    expect(dup.body).toMatchObject({ success: false, code: 'account_exists', message: '该账号已注册，请直接登录' });
+    expect(dup.status).toBe(fresh.status);
+    expect(dup.body).toEqual(fresh.body);
     expect((db.prepare('select count(*) as n from users where email = ?').get(account) as { n: number }).n).toBe(1);
+    // Within a minute of its activation mail the owner gets no second one; the first link still works.
+    expect((await latestMessage(client, account)).token).toBe(token);
+    expect((await client.post('/api/v1/auth/activate', { token })).status).toBe(200);
+  });
+
+  it('tells an active owner by mail when someone signs up with their address', async () => {
+    const client = server.client();
+    const { account, password } = await signUp(client);
+    const { token } = await latestMessage(client, account);
+    await client.post('/api/v1/auth/activate', { token });
+    expect((await client.post('/api/v1/auth/sign-in', { account, password })).status).toBe(200);
+    const dup = await server.client().post('/api/v1/auth/sign-up', { email: account, password: 'other-pass1', name: '冒名者' });
+    expect(dup.status).toBe(200);
+    const notice = await latestMessage(client, account);
+    expect(notice.kind).toBe('account_exists');
+    expect(notice.body).not.toContain('冒名者');
+    // The original password still works; the attempt changed nothing.
+    expect((await server.client().post('/api/v1/auth/sign-in', { account, password })).status).toBe(200);
   });
 
   it('rejects an unknown department and creates nothing', async () => {
@@ -92,7 +111,8 @@ describe('racing requests', () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => server.client().post('/api/v1/auth/sign-up', { email, password: 'passw0rd-ok', name: '并发' })),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    // Issue 16 #8: every caller gets the same answer; the owner gets one message, not five.
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect((db.prepare('select count(*) as n from users where email = ?').get(email) as { n: number }).n).toBe(1);
     expect(outboxCount(email, 'activate')).toBe(1);
   });
@@ -140,7 +160,9 @@ describe('sign-up by phone', () => {
     expect(info.show_name).toMatch(/^1\d{2}\*{4}\d{4}$/);
 
     const dup = await server.client().post('/api/v1/auth/sign-up', { phone: `+86${phone}`, password: 'passw0rd-ok', name: '重复' });
-    expect(dup.status).toBe(409);
+    expect(dup.status).toBe(200);
+    expect((db.prepare('select count(*) as n from users where phone = ?').get(phone) as { n: number }).n).toBe(1);
+    expect((await latestMessage(client, phone)).kind).toBe('account_exists');
   });
 });
 

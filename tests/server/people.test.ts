@@ -89,19 +89,25 @@ describe('GET /api/v1/search_person_department', () => {
     for (const k of ['alice', 'ALICE SM', 'Smith']) expect(names(await search(k))).toEqual(['Alice Smith']);
   });
 
-  it('matches e-mail addresses but shows them masked', async () => {
+  it('matches e-mail addresses only by what it shows (masked), so a full address confirms nothing', async () => {
     const email = people['Alice Smith']!.email!;
-    const r = await search(email.slice(0, 14));
+    expect(names(await search(email))).toEqual([]);
+    expect(names(await search(email.slice(0, 14)))).toEqual([]);
+    const r = await search('a***@example.com');
     expect(names(r)).toEqual(['Alice Smith']);
     expect(r.people[0]!.show_name).toBe(`a***@example.com`);
     expect(r.raw).not.toContain(email);
   });
 
-  it('matches phone numbers and shows them masked', async () => {
+  it('matches phone numbers only by what it shows (masked)', async () => {
     const phone = people['李娜']!.phone!;
-    const r = await search(phone.slice(2, 9));
+    expect(names(await search(phone))).toEqual([]);
+    expect(names(await search(phone.slice(2, 9)))).toEqual([]);
+    const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
+    const r = await search(masked);
     expect(names(r)).toEqual(['李娜']);
-    expect(r.people[0]!.show_name).toBe(`${phone.slice(0, 3)}****${phone.slice(7)}`);
+    expect(r.people[0]!.show_name).toBe(masked);
+    expect(names(await search(phone.slice(7)))).toContain('李娜');
     expect(r.raw).not.toContain(phone);
   });
 

@@ -8,6 +8,10 @@ const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[\\%
 /** Masks an e-mail for people search results: the local part keeps its first character. */
 const maskEmail = (email: string) => email.replace(/^(.)[^@]*(@.*)$/, '$1***$2');
 
+/** SQL twins of the masks shown in results (SPEC §3 display name for phones, {@link maskEmail} for e-mails). */
+const maskedPhoneSql = sql`substr(users.phone, 1, 3) || '****' || substr(users.phone, 8, 4)`;
+const maskedEmailSql = sql`lower(substr(users.email, 1, 1) || '***' || substr(users.email, instr(users.email, '@')))`;
+
 /** Departments and people, for sharing dialogs (SPEC §7 Other). */
 export function directory(db: Executor) {
   return {
@@ -34,8 +38,8 @@ export function directory(db: Executor) {
         .where((eb) =>
           eb.or([
             eb(sql`lower(users.name)`, 'like', sql`${pattern} escape '\\'`),
-            eb(sql`lower(users.email)`, 'like', sql`${pattern} escape '\\'`),
-            eb(sql`users.phone`, 'like', sql`${pattern} escape '\\'`),
+            // Only what the result shows (issue 16 #8): the masked address, never the full one.
+            eb(sql`case when users.phone is not null then ${maskedPhoneSql} else ${maskedEmailSql} end`, 'like', sql`${pattern} escape '\\'`),
             eb(sql`lower(departments.name)`, 'like', sql`${pattern} escape '\\'`),
           ]),
         )

@@ -16,7 +16,7 @@ import { hashPassword, needsRehash, otpCode, randomToken, verifyPassword } from 
 import { otpRepo } from '../auth/otp';
 import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
-import { AppError, badRequest, conflict } from '../errors';
+import { AppError, badRequest } from '../errors';
 import { ok, type App, type Services } from './types';
 
 const HOUR = 3600_000;
@@ -24,6 +24,8 @@ const ACTIVATION_TTL = 24 * HOUR;
 const RESET_TTL = 1 * HOUR;
 const OTP_TTL = 10 * 60_000;
 const OTP_RESEND_MS = 60_000;
+/** A sign-up with a registered account mails its owner at most this often. */
+const SIGN_UP_NOTICE_COOLDOWN_MS = 60_000;
 const OTP_MAX_ATTEMPTS = 5;
 /** Codes per account per day: with 5 guesses each, at most 50 guesses a day at a 1-in-a-million code. */
 const OTP_MAX_PER_DAY = 10;
@@ -133,10 +135,26 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
         });
       });
     } catch (err) {
-      if (err instanceof Error && /UNIQUE constraint failed: users\.(email|phone)/.test(err.message)) {
-        throw conflict('该账号已注册，请直接登录', 'account_exists');
-      }
-      throw err;
+      if (!(err instanceof Error && /UNIQUE constraint failed: users\.(email|phone)/.test(err.message))) throw err;
+      // Issue 16 #8: the answer is the same as for a new account, so sign-up does not tell anyone
+      // which addresses are registered; the owner is told by mail instead (a pending account gets
+      // a fresh activation link).
+      await db.transaction().execute(async (trx) => {
+        const existing = await users.byAccount(recipient, trx);
+        if (!existing) return;
+        const kind = existing.status === 'pending' ? 'activate' : 'account_exists';
+        // One such message a minute at most: repeated sign-ups must not flood the owner's mailbox.
+        const recent = await trx.selectFrom('outbox').select('id').where('recipient', '=', recipient)
+          .where('kind', '=', kind).where('created_at', '>', now(-SIGN_UP_NOTICE_COOLDOWN_MS)).executeTakeFirst();
+        if (recent) return;
+        const channel = body.email ? 'email' : 'sms';
+        if (kind === 'activate') {
+          const token = await tokens.issue(existing.id, 'activate', ACTIVATION_TTL, trx);
+          await notifier.enqueue(trx, { channel, recipient, kind: 'activate', subject: 'CSAI 账号激活', body: `您好，请在24小时内打开以下链接激活您的 CSAI 账号：\n${link('activate_transit', token)}\n如非本人操作，请忽略此邮件。` });
+        } else {
+          await notifier.enqueue(trx, { channel, recipient, kind: 'account_exists', subject: 'CSAI 注册提醒', body: '有人使用您的账号申请注册 CSAI。您已注册，可直接登录；如忘记密码，请在登录页选择“忘记密码”。\n如非本人操作，请忽略此邮件。' });
+        }
+      });
     }
     deliver(req);
     return ok(null, body.email ? '注册成功，激活链接已发送到您的邮箱' : '注册成功，激活链接已发送到您的手机');
