@@ -130,12 +130,46 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
 
-  await registerWeb(app, config.webDir);
+  await registerWeb(app, config.webDir, config.CSAI_CORS_ORIGINS);
   return app;
 }
 
+/**
+ * Headers of the site's HTML pages (issue 16 #7): a strict CSP (the build has no inline script or
+ * style; WebAssembly for RDKit/Indigo and blob workers for pdf.js are allowed), framing limited to the
+ * site itself — and, for the chemical editor's frame, the embedding origins that show it — no
+ * referrer to other sites, and no powerful browser features.
+ */
+export function pageHeaders(kind: 'site' | 'editor-frame', embedOrigins: readonly string[]): Record<string, string> {
+  const ancestors = ["'self'", ...(kind === 'editor-frame' ? embedOrigins : [])].join(' ');
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    // Ketcher (React + its own CSS-in-JS) writes <style> elements inside its frame.
+    kind === 'editor-frame' ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${ancestors}`,
+  ].join('; ');
+  return {
+    'Content-Security-Policy': csp,
+    ...(kind === 'site' ? { 'X-Frame-Options': 'SAMEORIGIN' } : {}),
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), interest-cohort=()',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
 /** The built site: hashed assets cached for a year, everything else revalidated; SPA fallback. */
-async function registerWeb(app: App, webDir: string) {
+async function registerWeb(app: App, webDir: string, embedOrigins: readonly string[]) {
+  const sitePage = pageHeaders('site', embedOrigins);
+  const editorFrame = pageHeaders('editor-frame', embedOrigins);
   const indexFile = path.join(webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   if (hasWeb) {
@@ -149,6 +183,8 @@ async function registerWeb(app: App, webDir: string) {
         const hashed = /[\\/]assets[\\/]/.test(file);
         res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
         res.header('X-Content-Type-Options', 'nosniff');
+        // HTML built beside the site (the chemical editor's frame page).
+        if (file.endsWith('.html')) for (const [name, value] of Object.entries(file.endsWith('ketcher.html') ? editorFrame : sitePage)) res.header(name, value);
         // Module scripts on foreign pages load in CORS mode: the loader and its chunks are public.
         if (/[\\/](assets|widgets)[\\/]/.test(file)) {
           res.header('Access-Control-Allow-Origin', '*');
@@ -197,10 +233,10 @@ async function registerWeb(app: App, webDir: string) {
       const page = indexPage();
       if (!page) {
         // Mid-build: neither the old page (its assets are gone) nor a 500.
-        return reply.status(503).header('Retry-After', '2').header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
+        return reply.status(503).header('Retry-After', '2').header('Cache-Control', 'no-store').headers(sitePage).type('text/html; charset=utf-8')
           .send('<!doctype html><html lang="zh"><meta charset="utf-8"><title>CSAI</title><p>网站正在更新，请稍后刷新页面。</p></html>');
       }
-      reply.header('Cache-Control', 'no-cache').header('ETag', page.etag);
+      reply.header('Cache-Control', 'no-cache').header('ETag', page.etag).headers(sitePage);
       if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
       return reply.type('text/html; charset=utf-8').send(page.body);
     }

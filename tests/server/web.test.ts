@@ -13,6 +13,8 @@ fs.mkdirSync(path.join(web, 'widgets'));
 fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>CSAI</title><div id="root"></div>');
 fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
 fs.writeFileSync(path.join(web, 'widgets', 'csai.js'), 'export {}');
+fs.mkdirSync(path.join(web, 'src', 'widgets', 'chem-editor'), { recursive: true });
+fs.writeFileSync(path.join(web, 'src', 'widgets', 'chem-editor', 'ketcher.html'), '<!doctype html><title>Ketcher</title>');
 // The build writes .br/.gz copies of its larger text files (scripts/vite-precompress.ts).
 const vendor = `export const text = ${JSON.stringify('阿司匹林 '.repeat(400))};`;
 fs.writeFileSync(path.join(web, 'assets', 'vendor-abc123.js'), vendor);
@@ -20,10 +22,41 @@ fs.writeFileSync(path.join(web, 'assets', 'vendor-abc123.js.br'), zlib.brotliCom
 fs.writeFileSync(path.join(web, 'assets', 'vendor-abc123.js.gz'), zlib.gzipSync(vendor));
 
 let server: TestServer;
-beforeAll(async () => { server = await startServer({ CSAI_WEB_DIR: web }); });
+beforeAll(async () => { server = await startServer({ CSAI_WEB_DIR: web, CSAI_CORS_ORIGINS: 'https://eln.example.com' }); });
 afterAll(async () => { await server.close(); });
 
 const get = (url: string, accept = 'text/html') => fetch(server.url + url, { headers: { accept } });
+
+describe('the security headers of pages (issue 16 #7)', () => {
+  const directives = (csp: string | null) => new Map((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+
+  it('every page has a strict CSP that no other site may frame', async () => {
+    for (const route of ['/', '/channels', '/auth/sign-in']) {
+      const res = await get(route);
+      const csp = directives(res.headers.get('content-security-policy'));
+      expect(csp.get('script-src'), route).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+      expect(csp.get('style-src')).toEqual(["'self'"]);
+      expect(csp.get('object-src')).toEqual(["'none'"]);
+      expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('permissions-policy')).toMatch(/camera=\(\)/);
+    }
+  });
+
+  it('the chemical editor frame may be framed by the embedding origins, and only by them', async () => {
+    const res = await get('/src/widgets/chem-editor/ketcher.html');
+    expect(res.status).toBe(200);
+    const csp = directives(res.headers.get('content-security-policy'));
+    expect(csp.get('frame-ancestors')).toEqual(["'self'", 'https://eln.example.com']);
+    expect(csp.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(res.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('scripts and API answers carry no page policy', async () => {
+    expect((await get('/widgets/csai.js', '*/*')).headers.get('content-security-policy')).toBeNull();
+  });
+});
 
 describe('the built site', () => {
   it('serves hashed assets as immutable for a year', async () => {
