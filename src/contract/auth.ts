@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName } from './text';
 
 /** True when a string has no control characters (NUL, newlines, escapes): none belong in a name, account or password. */
 const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
@@ -30,7 +31,7 @@ export const newPassword = z
 export const account = z.string().trim().min(1, '请输入邮箱或手机号').max(254, '账号过长').refine(printable, '账号包含非法字符');
 
 /** A display name: 1–50 characters after trimming. */
-export const personName = z.string().trim().min(1, '请输入姓名').max(50, '姓名不能超过50个字符').refine(printable, '姓名包含非法字符');
+export const personName = z.string().trim().min(1, '请输入姓名').max(50, '姓名不能超过50个字符').refine(isPlainName, '姓名包含非法字符');
 
 const opaqueToken = z.string().trim().min(16, '链接无效').max(200, '链接无效').regex(/^[A-Za-z0-9_-]+$/, '链接无效');
 

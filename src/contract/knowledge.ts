@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName } from './text';
 import { pageQuery } from './envelope';
 
 /** SPEC §9: the built-in folder id for files uploaded with a question. */
@@ -61,7 +62,7 @@ const folderName = z
   .trim()
   .min(1, '请输入知识库名称')
   .max(100, '知识库名称不能超过100个字符')
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), '知识库名称不能包含控制字符');
+  .refine(isPlainName, '知识库名称不能包含控制字符或不可见的格式字符');
 
 const id = (what: string) => z.string({ error: `请提供${what}` }).trim().min(1, `请提供${what}`).max(100, `${what}无效`);
 

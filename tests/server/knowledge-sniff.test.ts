@@ -34,8 +34,9 @@ describe('content sniffing', () => {
 });
 
 describe('file names', () => {
-  it('cleans control characters but keeps the rest of the name', () => {
-    expect(cleanTitle(' a\u0000b\u0007c\u202E.pdf ')).toBe('abc\u202E.pdf');
+  it('cleans control characters and invisible formatting (issue 16 #6) but keeps the rest of the name', () => {
+    expect(cleanTitle(' a\u0000b\u0007c\u202E.pdf ')).toBe('abc.pdf');
+    expect(cleanTitle('阿司匹林\u200b合成.pdf')).toBe('阿司匹林合成.pdf');
     expect(cleanTitle('../x/../y.pdf')).toBe('../x/../y.pdf');
   });
 
