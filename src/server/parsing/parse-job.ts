@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { parseFailureText } from './failure';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database';
@@ -132,7 +133,7 @@ export async function startParsing({
       await queueIfRenamed(docId);
     } catch (err) {
       if (err instanceof PoolClosedError || pool.closed) throw err;
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = parseFailureText(err);
       log.warn({ docId, err }, 'parse failed');
       if (isFinal) await appendText(docId, `解析失败：${reason}`, { parse_status: 3 });
       else await appendText(docId, `解析出错，稍后重试：${reason}`);
