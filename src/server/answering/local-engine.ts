@@ -109,7 +109,8 @@ export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEng
       const lines = [NO_MODEL_LINE, '', ...structures];
       for (const list of groups.values()) {
         list.sort((a, b) => b.score - a.score);
-        lines.push(`**《${list[0]!.title}》**`);
+        // A title is user text: escaped like the quotes, so a file name cannot plant links (issue 16 #4).
+        lines.push(`**《${asQuoteText(list[0]!.title)}》**`);
         for (const p of list) {
           const n = renumbered.length + 1;
           renumbered.push({ ...p, n });
