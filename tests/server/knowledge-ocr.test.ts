@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_OCR_PIXELS, ocrScale } from '../../src/server/parsing/pdf-ocr';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { KB, upload, waitParsed } from './knowledge-helpers';
 
@@ -67,7 +68,7 @@ describe.runIf(fs.existsSync(image))('when tesseract is not installed', () => {
 });
 
 /** A one-page PDF holding nothing but the picture (a scan): RGB pixels, Flate-compressed. */
-async function scannedPdf(png: Buffer): Promise<Buffer> {
+async function scannedPdf(png: Buffer, widthPt = 595): Promise<Buffer> {
   const { createCanvas, loadImage } = await import('@napi-rs/canvas');
   const img = await loadImage(png);
   const canvas = createCanvas(img.width, img.height);
@@ -81,7 +82,7 @@ async function scannedPdf(png: Buffer): Promise<Buffer> {
     rgb[j + 2] = rgba[i + 2]!;
   }
   const data = zlib.deflateSync(rgb);
-  const [w, h] = [595, Math.round((595 * img.height) / img.width)];
+  const [w, h] = [widthPt, Math.round((widthPt * img.height) / img.width)];
   const content = `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q`;
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   const offsets: number[] = [];
@@ -113,5 +114,28 @@ describe.runIf(fs.existsSync(image) && hasTesseract)('a scanned PDF (pages witho
     const md = (await me.get<{ markdown: string }>(`${KB}/doc_markdown/${id}`)).body.data.markdown;
     expect(md).toContain('<!-- page 1 -->');
     expect(md).toContain('乱数假文');
+  });
+});
+
+describe('pages too large to render for OCR (issue 16 #2)', () => {
+  it('render at most MAX_OCR_PIXELS, at a lower scale when needed, and are skipped below 72 dpi', () => {
+    expect(ocrScale(595, 842)).toBe(2.5);
+    const a0 = ocrScale(2384, 3370)!;
+    expect(a0).toBeLessThan(2.5);
+    expect(a0).toBeGreaterThan(1);
+    expect(2384 * 3370 * a0 * a0).toBeLessThanOrEqual(MAX_OCR_PIXELS * 1.0001);
+    expect(ocrScale(5000, 5000)).toBeNull();
+    expect(ocrScale(8000, 8000)).toBeNull();
+  });
+
+  it.runIf(fs.existsSync(image) && hasTesseract)('a 5000-pt scanned page is skipped with a note and the document still finishes', async () => {
+    const pdf = await scannedPdf(fs.readFileSync(image), 5000);
+    const up = await upload<{ name_id: Array<{ docId: string }> }>(me, [{ name: '巨幅扫描.pdf', data: pdf }]);
+    expect(up.status).toBe(200);
+    const id = up.body.data.name_id[0]!.docId;
+    const doc = await waitParsed(me, id, 120_000);
+    expect(doc.parseStatus).toBe(2);
+    expect(doc.progress_texts).toContain('第 1 页页面过大，已跳过识别');
+    expect(doc.progress_texts.some((t) => t.includes('已用 OCR 识别文字'))).toBe(false);
   });
 });

@@ -13,6 +13,21 @@ const IMAGE_OPS = new Set([OPS.paintImageXObject, OPS.paintInlineImageXObject, O
 const MAX_OCR_PAGES = 100;
 /** Render scale: 2.5 × 72 dpi = 180 dpi, enough for body text at a reasonable cost. */
 const SCALE = 2.5;
+/**
+ * Pixels rendered for one page at most (issue 16 #2): an A3 page at 180 dpi is ~12.5 MP. A larger
+ * page is rendered at a lower scale; one that would need less than 72 dpi is skipped (its text would
+ * be unreadable, and a 5000-pt page at ×2.5 is 156 MP: 16 s and gigabytes for one page).
+ */
+export const MAX_OCR_PIXELS = 16_000_000;
+const MIN_SCALE = 1;
+/** OCR time for one document at most; the pages left are named in the notes. */
+export const MAX_OCR_MS = 5 * 60_000;
+
+/** The scale a page of `width` × `height` points is rendered at for OCR, or null when it is too large to read. */
+export function ocrScale(width: number, height: number, maxPixels = MAX_OCR_PIXELS): number | null {
+  const scale = Math.min(SCALE, Math.sqrt(maxPixels / Math.max(1, width * height)));
+  return scale >= MIN_SCALE ? scale : null;
+}
 
 /**
  * @napi-rs/canvas implements the canvas API pdf.js draws on, under its own type names; this
@@ -49,13 +64,27 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
   const wanted = ocrLanguagesWanted(langs);
   const todo = pages.slice(0, MAX_OCR_PAGES);
   const blocks: Block[] = [];
+  const tooLarge: number[] = [];
+  let unread: number[] = [];
+  const started = Date.now();
   const tmp = path.join(os.tmpdir(), `csai-ocr-${randomBytes(6).toString('hex')}.png`);
   progress(60, `第 ${pageList} 页没有文字层，正在用 OCR 识别`);
   try {
     for (let i = 0; i < todo.length; i++) {
       const n = todo[i]!;
+      if (Date.now() - started > MAX_OCR_MS) {
+        unread = todo.slice(i);
+        break;
+      }
       const page = await doc.getPage(n);
-      const viewport = page.getViewport({ scale: SCALE });
+      const size = page.getViewport({ scale: 1 });
+      const scale = ocrScale(size.width, size.height);
+      if (scale === null) {
+        tooLarge.push(n);
+        page.cleanup();
+        continue;
+      }
+      const viewport = page.getViewport({ scale });
       const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = 'white';
@@ -75,7 +104,11 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
   } finally {
     await fs.rm(tmp, { force: true });
   }
-  const notes = [`第 ${pageList} 页为扫描图像，已用 OCR 识别文字`];
+  const list = (ns: number[]) => (ns.length <= 10 ? ns.join('、') : `${ns.slice(0, 10).join('、')} 等`);
+  const read = todo.filter((n) => !tooLarge.includes(n) && !unread.includes(n));
+  const notes = read.length ? [`第 ${list(read)} 页为扫描图像，已用 OCR 识别文字`] : [];
+  if (tooLarge.length) notes.push(`第 ${list(tooLarge)} 页页面过大，已跳过识别`);
+  if (unread.length) notes.push(`文字识别用时超过 ${MAX_OCR_MS / 60_000} 分钟，第 ${list(unread)} 页未识别`);
   if (pages.length > todo.length) notes.push(`扫描页过多，只识别了前 ${todo.length} 页`);
   return { blocks, notes };
 }
