@@ -25,15 +25,27 @@ export function jobQueue(db: Executor) {
       return row.id;
     },
 
-    /** Takes the oldest due job of the given kinds, marking it running with a lease. */
+    /**
+     * Takes a due job of the given kinds, marking it running with a lease. Fair across users (issue
+     * 16 #2): jobs about a document are taken round-robin by its owner — every owner's oldest job
+     * before anyone's second, counting the jobs of theirs already running — so one user's backlog
+     * never holds up another's first document. Jobs of no document share one owner; inside a turn
+     * the oldest goes first.
+     */
     async claim(kinds: string[]): Promise<Job | undefined> {
       const t = now();
+      // An owner's turn counts the jobs of theirs already running, then their queued ones oldest first.
+      const next = sql<number>`(select id from (
+          select q.id, coalesce(r.n, 0) + row_number() over (partition by q.owner order by q.id) as turn
+          from (select jobs.id, coalesce(d.owner_id, '') as owner from jobs left join kb_documents d on d.id = json_extract(jobs.payload, '$.docId')
+                where jobs.state = 'queued' and jobs.kind in (${sql.join(kinds)}) and jobs.run_after <= ${t}) q
+          left join (select coalesce(d.owner_id, '') as owner, count(*) as n from jobs left join kb_documents d on d.id = json_extract(jobs.payload, '$.docId')
+                where jobs.state = 'running' and jobs.kind in (${sql.join(kinds)}) group by 1) r on r.owner = q.owner
+        ) order by turn, id limit 1)`;
       const job = await db
         .updateTable('jobs')
         .set({ state: 'running', attempts: sql`attempts + 1`, lease_until: now(LEASE_MS), heartbeat_at: t, updated_at: t })
-        .where('id', '=', (eb) =>
-          eb.selectFrom('jobs').select('id').where('state', '=', 'queued').where('kind', 'in', kinds).where('run_after', '<=', t).orderBy('id').limit(1),
-        )
+        .where('id', '=', next)
         .where('state', '=', 'queued')
         .returningAll()
         .executeTakeFirst();
