@@ -1,4 +1,4 @@
-// Pure helpers of the viewer: the cited box, zoom steps, search over page texts.
+// Pure helpers of the document viewer (viewer-model.ts): the cited box, zoom steps, search over page texts.
 
 /** A box in PDF user space (points, origin bottom-left): x0, y0, x1, y1. */
 export type PdfBox = [number, number, number, number];
