@@ -70,6 +70,7 @@ export interface ViewerDeps {
   fail(error: unknown, what: 'load_failed' | 'download_failed' | 'markdown_failed'): string;
 }
 
+/** The zoom chosen: fit the width, fit the page, or a scale. */
 export type Zoom = 'fit-width' | 'fit-page' | number;
 type MarkdownState = { state: 'loading' } | { state: 'done'; text: string } | { state: 'error'; message: string } | null;
 /** The current search: its query, every match, and which one is current. */
@@ -523,8 +524,9 @@ export function viewerModel<D extends ViewerDocument>(deps: ViewerDeps, start: {
       anchor = null;
     },
     /**
-     * After the column is laid out (at the scale and width it was rendered with): at a new document, go to the start page (page 1 is where the
-     * column starts); at a new scale, keep the same page in view.
+     * After the column is laid out (at the scale and width it was rendered with): at a new
+     * document, go to the start page (page 1 is where the column starts); at a new scale, keep
+     * the same page in view.
      */
     laidOut(rendered: { scale: number; width: number }) {
       const document = $document.peek();
@@ -671,4 +673,5 @@ export function viewerModel<D extends ViewerDocument>(deps: ViewerDeps, start: {
   };
 }
 
+/** The viewer model of documents of type `D`. */
 export type ViewerModel<D extends ViewerDocument> = ReturnType<typeof viewerModel<D>>;
