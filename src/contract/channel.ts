@@ -122,8 +122,8 @@ export const statusEventData = z.object({ status: answerStatus, message: z.strin
 export const textEventData = z.object({ text: z.string() });
 /** `tool_call`: the model calls a tool with JSON arguments. */
 export const toolCallEventData = z.object({ call_id: z.string(), name: z.string(), arguments: z.string() });
-/** `tool_result`: what the tool gave back. */
-export const toolResultEventData = z.object({ call_id: z.string(), name: z.string(), ok: z.boolean(), content: z.string() });
+/** `tool_result`: what the tool gave back (`data`: its structured output, for the answer's tool card). */
+export const toolResultEventData = z.object({ call_id: z.string(), name: z.string(), ok: z.boolean(), content: z.string(), data: z.unknown().optional() });
 /**
  * `research_step`: a step of deep research. `step` is its kind (`plan`, `search`, `web`, `read`,
  * `write`, `resume`); `index` the sub-question (from 1) a search step is about; `progress` the

@@ -4,10 +4,11 @@ import type { Db } from '../db/database';
 import { now } from '../db/database';
 import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
-import { answerEventStore, answerEventWriter, foldEvents, recoverEventLog, type AnswerEventBus, type AnswerEventWriter, type LiveEvents, type NewAnswerEvent } from './events';
+import { answerEventStore, answerEventWriter, recoverEventLog, type AnswerEventBus, type AnswerEventWriter, type LiveEvents, type NewAnswerEvent } from './events';
 import type { KnowledgePort } from './retrieval-port';
 import type { ToolRegistry } from './tools';
 import { storedRequest, sourcesOf } from './request';
+import { foldAnswerEvents } from '../../contract/answer-fold';
 import { deepResearch, requeueInterruptedResearch } from './deep-research';
 
 /** Passages retrieved for one answer. */
@@ -94,7 +95,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
       // The events in the answer event log join the others for good, with the end.
       await writer.moveTo(tx, questionId);
-      const so = foldEvents(await answerEventStore(tx).after(questionId));
+      const so = foldAnswerEvents(await answerEventStore(tx).after(questionId));
       await tx
         .updateTable('questions')
         .set({

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
 import { now, withSqlite } from '../db/database';
-import { answerEvent, type AnswerEvent, type AnswerStep, type Citation } from '../../contract/channel';
+import { answerEvent, type AnswerEvent } from '../../contract/channel';
 
 /** An event before it is stored (the store gives it its id). */
 export type NewAnswerEvent = AnswerEvent extends infer E ? (E extends AnswerEvent ? Omit<E, 'id'> : never) : never;
@@ -459,52 +459,3 @@ interface Settle {
 type SQLiteHandle = Parameters<Parameters<typeof withSqlite>[1]>[0];
 
 export type AnswerEventWriter = ReturnType<typeof answerEventWriter>;
-
-/** The answer so far, folded from its events. */
-export interface AnswerSoFar {
-  answer: string;
-  thinking: string;
-  steps: AnswerStep[];
-  citations: Citation[];
-  error: string | null;
-}
-
-export function foldEvents(events: AnswerEvent[]): AnswerSoFar {
-  const out: AnswerSoFar = { answer: '', thinking: '', steps: [], citations: [], error: null };
-  const answer: string[] = [];
-  const thinking: string[] = [];
-  for (const e of events) {
-    switch (e.event) {
-      case 'delta':
-        answer.push(e.data.text);
-        break;
-      case 'thinking':
-        thinking.push(e.data.text);
-        break;
-      case 'citation':
-        if (!out.citations.some((c) => c.n === e.data.n)) out.citations.push(e.data);
-        break;
-      case 'tool_call':
-        out.steps.push({ type: 'tool_call', ...e.data });
-        break;
-      case 'tool_result':
-        out.steps.push({ type: 'tool_result', ...e.data });
-        break;
-      case 'research_step':
-        out.steps.push({ type: 'research_step', ...e.data });
-        break;
-      case 'status':
-        // Notices made while answering; queue messages are transient and not kept as steps.
-        if (e.data.message && e.data.status === 'running') out.steps.push({ type: 'notice', message: e.data.message });
-        break;
-      case 'error':
-        out.error = e.data.message;
-        break;
-      case 'done':
-        break;
-    }
-  }
-  out.answer = answer.join('');
-  out.thinking = thinking.join('');
-  return out;
-}

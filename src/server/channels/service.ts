@@ -5,17 +5,21 @@ import { randomToken } from '../auth/crypto';
 import { AppError, notFound } from '../errors';
 import type { Viewer } from '../knowledge/access';
 import { likePattern, pageOf } from '../knowledge/documents';
-import { answerEventStore, foldEvents } from '../answering/events';
+import { answerEventStore } from '../answering/events';
 import type { KnowledgePort } from '../answering/retrieval-port';
 import { sourcesOf, storedRequest, toStoredRequest } from '../answering/request';
 import type { AnswerService } from '../answering/answers';
 import { answerStep, citation, type Channel, type Question, type QuestionRequest } from '../../contract/channel';
+import { foldAnswerEvents, type AnswerState } from '../../contract/answer-fold';
 import { z } from 'zod';
 
 const CHANNEL_NOT_FOUND = '频道不存在';
 /** Questions one user may have waiting; more are refused until some have been answered. */
 export const MAX_QUEUED_PER_USER = 20;
 const QUESTION_NOT_FOUND = '问题不存在';
+
+/** The folded answer's fields a question carries (its status is the row's). */
+const answerFields = ({ answer, thinking, steps, citations, error }: AnswerState) => ({ answer, thinking, steps, citations, error });
 
 interface ListArgs {
   page: number;
@@ -183,7 +187,7 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
         const req = storedRequest.parse(JSON.parse(r.request));
         const so =
           r.finished_at === null
-            ? foldEvents(live.get(r.id) ?? [])
+            ? answerFields(foldAnswerEvents(live.get(r.id) ?? []))
             : {
                 answer: r.answer ?? '',
                 thinking: r.thinking ?? '',

@@ -11,7 +11,10 @@ import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
-import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
+import { isLiveAnswer as isLive, type AnswerState } from '../../contract/answer-fold';
+import { answerModel } from '../../core/answer-model';
+import { useSignalValue } from '../shared/use-signal';
+import { ANSWER_EVENT_NAMES, parseEvent } from './answer-state';
 import { channelTime } from './channel-time';
 import { channelsStrings } from './channels.strings';
 import { otherSteps, ResearchProgress } from './ResearchProgress';
@@ -37,11 +40,17 @@ const loadRenderer = () => (rendererPromise ??= import('./markdown'));
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : '');
 
-/** Follows one answer: the stored state first, then its SSE stream while it is live. */
+/** Follows one answer (the core's answerModel): the stored state first, then its SSE stream while it is live. */
 function useAnswer(q: Question, apiOrigin: string): AnswerState {
-  const [state, setState] = useState(() => fromQuestion(q));
-  useEffect(() => setState(fromQuestion(q)), [q]);
-  const live = isLive(state.status);
+  const model = useMemo(() => {
+    const m = answerModel(q.question_id);
+    m.reset(q);
+    return m;
+    // A new question object of the same id (a refreshed page of the history) resets below.
+  }, [q.question_id]);
+  useEffect(() => model.reset(q), [model, q]);
+  const state = useSignalValue(model.$state);
+  const live = useSignalValue(model.$live);
   useEffect(() => {
     if (!live) return;
     // Start after the stored events; on a reconnect the browser sends Last-Event-ID itself.
@@ -51,12 +60,12 @@ function useAnswer(q: Question, apiOrigin: string): AnswerState {
       if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return; // a connection error: the browser retries
       const event = parseEvent(e.type, e.lastEventId, e.data);
       if (!event) return;
-      setState((cur) => applyEvent(cur, event));
+      model.apply(event);
       if (event.event === 'done' || event.event === 'error') source.close();
     };
     for (const name of ANSWER_EVENT_NAMES) source.addEventListener(name, onEvent);
     return () => source.close();
-  }, [live, q.question_id, q.last_event_id, apiOrigin]);
+  }, [live, model, q.question_id, q.last_event_id, apiOrigin]);
   return state;
 }
 

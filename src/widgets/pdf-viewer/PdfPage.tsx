@@ -1,13 +1,9 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { PageSize } from '../../core/viewer-model';
 import type { PDFDocumentProxy } from './pdfjs';
 import { pdfjs } from './pdfjs';
-import { boxToRect, type Match, type PdfBox, type Rect } from './geometry';
+import { boxToRect, type Match, type PdfBox, type Rect } from '../../core/viewer-geometry';
 
-/** Page size in PDF points at scale 1 (rotation applied). */
-export interface PageSize {
-  width: number;
-  height: number;
-}
 
 /** Texts of the pages, made once per language (not one translation per page and render). */
 export interface PageLabels {

@@ -1,4 +1,4 @@
-// Pure helpers of the viewer: the cited box, zoom steps, search over page texts.
+// Pure helpers of the document viewer (viewer-model.ts): the cited box, zoom steps, search over page texts.
 
 /** A box in PDF user space (points, origin bottom-left): x0, y0, x1, y1. */
 export type PdfBox = [number, number, number, number];
@@ -45,7 +45,9 @@ export function boxToRect(box: PdfBox, convert: (r: number[]) => number[]): Rect
 
 /** Zoom levels the buttons step through. */
 export const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5];
+/** The smallest zoom. */
 export const MIN_ZOOM = ZOOM_STEPS[0]!;
+/** The largest zoom. */
 export const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1]!;
 
 /** The next zoom step above (`dir` 1) or below (-1) the current scale. */
