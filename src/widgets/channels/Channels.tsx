@@ -13,6 +13,7 @@ import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
 import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
 import { channelTime } from './channel-time';
+import { ChannelDocs } from './ChannelDocs';
 import { channelsStrings } from './channels.strings';
 import { otherSteps, ResearchProgress } from './ResearchProgress';
 import { answerCss } from './answer-css';
@@ -460,6 +461,7 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
           </button>
           {currentName && <h2 part="title" className="m-0 text-base font-semibold truncate">{currentName}</h2>}
         </header>
+        {current && <ChannelDocs channelId={current} version={questionsVersion} />}
         {!current ? (
           <p part="placeholder" className="m-0 text-sm text-muted">{t('pick_channel')}</p>
         ) : !questions ? (
