@@ -268,6 +268,10 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => part(el, 'upload-total')!.textContent === '总进度 17%', 'the total');
       const items = all(el, '[part~="upload-item"]');
       expect(items.map((i) => i.textContent)).to.deep.equal(['a.pdf上传中 33%', '扫描件_1.png上传中 0%']);
+      // The bar's width comes from a class in the adopted sheet, never from a style attribute.
+      const bar = items[0]!.querySelector<HTMLElement>('[role=progressbar] > div')!;
+      expect(bar.hasAttribute('style')).to.equal(false);
+      await waitFor(() => Math.abs(bar.getBoundingClientRect().width / bar.parentElement!.getBoundingClientRect().width - 0.33) < 0.02, 'the bar at 33%');
       xhr.respond(200, { success: true, data: { name_id: [{ name: 'a.pdf', docId: 'n1' }, { name: '扫描件_1.png', docId: 'n2' }] }, message: '上传成功' });
       await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '2'), 'done');
       expect(all(el, '[part~="upload-item"]').map((i) => i.textContent)).to.deep.equal(['a.pdf完成', '扫描件_1.png完成']);
