@@ -196,6 +196,20 @@ describe('the knowledge model', () => {
       expect(docs !== null && docs !== 'error' && docs.items[0]!.parseStatus).toBe(2);
     });
 
+    it('keeps page and search when the chosen folder is refreshed (new count), resets them for another folder', async () => {
+      const k = setup();
+      stop = k.model.watch();
+      const f1 = k.server.state.mine[0]!;
+      k.selection.selectFolder(f1);
+      await until(loaded(k), 'the list');
+      k.model.setSearch('综述');
+      k.model.setPage(2);
+      k.selection.selectFolder({ ...f1, doc_count: 5 });
+      expect([k.model.$search.value, k.model.$page.value, k.store.knowledge.$folder_file_count.value]).toEqual(['综述', 2, 5]);
+      k.selection.selectFolder(k.server.state.mine[1]!);
+      expect([k.model.$search.value, k.model.$page.value, k.model.$docs.value]).toEqual(['', 1, null]);
+    });
+
     it('forgets a folder that is no longer readable', async () => {
       const k = setup();
       k.server.state.fail['GET /knowledge_base/folder/f1'] = fail(403, '没有权限访问该知识库', 'forbidden');
