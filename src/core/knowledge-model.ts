@@ -203,14 +203,13 @@ export function createKnowledgeModel(deps: KnowledgeModelDeps) {
       source.kind === 'folder' ? api.docs(source.folder.id, query, abort.signal)
       : source.kind === 'shared_docs' ? api.sharedDocs(query, abort.signal)
       : api.allDocs(query, abort.signal);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    abort.signal.addEventListener('abort', () => clearTimeout(timer));
     request.then(
       (result) => {
         if (abort.signal.aborted) return;
         $docs.value = result;
         countMolecules(result);
-        if (result.items.some((d) => d.parseStatus === 1)) timer = setTimeout(() => load(abort, first), PARSE_POLL_MS);
+        // The next poll; once the list is given up (another folder, page, search) it asks nothing.
+        if (result.items.some((d) => d.parseStatus === 1)) setTimeout(() => abort.signal.aborted || load(abort, first), PARSE_POLL_MS);
         else if (!first.value) selection.refreshFolders(); // parsing finished: counts beside the folders
         first.value = false;
       },
