@@ -176,6 +176,20 @@ describe('documents', () => {
     expect((await me.post(`${KB}/es_copy_doc_to_question_channel`, { docIds: [] })).status).toBe(400);
   });
 
+  it('es_copy_doc_to_question_channel gives one question file for one document, however often it is chosen', async () => {
+    const kept = (await upload<NameId>(me, [{ name: 'chosen-twice.pdf', data: pdf('Chosen twice for questions') }], target.id)).body.data.name_id[0]!.docId;
+    const questionFiles = async () => (await me.get<Page<Doc>>(`${KB}/folder/folder_for_question_channel?page=1&size=100`)).body.data.total;
+    const before = await questionFiles();
+    const first = await me.post<NameId>(`${KB}/es_copy_doc_to_question_channel`, { docIds: [kept] });
+    const again = await me.post<NameId>(`${KB}/es_copy_doc_to_question_channel`, { docIds: [kept] });
+    expect(first.status).toBe(200);
+    expect(again.body.data.name_id).toEqual(first.body.data.name_id);
+    expect(first.body.data.name_id[0]).toMatchObject({ name: 'chosen-twice.pdf' });
+    expect(await questionFiles()).toBe(before + 1);
+    // The knowledge-base document itself stays where it is.
+    expect((await me.get<Doc>(`${KB}/doc/${kept}`)).body.data.folder_id).toBe(target.id);
+  });
+
   it('get_img returns an image as base64 and refuses other documents', async () => {
     const img = (await upload<NameId>(me, [{ name: 'tiny.png', data: tinyPng }])).body.data.name_id[0]!.docId;
     const res = await me.get<{ img_base64: string; mime: string }>(`${KB}/get_img/${img}`);

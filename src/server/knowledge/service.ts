@@ -336,7 +336,11 @@ export function knowledgeService(db: Db, files: FileStore) {
       );
     },
 
-    /** es_copy_doc_to_question_channel: copies readable documents into the viewer's question files. */
+    /**
+     * es_copy_doc_to_question_channel: copies readable documents into the viewer's question files.
+     * A document whose file is already among them (the same bytes: stored names are content
+     * addresses) is not copied again, so choosing one document for questions twice gives one file.
+     */
     async copyToQuestionFiles(viewer: Viewer, docIds: string[]) {
       const sources: DocRow[] = [];
       for (const id of [...new Set(docIds)]) sources.push(await canAccess(db, viewer, { type: 'doc', id }, 'read'));
@@ -345,8 +349,18 @@ export function knowledgeService(db: Db, files: FileStore) {
           const taken = await titlesIn(tx, viewer.userId, null);
           const out = [];
           for (const source of sources) {
-            // Already among the viewer's question files: reuse it.
-            if (source.owner_id === viewer.userId && source.folder_id === null) out.push({ name: source.title, docId: source.id });
+            const held =
+              source.owner_id === viewer.userId && source.folder_id === null
+                ? source
+                : await tx
+                    .selectFrom('kb_documents')
+                    .select(['id', 'title'])
+                    .where('owner_id', '=', viewer.userId)
+                    .where('folder_id', 'is', null)
+                    .where('storage_name', '=', source.storage_name)
+                    .orderBy('created_at')
+                    .executeTakeFirst();
+            if (held) out.push({ name: held.title, docId: held.id });
             else out.push(await copyDocument(tx, source, viewer, null, taken));
           }
           return { name_id: out };

@@ -189,11 +189,21 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
       body: translateBody,
       response: { 200: okSchema(translateResult), ...errorResponses, 502: failure, 503: failure },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const viewer = await user(req);
     const text = req.body.docId ? (await kb.markdown(viewer, req.body.docId)).markdown : req.body.text!;
     if (!text.trim()) throw badRequest('该文档没有可翻译的文字', 'docId', 'nothing_to_translate');
-    return ok(await translation.translate(text, req.body.target_lang));
+    // The reader stopped waiting (closed the dialog, pressed 停止): the model stops writing too.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableEnded) gone.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      return ok(await translation.translate(text, req.body.target_lang, gone.signal));
+    } finally {
+      reply.raw.off('close', onClose);
+    }
   });
 
   app.get('/get_img/:id', {

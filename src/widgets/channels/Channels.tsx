@@ -16,6 +16,7 @@ import { answerModel } from '../../core/answer-model';
 import { useSignalValue } from '../shared/use-signal';
 import { ANSWER_EVENT_NAMES, parseEvent } from './answer-state';
 import { channelTime } from './channel-time';
+import { ChannelDocs } from './ChannelDocs';
 import { channelsStrings } from './channels.strings';
 import { otherSteps, ResearchProgress } from './ResearchProgress';
 import { answerCss } from './answer-css';
@@ -469,6 +470,7 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
           </button>
           {currentName && <h2 part="title" className="m-0 text-base font-semibold truncate">{currentName}</h2>}
         </header>
+        {current && <ChannelDocs channelId={current} version={questionsVersion} />}
         {!current ? (
           <p part="placeholder" className="m-0 text-sm text-muted">{t('pick_channel')}</p>
         ) : !questions ? (

@@ -29,8 +29,8 @@ export const channelsAttributes = { channelId: 'string', closeSider: 'string' } 
  *
  * @csspart root - The themed wrapper of everything inside.
  * @csspart base - The two columns.
- * @csspart history - The history list column: `search`, `channels` (each `channel`, with `channel-name`, `channel-time` (last activity: today HH:mm, this year M月D日, else YYYY/M/D), `rename`, `rename-input`, `delete-channel`, `confirm`), `empty`, `pagination`.
- * @csspart conversation - The conversation column: `toggle-history`, `title`, `placeholder`.
+ * @csspart history - The history list column: `search`, `channels` (each `channel`, with `channel-name`, `channel-time` (last activity: the last 7 days relative, e.g. 3小时前 or 昨天; this year M月D日; else YYYY/M/D), `rename`, `rename-input`, `delete-channel`, `confirm`), `empty`, `pagination`.
+ * @csspart conversation - The conversation column: `toggle-history`, `title`, `placeholder`, `channel-docs` (the documents the conversation's questions used, each `channel-doc`, opening the viewer; `channel-docs-error` when they cannot be read).
  * @csspart question - One question (`data-status` queued, running, done, stopped or failed) with `question-text`, `queued`, `running`, `thinking`, `research` (deep research: `research-progress`, `research-bar`, `research-current`, `research-plan` with each `research-sub-question` and its `data-state` done, current or pending, `research-steps` with each `research-step`), `steps` (each `step`), `answer`, `citation`, `stopped`, `failed`, `actions` (`stop`, `like`, `dislike`, `copy`, `delete`, `confirm`).
  * @csspart toasts - Notifications on foreign pages; each is `toast`.
  * @csspart error - The notice shown instead of the content when the element failed to render.

@@ -4,7 +4,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { createFolderBody, type KbFolder } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
-import type { Department, KnowledgeApi, PersonSearch, ShareRecord } from './knowledge-api';
+import type { Department, PersonSearch, ShareRecord } from '../../core/knowledge-api';
+import type { KnowledgeModel } from '../../core/knowledge-model';
 import { ActionButton, Badge, Button, Field, Icon, Modal } from './ui';
 
 /** Create or rename: the name is checked with the contract's rule before it is sent. */
@@ -91,11 +92,10 @@ type Target = { kind: 'user' | 'department'; id: string; name: string; detail: s
  * Share a folder or a document with people and departments found by the person/department
  * search (GET search_person_department, GET departments when nothing is typed), and stop a share.
  */
-export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
+export function ShareDialog({ t, model, resource, onClose }: {
   t: TFunction;
-  kbApi: KnowledgeApi;
+  model: KnowledgeModel;
   resource: { type: 'folder' | 'doc'; id: string; name: string };
-  onShared: (message: string) => void;
   onClose: () => void;
 }) {
   const [keyword, setKeyword] = useState('');
@@ -106,14 +106,10 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
-  const loadRecords = () =>
-    kbApi.shareRecords().then(
-      (all) => setRecords(all.filter((r) => r.resource_type === resource.type && r.resource_id === resource.id)),
-      () => setRecords([]),
-    );
+  const loadRecords = () => model.shareRecordsOf(resource).then(setRecords, () => setRecords([]));
   useEffect(() => {
     void loadRecords();
-    kbApi.departments().then(setDepartments, () => setDepartments([]));
+    model.departments().then(setDepartments, () => setDepartments([]));
   }, [resource.id]);
 
   useEffect(() => {
@@ -124,7 +120,7 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
     }
     const abort = new AbortController();
     const timer = setTimeout(() => {
-      kbApi.searchPeople(word, abort.signal).then(
+      model.searchPeople(word, abort.signal).then(
         (r) => !abort.signal.aborted && setFound(r),
         () => !abort.signal.aborted && setFound({ people: [], departments: [] }),
       );
@@ -133,7 +129,7 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
       clearTimeout(timer);
       abort.abort();
     };
-  }, [keyword, kbApi]);
+  }, [keyword, model]);
 
   const options: Target[] = useMemo(() => {
     const people = (found?.people ?? []).map((p): Target => ({ kind: 'user', id: p.id, name: p.name || p.show_name, detail: [p.show_name, p.department_name].filter(Boolean).join(' · ') }));
@@ -150,12 +146,10 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
     const users = chosen.filter((c) => c.kind === 'user').map((c) => c.id);
     const depts = chosen.filter((c) => c.kind === 'department').map((c) => c.id);
     try {
-      if (resource.type === 'folder') await kbApi.shareFolder(resource.id, users, depts);
-      else await kbApi.shareDoc(resource.id, users, depts);
+      await model.share(resource, users, depts);
       setChosen([]);
       setKeyword('');
       await loadRecords();
-      onShared(t('shared'));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('try_later'));
     } finally {
@@ -164,9 +158,8 @@ export function ShareDialog({ t, kbApi, resource, onShared, onClose }: {
   };
   const cancel = async (record: ShareRecord) => {
     try {
-      await kbApi.cancelShare(record.share_id);
+      await model.cancelShare(record.share_id);
       await loadRecords();
-      onShared(t('share_cancelled'));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('try_later'));
     }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import { ApiError } from '../../core/api';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -7,11 +7,10 @@ import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
-import { knowledgeApi } from './knowledge-api';
 import { knowledgeStrings } from './knowledge.strings';
 import { MainList } from './MainList';
 import { SidebarContent, SidebarHeader } from './Sidebar';
-import { useCurrentFolder } from './state';
+import { useDocSource, useKnowledgeModel } from './state';
 import { Icon } from './ui';
 
 addStrings('knowledge', knowledgeStrings);
@@ -28,26 +27,22 @@ export interface KnowledgeProps extends CommonProps {
 export function Knowledge({ view }: KnowledgeProps) {
   const { host, apiOrigin } = useHost();
   const t = useT('knowledge');
-  const kbApi = useMemo(() => knowledgeApi(apiOrigin), [apiOrigin]);
-  const folder = useCurrentFolder();
-  const crossOrigin = !isSameOrigin(apiOrigin);
+  const source = useDocSource();
   // On a foreign page there is no site toast area: the element shows the toasts itself.
-  const toasts = crossOrigin ? <InlineToasts label={t('notice')} closeLabel={t('close')} /> : null;
+  const toasts = !isSameOrigin(apiOrigin) ? <InlineToasts label={t('notice')} closeLabel={t('close')} /> : null;
 
   const onError = useCallback(
-    (error: unknown) => {
-      if (error instanceof ApiError) {
-        if (error.code === 'aborted') return;
-        emit(host, 'csai-error', { message: error.message, code: error.code, ...(error.status ? { status: error.status } : {}) });
-      } else emit(host, 'csai-error', { message: t('try_later'), code: 'unexpected_error' });
+    (error: ApiError) => {
+      if (error.code === 'aborted') return;
+      emit(host, 'csai-error', { message: error.message, code: error.code, ...(error.status ? { status: error.status } : {}) });
     },
-    [host, t],
+    [host],
   );
   /** DESIGN §7: csai-navigate first; else the site's router, or the CSAI server from a foreign page. */
   const navigate = useCallback((path: string) => openProductPage(host, apiOrigin, path), [host, apiOrigin]);
+  const model = useKnowledgeModel({ apiOrigin, t, onError, navigate });
 
-  const part = (view ?? 'main_list').trim() as KnowledgeView;
-  const shared = { t, kbApi, onError };
+  const part = (view ?? 'main_list').trim();
   const blank = (
     <div part="main-blank" className="flex h-full min-h-[16rem] flex-col items-center justify-center gap-2 p-8 text-center">
       <span className="flex h-12 w-12 items-center justify-center rounded-full border border-line text-accent"><Icon name="folder" className="w-6 h-6" /></span>
@@ -55,10 +50,10 @@ export function Knowledge({ view }: KnowledgeProps) {
       <p className="m-0 max-w-sm text-sm text-muted">{t('blank_text')}</p>
     </div>
   );
-  const main = folder ? <MainList {...shared} navigate={navigate} withCredentials={crossOrigin} /> : blank;
+  const main = source ? <MainList t={t} model={model} /> : blank;
 
-  if (part === 'sidebar_header') return <>{toasts}<SidebarHeader {...shared} /></>;
-  if (part === 'sidebar_content') return <>{toasts}<SidebarContent {...shared} /></>;
+  if (part === 'sidebar_header') return <>{toasts}<SidebarHeader t={t} model={model} /></>;
+  if (part === 'sidebar_content') return <>{toasts}<SidebarContent t={t} model={model} /></>;
   if (part === 'main_blank') return blank;
   const publicOnly = part === 'public';
   return (
@@ -66,9 +61,9 @@ export function Knowledge({ view }: KnowledgeProps) {
       {toasts && <div className="mb-2">{toasts}</div>}
       <div part="layout" data-view={publicOnly ? 'public' : 'main_list'} className="flex flex-col md:flex-row h-full min-h-[32rem] bg-surface text-ink font-csai rounded-csai border border-line overflow-hidden">
         <aside part="sidebar" className="flex flex-col border-b border-line md:border-b-0 md:border-r md:w-72 md:shrink-0">
-          <SidebarHeader {...shared} publicOnly={publicOnly} />
+          <SidebarHeader t={t} model={model} publicOnly={publicOnly} />
           <div className="max-h-72 overflow-auto md:max-h-[none] md:flex-1">
-            <SidebarContent {...shared} publicOnly={publicOnly} />
+            <SidebarContent t={t} model={model} publicOnly={publicOnly} />
           </div>
         </aside>
         <div part="main" className="flex-1 min-w-0 min-h-0 overflow-auto">{main}</div>

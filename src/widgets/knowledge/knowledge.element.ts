@@ -7,7 +7,10 @@ export const knowledgeAttributes = { view: 'string' } as const;
 /**
  * The knowledge bases of the signed-in user: folders (mine, shared with me, public) in a sidebar
  * and the chosen folder's documents in the main pane, with upload (click or drop; per-file
- * progress), parse status, search, pages, sharing, move, copy, download and the viewer. The
+ * progress), parse status, search, pages, sharing, move, copy, download, translation, use in a
+ * question and the viewer. The sidebar also opens the documents shared with me one by one
+ * (与我共享) and all my documents (全部文档); Enter in its search opens my folder of that exact
+ * name. The
  * parts share the page's status store (folder_id, folder_name, folder_file_count, now_knowledge),
  * so `sidebar_content` and `main_list` placed apart still work together.
  *
@@ -22,7 +25,7 @@ export const knowledgeAttributes = { view: 'string' } as const;
  * @attr {string} radius - Corner radius (any CSS length); overrides `--csai-radius` for this element.
  *
  * @fires {CustomEvent<CsaiErrorDetail>} csai-error - A call failed (the server's message and code, with `status`), a file was refused by the SPEC §5 rules (`invalid_file`), an upload needs a sign-in (`need_login`), or the element's code failed to load (`load_failed`) or to render (`render_failed`). Bubbles, composed.
- * @fires {CustomEvent<CsaiNavigateDetail>} csai-navigate - The element wants to open a page of the product: `path` site-relative (`/pdf_viewer?docId=…&if_img=…`, `/auth/sign-in`), `url` absolute on the CSAI server. Cancelable: call `preventDefault()` to route it yourself; otherwise the page navigates to it. Bubbles, composed.
+ * @fires {CustomEvent<CsaiNavigateDetail>} csai-navigate - The element wants to open a page of the product: `path` site-relative (`/pdf_viewer?docId=…&if_img=…`, `/auth/sign-in`, `/?docIds=…` after "用于提问"), `url` absolute on the CSAI server. Cancelable: call `preventDefault()` to route it yourself; otherwise the page navigates to it. Bubbles, composed.
  *
  * @csspart root - The themed wrapper of everything inside.
  * @csspart layout - The two-pane frame (`data-view` is `main_list` or `public`).
@@ -32,9 +35,11 @@ export const knowledgeAttributes = { view: 'string' } as const;
  * @csspart sidebar-content - The folder lists.
  * @csspart folder-section - One folder list (also `section-mine`, `section-shared`, `section-public`).
  * @csspart folder - A folder in a list (`folder-active` when chosen).
+ * @csspart doc-view - 与我共享 (documents shared with me one by one) or 全部文档 (all mine), `data-view` `shared_docs` or `all_docs` (`doc-view-active` when chosen).
+ * @csspart folder-lookup - Says that no folder has the exact name searched for with Enter.
  * @csspart main - The right pane.
  * @csspart main-blank - The view shown when no folder is chosen.
- * @csspart main-list - The chosen folder with its documents.
+ * @csspart main-list - The chosen folder (or document view, `data-source` `folder`, `shared_docs`, `all_docs`) with its documents.
  * @csspart folder-actions - Upload, share, rename, public and delete buttons (owner only).
  * @csspart upload-button - The upload button.
  * @csspart file-input - The hidden file input.
@@ -53,7 +58,11 @@ export const knowledgeAttributes = { view: 'string' } as const;
  * @csspart document-menu - The more-actions menu of a document.
  * @csspart empty - Shown when the folder has no (matching) documents.
  * @csspart pagination - Previous / next page.
- * @csspart dialog - Every dialog (also `folder-dialog`, `confirm-dialog`, `share-dialog`, `target-dialog`).
+ * @csspart dialog - Every dialog (also `folder-dialog`, `confirm-dialog`, `share-dialog`, `target-dialog`, `translate-dialog`).
+ * @csspart translation-progress - While a translation runs: the seconds so far and an indeterminate bar.
+ * @csspart translation - The finished translation (plain text).
+ * @csspart translation-download - Downloads the translation as markdown.
+ * @csspart translation-error - Why the translation failed (no language model configured, the document not parsed, …).
  * @csspart share-options - People and departments to share with.
  * @csspart share-record - One existing share, with its cancel button.
  * @csspart toasts - On a foreign page (another origin in `api-base`): the element's own notification area.

@@ -1,44 +1,55 @@
-// What the parts of <csai-knowledge> share on one page: the SPEC §3 knowledge fields of the
-// status store (folder_id, folder_name, folder_file_count, now_knowledge, knowledge_folders) and
-// two refresh counters, so a folder made in the sidebar header shows in the sidebar content and
-// an upload in the main list updates the counts beside the folders.
-import { useSyncExternalStore } from 'react';
-import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
-import { kbFolder, type KbFolder } from '../../contract/knowledge';
-import { statusStore } from '../../core/status-store';
-import type { FolderSortKey } from './knowledge-api';
+// The knowledge view's React side of the core model (src/core/knowledge-model.ts): hooks that read
+// the page's shared selection, and one model per element with the element's strings, errors and
+// navigation.
+import { useEffect, useMemo } from 'react';
+import type { TFunction } from 'i18next';
+import type { KbFolder } from '../../contract/knowledge';
+import type { ApiError } from '../../core/api';
+import { createKnowledgeApi } from '../../core/knowledge-api';
+import { createKnowledgeModel, knowledgeSelection, type DocSource, type KnowledgeModel } from '../../core/knowledge-model';
+import { useSignalValue } from '../shared/use-signal';
+import { apiFor, apiRoot, isSameOrigin } from '../shared/site';
+import { uploadFiles } from './upload';
 
-/** Bumped after any change to a folder list (create, rename, delete, share, upload). */
-export const $foldersVersion = signal(0);
-/** The sidebar's search text and sort, shared by `sidebar_header` and `sidebar_content`. */
-export const $folderSearch = signal('');
-export const $folderSort: Signal<FolderSortKey> = signal('-createTime');
+export { useSignalValue };
 
-/** Reads a signal in a React component and re-renders on change. */
-export function useSignalValue<T>($s: ReadonlySignal<T>): T {
-  return useSyncExternalStore(
-    (onChange) => $s.subscribe(() => onChange()),
-    () => $s.value,
-  );
-}
-
-/** The folder shown in the main list, from the store (SPEC §3 now_knowledge), or null. */
-export function useCurrentFolder(): KbFolder | null {
-  const raw = useSignalValue(statusStore().knowledge.$now_knowledge);
-  const parsed = kbFolder.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
-
-/** Makes a folder the current one (or none): now_knowledge, folder_id, folder_name, folder_file_count. */
-export function selectFolder(folder: KbFolder | null): void {
-  const k = statusStore().knowledge;
-  k.$now_knowledge.value = folder;
-  k.$folder_id.value = folder?.id ?? '';
-  k.$folder_name.value = folder?.name ?? '';
-  k.$folder_file_count.value = folder?.doc_count ?? 0;
-}
-
+/** Makes a folder the current one (or none). */
+export const selectFolder = (folder: KbFolder | null) => knowledgeSelection().selectFolder(folder);
 /** Asks every folder list on the page to load again. */
-export function refreshFolders(): void {
-  $foldersVersion.value += 1;
+export const refreshFolders = () => knowledgeSelection().refreshFolders();
+
+/** The folder shown in the main list (SPEC §3 now_knowledge), or null. */
+export function useCurrentFolder(): KbFolder | null {
+  return useSignalValue(knowledgeSelection().$folder);
+}
+
+/** What the main list shows: a folder, the documents shared with me, all my documents, or nothing. */
+export function useDocSource(): DocSource | null {
+  return useSignalValue(knowledgeSelection().$source);
+}
+
+/** The element's knowledge model, bound to its `api-base`, strings, `csai-error` and navigation. */
+export function useKnowledgeModel({ apiOrigin, t, onError, navigate }: {
+  apiOrigin: string;
+  t: TFunction;
+  onError: (error: ApiError) => void;
+  navigate: (path: string) => void;
+}): KnowledgeModel {
+  return useMemo(() => {
+    const api = createKnowledgeApi(apiFor(apiOrigin));
+    const root = apiRoot(apiOrigin);
+    const withCredentials = !isSameOrigin(apiOrigin);
+    return createKnowledgeModel({
+      api,
+      t: (key, options) => t(key, options),
+      onError,
+      navigate,
+      upload: ({ folderId, files, onProgress }) => uploadFiles({ apiRoot: root, folderId, files, onProgress, withCredentials }),
+    });
+  }, [apiOrigin, t, onError, navigate]);
+}
+
+/** Runs the model's list loading while the component is shown. */
+export function useWatch(model: KnowledgeModel): void {
+  useEffect(() => model.watch(), [model]);
 }

@@ -6,24 +6,7 @@ import { uploadResult } from '../../contract/knowledge';
 import { UPLOAD_SESSION_MESSAGE } from '../../core/api';
 import { csrfToken } from '../../core/csrf';
 
-/** SPEC §4 upload status of one file: 1 uploading ("上传中"), 2 done ("完成"), 3 failed. */
-export type UploadStatus = 1 | 2 | 3;
-
-/** One file of a batch as the upload list shows it. */
-export interface UploadItem {
-  key: string;
-  name: string;
-  size: number;
-  /** 0–100. */
-  progress: number;
-  status: UploadStatus;
-}
-
-/** SPEC §4: the total is the rounded mean of the per-file progress (0 for an empty batch). */
-export function totalProgress(items: readonly Pick<UploadItem, 'progress'>[]): number {
-  if (!items.length) return 0;
-  return Math.round(items.reduce((sum, i) => sum + i.progress, 0) / items.length);
-}
+export { totalProgress, type UploadItem, type UploadStatus } from '../../core/knowledge-model';
 
 /**
  * Per-file progress from the bytes of the whole multipart body sent so far: the files travel in

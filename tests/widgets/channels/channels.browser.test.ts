@@ -50,6 +50,7 @@ describe('<csai-channels>', () => {
         ...extra,
         (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: channels, total, page: Number(new URL(c.url, location.href).searchParams.get('page')), size: 20 }) : undefined),
         (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
       ]),
     );
     restoreFetch = fake.restore;
@@ -200,6 +201,46 @@ describe('<csai-channels>', () => {
     });
   });
 
+  describe('the documents of the conversation', () => {
+    const kbDoc = (docId: string, title: string, type: number) => ({
+      docId, title, type, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null, download_url: '', download_key: '', folder_id: 'f1',
+      size: 1000, page_count: null, owner_id: 'u1', owner_name: '王化学', is_owner: true, created_at: '',
+    });
+    const routes: Route[] = [
+      (c) => (c.path === '/channel/channel_docs/c1' ? okBody(['d1', 'gone', 'd2']) : undefined),
+      (c) => (c.path === '/knowledge_base/doc/d1' ? okBody(kbDoc('d1', '药理学.pdf', 1)) : undefined),
+      (c) => (c.path === '/knowledge_base/doc/d2' ? okBody(kbDoc('d2', 'cdk2.sdf', 5)) : undefined),
+    ];
+
+    it('lists the documents its questions used (those gone left out); each opens in the viewer', async () => {
+      const el = await show('channel-id="c1"', [question('q1', { answer: '回答', docIdList: ['d1', 'gone', 'd2'] })], routes);
+      const box = await waitFor(() => part(el, 'channel-docs') as HTMLDetailsElement | null, 'the documents');
+      expect(calls.some((c) => c.path === '/channel/channel_docs/c1')).to.equal(true);
+      expect(box.querySelector('summary')!.textContent).to.equal('本对话使用的文档（2）');
+      const rows = [...box.querySelectorAll<HTMLElement>('[part~="channel-doc"]')];
+      expect(rows.map((r) => r.textContent)).to.deep.equal(['PDF药理学.pdf', 'SDFcdk2.sdf']);
+      const paths: string[] = [];
+      el.addEventListener('csai-navigate', (e) => {
+        e.preventDefault();
+        paths.push(e.detail.path);
+      });
+      box.open = true;
+      rows[0]!.querySelector('button')!.click();
+      rows[1]!.querySelector('button')!.click();
+      expect(paths).to.deep.equal(['/pdf_viewer?docId=d1&if_img=0', '/pdf_viewer?docId=d2&if_img=0&type=5']);
+      const result = await axe.run(el);
+      expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    });
+
+    it('shows nothing for a conversation without documents', async () => {
+      const el = await show('channel-id="c1"', [question('q1', { answer: '回答' })]);
+      await waitFor(() => answers(el).length === 1, 'the answer');
+      await waitFor(() => calls.some((c) => c.path === '/channel/channel_docs/c1'), 'the call');
+      expect(part(el, 'channel-docs')).to.equal(null);
+      expect(part(el, 'channel-docs-error')).to.equal(null);
+    });
+  });
+
   describe('the question', () => {
     it('draws the SMILES written in it as <csai-molecule> below the unchanged text, and nothing else', async () => {
       const text = '比较 CC(=O)OC1=CC=CC=C1C(O)=O 与 CCO、CNS、NMR、H2O 和 C1CC(( 的性质';
@@ -288,19 +329,20 @@ describe('<csai-channels>', () => {
       await waitFor(() => calls.find((c) => c.path.startsWith('/channel?page=2')), 'page 2');
     });
 
-    it('shows when each conversation was last active: today HH:mm, this year M月D日, else YYYY/M/D', async () => {
+    it('shows when each conversation was last active: the last 7 days relative in Chinese, this year M月D日, else YYYY/M/D', async () => {
       const now = new Date();
       const local = (y: number, m: number, d: number, h: number, min: number) => new Date(y, m, d, h, min).toISOString();
-      // Earlier today (00:07, or now when that is still ahead), 1 January this year (unless that is today), and an old one.
-      const today = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 0, 7) <= now ? local(now.getFullYear(), now.getMonth(), now.getDate(), 0, 7) : now.toISOString();
-      const thisYear = now.getMonth() === 0 && now.getDate() === 1 ? undefined : local(now.getFullYear(), 0, 1, 12, 0);
+      // Three hours ago, 1 January this year (unless that is within the last week), and an old one.
+      const today = new Date(now.getTime() - 3 * 3600_000 - 60_000).toISOString();
+      const thisYear = now.getMonth() === 0 && now.getDate() <= 8 ? undefined : local(now.getFullYear(), 0, 1, 12, 0);
       const dated = (id: string, name: string, at: string) => ({ ...channel(id, name), updated_at: at });
       const rows = [dated('c1', '今天的对话', today), ...(thisYear ? [dated('c2', '今年的对话', thisYear)] : []), dated('c3', '去年的对话', local(2024, 2, 9, 18, 30)), channel('c4', '没有时间的对话')];
       const el = await show('', [], [], rows, rows.length);
       await waitFor(() => el.shadowRoot!.querySelectorAll('[part~="channel"]').length === rows.length, 'the list');
       const time = (id: string) => el.shadowRoot!.querySelector<HTMLTimeElement>(`[data-channel-id="${id}"] [part~="channel-time"]`);
       const at = new Date(today);
-      expect(time('c1')!.textContent).to.equal(`${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`);
+      expect(time('c1')!.textContent).to.equal('3小时前');
+      expect(time('c1')!.title).to.equal(`最近活动：${at.getFullYear()}年${at.getMonth() + 1}月${at.getDate()}日 ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`);
       expect(time('c1')!.dateTime).to.equal(today);
       if (thisYear) expect(time('c2')!.textContent).to.equal('1月1日');
       expect(time('c3')!.textContent).to.equal('2024/3/9');

@@ -30,6 +30,10 @@ export function fakeServer() {
     docCalls: 0,
     records: [] as { share_id: string; resource_type: 'folder' | 'doc'; resource_id: string; resource_name: string; target_type: 'user' | 'department'; target_id: string; target_name: string; created_at: string }[],
     fail: {} as Record<string, { status: number; message: string; code: string }>,
+    /** Documents shared with the user one by one (get_shared_docs). */
+    sharedDocs: [doc('s1', '同事的论文.pdf', { is_owner: false, owner_id: 'u2', owner_name: '李博士', folder_id: 'fx' })] as KbDocument[],
+    /** POST translate answers after this promise settles (a test holds it to see the progress). */
+    translateGate: Promise.resolve() as Promise<unknown>,
   };
   const calls: Call[] = [];
 
@@ -83,6 +87,28 @@ export function fakeServer() {
     if (path === '/knowledge_base/cancel_share') {
       state.records = state.records.filter((r) => r.share_id !== (body as { share_id: string }).share_id);
       return json(200, okBody({ deleted: 1 }));
+    }
+    if (path === '/knowledge_base/get_shared_docs') {
+      const search = u.searchParams.get('search');
+      return json(200, page(search ? state.sharedDocs.filter((d) => d.title.includes(search)) : state.sharedDocs, Number(u.searchParams.get('page') ?? 1)));
+    }
+    if (path === '/knowledge_base/all_docs') {
+      const all = Object.values(state.docs).flat();
+      const search = u.searchParams.get('search');
+      return json(200, page(search ? all.filter((d) => d.title.includes(search)) : all, Number(u.searchParams.get('page') ?? 1)));
+    }
+    if (path === '/knowledge_base/get_folder/xxx') {
+      const found = state.mine.find((f) => f.name === u.searchParams.get('folder_name'));
+      return found ? json(200, okBody(found)) : json(404, { success: false, message: '知识库不存在', code: 'not_found' });
+    }
+    if (path === '/knowledge_base/translate') {
+      await state.translateGate;
+      const b = body as { docId: string; target_lang: string };
+      return json(200, okBody({ translation: `# Review (${b.target_lang})\n\nKinase inhibitors <b>block</b> ATP binding.`, truncated: true, model: 'qwen-test' }));
+    }
+    if (path === '/knowledge_base/es_copy_doc_to_question_channel') {
+      const ids = (body as { docIds: string[] }).docIds;
+      return json(200, okBody({ name_id: ids.map((id) => ({ name: `${id}-副本.pdf`, docId: `q-${id}` })) }));
     }
     if (path === '/departments') return json(200, okBody([{ id: 'dep1', name: '药物化学部', member_count: 12 }]));
     if (path === '/search_person_department') {

@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/knowledge/knowledge.element';
 import { toastStore } from '../../../src/core/toast';
-import { clearStatusStorage } from '../../../src/core/status-store';
+import { clearStatusStorage, statusStore } from '../../../src/core/status-store';
 import { setNavigate } from '../../../src/core/page';
 import { fileProgress, totalProgress } from '../../../src/widgets/knowledge/upload';
 import { UPLOAD_CLEAR_MS } from '../../../src/widgets/knowledge/MainList';
@@ -64,6 +64,9 @@ describe('<csai-knowledge>', () => {
   beforeEach(() => {
     selectFolder(null);
     clearStatusStorage(sessionStorage);
+    statusStore().ask.$files_list.value = [];
+    statusStore().ask.$docIdList.value = [];
+    statusStore().ask.$selectedKbs.value = [];
     toastStore().remove();
     server = fakeServer();
     navigations = [];
@@ -265,6 +268,10 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => part(el, 'upload-total')!.textContent === '总进度 17%', 'the total');
       const items = all(el, '[part~="upload-item"]');
       expect(items.map((i) => i.textContent)).to.deep.equal(['a.pdf上传中 33%', '扫描件_1.png上传中 0%']);
+      // The bar's width comes from a class in the adopted sheet, never from a style attribute.
+      const bar = items[0]!.querySelector<HTMLElement>('[role=progressbar] > div')!;
+      expect(bar.hasAttribute('style')).to.equal(false);
+      await waitFor(() => Math.abs(bar.getBoundingClientRect().width / bar.parentElement!.getBoundingClientRect().width - 0.33) < 0.02, 'the bar at 33%');
       xhr.respond(200, { success: true, data: { name_id: [{ name: 'a.pdf', docId: 'n1' }, { name: '扫描件_1.png', docId: 'n2' }] }, message: '上传成功' });
       await waitFor(() => all(el, '[part~="upload-item"]').every((i) => i.dataset.status === '2'), 'done');
       expect(all(el, '[part~="upload-item"]').map((i) => i.textContent)).to.deep.equal(['a.pdf完成', '扫描件_1.png完成']);
@@ -456,6 +463,148 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => lastToast()?.title === '添加失败', 'the failure toast');
       expect(lastToast()).to.include({ description: '该知识库中已有同名文件', variant: 'destructive' });
       expect(errors.at(-1)).to.include({ code: 'duplicate' });
+    });
+  });
+  describe('documents outside a folder, lookup by name, translation, use in a question', () => {
+    const menuAction = async (el: Element, title: string, action: string) => {
+      button(el, `更多操作：${title}`)!.click();
+      await waitFor(() => part(el, 'document-menu'), 'the menu');
+      const items = all<HTMLButtonElement>(el, '[role="menuitem"]');
+      const item = items.find((b) => b.textContent === action);
+      return { items: items.map((b) => b.textContent), click: () => item!.click() };
+    };
+
+    it('与我共享 lists the documents shared with me one by one, read only, with their owner', async () => {
+      const el = await show();
+      const entry = shadow(el).querySelector<HTMLButtonElement>('[data-view="shared_docs"]')!;
+      expect(entry.textContent).to.equal('与我共享');
+      expect(entry.closest('[part~="section-shared"]'), 'under shared with me').to.not.equal(null);
+      entry.click();
+      await waitFor(() => part(el, 'documents'), 'the shared documents');
+      expect(part(el, 'main-list')!.dataset.source).to.equal('shared_docs');
+      expect(shadow(el).querySelector('#kb-folder-title')!.textContent).to.equal('与我共享的文档');
+      expect(server.calls.map((c) => c.url)).to.include('/api/v1/knowledge_base/get_shared_docs?page=1&size=20');
+      expect(all(el, '[part~="document-title"]').map((b) => b.textContent)).to.deep.equal(['同事的论文.pdf']);
+      expect(part(el, 'document')!.textContent).to.contain('所有者：李博士');
+      expect(part(el, 'drop-zone'), 'no upload here').to.equal(null);
+      expect(part(el, 'folder-actions')).to.equal(null);
+      expect(entry.getAttribute('aria-current')).to.equal('true');
+      const menu = await menuAction(el, '同事的论文.pdf', '用于提问');
+      expect(menu.items).to.deep.equal(['用于提问', '翻译', '添加到知识库', '复制']);
+      expect(await seriousViolations(el)).to.deep.equal([]);
+    });
+
+    it('says so when nobody shared a document', async () => {
+      server.state.sharedDocs = [];
+      const el = await show();
+      shadow(el).querySelector<HTMLButtonElement>('[data-view="shared_docs"]')!.click();
+      await waitFor(() => part(el, 'empty'), 'the empty state');
+      expect(part(el, 'empty')!.textContent).to.contain('还没有人单独分享文档给您');
+    });
+
+    it('全部文档 lists all my documents (all_docs with show_my_kb) and searches them', async () => {
+      const el = await show();
+      shadow(el).querySelector<HTMLButtonElement>('[data-view="all_docs"]')!.click();
+      await waitFor(() => part(el, 'documents'), 'the documents');
+      expect(server.calls.map((c) => c.url)).to.include('/api/v1/knowledge_base/all_docs?page=1&size=20&show_my_kb=1');
+      expect(all(el, '[part~="document-title"]').map((b) => b.textContent)).to.have.members(['提问附件.pdf', '综述.pdf', 'cdk2.sdf', '扫描件.png']);
+      type(shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索文档"]')!, 'cdk2');
+      await waitFor(() => all(el, '[part~="document"]').length === 1, 'the search result');
+      expect(server.calls.some((c) => c.url === '/api/v1/knowledge_base/all_docs?page=1&size=20&search=cdk2&show_my_kb=1')).to.equal(true);
+    });
+
+    it('Enter in the folder search opens my folder of that exact name, or says there is none', async () => {
+      const el = await show();
+      const search = shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索知识库"]')!;
+      type(search, '分子库');
+      search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      await waitFor(() => shadow(el).querySelector('#kb-folder-title')?.textContent === '分子库', 'the folder');
+      expect(server.calls.map((c) => c.url)).to.include(`/api/v1/knowledge_base/get_folder/xxx?folder_name=${encodeURIComponent('分子库')}`);
+      type(search, '不存在的库');
+      search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      await waitFor(() => part(el, 'folder-lookup'), 'the message');
+      expect(part(el, 'folder-lookup')!.textContent).to.equal('没有名为“不存在的库”的知识库');
+      expect(lastToast(), 'no error toast for a name not found').to.equal(undefined);
+    });
+
+    it('translates a parsed document: progress, the result as text, download as markdown', async () => {
+      let release: () => void = () => undefined;
+      server.state.translateGate = new Promise<void>((r) => (release = r));
+      const el = await show();
+      await openFolder(el);
+      (await menuAction(el, '综述.pdf', '翻译')).click();
+      const d = await waitFor(() => dialog(el), 'the dialog');
+      expect(d.querySelector('h2')!.textContent).to.equal('翻译“综述.pdf”');
+      expect(d.querySelector<HTMLInputElement>('input[value="en"]')!.checked, 'a Chinese title goes to English').to.equal(true);
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '开始翻译')!.click();
+      await waitFor(() => part(el, 'translation-progress'), 'the progress');
+      expect(part(el, 'translation-progress')!.textContent).to.contain('正在翻译…已用时 0 秒');
+      expect(await seriousViolations(el)).to.deep.equal([]);
+      release();
+      const result = await waitFor(() => part(el, 'translation'), 'the translation');
+      expect(server.calls.find((c) => c.url.endsWith('/translate'))!.body).to.deep.equal({ docId: 'd1', target_lang: 'en' });
+      expect(result.textContent).to.equal('# Review (en)\n\nKinase inhibitors <b>block</b> ATP binding.');
+      expect(result.querySelector('b'), 'never rendered as HTML').to.equal(null);
+      expect(d.textContent).to.contain('原文较长，只翻译了前 20000 个字符');
+      expect(d.textContent).to.contain('qwen-test');
+      const saved: string[] = [];
+      const click = HTMLAnchorElement.prototype.click;
+      HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+        saved.push(this.download);
+      };
+      try {
+        part(el, 'translation-download')!.click();
+      } finally {
+        HTMLAnchorElement.prototype.click = click;
+      }
+      expect(saved).to.deep.equal(['综述.en.md']);
+      expect(await seriousViolations(el)).to.deep.equal([]);
+    });
+
+    it('says plainly when the server has no language model, without an error toast', async () => {
+      server.state.fail['POST /knowledge_base/translate'] = { status: 503, message: '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置', code: 'llm_not_configured' };
+      const el = await show();
+      await openFolder(el);
+      (await menuAction(el, '综述.pdf', '翻译')).click();
+      const d = await waitFor(() => dialog(el), 'the dialog');
+      [...d.querySelectorAll('button')].find((b) => b.textContent === '开始翻译')!.click();
+      await waitFor(() => part(el, 'translation-error'), 'the message');
+      expect(part(el, 'translation-error')!.textContent).to.equal('服务器未配置语言模型，无法翻译。请管理员设置 LLM_BASE_URL 和 LLM_MODEL 后再试。');
+      expect(lastToast()).to.equal(undefined);
+      expect([...d.querySelectorAll('button')].some((b) => b.textContent === '重新翻译')).to.equal(true);
+    });
+
+    it('offers no translation for molecule files or documents not parsed', async () => {
+      const el = await show();
+      await openFolder(el);
+      expect((await menuAction(el, 'cdk2.sdf', '复制')).items).to.not.include('翻译');
+      button(el, '更多操作：cdk2.sdf')!.click();
+      expect((await menuAction(el, '扫描件.png', '复制')).items).to.deep.equal(['复制', '移动', '分享', '删除']);
+    });
+
+    it('用于提问 copies a document into the question files, puts it in the question box’s files and opens the question page', async () => {
+      const el = await show();
+      shadow(el).querySelector<HTMLButtonElement>('[data-view="shared_docs"]')!.click();
+      await waitFor(() => part(el, 'documents'), 'the shared documents');
+      (await menuAction(el, '同事的论文.pdf', '用于提问')).click();
+      await waitFor(() => navigations.length, 'the navigation');
+      expect(server.calls.find((c) => c.url.endsWith('/es_copy_doc_to_question_channel'))!.body).to.deep.equal({ docIds: ['s1'] });
+      expect(statusStore().ask.$files_list.value).to.deep.equal([{ docId: 'q-s1', name: 's1-副本.pdf' }]);
+      expect(statusStore().ask.$docIdList.value).to.deep.equal(['q-s1']);
+      expect(navigations).to.deep.equal(['/?docIds=q-s1']);
+      expect(lastToast()).to.include({ title: '已添加到提问文件', description: '“s1-副本.pdf”已加入提问框的文件' });
+    });
+
+    it('用于提问 is refused while knowledge bases are chosen (SPEC §5)', async () => {
+      statusStore().ask.$selectedKbs.value = [{ id: 'f1', name: '激酶抑制剂文献' }];
+      const el = await show();
+      await openFolder(el);
+      (await menuAction(el, '综述.pdf', '用于提问')).click();
+      await waitFor(() => lastToast(), 'the toast');
+      expect(lastToast()).to.include({ title: '已经选择知识库，不能选择文件', variant: 'destructive' });
+      expect(server.calls.some((c) => c.url.endsWith('/es_copy_doc_to_question_channel'))).to.equal(false);
+      expect(navigations).to.deep.equal([]);
+      expect(errors.at(-1)).to.include({ code: 'invalid_selection' });
     });
   });
 });

@@ -1,8 +1,8 @@
-// The knowledge-base calls of SPEC §7 as the element uses them, over the page's API client
-// (CSRF, SPEC §8 toasts, 401 → sign-in) with every answer parsed by the contract schemas.
+// The knowledge-base calls of SPEC §7 (and GET channel/channel_docs/{id}) over an API client
+// (CSRF, SPEC §8 toasts, 401 → sign-in), every answer parsed by the contract schemas.
 import { z } from 'zod';
-import { paged } from '../../contract/envelope';
-import { department, personSearchResult } from '../../contract/general';
+import { paged } from '../contract/envelope';
+import { department, personSearchResult } from '../contract/general';
 import {
   deleteResult,
   kbDocument,
@@ -11,18 +11,28 @@ import {
   nameId,
   shareRecord,
   shareResult,
-  type KbFolder,
-} from '../../contract/knowledge';
-import { api, setApiBase } from '../../core/page';
-import { queryCache } from '../../core/query-cache';
+  translateResult,
+  uploadResult,
+} from '../contract/knowledge';
+import type { ApiClient, CallOptions } from './api';
+import { queryCache } from './query-cache';
 
 const folderPage = paged(kbFolder);
 const docPage = paged(kbDocument);
+/** A page of folders. */
 export type FolderPage = z.infer<typeof folderPage>;
+/** A page of documents. */
 export type DocPage = z.infer<typeof docPage>;
+/** One share made by the signed-in user. */
 export type ShareRecord = z.infer<typeof shareRecord>;
+/** People and departments found by the people search. */
 export type PersonSearch = z.infer<typeof personSearchResult>;
+/** A department. */
 export type Department = z.infer<typeof department>;
+/** A translation: the text, whether the source was cut, the model. */
+export type Translation = z.infer<typeof translateResult>;
+/** Target languages of POST translate. */
+export type TranslateLanguage = 'zh' | 'en';
 
 /** Which folder list: mine, shared with me, public. */
 export type FolderScope = 'mine' | 'shared' | 'public';
@@ -46,19 +56,35 @@ const qs = (params: Record<string, string | number | undefined>) => {
   return q.toString();
 };
 
-/** The element's API, bound to its `api-base`. */
-export function knowledgeApi(apiOrigin: string) {
-  setApiBase(apiOrigin);
-  const client = api();
+/** Paging and search of a document list. */
+export interface DocQuery {
+  page: number;
+  search?: string | undefined;
+}
+
+/**
+ * The knowledge-base calls bound to one API client (the page's, at the element's `api-base`).
+ * @example const kb = createKnowledgeApi(api()); const mine = await kb.folders('mine');
+ */
+export function createKnowledgeApi(client: ApiClient) {
   const enc = encodeURIComponent;
   return {
-    root: client.root,
-    folders: (scope: FolderScope, { search, sort }: { search?: string; sort?: FolderSortKey } = {}) =>
+    folders: (scope: FolderScope, { search, sort }: { search?: string | undefined; sort?: FolderSortKey } = {}) =>
       client.get(`${scopePath[scope]}?${qs({ page: 1, size: FOLDER_PAGE_SIZE, search, sort })}`, folderPage),
     /** Quiet: a folder that cannot be read is simply not shown. */
     folder: (id: string) => client.get(`/knowledge_base/get_folder/${enc(id)}`, kbFolder, { quiet: true }),
-    docs: (folderId: string, { page, search }: { page: number; search?: string }, signal?: AbortSignal) =>
+    /** GET get_folder/xxx?folder_name=: one of your folders by its exact name (404 when none). Quiet: the caller says so. */
+    folderByName: (name: string) => client.get(`/knowledge_base/get_folder/xxx?${qs({ folder_name: name })}`, kbFolder, { quiet: true }),
+    docs: (folderId: string, { page, search }: DocQuery, signal?: AbortSignal) =>
       client.get(`/knowledge_base/folder/${enc(folderId)}?${qs({ page, size: DOC_PAGE_SIZE, search })}`, docPage, { signal }),
+    /** GET get_shared_docs: documents shared with you one by one. */
+    sharedDocs: ({ page, search }: DocQuery, signal?: AbortSignal) =>
+      client.get(`/knowledge_base/get_shared_docs?${qs({ page, size: DOC_PAGE_SIZE, search })}`, docPage, { signal }),
+    /** GET all_docs with show_my_kb: your question files and the documents of your knowledge bases. */
+    allDocs: ({ page, search }: DocQuery, signal?: AbortSignal) =>
+      client.get(`/knowledge_base/all_docs?${qs({ page, size: DOC_PAGE_SIZE, search, show_my_kb: 1 })}`, docPage, { signal }),
+    /** One document with its parse state. Quiet: a document gone or unreadable is left out by the caller. */
+    doc: (docId: string, opts: CallOptions = {}) => client.get(`/knowledge_base/doc/${enc(docId)}`, kbDocument, { quiet: true, ...opts }),
     createFolder: (name: string) => client.post('/knowledge_base/folder', { name }, kbFolder),
     updateFolder: (id: string, body: { name?: string; is_public?: boolean }) => client.put(`/knowledge_base/folder/${enc(id)}`, body, kbFolder),
     deleteFolder: (id: string) => client.delete(`/knowledge_base/folder/${enc(id)}`, deleteResult),
@@ -67,6 +93,11 @@ export function knowledgeApi(apiOrigin: string) {
     copyDoc: (docId: string, folderId: string) => client.post('/knowledge_base/copy_doc', { docId, folder_id: folderId }, nameId),
     /** Quiet: the caller shows the SPEC §8 add toasts itself. */
     addToKb: (docId: string, folderId: string) => client.post('/knowledge_base/add_doc_to_kb', { docId, folder_id: folderId }, nameId, { quiet: true }),
+    /** POST es_copy_doc_to_question_channel: copies readable documents into your question files. */
+    copyToQuestion: (docIds: string[]) => client.post('/knowledge_base/es_copy_doc_to_question_channel', { docIds }, uploadResult),
+    /** POST translate of a parsed document. Quiet: the translate view shows the failure (503 without a model). */
+    translate: (docId: string, targetLang: TranslateLanguage, signal?: AbortSignal) =>
+      client.post('/knowledge_base/translate', { docId, target_lang: targetLang }, translateResult, { quiet: true, signal }),
     download: (docId: string) => client.download(`/knowledge_base/download/${enc(docId)}`),
     markdown: (docId: string) =>
       queryCache().query(`knowledge:markdown:${docId}`, () => client.get(`/knowledge_base/doc_markdown/${enc(docId)}`, markdownResult, { quiet: true })),
@@ -78,19 +109,15 @@ export function knowledgeApi(apiOrigin: string) {
     shareRecords: () => client.get('/knowledge_base/get_shared_records', z.array(shareRecord)),
     searchPeople: (keyword: string, signal?: AbortSignal) => client.get(`/search_person_department?${qs({ keyword })}`, personSearchResult, { signal, quiet: true }),
     departments: () => queryCache().query('knowledge:departments', () => client.get('/departments', z.array(department), { quiet: true })),
-    ping: async () => {
-      await client.get('/', z.unknown(), { quiet: true }).catch(() => undefined);
-    },
+    /** GET channel/channel_docs/{id}: ids of the documents a conversation's questions used. */
+    channelDocIds: (channelId: string, signal?: AbortSignal) => client.get(`/channel/channel_docs/${enc(channelId)}`, z.array(z.string()), { quiet: true, signal }),
   };
 }
-export type KnowledgeApi = ReturnType<typeof knowledgeApi>;
+/** The knowledge-base calls. */
+export type KnowledgeApi = ReturnType<typeof createKnowledgeApi>;
 
 /** SDF documents: the molecule count from the parsed text ("共 N 个分子"), or null. */
 export function moleculeCount(markdown: string): number | null {
   const m = /共\s*(\d+)\s*个分子/.exec(markdown);
   return m ? Number(m[1]) : null;
 }
-
-/** The folder kept in the store (SPEC §3 now_knowledge). */
-export const storedFolder = kbFolder;
-export type StoredFolder = KbFolder;
