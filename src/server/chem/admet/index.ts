@@ -1,7 +1,8 @@
 import type { MainModule, Mol } from '@rdkit/rdkit';
 import { insideEgg, type AdmetMolecule } from '../../../contract/admet';
 import { ELEMENT_SYMBOLS, hillFormula } from '../elements';
-import { ChemInputError, parseMolInput, type MolInput } from '../engine';
+import { ChemInputError, parseMolInput } from '../engine';
+import type { AdmetItem, AdmetOutcome } from './protocol';
 import { loadBrenk, loadFragmentScores, loadPains, loadQed, type QedData } from './data';
 import { readGraph, type MolGraph } from './graph';
 import { createMlogp } from './mlogp';
@@ -9,17 +10,6 @@ import { compilePatterns, hasMatch, matchAtoms, type Pattern } from './patterns'
 import { druglikeness, esol, logKp } from './rules';
 import { saScore } from './sascore';
 
-/** One molecule to compute, with how the user named it. */
-export interface AdmetItem {
-  input: MolInput;
-  /** What the user typed or where it came from (shown in the table). */
-  label: string;
-  name: string;
-  source: AdmetMolecule['source'];
-}
-
-/** A computed row, or why this molecule could not be computed. */
-export type AdmetOutcome = { ok: true; row: AdmetMolecule } | { ok: false; code: string; message: string };
 
 /** RDKit's get_descriptors() values the table uses. */
 interface RdkitDescriptors {
