@@ -105,8 +105,9 @@ export function createMlogp(rdkit: MainModule) {
     }
 
     // PRX: N/O proximity — X–Y bonded 2, X–A–Y (A = C, S, P) 1; −1 per carboxamide or sulfonamide.
+    // The N–O bonds inside a nitro group are left to its own parameter (NO2).
     let prx = 0;
-    for (const b of g.bonds) if (isNO(b.a) && isNO(b.b)) prx += 2;
+    for (const b of g.bonds) if (isNO(b.a) && isNO(b.b) && !(nitroAtoms.has(b.a) && nitroAtoms.has(b.b))) prx += 2;
     g.atoms.forEach((a, i) => {
       if (a.z !== 6 && a.z !== 16 && a.z !== 15) return;
       const hetero = neighbours(g, i).filter(isNO);
