@@ -9,7 +9,8 @@ import { z } from 'zod';
  */
 function dataUrl(name: string): URL {
   const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL(`../data/${name}`, here) : new URL(`./chem-data/${name}`, here);
+  // tsx may add a query to the module URL (in worker threads): look at the path only.
+  return new URL(here).pathname.endsWith('.ts') ? new URL(`../data/${name}`, here) : new URL(`./chem-data/${name}`, here);
 }
 
 const readJson = <T>(name: string, schema: z.ZodType<T>): T => {
