@@ -32,7 +32,7 @@ async function sdfMolecules(services: ToolServices, ctx: ToolContext, room: numb
   return {
     items: rows.map((r) => ({
       input: { molfile: r.molfile },
-      label: `${r.title} #${r.idx + 1}`,
+      label: `${r.title} #${r.idx}`,
       name: r.name ?? '',
       source: 'sdf' as const,
     })),
