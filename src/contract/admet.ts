@@ -41,6 +41,8 @@ export const admetExportBody = z
     {
       smiles: smilesList,
       format: z.enum(ADMET_EXPORT_FORMATS, { error: '导出格式必须是 csv 或 sdf' }),
+      /** Names to write beside the molecules (e.g. the SDF record names of the table), same order. */
+      names: z.array(z.string({ error: '名称必须是字符串' }).max(ADMET_LIMITS.nameLength, `名称不能超过${ADMET_LIMITS.nameLength}个字符`)).max(ADMET_LIMITS.molecules).optional(),
     },
     { error: '请求体必须是 JSON 对象' },
   )

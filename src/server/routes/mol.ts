@@ -73,7 +73,9 @@ export default async function molRoutes(app: App, { config, db }: Services) {
     },
   }, async (req, reply) => {
     await req.requireUser();
-    const rows = await admetRows(chem, smilesItems(req.body.smiles)).catch(chemError);
+    const names = req.body.names ?? [];
+    const items = smilesItems(req.body.smiles).map((item, i) => ({ ...item, name: names[i] ?? '' }));
+    const rows = await admetRows(chem, items).catch(chemError);
     let body: string;
     let type: string;
     if (req.body.format === 'csv') {

@@ -6,7 +6,7 @@ import type { AdmetItem, AdmetOutcome } from './protocol';
 import { loadBrenk, loadFragmentScores, loadPains, loadQed, type QedData } from './data';
 import { readGraph, type MolGraph } from './graph';
 import { createMlogp } from './mlogp';
-import { compilePatterns, hasMatch, matchAtoms, type Pattern } from './patterns';
+import { compilePatterns, hasMatch, matchAtoms, target, type Pattern, type Target } from './patterns';
 import { druglikeness, esol, logKp } from './rules';
 import { saScore } from './sascore';
 
@@ -106,18 +106,6 @@ function ads(x: number, [a, b, c, d, e, f, dmax]: readonly number[]): number {
   return (a! + (b! / exp1) * (1 - 1 / exp2)) / dmax!;
 }
 
-/** A fingerprint from RDKit (typed `any` by its declarations) as bytes. */
-function toBytes(fp: unknown): Uint8Array {
-  if (!(fp instanceof Uint8Array)) throw new Error('RDKit returned no pattern fingerprint');
-  return fp;
-}
-
-/** Whether every bit of `query` is set in `mol`. */
-function covers(mol: Uint8Array, query: Uint8Array): boolean {
-  for (let i = 0; i < query.length; i++) if ((query[i]! & ~mol[i]!) !== 0) return false;
-  return true;
-}
-
 /** Rounds for the table (the exports carry the same values). */
 const r = (x: number, digits: number) => {
   const k = 10 ** digits;
@@ -131,9 +119,6 @@ const r = (x: number, digits: number) => {
 export function createAdmetEngine(rdkit: MainModule) {
   const pains = loadPains();
   const painsPatterns = compilePatterns(rdkit, pains.map((p) => p.smarts));
-  // RDKit's pattern fingerprint is a substructure screen: a bit of the query missing from the
-  // molecule rules a match out (the same screen as RDKit's SubstructLibrary), ~5x fewer searches.
-  const painsScreens = painsPatterns.map((p) => toBytes(p.query.get_pattern_fp_as_uint8array()));
   const brenk = loadBrenk();
   const brenkPatterns = compilePatterns(rdkit, brenk.map((b) => b.smarts));
   const qedData: QedData = loadQed();
@@ -144,7 +129,7 @@ export function createAdmetEngine(rdkit: MainModule) {
   const mlogp = createMlogp(rdkit);
   const fragmentScores = loadFragmentScores();
 
-  function qed(mol: Mol, g: MolGraph, d: RdkitDescriptors): number {
+  function qed(mol: Target, g: MolGraph, d: RdkitDescriptors): number {
     const hba = acceptors.reduce((sum, p) => sum + matchAtoms(mol, p).length, 0);
     const removed = new Set(matchAtoms(mol, aliphaticRingAtom).flat());
     const arom = g.rings.filter((ring) => ring.every((i) => !removed.has(i))).length;
@@ -177,10 +162,10 @@ export function createAdmetEngine(rdkit: MainModule) {
     if (!withH) throw new Error('RDKit could not copy the molecule');
     try {
       withH.add_hs_in_place();
-      const fp = toBytes(withH.get_pattern_fp_as_uint8array());
+      const t = target(withH);
       const found: string[] = [];
       painsPatterns.forEach((p, i) => {
-        if (covers(fp, painsScreens[i]!) && hasMatch(withH, p)) found.push(pains[i]!.family);
+        if (hasMatch(t, p)) found.push(pains[i]!.family);
       });
       return found;
     } finally {
@@ -188,7 +173,7 @@ export function createAdmetEngine(rdkit: MainModule) {
     }
   }
 
-  function brenkAlerts(mol: Mol): string[] {
+  function brenkAlerts(mol: Target): string[] {
     return brenkPatterns.flatMap((p: Pattern, i) => {
       const alert = brenk[i]!;
       if (alert.minCount <= 1) return hasMatch(mol, p) ? [alert.name] : [];
@@ -197,10 +182,11 @@ export function createAdmetEngine(rdkit: MainModule) {
   }
 
   function row(mol: Mol, item: AdmetItem): AdmetMolecule {
+    const t = target(mol);
     const g = readGraph(mol.get_json());
     const d = readDescriptors(mol);
     const wlogp = d.CrippenClogP;
-    const ml = mlogp.mlogp(mol, g);
+    const ml = mlogp.mlogp(t, g);
     const tpsaSp = d.tpsa + sulfurPhosphorusPsa(g);
     const aromaticHeavy = g.atoms.filter((a) => a.aromatic).length;
     const solubility = esol({ logp: wlogp, mw: d.amw, rotatable: d.NumRotatableBonds, aromaticProportion: d.NumHeavyAtoms ? aromaticHeavy / d.NumHeavyAtoms : 0 });
@@ -220,7 +206,7 @@ export function createAdmetEngine(rdkit: MainModule) {
       rings: d.NumRings,
       carbons,
       heteroatoms: d.NumHeteroatoms,
-      anion: anion.some((p) => hasMatch(mol, p)),
+      anion: anion.some((p) => hasMatch(t, p)),
     });
     return {
       input: item.label,
@@ -250,9 +236,9 @@ export function createAdmetEngine(rdkit: MainModule) {
       log_kp: r(logKp(wlogp, d.amw), 2),
       ...rules,
       pains: painsFamilies(mol),
-      brenk: brenkAlerts(mol),
+      brenk: brenkAlerts(t),
       sa_score: r(saScore(g, fragmentScores, { heavyAtoms: d.NumHeavyAtoms, stereoCentres: d.NumAtomStereoCenters, spiroAtoms: d.NumSpiroAtoms, bridgeheadAtoms: d.NumBridgeheadAtoms }), 2),
-      qed: r(qed(mol, g, d), 2),
+      qed: r(qed(t, g, d), 2),
     };
   }
 
@@ -282,7 +268,7 @@ export function createAdmetEngine(rdkit: MainModule) {
     mlogpParameters(smiles: string) {
       const mol = parseMolInput(rdkit, { smiles });
       try {
-        return mlogp.parameters(mol, readGraph(mol.get_json()));
+        return mlogp.parameters(target(mol), readGraph(mol.get_json()));
       } finally {
         mol.delete();
       }

@@ -1,6 +1,6 @@
-import type { MainModule, Mol } from '@rdkit/rdkit';
+import type { MainModule } from '@rdkit/rdkit';
 import { neighbours, type MolGraph } from './graph';
-import { compilePatterns, hasMatch, matchAtoms, type Pattern } from './patterns';
+import { compilePatterns, hasMatch, matchAtoms, type Pattern, type Target } from './patterns';
 
 /**
  * MLOGP, Moriguchi's topological log P: Moriguchi, Hirono, Liu, Nakagome & Matsushita, Chem. Pharm.
@@ -90,7 +90,7 @@ export function createMlogp(rdkit: MainModule) {
     betaLactam: one(SMARTS.betaLactam),
   };
 
-  function parameters(mol: Mol, g: MolGraph): MlogpParameters {
+  function parameters(mol: Target, g: MolGraph): MlogpParameters {
     const nitroAtoms = new Set(matchAtoms(mol, p.nitro).flat());
     const isNO = (i: number) => g.atoms[i]!.z === 7 || g.atoms[i]!.z === 8;
     let cx = 0;
@@ -170,7 +170,7 @@ export function createMlogp(rdkit: MainModule) {
   return {
     parameters,
     /** MLOGP of a molecule. */
-    mlogp(mol: Mol, g: MolGraph): number {
+    mlogp(mol: Target, g: MolGraph): number {
       const k = MLOGP_COEFFICIENTS;
       const x = parameters(mol, g);
       return (
