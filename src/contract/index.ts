@@ -5,3 +5,4 @@ export * from './diagnostics';
 export * from './knowledge';
 export * from './mol';
 export * from './channel';
+export * from './admet';

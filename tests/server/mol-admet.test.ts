@@ -100,6 +100,17 @@ describe('POST /api/v1/mol/admet/export', () => {
     expect(records[1]).toMatch(/> <GI_absorption>\nLow\n/);
   }, 60_000);
 
+  it('writes the names it is given (e.g. SDF record names) as the record title and Name field', async () => {
+    const res = await exportTable(alice, { smiles: ['CCO', 'CC(=O)Oc1ccccc1C(=O)O'], names: ['乙醇', 'aspirin'], format: 'sdf' });
+    expect(res.status).toBe(200);
+    const records = (await res.text()).split('$$$$\n').filter((r) => r.trim());
+    expect(records[0]!.split('\n')[0]).toBe('乙醇');
+    expect(records[1]).toMatch(/> <Name>\naspirin\n/);
+    const csv = await exportTable(alice, { smiles: ['CCO'], names: ['=HYPERLINK("http://evil")'], format: 'csv' });
+    // A name a spreadsheet would run as a formula is written as text.
+    expect((await csv.text()).split('\r\n')[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+  }, 60_000);
+
   it('refuses a format it does not know and a bad SMILES with a 400, without a file', async () => {
     const bad = await exportTable(alice, { smiles: ['CCO'], format: 'xlsx' });
     expect(bad.status).toBe(400);
