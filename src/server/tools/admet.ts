@@ -67,6 +67,14 @@ async function typedItems(services: ToolServices, molecules: string[], signal: A
 }
 
 const yes = (b: boolean) => (b ? '是' : '否');
+const SOLUBILITY: Record<AdmetMolecule['esol_class'], string> = {
+  insoluble: '不溶',
+  poorly: '难溶',
+  moderately: '中等可溶',
+  soluble: '可溶',
+  very: '易溶',
+  highly: '极易溶',
+};
 const violations = (xs: string[]) => (xs.length ? `${xs.length}（${xs.join('，')}）` : '0');
 
 /** The result as a compact table for the model (Markdown), with every method named once. */
@@ -75,7 +83,7 @@ export function summarizeAdmet(result: AdmetResult): string {
     '| 分子 | 分子式 | MW | WLOGP | MLOGP | TPSA | HBA/HBD | 可旋转键 | ESOL logS | GI 吸收 | BBB | log Kp | Lipinski 违规 | PAINS | Brenk | SA | QED | 生物利用度 |';
   const sep = `|${' --- |'.repeat(18)}`;
   const line = (m: AdmetMolecule) =>
-    `| ${m.name || m.input} (${m.smiles}) | ${m.formula} | ${m.mw} | ${m.wlogp} | ${m.mlogp} | ${m.tpsa} | ${m.hba}/${m.hbd} | ${m.rotatable_bonds} | ${m.esol_log_s} (${m.esol_class}) | ${m.gi_absorption === 'high' ? '高' : '低'} | ${yes(m.bbb_permeant)} | ${m.log_kp} | ${violations(m.lipinski)} | ${m.pains.join('，') || '无'} | ${m.brenk.join('，') || '无'} | ${m.sa_score} | ${m.qed} | ${m.bioavailability_score} |`;
+    `| ${m.name || m.input} (${m.smiles}) | ${m.formula} | ${m.mw} | ${m.wlogp} | ${m.mlogp} | ${m.tpsa} | ${m.hba}/${m.hbd} | ${m.rotatable_bonds} | ${m.esol_log_s}（${SOLUBILITY[m.esol_class]}） | ${m.gi_absorption === 'high' ? '高' : '低'} | ${yes(m.bbb_permeant)} | ${m.log_kp} | ${violations(m.lipinski)} | ${m.pains.join('，') || '无'} | ${m.brenk.join('，') || '无'} | ${m.sa_score} | ${m.qed} | ${m.bioavailability_score} |`;
   const rules = (m: AdmetMolecule) =>
     `${m.name || m.input}：Ghose ${violations(m.ghose)}；Veber ${violations(m.veber)}；Egan ${violations(m.egan)}；Muegge ${violations(m.muegge)}；先导化合物相似性 ${violations(m.leadlikeness)}`;
   return [
