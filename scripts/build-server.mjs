@@ -1,4 +1,5 @@
 // Bundles the server (and its CLI) into dist/server with esbuild; packages stay external.
+import fs from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
@@ -19,3 +20,8 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The ADMET data files (SMARTS lists, SA fragment scores), read by the bundled rdkit-worker.js as
+// new URL('./chem-data/<file>', import.meta.url) (src/server/chem/admet/data.ts).
+fs.rmSync('dist/server/chem-data', { recursive: true, force: true });
+fs.cpSync('src/server/chem/data', 'dist/server/chem-data', { recursive: true, filter: (src) => !src.endsWith('README.md') });

@@ -6,3 +6,4 @@ export * from './knowledge';
 export * from './mol';
 export * from './channel';
 export * from './answer-fold';
+export * from './admet';

@@ -200,9 +200,12 @@ export function createApiClient(options: ApiClientOptions) {
         throw err;
       }
     },
-    /** SPEC §7: a download as a Blob, with the file name from Content-Disposition when given. */
-    download: async (path: string, opts: CallOptions = {}) => {
-      const res = await call('GET', path, undefined, opts);
+    /**
+     * SPEC §7: a download as a Blob, with the file name from Content-Disposition when given. With
+     * `body` the request is a POST of that JSON (an export built from what the page holds).
+     */
+    download: async (path: string, opts: CallOptions & { body?: unknown } = {}) => {
+      const res = await call(opts.body === undefined ? 'GET' : 'POST', path, opts.body, opts);
       const disposition = res.headers.get('Content-Disposition') ?? '';
       const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
       const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];

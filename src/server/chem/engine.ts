@@ -69,51 +69,56 @@ function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
   }
 }
 
+/** Reads a SMILES or molfile the user gave; bad input throws ChemInputError. The caller deletes the Mol. */
+export function parseMolInput(rdkit: MainModule, input: MolInput): Mol {
+  if ('smiles' in input) {
+    const smiles = input.smiles.trim();
+    if (!smiles) throw new ChemInputError('invalid_smiles', 'SMILES 不能为空', 'smiles');
+    if (smiles.length > MOL_LIMITS.smilesLength) {
+      throw new ChemInputError('input_too_large', `SMILES 不能超过${MOL_LIMITS.smilesLength}个字符`, 'smiles');
+    }
+    // get_mol also reads molfiles and JSON; a SMILES field holds one printable line only.
+    if (!/^[\x21-\x7e]+(?: [\x20-\x7e]*)?$/.test(smiles) || smiles.startsWith('{')) {
+      throw new ChemInputError('invalid_smiles', '无法解析 SMILES：包含不允许的字符', 'smiles');
+    }
+    const mol = rdkit.get_mol(smiles);
+    if (!mol) throw new ChemInputError('invalid_smiles', `无法解析 SMILES：${shorten(smiles)}，请检查结构式是否正确`, 'smiles');
+    return mol;
+  }
+  const molfile = input.molfile;
+  if (molfile.length > MOL_LIMITS.molfileLength) throw new ChemInputError('input_too_large', 'Molfile 不能超过1 MB', 'molfile');
+  if (!/^M {2}END\s*$/m.test(molfile) || !/V[23]000/.test(molfile)) {
+    throw new ChemInputError('invalid_molfile', '无法解析 Molfile：缺少 V2000/V3000 头或 “M  END” 结束行', 'molfile');
+  }
+  const mol = rdkit.get_mol(molfile);
+  if (!mol) throw new ChemInputError('invalid_molfile', '无法解析 Molfile：原子或键的定义有误', 'molfile');
+  return mol;
+}
+
+/** Canonical SMILES, Hill formula (from RDKit's JSON, hydrogens included) and heavy-atom count. */
+export function summariseMol(mol: Mol): MolSummary {
+  const counts = new Map<string, number>();
+  let charge = 0;
+  const json = JSON.parse(mol.get_json()) as RdkitJson;
+  const defaults = { z: 6, impHs: 0, chg: 0, ...json.defaults?.atom };
+  for (const atom of json.molecules?.[0]?.atoms ?? []) {
+    const z = atom.z ?? defaults.z;
+    const symbol = ELEMENT_SYMBOLS[z] ?? '*';
+    counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+    const hs = atom.impHs ?? defaults.impHs;
+    if (hs > 0) counts.set('H', (counts.get('H') ?? 0) + hs);
+    charge += atom.chg ?? defaults.chg;
+  }
+  return { canonicalSmiles: mol.get_smiles(), formula: hillFormula(counts, charge), numAtoms: mol.get_num_atoms(true) };
+}
+
 /**
  * The chemistry operations over one loaded RDKit module. Pure and synchronous: the caller decides
  * where it runs (the worker in service.ts, or directly in tests).
  */
 export function createChemEngine(rdkit: MainModule) {
-  function parse(input: MolInput): Mol {
-    if ('smiles' in input) {
-      const smiles = input.smiles.trim();
-      if (!smiles) throw new ChemInputError('invalid_smiles', 'SMILES 不能为空', 'smiles');
-      if (smiles.length > MOL_LIMITS.smilesLength) {
-        throw new ChemInputError('input_too_large', `SMILES 不能超过${MOL_LIMITS.smilesLength}个字符`, 'smiles');
-      }
-      // get_mol also reads molfiles and JSON; a SMILES field holds one printable line only.
-      if (!/^[\x21-\x7e]+(?: [\x20-\x7e]*)?$/.test(smiles) || smiles.startsWith('{')) {
-        throw new ChemInputError('invalid_smiles', '无法解析 SMILES：包含不允许的字符', 'smiles');
-      }
-      const mol = rdkit.get_mol(smiles);
-      if (!mol) throw new ChemInputError('invalid_smiles', `无法解析 SMILES：${shorten(smiles)}，请检查结构式是否正确`, 'smiles');
-      return mol;
-    }
-    const molfile = input.molfile;
-    if (molfile.length > MOL_LIMITS.molfileLength) throw new ChemInputError('input_too_large', 'Molfile 不能超过1 MB', 'molfile');
-    if (!/^M {2}END\s*$/m.test(molfile) || !/V[23]000/.test(molfile)) {
-      throw new ChemInputError('invalid_molfile', '无法解析 Molfile：缺少 V2000/V3000 头或 “M  END” 结束行', 'molfile');
-    }
-    const mol = rdkit.get_mol(molfile);
-    if (!mol) throw new ChemInputError('invalid_molfile', '无法解析 Molfile：原子或键的定义有误', 'molfile');
-    return mol;
-  }
-
-  function summarise(mol: Mol): MolSummary {
-    const counts = new Map<string, number>();
-    let charge = 0;
-    const json = JSON.parse(mol.get_json()) as RdkitJson;
-    const defaults = { z: 6, impHs: 0, chg: 0, ...json.defaults?.atom };
-    for (const atom of json.molecules?.[0]?.atoms ?? []) {
-      const z = atom.z ?? defaults.z;
-      const symbol = ELEMENT_SYMBOLS[z] ?? '*';
-      counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
-      const hs = atom.impHs ?? defaults.impHs;
-      if (hs > 0) counts.set('H', (counts.get('H') ?? 0) + hs);
-      charge += atom.chg ?? defaults.chg;
-    }
-    return { canonicalSmiles: mol.get_smiles(), formula: hillFormula(counts, charge), numAtoms: mol.get_num_atoms(true) };
-  }
+  const parse = (input: MolInput) => parseMolInput(rdkit, input);
+  const summarise = summariseMol;
 
   function requireAtoms(mol: Mol, field: string) {
     if (mol.get_num_atoms() === 0) throw new ChemInputError('empty_structure', '结构中没有原子', field);

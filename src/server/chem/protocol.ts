@@ -1,3 +1,4 @@
+import type { AdmetRequest } from './admet/protocol';
 import type { ChemErrorCode, DepictOptions, MolInput } from './engine';
 
 /** A request from the main thread to the chemistry worker. */
@@ -5,7 +6,8 @@ export type ChemRequest =
   | { id: number; op: 'describe'; input: MolInput }
   | { id: number; op: 'descriptors'; input: MolInput }
   | { id: number; op: 'molfile'; input: MolInput }
-  | { id: number; op: 'depict'; input: MolInput; options: DepictOptions };
+  | { id: number; op: 'depict'; input: MolInput; options: DepictOptions }
+  | AdmetRequest;
 
 /** The worker's answer: a result, a refusal of the input, or an internal failure. */
 export type ChemResponse =

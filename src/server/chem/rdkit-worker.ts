@@ -4,13 +4,14 @@
  * server's event loop.
  */
 import { parentPort } from 'node:worker_threads';
+import { runAdmet } from './admet/worker-op';
 import { ChemInputError, createChemEngine, type ChemEngine } from './engine';
 import type { ChemRequest, ChemResponse } from './protocol';
 import { loadRdkit } from './rdkit-loader';
 
 let engine: Promise<ChemEngine> | undefined;
 
-function run(e: ChemEngine, req: ChemRequest): unknown {
+function run(e: ChemEngine, req: Exclude<ChemRequest, { op: 'admet' }>): unknown {
   switch (req.op) {
     case 'describe':
       return e.describe(req.input);
@@ -25,6 +26,7 @@ function run(e: ChemEngine, req: ChemRequest): unknown {
 
 async function answer(req: ChemRequest): Promise<ChemResponse> {
   try {
+    if (req.op === 'admet') return { id: req.id, ok: true, result: await runAdmet(req.items) };
     engine ??= loadRdkit().then(createChemEngine);
     return { id: req.id, ok: true, result: run(await engine, req) };
   } catch (err) {

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolInput, type MolSummary } from './engine';
+import { admetOutcome, type AdmetItem, type AdmetOutcome } from './admet/protocol';
 import type { ChemRequest, ChemResponse } from './protocol';
 
 /** Chemistry off the event loop: every call runs in a worker thread with a time limit. */
@@ -14,6 +15,8 @@ export interface ChemService {
   molfile(input: MolInput): Promise<string>;
   /** `limits.timeoutMs` overrides the service's time limit for this call. */
   depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
+  /** ADMET rows of up to 50 molecules in one worker call (default limit 60 s); a bad molecule gives its reason in place. */
+  admet(items: AdmetItem[], limits?: CallLimits): Promise<AdmetOutcome[]>;
   /** Counts since start: drawings made by a worker and drawings answered from memory. */
   stats(): { drawn: number; cacheHits: number };
   /** Stops the workers and refuses waiting calls; a later call starts new workers. */
@@ -144,7 +147,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       w.ref();
       const timer = setTimeout(() => {
         stopWorker(lane);
-        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf(j.request.input))));
+        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', 'input' in j.request ? fieldOf(j.request.input) : 'smiles')));
       }, job.timeoutMs);
       lane.current = { ...job, timer };
       w.postMessage(job.request);
@@ -164,6 +167,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
     describe: (input) => call({ op: 'describe', input }, summary),
     descriptors: (input) => call({ op: 'descriptors', input }, descriptors),
     molfile: (input) => call({ op: 'molfile', input }, z.string()),
+    admet: (items, limits = {}) => call({ op: 'admet', items }, z.array(admetOutcome), { timeoutMs: limits.timeoutMs ?? ADMET_TIMEOUT_MS }),
     async depict(input, options = {}, limits = {}) {
       // The same structure is often drawn many times (an answer, a list of hits): keep recent drawings.
       const key = JSON.stringify([input, options]);
@@ -205,6 +209,9 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
     },
   };
 }
+
+/** A batch of 50 molecules takes ~1 s; the first call also loads the patterns and fragment scores. */
+const ADMET_TIMEOUT_MS = 60_000;
 
 /** Two workers where there are two cores: one slow drawing does not hold up everyone else. */
 const defaultWorkers = () => Math.min(2, os.availableParallelism());

@@ -1,10 +1,14 @@
+import { admetBody, admetExportBody, admetResult } from '../../contract/admet';
 import { drawSvgBody, drawSvgResult, molKeyQuery, molString, pdbIdQuery, pdbString } from '../../contract/mol';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
+import { admetCsv, admetSdf } from '../chem/admet/export';
+import { AdmetInputError, admetRows, smilesItems } from '../chem/admet/table';
 import { ChemInputError } from '../chem/engine';
 import { ChemUnavailableError, createChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import { AppError, badRequest } from '../errors';
 import { fileStore } from '../knowledge/file-store';
+import { contentDisposition } from '../knowledge/names';
 import { ok, type App, type Services } from './types';
 
 /** Molfiles of up to 1 MB travel as JSON strings; escaping may add a little. */
@@ -13,6 +17,7 @@ const DRAW_BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
 /** Turns the chemistry service's errors into the envelope: bad input 400, busy or broken 503. */
 function chemError(err: unknown): never {
   if (err instanceof ChemInputError) throw badRequest(err.message, err.field, err.code);
+  if (err instanceof AdmetInputError) throw badRequest(err.message, 'smiles', err.code);
   if (err instanceof ChemUnavailableError) throw new AppError(503, 'chem_unavailable', err.message);
   throw err;
 }
@@ -44,6 +49,51 @@ export default async function molRoutes(app: App, { config, db }: Services) {
       highlighted_atoms: d.highlightedAtoms,
       highlighted_bonds: d.highlightedBonds,
     });
+  });
+
+  app.post('/admet', {
+    schema: {
+      tags: ['mol'],
+      summary: 'ADMET table (SwissADME-style, published methods) of 1–50 SMILES',
+      body: admetBody,
+      response: { 200: okSchema(admetResult), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    await req.requireUser();
+    const molecules = await admetRows(chem, smilesItems(req.body.smiles)).catch(chemError);
+    return ok({ molecules, notes: [] });
+  });
+
+  app.post('/admet/export', {
+    schema: {
+      tags: ['mol'],
+      summary: 'The ADMET table of 1–50 SMILES as a CSV or SDF download (values as SDF data fields)',
+      // No response schema: the 200 body is the file itself; errors are the usual envelope.
+      body: admetExportBody,
+    },
+  }, async (req, reply) => {
+    await req.requireUser();
+    const names = req.body.names ?? [];
+    const items = smilesItems(req.body.smiles).map((item, i) => ({ ...item, name: names[i] ?? '' }));
+    const rows = await admetRows(chem, items).catch(chemError);
+    let body: string;
+    let type: string;
+    if (req.body.format === 'csv') {
+      body = admetCsv(rows);
+      type = 'text/csv; charset=utf-8';
+    } else {
+      const molfiles: string[] = [];
+      // One at a time: a 50-molecule export must not fill the chemistry queue for everyone else.
+      for (const row of rows) molfiles.push(await chem.molfile({ smiles: row.smiles }).catch(chemError));
+      body = admetSdf(rows, molfiles);
+      type = 'chemical/x-mdl-sdfile; charset=utf-8';
+    }
+    return reply
+      .header('Content-Type', type)
+      .header('Content-Disposition', contentDisposition(`admet.${req.body.format}`))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-cache')
+      .send(body);
   });
 
   app.get('/get_mol_string', {
