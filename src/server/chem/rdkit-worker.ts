@@ -18,6 +18,8 @@ function run(e: ChemEngine, req: ChemRequest): unknown {
       return e.descriptors(req.input);
     case 'molfile':
       return e.molfile(req.input);
+    case 'identify':
+      return e.identify(req.smiles);
     case 'depict':
       return e.depict(req.input, req.options);
   }
