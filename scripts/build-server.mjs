@@ -1,4 +1,5 @@
 // Bundles the server (and its CLI) into dist/server with esbuild; packages stay external.
+import fs from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
@@ -19,3 +20,5 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// OPSIN's line server, run by `java` from source (src/server/tools/names/opsin.ts finds it next to main.js).
+fs.copyFileSync('src/server/tools/names/OpsinServer.java', 'dist/server/OpsinServer.java');
