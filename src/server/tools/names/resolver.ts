@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { NAME_MAX_LENGTH } from '../../../contract/names';
 import type { ChatCompletion } from '../../answering/engine';
 import type { ChemService } from '../../chem/service';
 import type { Config } from '../../config';
@@ -8,8 +9,6 @@ import { ToolInputError, type NameResolver, type ResolvedName, type ToolAvailabi
 import { createDictionary, type Dictionary } from './dictionary';
 import { createOpsin, OpsinUnavailableError, type Opsin, type OpsinOptions } from './opsin';
 
-/** Longest name accepted (the longest systematic names of drugs are around 400 characters). */
-export const NAME_MAX_LENGTH = 500;
 
 type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
 
