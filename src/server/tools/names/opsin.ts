@@ -16,15 +16,15 @@ export interface Opsin {
   /** Parses one systematic name; rejects with OpsinUnavailableError when OPSIN cannot run or times out. */
   parse(name: string, signal?: AbortSignal): Promise<OpsinAnswer>;
   availability(): ToolAvailability;
-  /** Whether a JVM is running now (tests, diagnostics). */
-  running(): boolean;
+  /** The running JVM's process id, if one runs (tests, diagnostics). */
+  pid(): number | undefined;
   close(): Promise<void>;
 }
 
 export interface OpsinOptions {
-  /** The `java` executable; default: JAVA_HOME/bin/java, else the first `java` on PATH. */
+  /** The `java` executable; default: JAVA_HOME/bin/java, else the first `java` on PATH (undefined: none). */
   java?: string;
-  /** OPSIN's jar; default: the first of OPSIN_JARS that exists. */
+  /** OPSIN's jar; default: the first of OPSIN_JARS that exists (undefined: none). */
   jar?: string;
   /** Longest one name may take before the JVM is restarted (default 5 s). */
   timeoutMs?: number;
@@ -94,8 +94,10 @@ export function createOpsin(options: OpsinOptions = {}): Opsin {
   const timeoutMs = options.timeoutMs ?? 5000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const maxQueue = options.maxQueue ?? 256;
-  const java = options.java ?? findJava();
-  const jar = options.jar ?? OPSIN_JARS.find((f) => fs.existsSync(f));
+  const givenJava = 'java' in options ? options.java : findJava();
+  const java = givenJava && isExecutable(givenJava) ? givenJava : undefined;
+  const givenJar = 'jar' in options ? options.jar : OPSIN_JARS.find((f) => fs.existsSync(f));
+  const jar = givenJar && fs.existsSync(givenJar) ? givenJar : undefined;
   const queue: Job[] = [];
   let nextId = 1;
   let proc: { child: ChildProcessWithoutNullStreams; ready: Promise<void>; stderr: string[] } | undefined;
@@ -250,7 +252,7 @@ export function createOpsin(options: OpsinOptions = {}): Opsin {
 
   return {
     availability,
-    running: () => proc !== undefined,
+    pid: () => proc?.child.pid,
     parse(name, signal) {
       if (closed) return Promise.reject(new OpsinUnavailableError('OPSIN 已关闭'));
       // One line per name: tabs and line breaks would split it.
