@@ -10,12 +10,15 @@ import { createDictionary, type Dictionary } from './dictionary';
 import { createOpsin, OpsinUnavailableError, type Opsin, type OpsinOptions } from './opsin';
 
 
-type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
+/** What the resolver logs to (Fastify's logger fits). */
+export interface NameLog {
+  warn(obj: object, msg: string): void;
+}
 
 export interface NameResolverDeps {
   config: Config;
   chem: ChemService;
-  log: Log;
+  log: NameLog | FastifyBaseLogger;
   /** A configured model: proposes systematic names that OPSIN must confirm. */
   chat?: ChatCompletion;
   /** OPSIN process options (tests: a missing jar, a short timeout). */
@@ -110,12 +113,12 @@ export function createNameResolver(deps: NameResolverDeps): NameResolver & { dic
       log.warn({ err: err instanceof Error ? err.message : String(err) }, 'model name lookup failed');
       return undefined;
     }
-    const proposed = reply
-      .replace(/<think>[\s\S]*?<\/think>/g, '')
-      .trim()
-      .split('\n')[0]!
-      .replace(/^[`"'“”*\s]+|[`"'“”*.。\s]+$/g, '')
-      .trim();
+    const proposed =
+      reply
+        .replace(/<think>[\s\S]*?<\/think>/g, '')
+        .split('\n')
+        .map((line) => line.replace(/^[`"'“”*\s]+|[`"'“”*.。\s]+$/g, '').trim())
+        .find((line) => line !== '') ?? '';
     if (!proposed || /^unknown$/i.test(proposed) || proposed.length > NAME_MAX_LENGTH || CJK.test(proposed)) return undefined;
     // The model only proposes: OPSIN must turn its name into a structure, or nothing is returned.
     return viaOpsin(proposed, signal);
