@@ -13,4 +13,7 @@ export interface ToolCardProps {
  * The card that renders each tool's result in an answer, live and after reload alike. A tool
  * without an entry (or whose `data` does not parse) shows its `content` as text.
  */
-export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {};
+export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {
+  name_to_smiles: () => import('./NameCard').then((m) => m.default),
+  smiles_completion: () => import('./CompletionCard').then((m) => m.default),
+};
