@@ -38,7 +38,7 @@ export function SmilesHint({ text, onAccept, options }: SmilesHintProps) {
             <button
               type="button"
               part="smiles-hint-candidate"
-              aria-label={t('use', { smiles: c.smiles })}
+              title={t('use', { smiles: c.smiles })}
               className="w-full cursor-pointer text-left rounded-csai border border-line bg-transparent p-1 text-ink hover:border-accent"
               onClick={() => onAccept(model.accept(text, c.smiles))}
             >
