@@ -13,6 +13,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   viewer: () => import('./viewer.bench'),
   retrieval: () => import('./retrieval.bench'),
   admet: () => import('./admet.bench'),
+  names: () => import('./names.bench'),
 };
 
 const wanted = process.argv.slice(2);

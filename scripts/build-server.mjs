@@ -25,3 +25,5 @@ await build({
 // new URL('./chem-data/<file>', import.meta.url) (src/server/chem/admet/data.ts).
 fs.rmSync('dist/server/chem-data', { recursive: true, force: true });
 fs.cpSync('src/server/chem/data', 'dist/server/chem-data', { recursive: true, filter: (src) => !src.endsWith('README.md') });
+// OPSIN's line server, run by `java` from source (src/server/tools/names/opsin.ts finds it next to main.js).
+fs.copyFileSync('src/server/tools/names/OpsinServer.java', 'dist/server/OpsinServer.java');

@@ -26,6 +26,14 @@ const originList = z
   .transform((s) => s.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter((o) => o !== ''))
   .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'each origin must look like https://host[:port], without a path')));
 
+/** Base URL of a PubChem-compatible PUG REST service (…/rest/pug), asked last by name → SMILES. */
+const pubchemUrl = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s.replace(/\/+$/, '')))
+  .pipe(z.string().regex(/^https?:\/\/[^\s?#]+$/, 'must be an http(s) URL without query, e.g. https://pubchem.ncbi.nlm.nih.gov/rest/pug').optional())
+  .optional();
+
 /**
  * Every environment variable the server reads, with its default. README lists the same table;
  * `tests/server/config.test.ts` fails when the two drift apart.
@@ -87,6 +95,7 @@ export const configSchema = z.object({
         .optional(),
     )
     .optional(),
+  CSAI_PUBCHEM_URL: pubchemUrl,
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

@@ -28,6 +28,12 @@ export interface Depiction extends MolSummary {
 /** RDKit's descriptor set (exactmw, amw, CrippenClogP, tpsa, NumHBD, NumHBA, …) as numbers. */
 export type Descriptors = Record<string, number>;
 
+/** A structure's identity: RDKit's canonical SMILES and the standard InChIKey ('' when InChI cannot express it, e.g. `*` atoms). */
+export interface MolIdentity {
+  canonicalSmiles: string;
+  inchiKey: string;
+}
+
 /** Stable codes of bad chemistry input; every one is a 400 with a Chinese message. */
 export type ChemErrorCode =
   | 'invalid_smiles'
@@ -159,6 +165,24 @@ export function createChemEngine(rdkit: MainModule) {
         requireAtoms(mol, fieldOf(input));
         const raw = JSON.parse(mol.get_descriptors()) as Record<string, unknown>;
         return Object.fromEntries(Object.entries(raw).filter((e): e is [string, number] => typeof e[1] === 'number'));
+      });
+    },
+
+    /** Canonical SMILES and InChIKey of each SMILES; null for one RDKit cannot read or that has no atoms. */
+    identify(smilesList: string[]): (MolIdentity | null)[] {
+      return smilesList.map((smiles) => {
+        let mol: Mol;
+        try {
+          mol = parse({ smiles });
+        } catch (err) {
+          if (err instanceof ChemInputError) return null;
+          throw err;
+        }
+        return using(mol, (m) => {
+          if (m.get_num_atoms() === 0) return null;
+          const inchi = m.get_inchi();
+          return { canonicalSmiles: m.get_smiles(), inchiKey: inchi ? rdkit.get_inchikey_for_inchi(inchi) : '' };
+        });
       });
     },
 

@@ -6,6 +6,7 @@ export type ChemRequest =
   | { id: number; op: 'describe'; input: MolInput }
   | { id: number; op: 'descriptors'; input: MolInput }
   | { id: number; op: 'molfile'; input: MolInput }
+  | { id: number; op: 'identify'; smiles: string[] }
   | { id: number; op: 'depict'; input: MolInput; options: DepictOptions }
   | AdmetRequest;
 

@@ -19,6 +19,8 @@ function run(e: ChemEngine, req: Exclude<ChemRequest, { op: 'admet' }>): unknown
       return e.descriptors(req.input);
     case 'molfile':
       return e.molfile(req.input);
+    case 'identify':
+      return e.identify(req.smiles);
     case 'depict':
       return e.depict(req.input, req.options);
   }

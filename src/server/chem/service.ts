@@ -4,7 +4,7 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolInput, type MolSummary } from './engine';
+import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolIdentity, type MolInput, type MolSummary } from './engine';
 import { admetOutcome, type AdmetItem, type AdmetOutcome } from './admet/protocol';
 import type { ChemRequest, ChemResponse } from './protocol';
 
@@ -13,6 +13,8 @@ export interface ChemService {
   describe(input: MolInput): Promise<MolSummary>;
   descriptors(input: MolInput): Promise<Descriptors>;
   molfile(input: MolInput): Promise<string>;
+  /** Canonical SMILES and InChIKey of each SMILES (at most 64), null where RDKit cannot read it. */
+  identify(smiles: string[]): Promise<(MolIdentity | null)[]>;
   /** `limits.timeoutMs` overrides the service's time limit for this call. */
   depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
   /** ADMET rows of up to 50 molecules in one worker call (default limit 60 s); a bad molecule gives its reason in place. */
@@ -45,6 +47,7 @@ export class ChemUnavailableError extends Error {
 const summary = z.object({ canonicalSmiles: z.string(), formula: z.string(), numAtoms: z.number().int() });
 const depiction = summary.extend({ svg: z.string(), highlightedAtoms: z.array(z.number().int()), highlightedBonds: z.array(z.number().int()) });
 const descriptors = z.record(z.string(), z.number());
+const identities = z.array(z.object({ canonicalSmiles: z.string(), inchiKey: z.string() }).nullable());
 
 type Unsent<T> = T extends ChemRequest ? Omit<T, 'id'> : never;
 type ChemCall = Unsent<ChemRequest>;
@@ -147,7 +150,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       w.ref();
       const timer = setTimeout(() => {
         stopWorker(lane);
-        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', 'input' in j.request ? fieldOf(j.request.input) : 'smiles')));
+        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf('input' in j.request ? j.request.input : undefined))));
       }, job.timeoutMs);
       lane.current = { ...job, timer };
       w.postMessage(job.request);
@@ -168,6 +171,10 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
     descriptors: (input) => call({ op: 'descriptors', input }, descriptors),
     molfile: (input) => call({ op: 'molfile', input }, z.string()),
     admet: (items, limits = {}) => call({ op: 'admet', items }, z.array(admetOutcome), { timeoutMs: limits.timeoutMs ?? ADMET_TIMEOUT_MS }),
+    identify: (smiles) =>
+      smiles.length > 64
+        ? Promise.reject(new ChemInputError('input_too_large', '一次最多识别 64 个结构', 'smiles'))
+        : call({ op: 'identify', smiles }, identities),
     async depict(input, options = {}, limits = {}) {
       // The same structure is often drawn many times (an answer, a list of hits): keep recent drawings.
       const key = JSON.stringify([input, options]);
@@ -216,7 +223,7 @@ const ADMET_TIMEOUT_MS = 60_000;
 /** Two workers where there are two cores: one slow drawing does not hold up everyone else. */
 const defaultWorkers = () => Math.min(2, os.availableParallelism());
 
-const fieldOf = (input: MolInput) => ('smiles' in input ? 'smiles' : 'molfile');
+const fieldOf = (input: MolInput | undefined) => (input && 'molfile' in input ? 'molfile' : 'smiles');
 
 let shared: ChemService | undefined;
 

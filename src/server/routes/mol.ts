@@ -1,4 +1,5 @@
 import { admetBody, admetExportBody, admetResult } from '../../contract/admet';
+import { nameToSmilesInput, nameToSmilesOutput, smilesCompletionInput, smilesCompletionOutput } from '../../contract/names';
 import { drawSvgBody, drawSvgResult, molKeyQuery, molString, pdbIdQuery, pdbString } from '../../contract/mol';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { admetCsv, admetSdf } from '../chem/admet/export';
@@ -9,6 +10,10 @@ import { structures } from '../chem/structures';
 import { AppError, badRequest } from '../errors';
 import { fileStore } from '../knowledge/file-store';
 import { contentDisposition } from '../knowledge/names';
+import { nameToSmiles } from '../tools/name-to-smiles';
+import { completeSmiles } from '../tools/names/completion';
+import { createNameResolver } from '../tools/names/resolver';
+import { ToolInputError } from '../tools/types';
 import { ok, type App, type Services } from './types';
 
 /** Molfiles of up to 1 MB travel as JSON strings; escaping may add a little. */
@@ -19,6 +24,7 @@ function chemError(err: unknown): never {
   if (err instanceof ChemInputError) throw badRequest(err.message, err.field, err.code);
   if (err instanceof AdmetInputError) throw badRequest(err.message, 'smiles', err.code);
   if (err instanceof ChemUnavailableError) throw new AppError(503, 'chem_unavailable', err.message);
+  if (err instanceof ToolInputError) throw badRequest(err.message);
   throw err;
 }
 
@@ -26,6 +32,9 @@ function chemError(err: unknown): never {
 export default async function molRoutes(app: App, { config, db }: Services) {
   const chem = createChemService();
   app.addHook('onClose', () => chem.close());
+  // Built here until the runtime plugin owns start-up (issue 18 §1); it moves there at merge.
+  const names = createNameResolver({ config, chem, log: app.log });
+  app.addHook('onClose', () => names.close());
   const lookup = structures({ db, files: fileStore(config.dataDir), chem, pdbMirror: config.CSAI_PDB_MIRROR });
 
   app.post('/draw_svg', {
@@ -118,5 +127,29 @@ export default async function molRoutes(app: App, { config, db }: Services) {
   }, async (req) => {
     const user = await req.requireUser();
     return ok(await lookup.pdb(user, req.query.pdb_id));
+  });
+
+  app.post('/name_to_smiles', {
+    schema: {
+      tags: ['mol'],
+      summary: 'Chemical name (systematic, CAS index, trade, trivial or Chinese) → canonical SMILES and InChIKey; found:false when unknown',
+      body: nameToSmilesInput,
+      response: { 200: okSchema(nameToSmilesOutput), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    await req.requireUser();
+    return ok(await nameToSmiles(names, req.body, AbortSignal.timeout(60_000)).catch(chemError));
+  });
+
+  app.post('/smiles_completion', {
+    schema: {
+      tags: ['mol'],
+      summary: 'A partial or malformed SMILES → up to 5 valid canonical molecules with the changes made; a valid one → its canonical form and InChIKey',
+      body: smilesCompletionInput,
+      response: { 200: okSchema(smilesCompletionOutput), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    await req.requireUser();
+    return ok(await completeSmiles(req.body.smiles, chem).catch(chemError));
   });
 }

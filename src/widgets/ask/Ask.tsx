@@ -23,6 +23,7 @@ import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
 import { useSignalValue } from '../shared/use-signal';
 import { onAskRequest } from './ask-request';
+import { SmilesHint } from './SmilesHint';
 import { askStrings } from './ask.strings';
 import { totalProgress, uploadQuestionFiles, UploadError } from './upload';
 
@@ -595,6 +596,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         onPaste={onPaste}
         className="w-full resize-y rounded-csai border border-line bg-surface text-ink p-2 text-sm font-csai"
       />
+      <SmilesHint text={text} onAccept={setText} />
 
       {message && (
         <p part="message" role="alert" className="m-0 text-xs text-danger">

@@ -42,6 +42,9 @@ export const askAttributes = { channelId: 'string', navigate: 'string' } as cons
  * @csspart stop - The stop button shown while the question is answered.
  * @csspart spinner - The answering indicator.
  * @csspart deep-research-hint - The duration hint of deep research.
+ * @csspart smiles-hint - Valid molecules proposed for a malformed SMILES being typed (POST /api/v1/mol/smiles_completion).
+ * @csspart smiles-hint-candidate - One proposed molecule; choosing it replaces the typed SMILES.
+ * @csspart smiles-hint-dismiss - Closes the SMILES proposals.
  * @csspart toasts - Notifications on foreign pages; each is `toast`.
  * @csspart error - The notice shown instead of the content when the element failed to render.
  *

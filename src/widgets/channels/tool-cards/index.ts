@@ -15,4 +15,6 @@ export interface ToolCardProps {
  */
 export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {
   admet: () => import('./AdmetCard').then((m) => m.AdmetCard),
+  name_to_smiles: () => import('./NameCard').then((m) => m.default),
+  smiles_completion: () => import('./CompletionCard').then((m) => m.default),
 };

@@ -1,0 +1,119 @@
+import { signal, type ReadonlySignal } from '@preact/signals-core';
+import type { SmilesCompletionOutput } from '../contract/names';
+import { lazySchema } from './api';
+import { api } from './page';
+
+/** Characters a SMILES is written with (organic subset, brackets, bonds, rings, branches, `*`). */
+const SMILES_TOKEN = /^[A-Za-z0-9@+\-[\]()=#$:/\\.%*~]+$/;
+/** Branch, bracket, bond or attachment syntax: what makes a token a structure rather than a word. */
+const STRUCTURE_SYNTAX = /[()[\]=#%*]/;
+/** Ring labels count only with aromatic atoms or three organic-subset atoms ("c1ccc", "C1CCC"; not "IC50"). */
+const ringStructure = (t: string) =>
+  /\d/.test(t) && (/[cnops]/.test(t) || (/^(?:Cl|Br|[BCNOPSFIcnops]|\d)+$/.test(t) && (t.match(/Cl|Br|[BCNOPSFI]/g)?.length ?? 0) >= 3));
+
+/** Longest token looked at (the server's SMILES limit). */
+const MAX_TOKEN = 2000;
+
+/**
+ * The SMILES being typed at the end of a question, if the last token looks like one (letters with
+ * ring, bond, branch or bracket syntax); undefined otherwise.
+ * @example smilesBeingTyped('这个分子 c1ccccc1C(=O') // 'c1ccccc1C(=O'
+ */
+export function smilesBeingTyped(text: string): string | undefined {
+  const token = /(\S+)$/.exec(text)?.[1];
+  if (!token || token.length < 3 || token.length > MAX_TOKEN) return undefined;
+  if (!SMILES_TOKEN.test(token) || !(STRUCTURE_SYNTAX.test(token) || ringStructure(token)) || !/[A-Za-z*]/.test(token) || token.includes('//')) return undefined;
+  return token;
+}
+
+/** What the hint shows: the token asked about and the server's completion of it. */
+export interface SmilesHint {
+  token: string;
+  completion: SmilesCompletionOutput;
+}
+
+export interface SmilesHintOptions {
+  /** Asks the server (default: POST /mol/smiles_completion through the page's API client). */
+  complete?: (smiles: string, signal: AbortSignal) => Promise<SmilesCompletionOutput>;
+  /** Quiet time after the last keystroke before asking (default 400 ms). */
+  delayMs?: number;
+}
+
+const askServer = (smiles: string, signal: AbortSignal) =>
+  api().post('/mol/smiles_completion', { smiles }, lazySchema(() => import('../contract/names').then((m) => m.smilesCompletionOutput)), {
+    quiet: true,
+    redirect: false,
+    signal,
+  });
+
+/**
+ * SMILES completion while a question is typed (issue 18 §4): debounced, one request at a time
+ * (a new keystroke aborts the one in flight), answers for an older text ignored. The hint is shown
+ * only for a SMILES that needs repair and has candidates.
+ */
+export function smilesHintModel({ complete = askServer, delayMs = 400 }: SmilesHintOptions = {}) {
+  const $hint = signal<SmilesHint | null>(null);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inFlight: AbortController | undefined;
+  let latest: string | undefined;
+  let dismissed: string | undefined;
+
+  function cancel() {
+    clearTimeout(timer);
+    timer = undefined;
+    inFlight?.abort();
+    inFlight = undefined;
+  }
+
+  async function ask(token: string) {
+    const ctl = new AbortController();
+    inFlight = ctl;
+    try {
+      const completion = await complete(token, ctl.signal);
+      // A later keystroke asked for something else: this answer is stale.
+      if (ctl.signal.aborted || latest !== token) return;
+      $hint.value = !completion.valid && completion.candidates.length > 0 ? { token, completion } : null;
+    } catch {
+      // A failed hint is no error for the asker: the question can still be sent as typed.
+      if (latest === token) $hint.value = null;
+    } finally {
+      if (inFlight === ctl) inFlight = undefined;
+    }
+  }
+
+  return {
+    $hint: $hint as ReadonlySignal<SmilesHint | null>,
+    /** The question's text changed. */
+    input(text: string) {
+      const token = smilesBeingTyped(text);
+      if (token === latest) return;
+      latest = token;
+      cancel();
+      if ($hint.value?.token !== token) $hint.value = null;
+      if (!token || token === dismissed) return;
+      timer = setTimeout(() => void ask(token), delayMs);
+    },
+    /** The text with the typed token replaced by a chosen candidate; the hint closes. */
+    accept(text: string, smiles: string): string {
+      const token = $hint.value?.token;
+      cancel();
+      $hint.value = null;
+      latest = smiles;
+      if (!token || !text.endsWith(token)) return text;
+      return text.slice(0, text.length - token.length) + smiles;
+    },
+    /** The asker closed the hint: not offered again for the same token. */
+    dismiss() {
+      dismissed = $hint.value?.token ?? latest;
+      cancel();
+      $hint.value = null;
+    },
+    /** Stops any pending or running request (the component unmounts). */
+    dispose() {
+      cancel();
+      latest = undefined;
+    },
+  };
+}
+
+export type SmilesHintModel = ReturnType<typeof smilesHintModel>;

@@ -1,0 +1,36 @@
+import { nameToSmilesInput, nameToSmilesOutput, nameSource, type NameToSmilesInput, type NameToSmilesOutput } from '../../contract/names';
+import type { NameResolver, ToolDefinition, ToolFactory } from './types';
+
+const DESCRIPTION = '把化学名称转换为结构：系统命名（英文 IUPAC、CAS 索引名）由 OPSIN 解析，常见药物和试剂的商品名、俗名、中文名查内置词典；返回规范 SMILES 和 InChIKey，查不到时明确说明，绝不编造结构。';
+
+/** Runs a name through the resolver and shapes the answer of the tool and of POST /mol/name_to_smiles. */
+export async function nameToSmiles(names: NameResolver, input: NameToSmilesInput, signal: AbortSignal): Promise<NameToSmilesOutput> {
+  const found = await names.resolve(input.name, signal);
+  if (!found) {
+    return { found: false, name: input.name, message: `未找到“${input.name}”对应的结构：系统命名解析、内置词典${names.availability().enabled ? '' : '（OPSIN 未安装）'}及已配置的查询服务均无结果` };
+  }
+  return {
+    found: true,
+    name: input.name,
+    canonical_smiles: found.canonicalSmiles,
+    inchi_key: found.inchiKey,
+    source: nameSource.parse(found.source),
+  };
+}
+
+/** SPEC §9 name_to_smiles (issue 18 §3). */
+export const nameToSmilesTool: ToolFactory = ({ names }): ToolDefinition<NameToSmilesInput, NameToSmilesOutput> => {
+  const opsin = names.availability();
+  return {
+    name: 'name_to_smiles',
+    input: nameToSmilesInput,
+    output: nameToSmilesOutput,
+    // Without OPSIN the dictionary still answers: the tool stays on and says what is missing.
+    description: opsin.enabled ? DESCRIPTION : `${DESCRIPTION}（当前仅内置词典可用：${opsin.reason}）`,
+    availability: () => ({ enabled: true }),
+    run: (input, ctx) => nameToSmiles(names, input, ctx.signal),
+    summarize: (out) =>
+      out.found ? `${out.name}：SMILES ${out.canonical_smiles}，InChIKey ${out.inchi_key}（来源：${out.source}）` : out.message,
+    timeoutMs: 60_000,
+  };
+};

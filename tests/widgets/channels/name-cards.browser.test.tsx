@@ -1,0 +1,102 @@
+// The name → SMILES and SMILES completion cards of an answer, rendered as the answer view renders
+// a tool_result (toolCards map), with the structure drawings faked as draw_svg answers.
+import { createRoot, type Root } from 'react-dom/client';
+import type { ComponentType } from 'react';
+import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
+import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
+import { expect, failOnConsoleErrors, json, waitFor } from '../harness';
+
+const SVG = `<svg xmlns='http://www.w3.org/2000/svg' width='240px' height='180px' viewBox='0 0 240 180'><path d='M 10,10 L 100,100' /></svg>`;
+
+describe('name and completion cards', () => {
+  failOnConsoleErrors();
+  let host: HTMLElement;
+  let root: Root | undefined;
+  let drawn: string[] = [];
+  const original = globalThis.fetch;
+
+  beforeEach(() => {
+    drawn = [];
+    document.cookie = 'XSRF-TOKEN=tok; path=/';
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith('/api/v1/mol/draw_svg')) {
+        const smiles = (JSON.parse(String(init?.body)) as { smiles: string }).smiles;
+        drawn.push(smiles);
+        return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: smiles, formula: 'C', num_atoms: 1, highlighted_atoms: [], highlighted_bonds: [] } });
+      }
+      return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
+    };
+    host = document.createElement('div');
+    document.body.append(host);
+  });
+  afterEach(() => {
+    root?.unmount();
+    host.remove();
+    globalThis.fetch = original;
+  });
+
+  async function render(name: 'name_to_smiles' | 'smiles_completion', props: Omit<ToolCardProps, 'name'>) {
+    const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
+    const shadow = host.attachShadow({ mode: 'open' });
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    root = createRoot(shadow);
+    root.render(
+      <HostContext.Provider value={info}>
+        <Card name={name} {...props} />
+      </HostContext.Provider>,
+    );
+    return shadow;
+  }
+
+  it('shows the canonical SMILES, InChIKey, source and the picture of a resolved name', async () => {
+    const shadow = await render('name_to_smiles', {
+      ok: true,
+      content: '阿司匹林：SMILES CC(=O)Oc1ccccc1C(=O)O',
+      data: { found: true, name: '阿司匹林', canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', source: 'dictionary' },
+    });
+    await waitFor(() => shadow.querySelector('csai-molecule'), 'the card with its picture');
+    const text = shadow.textContent ?? '';
+    expect(text).to.contain('名称 → 结构：阿司匹林');
+    expect(text).to.contain('CC(=O)Oc1ccccc1C(=O)O');
+    expect(text).to.contain('BSYNRYMUTXBXSQ-UHFFFAOYSA-N');
+    expect(text).to.contain('内置药物与试剂词典');
+    expect(shadow.querySelector('csai-molecule')?.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    await waitFor(() => drawn.includes('CC(=O)Oc1ccccc1C(=O)O'), 'the drawing');
+  });
+
+  it('says so when a name is unknown, and draws nothing', async () => {
+    const shadow = await render('name_to_smiles', { ok: true, content: '未找到', data: { found: false, name: '某药', message: '未找到“某药”对应的结构' } });
+    await waitFor(() => shadow.querySelector('[part~="not-found"]'), 'the notice');
+    expect(shadow.querySelector('[part~="not-found"]')!.textContent).to.contain('未找到“某药”对应的结构');
+    expect(shadow.querySelector('csai-molecule')).to.equal(null);
+  });
+
+  it('lists each completion with its picture and what was changed', async () => {
+    const shadow = await render('smiles_completion', {
+      ok: true,
+      content: '',
+      data: {
+        input: 'c1cccc',
+        valid: false,
+        message: 'SMILES 无效，找到 2 个可能的补全',
+        candidates: [
+          { smiles: 'c1ccccc1', inchi_key: 'UHOVQNZJYSORNB-UHFFFAOYSA-N', changes: ['补全芳香环：添加 1 个芳香碳并闭合环 1'] },
+          { smiles: '*CC', inchi_key: '', changes: [] },
+        ],
+      },
+    });
+    await waitFor(() => shadow.querySelectorAll('csai-molecule').length === 2, 'the candidates with their pictures');
+    const text = shadow.textContent ?? '';
+    expect(text).to.contain('SMILES 补全：c1cccc');
+    expect(text).to.contain('补全芳香环：添加 1 个芳香碳并闭合环 1');
+    expect(text).to.contain('无 InChIKey');
+    expect([...shadow.querySelectorAll('csai-molecule')].map((m) => m.getAttribute('smiles'))).to.deep.equal(['c1ccccc1', '*CC']);
+  });
+
+  it('shows the message of a failed call as text', async () => {
+    const shadow = await render('smiles_completion', { ok: false, content: 'SMILES 不能为空', data: undefined });
+    await waitFor(() => shadow.textContent?.includes('SMILES 不能为空'), 'the message');
+    expect(shadow.querySelector('li')).to.equal(null);
+  });
+});
