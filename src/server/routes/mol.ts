@@ -1,10 +1,9 @@
 import { drawSvgBody, drawSvgResult, molKeyQuery, molString, pdbIdQuery, pdbString } from '../../contract/mol';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { ChemInputError } from '../chem/engine';
-import { ChemUnavailableError, createChemService } from '../chem/service';
+import { ChemUnavailableError } from '../chem/service';
 import { structures } from '../chem/structures';
 import { AppError, badRequest } from '../errors';
-import { fileStore } from '../knowledge/file-store';
 import { ok, type App, type Services } from './types';
 
 /** Molfiles of up to 1 MB travel as JSON strings; escaping may add a little. */
@@ -18,10 +17,9 @@ function chemError(err: unknown): never {
 }
 
 /** SPEC §7 Other: the mol calls — structure drawings, SDF molecules and PDB structures (DESIGN §6). */
-export default async function molRoutes(app: App, { config, db }: Services) {
-  const chem = createChemService();
-  app.addHook('onClose', () => chem.close());
-  const lookup = structures({ db, files: fileStore(config.dataDir), chem, pdbMirror: config.CSAI_PDB_MIRROR });
+export default async function molRoutes(app: App, { config, db, runtime }: Services) {
+  const { chem, files } = runtime;
+  const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
 
   app.post('/draw_svg', {
     bodyLimit: DRAW_BODY_LIMIT,
