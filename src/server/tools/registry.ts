@@ -113,7 +113,7 @@ export function issueText(issue: z.core.$ZodIssue): string {
   if (/\p{Script=Han}/u.test(issue.message)) return issue.path.length ? `${where}：${issue.message}` : issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? `缺少${where}` : `${where}的类型不正确，应为 ${issue.expected}`;
+      return /received undefined/.test(issue.message) ? `缺少${where}` : `${where}的类型不正确，应为 ${issue.expected}`;
     case 'too_big':
       return `${where}过大或过长（上限 ${String(issue.maximum)}）`;
     case 'too_small':
