@@ -85,7 +85,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
   await app.register(swagger, {
     openapi: {
       info: { title: 'CSAI API', version, description: 'Envelope: {success, data, message}; failures {success:false, message, code, field?}.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'csai_session' } } },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'csai_session' }, token: { type: 'http', scheme: 'bearer', description: 'A personal API token (POST /api/v1/auth/tokens); no CSRF headers needed without cookies' } } },
     },
     transform: jsonSchemaTransform,
   });
