@@ -30,6 +30,7 @@ import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
 import toolsRoutes from './routes/tools';
+import mcpRoutes from './routes/mcp';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolFactory } from './tools/types';
@@ -80,7 +81,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     hook: 'preHandler',
     errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
   });
-  installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db });
+  installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db, tokenOnly: ['/mcp'] });
 
   await app.register(swagger, {
     openapi: {
@@ -129,6 +130,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
+  // The Model Context Protocol endpoint for MCP clients (Bearer token only).
+  await app.register((i) => mcpRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mcp' });
 
   await registerWeb(app, config.webDir);
   return app;

@@ -47,9 +47,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function installHttpSession(
   app: FastifyInstance,
-  deps: { config: Config; secret: Buffer; sessions: ReturnType<typeof sessionsRepo>; db: Executor },
+  deps: {
+    config: Config;
+    secret: Buffer;
+    sessions: ReturnType<typeof sessionsRepo>;
+    db: Executor;
+    /** Path prefixes (e.g. /mcp) that accept API tokens only: cookies are ignored there, so no CSRF check either. */
+    tokenOnly?: string[];
+  },
 ) {
-  const { config, secret, sessions, db } = deps;
+  const { config, secret, sessions, db, tokenOnly = [] } = deps;
+  const isTokenOnly = (url: string) => tokenOnly.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
   const apiTokens = apiTokensRepo(db);
   // Housekeeping: stale sessions, codes and tokens go at start and then hourly.
   let timer: NodeJS.Timeout | undefined;
@@ -112,7 +120,8 @@ export function installHttpSession(
 
   // A callback hook (not async): this runs on every request, and a promise per call is measurable.
   app.addHook('onRequest', (request, reply, done) => {
-    const sessionCookie = request.cookies[SESSION_COOKIE] ?? '';
+    const tokenOnlyPath = isTokenOnly(request.url);
+    const sessionCookie = tokenOnlyPath ? '' : (request.cookies[SESSION_COOKIE] ?? '');
     const authorization = request.headers.authorization;
     const bearer = bearerToken(authorization);
     let resolved: Promise<Auth> | undefined;
@@ -134,7 +143,7 @@ export function installHttpSession(
       })());
 
     // A program with a token and no cookies: no browser sent this, so there is nothing to forge (no CSRF).
-    if (authorization !== undefined && request.headers.cookie === undefined) return done();
+    if (tokenOnlyPath || (authorization !== undefined && request.headers.cookie === undefined)) return done();
     const csrfCookie = request.cookies[XSRF_COOKIE];
     const cookieOk = csrfValid(csrfCookie, sessionCookie);
     if (cookieOk) request.csrfToken = csrfCookie!;
