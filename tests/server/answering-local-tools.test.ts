@@ -80,6 +80,14 @@ describe('the local engine runs the tool a question names', () => {
     expect(results(events)[0]).toMatchObject({ name: 'intelligence_search', ok: true });
   });
 
+  it('a name with "ADMET" when names cannot be resolved: says so, invents no structure', async (t) => {
+    if (enabled.has('name_to_smiles')) t.skip();
+    const { questionId } = await ask(alice, '阿司匹林的ADMET性质');
+    const { events } = await readEvents(alice, questionId);
+    expect(calls(events)).toEqual([]);
+    expect(answerText(events)).toContain('无法识别“阿司匹林”的结构');
+  });
+
   it('a name with "ADMET" is resolved first (needs the name resolver)', async (t) => {
     if (!enabled.has('name_to_smiles')) t.skip();
     const { questionId } = await ask(alice, '阿司匹林的ADMET性质');

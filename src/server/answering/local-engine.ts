@@ -83,12 +83,11 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       const structures = structureLines(await questionStructures(input.question, { chem, signal: input.signal }));
       // Tools the question plainly asks for, among those left on (tool_call / tool_result events, cards in the answer).
       const usable = new Set<string>(tools.select(input.options.tools_name).map((t) => t.name));
-      const runs = usable.size && chem && names
-        ? await runLocalTools(await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }), tools, input, sink)
-        : [];
-      const toolLines = toolRunLines(runs);
+      const plan = usable.size && chem && names ? await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }) : { calls: [], notes: [] };
+      const runs = await runLocalTools(plan.calls, tools, input, sink);
+      const toolLines = toolRunLines(runs, plan.notes);
       if (!input.hasSources && toolLines.length) {
-        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures]);
+        writeLines(sink, [runs.length ? NO_MODEL_TOOLS : NO_MODEL_NO_SOURCES, '', ...toolLines, ...structures]);
         return;
       }
       if (!input.hasSources) {

@@ -13,6 +13,12 @@ export interface PlannedCall {
   input: Record<string, unknown>;
 }
 
+/** The calls to make, and lines for the answer about what could not be called (a name not resolved). */
+export interface LocalToolPlan {
+  calls: PlannedCall[];
+  notes: string[];
+}
+
 /** SPEC §9 limit of the ADMET table: at most this many molecules in one call. */
 const MAX_ADMET_MOLECULES = 50;
 
@@ -67,13 +73,14 @@ export interface LocalToolDeps {
  * structure → `name_to_smiles`; a SMILES that does not parse → `smiles_completion`; "检索/查找 …" →
  * `intelligence_search`.
  */
-export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'>, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<PlannedCall[]> {
+export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'>, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<LocalToolPlan> {
   const { question, signal } = input;
   const calls: PlannedCall[] = [];
+  const notes: string[] = [];
   const wantsAdmet = ADMET_INTENT.test(question);
   const valid: string[] = [];
   for (const smiles of smilesInText(question, 8)) {
-    if (signal.aborted) return calls;
+    if (signal.aborted) return { calls, notes };
     const ok = await chem.describe({ smiles }).then(
       (s) => s.numAtoms > 0,
       () => false,
@@ -102,11 +109,15 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
     }
     if (!molecules.length && !broken.length) {
       const name = nameInQuestion(question);
-      if (name && names.availability().enabled) {
+      const state = names.availability();
+      if (name && !state.enabled) notes.push(`无法识别“${name}”的结构：${state.reason}可以直接给出它的 SMILES 再提问。`);
+      else if (name) {
         const resolved = await names.resolve(name, signal).catch(() => null);
         if (resolved) {
           if (usable.has('name_to_smiles')) calls.push({ name: 'name_to_smiles', input: { name } });
           molecules.push(resolved.canonicalSmiles);
+        } else {
+          notes.push(`没有找到名称“${name}”对应的结构（不会猜测结构），可以给出它的 SMILES 或系统命名再提问。`);
         }
       }
     }
@@ -119,7 +130,7 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
     const query = question.replace(/请|帮我|帮忙|在情报数据库中|情报数据库|检索|查找|查询|搜索|找一下|找找|一下|[？?。！!]/g, ' ').replace(/\s+/g, ' ').trim();
     calls.push({ name: 'intelligence_search', input: { query: query || question } });
   }
-  return calls;
+  return { calls, notes };
 }
 
 /** One finished call of the local engine, for its short text. */
@@ -143,10 +154,10 @@ export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, i
   return runs;
 }
 
-/** The answer's lines about the tools it ran: what each gave, or why it could not. */
-export function toolRunLines(runs: LocalToolRun[]): string[] {
-  if (!runs.length) return [];
-  const lines = ['**工具结果**'];
+/** The answer's lines about the tools it ran (what each gave, or why it could not) and the calls it could not make. */
+export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string[] {
+  if (!runs.length && !notes.length) return [];
+  const lines = ['**工具结果**', ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
   for (const { label, result } of runs) {
     const first = result.content.split('\n').find((l) => l.trim())?.trim() ?? '';
     // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.
