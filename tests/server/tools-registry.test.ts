@@ -24,6 +24,7 @@ const probe = (over: Partial<ToolDefinition<{ text: string; ms?: number }, { ech
     if (text === 'refuse') throw new ToolInputError('无法处理这段文字');
     if (text === 'crash') throw new Error('internal detail that must not reach the card');
     if (ms) await new Promise((resolve) => setTimeout(resolve, ms));
+    if (text === 'late-crash') throw new Error('failed after the time limit');
     if (signal.aborted) throw new Error('aborted');
     return text === 'broken' ? ({ echoed: 42 } as unknown as { echoed: string }) : { echoed: text };
   },
@@ -70,6 +71,15 @@ describe('the registry runs a tool', () => {
     const running = registry.run('smiles_completion', { text: 'slow', ms: 5_000 }, { ...ctx(), signal: stop.signal });
     stop.abort();
     await expect(running).rejects.toThrow();
+  });
+
+  it('leaves nothing unhandled: a stop after a finished call, a failure after the time limit', async () => {
+    const stop = new AbortController();
+    expect((await registry.run('smiles_completion', { text: 'hi' }, { ...ctx(), signal: stop.signal })).ok).toBe(true);
+    stop.abort();
+    expect((await registry.run('smiles_completion', { text: 'late-crash', ms: 300 }, ctx())).content).toContain('超时');
+    // Vitest fails the file on an unhandled rejection: give both a chance to surface.
+    await new Promise((resolve) => setTimeout(resolve, 300));
   });
 
   it('answers an unknown or unbuilt tool with ok:false', async () => {

@@ -228,11 +228,19 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
       const timeout = setTimeout(() => timer.abort(), timeoutMs);
       const signal = AbortSignal.any([ctx.signal, timer.signal]);
       let output: unknown;
+      const stopped = new AbortController(); // ends the wait below once the call is over
       try {
+        const running = tool.run(parsed.data, { ...ctx, signal });
+        // A late failure of a call given up on (time limit, stop) is nobody's to handle.
+        running.catch(() => undefined);
         // A tool that ignores its signal still cannot hold the answer past its time limit.
         output = await Promise.race([
-          tool.run(parsed.data, { ...ctx, signal }),
-          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+          running,
+          new Promise<never>((_, reject) => {
+            const onAbort = () => reject(new Error('aborted'));
+            if (signal.aborted) onAbort();
+            signal.addEventListener('abort', onAbort, { once: true, signal: stopped.signal });
+          }),
         ]);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -242,6 +250,7 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
         return fail(toolMessages.failed);
       } finally {
         clearTimeout(timeout);
+        stopped.abort();
       }
       const checked = tool.output.safeParse(output);
       if (!checked.success) {
