@@ -98,3 +98,35 @@ export function displayName(user: { phone: string | null; email: string | null; 
   if (user.phone && user.phone.length >= 11) return `${user.phone.slice(0, 3)}****${user.phone.slice(7, 11)}`;
   return user.email ?? user.phone ?? user.name ?? '';
 }
+
+/** SPEC-free addition (DESIGN §3): personal API tokens. At most this many per user. */
+export const MAX_API_TOKENS = 20;
+
+/** POST /auth/tokens: a name the owner recognises the token by. */
+export const apiTokenBody = z
+  .object({
+    name: z
+      .string({ error: '请输入令牌名称' })
+      .trim()
+      .min(1, '请输入令牌名称')
+      .max(50, '令牌名称不能超过50个字符')
+      .refine(printable, '令牌名称包含非法字符'),
+  })
+  .strict();
+
+/** A token as listed: never the token itself. */
+export const apiToken = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The token's first characters (`csai_AbCd…`). */
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type ApiToken = z.infer<typeof apiToken>;
+
+/** POST /auth/tokens answer: the token in full, shown this once (only its hash is stored). */
+export const createdApiToken = apiToken.extend({ token: z.string() });
+
+/** DELETE /auth/tokens/{id}. */
+export const apiTokenIdParams = z.object({ id: z.string().trim().min(1, '请提供令牌编号').max(100, '令牌编号无效') });

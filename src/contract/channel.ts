@@ -88,7 +88,8 @@ export const questionRequest = z
       .default('all'),
     if_thinking: z.boolean().default(false),
     deepresearch: z.boolean().default(false),
-    tools_name: z.array(z.string().trim().min(1, '工具名称不能为空').max(100, '工具名称无效'), { error: 'tools_name 应为数组' }).max(50, '工具过多').default([]),
+    /** The tools the answer may use (tool values). Absent: every tool (SPEC §4: all on by default); []: none. */
+    tools_name: z.array(z.string().trim().min(1, '工具名称不能为空').max(100, '工具名称无效'), { error: 'tools_name 应为数组' }).max(50, '工具过多').optional(),
   })
   .strict()
   .superRefine((q, ctx) => {
@@ -122,7 +123,10 @@ export const statusEventData = z.object({ status: answerStatus, message: z.strin
 export const textEventData = z.object({ text: z.string() });
 /** `tool_call`: the model calls a tool with JSON arguments. */
 export const toolCallEventData = z.object({ call_id: z.string(), name: z.string(), arguments: z.string() });
-/** `tool_result`: what the tool gave back (`data`: its structured output, for the answer's tool card). */
+/**
+ * `tool_result`: what the tool gave back — `content` the text the model read (on a failure, the
+ * Chinese message shown in the card), `data` the tool's structured output the card renders.
+ */
 export const toolResultEventData = z.object({ call_id: z.string(), name: z.string(), ok: z.boolean(), content: z.string(), data: z.unknown().optional() });
 /**
  * `research_step`: a step of deep research. `step` is its kind (`plan`, `search`, `web`, `read`,

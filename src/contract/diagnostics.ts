@@ -12,6 +12,10 @@ export const diagnostics = z.object({
   embedding_model: z.string().nullable(),
   storage: z.object({ kind: z.literal('sqlite'), data_dir: z.string() }),
   services: z.object({ smtp: z.boolean(), llm: z.boolean(), embeddings: z.boolean(), dev_outbox: z.boolean() }),
+  /** Every tool of the registry with its group and state; a disabled one says why and how to enable it. */
+  tools: z.array(z.object({ value: z.string(), label: z.string(), group: z.string(), enabled: z.boolean(), description: z.string() })),
+  /** Where MCP clients connect (with an API token). */
+  mcp_path: z.string(),
   node_version: z.string(),
   uptime_seconds: z.number().int(),
 });

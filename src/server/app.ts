@@ -30,7 +30,10 @@ import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
 import toolsRoutes from './routes/tools';
+import mcpRoutes from './routes/mcp';
 import type { App, Services } from './routes/types';
+import { startRuntime } from './runtime';
+import type { ToolFactory } from './tools/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
 
@@ -39,10 +42,12 @@ export interface BuildOptions {
   version?: string;
   /** Fastify logger options; tests pass false. */
   logger?: FastifyServerOptions['logger'];
+  /** The tools to build (default: every factory of src/server/tools/index.ts). */
+  tools?: readonly ToolFactory[];
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -65,7 +70,10 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
   const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
-  const services: Services = { config, db, secret, notifier, version };
+  const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}) });
+  // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
+  app.addHook('onClose', async () => runtime.close());
+  const services: Services = { config, db, secret, notifier, version, runtime };
 
   await app.register(cookie);
   await app.register(rateLimit, {
@@ -73,7 +81,7 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     hook: 'preHandler',
     errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
   });
-  installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db });
+  installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db, tokenOnly: ['/mcp'] });
 
   // A response sent before its request's body was read (an upload refused at its first part, a 401
   // before the body) would leave the rest of the body in a keep-alive connection, where it stalls the
@@ -85,7 +93,7 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
   await app.register(swagger, {
     openapi: {
       info: { title: 'CSAI API', version, description: 'Envelope: {success, data, message}; failures {success:false, message, code, field?}.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'csai_session' } } },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'csai_session' }, token: { type: 'http', scheme: 'bearer', description: 'A personal API token (POST /api/v1/auth/tokens); no CSRF headers needed without cookies' } } },
     },
     transform: jsonSchemaTransform,
   });
@@ -126,9 +134,11 @@ export async function buildApp({ config, version = '0.0.0', logger }: BuildOptio
     await api.register((i) => knowledgeBaseRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/knowledge_base' });
     await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
     await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
-    await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>()), { prefix: '/tools' });
+    await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
+  // The Model Context Protocol endpoint for MCP clients (Bearer token only).
+  await app.register((i) => mcpRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mcp' });
 
   await registerWeb(app, config.webDir, config.CSAI_CORS_ORIGINS);
   return app;

@@ -84,7 +84,7 @@ interface ChatRequest {
 /**
  * A small OpenAI-compatible /chat/completions server on 127.0.0.1. What it streams depends on a
  * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
- * tool message) an answer; [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
+ * tool message) an answer ([badtool], [bigtool]: with bad arguments; [loop]: a call in every round offering tools); [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
  * chunks, then silence; [hold] one chunk, then more only after release(). Otherwise an answer
  * that cites [1] when the system prompt holds passages. Deep research: the planner gets the
  * question's "||"-separated parts as JSON ([badplan]: prose; [holdplan]: held), the report writer
@@ -161,9 +161,20 @@ export async function startFakeLlm() {
       finish();
       return;
     }
-    if (question.includes('[tool]') && last.role !== 'tool') {
+    // [loop]: a new call in every round that offers tools; an answer once none are offered.
+    if (question.includes('[loop]') && body.tools?.length) {
+      const n = body.messages.filter((m) => m.role === 'tool').length + 1;
+      send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: 'admet', arguments: '{"smiles":["CCO"]}' } }] }));
+      send(chunk({}, 'tool_calls'));
+      send('data: [DONE]\n\n');
+      res.end();
+      return;
+    }
+    // [tool]: admet on ethanol; [badtool]: admet with no molecule; [bigtool]: a 1 MB argument.
+    const toolArgs = question.includes('[badtool]') ? '{"smiles":[]}' : question.includes('[bigtool]') ? JSON.stringify({ smiles: ['C'.repeat(1024 * 1024)] }) : '{"smiles":["CCO"]}';
+    if (/\[(?:tool|badtool|bigtool)\]/.test(question) && last.role !== 'tool') {
       send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'admet', arguments: '' } }] }));
-      send(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"smiles":"CCO"}' } }] }));
+      send(chunk({ tool_calls: [{ index: 0, function: { arguments: toolArgs } }] }));
       send(chunk({}, 'tool_calls'));
       send('data: [DONE]\n\n');
       res.end();

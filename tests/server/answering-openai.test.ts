@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { makePdf, upload, waitParsed } from './knowledge-helpers';
 import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } from './answering-helpers';
+import { testTools } from './tool-stand-ins';
+import { MAX_TOOL_ROUNDS } from '../../src/server/answering/openai-engine';
 
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 let server: TestServer;
@@ -15,7 +17,7 @@ beforeAll(async () => {
     LLM_MODEL: 'chat-model',
     LLM_REASONING_MODEL: 'reasoning-model',
     LLM_IDLE_TIMEOUT_MS: '400',
-  });
+  }, undefined, { tools: testTools() });
   alice = (await signedInUser(server)).client;
 });
 afterAll(async () => {
@@ -42,7 +44,7 @@ describe('the openai engine', () => {
     const up = await upload(alice, [{ name: 'paper.pdf', data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.']]), type: 'application/pdf' }]);
     const docId = up.body.data.name_id[0]!.docId;
     await waitParsed(alice, docId);
-    const { channelId, questionId } = await ask(alice, 'What affinity does compound X have for the kinase?', { docIdList: [docId] });
+    const { channelId, questionId } = await ask(alice, 'What affinity does compound X have for the kinase?', { docIdList: [docId], tools_name: [] });
     const { events } = await readEvents(alice, questionId);
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThanOrEqual(3);
@@ -85,23 +87,63 @@ describe('the openai engine', () => {
     expect(lastRequestFor('[think] 不要思考').model).toBe('chat-model');
   });
 
-  it('runs the function-calling loop: a call, its result, then the answer', async () => {
+  it('runs the function-calling loop: a call, its result (kept with its data), then the answer', async () => {
     const { channelId, questionId } = await ask(alice, '[tool] 算一下 CCO 的 ADMET', { tools_name: ['admet'] });
     const { events } = await readEvents(alice, questionId);
     const kinds = events.map((e) => e.event);
     expect(kinds.indexOf('tool_call')).toBeLessThan(kinds.indexOf('tool_result'));
     expect(kinds.indexOf('tool_result')).toBeLessThan(kinds.indexOf('delta'));
-    expect(events.find((e) => e.event === 'tool_call')?.data).toEqual({ call_id: 'call_1', name: 'admet', arguments: '{"smiles":"CCO"}' });
-    expect(events.find((e) => e.event === 'tool_result')?.data).toEqual({ call_id: 'call_1', name: 'admet', ok: false, content: '该工具不可用：未提供或尚未实现' });
-    expect(answerText(events)).toContain('工具说：该工具不可用');
+    expect(events.find((e) => e.event === 'tool_call')?.data).toEqual({ call_id: 'call_1', name: 'admet', arguments: '{"smiles":["CCO"]}' });
+    const result = events.find((e) => e.event === 'tool_result')!.data;
+    expect(result).toMatchObject({ call_id: 'call_1', name: 'admet', ok: true });
+    expect(result.data).toBeDefined();
+    expect(String(result.content)).not.toBe('');
+    expect(answerText(events)).toContain(`工具说：${String(result.content)}`);
+    // The model was offered the registry's tool with the JSON Schema of its zod input.
+    const first = llm.requests.find((r) => r.messages.some((m) => m.role === 'user' && (m.content ?? '').includes('[tool] 算一下')))!;
+    expect(first.tools).toEqual([{ type: 'function', function: expect.objectContaining({ name: 'admet', parameters: expect.objectContaining({ type: 'object' }) }) }]);
     const followUp = lastRequestFor('[tool] 算一下');
-    expect(followUp.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
+    expect(followUp.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1', content: result.content });
+    // Stored like every event: the reloaded answer has the same steps, data included.
     const q = await questionOf(alice, channelId, questionId);
     expect(q.steps).toEqual([
-      { type: 'notice', message: '所选工具暂未提供，本次回答没有使用工具' },
-      { type: 'tool_call', call_id: 'call_1', name: 'admet', arguments: '{"smiles":"CCO"}' },
-      { type: 'tool_result', call_id: 'call_1', name: 'admet', ok: false, content: '该工具不可用：未提供或尚未实现' },
+      { type: 'tool_call', call_id: 'call_1', name: 'admet', arguments: '{"smiles":["CCO"]}' },
+      { type: 'tool_result', ...result },
     ]);
+  });
+
+  it('offers every usable tool when the request names none (SPEC §4: all on), and none for an empty list', async () => {
+    const all = await ask(alice, '[tool] 默认全部工具');
+    await readEvents(alice, all.questionId);
+    const offered = (lastRequestFor('[tool] 默认全部工具').tools ?? []) as Array<{ function: { name: string } }>;
+    expect(offered.map((t) => t.function.name)).toEqual(expect.arrayContaining(['admet']));
+    expect(offered.map((t) => t.function.name)).not.toContain('web_search');
+    const none = await ask(alice, '不用工具的问题', { tools_name: [] });
+    await readEvents(alice, none.questionId);
+    expect(lastRequestFor('不用工具的问题').tools).toBeUndefined();
+  });
+
+  it('puts bad tool input into the card as a Chinese message; the answer still finishes', async () => {
+    for (const tag of ['[badtool]', '[bigtool]']) {
+      const { questionId } = await ask(alice, `${tag} 坏参数`, { tools_name: ['admet'] });
+      const { events } = await readEvents(alice, questionId);
+      const result = events.find((e) => e.event === 'tool_result')!.data;
+      expect(result).toMatchObject({ name: 'admet', ok: false });
+      expect(result.data).toBeUndefined();
+      expect(String(result.content)).toMatch(/\p{Script=Han}/u);
+      expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    }
+  });
+
+  it(`stops offering tools after ${MAX_TOOL_ROUNDS} rounds and makes the model answer`, async () => {
+    const { questionId } = await ask(alice, '[loop] 一直调用工具', { tools_name: ['admet'] });
+    const { events } = await readEvents(alice, questionId);
+    expect(events.filter((e) => e.event === 'tool_call')).toHaveLength(MAX_TOOL_ROUNDS);
+    expect(events.filter((e) => e.event === 'tool_result')).toHaveLength(MAX_TOOL_ROUNDS);
+    expect(events.some((e) => e.event === 'status' && String(e.data.message).includes(`${MAX_TOOL_ROUNDS}轮上限`))).toBe(true);
+    expect(lastRequestFor('[loop] 一直调用工具').tools).toBeUndefined();
+    expect(answerText(events)).not.toBe('');
+    expect(events.at(-1)).toMatchObject({ event: 'done' });
   });
 
   it('keeps what was written when the model fails mid-stream, and says why', async () => {

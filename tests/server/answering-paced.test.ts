@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paced } from '../../src/server/answering';
 import type { AnswerEngine, AnswerInput, AnswerSink } from '../../src/server/answering/engine';
-import { toolRegistry } from '../../src/server/answering/tools';
+import { createToolRegistry } from '../../src/server/tools/registry';
 
 // CSAI_LOCAL_ENGINE_DELAY_MS (test only): the engine's output is replayed with pauses.
 const engine: AnswerEngine = {
@@ -29,8 +29,9 @@ const recorder = () => {
 const input = (signal: AbortSignal): AnswerInput => ({
   question: 'q', history: [], hasSources: false, passages: [], signal,
   options: { if_search_online: false, search_type: 'all', if_thinking: false, deepresearch: false, tools_name: [] },
+  viewer: { userId: 'u1' }, docIds: [],
 });
-const tools = toolRegistry();
+const tools = createToolRegistry([], { restricted: false, log: { error: () => {} } });
 
 describe('paced local engine', () => {
   it('without a delay is the engine itself', () => {

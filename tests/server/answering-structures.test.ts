@@ -4,7 +4,7 @@ import type { AnswerInput, AnswerSink } from '../../src/server/answering/engine'
 import { localEngine, NO_MODEL_LINE, NO_MODEL_NO_SOURCES } from '../../src/server/answering/local-engine';
 import { questionStructures } from '../../src/server/answering/question-structures';
 import { createChemService } from '../../src/server/chem/service';
-import { toolRegistry } from '../../src/server/answering/tools';
+import { createToolRegistry } from '../../src/server/tools/registry';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { CH, answerText, ask, readEvents } from './answering-helpers';
 
@@ -92,12 +92,14 @@ describe('the local engine with passages', () => {
     hasSources: true,
     passages: [{ n: 1, docId: 'd1', title: 'aspirin.pdf', page: 3, bbox: null, text: '阿司匹林 CC(=O)Oc1ccccc1C(=O)O 抑制环氧合酶。', score: 4 }],
     options: { if_search_online: false, search_type: 'all', if_thinking: false, deepresearch: false, tools_name: [] },
+    viewer: { userId: 'u1' },
+    docIds: [],
     signal: new AbortController().signal,
   });
 
   it('puts the structures after the no-model line and before the cited passages', async () => {
     const { out, sink } = sinkFor();
-    await localEngine({ chem }).answer(input('CC(=O)Oc1ccccc1C(=O)O 抑制什么酶？'), sink, toolRegistry());
+    await localEngine({ chem }).answer(input('CC(=O)Oc1ccccc1C(=O)O 抑制什么酶？'), sink, createToolRegistry([], { restricted: false, log: { error: () => {} } }));
     const lines = out.text.split('\n');
     expect(lines[0]).toBe(NO_MODEL_LINE);
     expect(lines.indexOf('**问题中的结构**')).toBe(2);
@@ -111,7 +113,7 @@ describe('the local engine with passages', () => {
     expect(await questionStructures('CCO 和 CCN', { chem: silent, budgetMs: 50 })).toEqual([]);
     const busy = { describe: () => Promise.reject(new Error('化学计算服务繁忙，请稍后再试')) };
     const { out, sink } = sinkFor();
-    await localEngine({ chem: busy }).answer(input('CCO 是什么？'), sink, toolRegistry());
+    await localEngine({ chem: busy }).answer(input('CCO 是什么？'), sink, createToolRegistry([], { restricted: false, log: { error: () => {} } }));
     expect(out.text.split('\n')[0]).toBe(NO_MODEL_LINE);
     expect(out.text).not.toContain('问题中的结构');
   });

@@ -23,7 +23,17 @@ describe('GET /api/v1/diagnostics', () => {
         llm_model: null,
         storage: { kind: 'sqlite', data_dir: server.dataDir },
         services: { smtp: false, llm: false, dev_outbox: true },
+        mcp_path: '/mcp',
       });
+    });
+
+    it('shows every tool of SPEC §9 with its state; one not usable says why', async () => {
+      const { client } = await signedInUser(server);
+      const res = await client.get<{ tools: Array<{ value: string; label: string; group: string; enabled: boolean; description: string }> }>('/api/v1/diagnostics');
+      expect(res.body.data.tools).toHaveLength(10);
+      const web = res.body.data.tools.find((t) => t.value === 'web_search')!;
+      expect(web).toMatchObject({ label: '联网搜索', group: '检索', enabled: false });
+      expect(web.description).toContain('不可用：');
     });
   });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { buildApp } from '../../src/server/app';
+import { buildApp, type BuildOptions } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
@@ -14,7 +14,7 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
  * per-address rate limits see each client as a different visitor (tests that check a limit
  * use one client, or give two clients the same `ip`).
  */
-export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-'))) {
+export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools'> = {}) {
   const config = loadConfig({
     CSAI_DATA_DIR: dataDir,
     CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
@@ -24,7 +24,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     PORT: '0',
     ...env,
   });
-  const app = await buildApp({ config, version: 'test', logger: false });
+  const app = await buildApp({ config, version: 'test', logger: false, ...build });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

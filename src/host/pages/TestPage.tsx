@@ -72,6 +72,20 @@ export default function TestPage() {
               <dt>{t('test.dev_outbox')}</dt>
               <dd>{yesNo(info.services.dev_outbox)}</dd>
             </dl>
+            <h2 className="card__title">{t('test.tools')}</h2>
+            <dl className="facts" aria-label={t('test.tools')}>
+              {info.tools.map((tool) => (
+                <div key={tool.value} data-tool={tool.value} className="facts__row">
+                  <dt>{tool.group} · {tool.label}</dt>
+                  <dd>
+                    <span className={`pill ${tool.enabled ? 'pill--ok' : 'pill--off'}`}>{tool.enabled ? t('test.tool_on') : t('test.tool_off')}</span>
+                    <span className="small muted"> {tool.description}</span>
+                  </dd>
+                </div>
+              ))}
+              <dt>{t('test.mcp')}</dt>
+              <dd><code>{`${window.location.origin}${info.mcp_path}`}</code></dd>
+            </dl>
             <h2 className="card__title">{t('test.client')}</h2>
             <dl className="facts">
               <dt>{t('test.language')}</dt>

@@ -47,6 +47,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
   const entries = [
     { key: 'versions', icon: 'clock' as const, label: t('user.versions'), run: () => { close(); setShowVersions(true); } },
     { key: 'billing', icon: 'crown' as const, label: t('user.billing'), run: () => { close(); navigate('/billing'); } },
+    { key: 'tokens', icon: 'tools' as const, label: t('user.tokens'), run: () => { close(); navigate('/tokens'); } },
     { key: 'diagnostics', icon: 'gauge' as const, label: t('user.diagnostics'), run: () => { close(); navigate('/test'); } },
     { key: 'sign-out', icon: 'logout' as const, label: t('user.sign_out'), run: () => { close(); void signOut(navigate, (k) => tAny(k)); } },
   ];

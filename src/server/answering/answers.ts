@@ -6,7 +6,8 @@ import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
 import { answerEventStore, answerEventWriter, recoverEventLog, type AnswerEventBus, type AnswerEventWriter, type LiveEvents, type NewAnswerEvent } from './events';
 import type { KnowledgePort } from './retrieval-port';
-import type { ToolRegistry } from './tools';
+import type { ToolRegistry } from '../tools/registry';
+import { TOOL_NAMES } from '../../contract/tools';
 import { storedRequest, sourcesOf } from './request';
 import { foldAnswerEvents } from '../../contract/answer-fold';
 import { deepResearch, requeueInterruptedResearch } from './deep-research';
@@ -144,7 +145,9 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       const sources = sourcesOf(request);
       const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
       if (request.if_search_online) sink.notice(NO_WEB_SEARCH);
-      if (request.tools_name.length && !tools.resolve(request.tools_name).length) sink.notice(NO_TOOLS);
+      // Said only when the asker picked tools (not when all are on and none is usable here: GET /tools says why).
+      const pickedAll = TOOL_NAMES.every((n) => request.tools_name.includes(n));
+      if (request.tools_name.length && !pickedAll && !tools.select(request.tools_name).length) sink.notice(NO_TOOLS);
       const docIds = hasSources ? await knowledge.documentsOf(viewer, sources) : [];
       const passages: NumberedPassage[] = docIds.length
         ? (await knowledge.search(docIds, q.question, PASSAGES_PER_ANSWER)).map((p, i) => ({ ...p, n: i + 1 }))
@@ -166,7 +169,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
         .map((h) => ({ question: h.question, answer: h.answer ?? '' }));
       if (run.closed) return;
       await engine.answer(
-        { question: q.question, history, hasSources, passages, options: request, signal: run.controller.signal },
+        { question: q.question, history, hasSources, passages, options: request, viewer, docIds, signal: run.controller.signal },
         sink,
         tools,
       );

@@ -1,6 +1,9 @@
-import type { Citation, QuestionRequest, ResearchStep } from '../../contract/channel';
+import type { Citation, ResearchStep } from '../../contract/channel';
+import type { StoredRequest } from './request';
 import type { RetrievedPassage } from './retrieval-port';
-import type { ToolRegistry } from './tools';
+import type { ToolResultPayload } from '../../contract/tools';
+import type { Viewer } from '../knowledge/access';
+import type { ToolRegistry } from '../tools/registry';
 
 /** A retrieved passage numbered as the answer cites it ([n]). */
 export interface NumberedPassage extends RetrievedPassage {
@@ -8,7 +11,7 @@ export interface NumberedPassage extends RetrievedPassage {
 }
 
 /** The options of the question request an engine acts on. */
-export type AnswerOptions = Pick<QuestionRequest, 'if_search_online' | 'search_type' | 'if_thinking' | 'deepresearch' | 'tools_name'>;
+export type AnswerOptions = Pick<StoredRequest, 'if_search_online' | 'search_type' | 'if_thinking' | 'deepresearch' | 'tools_name'>;
 
 /** Everything an engine needs to answer one question. */
 export interface AnswerInput {
@@ -19,6 +22,10 @@ export interface AnswerInput {
   hasSources: boolean;
   passages: NumberedPassage[];
   options: AnswerOptions;
+  /** Who asks: tools run with exactly what this user may read. */
+  viewer: Viewer;
+  /** The readable documents the question chose (files, or the documents of its knowledge bases). */
+  docIds: string[];
   signal: AbortSignal;
 }
 
@@ -29,7 +36,7 @@ export interface AnswerSink {
   thinking(text: string): void;
   delta(text: string): void;
   toolCall(call: { call_id: string; name: string; arguments: string }): void;
-  toolResult(result: { call_id: string; name: string; ok: boolean; content: string }): void;
+  toolResult(result: { call_id: string; name: string } & ToolResultPayload): void;
   citation(citation: Citation): void;
   researchStep(step: ResearchStep): void;
 }

@@ -5,11 +5,9 @@ import { channelService } from '../channels/service';
 import { answerService } from './answers';
 import type { AnswerEngine, AnswerSink } from './engine';
 import { memoryEventBus } from './events';
-import { localEngine } from './local-engine';
 import { openAiEngine } from './openai-engine';
-import { knowledgePort } from './retrieval-port';
-import { embeddingClient, embeddingSettings } from '../retrieval/embeddings';
-import { toolRegistry } from './tools';
+import type { KnowledgePort } from './retrieval-port';
+import type { ToolRegistry } from '../tools/registry';
 
 /**
  * Test-only pacing (CSAI_LOCAL_ENGINE_DELAY_MS): the engine's output is replayed to the sink with a
@@ -41,9 +39,9 @@ export function paced(engine: AnswerEngine, ms: number): AnswerEngine {
   };
 }
 
-/** DESIGN §4: `openai` when LLM_BASE_URL is set, else `local`. */
-export function engineFor(config: Config): AnswerEngine {
-  if (!config.LLM_BASE_URL) return paced(localEngine(), config.CSAI_LOCAL_ENGINE_DELAY_MS);
+/** DESIGN §4: the `openai` engine when LLM_BASE_URL is set; undefined means the local engine answers. */
+export function modelEngine(config: Config): AnswerEngine | undefined {
+  if (!config.LLM_BASE_URL) return undefined;
   return openAiEngine({
     baseURL: config.LLM_BASE_URL,
     apiKey: config.LLM_API_KEY,
@@ -53,13 +51,9 @@ export function engineFor(config: Config): AnswerEngine {
   });
 }
 
-/** Wires answering together: engine, tools, knowledge port, event bus, answer jobs, channels. */
-export async function startAnswering({ db, config, log }: { db: Db; config: Config; log: FastifyBaseLogger }) {
-  const engine = engineFor(config);
+/** Wires answering together over the runtime's engine, knowledge port and tools: event bus, answer jobs, channels. */
+export async function startAnswering({ db, config, log, engine, knowledge, tools }: { db: Db; config: Config; log: FastifyBaseLogger; engine: AnswerEngine; knowledge: KnowledgePort; tools: ToolRegistry }) {
   const bus = memoryEventBus();
-  const embedding = embeddingSettings(config);
-  const knowledge = knowledgePort(db, embedding ? { embeddings: embeddingClient(embedding), queryTimeoutMs: embedding.queryTimeoutMs, log } : {});
-  const tools = toolRegistry();
   const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER });
   const channels = channelService(db, knowledge, answers, engine.name);
   await answers.start();

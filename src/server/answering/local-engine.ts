@@ -1,10 +1,13 @@
 import { titleWords } from '../parsing/chunks';
 import { tokens } from '../retrieval/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
-import { questionStructures, structureLines, type FindOptions } from './question-structures';
+import { questionStructures, structureLines } from './question-structures';
+import { planLocalTools, runLocalTools, toolRunLines, type LocalToolDeps } from './local-tools';
+import type { ToolRegistry } from '../tools/registry';
 
 export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
 export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
+export const NO_MODEL_TOOLS = '未配置大语言模型，以下结果由工具直接计算，未经模型归纳。';
 export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的段落，可以换个说法或选择其他文档再试。';
 
 /** At most this many passages are quoted, and none far weaker than the best. */
@@ -72,12 +75,21 @@ export function asQuoteText(text: string): string {
  * document (strongest document first, best passage first), each quoted briefly and cited as [n].
  * Deep research does not come here: deep-research.ts plans, searches and writes its own report.
  */
-export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEngine {
+export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): AnswerEngine {
   return {
     name: 'local',
-    async answer(input: AnswerInput, sink: AnswerSink) {
+    async answer(input: AnswerInput, sink: AnswerSink, tools: ToolRegistry) {
       // SMILES in the question (drawn in the chemical editor or pasted), checked by RDKit, shown as structures.
       const structures = structureLines(await questionStructures(input.question, { chem, signal: input.signal }));
+      // Tools the question plainly asks for, among those left on (tool_call / tool_result events, cards in the answer).
+      const usable = new Set<string>(tools.select(input.options.tools_name).map((t) => t.name));
+      const plan = usable.size && chem && names ? await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }) : { calls: [], notes: [] };
+      const runs = await runLocalTools(plan.calls, tools, input, sink);
+      const toolLines = toolRunLines(runs, plan.notes);
+      if (!input.hasSources && toolLines.length) {
+        writeLines(sink, [runs.length ? NO_MODEL_TOOLS : NO_MODEL_NO_SOURCES, '', ...toolLines, ...structures]);
+        return;
+      }
       if (!input.hasSources) {
         writeLines(sink, [
           NO_MODEL_NO_SOURCES,
@@ -85,7 +97,8 @@ export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEng
           ...structures,
           '没有语言模型时，我可以：',
           '- 从你选择的文件（最多6个）或知识库（最多2个）中找出与问题最相关的段落，逐条引用并标注出处页码；',
-          '- 点击引用可以打开原文并定位到对应页面。',
+          '- 点击引用可以打开原文并定位到对应页面；',
+          '- 问题中写明分子（SMILES、化学名或附上 SDF 文件）并提到“ADMET”或“性质”时，直接调用工具计算。',
           '',
           '请在输入框的“文件”或“知识库”标签中选择文档后再提问。',
         ]);
@@ -99,14 +112,14 @@ export function localEngine({ chem }: Pick<FindOptions, 'chem'> = {}): AnswerEng
         .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && (overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0)))
         .slice(0, MAX_QUOTED);
       if (!chosen.length) {
-        writeLines(sink, [NO_MODEL_LINE, '', ...structures, NOTHING_FOUND]);
+        writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND]);
         return;
       }
       // Group by document in order of each document's best passage; best passage first inside.
       const groups = new Map<string, NumberedPassage[]>();
       for (const p of chosen) groups.set(p.docId, [...(groups.get(p.docId) ?? []), p]);
       const renumbered: NumberedPassage[] = [];
-      const lines = [NO_MODEL_LINE, '', ...structures];
+      const lines = [NO_MODEL_LINE, '', ...toolLines, ...structures];
       for (const list of groups.values()) {
         list.sort((a, b) => b.score - a.score);
         // A title is user text: escaped like the quotes, so a file name cannot plant links (issue 16 #4).

@@ -4,10 +4,11 @@ import { finished, type Readable } from 'node:stream';
 import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type ChatCompletion, type NumberedPassage } from './engine';
 import { llmFetch, nodeBody } from './llm-fetch';
-import type { Tool, ToolRegistry } from './tools';
+import type { ToolResultPayload } from '../../contract/tools';
+import type { OfferedTool, ToolRegistry } from '../tools/registry';
 
-/** Rounds of the function-calling loop; the last round offers no tools, so the model must answer. */
-export const MAX_TOOL_ROUNDS = 5;
+/** Rounds of tool calls an answer may make (issue 18); one more round then offers no tools, so the model must answer. */
+export const MAX_TOOL_ROUNDS = 8;
 
 export interface OpenAiEngineConfig {
   baseURL: string;
@@ -140,7 +141,7 @@ function drain(body: Readable) {
 }
 
 /** The system prompt (DESIGN §4): the asker's language, cited passages as [n], tools only as offered. */
-export function systemPrompt(input: AnswerInput, tools: Tool[]): string {
+export function systemPrompt(input: AnswerInput, tools: OfferedTool[]): string {
   const lines = [
     '你是 CSAI，一名面向药物研发与化学研究的助手。',
     '始终使用提问者所用的语言回答：中文问题用中文回答，英文问题用英文回答。',
@@ -157,7 +158,7 @@ export function systemPrompt(input: AnswerInput, tools: Tool[]): string {
   } else {
     lines.push('用户没有选择文档：依据你的知识回答，不要编造引用或出处。');
   }
-  if (tools.length) lines.push('', `可以调用提供的工具（${tools.map((t) => t.entry.label).join('、')}）；不要声称调用过未提供的工具。`);
+  if (tools.length) lines.push('', `可以调用提供的工具（${tools.map((t) => t.label).join('、')}）；不要声称调用过未提供的工具。工具返回失败时，把原因告诉提问者。`);
   return lines.join('\n');
 }
 
@@ -269,12 +270,9 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
     chat,
     async answer(input: AnswerInput, sink: AnswerSink, registry: ToolRegistry) {
       const model = modelFor(input.options.if_thinking);
-      const tools = input.options.tools_name.length ? registry.resolve(input.options.tools_name) : [];
-      const byName = new Map(tools.map((t) => [t.entry.value, t]));
-      const toolParams: ChatCompletionTool[] = tools.map((t) => ({
-        type: 'function',
-        function: { name: t.entry.value, description: t.entry.description, parameters: t.parameters },
-      }));
+      const tools = input.options.tools_name.length ? registry.select(input.options.tools_name) : [];
+      const offered = new Set<string>(tools.map((t) => t.name));
+      const toolParams: ChatCompletionTool[] = tools.map(functionTool);
       const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(input, tools) }];
       for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
       messages.push({ role: 'user', content: input.question });
@@ -287,10 +285,11 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         reasoning: (text: string) => input.options.if_thinking && sink.thinking(text),
       };
 
-      for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
-        const offer = toolParams.length > 0 && round < MAX_TOOL_ROUNDS;
+      // Up to MAX_TOOL_ROUNDS rounds may call tools; the round after them offers none.
+      for (let round = 1; ; round++) {
+        const offer = toolParams.length > 0 && round <= MAX_TOOL_ROUNDS;
         const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
-        if (!calls.length) return;
+        if (!calls.length || !offer) return;
         messages.push({
           role: 'assistant',
           content: content || null,
@@ -298,15 +297,23 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         });
         for (const call of calls) {
           sink.toolCall({ call_id: call.id, name: call.name, arguments: call.arguments });
-          const result = await runTool(byName.get(call.name), call.arguments, input.signal);
+          const result = offered.has(call.name)
+            ? await runCall(registry, call.name, call.arguments, input)
+            : { ok: false, content: `没有提供名为“${call.name.slice(0, 100)}”的工具` };
           sink.toolResult({ call_id: call.id, name: call.name, ...result });
           messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
         }
-        if (round === MAX_TOOL_ROUNDS - 1) sink.notice(`工具调用已达${MAX_TOOL_ROUNDS - 1}轮上限，直接给出回答`);
+        if (round === MAX_TOOL_ROUNDS) sink.notice(`工具调用已达${MAX_TOOL_ROUNDS}轮上限，直接给出回答`);
       }
     },
   };
 }
+
+/** A registry tool as an OpenAI function: the same JSON Schema MCP lists. */
+export const functionTool = (t: OfferedTool): ChatCompletionTool => ({
+  type: 'function',
+  function: { name: t.name, description: t.description, parameters: t.inputSchema },
+});
 
 const stalled = () => new AnswerError('语言模型服务长时间没有响应，已停止生成');
 
@@ -321,18 +328,13 @@ function describe({ APIConnectionError, APIConnectionTimeoutError, APIError }: t
   return new AnswerError('与语言模型服务的连接意外中断');
 }
 
-async function runTool(tool: Tool | undefined, args: string, signal: AbortSignal): Promise<{ ok: boolean; content: string }> {
-  if (!tool) return { ok: false, content: '该工具不可用：未提供或尚未实现' };
+/** One function call: its JSON arguments parsed, then run through the registry (schema, time limit, stop). */
+async function runCall(registry: ToolRegistry, name: string, args: string, input: AnswerInput): Promise<ToolResultPayload> {
   let parsed: unknown;
   try {
     parsed = args.trim() ? JSON.parse(args) : {};
   } catch {
     return { ok: false, content: '工具参数不是合法的 JSON' };
   }
-  try {
-    return await tool.run(parsed, { signal });
-  } catch (err) {
-    if (signal.aborted) throw err;
-    return { ok: false, content: `工具运行失败：${err instanceof Error ? err.message : String(err)}` };
-  }
+  return registry.run(name, parsed, { viewer: input.viewer, docIds: input.docIds, signal: input.signal });
 }

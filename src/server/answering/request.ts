@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { QuestionRequest } from '../../contract/channel';
+import { TOOL_NAMES } from '../../contract/tools';
 import type { QuestionSources } from './retrieval-port';
 
 /** The options of a question as stored with it (questions.request). */
@@ -29,7 +30,8 @@ export const toStoredRequest = (q: QuestionRequest): StoredRequest => ({
   search_type: q.search_type,
   if_thinking: q.if_thinking,
   deepresearch: q.deepresearch,
-  tools_name: unique(q.tools_name),
+  // SPEC §4: tools are all on unless the request says which.
+  tools_name: q.tools_name ? unique(q.tools_name) : [...TOOL_NAMES],
 });
 
 /** The documents and knowledge bases a question draws on. */

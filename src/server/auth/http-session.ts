@@ -4,14 +4,21 @@ import { AppError, forbidden, SESSION_EXPIRED, SESSION_INVALID } from '../errors
 import { hmac, randomToken, safeEqual } from './crypto';
 import type { Executor } from '../db/database';
 import { purgeStaleAuthRows, type sessionsRepo } from './sessions';
+import { apiTokensRepo } from './api-tokens';
+
+/** The token of an `Authorization: Bearer <token>` header; undefined without one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = header?.match(/^Bearer[ \t]+(\S{1,200})[ \t]*$/i);
+  return m?.[1];
+}
 
 export const SESSION_COOKIE = 'csai_session';
 /** SPEC §7: the CSRF cookie the client reads and echoes in X-CSRF-TOKEN. */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 
-/** Who is asking: a signed-in user, or why not. */
+/** Who is asking: a signed-in user (by session cookie, or by API token with `sessionId` null), or why not. */
 export type Auth =
-  | { kind: 'user'; userId: string; sessionId: string }
+  | { kind: 'user'; userId: string; sessionId: string | null; tokenId: string | null }
   | { kind: 'anonymous' }
   | { kind: 'invalid' }
   | { kind: 'expired' };
@@ -21,7 +28,7 @@ declare module 'fastify' {
     /** Resolves the session cookie once per request (lazily, so public routes touch no table). */
     auth(): Promise<Auth>;
     /** The signed-in user's id, or a 401 with the SPEC §8 message. */
-    requireUser(): Promise<{ userId: string; sessionId: string }>;
+    requireUser(): Promise<{ userId: string; sessionId: string | null; tokenId: string | null }>;
     /** The CSRF token valid for this request's session cookie (the cookie's, or the one just issued). */
     csrfToken: string;
   }
@@ -40,9 +47,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function installHttpSession(
   app: FastifyInstance,
-  deps: { config: Config; secret: Buffer; sessions: ReturnType<typeof sessionsRepo>; db: Executor },
+  deps: {
+    config: Config;
+    secret: Buffer;
+    sessions: ReturnType<typeof sessionsRepo>;
+    db: Executor;
+    /** Path prefixes (e.g. /mcp) that accept API tokens only: cookies are ignored there, so no CSRF check either. */
+    tokenOnly?: string[];
+  },
 ) {
-  const { config, secret, sessions, db } = deps;
+  const { config, secret, sessions, db, tokenOnly = [] } = deps;
+  const isTokenOnly = (url: string) => tokenOnly.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+  const apiTokens = apiTokensRepo(db);
   // Housekeeping: stale sessions, codes and tokens go at start and then hourly.
   let timer: NodeJS.Timeout | undefined;
   const purge = () => purgeStaleAuthRows(db).catch((err: unknown) => app.log.error({ err }, 'auth housekeeping failed'));
@@ -104,17 +120,30 @@ export function installHttpSession(
 
   // A callback hook (not async): this runs on every request, and a promise per call is measurable.
   app.addHook('onRequest', (request, reply, done) => {
-    const sessionCookie = request.cookies[SESSION_COOKIE] ?? '';
+    const tokenOnlyPath = isTokenOnly(request.url);
+    const sessionCookie = tokenOnlyPath ? '' : (request.cookies[SESSION_COOKIE] ?? '');
+    const authorization = request.headers.authorization;
+    const bearer = bearerToken(authorization);
     let resolved: Promise<Auth> | undefined;
     request.auth = () =>
       (resolved ??= (async (): Promise<Auth> => {
+        // An API token (DESIGN §3) speaks for its user; a malformed Authorization header is no sign-in.
+        if (authorization !== undefined) {
+          if (!bearer) return { kind: 'invalid' };
+          const row = await apiTokens.find(bearer);
+          if (!row || row.status !== 'active') return { kind: 'invalid' };
+          void apiTokens.touch(row.id, row.last_used_at).catch((err: unknown) => request.log.warn({ err }, 'api token use not recorded'));
+          return { kind: 'user', userId: row.user_id, sessionId: null, tokenId: row.id };
+        }
         if (!sessionCookie) return { kind: 'anonymous' };
         const row = await sessions.find(sessionCookie);
         if (!row || row.status !== 'active') return { kind: 'invalid' };
         if (row.expires_at < new Date().toISOString()) return { kind: 'expired' };
-        return { kind: 'user', userId: row.user_id, sessionId: sessionCookie };
+        return { kind: 'user', userId: row.user_id, sessionId: sessionCookie, tokenId: null };
       })());
 
+    // A program with a token and no cookies: no browser sent this, so there is nothing to forge (no CSRF).
+    if (tokenOnlyPath || (authorization !== undefined && request.headers.cookie === undefined)) return done();
     const csrfCookie = request.cookies[XSRF_COOKIE];
     const cookieOk = csrfValid(csrfCookie, sessionCookie);
     if (cookieOk) request.csrfToken = csrfCookie!;

@@ -277,4 +277,21 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009_api_tokens': {
+    async up(db: Kysely<unknown>) {
+      // Personal API tokens (DESIGN §3 programmatic access): only the SHA-256 of a token is kept;
+      // `prefix` (its first characters) lets the owner tell tokens apart. Revoking deletes the row.
+      await db.schema
+        .createTable('api_tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .execute();
+      await db.schema.createIndex('api_tokens_user').on('api_tokens').column('user_id').execute();
+    },
+  },
 };

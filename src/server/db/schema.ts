@@ -231,6 +231,18 @@ export interface ResearchRunTable {
   updated_at: string;
 }
 
+/** A personal API token (migration 0009): sent as `Authorization: Bearer`, stored as its hash. */
+export interface ApiTokenTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  /** The token's first characters, shown so the owner can tell tokens apart. */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -252,4 +264,5 @@ export interface Database {
   answer_event_log: AnswerEventLogTable;
   kb_chunk_vectors: KbChunkVectorTable;
   research_runs: ResearchRunTable;
+  api_tokens: ApiTokenTable;
 }

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import {
   accountBody,
   activateBody,
+  apiToken,
+  apiTokenBody,
+  apiTokenIdParams,
+  createdApiToken,
+  MAX_API_TOKENS,
   otpVerifyBody,
   resetPasswordBody,
   sessionInfo,
@@ -16,7 +21,8 @@ import { hashPassword, needsRehash, otpCode, randomToken, verifyPassword } from 
 import { otpRepo } from '../auth/otp';
 import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, forbidden, notFound } from '../errors';
+import { apiTokensRepo } from '../auth/api-tokens';
 import { ok, type App, type Services } from './types';
 
 const HOUR = 3600_000;
@@ -75,7 +81,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
    */
   const startSession = async (req: FastifyRequest, userId: string) => {
     const prior = await req.auth();
-    if (prior.kind === 'user') await sessions.revoke(prior.sessionId);
+    if (prior.kind === 'user' && prior.sessionId) await sessions.revoke(prior.sessionId);
     return sessions.create(userId, ttlMs, req.headers['user-agent'] ?? null);
   };
 
@@ -302,7 +308,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     schema: { tags, summary: 'End this session', response: { 200: empty, ...errorResponses } },
   }, async (req, reply) => {
     const auth = await req.auth();
-    if (auth.kind === 'user') await sessions.revoke(auth.sessionId);
+    if (auth.kind === 'user' && auth.sessionId) await sessions.revoke(auth.sessionId);
     reply.setSession(null);
     return ok(null, '登出成功');
   });
@@ -334,6 +340,42 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const user = await users.byId(auth.userId);
     if (!user) return ok({ user: null, state: 'invalid' as const });
     return ok({ user: await users.info(user), state: 'signed_in' as const });
+  });
+
+  // ---------- personal API tokens (DESIGN §3) ----------
+  const apiTokens = apiTokensRepo(db);
+  /** Tokens are managed by a signed-in person, not by another token (a leaked token cannot mint more). */
+  const tokenOwner = async (req: FastifyRequest) => {
+    const me = await req.requireUser();
+    if (me.tokenId) throw forbidden('API 令牌不能用来管理令牌，请在网页中登录后操作', 'token_not_allowed');
+    return me.userId;
+  };
+  const tokenTags = ['auth'];
+
+  app.get('/tokens', {
+    schema: { tags: tokenTags, summary: 'Your API tokens (never the tokens themselves)', response: { 200: okSchema(z.array(apiToken)), ...errorResponses } },
+  }, async (req) => ok(await apiTokens.list(await tokenOwner(req))));
+
+  app.post('/tokens', {
+    schema: {
+      tags: tokenTags,
+      summary: 'Create an API token for Authorization: Bearer; data.token is shown only in this answer',
+      body: apiTokenBody,
+      response: { 200: okSchema(createdApiToken), ...errorResponses },
+    },
+  }, async (req) => {
+    const userId = await tokenOwner(req);
+    if ((await apiTokens.count(userId)) >= MAX_API_TOKENS) throw badRequest(`每人最多${MAX_API_TOKENS}个令牌，请先删除不用的令牌`, 'name', 'too_many_tokens');
+    const { token, row } = await apiTokens.create(userId, req.body.name);
+    return ok({ id: row.id, name: row.name, prefix: row.prefix, created_at: row.created_at, last_used_at: row.last_used_at, token }, '令牌已创建，请立即复制保存，它只显示这一次');
+  });
+
+  app.delete('/tokens/:id', {
+    schema: { tags: tokenTags, summary: 'Revoke one of your API tokens', params: apiTokenIdParams, response: { 200: okSchema(z.object({ deleted: z.number().int() })), ...errorResponses } },
+  }, async (req) => {
+    const userId = await tokenOwner(req);
+    if (!(await apiTokens.revoke(userId, req.params.id))) throw notFound('令牌不存在');
+    return ok({ deleted: 1 }, '令牌已删除');
   });
 }
 

@@ -20,7 +20,6 @@ import {
   type AnswerEvent,
 } from '../../contract/channel';
 import { badRequest } from '../errors';
-import { startAnswering } from '../answering';
 import { answerEventStore, dataJson, isTerminal, type BusMessage } from '../answering/events';
 import { canAccessQuestion } from '../channels/service';
 import { ok, type App, type Services } from './types';
@@ -39,15 +38,14 @@ const frameOf = (e: AnswerEvent) => {
 };
 
 /** Channels, questions and streamed answers (SPEC §7 Channels, DESIGN §3). */
-export default async function channelRoutes(app: App, { db, config }: Services) {
-  const { channels, answers, bus } = await startAnswering({ db, config, log: app.log });
+export default async function channelRoutes(app: App, { db, runtime }: Services) {
+  const { channels, answers, bus } = runtime.answering;
   const store = answerEventStore(db, answers.events);
   const openStreams = new Set<ServerResponse>();
   // Streams end before the server closes (they would keep it open); answers stop without an end event.
   app.addHook('preClose', async () => {
     for (const res of openStreams) res.end();
   });
-  app.addHook('onClose', async () => answers.close());
 
   const user = async (req: FastifyRequest) => ({ userId: (await req.requireUser()).userId });
 

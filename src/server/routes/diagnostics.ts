@@ -3,7 +3,7 @@ import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { ok, type App, type Services } from './types';
 
 /** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */
-export default async function diagnosticsRoutes(app: App, { config, version }: Services) {
+export default async function diagnosticsRoutes(app: App, { config, version, runtime }: Services) {
   app.get('/diagnostics', {
     schema: { tags: ['general'], summary: 'What this server runs with (for the /test page); never secrets', response: { 200: okSchema(diagnostics), ...errorResponses } },
   }, async (req) => {
@@ -16,6 +16,8 @@ export default async function diagnosticsRoutes(app: App, { config, version }: S
       embedding_model: config.EMBEDDING_BASE_URL ? (config.EMBEDDING_MODEL ?? null) : null,
       storage: { kind: 'sqlite' as const, data_dir: config.dataDir },
       services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, embeddings: !!config.EMBEDDING_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
+      tools: runtime.tools.groups().flatMap((g) => g.tools.map((t) => ({ value: t.value, label: t.label, group: g.label, enabled: t.enabled, description: t.description }))),
+      mcp_path: '/mcp',
       node_version: process.version,
       uptime_seconds: Math.round(process.uptime()),
     });

@@ -38,12 +38,9 @@ import {
   uploadResult,
 } from '../../contract/knowledge';
 import { AppError, badRequest } from '../errors';
-import { fileStore } from '../knowledge/file-store';
 import { cleanTitle, contentDisposition, MAX_TITLE_LENGTH } from '../knowledge/names';
 import { knowledgeService, type IncomingFile } from '../knowledge/service';
 import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge/sniff';
-import { startParsing } from '../parsing/parse-job';
-import { embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from '../retrieval/embeddings';
 import { translator } from '../knowledge/translate';
 import { ok, type App, type Services } from './types';
 
@@ -68,20 +65,9 @@ const isMalformedMultipart = (err: unknown) =>
   err instanceof Error && !(err instanceof AppError) && !('code' in err && err.code) && /multipart|unexpected end of|part header/i.test(err.message);
 
 /** Knowledge bases (SPEC §7): folders, documents, uploads, sharing, public folders. */
-export default async function knowledgeBaseRoutes(app: App, { db, config }: Services) {
-  const files = fileStore(config.dataDir);
+export default async function knowledgeBaseRoutes(app: App, { db, config, runtime }: Services) {
+  const { files, parsing } = runtime;
   const kb = knowledgeService(db, files);
-  // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
-  // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
-  let indexer: EmbeddingIndexer | undefined;
-  const parsing = await startParsing({ db, files, log: app.log, onParsed: (docId) => void indexer?.enqueue(docId) });
-  app.addHook('onClose', async () => parsing.stop());
-  const embedding = embeddingSettings(config);
-  if (embedding) {
-    const started = startEmbeddingIndexer({ db, settings: embedding, log: app.log });
-    indexer = started;
-    app.addHook('onClose', async () => started.stop());
-  }
 
   await app.register(multipart, {
     // SPEC §5 limits, set explicitly: the plugin's fileSize default is the 1 MiB body limit.

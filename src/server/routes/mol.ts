@@ -5,14 +5,12 @@ import { errorResponses, failure, ok as okSchema } from '../../contract/envelope
 import { admetCsv, admetSdf } from '../chem/admet/export';
 import { AdmetInputError, admetRows, smilesItems } from '../chem/admet/table';
 import { ChemInputError } from '../chem/engine';
-import { ChemUnavailableError, createChemService } from '../chem/service';
+import { ChemUnavailableError } from '../chem/service';
 import { structures } from '../chem/structures';
 import { AppError, badRequest } from '../errors';
-import { fileStore } from '../knowledge/file-store';
 import { contentDisposition } from '../knowledge/names';
 import { nameToSmiles } from '../tools/name-to-smiles';
 import { completeSmiles } from '../tools/names/completion';
-import { createNameResolver } from '../tools/names/resolver';
 import { ToolInputError } from '../tools/types';
 import { ok, type App, type Services } from './types';
 
@@ -29,13 +27,9 @@ function chemError(err: unknown): never {
 }
 
 /** SPEC §7 Other: the mol calls — structure drawings, SDF molecules and PDB structures (DESIGN §6). */
-export default async function molRoutes(app: App, { config, db }: Services) {
-  const chem = createChemService();
-  app.addHook('onClose', () => chem.close());
-  // Built here until the runtime plugin owns start-up (issue 18 §1); it moves there at merge.
-  const names = createNameResolver({ config, chem, log: app.log });
-  app.addHook('onClose', () => names.close());
-  const lookup = structures({ db, files: fileStore(config.dataDir), chem, pdbMirror: config.CSAI_PDB_MIRROR });
+export default async function molRoutes(app: App, { config, db, runtime }: Services) {
+  const { chem, files, names } = runtime;
+  const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
 
   app.post('/draw_svg', {
     bodyLimit: DRAW_BODY_LIMIT,

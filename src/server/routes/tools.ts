@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { toolGroup } from '../../contract/channel';
-import { toolRegistry } from '../answering/tools';
-import { ok, type App } from './types';
+import { ok, type App, type Services } from './types';
 
-/** GET /api/v1/tools: the tool groups of SPEC §9; tools not implemented yet are listed disabled. */
-export default async function toolsRoutes(app: App) {
-  const registry = toolRegistry();
+/** GET /api/v1/tools: the SPEC §9 groups from the one registry; a tool not usable here says why and how to enable it. */
+export default async function toolsRoutes(app: App, { runtime }: Services) {
   app.get('/', {
     schema: { tags: ['tools'], summary: 'Tool groups with their tools (SPEC §3 Tool entry)', response: { 200: okSchema(z.array(toolGroup)), ...errorResponses } },
-  }, async () => ok(registry.groups()));
+  }, async () => ok(runtime.tools.groups()));
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { Notifier } from '../notify/notifier';
+import type { Runtime } from '../runtime';
 
 /** The Fastify instance routes are registered on, typed by the zod provider. */
 export type App = FastifyInstance<
@@ -20,6 +21,8 @@ export interface Services {
   secret: Buffer;
   notifier: Notifier;
   version: string;
+  /** What runs besides HTTP (parsing, embeddings, chemistry, tools, answering), started once in app.ts. */
+  runtime: Runtime;
 }
 
 /** Wraps data in the success envelope (DESIGN §3). */

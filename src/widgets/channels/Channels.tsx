@@ -1,5 +1,5 @@
 import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type Channel, type Question } from '../../contract/channel';
+import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type AnswerStep, type Channel, type Question } from '../../contract/channel';
 import { paged } from '../../contract/envelope';
 import { smilesInText } from '../../contract/smiles';
 import type { ApiClient } from '../../core/api';
@@ -19,6 +19,7 @@ import { channelTime } from './channel-time';
 import { ChannelDocs } from './ChannelDocs';
 import { channelsStrings } from './channels.strings';
 import { otherSteps, ResearchProgress } from './ResearchProgress';
+import { ToolSteps } from './ToolSteps';
 import { answerCss } from './answer-css';
 import { layoutCss } from './layout-css';
 
@@ -40,6 +41,9 @@ let rendererPromise: Promise<Renderer> | undefined;
 const loadRenderer = () => (rendererPromise ??= import('./markdown'));
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : '');
+
+/** The notices of an answer (tool calls and results are shown as cards). */
+const notices = (steps: AnswerStep[]) => otherSteps(steps).filter((s): s is Extract<AnswerStep, { type: 'notice' }> => s.type === 'notice');
 
 /** Follows one answer (the core's answerModel): the stored state first, then its SSE stream while it is live. */
 function useAnswer(q: Question, apiOrigin: string): AnswerState {
@@ -185,17 +189,16 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
         </details>
       )}
       <ResearchProgress steps={state.steps} live={live} />
-      {otherSteps(state.steps).length > 0 && (
+      {notices(state.steps).length > 0 && (
         <ol part="steps" aria-label={t('steps')} className="m-0 pl-4 text-xs text-muted">
-          {otherSteps(state.steps).map((s, i) => (
+          {notices(state.steps).map((s, i) => (
             <li key={i} part="step" data-type={s.type}>
-              {s.type === 'tool_call' ? t('tool_call', { name: s.name })
-              : s.type === 'tool_result' ? (s.ok ? t('tool_result_ok', { name: s.name }) : t('tool_result_failed', { name: s.name }))
-              : s.message}
+              {s.message}
             </li>
           ))}
         </ol>
       )}
+      <ToolSteps steps={state.steps} />
       <div role="group" onClick={onAnswerClick} aria-label={t('answer_label')}>
         <AnswerBody text={state.answer} state={state} />
       </div>

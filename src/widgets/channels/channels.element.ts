@@ -6,7 +6,7 @@ export const channelsAttributes = { channelId: 'string', closeSider: 'string' } 
 
 /**
  * Conversation history and one conversation (SPEC §2 /channels): the history list with search,
- * rename, delete and pages; each question with its collapsible thinking, tool steps and the
+ * rename, delete and pages; each question with its collapsible thinking, notices, tool cards and the
  * streamed answer (markdown, GFM tables, code, KaTeX formulas, SMILES drawn by
  * `<csai-molecule>`), sanitised in one render path; citation chips opening the document viewer
  * at the cited page; like, dislike, copy, delete, stop; and follow-up questions through an
@@ -31,7 +31,7 @@ export const channelsAttributes = { channelId: 'string', closeSider: 'string' } 
  * @csspart base - The two columns.
  * @csspart history - The history list column: `search`, `channels` (each `channel`, with `channel-name`, `channel-time` (last activity: the last 7 days relative, e.g. 3小时前 or 昨天; this year M月D日; else YYYY/M/D), `rename`, `rename-input`, `delete-channel`, `confirm`), `empty`, `pagination`.
  * @csspart conversation - The conversation column: `toggle-history`, `title`, `placeholder`, `channel-docs` (the documents the conversation's questions used, each `channel-doc`, opening the viewer; `channel-docs-error` when they cannot be read).
- * @csspart question - One question (`data-status` queued, running, done, stopped or failed) with `question-text`, `queued`, `running`, `thinking`, `research` (deep research: `research-progress`, `research-bar`, `research-current`, `research-plan` with each `research-sub-question` and its `data-state` done, current or pending, `research-steps` with each `research-step`), `steps` (each `step`), `answer`, `citation`, `stopped`, `failed`, `actions` (`stop`, `like`, `dislike`, `copy`, `delete`, `confirm`).
+ * @csspart question - One question (`data-status` queued, running, done, stopped or failed) with `question-text`, `queued`, `running`, `thinking`, `research` (deep research: `research-progress`, `research-bar`, `research-current`, `research-plan` with each `research-sub-question` and its `data-state` done, current or pending, `research-steps` with each `research-step`), `steps` (notices, each `step`), `tools` (each `tool-card` with `data-tool` and `data-state` running, ok or failed: its card, or `tool-text`; `tool-error` for a failed call), `answer`, `citation`, `stopped`, `failed`, `actions` (`stop`, `like`, `dislike`, `copy`, `delete`, `confirm`).
  * @csspart toasts - Notifications on foreign pages; each is `toast`.
  * @csspart error - The notice shown instead of the content when the element failed to render.
  *

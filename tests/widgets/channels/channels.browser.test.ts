@@ -133,7 +133,12 @@ describe('<csai-channels>', () => {
           answer: '阿司匹林抑制环氧合酶 [1]，未知引用 [7]。',
           thinking: '先检索文献',
           citations: [citation],
-          steps: [{ type: 'tool_call', call_id: 't1', name: 'admet', arguments: '{}' }, { type: 'tool_result', call_id: 't1', name: 'admet', ok: true, content: '' }],
+          steps: [
+            { type: 'tool_call', call_id: 't1', name: 'admet', arguments: '{"smiles":["CCO"]}' },
+            { type: 'tool_result', call_id: 't1', name: 'admet', ok: true, content: 'CCO 分子量 46.07' },
+            { type: 'tool_call', call_id: 't2', name: 'name_to_smiles', arguments: '{"name":"未知物"}' },
+            { type: 'tool_result', call_id: 't2', name: 'name_to_smiles', ok: false, content: '未找到名称“未知物”对应的结构' },
+          ],
         }),
       ]);
       const chip = await waitFor(() => el.shadowRoot!.querySelector<HTMLAnchorElement>('a[data-cite="1"]'), 'the chip');
@@ -143,7 +148,11 @@ describe('<csai-channels>', () => {
       const thinking = part(el, 'thinking') as HTMLDetailsElement;
       expect(thinking.open).to.equal(false);
       expect(thinking.textContent).to.contain('先检索文献');
-      expect([...el.shadowRoot!.querySelectorAll('[part~="step"]')].map((s) => s.textContent)).to.deep.equal(['调用工具 admet', 'admet 返回结果']);
+      const cards = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="tool-card"]')];
+      expect(cards.map((c) => [c.dataset.tool, c.dataset.state])).to.deep.equal([['admet', 'ok'], ['name_to_smiles', 'failed']]);
+      expect(cards[0]!.querySelector('header')!.textContent).to.equal('ADMET计算');
+      expect(cards[1]!.querySelector('[part~="tool-error"]')!.textContent, 'a failed call shows its Chinese message').to.equal('未找到名称“未知物”对应的结构');
+      expect(el.shadowRoot!.querySelectorAll('[part~="step"]').length, 'tool calls are cards, not steps').to.equal(0);
       const paths: string[] = [];
       el.addEventListener('csai-navigate', (e) => {
         e.preventDefault();
@@ -166,12 +175,17 @@ describe('<csai-channels>', () => {
       await waitFor(() => part(el, 'running'), 'running');
       stream.emit(6, 'delta', { text: '，继续' });
       stream.emit(6, 'delta', { text: '，继续' });
-      stream.emit(7, 'citation', citation);
-      stream.emit(8, 'delta', { text: ' [1]' });
+      stream.emit(7, 'tool_call', { call_id: 'c1', name: 'admet', arguments: '{"smiles":["CCO"]}' });
+      const card = await waitFor(() => el.shadowRoot!.querySelector<HTMLElement>('[part~="tool-card"]'), 'the running tool card');
+      expect(card.dataset.state).to.equal('running');
+      stream.emit(8, 'tool_result', { call_id: 'c1', name: 'admet', ok: false, content: '无法解析 SMILES：CC(' });
+      await waitFor(() => el.shadowRoot!.querySelector<HTMLElement>('[part~="tool-card"]')?.dataset.state === 'failed', 'the failed card');
+      stream.emit(9, 'citation', citation);
+      stream.emit(10, 'delta', { text: ' [1]' });
       await waitFor(() => answers(el)[0]!.querySelector('a[data-cite="1"]'), 'the cited text');
       expect(answers(el)[0]!.textContent!.trim()).to.equal('已有的开头，继续 [1]');
       expect(part(el, 'stop')).to.not.equal(null);
-      stream.emit(9, 'done', { status: 'done' });
+      stream.emit(11, 'done', { status: 'done' });
       await waitFor(() => part(el, 'like'), 'the actions of a finished answer');
       expect(stream.closed).to.equal(true);
     });

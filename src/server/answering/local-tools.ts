@@ -1,0 +1,170 @@
+import type { ToolName, ToolResultPayload } from '../../contract/tools';
+import { looksLikeStructure, smilesInText } from '../../contract/smiles';
+import { ChemInputError } from '../chem/engine';
+import type { ChemService } from '../chem/service';
+import type { Db } from '../db/database';
+import type { NameResolver } from '../tools/types';
+import type { ToolRegistry } from '../tools/registry';
+import type { AnswerInput, AnswerSink } from './engine';
+
+/** A tool call the local engine makes for a question that plainly asks for it. */
+export interface PlannedCall {
+  name: ToolName;
+  input: Record<string, unknown>;
+}
+
+/** The calls to make, and lines for the answer about what could not be called (a name not resolved). */
+export interface LocalToolPlan {
+  calls: PlannedCall[];
+  notes: string[];
+}
+
+/** SPEC §9 limit of the ADMET table: at most this many molecules in one call. */
+const MAX_ADMET_MOLECULES = 50;
+
+const ADMET_INTENT = /ADMET|性质|理化|成药|类药|溶解度|脂溶|log\s*[PS]\b|吸收|代谢|毒性|PAINS|Lipinski|drug[- ]?likeness|properties/i;
+const STRUCTURE_INTENT = /SMILES|结构式|结构|分子式|structure/i;
+const SEARCH_INTENT = /检索|查找|查询|搜索|找一下|找找|search|look\s*up/i;
+const COMPLETION_INTENT = /补全|修正|修复|纠正|complete|fix/i;
+/** Words around a name in a question ("阿司匹林的ADMET性质是什么？"): removed to leave the name. */
+const FILLER = /ADMET|SMILES|InChIKey|的|是什么|是多少|有哪些|如何|怎么|怎样|请|帮我|帮忙|给出|计算|预测|分析|查询|查看|一下|性质|理化|成药性|类药性|结构式|结构|分子式|化学名|名称|转换|转为|转成|\b(?:what|is|are|the|of|for|compute|calculate|show|me|please|properties|structure)\b|[？?。，,：:！!、；;（）()“”"'\s]/gi;
+/** Characters a SMILES may hold (organic subset, brackets, bonds, rings, branches, attachment points). */
+const SMILES_ALPHABET = /^[A-Za-z0-9@+\-=#$:/\\().%[\]*]+$/;
+
+/** Tokens that were meant as SMILES but do not parse (unclosed ring or branch, unbalanced brackets). */
+async function brokenSmiles(question: string, chem: Pick<ChemService, 'describe'>, signal: AbortSignal): Promise<string[]> {
+  const out: string[] = [];
+  for (const m of question.matchAll(/[!-~]+/g)) {
+    const token = m[0].replace(/^[`'"]+|[`'",;:!?.。]+$/g, '');
+    if (token.length < 3 || token.length > 500 || !SMILES_ALPHABET.test(token) || !/[A-Za-z]/.test(token) || !/[()[\]=#*0-9]/.test(token)) continue;
+    if (/^[A-Za-z]+\d*$/.test(token)) continue; // a word with a number ("COVID19") is not a structure
+    if (looksLikeStructure(token)) {
+      if (signal.aborted) break;
+      const parses = await chem.describe({ smiles: token }).then(
+        () => true,
+        (err: unknown) => (err instanceof ChemInputError ? false : true),
+      );
+      if (parses) continue;
+    }
+    out.push(token);
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** The name a question is about once the intent words are removed ("阿司匹林的ADMET性质" → "阿司匹林"). */
+export function nameInQuestion(question: string): string | undefined {
+  const rest = question.replace(FILLER, ' ').trim().split(/\s+/).filter((w) => w.length >= 2);
+  if (!rest.length || rest.length > 3) return undefined;
+  const name = rest.join(' ');
+  return [...name].length <= 100 ? name : undefined;
+}
+
+export interface LocalToolDeps {
+  chem: Pick<ChemService, 'describe'>;
+  names: NameResolver;
+  db?: Db;
+}
+
+/**
+ * The tool calls a question plainly asks for (DESIGN §4 local engine), among the tools the asker
+ * left on and this server offers: SMILES or a name with an ADMET word → `admet` (a name is resolved
+ * first); an attached SDF with such a word → `admet` over its molecules; a name asked for its
+ * structure → `name_to_smiles`; a SMILES that does not parse → `smiles_completion`; "检索/查找 …" →
+ * `intelligence_search`.
+ */
+export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'>, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<LocalToolPlan> {
+  const { question, signal } = input;
+  const calls: PlannedCall[] = [];
+  const notes: string[] = [];
+  const wantsAdmet = ADMET_INTENT.test(question);
+  const valid: string[] = [];
+  for (const smiles of smilesInText(question, 8)) {
+    if (signal.aborted) return { calls, notes };
+    const ok = await chem.describe({ smiles }).then(
+      (s) => s.numAtoms > 0,
+      () => false,
+    );
+    if (ok) valid.push(smiles);
+  }
+  const broken = await brokenSmiles(question, chem, signal);
+
+  if (broken.length && usable.has('smiles_completion')) {
+    for (const smiles of broken) calls.push({ name: 'smiles_completion', input: { smiles } });
+  }
+  if (wantsAdmet && usable.has('admet')) {
+    const molecules = [...valid];
+    if (!molecules.length && input.docIds.length && db) {
+      // The molecules of the attached SDF files the asker may read (the question's documents are checked already).
+      const rows = await db
+        .selectFrom('kb_molecules')
+        .select('smiles')
+        .where('doc_id', 'in', input.docIds)
+        .where('smiles', 'is not', null)
+        .orderBy('doc_id')
+        .orderBy('idx')
+        .limit(MAX_ADMET_MOLECULES)
+        .execute();
+      for (const r of rows) if (r.smiles) molecules.push(r.smiles);
+    }
+    if (!molecules.length && !broken.length) {
+      const name = nameInQuestion(question);
+      const state = names.availability();
+      if (name && !state.enabled) notes.push(`无法识别“${name}”的结构：${state.reason}可以直接给出它的 SMILES 再提问。`);
+      else if (name) {
+        const resolved = await names.resolve(name, signal).catch(() => null);
+        if (resolved) {
+          if (usable.has('name_to_smiles')) calls.push({ name: 'name_to_smiles', input: { name } });
+          molecules.push(resolved.canonicalSmiles);
+        } else {
+          notes.push(`没有找到名称“${name}”对应的结构（不会猜测结构），可以给出它的 SMILES 或系统命名再提问。`);
+        }
+      }
+    }
+    if (molecules.length) calls.push({ name: 'admet', input: { smiles: molecules.slice(0, MAX_ADMET_MOLECULES) } });
+  } else if (!valid.length && !broken.length && STRUCTURE_INTENT.test(question) && usable.has('name_to_smiles') && !COMPLETION_INTENT.test(question)) {
+    const name = nameInQuestion(question);
+    if (name) calls.push({ name: 'name_to_smiles', input: { name } });
+  }
+  if (SEARCH_INTENT.test(question) && usable.has('intelligence_search') && !calls.length) {
+    const query = question.replace(/请|帮我|帮忙|在情报数据库中|情报数据库|检索|查找|查询|搜索|找一下|找找|一下|[？?。！!]/g, ' ').replace(/\s+/g, ' ').trim();
+    calls.push({ name: 'intelligence_search', input: { query: query || question } });
+  }
+  return { calls, notes };
+}
+
+/** One finished call of the local engine, for its short text. */
+export interface LocalToolRun {
+  label: string;
+  result: ToolResultPayload;
+}
+
+/** Runs the planned calls one after another, each as a tool_call and a tool_result event. */
+export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, input: Pick<AnswerInput, 'viewer' | 'docIds' | 'signal'>, sink: AnswerSink): Promise<LocalToolRun[]> {
+  const labels = new Map(tools.groups().flatMap((g) => g.tools.map((t) => [t.value, t.label] as const)));
+  const runs: LocalToolRun[] = [];
+  for (const [i, call] of calls.entries()) {
+    if (input.signal.aborted) break;
+    const callId = `local_${i + 1}`;
+    sink.toolCall({ call_id: callId, name: call.name, arguments: JSON.stringify(call.input) });
+    const result = await tools.run(call.name, call.input, { viewer: input.viewer, docIds: input.docIds, signal: input.signal });
+    sink.toolResult({ call_id: callId, name: call.name, ...result });
+    runs.push({ label: labels.get(call.name) ?? call.name, result });
+  }
+  return runs;
+}
+
+/** The answer's lines about the tools it ran (what each gave, or why it could not) and the calls it could not make. */
+export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string[] {
+  if (!runs.length && !notes.length) return [];
+  const lines = ['**工具结果**', ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
+  for (const { label, result } of runs) {
+    const first = result.content.split('\n').find((l) => l.trim())?.trim() ?? '';
+    // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.
+    const cut = [...first].length > 200 ? `${[...first].slice(0, 200).join('')}…` : first;
+    const brief = cut.replace(/\[/g, '［').replace(/\]/g, '］');
+    lines.push(result.ok ? `- ${label}：已完成，详见上方结果卡片。${brief}` : `- ${label}未能完成：${brief}`);
+  }
+  lines.push('');
+  return lines;
+}

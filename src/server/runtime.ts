@@ -1,0 +1,83 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { modelEngine, paced, startAnswering } from './answering';
+import { localEngine } from './answering/local-engine';
+import { knowledgePort } from './answering/retrieval-port';
+import { createChemService, type ChemService } from './chem/service';
+import { fileStore, type FileStore } from './knowledge/file-store';
+import { startParsing } from './parsing/parse-job';
+import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
+import { toolFactories } from './tools';
+import { createNameResolver } from './tools/names/resolver';
+import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
+import type { NameResolver, ToolFactory } from './tools/types';
+
+/**
+ * Everything the server runs besides HTTP, started once in app.ts and handed to the routes
+ * (which are only HTTP adapters): the parse pipeline and its job runners, the embedding indexer,
+ * the chemistry workers, the name resolver, the tool registry and answering.
+ */
+export interface Runtime {
+  files: FileStore;
+  chem: ChemService;
+  /** Wakes the parse job runners after parse or re-index jobs were queued. */
+  parsing: { wake(): void };
+  names: NameResolver;
+  tools: ToolRegistry;
+  answering: Awaited<ReturnType<typeof startAnswering>>;
+  /** Stops everything, answers first (they use the rest). */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+  /** The tools to build (default: every factory of src/server/tools/index.ts). */
+  tools?: readonly ToolFactory[];
+}
+
+/** Starts the runtime; on a failure part-way, what was started is stopped again. */
+export async function startRuntime({ config, db, log, tools: factories = toolFactories }: RuntimeOptions): Promise<Runtime> {
+  const stops: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const stop of stops.splice(0).reverse()) {
+      await stop().catch((err: unknown) => log.error({ err }, 'runtime part did not stop cleanly'));
+    }
+  };
+  try {
+    const files = fileStore(config.dataDir);
+    const chem = createChemService();
+    stops.push(() => chem.close());
+
+    // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
+    // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
+    let indexer: EmbeddingIndexer | undefined;
+    const parsing = await startParsing({ db, files, log, onParsed: (docId) => void indexer?.enqueue(docId) });
+    stops.push(() => parsing.stop());
+    const embedding = embeddingSettings(config);
+    if (embedding) {
+      const started = startEmbeddingIndexer({ db, settings: embedding, log });
+      indexer = started;
+      stops.push(() => started.stop());
+    }
+    const knowledge = knowledgePort(db, embedding ? { embeddings: embeddingClient(embedding), queryTimeoutMs: embedding.queryTimeoutMs, log } : {});
+
+    // The model (when configured) also serves the tools that ask it something (names → SMILES).
+    const model = modelEngine(config);
+    const chat = model?.chat;
+    const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
+    stops.push(() => names.close());
+    const services = { config, db, log, chem, knowledge, names, ...(chat ? { chat } : {}) };
+    const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log });
+
+    const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
+    const answering = await startAnswering({ db, config, log, knowledge, tools, engine });
+    stops.push(() => answering.answers.close());
+    return { files, chem, parsing, names, tools, answering, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ToolEntry, ToolGroup } from '../../contract/channel';
+import { TOOL_NAMES, type ToolName, type ToolResultPayload } from '../../contract/tools';
+import { ToolInputError, type ToolAvailability, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
+
+/** A tool's arguments as JSON Schema: what the model is offered and what MCP lists (one source, so both agree). */
+export type ToolJsonSchema = Record<string, unknown> & { type: 'object' };
+
+/** A callable tool as the engines and MCP see it. */
+export interface OfferedTool {
+  name: ToolName;
+  label: string;
+  description: string;
+  inputSchema: ToolJsonSchema;
+}
+
+/** The one tool registry (DESIGN §3): GET /tools, the engines' function calls, the local engine and MCP. */
+export interface ToolRegistry {
+  /** SPEC §9 groups with SPEC §3 tool entries; every catalogued tool, usable or not (with why not). */
+  groups(): ToolGroup[];
+  /** The usable tools among `names` (tool values or ids), in catalog order; every usable tool when `names` is undefined. */
+  select(names?: readonly string[]): OfferedTool[];
+  /** Whether `name` is usable now. */
+  isEnabled(name: string): boolean;
+  /**
+   * Runs a tool: the input is checked with its schema (bad input → ok:false with a Chinese
+   * message), the call has a time limit and stops with `ctx.signal`, the output is checked with
+   * its schema. Only a stop through `ctx.signal` throws.
+   */
+  run(name: string, input: unknown, ctx: ToolContext): Promise<ToolResultPayload>;
+}
+
+/** SPEC §9 groups; the labels and icons of the question box's tools panel. */
+const CATALOG: Array<{ id: string; label: string; tools: Array<{ name: ToolName; label: string; icon: string; what: string }> }> = [
+  {
+    id: 'search',
+    label: '检索',
+    tools: [
+      { name: 'intelligence_search', label: '情报数据库检索', icon: 'database', what: '检索本机构情报数据库中你可读的文档与分子' },
+      { name: 'web_search', label: '联网搜索', icon: 'globe', what: '在互联网上搜索相关信息' },
+      { name: 'page_crawl', label: '网页抓取', icon: 'link', what: '读取指定网页的内容' },
+    ],
+  },
+  {
+    id: 'molecule',
+    label: '小分子与蛋白',
+    tools: [
+      { name: 'admet', label: 'ADMET计算', icon: 'flask', what: '计算分子的理化性质与ADMET性质' },
+      { name: 'patent_search', label: '分子专利检索', icon: 'file-search', what: '检索与分子相关的专利' },
+      { name: 'name_to_smiles', label: '化学名转SMILES', icon: 'atom', what: '把化学名称转换为SMILES' },
+      { name: 'smiles_completion', label: 'SMILES补全', icon: 'wand', what: '补全或修正SMILES字符串' },
+      { name: 'docking_submit', label: '对接任务提交', icon: 'dock', what: '提交分子对接任务' },
+      { name: 'task_query', label: '任务查询', icon: 'list', what: '查询已提交任务的状态与结果' },
+    ],
+  },
+  {
+    id: 'other',
+    label: '其他',
+    tools: [{ name: 'code_execution', label: '代码生成与执行', icon: 'code', what: '生成并在沙箱中运行代码' }],
+  },
+];
+
+/** Why a catalogued tool without an implementation cannot be used, and what enables it. */
+const NOT_BUILT: Partial<Record<ToolName, string>> = {
+  web_search: '本版本尚未实现联网搜索工具：它需要一个搜索服务的适配器（计划通过环境变量配置），升级到包含联网检索功能的 CSAI 版本后启用。',
+  page_crawl: '本版本尚未实现网页抓取工具：它将通过服务器的 SSRF 安全客户端读取网页，升级到包含联网检索功能的 CSAI 版本后启用。',
+  patent_search: '本版本尚未实现分子专利检索：它需要一个专利检索服务（计划通过环境变量配置），升级到包含联网检索功能的 CSAI 版本后启用。',
+  docking_submit: '本版本尚未实现对接任务提交：它需要 Debian 的 autodock-vina 与 openbabel 以及后台任务队列，升级到包含任务功能的 CSAI 版本后启用。',
+  task_query: '本版本尚未实现任务查询：它随对接与代码执行等后台任务一起提供，升级到包含任务功能的 CSAI 版本后启用。',
+  code_execution: '本版本尚未实现代码生成与执行：它需要 Debian 的 bubblewrap 沙箱，升级到包含任务功能的 CSAI 版本后启用。',
+};
+const NOT_BUILT_DEFAULT = '本版本尚未包含此工具的实现，升级到包含它的 CSAI 版本后启用。';
+/** SPEC §6: the alternate list (CSAI_TOOLS_RESTRICTED=1) disables ADMET and omits these. */
+const RESTRICTED_OFF: ToolName[] = ['admet'];
+const RESTRICTED_OMIT: ToolName[] = ['docking_submit', 'task_query'];
+const RESTRICTED_REASON = '本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），管理员已停用此工具；去掉该设置并重启服务后启用。';
+
+/** Default longest run of a tool call. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** Arguments larger than this (as JSON) are refused before parsing: no tool needs a megabyte of input. */
+export const MAX_TOOL_INPUT_BYTES = 256 * 1024;
+
+export const toolMessages = {
+  unknown: (name: string) => `没有名为“${name}”的工具`,
+  tooLarge: `工具参数过大（超过${MAX_TOOL_INPUT_BYTES / 1024} KB），请减少输入内容`,
+  timeout: (seconds: number) => `工具运行超时（超过${seconds}秒），已停止`,
+  badOutput: '工具返回的结果格式不正确，已忽略该结果',
+  failed: '工具运行失败，请稍后重试',
+} as const;
+
+interface Slot {
+  name: ToolName;
+  group: string;
+  label: string;
+  icon: string;
+  what: string;
+  definition?: ToolDefinition;
+  schema?: ToolJsonSchema;
+  restricted: 'off' | 'omit' | null;
+}
+
+/** The arguments of a tool as JSON Schema (zod's input side: defaults make a field optional). */
+export function inputJsonSchema(definition: Pick<ToolDefinition, 'name' | 'input'>): ToolJsonSchema {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' });
+  if (schema.type !== 'object') throw new Error(`tool ${definition.name}: the input schema must be an object`);
+  return { ...schema, type: 'object' };
+}
+
+/** A zod issue as a Chinese sentence (the schema's own message when it is Chinese). */
+export function issueText(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length ? `参数 ${issue.path.map(String).join('.')}` : '参数';
+  if (/\p{Script=Han}/u.test(issue.message)) return issue.path.length ? `${where}：${issue.message}` : issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return /received undefined/.test(issue.message) ? `缺少${where}` : `${where}的类型不正确，应为 ${issue.expected}`;
+    case 'too_big':
+      return `${where}过大或过长（上限 ${String(issue.maximum)}）`;
+    case 'too_small':
+      return `${where}过小或过短（下限 ${String(issue.minimum)}）`;
+    case 'unrecognized_keys':
+      return `不支持的参数：${issue.keys.join('、')}`;
+    case 'invalid_value':
+      return `${where}的取值无效`;
+    case 'invalid_format':
+      return `${where}的格式不正确`;
+    default:
+      return `${where}无效`;
+  }
+}
+
+const fail = (content: string): ToolResultPayload => ({ ok: false, content });
+
+/** Builds every tool from the start-up services. */
+export const buildTools = (factories: readonly ToolFactory[], services: ToolServices): ToolDefinition[] => factories.map((factory) => factory(services));
+
+/**
+ * The registry over the SPEC §9 catalog and the built tools, made once at start-up. A tool not in
+ * the catalog, or two tools of one name, are programming errors. `restricted`: SPEC §6 alternate list.
+ */
+export function createToolRegistry(definitions: readonly ToolDefinition[], { restricted, log }: { restricted: boolean; log: Pick<FastifyBaseLogger, 'error'> }): ToolRegistry {
+  const slots = new Map<ToolName, Slot>();
+  for (const group of CATALOG) {
+    for (const t of group.tools) {
+      const rule = !restricted ? null : RESTRICTED_OFF.includes(t.name) ? 'off' : RESTRICTED_OMIT.includes(t.name) ? 'omit' : null;
+      slots.set(t.name, { ...t, group: group.id, restricted: rule });
+    }
+  }
+  if (slots.size !== TOOL_NAMES.length) throw new Error('the tool catalog must list every tool name');
+  for (const definition of definitions) {
+    const slot = slots.get(definition.name);
+    if (!slot) throw new Error(`tool ${definition.name} is not in the catalog`);
+    if (slot.definition) throw new Error(`tool ${definition.name} is built twice`);
+    slot.definition = definition;
+    slot.schema = inputJsonSchema(definition);
+  }
+
+  const availability = (slot: Slot): ToolAvailability => {
+    if (slot.restricted) return { enabled: false, reason: RESTRICTED_REASON };
+    if (!slot.definition) return { enabled: false, reason: NOT_BUILT[slot.name] ?? NOT_BUILT_DEFAULT };
+    try {
+      return slot.definition.availability();
+    } catch (err) {
+      log.error({ err, tool: slot.name }, 'tool availability check failed');
+      return { enabled: false, reason: '检查此工具是否可用时出错，请查看服务器日志。' };
+    }
+  };
+  const usable = (name: string) => {
+    const slot = slots.get(name as ToolName);
+    return slot?.definition && availability(slot).enabled ? slot : undefined;
+  };
+
+  return {
+    groups() {
+      return CATALOG.map((g) => ({
+        id: g.id,
+        label: g.label,
+        tools: g.tools
+          .map((t) => slots.get(t.name)!)
+          .filter((slot) => slot.restricted !== 'omit')
+          .map((slot): ToolEntry => {
+            const state = availability(slot);
+            const description = slot.definition?.description ?? `${slot.what}。`;
+            return {
+              id: slot.name,
+              value: slot.name,
+              label: slot.label,
+              icon: slot.icon,
+              description: state.enabled ? description : `${description}（不可用：${state.reason}）`,
+              enabled: state.enabled,
+              ldap_disabled: false,
+            };
+          }),
+      }));
+    },
+
+    select(names) {
+      const wanted = names ? new Set(names) : undefined;
+      const out: OfferedTool[] = [];
+      for (const slot of slots.values()) {
+        if (wanted && !wanted.has(slot.name)) continue;
+        if (!usable(slot.name)) continue;
+        out.push({ name: slot.name, label: slot.label, description: slot.definition!.description, inputSchema: slot.schema! });
+      }
+      return out;
+    },
+
+    isEnabled: (name) => !!usable(name),
+
+    async run(name, input, ctx) {
+      const slot = slots.get(name as ToolName);
+      if (!slot) return fail(toolMessages.unknown(name));
+      const state = availability(slot);
+      if (!state.enabled || !slot.definition) return fail(`“${slot.label}”不可用：${state.enabled ? NOT_BUILT_DEFAULT : state.reason}`);
+      const tool = slot.definition;
+      let size: number;
+      try {
+        size = Buffer.byteLength(JSON.stringify(input ?? null));
+      } catch {
+        return fail('工具参数无法读取');
+      }
+      if (size > MAX_TOOL_INPUT_BYTES) return fail(toolMessages.tooLarge);
+      const parsed = tool.input.safeParse(input ?? {});
+      if (!parsed.success) return fail(parsed.error.issues.slice(0, 3).map(issueText).join('；'));
+
+      const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+      const timer = new AbortController();
+      const timeout = setTimeout(() => timer.abort(), timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timer.signal]);
+      let output: unknown;
+      const stopped = new AbortController(); // ends the wait below once the call is over
+      try {
+        const running = tool.run(parsed.data, { ...ctx, signal });
+        // A late failure of a call given up on (time limit, stop) is nobody's to handle.
+        running.catch(() => undefined);
+        // A tool that ignores its signal still cannot hold the answer past its time limit.
+        output = await Promise.race([
+          running,
+          new Promise<never>((_, reject) => {
+            const onAbort = () => reject(new Error('aborted'));
+            if (signal.aborted) onAbort();
+            signal.addEventListener('abort', onAbort, { once: true, signal: stopped.signal });
+          }),
+        ]);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        if (timer.signal.aborted) return fail(toolMessages.timeout(Math.round(timeoutMs / 1000)));
+        if (err instanceof ToolInputError) return fail(err.message);
+        log.error({ err, tool: name }, 'tool failed');
+        return fail(toolMessages.failed);
+      } finally {
+        clearTimeout(timeout);
+        stopped.abort();
+      }
+      const checked = tool.output.safeParse(output);
+      if (!checked.success) {
+        log.error({ tool: name, issues: checked.error.issues.slice(0, 5) }, 'tool output does not match its schema');
+        return fail(toolMessages.badOutput);
+      }
+      return { ok: true, content: tool.summarize(checked.data), data: checked.data };
+    },
+  };
+}
