@@ -1,11 +1,13 @@
 import type { ChemErrorCode, DepictOptions, MolInput } from './engine';
+import type { MoleculeTask } from './molecule-ops';
 
 /** A request from the main thread to the chemistry worker. */
 export type ChemRequest =
   | { id: number; op: 'describe'; input: MolInput }
   | { id: number; op: 'descriptors'; input: MolInput }
   | { id: number; op: 'molfile'; input: MolInput }
-  | { id: number; op: 'depict'; input: MolInput; options: DepictOptions };
+  | { id: number; op: 'depict'; input: MolInput; options: DepictOptions }
+  | { id: number; op: 'molecules'; task: MoleculeTask };
 
 /** The worker's answer: a result, a refusal of the input, or an internal failure. */
 export type ChemResponse =

@@ -6,9 +6,11 @@
 import { parentPort } from 'node:worker_threads';
 import { ChemInputError, createChemEngine, type ChemEngine } from './engine';
 import type { ChemRequest, ChemResponse } from './protocol';
+import { createMoleculeOps } from './molecule-ops';
 import { loadRdkit } from './rdkit-loader';
 
 let engine: Promise<ChemEngine> | undefined;
+let moleculeOps: Promise<ReturnType<typeof createMoleculeOps>> | undefined;
 
 function run(e: ChemEngine, req: ChemRequest): unknown {
   switch (req.op) {
@@ -20,11 +22,17 @@ function run(e: ChemEngine, req: ChemRequest): unknown {
       return e.molfile(req.input);
     case 'depict':
       return e.depict(req.input, req.options);
+    case 'molecules':
+      throw new Error('molecule tasks run in answer()');
   }
 }
 
 async function answer(req: ChemRequest): Promise<ChemResponse> {
   try {
+    if (req.op === 'molecules') {
+      moleculeOps ??= loadRdkit().then(createMoleculeOps);
+      return { id: req.id, ok: true, result: (await moleculeOps).run(req.task) };
+    }
     engine ??= loadRdkit().then(createChemEngine);
     return { id: req.id, ok: true, result: run(await engine, req) };
   } catch (err) {

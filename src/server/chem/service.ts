@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolInput, type MolSummary } from './engine';
+import type { MoleculeTask } from './molecule-ops';
 import type { ChemRequest, ChemResponse } from './protocol';
 
 /** Chemistry off the event loop: every call runs in a worker thread with a time limit. */
@@ -14,6 +15,8 @@ export interface ChemService {
   molfile(input: MolInput): Promise<string>;
   /** `limits.timeoutMs` overrides the service's time limit for this call. */
   depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
+  /** The molecule database's RDKit work; call it through `moleculeChem` (molecule-ops.ts), which checks the answer. */
+  molecules(task: MoleculeTask, limits?: CallLimits): Promise<unknown>;
   /** Counts since start: drawings made by a worker and drawings answered from memory. */
   stats(): { drawn: number; cacheHits: number };
   /** Stops the workers and refuses waiting calls; a later call starts new workers. */
@@ -144,7 +147,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       w.ref();
       const timer = setTimeout(() => {
         stopWorker(lane);
-        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf(j.request.input))));
+        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', 'input' in j.request ? fieldOf(j.request.input) : 'query')));
       }, job.timeoutMs);
       lane.current = { ...job, timer };
       w.postMessage(job.request);
@@ -164,6 +167,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
     describe: (input) => call({ op: 'describe', input }, summary),
     descriptors: (input) => call({ op: 'descriptors', input }, descriptors),
     molfile: (input) => call({ op: 'molfile', input }, z.string()),
+    molecules: (task, limits) => call({ op: 'molecules', task }, z.unknown(), limits),
     async depict(input, options = {}, limits = {}) {
       // The same structure is often drawn many times (an answer, a list of hits): keep recent drawings.
       const key = JSON.stringify([input, options]);

@@ -42,6 +42,7 @@ import { fileStore } from '../knowledge/file-store';
 import { cleanTitle, contentDisposition, MAX_TITLE_LENGTH } from '../knowledge/names';
 import { knowledgeService, type IncomingFile } from '../knowledge/service';
 import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge/sniff';
+import { startMoleculeIndexing } from '../molecules/indexing';
 import { startParsing } from '../parsing/parse-job';
 import { embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from '../retrieval/embeddings';
 import { translator } from '../knowledge/translate';
@@ -58,8 +59,21 @@ export default async function knowledgeBaseRoutes(app: App, { db, config }: Serv
   // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
   // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
   let indexer: EmbeddingIndexer | undefined;
-  const parsing = await startParsing({ db, files, log: app.log, onParsed: (docId) => void indexer?.enqueue(docId) });
-  app.addHook('onClose', async () => parsing.stop());
+  // The molecule database (issue 18 §5) is filled after each parse or re-index.
+  const molecules = await startMoleculeIndexing({ db, files, log: app.log });
+  const parsing = await startParsing({
+    db,
+    files,
+    log: app.log,
+    onParsed: (docId) => {
+      void indexer?.enqueue(docId);
+      molecules.enqueue(docId);
+    },
+  });
+  app.addHook('onClose', async () => {
+    await parsing.stop();
+    await molecules.stop();
+  });
   const embedding = embeddingSettings(config);
   if (embedding) {
     const started = startEmbeddingIndexer({ db, settings: embedding, log: app.log });

@@ -1,10 +1,12 @@
 import { drawSvgBody, drawSvgResult, molKeyQuery, molString, pdbIdQuery, pdbString } from '../../contract/mol';
+import { molSearchBody, molSearchResult } from '../../contract/molecules';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { ChemInputError } from '../chem/engine';
 import { ChemUnavailableError, createChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import { AppError, badRequest } from '../errors';
 import { fileStore } from '../knowledge/file-store';
+import { moleculeSearch } from '../molecules/search';
 import { ok, type App, type Services } from './types';
 
 /** Molfiles of up to 1 MB travel as JSON strings; escaping may add a little. */
@@ -22,6 +24,7 @@ export default async function molRoutes(app: App, { config, db }: Services) {
   const chem = createChemService();
   app.addHook('onClose', () => chem.close());
   const lookup = structures({ db, files: fileStore(config.dataDir), chem, pdbMirror: config.CSAI_PDB_MIRROR });
+  const molecules = moleculeSearch({ db, chem });
 
   app.post('/draw_svg', {
     bodyLimit: DRAW_BODY_LIMIT,
@@ -68,5 +71,20 @@ export default async function molRoutes(app: App, { config, db }: Services) {
   }, async (req) => {
     const user = await req.requireUser();
     return ok(await lookup.pdb(user, req.query.pdb_id));
+  });
+
+  app.post('/search', {
+    // A drawn query (molfile) may be long; anything up to the contract's limit gets its 400 from the schema.
+    bodyLimit: DRAW_BODY_LIMIT,
+    schema: {
+      tags: ['mol'],
+      summary: 'Molecule database search (issue 18 §5): exact structure, substructure (SMILES/SMARTS/molfile) or Morgan similarity over every molecule of the documents the user may read',
+      body: molSearchBody,
+      response: { 200: okSchema(molSearchResult), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    const user = await req.requireUser();
+    const { query, mode, threshold, top_k } = req.body;
+    return ok(await molecules.search(user, { query, mode, threshold, topK: top_k }).catch(chemError));
   });
 }
