@@ -98,3 +98,35 @@ export function moleculeHitPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | '
   if (hit.page !== null) q.set('page', String(hit.page));
   return `/pdf_viewer?${q.toString()}`;
 }
+
+/** Input of the `intelligence_search` tool (情报数据库检索): words and/or a structure. */
+export const intelligenceSearchInput = z
+  .object({
+    query: z.string({ error: '请提供检索内容' }).trim().min(1, '请提供检索内容').max(2000, '检索内容不能超过2000个字符'),
+    /** A SMILES or SMARTS to search the molecule table with; when absent, the first SMILES written in `query` is used. */
+    structure: z.string({ error: '结构必须是字符串' }).trim().min(1, '结构不能为空').max(2000, '结构不能超过2000个字符').optional(),
+    mode: z.enum(MOLECULE_SEARCH_MODES, { error: modeMessage }).optional(),
+    threshold: z.number({ error: '相似度阈值必须是 0 到 1 之间的数字' }).min(0, '相似度阈值必须是 0 到 1 之间的数字').max(1, '相似度阈值必须是 0 到 1 之间的数字').optional(),
+    top_k: z.number({ error: '返回数量必须是 1 到 50 之间的整数' }).int('返回数量必须是 1 到 50 之间的整数').min(1, '返回数量必须是 1 到 50 之间的整数').max(50, '返回数量必须是 1 到 50 之间的整数').optional(),
+  })
+  .strict();
+export type IntelligenceSearchInput = z.infer<typeof intelligenceSearchInput>;
+
+/** A passage found by the text search, with its document and page. */
+export const intelligencePassage = z.object({
+  doc_id: z.string(),
+  title: z.string(),
+  page: z.number().int().nullable(),
+  text: z.string(),
+  score: z.number(),
+});
+
+/** Output of `intelligence_search`: passages of every readable document, and molecules when a structure was searched. */
+export const intelligenceSearchOutput = z.object({
+  query: z.string(),
+  /** Readable documents the text search covered. */
+  documents: z.number().int(),
+  passages: z.array(intelligencePassage),
+  molecules: molSearchResult.nullable(),
+});
+export type IntelligenceSearchOutput = z.infer<typeof intelligenceSearchOutput>;

@@ -3,6 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MolSearchResult } from '../../src/contract/molecules';
+import { knowledgePort } from '../../src/server/answering/retrieval-port';
+import { createChemService } from '../../src/server/chem/service';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/database';
+import { intelligenceSearchTool } from '../../src/server/tools/intelligence-search';
+import { ToolInputError, type ToolServices } from '../../src/server/tools/types';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { aspirinSdf, KB, makePdf, upload, waitParsed } from './knowledge-helpers';
 
@@ -26,6 +32,8 @@ let owner: Client;
 let colleague: Client;
 let stranger: Client;
 let colleagueId: string;
+let ownerId: string;
+let strangerId: string;
 const docs: Record<string, string> = {};
 
 /** Waits until the document's molecules are in the table (the indexing job ran). */
@@ -54,6 +62,8 @@ beforeAll(async () => {
   colleague = c.client;
   stranger = s.client;
   colleagueId = c.id;
+  ownerId = o.id;
+  strangerId = s.id;
   const paper = makePdf([
     ['Kinase inhibitors', 'Introduction without structures.'],
     ['Reference compounds', `Aspirin ${ASPIRIN} was used as control.`, 'Caffeine Cn1cnc2c1c(=O)n(C)c(=O)n2C in water.'],
@@ -158,6 +168,48 @@ describe('searching under the documents’ access rule', () => {
   it('finds a PDB ligand by its structure', async () => {
     const res = await search(owner, { query: 'OC(=O)c1cc(-c2cccc(Br)c2)nc2c(F)cccc12', mode: 'exact' });
     expect(res.body.data.hits.map((h) => [h.doc_id, h.source, h.name?.split(' ')[0]])).toEqual([[docs['5dpv.pdb'], 'pdb', '5DN']]);
+  });
+});
+
+describe('the intelligence_search tool', () => {
+  it('searches the text and molecules of every readable document, and only those', async () => {
+    const db = await openDatabase(dataDir);
+    const chem = createChemService({ workers: 1 });
+    const services: ToolServices = {
+      config: loadConfig({ CSAI_DATA_DIR: dataDir }),
+      db,
+      log: server.app.log,
+      chem,
+      knowledge: knowledgePort(db),
+      // Not used by this tool.
+      names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
+    };
+    const tool = intelligenceSearchTool(services);
+    const ctx = (userId: string) => ({ viewer: { userId }, docIds: [], signal: new AbortController().signal });
+    try {
+      expect(tool.availability()).toEqual({ enabled: true });
+      const input = tool.input.parse({ query: `Aspirin ${ASPIRIN} control` });
+      const mine = tool.output.parse(await tool.run(input, ctx(ownerId)));
+      expect(mine.passages[0]).toMatchObject({ doc_id: docs['paper.pdf'], page: 2 });
+      expect(mine.molecules?.hits.map((h) => [h.doc_id, h.page, h.score])).toEqual([[docs['paper.pdf'], 2, 1]]);
+      const text = tool.summarize(mine);
+      expect(text).toContain('paper.pdf');
+      expect(text).toContain('第 2 页');
+      expect(text).toContain('相似度 1.00');
+      // The stranger reads none of the owner's documents.
+      const theirs = tool.output.parse(await tool.run(input, ctx(strangerId)));
+      expect(theirs.passages.some((p) => p.doc_id === docs['paper.pdf'])).toBe(false);
+      expect(theirs.molecules?.hits.some((h) => h.doc_id === docs['paper.pdf'])).toBe(false);
+      // A substructure given on purpose.
+      const sub = tool.output.parse(await tool.run(tool.input.parse({ query: 'CDK2 抑制剂', structure: PURINE_SMARTS, mode: 'substructure', top_k: 5 }), ctx(ownerId)));
+      expect(sub.molecules?.hits).toHaveLength(5);
+      expect(sub.molecules?.truncated).toBe(true);
+      await expect(tool.run(tool.input.parse({ query: 'x', structure: '[#6;', mode: 'substructure' }), ctx(ownerId))).rejects.toThrow(ToolInputError);
+      expect(tool.input.safeParse({ query: 'x', top_k: 1_000_000 }).success).toBe(false);
+    } finally {
+      await chem.close();
+      await db.destroy();
+    }
   });
 });
 

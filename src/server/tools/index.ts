@@ -1,7 +1,8 @@
+import { intelligenceSearchTool } from './intelligence-search';
 import type { ToolFactory } from './types';
 
 /**
  * Every tool the server builds at start-up, in SPEC §9 order. A tool module exports one
  * `ToolFactory`; add it here and the registry offers it to GET /api/v1/tools, the engines and MCP.
  */
-export const toolFactories: ToolFactory[] = [];
+export const toolFactories: ToolFactory[] = [intelligenceSearchTool];
