@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MolSearchResult } from '../../src/contract/molecules';
+import { intelligenceSearchOutput, type MolSearchResult } from '../../src/contract/molecules';
 import { knowledgePort } from '../../src/server/answering/retrieval-port';
 import { createChemService } from '../../src/server/chem/service';
 import { loadConfig } from '../../src/server/config';
@@ -189,7 +189,7 @@ describe('the intelligence_search tool', () => {
     try {
       expect(tool.availability()).toEqual({ enabled: true });
       const input = tool.input.parse({ query: `Aspirin ${ASPIRIN} control` });
-      const mine = tool.output.parse(await tool.run(input, ctx(ownerId)));
+      const mine = intelligenceSearchOutput.parse(await tool.run(input, ctx(ownerId)));
       expect(mine.passages[0]).toMatchObject({ doc_id: docs['paper.pdf'], page: 2 });
       expect(mine.molecules?.hits.map((h) => [h.doc_id, h.page, h.score])).toEqual([[docs['paper.pdf'], 2, 1]]);
       const text = tool.summarize(mine);
@@ -197,11 +197,11 @@ describe('the intelligence_search tool', () => {
       expect(text).toContain('第 2 页');
       expect(text).toContain('相似度 1.00');
       // The stranger reads none of the owner's documents.
-      const theirs = tool.output.parse(await tool.run(input, ctx(strangerId)));
+      const theirs = intelligenceSearchOutput.parse(await tool.run(input, ctx(strangerId)));
       expect(theirs.passages.some((p) => p.doc_id === docs['paper.pdf'])).toBe(false);
       expect(theirs.molecules?.hits.some((h) => h.doc_id === docs['paper.pdf'])).toBe(false);
       // A substructure given on purpose.
-      const sub = tool.output.parse(await tool.run(tool.input.parse({ query: 'CDK2 抑制剂', structure: PURINE_SMARTS, mode: 'substructure', top_k: 5 }), ctx(ownerId)));
+      const sub = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: 'CDK2 抑制剂', structure: PURINE_SMARTS, mode: 'substructure', top_k: 5 }), ctx(ownerId)));
       expect(sub.molecules?.hits).toHaveLength(5);
       expect(sub.molecules?.truncated).toBe(true);
       await expect(tool.run(tool.input.parse({ query: 'x', structure: '[#6;', mode: 'substructure' }), ctx(ownerId))).rejects.toThrow(ToolInputError);
