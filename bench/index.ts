@@ -12,6 +12,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   streams: () => import('./streams.bench'),
   viewer: () => import('./viewer.bench'),
   retrieval: () => import('./retrieval.bench'),
+  molsearch: () => import('./molsearch.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -90,10 +90,12 @@ export const molSearchResult = z.object({
 });
 export type MolSearchResult = z.infer<typeof molSearchResult>;
 
-/** The link of a hit: its document in the viewer, at its page for a SMILES found in a PDF. */
-export function moleculeHitPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | 'page'>): string {
+/** The link of a hit: its document in the viewer, at its page for a SMILES found in a PDF, at the record (`mol`) for an SDF molecule. */
+export function moleculeHitPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | 'page' | 'mol_key'>): string {
   const q = new URLSearchParams({ docId: hit.doc_id });
   if (hit.doc_type === 5 || hit.doc_type === 6) q.set('type', String(hit.doc_type));
+  const idx = hit.mol_key?.split(':').pop();
+  if (idx) q.set('mol', idx);
   if (hit.doc_type === 3) q.set('if_img', 'true');
   if (hit.page !== null) q.set('page', String(hit.page));
   return `/pdf_viewer?${q.toString()}`;
