@@ -13,4 +13,6 @@ export interface ToolCardProps {
  * The card that renders each tool's result in an answer, live and after reload alike. A tool
  * without an entry (or whose `data` does not parse) shows its `content` as text.
  */
-export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {};
+export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {
+  intelligence_search: () => import('./IntelligenceCard').then((m) => m.default),
+};
