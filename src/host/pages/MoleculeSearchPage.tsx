@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, type FormEvent } from 'react';
 import { Link } from 'wouter';
+// Installs Preact's signal tracking: the page re-renders when a signal of its model changes.
+import '@preact/signals';
 import { MOLECULE_SEARCH_LIMITS, MOLECULE_SEARCH_MODES, moleculeHitPath, type MoleculeHit } from '../../contract/molecules';
 import { moleculeSearchModel } from '../../core/molecule-search';
 import { api } from '../../core/page';
