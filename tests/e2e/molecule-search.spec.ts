@@ -61,7 +61,7 @@ test('a typed substructure finds the molecules of the chemist’s own SDF file a
   // The purine core, typed as SMARTS: the hits are drawn, and one opens its molecule in the viewer.
   await page.getByLabel('查询结构').fill(PURINE);
   await page.getByRole('button', { name: '检索', exact: true }).click();
-  await expect(page.locator('.molsearch__results [role="status"]')).toContainText('查询按 SMARTS 解析');
+  await expect(page.locator('.molsearch__summary')).toContainText('查询按 SMARTS 解析');
   await expect(page.locator('.molsearch__hit csai-molecule').first()).toBeVisible();
   await expectAccessible(page, '.molsearch');
   await links.first().click();

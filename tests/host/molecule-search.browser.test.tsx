@@ -66,7 +66,7 @@ describe('the molecule search screen', () => {
     await submit();
     const hits = await waitFor(() => (host.querySelectorAll('.molsearch__hit').length === 2 ? host.querySelectorAll('.molsearch__hit') : null), 'two hits');
     expect(bodies).to.deep.equal([{ query: 'c1ccccc1', mode: 'substructure', top_k: 50 }]);
-    expect(host.querySelector('[role="status"]')?.textContent).to.contain('在 120 个分子中找到 2 个');
+    expect(host.querySelector('.molsearch__summary')?.textContent).to.contain('在 120 个分子中找到 2 个');
     const first = hits[0]!;
     expect(first.querySelector('csai-molecule')?.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
     expect(first.querySelector('a')?.getAttribute('href')).to.equal('/pdf_viewer?docId=pdf1&page=3');

@@ -140,7 +140,7 @@ export default function MoleculeSearchPage() {
       <CustomElement tag="csai-chem-editor" elementRef={editorRef} />
       {result && (
         <section className="molsearch__results" aria-label={t('molecules.results')} aria-busy={$busy.value || undefined}>
-          <p className="muted" role="status">
+          <p className="muted molsearch__summary" role="status">
             {result.hits.length
               ? t(result.truncated ? 'molecules.found_more' : 'molecules.found', { count: result.hits.length, searched: result.searched, ms: result.took_ms })
               : t('molecules.none', { searched: result.searched })}
