@@ -133,6 +133,17 @@ describe('searching under the documents’ access rule', () => {
     expect(sub.body.data.hits).toEqual([]);
   });
 
+  it('gives a copied document the molecules of its source at once', async () => {
+    const copy = await colleague.post<NameId>(`${KB}/es_copy_doc_to_question_channel`, { docIds: [docs['paper.pdf']] });
+    expect(copy.status).toBe(200);
+    const copyId = copy.body.data.name_id[0]!.docId;
+    const res = await search(colleague, { query: ASPIRIN, mode: 'exact' });
+    expect(res.body.data.hits.map((h) => [h.doc_id, h.page]).sort()).toEqual([[copyId, 2], [docs['paper.pdf'], 2]].sort());
+    // The copy is the colleague's: the owner does not see it.
+    const owners = await search(owner, { query: ASPIRIN, mode: 'exact' });
+    expect(owners.body.data.hits.map((h) => h.doc_id)).toEqual([docs['paper.pdf']]);
+  });
+
   it('finds the SDF molecules holding a substructure (SMARTS or SMILES) for their owner only', async () => {
     const mine = await search(owner, { query: PURINE_SMARTS, mode: 'substructure', top_k: 500 });
     expect(mine.status).toBe(200);

@@ -85,6 +85,23 @@ export async function queueUnindexedDocuments(ex: Executor): Promise<number> {
   return rows.rows.length;
 }
 
+/**
+ * A copied document (knowledge/service.ts copyDocument, inside its transaction): the source's
+ * molecules are copied when it is indexed by this version, else the copy is queued for indexing.
+ */
+export async function copyMolecules(ex: Executor, fromId: string, toId: string): Promise<void> {
+  const source = await ex.selectFrom('molecule_docs').selectAll().where('doc_id', '=', fromId).executeTakeFirst();
+  if (!source || source.version !== MOLECULE_INDEX_VERSION) {
+    await queueMoleculeIndex(ex, toId);
+    return;
+  }
+  await sql`insert into molecules (doc_id, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle)
+    select ${toId}, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle from molecules where doc_id = ${fromId} order by ordinal`.execute(ex);
+  const t = now();
+  await ex.insertInto('molecule_docs').values({ ...source, doc_id: toId, indexed_at: t }).execute();
+  await ex.insertInto('molecule_changes').values({ doc_id: toId, changed_at: t }).execute();
+}
+
 /** The structures of one document: SDF records, PDB ligands, or SMILES written in its text. */
 async function candidatesOf(db: Db, files: FileStore, doc: { id: string; type: number; storage_name: string; size: number }, signal?: AbortSignal): Promise<Candidate[]> {
   if (doc.type === 5) {
