@@ -6,6 +6,7 @@ import { ChemUnavailableError, createChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import { AppError, badRequest } from '../errors';
 import { fileStore } from '../knowledge/file-store';
+import { moleculeFingerprints } from '../molecules/fingerprints';
 import { moleculeSearch } from '../molecules/search';
 import { ok, type App, type Services } from './types';
 
@@ -25,6 +26,14 @@ export default async function molRoutes(app: App, { config, db }: Services) {
   app.addHook('onClose', () => chem.close());
   const lookup = structures({ db, files: fileStore(config.dataDir), chem, pdbMirror: config.CSAI_PDB_MIRROR });
   const molecules = moleculeSearch({ db, chem });
+  // The fingerprints load on first use (~3 s for 110,000 molecules): start that soon after start-up
+  // rather than in the first chemist's search. A failure leaves it to that first search.
+  let warm: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    warm = setTimeout(() => void moleculeFingerprints(db).refresh().catch((err: unknown) => app.log.warn({ err }, 'molecule fingerprints not loaded')), 2000);
+    warm.unref();
+  });
+  app.addHook('onClose', async () => clearTimeout(warm));
 
   app.post('/draw_svg', {
     bodyLimit: DRAW_BODY_LIMIT,
