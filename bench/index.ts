@@ -14,6 +14,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   retrieval: () => import('./retrieval.bench'),
   admet: () => import('./admet.bench'),
   names: () => import('./names.bench'),
+  molsearch: () => import('./molsearch.bench'),
 };
 
 const wanted = process.argv.slice(2);

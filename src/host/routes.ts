@@ -29,6 +29,8 @@ export const routes: RouteDef[] = [
   { path: '/knowledges/main_blank', page: knowledges, layout: 'blank', auth: true },
   { path: '/errors/:code', page: errorPage, layout: 'blank' },
   { path: '/channels', page: lazy(() => import('./pages/ChannelsPage')), layout: 'blank', auth: true },
+  // Issue 18 §5: the molecule database search (情报数据库检索).
+  { path: '/molecules', page: lazy(() => import('./pages/MoleculeSearchPage')), auth: true },
   { path: '/billing', page: lazy(() => import('./pages/BillingPage')), auth: true },
   // Not in SPEC §2: personal API tokens for scripts and MCP clients (DESIGN §3), from the user menu.
   { path: '/tokens', page: lazy(() => import('./pages/TokensPage')), auth: true },

@@ -6,6 +6,7 @@ import { localEngine } from './answering/local-engine';
 import { knowledgePort } from './answering/retrieval-port';
 import { createChemService, type ChemService } from './chem/service';
 import { fileStore, type FileStore } from './knowledge/file-store';
+import { startMoleculeIndexing } from './molecules/indexing';
 import { startParsing } from './parsing/parse-job';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
 import { toolFactories } from './tools';
@@ -54,7 +55,18 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
     // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
     let indexer: EmbeddingIndexer | undefined;
-    const parsing = await startParsing({ db, files, log, onParsed: (docId) => void indexer?.enqueue(docId) });
+    // The molecule database (issue 18 §5) is filled after each parse or re-index.
+    const molecules = await startMoleculeIndexing({ db, files, log });
+    stops.push(() => molecules.stop());
+    const parsing = await startParsing({
+      db,
+      files,
+      log,
+      onParsed: (docId) => {
+        void indexer?.enqueue(docId);
+        molecules.enqueue(docId);
+      },
+    });
     stops.push(() => parsing.stop());
     const embedding = embeddingSettings(config);
     if (embedding) {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useSearch } from 'wouter';
 import { kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
 import { api } from '../../core/page';
@@ -44,7 +45,9 @@ const PAGE = 30;
 export function MoleculeDocument({ doc }: { doc: KbDocument }) {
   const t = useT();
   const [rows, setRows] = useState<MoleculeRow[] | 'loading' | 'error'>(doc.type === 5 ? 'loading' : []);
-  const [chosen, setChosen] = useState<number | null>(null);
+  // `mol=` (a molecule search hit) opens the viewer on that record.
+  const wanted = Number(new URLSearchParams(useSearch()).get('mol'));
+  const [chosen, setChosen] = useState<number | null>(Number.isInteger(wanted) && wanted > 0 ? wanted : null);
   const [shown, setShown] = useState(PAGE);
   useEffect(() => {
     if (doc.type !== 5) return;

@@ -21,11 +21,12 @@ import {
   toggleSidebar,
 } from './sidebar-state';
 
-type RailTarget = '/' | '/channels' | '/knowledges';
+type RailTarget = '/' | '/channels' | '/knowledges' | '/molecules';
 const RAIL: { target: RailTarget; icon: IconName; label: string; button: string }[] = [
   { target: '/', icon: 'plus', label: 'nav.new_chat', button: 'new' },
   { target: '/channels', icon: 'history', label: 'nav.history', button: 'channels' },
   { target: '/knowledges', icon: 'library', label: 'nav.knowledge', button: 'knowledges' },
+  { target: '/molecules', icon: 'search', label: 'nav.molecules', button: 'molecules' },
 ];
 
 /** Which rail entry a path belongs to. */
@@ -33,6 +34,7 @@ function railEntryOf(path: string): RailTarget | undefined {
   if (path === '/') return '/';
   if (path === '/channels' || path.startsWith('/channels/')) return '/channels';
   if (path === '/knowledges' || path.startsWith('/knowledges/')) return '/knowledges';
+  if (path === '/molecules') return '/molecules';
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import type { AdmetRequest } from './admet/protocol';
 import type { ChemErrorCode, DepictOptions, MolInput } from './engine';
+import type { MoleculeTask } from './molecule-ops';
 
 /** A request from the main thread to the chemistry worker. */
 export type ChemRequest =
@@ -8,6 +9,7 @@ export type ChemRequest =
   | { id: number; op: 'molfile'; input: MolInput }
   | { id: number; op: 'identify'; smiles: string[] }
   | { id: number; op: 'depict'; input: MolInput; options: DepictOptions }
+  | { id: number; op: 'molecules'; task: MoleculeTask }
   | AdmetRequest;
 
 /** The worker's answer: a result, a refusal of the input, or an internal failure. */

@@ -7,9 +7,11 @@ import { parentPort } from 'node:worker_threads';
 import { runAdmet } from './admet/worker-op';
 import { ChemInputError, createChemEngine, type ChemEngine } from './engine';
 import type { ChemRequest, ChemResponse } from './protocol';
+import { createMoleculeOps } from './molecule-ops';
 import { loadRdkit } from './rdkit-loader';
 
 let engine: Promise<ChemEngine> | undefined;
+let moleculeOps: Promise<ReturnType<typeof createMoleculeOps>> | undefined;
 
 function run(e: ChemEngine, req: Exclude<ChemRequest, { op: 'admet' }>): unknown {
   switch (req.op) {
@@ -23,12 +25,18 @@ function run(e: ChemEngine, req: Exclude<ChemRequest, { op: 'admet' }>): unknown
       return e.identify(req.smiles);
     case 'depict':
       return e.depict(req.input, req.options);
+    case 'molecules':
+      throw new Error('molecule tasks run in answer()');
   }
 }
 
 async function answer(req: ChemRequest): Promise<ChemResponse> {
   try {
     if (req.op === 'admet') return { id: req.id, ok: true, result: await runAdmet(req.items) };
+    if (req.op === 'molecules') {
+      moleculeOps ??= loadRdkit().then(createMoleculeOps);
+      return { id: req.id, ok: true, result: (await moleculeOps).run(req.task) };
+    }
     engine ??= loadRdkit().then(createChemEngine);
     return { id: req.id, ok: true, result: run(await engine, req) };
   } catch (err) {

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolIdentity, type MolInput, type MolSummary } from './engine';
 import { admetOutcome, type AdmetItem, type AdmetOutcome } from './admet/protocol';
+import type { MoleculeTask } from './molecule-ops';
 import type { ChemRequest, ChemResponse } from './protocol';
 
 /** Chemistry off the event loop: every call runs in a worker thread with a time limit. */
@@ -19,6 +20,8 @@ export interface ChemService {
   depict(input: MolInput, options?: DepictOptions, limits?: CallLimits): Promise<Depiction>;
   /** ADMET rows of up to 50 molecules in one worker call (default limit 60 s); a bad molecule gives its reason in place. */
   admet(items: AdmetItem[], limits?: CallLimits): Promise<AdmetOutcome[]>;
+  /** The molecule database's RDKit work; call it through `moleculeChem` (molecule-ops.ts), which checks the answer. */
+  molecules(task: MoleculeTask, limits?: CallLimits): Promise<unknown>;
   /** Counts since start: drawings made by a worker and drawings answered from memory. */
   stats(): { drawn: number; cacheHits: number };
   /** Stops the workers and refuses waiting calls; a later call starts new workers. */
@@ -175,6 +178,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       smiles.length > 64
         ? Promise.reject(new ChemInputError('input_too_large', '一次最多识别 64 个结构', 'smiles'))
         : call({ op: 'identify', smiles }, identities),
+    molecules: (task, limits) => call({ op: 'molecules', task }, z.unknown(), limits),
     async depict(input, options = {}, limits = {}) {
       // The same structure is often drawn many times (an answer, a list of hits): keep recent drawings.
       const key = JSON.stringify([input, options]);

@@ -294,4 +294,48 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('api_tokens_user').on('api_tokens').column('user_id').execute();
     },
   },
+  '0010_molecules': {
+    async up(db: Kysely<unknown>) {
+      // The molecule database (issue 18 §5, src/server/molecules): every molecule of a parsed SDF, PDB
+      // ligand and SMILES of a document's text, with its exact key and fingerprints; gone with its document.
+      await db.schema
+        .createTable('molecules')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('sdf','pdb','text')`))
+        // The SDF record's idx (kb_molecules.idx), the ligand's or the text occurrence's order.
+        .addColumn('ordinal', 'integer', (c) => c.notNull())
+        .addColumn('page', 'integer')
+        .addColumn('name', 'text')
+        .addColumn('canonical_smiles', 'text', (c) => c.notNull())
+        // '' when InChI cannot describe the structure; exact search then compares canonical SMILES.
+        .addColumn('inchikey', 'text', (c) => c.notNull())
+        .addColumn('heavy_atoms', 'integer', (c) => c.notNull())
+        // 2048-bit Morgan (radius 2) and RDKit pattern fingerprints, 256 bytes each; RDKit's binary molecule.
+        .addColumn('morgan_fp', 'blob', (c) => c.notNull())
+        .addColumn('pattern_fp', 'blob', (c) => c.notNull())
+        .addColumn('pickle', 'blob', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('molecules_doc').on('molecules').columns(['doc_id', 'ordinal']).execute();
+      await db.schema.createIndex('molecules_inchikey').on('molecules').column('inchikey').execute();
+      await db.schema.createIndex('molecules_smiles').on('molecules').column('canonical_smiles').execute();
+      // Which documents are indexed, by which molecule-index version and at which passage version.
+      await db.schema
+        .createTable('molecule_docs')
+        .addColumn('doc_id', 'text', (c) => c.primaryKey().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('doc_index_version', 'integer', (c) => c.notNull())
+        .addColumn('molecules', 'integer', (c) => c.notNull())
+        .addColumn('indexed_at', 'text', (c) => c.notNull())
+        .execute();
+      // One row per change of a document's molecules: the in-memory fingerprints of every process
+      // catch up from it (no foreign key: it outlives the document on purpose).
+      await db.schema
+        .createTable('molecule_changes')
+        .addColumn('seq', 'integer', (c) => c.primaryKey())
+        .addColumn('doc_id', 'text', (c) => c.notNull())
+        .addColumn('changed_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

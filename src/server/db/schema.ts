@@ -243,6 +243,39 @@ export interface ApiTokenTable {
   last_used_at: string | null;
 }
 
+/** One molecule of the molecule database (migration 0010, src/server/molecules). */
+export interface MoleculeTable {
+  id: Generated<number>;
+  doc_id: string;
+  source: 'sdf' | 'pdb' | 'text';
+  ordinal: number;
+  page: number | null;
+  name: string | null;
+  canonical_smiles: string;
+  /** '' when InChI cannot describe the structure. */
+  inchikey: string;
+  heavy_atoms: number;
+  morgan_fp: Buffer;
+  pattern_fp: Buffer;
+  pickle: Buffer;
+}
+
+/** A document whose molecules are in the molecule table, and by which version. */
+export interface MoleculeDocTable {
+  doc_id: string;
+  version: number;
+  doc_index_version: number;
+  molecules: number;
+  indexed_at: string;
+}
+
+/** A change of one document's molecules, in order (seq); read by the in-memory fingerprint index. */
+export interface MoleculeChangeTable {
+  seq: Generated<number>;
+  doc_id: string;
+  changed_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -265,4 +298,7 @@ export interface Database {
   kb_chunk_vectors: KbChunkVectorTable;
   research_runs: ResearchRunTable;
   api_tokens: ApiTokenTable;
+  molecules: MoleculeTable;
+  molecule_docs: MoleculeDocTable;
+  molecule_changes: MoleculeChangeTable;
 }

@@ -23,6 +23,7 @@ import type { FileStore, StagedFile } from './file-store';
 import { nextFreeName } from './names';
 import { documentTypeOf, isImage, mimeOf, type FileKind } from './sniff';
 import { serialiser } from './serial';
+import { copyMolecules } from '../molecules/indexing';
 
 export const PARSE_JOB = 'parse_document';
 export interface ParseJobPayload {
@@ -106,6 +107,7 @@ export function knowledgeService(db: Db, files: FileStore) {
         select ${id}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${source.id} order by ordinal`.execute(ex);
       await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
         select ${id}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${source.id} order by idx`.execute(ex);
+      await copyMolecules(ex, source.id, id);
       // A copy renamed to a free name (or of an out-of-date source) gets passages of its own title.
       if (isStale({ ...source, title })) await queueReindex(ex, id, title);
     }

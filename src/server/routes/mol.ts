@@ -1,6 +1,7 @@
 import { admetBody, admetExportBody, admetResult } from '../../contract/admet';
 import { nameToSmilesInput, nameToSmilesOutput, smilesCompletionInput, smilesCompletionOutput } from '../../contract/names';
 import { drawSvgBody, drawSvgResult, molKeyQuery, molString, pdbIdQuery, pdbString } from '../../contract/mol';
+import { molSearchBody, molSearchResult } from '../../contract/molecules';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { admetCsv, admetSdf } from '../chem/admet/export';
 import { AdmetInputError, admetRows, smilesItems } from '../chem/admet/table';
@@ -12,6 +13,8 @@ import { contentDisposition } from '../knowledge/names';
 import { nameToSmiles } from '../tools/name-to-smiles';
 import { completeSmiles } from '../tools/names/completion';
 import { ToolInputError } from '../tools/types';
+import { moleculeFingerprints } from '../molecules/fingerprints';
+import { moleculeSearch } from '../molecules/search';
 import { ok, type App, type Services } from './types';
 
 /** Molfiles of up to 1 MB travel as JSON strings; escaping may add a little. */
@@ -30,6 +33,15 @@ function chemError(err: unknown): never {
 export default async function molRoutes(app: App, { config, db, runtime }: Services) {
   const { chem, files, names } = runtime;
   const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
+  const molecules = moleculeSearch({ db, chem });
+  // The fingerprints load on first use (~3 s for 110,000 molecules): start that soon after start-up
+  // rather than in the first chemist's search. A failure leaves it to that first search.
+  let warm: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    warm = setTimeout(() => void moleculeFingerprints(db).refresh().catch((err: unknown) => app.log.warn({ err }, 'molecule fingerprints not loaded')), 2000);
+    warm.unref();
+  });
+  app.addHook('onClose', async () => clearTimeout(warm));
 
   app.post('/draw_svg', {
     bodyLimit: DRAW_BODY_LIMIT,
@@ -145,5 +157,20 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
   }, async (req) => {
     await req.requireUser();
     return ok(await completeSmiles(req.body.smiles, chem).catch(chemError));
+  });
+
+  app.post('/search', {
+    // A drawn query (molfile) may be long; anything up to the contract's limit gets its 400 from the schema.
+    bodyLimit: DRAW_BODY_LIMIT,
+    schema: {
+      tags: ['mol'],
+      summary: 'Molecule database search (issue 18 §5): exact structure, substructure (SMILES/SMARTS/molfile) or Morgan similarity over every molecule of the documents the user may read',
+      body: molSearchBody,
+      response: { 200: okSchema(molSearchResult), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    const user = await req.requireUser();
+    const { query, mode, threshold, top_k } = req.body;
+    return ok(await molecules.search(user, { query, mode, threshold, topK: top_k }).catch(chemError));
   });
 }

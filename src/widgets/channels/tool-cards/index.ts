@@ -14,6 +14,7 @@ export interface ToolCardProps {
  * without an entry (or whose `data` does not parse) shows its `content` as text.
  */
 export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<ToolCardProps>>>> = {
+  intelligence_search: () => import('./IntelligenceCard').then((m) => m.default),
   admet: () => import('./AdmetCard').then((m) => m.AdmetCard),
   name_to_smiles: () => import('./NameCard').then((m) => m.default),
   smiles_completion: () => import('./CompletionCard').then((m) => m.default),

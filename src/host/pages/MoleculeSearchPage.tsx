@@ -1,0 +1,178 @@
+import { useEffect, useMemo, useRef, type FormEvent } from 'react';
+import { Link } from 'wouter';
+// Installs Preact's signal tracking: the page re-renders when a signal of its model changes.
+import '@preact/signals';
+import { MOLECULE_SEARCH_LIMITS, MOLECULE_SEARCH_MODES, moleculeHitPath, type MoleculeHit } from '../../contract/molecules';
+import { moleculeSearchModel } from '../../core/molecule-search';
+import { api } from '../../core/page';
+import { useT } from '../i18n';
+import { CustomElement, usePageTitle } from '../shell/common';
+
+const TOP_K_CHOICES = [10, 50, 200, MOLECULE_SEARCH_LIMITS.maxTopK];
+
+/**
+ * /molecules: the molecule database search (issue 18 §5, 情报数据库检索). A structure typed as
+ * SMILES/SMARTS or drawn in the chemical editor, searched by exact structure, substructure or
+ * similarity over every molecule of the documents the user may read; each hit drawn, with its
+ * score and a link to its document (and page).
+ */
+export default function MoleculeSearchPage() {
+  const t = useT();
+  usePageTitle(t('molecules.title'));
+  const model = useMemo(() => moleculeSearchModel(api()), []);
+  const editorRef = useRef<HTMLElement>(null);
+  const { $query, $mode, $threshold, $topK, $busy, $result, $error } = model;
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    const onSmiles = (event: Event) => {
+      const detail: unknown = event instanceof CustomEvent ? event.detail : undefined;
+      if (detail && typeof detail === 'object' && 'smiles' in detail && typeof detail.smiles === 'string') model.useDrawn(detail.smiles);
+    };
+    editor.addEventListener('csai-chem-smiles', onSmiles);
+    return () => editor.removeEventListener('csai-chem-smiles', onSmiles);
+  }, [model]);
+
+  const openEditor = () => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    // The element's open(smiles?): start from what is typed, when it is a structure.
+    if ($query.value && $mode.value !== 'substructure') editor.setAttribute('smiles', $query.value);
+    else editor.removeAttribute('smiles');
+    editor.setAttribute('opened', '');
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void model.search();
+  };
+
+  const result = $result.value;
+  return (
+    <div className="page molsearch">
+      <header className="page__header">
+        <h1 className="page__title">{t('molecules.title')}</h1>
+        <p className="muted">{t('molecules.intro')}</p>
+      </header>
+      <form className="card molsearch__form" onSubmit={submit} role="search" aria-label={t('molecules.title')}>
+        <div className="field-row">
+          <label className="field">
+            <span className="field__label">{t('molecules.query')}</span>
+            <input
+              className="input molsearch__query"
+              name="query"
+              value={$query.value}
+              placeholder={t('molecules.placeholder')}
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={$error.value ? 'true' : undefined}
+              aria-describedby={$error.value ? 'molsearch-error' : 'molsearch-hint'}
+              onInput={(e) => {
+                $query.value = e.currentTarget.value;
+              }}
+            />
+          </label>
+          <button type="button" className="button field-row__action" onClick={openEditor}>
+            {t('molecules.draw')}
+          </button>
+        </div>
+        <p id="molsearch-hint" className="field__hint">{t('molecules.hint')}</p>
+        <fieldset className="molsearch__modes">
+          <legend className="field__label">{t('molecules.mode')}</legend>
+          {MOLECULE_SEARCH_MODES.map((mode) => (
+            <label key={mode} className="molsearch__mode">
+              <input
+                type="radio"
+                name="mode"
+                value={mode}
+                checked={$mode.value === mode}
+                onChange={() => {
+                  $mode.value = mode;
+                }}
+              />
+              {t(`molecules.modes.${mode}`)}
+            </label>
+          ))}
+        </fieldset>
+        <div className="molsearch__options">
+          {$mode.value === 'similarity' && (
+            <label className="field molsearch__option">
+              <span className="field__label">{t('molecules.threshold')}</span>
+              <input
+                className="input"
+                type="number"
+                name="threshold"
+                min={0}
+                max={1}
+                step={0.05}
+                value={$threshold.value}
+                onInput={(e) => {
+                  const v = Number(e.currentTarget.value);
+                  if (Number.isFinite(v)) $threshold.value = Math.min(1, Math.max(0, v));
+                }}
+              />
+            </label>
+          )}
+          <label className="field molsearch__option">
+            <span className="field__label">{t('molecules.top_k')}</span>
+            <select
+              className="input"
+              name="top_k"
+              value={$topK.value}
+              onChange={(e) => {
+                $topK.value = Number(e.currentTarget.value);
+              }}
+            >
+              {TOP_K_CHOICES.map((k) => (
+                <option key={k} value={k}>{k}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button--primary molsearch__submit" disabled={$busy.value || !$query.value.trim()}>
+            {$busy.value ? t('molecules.searching') : t('molecules.search')}
+          </button>
+        </div>
+        {$error.value && (
+          <p id="molsearch-error" className="form-error" role="alert">{$error.value}</p>
+        )}
+      </form>
+      <CustomElement tag="csai-chem-editor" elementRef={editorRef} />
+      {result && (
+        <section className="molsearch__results" aria-label={t('molecules.results')} aria-busy={$busy.value || undefined}>
+          <p className="muted molsearch__summary" role="status">
+            {result.hits.length
+              ? t(result.truncated ? 'molecules.found_more' : 'molecules.found', { count: result.hits.length, searched: result.searched, ms: result.took_ms })
+              : t('molecules.none', { searched: result.searched })}
+            {result.query.form === 'smarts' ? ` ${t('molecules.as_smarts')}` : ''}
+          </p>
+          <ul className="molsearch__hits">
+            {result.hits.map((hit) => (
+              <HitCard key={hit.molecule_id} hit={hit} />
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function HitCard({ hit }: { hit: MoleculeHit }) {
+  const t = useT();
+  const where =
+    hit.source === 'sdf' ? t('molecules.where_sdf', { idx: hit.mol_key?.split(':').pop() ?? '' })
+    : hit.source === 'pdb' ? t('molecules.where_pdb', { name: hit.name ?? '' })
+    : hit.page !== null ? t('molecules.where_page', { page: hit.page })
+    : t('molecules.where_text');
+  return (
+    <li className="molsearch__hit">
+      <CustomElement tag="csai-molecule" attrs={{ smiles: hit.smiles, width: '200', height: '150', 'hide-copy': '' }} />
+      <div className="molsearch__meta">
+        <Link href={moleculeHitPath(hit)} className="molsearch__doc">{hit.doc_title}</Link>
+        <span className="muted small">{where}{hit.source === 'sdf' && hit.name ? ` · ${hit.name}` : ''}</span>
+        {hit.score !== null && <span className="badge badge--accent">{t('molecules.score', { score: hit.score.toFixed(2) })}</span>}
+        <code className="molsearch__smiles">{hit.smiles}</code>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * The molecule database's RDKit work (issue 18 §5), run in the chemistry workers (rdkit-worker.ts)
+ * like every other RDKit call: the keys and fingerprints of stored molecules, what a query is, and
+ * substructure matching of screened candidates. Pure and synchronous over a loaded RDKit module.
+ */
+import type { MainModule, Mol } from '@rdkit/rdkit';
+import { z } from 'zod';
+import { MOL_LIMITS } from '../../contract/mol';
+import type { MoleculeSearchMode } from '../../contract/molecules';
+import { ChemInputError } from './engine';
+import type { CallLimits, ChemService } from './service';
+
+/** Morgan radius 2 (ECFP4-like) and both fingerprints 2048 bits long: 256 bytes each. */
+export const FP_BITS = 2048;
+export const FP_BYTES = FP_BITS / 8;
+const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
+const PATTERN = JSON.stringify({ nBits: FP_BITS });
+
+/** A structure to store: a SMILES, or a molfile (explicit hydrogens are folded in). */
+export type RecordInput = { smiles: string } | { molfile: string };
+
+/** What the database keeps of one molecule. `inchiKey` is '' when InChI cannot describe it (e.g. `*` atoms). */
+export interface MoleculeRecord {
+  canonicalSmiles: string;
+  inchiKey: string;
+  heavyAtoms: number;
+  hasCarbon: boolean;
+  morgan: Uint8Array;
+  pattern: Uint8Array;
+  /** RDKit's binary form: read back without parsing or sanitising again. */
+  pickle: Uint8Array;
+}
+
+/** How a query is matched: as a molecule (SMILES or molfile, aromaticity perceived) or as a SMARTS pattern. */
+export type QueryForm = 'mol' | 'smarts';
+
+export interface PreparedQuery {
+  form: QueryForm;
+  /** Canonical SMILES of a molecule query; the pattern itself for SMARTS. */
+  display: string;
+  inchiKey: string;
+  morgan: Uint8Array | null;
+  pattern: Uint8Array;
+}
+
+export type MoleculeTask =
+  | { kind: 'records'; inputs: RecordInput[] }
+  | { kind: 'query'; query: string; mode: MoleculeSearchMode }
+  | { kind: 'match'; query: string; form: QueryForm; pickles: Uint8Array[]; limit: number };
+
+const bytes = z.instanceof(Uint8Array);
+const record = z.object({ canonicalSmiles: z.string(), inchiKey: z.string(), heavyAtoms: z.number().int(), hasCarbon: z.boolean(), morgan: bytes, pattern: bytes, pickle: bytes });
+
+/** The shape of each task's answer, checked on the main thread. */
+export const moleculeTaskResult = {
+  records: z.array(record.nullable()),
+  query: z.object({ form: z.enum(['mol', 'smarts']), display: z.string(), inchiKey: z.string(), morgan: bytes.nullable(), pattern: bytes }),
+  /** Indices into the candidates sent that match, in order, at most `limit`. */
+  match: z.array(z.number().int()),
+} satisfies Record<MoleculeTask['kind'], z.ZodType>;
+export type MoleculeTaskResult<K extends MoleculeTask['kind']> = z.infer<(typeof moleculeTaskResult)[K]>;
+
+/** Characters only SMARTS has (`[#6]`, `~`, `;`, `,`, `&`, `!`, `$(`): such a query is never read as SMILES. */
+const SMARTS_ONLY = /[~;,&!$]|\[#/;
+const isMolfile = (s: string) => /^M {2}END\s*$/m.test(s) && /V[23]000/.test(s);
+
+function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
+  try {
+    return fn(mol);
+  } finally {
+    mol.delete();
+  }
+}
+
+const shorten = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+/** InChIKey of a molecule, '' when InChI refuses it (query atoms, some organometallics). */
+function inchiKeyOf(rdkit: MainModule, mol: Mol): string {
+  try {
+    const inchi = mol.get_inchi();
+    return inchi ? rdkit.get_inchikey_for_inchi(inchi) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Carbon in a canonical SMILES: `c`, or `C` not starting Cl/Ca/Co/Cu/…, not the `c` of Sc/Tc. */
+const HAS_CARBON = /(^|[^A-Z])c|C(?![adeflmnorsu])/;
+
+export function createMoleculeOps(rdkit: MainModule) {
+  function describeRecord(mol: Mol): MoleculeRecord | null {
+    const heavyAtoms = mol.get_num_atoms(true);
+    if (heavyAtoms === 0) return null;
+    const canonicalSmiles = mol.get_smiles();
+    return {
+      canonicalSmiles,
+      inchiKey: inchiKeyOf(rdkit, mol),
+      heavyAtoms,
+      hasCarbon: HAS_CARBON.test(canonicalSmiles),
+      morgan: Uint8Array.from(mol.get_morgan_fp_as_uint8array(MORGAN) as Uint8Array),
+      pattern: Uint8Array.from(mol.get_pattern_fp_as_uint8array(PATTERN) as Uint8Array),
+      pickle: Uint8Array.from(mol.get_as_uint8array() as Uint8Array),
+    };
+  }
+
+  function records(inputs: RecordInput[]): (MoleculeRecord | null)[] {
+    return inputs.map((input) => {
+      const mol = 'smiles' in input ? rdkit.get_mol(input.smiles) : rdkit.get_mol(input.molfile, JSON.stringify({ removeHs: true }));
+      if (!mol) return null;
+      try {
+        return mol.is_valid() ? describeRecord(mol) : null;
+      } catch {
+        return null;
+      } finally {
+        mol.delete();
+      }
+    });
+  }
+
+  /** The query as a molecule (SMILES or molfile) or, for substructure search, as SMARTS. */
+  function parseQuery(raw: string, mode: MoleculeSearchMode): { mol: Mol; form: QueryForm } {
+    const text = raw.trim();
+    if (!text) throw new ChemInputError('invalid_smiles', '请输入查询结构（SMILES、SMARTS 或绘制的结构）', 'query');
+    if (isMolfile(text)) {
+      const mol = rdkit.get_mol(text, JSON.stringify({ removeHs: true }));
+      if (!mol) throw new ChemInputError('invalid_molfile', '无法解析绘制的结构（Molfile），请检查结构是否完整', 'query');
+      return { mol, form: 'mol' };
+    }
+    if (text.length > MOL_LIMITS.smilesLength) throw new ChemInputError('input_too_large', `查询结构不能超过${MOL_LIMITS.smilesLength}个字符`, 'query');
+    if (!/^[\x21-\x7e]+$/.test(text) || text.startsWith('{')) {
+      throw new ChemInputError('invalid_smiles', '查询结构只能是一行 SMILES 或 SMARTS，不能包含空格或其他字符', 'query');
+    }
+    if (!SMARTS_ONLY.test(text)) {
+      const mol = rdkit.get_mol(text);
+      if (mol) return { mol, form: 'mol' };
+    }
+    if (mode !== 'substructure') {
+      throw new ChemInputError('invalid_smiles', `无法解析 SMILES：${shorten(text)}。精确检索和相似性检索需要完整的结构（SMARTS 只能用于子结构检索）`, 'query');
+    }
+    const query = rdkit.get_qmol(text);
+    if (!query) throw new ChemInputError('invalid_smarts', `无法解析查询结构：${shorten(text)} 既不是有效的 SMILES，也不是有效的 SMARTS`, 'query');
+    return { mol: query, form: 'smarts' };
+  }
+
+  function query(raw: string, mode: MoleculeSearchMode): PreparedQuery {
+    const { mol, form } = parseQuery(raw, mode);
+    return using(mol, (m) => {
+      if (m.get_num_atoms() === 0) throw new ChemInputError('empty_structure', '查询结构中没有原子', 'query');
+      if (m.get_num_atoms() > MOL_LIMITS.depictHeavyAtoms) throw new ChemInputError('too_many_atoms', `查询结构过大：超过 ${MOL_LIMITS.depictHeavyAtoms} 个原子`, 'query');
+      const pattern = Uint8Array.from(m.get_pattern_fp_as_uint8array(PATTERN) as Uint8Array);
+      if (form === 'smarts') return { form, display: raw.trim(), inchiKey: '', morgan: null, pattern };
+      return {
+        form,
+        display: m.get_smiles(),
+        inchiKey: inchiKeyOf(rdkit, m),
+        morgan: Uint8Array.from(m.get_morgan_fp_as_uint8array(MORGAN) as Uint8Array),
+        pattern,
+      };
+    });
+  }
+
+  /** Which of the candidates (pickles) contain the query, in order, stopping after `limit`. */
+  function match(raw: string, form: QueryForm, pickles: Uint8Array[], limit: number): number[] {
+    const q = form === 'smarts' ? rdkit.get_qmol(raw.trim()) : parseQuery(raw, 'substructure').mol;
+    if (!q) throw new ChemInputError('invalid_smarts', `无法解析查询结构：${shorten(raw)}`, 'query');
+    return using(q, (query) => {
+      const hits: number[] = [];
+      for (let i = 0; i < pickles.length && hits.length < limit; i++) {
+        const mol = rdkit.get_mol_from_uint8array(pickles[i]);
+        if (!mol) continue;
+        using(mol, (m) => {
+          if (m.get_substruct_match(query) !== '{}') hits.push(i);
+        });
+      }
+      return hits;
+    });
+  }
+
+  return {
+    run(task: MoleculeTask): unknown {
+      switch (task.kind) {
+        case 'records':
+          return records(task.inputs);
+        case 'query':
+          return query(task.query, task.mode);
+        case 'match':
+          return match(task.query, task.form, task.pickles, task.limit);
+      }
+    },
+  };
+}
+
+/** The molecule tasks through the chemistry service, each answer checked against its schema. */
+export function moleculeChem(chem: Pick<ChemService, 'molecules'>) {
+  return {
+    records: async (inputs: RecordInput[], limits?: CallLimits) => moleculeTaskResult.records.parse(await chem.molecules({ kind: 'records', inputs }, limits)),
+    query: async (query: string, mode: MoleculeSearchMode) => moleculeTaskResult.query.parse(await chem.molecules({ kind: 'query', query, mode })),
+    match: async (query: string, form: QueryForm, pickles: Uint8Array[], limit: number) =>
+      moleculeTaskResult.match.parse(await chem.molecules({ kind: 'match', query, form, pickles, limit })),
+  };
+}

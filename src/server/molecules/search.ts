@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import { MOLECULE_SEARCH_LIMITS, type MoleculeHit, type MoleculeSearchMode, type MolSearchResult } from '../../contract/molecules';
+import { moleculeChem, type PreparedQuery } from '../chem/molecule-ops';
+import type { ChemService } from '../chem/service';
+import type { Db } from '../db/database';
+import { docReadable, type Viewer } from '../knowledge/access';
+import { fingerprintWords, moleculeFingerprints } from './fingerprints';
+
+/** Candidates a chemistry worker matches in one call (~0.1 ms each), and calls in flight at once. */
+const MATCH_CHUNK = 1500;
+const MATCH_PARALLEL = 2;
+
+export interface MoleculeQuery {
+  query: string;
+  mode: MoleculeSearchMode;
+  threshold?: number;
+  topK?: number;
+}
+
+/**
+ * Molecule search (issue 18 §5) over the molecules of every document the viewer may read
+ * (`docReadable`): exact structure by InChIKey (canonical SMILES where InChI has none) in SQL;
+ * similarity as a scan of the in-memory Morgan fingerprints; substructure as a pattern-fingerprint
+ * screen in memory, then RDKit matching of the candidates in the chemistry workers, closest in size
+ * first, stopping once top_k are found. Bad queries throw ChemInputError (a 400 with its message).
+ */
+export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, 'molecules'> }) {
+  const rdkit = moleculeChem(chem);
+  const index = moleculeFingerprints(db);
+
+  /** The indexed documents the viewer may read. */
+  const readableDocs = async (viewer: Viewer) =>
+    (
+      await db
+        .selectFrom('molecule_docs')
+        .innerJoin('kb_documents', 'kb_documents.id', 'molecule_docs.doc_id')
+        .select('kb_documents.id')
+        .where('molecule_docs.molecules', '>', 0)
+        .where(docReadable(viewer.userId))
+        .execute()
+    ).map((r) => r.id);
+
+  /** The stored rows of the given molecules as hits, in the order given. */
+  async function hitsOf(ids: number[], scores: Map<number, number | null>): Promise<MoleculeHit[]> {
+    if (!ids.length) return [];
+    const rows = await db
+      .selectFrom('molecules')
+      .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
+      .select(['molecules.id', 'molecules.doc_id', 'molecules.source', 'molecules.ordinal', 'molecules.page', 'molecules.name', 'molecules.canonical_smiles', 'molecules.inchikey', 'kb_documents.title', 'kb_documents.type'])
+      .where('molecules.id', 'in', ids)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return []; // replaced since the scan
+      return [{
+        molecule_id: r.id,
+        doc_id: r.doc_id,
+        doc_title: r.title,
+        doc_type: r.type,
+        source: r.source,
+        page: r.page,
+        name: r.name,
+        mol_key: r.source === 'sdf' ? `${r.doc_id}:${r.ordinal}` : null,
+        smiles: r.canonical_smiles,
+        inchikey: r.inchikey,
+        score: scores.get(id) ?? null,
+      }];
+    });
+  }
+
+  async function exact(viewer: Viewer, q: PreparedQuery, topK: number) {
+    const rows = await db
+      .selectFrom('molecules')
+      .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
+      .select('molecules.id')
+      .where((eb) => (q.inchiKey ? eb('molecules.inchikey', '=', q.inchiKey) : eb.and([eb('molecules.inchikey', '=', ''), eb('molecules.canonical_smiles', '=', q.display)])))
+      .where(docReadable(viewer.userId))
+      .orderBy('kb_documents.created_at')
+      .orderBy('molecules.ordinal')
+      .limit(topK + 1)
+      .execute();
+    const ids = rows.slice(0, topK).map((r) => r.id);
+    return { hits: await hitsOf(ids, new Map(ids.map((id) => [id, 1]))), truncated: rows.length > topK };
+  }
+
+  async function substructure(queryText: string, q: PreparedQuery, candidates: number[], topK: number) {
+    const found: number[] = [];
+    // Chunks in order, MATCH_PARALLEL at a time; stop once more than top_k are known.
+    for (let start = 0; start < candidates.length && found.length <= topK; start += MATCH_CHUNK * MATCH_PARALLEL) {
+      const chunks: number[][] = [];
+      for (let c = 0; c < MATCH_PARALLEL; c++) {
+        const chunk = candidates.slice(start + c * MATCH_CHUNK, start + (c + 1) * MATCH_CHUNK);
+        if (chunk.length) chunks.push(chunk);
+      }
+      const matched = await Promise.all(chunks.map((chunk) => rdkit.match(queryText, q.form, chunk.map((i) => index.pickles[i]!), topK + 1 - found.length)));
+      chunks.forEach((chunk, c) => {
+        for (const k of matched[c]!) found.push(index.ids[chunk[k]!]!);
+      });
+    }
+    const ids = found.slice(0, topK);
+    return { hits: await hitsOf(ids, new Map()), truncated: found.length > topK };
+  }
+
+  return {
+    async search(viewer: Viewer, { query, mode, threshold = MOLECULE_SEARCH_LIMITS.defaultThreshold, topK = MOLECULE_SEARCH_LIMITS.defaultTopK }: MoleculeQuery): Promise<MolSearchResult> {
+      const started = performance.now();
+      const [prepared, docs] = await Promise.all([rdkit.query(query, mode), readableDocs(viewer), index.refresh()]);
+      const mask = index.maskOf(docs);
+      let result: { hits: MoleculeHit[]; truncated: boolean; searched: number };
+      if (mode === 'exact') {
+        const found = await exact(viewer, prepared, topK);
+        result = { ...found, searched: countReadable(mask) };
+      } else if (mode === 'similarity') {
+        const { hits, searched, more } = index.similar(fingerprintWords(prepared.morgan ?? new Uint8Array(0)), mask, threshold, topK);
+        const ids = hits.map((h) => index.ids[h.index]!);
+        result = { hits: await hitsOf(ids, new Map(hits.map((h) => [index.ids[h.index]!, round(h.score)]))), truncated: more, searched };
+      } else {
+        const { candidates, searched } = index.screen(fingerprintWords(prepared.pattern), mask);
+        result = { ...(await substructure(query, prepared, candidates, topK)), searched };
+      }
+      return { mode, query: { form: prepared.form, text: prepared.display }, ...result, took_ms: Math.round((performance.now() - started) * 10) / 10 };
+    },
+  };
+
+  function countReadable(mask: Uint8Array): number {
+    let n = 0;
+    for (let i = 0; i < index.count; i++) {
+      const slot = index.slots[i]!;
+      if (slot >= 0 && mask[slot]) n++;
+    }
+    return n;
+  }
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Readable documents in SQL for callers that only need the ids (the text part of intelligence search). */
+export const readableDocumentIds = async (db: Db, viewer: Viewer, limit: number) =>
+  (
+    await db
+      .selectFrom('kb_documents')
+      .select('id')
+      .where('parse_status', '=', 2)
+      .where(docReadable(viewer.userId))
+      .orderBy(sql`case when owner_id = ${viewer.userId} then 0 else 1 end`)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute()
+  ).map((r) => r.id);

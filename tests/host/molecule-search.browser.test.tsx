@@ -1,0 +1,114 @@
+// /molecules: the molecule search screen, with the server's POST /mol/search answered by a fake
+// fetch (the search itself is tested against the real server in tests/server/molecules.test.ts).
+import { act } from 'preact/test-utils';
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import type { MolSearchResult } from '../../src/contract/molecules';
+import { hostI18n } from '../../src/host/i18n';
+import MoleculeSearchPage from '../../src/host/pages/MoleculeSearchPage';
+import { expect, jsonResponse, waitFor } from '../core/harness';
+
+const result: MolSearchResult = {
+  mode: 'substructure',
+  query: { form: 'mol', text: 'c1ccccc1' },
+  hits: [
+    { molecule_id: 1, doc_id: 'pdf1', doc_title: '综述.pdf', doc_type: 1, source: 'text', page: 3, name: null, mol_key: null, smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchikey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', score: null },
+    { molecule_id: 2, doc_id: 'sdf1', doc_title: 'cdk2.sdf', doc_type: 5, source: 'sdf', page: null, name: 'ZINC1', mol_key: 'sdf1:7', smiles: 'c1ccccc1CN', inchikey: 'X', score: null },
+  ],
+  truncated: false,
+  searched: 120,
+  took_ms: 4.2,
+};
+
+let root: Root;
+let host: HTMLDivElement;
+let bodies: unknown[];
+let answer: () => Response;
+const realFetch = globalThis.fetch;
+
+beforeEach(async () => {
+  bodies = [];
+  answer = () => jsonResponse(200, { success: true, data: result, message: '' });
+  document.cookie = 'XSRF-TOKEN=t.k; path=/';
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith('/api/v1/mol/search')) {
+      bodies.push(JSON.parse(String(init?.body)));
+      return answer();
+    }
+    return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
+  };
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+  await act(() => root.render(<I18nextProvider i18n={hostI18n()}><MoleculeSearchPage /></I18nextProvider>));
+});
+afterEach(() => {
+  root.unmount();
+  host.remove();
+  globalThis.fetch = realFetch;
+});
+
+const queryInput = () => host.querySelector<HTMLInputElement>('input[name="query"]')!;
+async function type(value: string) {
+  await act(() => {
+    queryInput().value = value;
+    queryInput().dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+const submit = () => act(() => host.querySelector<HTMLButtonElement>('button[type="submit"]')!.click());
+
+describe('the molecule search screen', () => {
+  it('searches a typed substructure and shows each hit drawn, with a link to its document page', async () => {
+    expect(host.querySelector('h1')?.textContent).to.equal('分子检索');
+    expect(host.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled).to.equal(true);
+    await type('c1ccccc1');
+    await submit();
+    const hits = await waitFor(() => (host.querySelectorAll('.molsearch__hit').length === 2 ? host.querySelectorAll('.molsearch__hit') : null), 'two hits');
+    expect(bodies).to.deep.equal([{ query: 'c1ccccc1', mode: 'substructure', top_k: 50 }]);
+    expect(host.querySelector('.molsearch__summary')?.textContent).to.contain('在 120 个分子中找到 2 个');
+    const first = hits[0]!;
+    expect(first.querySelector('csai-molecule')?.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    expect(first.querySelector('a')?.getAttribute('href')).to.equal('/pdf_viewer?docId=pdf1&page=3');
+    expect(first.textContent).to.contain('文中第 3 页');
+    const second = hits[1]!;
+    expect(second.querySelector('a')?.getAttribute('href')).to.equal('/pdf_viewer?docId=sdf1&type=5&mol=7');
+    expect(second.textContent).to.contain('SDF 第 7 个分子');
+  });
+
+  it('sends the threshold of a similarity search and shows the scores', async () => {
+    answer = () => jsonResponse(200, { success: true, data: { ...result, mode: 'similarity', hits: [{ ...result.hits[0], score: 0.82 }] }, message: '' });
+    await type('CC(=O)Oc1ccccc1C(=O)O');
+    await act(() => host.querySelector<HTMLInputElement>('input[value="similarity"]')!.click());
+    const threshold = await waitFor(() => host.querySelector<HTMLInputElement>('input[name="threshold"]'), 'the threshold field');
+    await act(() => {
+      threshold.value = '0.7';
+      threshold.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await submit();
+    await waitFor(() => host.querySelector('.molsearch__hit'), 'a hit');
+    expect(bodies).to.deep.equal([{ query: 'CC(=O)Oc1ccccc1C(=O)O', mode: 'similarity', top_k: 50, threshold: 0.7 }]);
+    expect(host.querySelector('.molsearch__hit')?.textContent).to.contain('相似度 0.82');
+  });
+
+  it('takes a structure drawn in the chemical editor as the query', async () => {
+    const editor = host.querySelector('csai-chem-editor')!;
+    await act(() => host.querySelector<HTMLButtonElement>('.field-row__action')!.click());
+    expect(editor.hasAttribute('opened')).to.equal(true);
+    await act(() => void editor.dispatchEvent(new CustomEvent('csai-chem-smiles', { detail: { smiles: 'c1ccc2[nH]ccc2c1' }, bubbles: true, composed: true })));
+    expect(queryInput().value).to.equal('c1ccc2[nH]ccc2c1');
+    await submit();
+    await waitFor(() => bodies.length === 1, 'the search');
+    expect(bodies[0]).to.deep.equal({ query: 'c1ccc2[nH]ccc2c1', mode: 'substructure', top_k: 50 });
+  });
+
+  it('shows the server’s message for a refused query beside the field', async () => {
+    answer = () => jsonResponse(400, { success: false, message: '无法解析查询结构：[#6; 既不是有效的 SMILES，也不是有效的 SMARTS', code: 'invalid_smarts', field: 'query' });
+    await type('[#6;');
+    await submit();
+    const alert = await waitFor(() => host.querySelector('[role="alert"]'), 'the error');
+    expect(alert.textContent).to.contain('既不是有效的 SMILES');
+    expect(queryInput().getAttribute('aria-invalid')).to.equal('true');
+    expect(host.querySelector('.molsearch__results')).to.equal(null);
+  });
+});

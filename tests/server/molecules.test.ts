@@ -1,0 +1,283 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { intelligenceSearchOutput, type MolSearchResult } from '../../src/contract/molecules';
+import { knowledgePort } from '../../src/server/answering/retrieval-port';
+import { createChemService } from '../../src/server/chem/service';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/database';
+import { intelligenceSearchTool } from '../../src/server/tools/intelligence-search';
+import { ToolInputError, type ToolServices } from '../../src/server/tools/types';
+import { signedInUser, startServer, type Client, type TestServer } from './helpers';
+import { aspirinSdf, KB, makePdf, upload, waitParsed } from './knowledge-helpers';
+
+// Real molecule files nobody on this project wrote (rdkit-data), fetched by scripts/fetch-test-docs.mjs.
+const ROOT = path.resolve(__dirname, '../..');
+const docsDir = execFileSync(process.execPath, [path.join(ROOT, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
+const real = (name: string) => fs.readFileSync(path.join(docsDir, name));
+
+const SEARCH = '/api/v1/mol/search';
+const ASPIRIN = 'CC(=O)Oc1ccccc1C(=O)O';
+/** The 2-aminopurine core of the cdk2.sdf inhibitors (O6-substituted guanines), as SMARTS. */
+const PURINE_SMARTS = 'Nc1nc(O)c2nc[nX3]c2n1';
+/** The molecule of knowledge-helpers' small SDF (3-acetoxybenzoic acid, an isomer of aspirin). */
+const THEIR_MOLECULE = 'CC(=O)Oc1cccc(C(=O)O)c1';
+
+type NameId = { name_id: Array<{ name: string; docId: string }> };
+
+let server: TestServer;
+let dataDir: string;
+let owner: Client;
+let colleague: Client;
+let stranger: Client;
+let colleagueId: string;
+let ownerId: string;
+let strangerId: string;
+const docs: Record<string, string> = {};
+
+/** Waits until the document's molecules are in the table (the indexing job ran). */
+async function waitIndexed(docId: string, timeoutMs = 60_000): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const db = server.sqlite();
+    try {
+      const row = db.prepare('select molecules from molecule_docs where doc_id = ?').get(docId) as { molecules: number } | undefined;
+      if (row) return row.molecules;
+    } finally {
+      db.close();
+    }
+    if (Date.now() > until) throw new Error(`molecules of ${docId} not indexed`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const search = (c: Client, body: unknown) => c.post<MolSearchResult>(SEARCH, body);
+
+beforeAll(async () => {
+  server = await startServer();
+  dataDir = server.dataDir;
+  const [o, c, s] = await Promise.all([signedInUser(server, { name: '化学家' }), signedInUser(server, { name: '同事' }), signedInUser(server, { name: '外人' })]);
+  owner = o.client;
+  colleague = c.client;
+  stranger = s.client;
+  colleagueId = c.id;
+  ownerId = o.id;
+  strangerId = s.id;
+  const paper = makePdf([
+    ['Kinase inhibitors', 'Introduction without structures.'],
+    ['Reference compounds', `Aspirin ${ASPIRIN} was used as control.`, 'Caffeine Cn1cnc2c1c(=O)n(C)c(=O)n2C in water.'],
+  ]);
+  const up = await upload<NameId>(owner, [
+    { name: 'cdk2.sdf', data: real('cdk2.sdf') },
+    { name: '5dpv.pdb', data: real('5dpv.pdb') },
+    { name: 'paper.pdf', data: paper },
+  ]);
+  expect(up.status).toBe(200);
+  for (const { name, docId } of up.body.data.name_id) docs[name] = docId;
+  const theirs = await upload<NameId>(stranger, [{ name: 'aspirin.sdf', data: aspirinSdf }]);
+  docs['aspirin.sdf'] = theirs.body.data.name_id[0]!.docId;
+  for (const name of ['cdk2.sdf', '5dpv.pdb', 'paper.pdf']) expect((await waitParsed(owner, docs[name]!, 120_000)).parseStatus).toBe(2);
+  expect((await waitParsed(stranger, docs['aspirin.sdf']!)).parseStatus).toBe(2);
+  for (const id of Object.values(docs)) await waitIndexed(id);
+}, 240_000);
+afterAll(async () => {
+  await server.close();
+});
+
+describe('filling the molecule table', () => {
+  it('stores every readable SDF molecule, the PDB ligands and the SMILES of a PDF with their page', () => {
+    const db = server.sqlite();
+    try {
+      const count = (id: string) => (db.prepare('select count(*) as n from molecules where doc_id = ?').get(id) as { n: number }).n;
+      const sdfRecords = (db.prepare('select count(*) as n from kb_molecules where doc_id = ? and smiles is not null').get(docs['cdk2.sdf']) as { n: number }).n;
+      expect(count(docs['cdk2.sdf']!)).toBe(sdfRecords);
+      expect(sdfRecords).toBeGreaterThan(40);
+      const ligands = db.prepare('select name, canonical_smiles from molecules where doc_id = ? order by ordinal').all(docs['5dpv.pdb']) as { name: string; canonical_smiles: string }[];
+      expect(ligands.map((l) => l.name.split(' ')[0])).toEqual(expect.arrayContaining(['5DN']));
+      expect(ligands.find((l) => l.name.startsWith('5DN'))!.canonical_smiles).toContain('Br');
+      const text = db.prepare('select page, canonical_smiles, inchikey, length(morgan_fp) as m, length(pattern_fp) as p from molecules where doc_id = ? order by ordinal').all(docs['paper.pdf']) as { page: number; canonical_smiles: string; inchikey: string; m: number; p: number }[];
+      expect(text.map((t) => [t.page, t.canonical_smiles])).toEqual([
+        [2, 'CC(=O)Oc1ccccc1C(=O)O'],
+        [2, 'Cn1c(=O)c2c(ncn2C)n(C)c1=O'],
+      ]);
+      expect(text[0]!.inchikey).toBe('BSYNRYMUTXBXSQ-UHFFFAOYSA-N');
+      expect([text[0]!.m, text[0]!.p]).toEqual([256, 256]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('searching under the documents’ access rule', () => {
+  it('finds an exact structure only in documents the searcher may read, linked to its page', async () => {
+    const mine = await search(owner, { query: 'O=C(O)c1ccccc1OC(C)=O', mode: 'exact' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.hits.map((h) => [h.doc_id, h.source, h.page, h.score])).toEqual([[docs['paper.pdf'], 'text', 2, 1]]);
+    expect((await search(stranger, { query: ASPIRIN, mode: 'exact' })).body.data.hits).toEqual([]);
+    const theirs = await search(stranger, { query: THEIR_MOLECULE, mode: 'exact' });
+    expect(theirs.body.data.hits.map((h) => [h.doc_id, h.source, h.name, h.mol_key])).toEqual([[docs['aspirin.sdf'], 'sdf', 'Aspirin', `${docs['aspirin.sdf']}:1`]]);
+    expect((await search(owner, { query: THEIR_MOLECULE, mode: 'exact' })).body.data.hits).toEqual([]);
+  });
+
+  it('lets a colleague find the molecules of a document once it is shared with them, and not before', async () => {
+    const before = await search(colleague, { query: ASPIRIN, mode: 'exact' });
+    expect(before.body.data.hits).toEqual([]);
+    expect(before.body.data.searched).toBe(0);
+    const share = await owner.post(`${KB}/share_doc`, { docId: docs['paper.pdf'], user_ids: [colleagueId] });
+    expect(share.status).toBe(200);
+    const after = await search(colleague, { query: ASPIRIN, mode: 'similarity', threshold: 0.9 });
+    expect(after.body.data.hits.map((h) => h.doc_id)).toEqual([docs['paper.pdf']]);
+    // The SDF and PDB files were not shared.
+    const sub = await search(colleague, { query: PURINE_SMARTS, mode: 'substructure' });
+    expect(sub.body.data.hits).toEqual([]);
+  });
+
+  it('gives a copied document the molecules of its source at once', async () => {
+    const copy = await colleague.post<NameId>(`${KB}/es_copy_doc_to_question_channel`, { docIds: [docs['paper.pdf']] });
+    expect(copy.status).toBe(200);
+    const copyId = copy.body.data.name_id[0]!.docId;
+    const res = await search(colleague, { query: ASPIRIN, mode: 'exact' });
+    expect(res.body.data.hits.map((h) => [h.doc_id, h.page]).sort()).toEqual([[copyId, 2], [docs['paper.pdf'], 2]].sort());
+    // The copy is the colleague's: the owner does not see it.
+    const owners = await search(owner, { query: ASPIRIN, mode: 'exact' });
+    expect(owners.body.data.hits.map((h) => h.doc_id)).toEqual([docs['paper.pdf']]);
+  });
+
+  it('finds the SDF molecules holding a substructure (SMARTS or SMILES) for their owner only', async () => {
+    const mine = await search(owner, { query: PURINE_SMARTS, mode: 'substructure', top_k: 500 });
+    expect(mine.status).toBe(200);
+    const hits = mine.body.data.hits;
+    expect(hits.length).toBeGreaterThan(5);
+    expect(hits.every((h) => h.doc_id === docs['cdk2.sdf'] && h.mol_key?.startsWith(`${docs['cdk2.sdf']}:`))).toBe(true);
+    expect(mine.body.data.truncated).toBe(false);
+    // Fewer atoms first: the smallest purines lead.
+    expect(hits[0]!.smiles.length).toBeLessThanOrEqual(hits[hits.length - 1]!.smiles.length);
+    const few = await search(owner, { query: PURINE_SMARTS, mode: 'substructure', top_k: 3 });
+    expect(few.body.data.hits).toHaveLength(3);
+    expect(few.body.data.truncated).toBe(true);
+    const benzene = await search(owner, { query: 'C1=CC=CC=C1', mode: 'substructure', top_k: 500 });
+    expect(benzene.body.data.query).toEqual({ form: 'mol', text: 'c1ccccc1' });
+    expect(benzene.body.data.hits.some((h) => h.doc_id === docs['paper.pdf'])).toBe(true);
+    const none = await search(stranger, { query: PURINE_SMARTS, mode: 'substructure' });
+    expect(none.body.data.hits).toEqual([]);
+  });
+
+  it('ranks similar molecules by Morgan Tanimoto above the threshold, at most top_k', async () => {
+    const db = server.sqlite();
+    const first = db.prepare('select canonical_smiles from molecules where doc_id = ? order by ordinal limit 1').get(docs['cdk2.sdf']) as { canonical_smiles: string };
+    db.close();
+    const res = await search(owner, { query: first.canonical_smiles, mode: 'similarity', threshold: 0.2, top_k: 5 });
+    const hits = res.body.data.hits;
+    expect(hits.length).toBe(5);
+    expect(hits[0]!.score).toBe(1);
+    expect(hits.every((h, i) => h.score! >= 0.2 && (i === 0 || h.score! <= hits[i - 1]!.score!))).toBe(true);
+    const strict = await search(owner, { query: first.canonical_smiles, mode: 'similarity', threshold: 0.99 });
+    expect(strict.body.data.hits.every((h) => h.score! >= 0.99)).toBe(true);
+  });
+
+  it('finds a PDB ligand by its structure', async () => {
+    const res = await search(owner, { query: 'OC(=O)c1cc(-c2cccc(Br)c2)nc2c(F)cccc12', mode: 'exact' });
+    expect(res.body.data.hits.map((h) => [h.doc_id, h.source, h.name?.split(' ')[0]])).toEqual([[docs['5dpv.pdb'], 'pdb', '5DN']]);
+  });
+});
+
+describe('the intelligence_search tool', () => {
+  it('searches the text and molecules of every readable document, and only those', async () => {
+    const db = await openDatabase(dataDir);
+    const chem = createChemService({ workers: 1 });
+    const services: ToolServices = {
+      config: loadConfig({ CSAI_DATA_DIR: dataDir }),
+      db,
+      log: server.app.log,
+      chem,
+      knowledge: knowledgePort(db),
+      // Not used by this tool.
+      names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
+    };
+    const tool = intelligenceSearchTool(services);
+    const ctx = (userId: string) => ({ viewer: { userId }, docIds: [], signal: new AbortController().signal });
+    try {
+      expect(tool.availability()).toEqual({ enabled: true });
+      const input = tool.input.parse({ query: `Aspirin ${ASPIRIN} control` });
+      const mine = intelligenceSearchOutput.parse(await tool.run(input, ctx(ownerId)));
+      expect(mine.passages[0]).toMatchObject({ doc_id: docs['paper.pdf'], page: 2 });
+      expect(mine.molecules?.hits.map((h) => [h.doc_id, h.page, h.score])).toEqual([[docs['paper.pdf'], 2, 1]]);
+      const text = tool.summarize(mine);
+      expect(text).toContain('paper.pdf');
+      expect(text).toContain('第 2 页');
+      expect(text).toContain('相似度 1.00');
+      // The stranger reads none of the owner's documents.
+      const theirs = intelligenceSearchOutput.parse(await tool.run(input, ctx(strangerId)));
+      expect(theirs.passages.some((p) => p.doc_id === docs['paper.pdf'])).toBe(false);
+      expect(theirs.molecules?.hits.some((h) => h.doc_id === docs['paper.pdf'])).toBe(false);
+      // A substructure given on purpose.
+      const sub = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: 'CDK2 抑制剂', structure: PURINE_SMARTS, mode: 'substructure', top_k: 5 }), ctx(ownerId)));
+      expect(sub.molecules?.hits).toHaveLength(5);
+      expect(sub.molecules?.truncated).toBe(true);
+      await expect(tool.run(tool.input.parse({ query: 'x', structure: '[#6;', mode: 'substructure' }), ctx(ownerId))).rejects.toThrow(ToolInputError);
+      expect(tool.input.safeParse({ query: 'x', top_k: 1_000_000 }).success).toBe(false);
+    } finally {
+      await chem.close();
+      await db.destroy();
+    }
+  });
+});
+
+describe('bad input', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['an invalid SMARTS', { query: '[#6;', mode: 'substructure' }, /SMARTS/],
+    ['an invalid SMILES for similarity', { query: 'C1CC', mode: 'similarity' }, /SMILES/],
+    ['a SMARTS for exact search', { query: '[#6]~[#7]', mode: 'exact' }, /子结构/],
+    ['a 1 MB query', { query: 'C'.repeat(1_000_000), mode: 'exact' }, /不能超过/],
+    ['top_k 10^6', { query: 'CCO', mode: 'similarity', top_k: 1_000_000 }, /返回数量/],
+    ['an unknown mode', { query: 'CCO', mode: 'fuzzy' }, /检索方式/],
+    ['a threshold above 1', { query: 'CCO', mode: 'similarity', threshold: 2 }, /阈值/],
+    ['an empty query', { query: '  ', mode: 'exact' }, /请输入查询结构/],
+    ['an unknown field', { query: 'CCO', mode: 'exact', limit: 3 }, /.+/],
+  ];
+  for (const [what, body, message] of cases) {
+    it(`answers ${what} with 400 and a Chinese message`, async () => {
+      const res = await search(owner, body);
+      expect(res.status).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.message).toMatch(message);
+      expect(res.body.message).toMatch(/[\u4e00-\u9fff]/);
+    });
+  }
+
+  it('asks a signed-out caller to sign in', async () => {
+    const anon = server.client();
+    await anon.get('/api/v1/');
+    const res = await search(anon, { query: 'CCO', mode: 'exact' });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('a deleted document', () => {
+  it('takes its molecules with it', async () => {
+    const res = await stranger.request('DELETE', `${KB}/${docs['aspirin.sdf']}`);
+    expect(res.status).toBe(200);
+    const after = await search(stranger, { query: THEIR_MOLECULE, mode: 'similarity', threshold: 0.5 });
+    expect(after.body.data.hits).toEqual([]);
+    const db = server.sqlite();
+    try {
+      expect(db.prepare('select count(*) as n from molecules where doc_id = ?').get(docs['aspirin.sdf'])).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('documents parsed before the molecule table', () => {
+  it('are indexed at the next start', async () => {
+    const db = server.sqlite();
+    db.prepare('delete from molecules where doc_id = ?').run(docs['paper.pdf']);
+    db.prepare('delete from molecule_docs where doc_id = ?').run(docs['paper.pdf']);
+    db.prepare("delete from jobs where kind = 'index_molecules'").run();
+    db.close();
+    await server.close();
+    server = await startServer({}, dataDir);
+    expect(await waitIndexed(docs['paper.pdf']!)).toBe(2);
+  }, 60_000);
+});
