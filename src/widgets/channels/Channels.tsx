@@ -6,12 +6,12 @@ import type { ApiClient } from '../../core/api';
 import { toastStore } from '../../core/toast';
 import '../ask/ask.element';
 import type { CommonProps } from '../shared/element';
-import { useHost, useT } from '../shared/host-context';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
-import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
+import { isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
-import { ANSWER_EVENT_NAMES, applyEvent, fromQuestion, isLive, parseEvent, type AnswerState } from './answer-state';
+import { applyEvent, fromQuestion, isLive, type AnswerState } from './answer-state';
 import { channelTime } from './channel-time';
 import { channelsStrings } from './channels.strings';
 import { otherSteps, ResearchProgress } from './ResearchProgress';
@@ -37,26 +37,17 @@ const loadRenderer = () => (rendererPromise ??= import('./markdown'));
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : '');
 
-/** Follows one answer: the stored state first, then its SSE stream while it is live. */
-function useAnswer(q: Question, apiOrigin: string): AnswerState {
+/** Follows one answer: the stored state first, then its event stream (the client's) while it is live. */
+function useAnswer(q: Question, client: ApiClient): AnswerState {
   const [state, setState] = useState(() => fromQuestion(q));
   useEffect(() => setState(fromQuestion(q)), [q]);
   const live = isLive(state.status);
   useEffect(() => {
     if (!live) return;
-    // Start after the stored events; on a reconnect the browser sends Last-Event-ID itself.
-    const url = `${apiRoot(apiOrigin)}/channel/questions/${encodeURIComponent(q.question_id)}/events?last_event_id=${q.last_event_id}`;
-    const source = new EventSource(url, { withCredentials: !isSameOrigin(apiOrigin) });
-    const onEvent = (e: Event) => {
-      if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return; // a connection error: the browser retries
-      const event = parseEvent(e.type, e.lastEventId, e.data);
-      if (!event) return;
-      setState((cur) => applyEvent(cur, event));
-      if (event.event === 'done' || event.event === 'error') source.close();
-    };
-    for (const name of ANSWER_EVENT_NAMES) source.addEventListener(name, onEvent);
-    return () => source.close();
-  }, [live, q.question_id, q.last_event_id, apiOrigin]);
+    // Start after the stored events; a dropped connection resumes after the newest one.
+    const stream = client.answerEvents(q.question_id, q.last_event_id, { onEvent: (event) => setState((cur) => applyEvent(cur, event)) });
+    return () => stream.close();
+  }, [live, q.question_id, q.last_event_id, client]);
   return state;
 }
 
@@ -105,7 +96,7 @@ function QuestionStructures({ question }: { question: string }) {
 function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient; onDeleted: (id: string) => void }) {
   const { host, apiOrigin } = useHost();
   const t = useT('channels');
-  const state = useAnswer(q, apiOrigin);
+  const state = useAnswer(q, client);
   const [effect, setEffect] = useState(q.effect);
   const [confirming, setConfirming] = useState(false);
   const toasts = toastStore();
@@ -322,7 +313,7 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
 export function Channels({ channelId, closeSider }: ChannelsProps) {
   const { host, root, apiOrigin, theme, lang, accent, radius } = useHost();
   const t = useT('channels');
-  const client = useMemo(() => apiFor(apiOrigin), [apiOrigin]);
+  const client = useApi();
   const [current, setCurrent] = useState(channelId ?? '');
   const [siderOpen, setSiderOpen] = useState(closeSider !== 'true');
   const [search, setSearch] = useState('');

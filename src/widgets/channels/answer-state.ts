@@ -1,6 +1,6 @@
 // An answer as the conversation view holds it: the persisted question, then every SSE event
 // applied in order (DESIGN §3). Pure functions, shared by the history and the live stream.
-import { answerEvent, type AnswerEvent, type AnswerStatus, type AnswerStep, type Citation, type Question } from '../../contract/channel';
+import { type AnswerEvent, type AnswerStatus, type AnswerStep, type Citation, type Question } from '../../contract/channel';
 
 /** What the view shows of one answer. */
 export interface AnswerState {
@@ -13,9 +13,6 @@ export interface AnswerState {
   /** The newest event applied; later events only. */
   lastEventId: number;
 }
-
-/** The names of the answer's SSE events. */
-export const ANSWER_EVENT_NAMES = ['status', 'thinking', 'delta', 'tool_call', 'tool_result', 'citation', 'research_step', 'done', 'error'] as const;
 
 /** The answer as stored: the starting point before subscribing (a reload starts here). */
 export function fromQuestion(q: Question): AnswerState {
@@ -49,16 +46,4 @@ export function applyEvent(state: AnswerState, e: AnswerEvent): AnswerState {
     case 'error':
       return { ...next, status: 'failed', error: e.data.message };
   }
-}
-
-/** An SSE message as an answer event, or null when it is not one (parsed, never cast). */
-export function parseEvent(type: string, lastEventId: string, data: string): AnswerEvent | null {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  const parsed = answerEvent.safeParse({ id: Number(lastEventId), event: type, data: payload });
-  return parsed.success ? parsed.data : null;
 }

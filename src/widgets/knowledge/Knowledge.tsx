@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from 'react';
-import { ApiError } from '../../core/api';
+import { ApiError, toErrorDetail } from '../../core/api';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
-import { useHost, useT } from '../shared/host-context';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { isSameOrigin, openProductPage } from '../shared/site';
@@ -28,7 +28,8 @@ export interface KnowledgeProps extends CommonProps {
 export function Knowledge({ view }: KnowledgeProps) {
   const { host, apiOrigin } = useHost();
   const t = useT('knowledge');
-  const kbApi = useMemo(() => knowledgeApi(apiOrigin), [apiOrigin]);
+  const client = useApi();
+  const kbApi = useMemo(() => knowledgeApi(client), [client]);
   const folder = useCurrentFolder();
   const crossOrigin = !isSameOrigin(apiOrigin);
   // On a foreign page there is no site toast area: the element shows the toasts itself.
@@ -37,8 +38,9 @@ export function Knowledge({ view }: KnowledgeProps) {
   const onError = useCallback(
     (error: unknown) => {
       if (error instanceof ApiError) {
-        if (error.code === 'aborted') return;
-        emit(host, 'csai-error', { message: error.message, code: error.code, ...(error.status ? { status: error.status } : {}) });
+        // A failed call was reported by the client (csai-error); a local check (no URL) is not.
+        if (error.code === 'aborted' || error.url) return;
+        emit(host, 'csai-error', toErrorDetail(error));
       } else emit(host, 'csai-error', { message: t('try_later'), code: 'unexpected_error' });
     },
     [host, t],
@@ -55,7 +57,7 @@ export function Knowledge({ view }: KnowledgeProps) {
       <p className="m-0 max-w-sm text-sm text-muted">{t('blank_text')}</p>
     </div>
   );
-  const main = folder ? <MainList {...shared} navigate={navigate} withCredentials={crossOrigin} /> : blank;
+  const main = folder ? <MainList {...shared} navigate={navigate} /> : blank;
 
   if (part === 'sidebar_header') return <>{toasts}<SidebarHeader {...shared} /></>;
   if (part === 'sidebar_content') return <>{toasts}<SidebarContent {...shared} /></>;

@@ -4,14 +4,14 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { QUESTION_FOLDER_ID, type KbDocument, type KbFolder } from '../../contract/knowledge';
-import { ApiError } from '../../core/api';
+import { ApiError, SIGN_IN_PATH, UPLOAD_SESSION_MESSAGE } from '../../core/api';
 import { i18n as coreI18n } from '../../core/i18n';
 import { toastStore } from '../../core/toast';
 import { checkUpload, canAddToKnowledgeBase, fileExtension, uniqueImageName, VALIDATION_MESSAGES } from '../../core/validation';
 import { ConfirmDialog, FolderNameDialog, ShareDialog, TargetFolderDialog } from './Dialogs';
 import { DOC_PAGE_SIZE, moleculeCount, type DocPage, type KnowledgeApi } from './knowledge-api';
 import { refreshFolders, selectFolder, useCurrentFolder } from './state';
-import { totalProgress, uploadFiles, UploadError, type UploadItem } from './upload';
+import { totalProgress } from '../../core/upload-progress';
 import { Badge, Button, formatSize, Icon } from './ui';
 
 /** SPEC §4/§9: parse status is polled every second while a document is parsing. */
@@ -22,7 +22,6 @@ export const PARSE_POLL_MS = 1000;
  */
 export const UPLOAD_CLEAR_MS = 2000;
 /** Where a 403 upload sends the user (SPEC §8). */
-const SIGN_IN = '/auth/sign-in';
 
 type Dialog =
   | { kind: 'rename' }
@@ -31,13 +30,25 @@ type Dialog =
   | { kind: 'delete-doc'; doc: KbDocument }
   | { kind: 'target'; action: 'move' | 'copy' | 'add'; doc: KbDocument };
 
+/** SPEC §4 upload status of one file: 1 uploading ("上传中"), 2 done ("完成"), 3 failed. */
+type UploadStatus = 1 | 2 | 3;
+
+/** One file of a batch as the upload list shows it. */
+interface UploadItem {
+  key: string;
+  name: string;
+  size: number;
+  /** 0–100. */
+  progress: number;
+  status: UploadStatus;
+}
+
 export interface MainListProps {
   t: TFunction;
   kbApi: KnowledgeApi;
   onError: (error: unknown) => void;
   /** Tell the page, or go there (csai-navigate, then a full navigation unless the page took it). */
   navigate: (path: string) => void;
-  withCredentials: boolean;
 }
 
 const typeLabel = (t: TFunction, type: KbDocument['type']) => (type === 1 ? t('type_pdf') : type === 3 ? t('type_image') : type === 5 ? t('type_sdf') : t('type_pdb'));
@@ -51,7 +62,7 @@ export function viewerPath(doc: Pick<KbDocument, 'docId' | 'type'>): string {
   return `/pdf_viewer?${q.toString()}`;
 }
 
-export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainListProps) {
+export function MainList({ t, kbApi, onError, navigate }: MainListProps) {
   const folder = useCurrentFolder();
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
@@ -179,33 +190,19 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
     if (!accepted.length) return;
     const batch: UploadItem[] = accepted.map((a, i) => ({ key: `${Date.now()}-${i}`, name: a.name, size: a.file.size, progress: 0, status: 1 }));
     setUploads(batch);
-    const ct = coreI18n().t.bind(coreI18n());
     try {
-      await uploadFiles({
-        apiRoot: kbApi.root,
-        folderId: folder.id,
-        files: accepted,
-        withCredentials,
-        onProgress: (percents) => setUploads((items) => items.map((it, i) => ({ ...it, progress: Math.min(percents[i] ?? it.progress, 99) }))),
-      });
+      await kbApi.upload(folder.id, accepted, (percents) => setUploads((items) => items.map((it, i) => ({ ...it, progress: Math.min(percents[i] ?? it.progress, 99) }))));
       setUploads((items) => items.map((it) => ({ ...it, progress: 100, status: 2 })));
       setPage(1);
       again();
       refreshFolders();
     } catch (err) {
-      // SPEC §4: on an upload error every file of the batch is failed.
+      // SPEC §4: on an upload error every file of the batch is failed. The client showed the
+      // SPEC §8 upload toast and reported csai-error; the list adds the sign-in or the reason.
       setUploads((items) => items.map((it) => ({ ...it, status: 3 })));
-      const error = err instanceof UploadError ? err : new UploadError(0, String(err), 'network_error');
-      if (error.needsSignIn) {
-        toast(ct('core:need_login_title'), ct('core:need_login_description'), true);
-        onErrorRef.current(new ApiError(error.status, ct('core:need_login_description'), 'need_login', ''));
-        navigate(SIGN_IN);
-      } else {
-        toast(ct('core:upload_failed_title'), ct('core:upload_failed_description'), true);
-        const shown = error.status >= 400 && error.status < 500 ? error.message : ct('core:upload_failed_description');
-        setNotice(shown);
-        onErrorRef.current(new ApiError(error.status, shown, error.code, ''));
-      }
+      if (!(err instanceof ApiError) || err.code === 'aborted') return;
+      if (err.status === 401 || err.status === 403 || err.message === UPLOAD_SESSION_MESSAGE) navigate(SIGN_IN_PATH);
+      else setNotice(err.status >= 400 && err.status < 500 ? err.message : coreI18n().t('core:upload_failed_description'));
     }
   };
 
@@ -345,7 +342,7 @@ export function MainList({ t, kbApi, onError, navigate, withCredentials }: MainL
           <div className="flex items-center justify-between text-sm">
             <span className="font-medium">{t('upload')}</span>
             <span className="flex items-center gap-2">
-              <span part="upload-total" className="text-muted">{t('upload_total', { percent: totalProgress(uploads) })}</span>
+              <span part="upload-total" className="text-muted">{t('upload_total', { percent: totalProgress(uploads.map((u) => u.progress)) })}</span>
               {!uploading && (
                 <Button tone="ghost" small part="uploads-close" aria-label={t('close_uploads')} onClick={dismissUploads}>
                   <Icon name="close" className="w-3.5 h-3.5" />

@@ -11,10 +11,12 @@ import {
   nameId,
   shareRecord,
   shareResult,
+  uploadResult,
   type KbFolder,
 } from '../../contract/knowledge';
-import { api, setApiBase } from '../../core/page';
+import type { ApiClient } from '../../core/api';
 import { queryCache } from '../../core/query-cache';
+import { perFileProgress } from '../../core/upload-progress';
 
 const folderPage = paged(kbFolder);
 const docPage = paged(kbDocument);
@@ -46,10 +48,8 @@ const qs = (params: Record<string, string | number | undefined>) => {
   return q.toString();
 };
 
-/** The element's API, bound to its `api-base`. */
-export function knowledgeApi(apiOrigin: string) {
-  setApiBase(apiOrigin);
-  const client = api();
+/** The element's API over its client (`useApi()`: its `api-base`, credentials, `csai-error`). */
+export function knowledgeApi(client: ApiClient) {
   const enc = encodeURIComponent;
   return {
     root: client.root,
@@ -67,6 +67,21 @@ export function knowledgeApi(apiOrigin: string) {
     copyDoc: (docId: string, folderId: string) => client.post('/knowledge_base/copy_doc', { docId, folder_id: folderId }, nameId),
     /** Quiet: the caller shows the SPEC §8 add toasts itself. */
     addToKb: (docId: string, folderId: string) => client.post('/knowledge_base/add_doc_to_kb', { docId, folder_id: folderId }, nameId, { quiet: true }),
+    /**
+     * SPEC §4/§7: uploads a batch into a folder in one multipart request, reporting each file's
+     * progress (0–100); the SPEC §8 upload rows are the client's.
+     */
+    upload: (folderId: string, files: readonly { file: Blob; name: string }[], onProgress: (percents: number[]) => void, signal?: AbortSignal) => {
+      const form = new FormData();
+      form.append('folder_id', folderId);
+      for (const f of files) form.append('files', f.file, f.name);
+      const sizes = files.map((f) => f.file.size);
+      return client.upload(`/knowledge_base/upload?${qs({ folder_id: folderId })}`, form, uploadResult, {
+        signal,
+        onProgress: (loaded, total) => onProgress(perFileProgress(sizes, loaded, total)),
+        redirect: false,
+      });
+    },
     download: (docId: string) => client.download(`/knowledge_base/download/${enc(docId)}`),
     markdown: (docId: string) =>
       queryCache().query(`knowledge:markdown:${docId}`, () => client.get(`/knowledge_base/doc_markdown/${enc(docId)}`, markdownResult, { quiet: true })),
