@@ -109,6 +109,8 @@ export interface ApiClientOptions {
   embed?: boolean;
   toasts: ToastStore;
   i18n: I18n;
+  /** The language of the client's own messages (an element's `lang`); the i18n instance's by default. */
+  lang?: string;
   /** The fetch to use; tests pass a fake. */
   fetch?: typeof globalThis.fetch;
   /** Reads the page cookies; defaults to `document.cookie`. */
@@ -136,7 +138,7 @@ export function createApiClient(options: ApiClientOptions) {
   const credentials = credentialsFor(base);
   const readCookies = options.readCookies ?? (() => (typeof document === 'undefined' ? '' : document.cookie));
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-  const t = options.i18n.t.bind(options.i18n);
+  const t = options.lang ? options.i18n.getFixedT(options.lang) : options.i18n.t.bind(options.i18n);
 
   const w: Wretch = wretch(root, { credentials }).headers({ ...REQUESTED_WITH, Accept: 'application/json' });
 
@@ -281,6 +283,11 @@ export function createApiClient(options: ApiClientOptions) {
         throw error;
       }
     },
+    /**
+     * GET and return the answer itself once its status passed the mapping, body unread (a
+     * prefetched file whose bytes another reader takes: pass it as `opts.response`).
+     */
+    response: (path: string, opts: CallOptions = {}) => call('GET', path, undefined, opts, { Accept: '*/*' }),
     /**
      * GET /channel/questions/{id}/events: the answer's events after `lastEventId`, parsed with the
      * contract. A dropped connection resumes with Last-Event-ID; the stream ends after `done` or

@@ -2,9 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { imageResult, kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
-import { fetchBlob } from '../shared/fetch-api';
-import { getJson, WidgetFetchError } from '../shared/fetch-json';
-import { useHost, useT } from '../shared/host-context';
+import { ApiError } from '../../core/api';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { clampPage, findMatches, parseHighlight, stepZoom, type Match, type PageText, type Rect } from './geometry';
@@ -12,7 +11,6 @@ import { PdfPage, type PageLabels, type PageSize } from './PdfPage';
 import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { pdfViewerStrings } from './pdf-viewer.strings';
 import { downloadPath, prefetchKey, takePrefetch } from './prefetch';
-import { prefetchedPdf, prefetchedRecord } from './prefetch-read';
 import { adoptViewerCss } from './viewer-css';
 
 addStrings('pdfViewer', pdfViewerStrings);
@@ -40,7 +38,9 @@ interface OutlineNode {
   items: OutlineNode[];
 }
 
-const API = '/api/v1/knowledge_base';
+const API = '/knowledge_base';
+/** A `/api/v1/…` path (download-url, prefetch) as the client's path below its root. */
+const clientPath = (path: string) => path.replace(/^\/api\/v1(?=\/)/, '');
 const PAGE_GAP = 24; // vertical margins around a page (my-3 top + bottom)
 /** The distance between two pages: their 12 px margins collapse into one (viewer-css.ts). */
 const PAGE_MARGIN = 12;
@@ -53,6 +53,7 @@ export function PdfViewer(props: PdfViewerProps) {
   const { docId: rawId, ifImg, downloadUrl, downloadKey, page: startPage, highlight } = props;
   const docId = rawId ?? downloadKey;
   const { host, root, apiOrigin } = useHost();
+  const client = useApi();
   const t = useT('pdfViewer');
   const tRef = useRef(t);
   tRef.current = t;
@@ -102,12 +103,10 @@ export function PdfViewer(props: PdfViewerProps) {
   const fail = useCallback(
     (error: unknown, key: 'load_failed' | 'download_failed' | 'markdown_failed') => {
       const tr = tRef.current;
-      const message =
-        error instanceof WidgetFetchError
-          ? error.code === 'network_error' ? tr('network_error') : error.message
-          : tr('pdf_failed');
-      emit(host, 'csai-error', { message, code: error instanceof WidgetFetchError ? error.code : 'pdf_failed', ...(error instanceof WidgetFetchError && error.status ? { status: error.status } : {}) });
-      return key === 'load_failed' && !(error instanceof WidgetFetchError) ? tr('pdf_failed') : tr(key, { message });
+      // A failed call reached the page as the client's csai-error; a pdf.js failure is told here.
+      const message = error instanceof ApiError ? (error.code === 'network_error' ? tr('network_error') : error.message) : tr('pdf_failed');
+      if (!(error instanceof ApiError)) emit(host, 'csai-error', { message, code: 'pdf_failed' });
+      return key === 'load_failed' && !(error instanceof ApiError) ? tr('pdf_failed') : tr(key, { message });
     },
     [host],
   );
@@ -141,12 +140,13 @@ export function PdfViewer(props: PdfViewerProps) {
         // The record and the bytes in parallel (most documents are PDFs); the worker starts too.
         const bytesAbort = new AbortController();
         signal.addEventListener('abort', () => bytesAbort.abort());
-        const bytesPromise = ifImg || early ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
+        const bytesPromise = ifImg || early ? null : client.download(clientPath(path), { signal: bytesAbort.signal }).then((d) => d.blob);
         bytesPromise?.catch(() => undefined);
         if (!ifImg && !early) pdfWorker();
         let info: KbDocument | null = null;
-        if (early) info = await prefetchedRecord(early);
-        else if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
+        // A prefetched answer is read by the client like its own (same checks, same SPEC §8 mapping).
+        if (early?.record) info = await client.get(clientPath(early.recordPath), kbDocument, { response: early.record, signal });
+        else if (docId) info = await client.get(`${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
         if (signal.aborted) return;
         setDoc(info);
         if (info && info.type !== 1) {
@@ -155,7 +155,7 @@ export function PdfViewer(props: PdfViewerProps) {
           void early?.pdf.then((p) => p.destroy(), () => undefined);
         }
         if (ifImg || info?.type === 3) {
-          const img = await getJson(apiOrigin, `${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
+          const img = await client.get(`${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
           if (!signal.aborted) setLoad({ state: 'image', src: `data:${img.mime};base64,${img.img_base64}` });
           return;
         }
@@ -163,9 +163,11 @@ export function PdfViewer(props: PdfViewerProps) {
           setLoad({ state: 'other' });
           return;
         }
-        if (early) opened = await prefetchedPdf(early);
-        else {
-          const blob = await (bytesPromise ?? fetchBlob(apiOrigin, path, { signal }));
+        if (early) {
+          await client.response(clientPath(early.path), { response: early.bytes, signal });
+          opened = await early.pdf;
+        } else {
+          const blob = await (bytesPromise ?? client.download(clientPath(path), { signal }).then((d) => d.blob));
           const bytes = new Uint8Array(await blob.arrayBuffer());
           if (signal.aborted) return;
           opened = await openPdf(bytes);
@@ -197,7 +199,7 @@ export function PdfViewer(props: PdfViewerProps) {
       void opened?.destroy();
     };
     // startPage and citation apply when a document opens; later changes scroll (effect below).
-  }, [apiOrigin, docId, downloadUrl, ifImg, fail]);
+  }, [apiOrigin, client, docId, downloadUrl, ifImg, fail]);
 
   const pdf = load.state === 'pdf' ? load.pdf : null;
   const numPages = pdf?.numPages ?? 0;
@@ -521,11 +523,11 @@ export function PdfViewer(props: PdfViewerProps) {
   useEffect(() => {
     if (!showMarkdown || markdown || !docId) return;
     setMarkdown({ state: 'loading' });
-    getJson(apiOrigin, `${API}/doc_markdown/${encodeURIComponent(docId)}`, markdownResult).then(
+    client.get(`${API}/doc_markdown/${encodeURIComponent(docId)}`, markdownResult).then(
       (r) => setMarkdown({ state: 'done', text: r.markdown }),
       (error: unknown) => setMarkdown({ state: 'error', message: fail(error, 'markdown_failed') }),
     );
-  }, [showMarkdown, markdown, docId, apiOrigin, fail]);
+  }, [showMarkdown, markdown, docId, client, fail]);
   useEffect(() => {
     const box = markdownBox.current;
     if (!box || markdown?.state !== 'done') return;
@@ -557,7 +559,7 @@ export function PdfViewer(props: PdfViewerProps) {
     setDownloading(true);
     setDownloadError('');
     try {
-      const blob = await fetchBlob(apiOrigin, path);
+      const { blob } = await client.download(clientPath(path));
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
@@ -572,7 +574,7 @@ export function PdfViewer(props: PdfViewerProps) {
     } finally {
       setDownloading(false);
     }
-  }, [apiOrigin, doc, docId, downloadUrl, fail, root]);
+  }, [client, doc, docId, downloadUrl, fail, root]);
 
   const goOutline = useCallback(
     async (dest: OutlineNode['dest']) => {

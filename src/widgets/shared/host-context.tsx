@@ -34,6 +34,6 @@ export function useT(ns: string): TFunction {
 
 /** The element's API client (`clientFor`): its `api-base`, credentials and `csai-error` reporting. */
 export function useApi(): ApiClient {
-  const { host, apiOrigin } = useHost();
-  return useMemo(() => clientFor(host, apiOrigin), [host, apiOrigin]);
+  const { host, apiOrigin, lang } = useHost();
+  return useMemo(() => clientFor(host, apiOrigin, lang), [host, apiOrigin, lang]);
 }

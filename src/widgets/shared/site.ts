@@ -17,16 +17,18 @@ export const isSameOrigin = (apiOrigin: string): boolean => !isCrossOrigin(apiOr
  */
 export const isEmbedded = (apiOrigin: string) => apiOrigin !== '';
 
-const clients = new WeakMap<HTMLElement, { apiOrigin: string; client: ApiClient }>();
+const clients = new WeakMap<HTMLElement, { key: string; client: ApiClient }>();
 
 /**
  * The API client of one element at its `api-base`: the SPEC §7 headers and credentials, the one
  * SPEC §8 mapping (toasts; on the site a 401 goes to sign-in), and every failure dispatched on
- * the element as `csai-error`. An embedded element never moves the host page on a 401.
+ * the element as `csai-error` in the element's `lang`. An embedded element never moves the host
+ * page on a 401.
  */
-export function clientFor(host: HTMLElement, apiOrigin: string): ApiClient {
+export function clientFor(host: HTMLElement, apiOrigin: string, lang?: string): ApiClient {
+  const key = `${apiOrigin} ${lang ?? ''}`;
   const known = clients.get(host);
-  if (known && known.apiOrigin === apiOrigin) return known.client;
+  if (known && known.key === key) return known.client;
   const embed = isEmbedded(apiOrigin);
   const client = createApiClient({
     apiBase: apiOrigin,
@@ -37,8 +39,9 @@ export function clientFor(host: HTMLElement, apiOrigin: string): ApiClient {
     onError: (detail) => emit(host, 'csai-error', detail),
     toasts: toastStore(),
     i18n: i18n(),
+    lang,
   });
-  clients.set(host, { apiOrigin, client });
+  clients.set(host, { key, client });
   return client;
 }
 
