@@ -2,7 +2,7 @@
 // routes, XHR for the upload), timers are the test's own.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
-import { createAskModel, PARSE_POLL_MS, type AskModel } from '../../src/core/ask-model';
+import { createAskModel, type AskModel } from '../../src/core/ask-model';
 import { createI18n } from '../../src/core/i18n';
 import { createStatusStore, memoryStorage, type StatusStore } from '../../src/core/status-store';
 import { createToastStore, type ToastStore } from '../../src/core/toast';
