@@ -379,6 +379,18 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
     ask.addEventListener('csai-submitted', onSubmitted);
     return () => ask.removeEventListener('csai-submitted', onSubmitted);
   }, [current]);
+  // A question asked by another <csai-ask> on the same page: the history (and this conversation,
+  // when it went here) shows it without a reload. The listener leaves with the element.
+  useEffect(() => {
+    const onElsewhere = (e: Event) => {
+      if (!(e instanceof CustomEvent) || (askRef.current && e.composedPath().includes(askRef.current))) return;
+      const detail: unknown = e.detail;
+      setListVersion((v) => v + 1);
+      if (typeof detail === 'object' && detail !== null && 'channelId' in detail && detail.channelId === current) setQuestionsVersion((v) => v + 1);
+    };
+    document.addEventListener('csai-submitted', onElsewhere);
+    return () => document.removeEventListener('csai-submitted', onElsewhere);
+  }, [current]);
 
   const open = useCallback(
     (id: string) => {
