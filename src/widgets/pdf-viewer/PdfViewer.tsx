@@ -170,7 +170,7 @@ export function PdfViewer(props: PdfViewerProps) {
           const blob = await (bytesPromise ?? client.download(clientPath(path), { signal }).then((d) => d.blob));
           const bytes = new Uint8Array(await blob.arrayBuffer());
           if (signal.aborted) return;
-          opened = await openPdf(bytes);
+          opened = await openPdf(bytes, { wasm: apiOrigin === '' });
         }
         if (signal.aborted) {
           void opened.destroy();

@@ -150,7 +150,8 @@ export function prefetch(host: Element): void {
   const pdf = Promise.all([data, pdfjs]).then(([d, m]) => {
     // Bytes that are not a PDF (the record may still be on its way) are never handed to pdf.js.
     if (notPdf || !looksLikePdf(d)) throw new Error('not a PDF');
-    return m.openPdf(d);
+    // Embedded (an api-base) the page's CSP decides about WebAssembly: pdf.js's JS fallbacks then (pdfjs.ts).
+    return m.openPdf(d, { wasm: apiOrigin === '' });
   });
   // Settles once pdf.js has been asked to open the document (or the load failed before).
   const opening = Promise.all([data, pdfjs]).then(
