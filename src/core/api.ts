@@ -1,6 +1,5 @@
 import { csrfToken, readCookie, XSRF_COOKIE } from './csrf';
 import { credentialsFor, isCrossOrigin, REQUESTED_WITH } from './request';
-import wretch, { type Wretch } from 'wretch';
 import type { z } from 'zod';
 import type { ToastStore } from './toast';
 import type { i18n as I18n } from 'i18next';
@@ -72,9 +71,6 @@ export function toErrorDetail(error: unknown, fallback = 'failed', fallbackMessa
   return { message, code: fallback };
 }
 
-/** Whether a failure is the caller's own abort (never reported). */
-export const isAbort = (error: unknown) => error instanceof ApiError && error.code === 'aborted';
-
 /** Per-call options. */
 export interface CallOptions {
   /**
@@ -126,7 +122,7 @@ export interface AnswerStreamHandlers {
 }
 
 /**
- * The API client (wretch): same-origin cookies (or `include` for another api-base), the
+ * The API client (fetch): same-origin cookies (or `include` for another api-base), the
  * X-Requested-With and X-CSRF-TOKEN headers on every call, envelopes parsed with the contract
  * schemas, failures as {@link ApiError} run through the one SPEC §8 mapping. Uploads with
  * progress, prefetched answers and the answer event stream take the same path.
@@ -140,7 +136,6 @@ export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const t = options.lang ? options.i18n.getFixedT(options.lang) : options.i18n.t.bind(options.i18n);
 
-  const w: Wretch = wretch(root, { credentials }).headers({ ...REQUESTED_WITH, Accept: 'application/json' });
 
   /** Writes carry the CSRF token: the cookie's on this origin, the server's answer on another (csrf.ts). */
   const tokenFor = (method: string) =>
@@ -165,22 +160,9 @@ export function createApiClient(options: ApiClientOptions) {
     options.onError?.(toErrorDetail(error));
   };
 
-  const toApiError = async (err: unknown, url: string): Promise<ApiError> => {
-    if (err instanceof ApiError) return err;
-    if (err instanceof DOMException && err.name === 'AbortError') return new ApiError(0, err.message, 'aborted', url);
-    if (err instanceof wretch.WretchError) {
-      let body: unknown;
-      try {
-        body = JSON.parse(err.message);
-      } catch {
-        body = undefined;
-      }
-      const parsed = await loadParser().then((p) => p.parseFailure(body), () => undefined);
-      if (parsed) return new ApiError(err.status, parsed.message, parsed.code, url, parsed.field);
-      return new ApiError(err.status, err.message.slice(0, 200) || `HTTP ${err.status}`, `http_${err.status}`, url);
-    }
-    return new ApiError(0, t('core:network_error'), 'network_error', url);
-  };
+  /** A call that got no answer: the caller's abort, or the network. */
+  const unanswered = (url: string, opts: CallOptions) =>
+    opts.signal?.aborted ? new ApiError(0, 'aborted', 'aborted', url) : new ApiError(0, t('core:network_error'), 'network_error', url);
 
   /** The transport of one call: fetch, XHR for an upload with progress, or a prefetched answer. */
   const transport = async (opts: CallOptions): Promise<(url: string, init: RequestInit) => Promise<Response>> => {
@@ -192,20 +174,37 @@ export function createApiClient(options: ApiClientOptions) {
 
   async function call(method: string, path: string, body: unknown, opts: CallOptions, headers: Record<string, string> = {}): Promise<Response> {
     const url = `${root}${path}`;
+    let res: Response;
     try {
-      let req = w
-        .fetchPolyfill(await transport(opts))
-        .url(path)
-        .headers({ 'X-CSRF-TOKEN': opts.response ? '' : await tokenFor(method), ...headers });
-      if (opts.signal) req = req.options({ signal: opts.signal });
-      if (body instanceof FormData) req = req.body(body);
-      else if (body !== undefined) req = req.json(body as object);
-      return await req.fetch(method).res();
-    } catch (err) {
-      const error = await toApiError(opts.signal?.aborted ? new DOMException('aborted', 'AbortError') : err, url);
+      const send = await transport(opts);
+      const sent: Record<string, string> = { ...REQUESTED_WITH, Accept: 'application/json', 'X-CSRF-TOKEN': opts.response ? '' : await tokenFor(method), ...headers };
+      let payload: BodyInit | undefined;
+      if (body instanceof FormData) payload = body;
+      else if (body !== undefined) {
+        payload = JSON.stringify(body);
+        sent['Content-Type'] = 'application/json';
+      }
+      res = await send(url, { method, credentials, headers: sent, body: payload, signal: opts.signal });
+    } catch {
+      const error = unanswered(url, opts);
       report(error, opts);
       throw error;
     }
+    // Aborted meanwhile (a transport that does not watch the signal): never reported.
+    if (opts.signal?.aborted) throw unanswered(url, opts);
+    if (res.ok) return res;
+    // A failure envelope gives the message, code and field; anything else (a proxy's page) its text.
+    const text = await res.text().catch(() => '');
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      answer = undefined;
+    }
+    const parsed = await loadParser().then((p) => p.parseFailure(answer), () => undefined);
+    const error = parsed ? new ApiError(res.status, parsed.message, parsed.code, url, parsed.field) : new ApiError(res.status, text.slice(0, 200) || `HTTP ${res.status}`, `http_${res.status}`, url);
+    report(error, opts);
+    throw error;
   }
 
   async function envelope<T extends z.ZodType>(method: string, path: string, body: unknown, schema: SchemaSource<T>, opts: CallOptions) {
@@ -277,8 +276,8 @@ export function createApiClient(options: ApiClientOptions) {
       const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
       try {
         return { blob: await res.blob(), filename: star ? decodeURIComponent(star) : plain };
-      } catch (err) {
-        const error = await toApiError(opts.signal?.aborted ? new DOMException('aborted', 'AbortError') : err, `${root}${path}`);
+      } catch {
+        const error = unanswered(`${root}${path}`, opts);
         report(error, opts);
         throw error;
       }

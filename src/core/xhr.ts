@@ -1,5 +1,5 @@
 // A fetch made with XMLHttpRequest, for the one thing fetch cannot do: report upload progress.
-// The API client passes it to wretch (fetchPolyfill) for an upload with `onProgress`, so the
+// The API client sends an upload with `onProgress` through it instead of fetch, so the
 // upload goes through the same headers, envelope parsing and SPEC §8 mapping as every call.
 // Loaded with the first such upload, not with the page.
 
