@@ -78,7 +78,8 @@ export const questionRequest = z
     knowledgeCSAIDefault: ids('知识库').max(MAX_KNOWLEDGE_BASES_PER_QUESTION, questionMessages.tooManyKnowledgeBases).default([]),
     client: z.string().trim().max(50, 'client 不能超过50个字符').optional(),
     user_id: z.union([z.string().max(100), z.number(), z.null()]).optional(),
-    if_search_online: z.boolean().default(false),
+    /** SPEC §4: online search is on unless the asker turns it off. */
+    if_search_online: z.boolean().default(true),
     search_type: z
       .string()
       .trim()
@@ -86,7 +87,8 @@ export const questionRequest = z
       .regex(/^[a-z_]*$/, 'search_type 无效')
       .transform((s) => s || 'all')
       .default('all'),
-    if_thinking: z.boolean().default(false),
+    /** SPEC §4: thinking is on unless the asker turns it off. */
+    if_thinking: z.boolean().default(true),
     deepresearch: z.boolean().default(false),
     /** The tools the answer may use (tool values). Absent: every tool (SPEC §4: all on by default); []: none. */
     tools_name: z.array(z.string().trim().min(1, '工具名称不能为空').max(100, '工具名称无效'), { error: 'tools_name 应为数组' }).max(50, '工具过多').optional(),

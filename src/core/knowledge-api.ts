@@ -16,6 +16,7 @@ import {
 } from '../contract/knowledge';
 import type { ApiClient, CallOptions } from './api';
 import { queryCache } from './query-cache';
+import { perFileProgress } from './upload-progress';
 
 const folderPage = paged(kbFolder);
 const docPage = paged(kbDocument);
@@ -98,6 +99,21 @@ export function createKnowledgeApi(client: ApiClient) {
     /** POST translate of a parsed document. Quiet: the translate view shows the failure (503 without a model). */
     translate: (docId: string, targetLang: TranslateLanguage, signal?: AbortSignal) =>
       client.post('/knowledge_base/translate', { docId, target_lang: targetLang }, translateResult, { quiet: true, signal }),
+    /**
+     * SPEC §4/§7: uploads a batch into a folder in one multipart request, reporting each file's
+     * progress (0–100); the SPEC §8 upload rows are the client's.
+     */
+    upload: (folderId: string, files: readonly { file: Blob; name: string }[], onProgress: (percents: number[]) => void, signal?: AbortSignal) => {
+      const form = new FormData();
+      form.append('folder_id', folderId);
+      for (const f of files) form.append('files', f.file, f.name);
+      const sizes = files.map((f) => f.file.size);
+      return client.upload(`/knowledge_base/upload?${qs({ folder_id: folderId })}`, form, uploadResult, {
+        signal,
+        onProgress: (loaded, total) => onProgress(perFileProgress(sizes, loaded, total)),
+        redirect: false,
+      });
+    },
     download: (docId: string) => client.download(`/knowledge_base/download/${enc(docId)}`),
     markdown: (docId: string) =>
       queryCache().query(`knowledge:markdown:${docId}`, () => client.get(`/knowledge_base/doc_markdown/${enc(docId)}`, markdownResult, { quiet: true })),

@@ -1,6 +1,6 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { SmilesCompletionOutput } from '../contract/names';
-import { lazySchema } from './api';
+import { lazySchema, type ApiClient } from './api';
 import { api } from './page';
 
 /** Characters a SMILES is written with (organic subset, brackets, bonds, rings, branches, `*`). */
@@ -39,12 +39,15 @@ export interface SmilesHintOptions {
   delayMs?: number;
 }
 
-const askServer = (smiles: string, signal: AbortSignal) =>
-  api().post('/mol/smiles_completion', { smiles }, lazySchema(() => import('../contract/names').then((m) => m.smilesCompletionOutput)), {
+/** POST /mol/smiles_completion through `client` (an element's own, at its `api-base`). */
+export const completeWith = (client: ApiClient) => (smiles: string, signal: AbortSignal) =>
+  client.post('/mol/smiles_completion', { smiles }, lazySchema(() => import('../contract/names').then((m) => m.smilesCompletionOutput)), {
     quiet: true,
     redirect: false,
     signal,
   });
+
+const askServer = (smiles: string, signal: AbortSignal) => completeWith(api())(smiles, signal);
 
 /**
  * SMILES completion while a question is typed (issue 18 §4): debounced, one request at a time

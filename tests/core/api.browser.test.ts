@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, createApiClient, lazySchema, SIGN_IN_PATH } from '../../src/core/api';
+import { ApiError, createApiClient, lazySchema, SIGN_IN_PATH, toErrorDetail, type ErrorDetail } from '../../src/core/api';
 import { createI18n } from '../../src/core/i18n';
 import { createToastStore } from '../../src/core/toast';
 import { expect, fakeFetch, jsonResponse } from './harness';
@@ -186,5 +186,104 @@ describe('the API client', () => {
       expect(err.status).to.equal(0);
       expect(err.message).to.equal('网络连接失败，请检查网络后重试');
     });
+  });
+
+  describe('on an element', () => {
+    it('reports every failure as an ErrorDetail (csai-error), the quiet ones too, never an abort', async () => {
+      const details: ErrorDetail[] = [];
+      const { fetch } = fakeFetch((url) => (url.endsWith('/gone') ? jsonResponse(404, failure('文档不存在', 'not_found')) : jsonResponse(400, { success: false, message: '名称不能为空', code: 'invalid_input', field: 'name' })));
+      const api = createApiClient({ fetch, toasts: createToastStore(), i18n: createI18n(), navigate: () => {}, onError: (d) => details.push(d), readCookies: () => 'XSRF-TOKEN=t' });
+      await failureOf(api.get('/gone', z.unknown()));
+      await failureOf(api.post('/channel', {}, z.unknown(), { quiet: true }));
+      const controller = new AbortController();
+      controller.abort();
+      await failureOf(api.get('/gone', z.unknown(), { signal: controller.signal }));
+      expect(details).to.deep.equal([
+        { message: '文档不存在', code: 'not_found', status: 404 },
+        { message: '名称不能为空', code: 'invalid_input', status: 400 },
+      ]);
+    });
+
+    it('embedded: a 401 is reported to the page and does not move it to sign-in', async () => {
+      const details: ErrorDetail[] = [];
+      const navigations: string[] = [];
+      const { fetch } = fakeFetch(() => jsonResponse(401, failure('请先登录', 'unauthenticated')));
+      const api = createApiClient({ apiBase: 'https://csai.example.org', embed: true, fetch, toasts: createToastStore(), i18n: createI18n(), navigate: (p) => navigations.push(p), onError: (d) => details.push(d), readCookies: () => '' });
+      await failureOf(api.get('/knowledge_base/doc/d1', z.unknown()));
+      expect(navigations).to.deep.equal([]);
+      expect(details).to.deep.equal([{ message: '请先登录', code: 'unauthenticated', status: 401 }]);
+    });
+
+    it('writes its own messages in the element’s language', async () => {
+      const { fetch } = fakeFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+      const api = createApiClient({ fetch, lang: 'en', toasts: createToastStore(), i18n: createI18n(), navigate: () => {}, readCookies: () => '' });
+      const err = await failureOf(api.get('/', z.unknown()));
+      expect(err.message).to.equal('Network error, please check your connection');
+    });
+
+    it('reads a prefetched answer through the same checks', async () => {
+      const { api, calls, toasts } = setup(() => jsonResponse(200, {}));
+      const data = await api.get('/knowledge_base/doc/d1', z.object({ docId: z.string() }), { response: Promise.resolve(jsonResponse(200, { success: true, data: { docId: 'd1' }, message: '' })) });
+      expect(data).to.deep.equal({ docId: 'd1' });
+      const err = await failureOf(api.response('/knowledge_base/download/d1', { response: Promise.resolve(jsonResponse(404, failure('文件不存在', 'not_found'))) }));
+      expect(err).to.include({ status: 404, message: '文件不存在', code: 'not_found' });
+      expect(toasts.$toasts.value[0]?.description).to.equal('/api/v1/knowledge_base/download/d1 error! 文件不存在');
+      expect(calls).to.have.length(0);
+    });
+
+    it('uploads with XHR when asked for progress: headers, credentials, progress and the envelope', async () => {
+      const sent: { url: string; headers: Record<string, string>; withCredentials: boolean }[] = [];
+      const real = globalThis.XMLHttpRequest;
+      class FakeXhr extends EventTarget {
+        status = 0;
+        responseText = '';
+        withCredentials = false;
+        private url = '';
+        private headers: Record<string, string> = {};
+        readonly upload = new EventTarget();
+        open(_m: string, url: string) {
+          this.url = url;
+        }
+        setRequestHeader(name: string, value: string) {
+          this.headers[name] = value;
+        }
+        getAllResponseHeaders() {
+          return 'content-type: application/json\r\n';
+        }
+        abort() {}
+        send() {
+          sent.push({ url: this.url, headers: this.headers, withCredentials: this.withCredentials });
+          this.upload.dispatchEvent(new ProgressEvent('progress', { lengthComputable: true, loaded: 50, total: 200 }));
+          this.status = 200;
+          this.responseText = JSON.stringify({ success: true, data: { name_id: [{ name: 'a.pdf', docId: 'd1' }] }, message: '' });
+          this.dispatchEvent(new ProgressEvent('load'));
+        }
+      }
+      Object.defineProperty(globalThis, 'XMLHttpRequest', { value: FakeXhr, configurable: true, writable: true });
+      try {
+        const { fetch } = fakeFetch(() => jsonResponse(200, { success: true, data: { token: 'cross-token' }, message: '' }));
+        const api = createApiClient({ apiBase: 'https://csai.example.org', embed: true, fetch, toasts: createToastStore(), i18n: createI18n(), navigate: () => {}, readCookies: () => '' });
+        const progress: number[][] = [];
+        const form = new FormData();
+        form.append('files', new Blob(['%PDF']), 'a.pdf');
+        const data = await api.upload('/knowledge_base/upload?folder_id=f1', form, z.object({ name_id: z.array(z.object({ name: z.string(), docId: z.string() })) }), { onProgress: (loaded, total) => progress.push([loaded, total]) });
+        expect(data.name_id[0]?.docId).to.equal('d1');
+        expect(progress).to.deep.equal([[50, 200]]);
+        expect(sent[0]!.url).to.equal('https://csai.example.org/api/v1/knowledge_base/upload?folder_id=f1');
+        expect(sent[0]!.withCredentials).to.equal(true);
+        const headers = Object.fromEntries(Object.entries(sent[0]!.headers).map(([k, v]) => [k.toLowerCase(), v]));
+        expect(headers['x-requested-with']).to.equal('XMLHttpRequest');
+        expect(headers['x-csrf-token']).to.equal('cross-token');
+      } finally {
+        Object.defineProperty(globalThis, 'XMLHttpRequest', { value: real, configurable: true, writable: true });
+      }
+    });
+  });
+
+  it('toErrorDetail keeps an ApiError’s code and status and names anything else by the fallback', () => {
+    expect(toErrorDetail(new ApiError(404, '文档不存在', 'not_found', '/x'))).to.deep.equal({ message: '文档不存在', code: 'not_found', status: 404 });
+    expect(toErrorDetail(new ApiError(0, '网络连接失败，请检查网络后重试', 'network_error', '/x'))).to.deep.equal({ message: '网络连接失败，请检查网络后重试', code: 'network_error' });
+    expect(toErrorDetail(new Error('boom'), 'pdf_failed')).to.deep.equal({ message: 'boom', code: 'pdf_failed' });
+    expect(toErrorDetail('x', 'send_failed', '发送失败')).to.deep.equal({ message: '发送失败', code: 'send_failed' });
   });
 });

@@ -249,7 +249,8 @@ export async function ask(client: Client, question: string, extra: Record<string
     if (created.status !== 200) throw new Error(`create channel: ${JSON.stringify(created.body)}`);
     channel = created.body.data.id;
   }
-  const res = await client.post<{ question_id: string }>(`${CH}/init_questions`, { question, channel_id: channel, ...extra });
+  // SPEC §4 turns thinking and online search on by default; tests ask for them when they test them.
+  const res = await client.post<{ question_id: string }>(`${CH}/init_questions`, { question, channel_id: channel, if_search_online: false, if_thinking: false, ...extra });
   if (res.status !== 200) throw new Error(`init_questions: ${res.status} ${JSON.stringify(res.body)}`);
   return { channelId: channel, questionId: res.body.data.question_id };
 }

@@ -245,6 +245,17 @@ describe('the local engine (no language model configured)', () => {
     expect(refused.status).toBe(404);
   });
 
+  it('turns thinking and online search on when the request leaves them out (SPEC §4), and accepts user_id', async () => {
+    const channel = (await alice.post<{ id: string }>(CH, { name: '默认开关' })).body.data.id;
+    const res = await alice.post<{ question_id: string }>(`${CH}/init_questions`, { question: '默认开关', channel_id: channel, user_id: 'someone-else', knowledgeCSAIDefault: [], docIdListKnowledge: [] });
+    expect(res.status).toBe(200);
+    const list = await alice.get<{ items: Array<{ question_id: string; if_search_online: boolean; if_thinking: boolean; search_type: string; deepresearch: boolean }> }>(`${CH}/questions/${channel}`);
+    expect(list.body.data.items[0]).toMatchObject({ question_id: res.body.data.question_id, if_search_online: true, if_thinking: true, search_type: 'all', deepresearch: false });
+    const off = await alice.post<{ question_id: string }>(`${CH}/init_questions`, { question: '关掉', channel_id: channel, if_search_online: false, if_thinking: false });
+    const after = await alice.get<{ items: Array<{ question_id: string; if_search_online: boolean; if_thinking: boolean }> }>(`${CH}/questions/${channel}`);
+    expect(after.body.data.items.find((q) => q.question_id === off.body.data.question_id)).toMatchObject({ if_search_online: false, if_thinking: false });
+  });
+
   it('says plainly what it can do when no document is chosen, and which toggles it could not honour', async () => {
     const { channelId, questionId } = await ask(alice, '阿司匹林的副作用有哪些？', { if_search_online: true, tools_name: ['web_search'] });
     const { events } = await readEvents(alice, questionId);

@@ -3,16 +3,19 @@ import type { QuestionRequest } from '../../contract/channel';
 import { TOOL_NAMES } from '../../contract/tools';
 import type { QuestionSources } from './retrieval-port';
 
-/** The options of a question as stored with it (questions.request). */
+/**
+ * The options of a question as stored with it (questions.request). A stored request without the
+ * two SPEC §4 toggles (written before they were stored) reads them as their defaults: on.
+ */
 export const storedRequest = z.object({
   docIdList: z.array(z.string()),
   docIdListKnowledge: z.array(z.string()),
   kb_ids: z.array(z.string()),
   knowledgeCSAIDefault: z.array(z.string()),
   client: z.string().nullable(),
-  if_search_online: z.boolean(),
+  if_search_online: z.boolean().default(true),
   search_type: z.string(),
-  if_thinking: z.boolean(),
+  if_thinking: z.boolean().default(true),
   deepresearch: z.boolean(),
   tools_name: z.array(z.string()),
 });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
-import { smilesHintModel, type SmilesHintOptions } from '../../core/smiles-hint';
-import { useT } from '../shared/host-context';
+import { completeWith, smilesHintModel, type SmilesHintOptions } from '../../core/smiles-hint';
+import { useApi, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { useSignalValue } from '../shared/use-signal';
 import { smilesHintStrings } from './smiles-hint.strings';
@@ -19,7 +19,8 @@ export interface SmilesHintProps {
 /** Valid molecules for a malformed SMILES being typed in the question box (issue 18 §4). */
 export function SmilesHint({ text, onAccept, options }: SmilesHintProps) {
   const t = useT('smiles-hint');
-  const model = useMemo(() => smilesHintModel(options), [options]);
+  const client = useApi();
+  const model = useMemo(() => smilesHintModel({ complete: completeWith(client), ...options }), [client, options]);
   useEffect(() => () => model.dispose(), [model]);
   useEffect(() => model.input(text), [model, text]);
   const hint = useSignalValue(model.$hint);

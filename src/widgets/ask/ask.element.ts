@@ -34,6 +34,7 @@ export const askAttributes = { channelId: 'string', navigate: 'string' } as cons
  * @csspart chips - The chosen files and knowledge bases; each is `chip` (`file-chip` with `data-phase`, or `kb-chip`), its state `chip-status`.
  * @csspart input - The question text area.
  * @csspart message - A validation message (SPEC §5).
+ * @csspart retry - "重新发送": sends again a question whose channel creation or sending failed.
  * @csspart toolbar - The toggles and buttons; each toggle is `toggle` (`toggle-thinking`, `toggle-deep-research`, `toggle-online`, `toggle-tools`), with `aria-pressed`.
  * @csspart tools-panel - The tools hover panel; groups are `tool-group`, tools `tool`.
  * @csspart search-type - The search type select.

@@ -5,8 +5,8 @@ import type { KbDocument } from '../../contract/knowledge';
 import { createKnowledgeApi } from '../../core/knowledge-api';
 import { createChannelDocuments } from '../../core/knowledge-extras';
 import { viewerPath } from '../../core/knowledge-model';
-import { useHost, useT } from '../shared/host-context';
-import { apiFor, openProductPage } from '../shared/site';
+import { useApi, useHost, useT } from '../shared/host-context';
+import { openProductPage } from '../shared/site';
 import { useSignalValue } from '../shared/use-signal';
 
 const kind = (doc: KbDocument) => (doc.type === 1 ? 'PDF' : doc.type === 3 ? 'IMG' : doc.type === 5 ? 'SDF' : 'PDB');
@@ -14,7 +14,8 @@ const kind = (doc: KbDocument) => (doc.type === 1 ? 'PDF' : doc.type === 3 ? 'IM
 export function ChannelDocs({ channelId, version }: { channelId: string; version: number }) {
   const { host, apiOrigin } = useHost();
   const t = useT('channels');
-  const model = useMemo(() => createChannelDocuments(createKnowledgeApi(apiFor(apiOrigin))), [apiOrigin]);
+  const client = useApi();
+  const model = useMemo(() => createChannelDocuments(createKnowledgeApi(client)), [client]);
   const docs = useSignalValue(model.$docs);
   useEffect(() => {
     void model.load(channelId);

@@ -6,15 +6,14 @@ import type { ApiClient } from '../../core/api';
 import { toastStore } from '../../core/toast';
 import '../ask/ask.element';
 import type { CommonProps } from '../shared/element';
-import { useHost, useT } from '../shared/host-context';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
-import { apiFor, apiRoot, isSameOrigin, openProductPage } from '../shared/site';
+import { isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
 import { isLiveAnswer as isLive, type AnswerState } from '../../contract/answer-fold';
 import { answerModel } from '../../core/answer-model';
 import { useSignalValue } from '../shared/use-signal';
-import { ANSWER_EVENT_NAMES, parseEvent } from './answer-state';
 import { channelTime } from './channel-time';
 import { ChannelDocs } from './ChannelDocs';
 import { channelsStrings } from './channels.strings';
@@ -45,8 +44,8 @@ const messageOf = (error: unknown) => (error instanceof Error && error.message ?
 /** The notices of an answer (tool calls and results are shown as cards). */
 const notices = (steps: AnswerStep[]) => otherSteps(steps).filter((s): s is Extract<AnswerStep, { type: 'notice' }> => s.type === 'notice');
 
-/** Follows one answer (the core's answerModel): the stored state first, then its SSE stream while it is live. */
-function useAnswer(q: Question, apiOrigin: string): AnswerState {
+/** Follows one answer (the core's answerModel): the stored state first, then its event stream (the client's) while it is live. */
+function useAnswer(q: Question, client: ApiClient): AnswerState {
   const model = useMemo(() => {
     const m = answerModel(q.question_id);
     m.reset(q);
@@ -58,19 +57,10 @@ function useAnswer(q: Question, apiOrigin: string): AnswerState {
   const live = useSignalValue(model.$live);
   useEffect(() => {
     if (!live) return;
-    // Start after the stored events; on a reconnect the browser sends Last-Event-ID itself.
-    const url = `${apiRoot(apiOrigin)}/channel/questions/${encodeURIComponent(q.question_id)}/events?last_event_id=${q.last_event_id}`;
-    const source = new EventSource(url, { withCredentials: !isSameOrigin(apiOrigin) });
-    const onEvent = (e: Event) => {
-      if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return; // a connection error: the browser retries
-      const event = parseEvent(e.type, e.lastEventId, e.data);
-      if (!event) return;
-      model.apply(event);
-      if (event.event === 'done' || event.event === 'error') source.close();
-    };
-    for (const name of ANSWER_EVENT_NAMES) source.addEventListener(name, onEvent);
-    return () => source.close();
-  }, [live, model, q.question_id, q.last_event_id, apiOrigin]);
+    // Start after the stored events; a dropped connection resumes after the newest one.
+    const stream = client.answerEvents(q.question_id, q.last_event_id, { onEvent: (event) => model.apply(event) });
+    return () => stream.close();
+  }, [live, model, q.question_id, q.last_event_id, client]);
   return state;
 }
 
@@ -119,7 +109,7 @@ function QuestionStructures({ question }: { question: string }) {
 function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient; onDeleted: (id: string) => void }) {
   const { host, apiOrigin } = useHost();
   const t = useT('channels');
-  const state = useAnswer(q, apiOrigin);
+  const state = useAnswer(q, client);
   const [effect, setEffect] = useState(q.effect);
   const [confirming, setConfirming] = useState(false);
   const toasts = toastStore();
@@ -335,7 +325,7 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
 export function Channels({ channelId, closeSider }: ChannelsProps) {
   const { host, root, apiOrigin, theme, lang, accent, radius } = useHost();
   const t = useT('channels');
-  const client = useMemo(() => apiFor(apiOrigin), [apiOrigin]);
+  const client = useApi();
   const [current, setCurrent] = useState(channelId ?? '');
   const [siderOpen, setSiderOpen] = useState(closeSider !== 'true');
   const [search, setSearch] = useState('');
@@ -400,6 +390,18 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
     };
     ask.addEventListener('csai-submitted', onSubmitted);
     return () => ask.removeEventListener('csai-submitted', onSubmitted);
+  }, [current]);
+  // A question asked by another <csai-ask> on the same page: the history (and this conversation,
+  // when it went here) shows it without a reload. The listener leaves with the element.
+  useEffect(() => {
+    const onElsewhere = (e: Event) => {
+      if (!(e instanceof CustomEvent) || (askRef.current && e.composedPath().includes(askRef.current))) return;
+      const detail: unknown = e.detail;
+      setListVersion((v) => v + 1);
+      if (typeof detail === 'object' && detail !== null && 'channelId' in detail && detail.channelId === current) setQuestionsVersion((v) => v + 1);
+    };
+    document.addEventListener('csai-submitted', onElsewhere);
+    return () => document.removeEventListener('csai-submitted', onElsewhere);
   }, [current]);
 
   const open = useCallback(

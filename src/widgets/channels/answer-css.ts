@@ -13,6 +13,7 @@ export const answerCss = `
 .csai-answer table { border-collapse: collapse; display: block; overflow: auto; }
 .csai-answer th, .csai-answer td { border: 1px solid var(--csai-c-line); padding: 0.25em 0.6em; text-align: start; }
 .csai-answer th { font-weight: 600; }
+.csai-answer [data-align="left"] { text-align: left; } .csai-answer [data-align="center"] { text-align: center; } .csai-answer [data-align="right"] { text-align: right; }
 .csai-answer blockquote { border-left: 3px solid var(--csai-c-line); padding-left: 0.75em; color: var(--csai-c-muted); }
 .csai-answer a { color: var(--csai-c-accent); }
 .csai-answer a[data-cite] { display: inline-block; font-size: 0.75em; line-height: 1.4; vertical-align: super; padding: 0 0.3em; margin: 0 0.1em; border-radius: 4px; border: 1px solid var(--csai-c-accent); text-decoration: none; }

@@ -5,6 +5,7 @@
 // SMILES in inline code or ```smiles fences are drawn by <csai-molecule>. Citations [n] become
 // chips linking the document viewer at the cited page. Loaded lazily by <csai-channels> only.
 import MarkdownIt from 'markdown-it';
+import { noInlineStyle } from '../shared/md-no-inline-style';
 import * as katexPluginModule from '@vscode/markdown-it-katex';
 import katex from 'katex';
 import 'katex/contrib/mhchem';
@@ -45,7 +46,7 @@ let words: RenderWords = { image: (alt) => `图片：${alt}`, citation: (c) => c
 
 function markdown(): MarkdownIt {
   if (md) return md;
-  md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  md = new MarkdownIt({ html: false, linkify: true, typographer: false }).use(noInlineStyle);
   md.use(katexPlugin, { katex: mathml, throwOnError: false });
   // Images are never loaded: a link to the image stands in.
   md.renderer.rules.image = (tokens, idx) => {

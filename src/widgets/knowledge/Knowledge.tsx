@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
-import { ApiError } from '../../core/api';
+import { ApiError, toErrorDetail } from '../../core/api';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
-import { useHost, useT } from '../shared/host-context';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { isSameOrigin, openProductPage } from '../shared/site';
@@ -33,14 +33,16 @@ export function Knowledge({ view }: KnowledgeProps) {
 
   const onError = useCallback(
     (error: ApiError) => {
-      if (error.code === 'aborted') return;
-      emit(host, 'csai-error', { message: error.message, code: error.code, ...(error.status ? { status: error.status } : {}) });
+      // A failed call was reported by the element's client (csai-error); a local check (no URL) is not.
+      if (error.code === 'aborted' || error.url) return;
+      emit(host, 'csai-error', toErrorDetail(error));
     },
     [host],
   );
   /** DESIGN §7: csai-navigate first; else the site's router, or the CSAI server from a foreign page. */
   const navigate = useCallback((path: string) => openProductPage(host, apiOrigin, path), [host, apiOrigin]);
-  const model = useKnowledgeModel({ apiOrigin, t, onError, navigate });
+  const client = useApi();
+  const model = useKnowledgeModel({ client, t, onError, navigate });
 
   const part = (view ?? 'main_list').trim();
   const blank = (

@@ -4,12 +4,10 @@
 import { useEffect, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import type { KbFolder } from '../../contract/knowledge';
-import type { ApiError } from '../../core/api';
+import type { ApiClient, ApiError } from '../../core/api';
 import { createKnowledgeApi } from '../../core/knowledge-api';
 import { createKnowledgeModel, knowledgeSelection, type DocSource, type KnowledgeModel } from '../../core/knowledge-model';
 import { useSignalValue } from '../shared/use-signal';
-import { apiFor, apiRoot, isSameOrigin } from '../shared/site';
-import { uploadFiles } from './upload';
 
 export { useSignalValue };
 
@@ -28,25 +26,23 @@ export function useDocSource(): DocSource | null {
   return useSignalValue(knowledgeSelection().$source);
 }
 
-/** The element's knowledge model, bound to its `api-base`, strings, `csai-error` and navigation. */
-export function useKnowledgeModel({ apiOrigin, t, onError, navigate }: {
-  apiOrigin: string;
+/** The element's knowledge model, bound to its API client (`api-base`, `csai-error`), strings and navigation. */
+export function useKnowledgeModel({ client, t, onError, navigate }: {
+  client: ApiClient;
   t: TFunction;
   onError: (error: ApiError) => void;
   navigate: (path: string) => void;
 }): KnowledgeModel {
   return useMemo(() => {
-    const api = createKnowledgeApi(apiFor(apiOrigin));
-    const root = apiRoot(apiOrigin);
-    const withCredentials = !isSameOrigin(apiOrigin);
+    const api = createKnowledgeApi(client);
     return createKnowledgeModel({
       api,
       t: (key, options) => t(key, options),
       onError,
       navigate,
-      upload: ({ folderId, files, onProgress }) => uploadFiles({ apiRoot: root, folderId, files, onProgress, withCredentials }),
+      upload: ({ folderId, files, onProgress }) => api.upload(folderId, files, onProgress),
     });
-  }, [apiOrigin, t, onError, navigate]);
+  }, [client, t, onError, navigate]);
 }
 
 /** Runs the model's list loading while the component is shown. */

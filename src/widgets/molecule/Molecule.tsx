@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { drawSvgResult, molString, type DrawSvgResult } from '../../contract/mol';
 import type { CommonProps } from '../shared/element';
-import { emit } from '../shared/events';
-import { postJson } from '../shared/fetch-api';
-import { getJson, WidgetFetchError } from '../shared/fetch-json';
-import { useHost, useT } from '../shared/host-context';
+import { ApiError, type ApiClient } from '../../core/api';
+import { useApi, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { moleculeStrings } from './molecule.strings';
@@ -30,20 +28,21 @@ const clampSize = (n: number | undefined, d: number) => (n === undefined ? d : M
 const drawings = new Map<string, Promise<DrawSvgResult & { smilesIn: string }>>();
 const MAX_CACHED = 200;
 
-function draw(apiOrigin: string, input: { smiles?: string; molKey?: string; molfile?: string }, width: number, height: number) {
-  const key = JSON.stringify([apiOrigin, input.smiles, input.molKey, input.molfile, width, height]);
+/** Draws through the client of the element that asks first (its csai-error reports a failure). */
+function draw(client: ApiClient, input: { smiles?: string; molKey?: string; molfile?: string }, width: number, height: number) {
+  const key = JSON.stringify([client.root, input.smiles, input.molKey, input.molfile, width, height]);
   let job = drawings.get(key);
   if (!job) {
     job = (async () => {
       let body: { smiles: string } | { molfile: string };
       let smilesIn = input.smiles ?? '';
       if (input.molKey) {
-        const mol = await getJson(apiOrigin, `/api/v1/mol/get_mol_string?mol_key=${encodeURIComponent(input.molKey)}`, molString);
+        const mol = await client.get(`/mol/get_mol_string?mol_key=${encodeURIComponent(input.molKey)}`, molString);
         body = { molfile: mol.molfile };
         smilesIn = mol.smiles;
       } else if (input.molfile) body = { molfile: input.molfile };
       else body = { smiles: input.smiles ?? '' };
-      const result = await postJson(apiOrigin, '/api/v1/mol/draw_svg', { ...body, width, height }, drawSvgResult);
+      const result = await client.post('/mol/draw_svg', { ...body, width, height }, drawSvgResult);
       return { ...result, smilesIn };
     })();
     drawings.set(key, job);
@@ -58,7 +57,7 @@ type State = { state: 'loading' } | { state: 'error'; message: string } | { stat
 
 /** A 2D structure drawn by the server (RDKit), with its formula and a copy-SMILES button. */
 export function Molecule({ smiles, molKey, molfile, width, height, caption, hideCopy }: MoleculeProps) {
-  const { host, apiOrigin } = useHost();
+  const client = useApi();
   const t = useT('molecule');
   const tRef = useRef(t);
   tRef.current = t;
@@ -76,7 +75,7 @@ export function Molecule({ smiles, molKey, molfile, width, height, caption, hide
       return;
     }
     setView({ state: 'loading' });
-    draw(apiOrigin, { smiles, molKey, molfile }, w, h).then(
+    draw(client, { smiles, molKey, molfile }, w, h).then(
       (result) => {
         if (!live) return;
         const svg = parseSvg(result.svg);
@@ -88,16 +87,15 @@ export function Molecule({ smiles, molKey, molfile, width, height, caption, hide
       },
       (error: unknown) => {
         if (!live) return;
-        const failed = error instanceof WidgetFetchError ? error : new WidgetFetchError('network_error', undefined, String(error));
-        const reason = failed.code === 'network_error' ? tr('network_error') : failed.message;
+        // A failed call reached the page as the client's csai-error; the drawing says why inline.
+        const reason = error instanceof ApiError && error.code !== 'network_error' ? error.message : tr('network_error');
         setView({ state: 'error', message: tr('failed', { message: reason }) });
-        emit(host, 'csai-error', { message: reason, code: failed.code, ...(failed.status !== undefined ? { status: failed.status } : {}) });
       },
     );
     return () => {
       live = false;
     };
-  }, [apiOrigin, host, smiles, molKey, molfile, w, h]);
+  }, [client, smiles, molKey, molfile, w, h]);
 
   // The drawing joins the DOM as nodes (never as an HTML string). A clone per element: the
   // cached parse may be shown by several elements.

@@ -4,9 +4,8 @@ import { kbDocument } from '../../contract/knowledge';
 import { molString, pdbString } from '../../contract/mol';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
-import { fetchBlob } from '../shared/fetch-api';
-import { getJson, WidgetFetchError } from '../shared/fetch-json';
-import { useHost, useT } from '../shared/host-context';
+import { ApiError, type ApiClient } from '../../core/api';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { moleculeStrings } from './molecule.strings';
@@ -41,26 +40,27 @@ export function hasWebGl(): boolean {
   }
 }
 
-async function loadStructure(apiOrigin: string, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey'>, signal: AbortSignal): Promise<Structure> {
+async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey'>, signal: AbortSignal): Promise<Structure> {
   if (props.molKey) {
-    const mol = await getJson(apiOrigin, `/api/v1/mol/get_mol_string?mol_key=${encodeURIComponent(props.molKey)}`, molString, { signal });
+    const mol = await client.get(`/mol/get_mol_string?mol_key=${encodeURIComponent(props.molKey)}`, molString, { signal });
     return { data: mol.molfile, format: 'sdf' };
   }
   if (props.docId) {
-    const doc = await getJson(apiOrigin, `/api/v1/knowledge_base/doc/${encodeURIComponent(props.docId)}`, kbDocument, { signal });
+    const doc = await client.get(`/knowledge_base/doc/${encodeURIComponent(props.docId)}`, kbDocument, { signal });
     if (doc.type === 5) {
-      const blob = await fetchBlob(apiOrigin, `/api/v1/knowledge_base/download/${encodeURIComponent(props.docId)}`, { signal });
+      const { blob } = await client.download(`/knowledge_base/download/${encodeURIComponent(props.docId)}`, { signal });
       return { data: await blob.text(), format: 'sdf' };
     }
   }
   const id = props.pdbId ?? props.docId ?? '';
-  const pdb = await getJson(apiOrigin, `/api/v1/mol/get_pdb_string?pdb_id=${encodeURIComponent(id)}`, pdbString, { signal });
+  const pdb = await client.get(`/mol/get_pdb_string?pdb_id=${encodeURIComponent(id)}`, pdbString, { signal });
   return { data: pdb.pdb, format: 'pdb' };
 }
 
 /** A 3D structure (PDB or SDF) in 3Dmol.js, loaded only when this element is used. */
 export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle, spin: initialSpin }: Molecule3dProps) {
-  const { host, apiOrigin } = useHost();
+  const { host } = useHost();
+  const client = useApi();
   const t = useT('molecule');
   const tRef = useRef(t);
   tRef.current = t;
@@ -87,7 +87,7 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
     setState({ state: 'loading' });
     void (async () => {
       try {
-        const [$3Dmol, structure] = await Promise.all([import('3dmol'), loadStructure(apiOrigin, { pdbId, docId, molKey }, abort.signal)]);
+        const [$3Dmol, structure] = await Promise.all([import('3dmol'), loadStructure(client, { pdbId, docId, molKey }, abort.signal)]);
         if (abort.signal.aborted) return;
         el.replaceChildren();
         const v = $3Dmol.createViewer(el, { backgroundColor: 'white', antialias: true });
@@ -101,10 +101,10 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
         setState({ state: 'ready', atoms, ligand, format: structure.format });
       } catch (error) {
         if (abort.signal.aborted) return;
-        const failed = error instanceof WidgetFetchError ? error : new WidgetFetchError('load_failed', undefined, String(error));
-        const reason = failed.code === 'network_error' ? tr('network_error') : failed.message;
+        // A failed call reached the page as the client's csai-error; anything else (3Dmol) is told here.
+        const reason = error instanceof ApiError ? (error.code === 'network_error' ? tr('network_error') : error.message) : error instanceof Error ? error.message : String(error);
         setState({ state: 'error', message: tr('failed_3d', { message: reason }) });
-        emit(host, 'csai-error', { message: reason, code: failed.code, ...(failed.status !== undefined ? { status: failed.status } : {}) });
+        if (!(error instanceof ApiError)) emit(host, 'csai-error', { message: reason, code: 'load_failed' });
       }
     })();
     return () => {
@@ -113,7 +113,7 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
       viewer.current = null;
       el.replaceChildren();
     };
-  }, [apiOrigin, host, pdbId, docId, molKey, initialStyle]);
+  }, [client, host, pdbId, docId, molKey, initialStyle]);
 
   // Styles: cartoon keeps ligands as sticks so they stay visible.
   useEffect(() => {

@@ -1,10 +1,16 @@
+/** The attribute inline styles are parked in while parsing (see {@link parseSvg}). */
+const PARKED = 'data-csai-style';
+
 /**
  * Parses an SVG string (from draw_svg, already sanitised on the server) without innerHTML and
  * returns the root <svg> element adopted into `doc`, with anything active removed once more
  * (scripts, foreignObject, event handler attributes, non-local links). `null` when it is not SVG.
+ * RDKit writes its colours as `style` attributes, which a page CSP without 'unsafe-inline'
+ * refuses: they are parked under another name before parsing and applied through CSSOM.
  */
 export function parseSvg(text: string, doc: Document = document): SVGSVGElement | null {
-  const parsed = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const parked = text.replace(/(<[^<>]*\s)style(\s*=)/g, `$1${PARKED}$2`);
+  const parsed = new DOMParser().parseFromString(parked, 'image/svg+xml');
   const svg = parsed.documentElement;
   if (svg.nodeName !== 'svg' || parsed.getElementsByTagName('parsererror').length > 0) return null;
   for (const bad of [...svg.querySelectorAll('script, foreignObject, iframe, object, embed, use, image, animate, set')]) bad.remove();
@@ -15,5 +21,11 @@ export function parseSvg(text: string, doc: Document = document): SVGSVGElement 
     }
   }
   const adopted = doc.adoptNode(svg);
+  for (const el of [adopted, ...adopted.querySelectorAll(`[${PARKED}]`)]) {
+    const css = el.getAttribute(PARKED);
+    if (css === null) continue;
+    el.removeAttribute(PARKED);
+    if (el instanceof SVGElement) el.style.cssText = css;
+  }
   return adopted instanceof SVGSVGElement ? adopted : null;
 }

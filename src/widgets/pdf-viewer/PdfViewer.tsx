@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { ApiError } from '../../core/api';
 import { viewerModel } from '../../core/viewer-model';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
-import { WidgetFetchError } from '../shared/fetch-json';
-import { useHost, useT } from '../shared/host-context';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { documentSource, type PdfDocument } from './document-source';
@@ -29,11 +29,14 @@ export interface PdfViewerProps extends CommonProps {
 
 type Translate = ReturnType<typeof useT>;
 
-/** A failure as the message shown in the viewer; the page hears of it as `csai-error`. */
+/**
+ * A failure as the message shown in the viewer. A failed call reached the page as the client's
+ * `csai-error`; a pdf.js failure is told here.
+ */
 function failure(host: HTMLElement, t: Translate, error: unknown, key: 'load_failed' | 'download_failed' | 'markdown_failed'): string {
-  const known = error instanceof WidgetFetchError ? error : null;
+  const known = error instanceof ApiError ? error : null;
   const message = known ? (known.code === 'network_error' ? t('network_error') : known.message) : t('pdf_failed');
-  emit(host, 'csai-error', { message, code: known ? known.code : 'pdf_failed', ...(known?.status ? { status: known.status } : {}) });
+  if (!known) emit(host, 'csai-error', { message, code: 'pdf_failed' });
   return key === 'load_failed' && !known ? t('pdf_failed') : t(key, { message });
 }
 
@@ -42,6 +45,7 @@ export function PdfViewer(props: PdfViewerProps) {
   const { docId: rawId, ifImg, downloadUrl, downloadKey, page: startPage, highlight } = props;
   const docId = rawId ?? downloadKey;
   const { host, root, apiOrigin } = useHost();
+  const client = useApi();
   const t = useT('pdfViewer');
   const tRef = useRef(t);
   tRef.current = t;
@@ -63,9 +67,9 @@ export function PdfViewer(props: PdfViewerProps) {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     };
-    return model.open(documentSource({ apiOrigin, docId, downloadUrl, ifImg }, save), tRef.current('no_doc'));
+    return model.open(documentSource({ apiOrigin, client, docId, downloadUrl, ifImg }, save), tRef.current('no_doc'));
     // `page` and `highlight` apply when a document opens; a later page scrolls (below).
-  }, [model, root, apiOrigin, docId, downloadUrl, ifImg]);
+  }, [model, root, apiOrigin, client, docId, downloadUrl, ifImg]);
   const load = useValue(model.$load);
   const record = useValue(model.$record);
   const downloadError = useValue(model.$downloadError);

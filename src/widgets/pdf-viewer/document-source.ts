@@ -1,16 +1,17 @@
 // Where the viewer model (src/core/viewer-model.ts) gets one document from: the record and the
 // bytes (taken from the element's prefetch when it started them), pdf.js, the parsed markdown and
-// the download. The network calls are the ones the view made before the model existed.
+// the download. Every call goes through the element's API client (its api-base, credentials and
+// SPEC §8 mapping); a prefetched answer is read by the client like its own.
 import { imageResult, kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
 import type { Opened, OutlineNode, ViewerDocument, ViewerSource } from '../../core/viewer-model';
 import type { PageText } from '../../core/viewer-geometry';
-import { fetchBlob } from '../shared/fetch-api';
-import { getJson } from '../shared/fetch-json';
+import type { ApiClient } from '../../core/api';
 import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { downloadPath, prefetchKey, takePrefetch } from './prefetch';
-import { prefetchedPdf, prefetchedRecord } from './prefetch-read';
 
-const API = '/api/v1/knowledge_base';
+const API = '/knowledge_base';
+/** A `/api/v1/…` path (download-url, prefetch) as the client's path below its root. */
+const clientPath = (path: string) => path.replace(/^\/api\/v1(?=\/)/, '');
 
 /** An opened PDF as the model sees it, with pdf.js's document for the pages to draw. */
 export interface PdfDocument extends ViewerDocument {
@@ -47,6 +48,8 @@ function pdfDocument(pdf: PDFDocumentProxy): PdfDocument {
 /** What the element's attributes point at. */
 export interface DocumentAttributes {
   apiOrigin: string;
+  /** The element's API client. */
+  client: ApiClient;
   docId: string | undefined;
   downloadUrl: string | undefined;
   ifImg: boolean;
@@ -56,7 +59,7 @@ export interface DocumentAttributes {
  * The source of the document the attributes name, or null when they name none. `save` hands the
  * downloaded file to the user (the view puts a link in its shadow root).
  */
-export function documentSource({ apiOrigin, docId, downloadUrl, ifImg }: DocumentAttributes, save: (blob: Blob, name: string) => void): ViewerSource<PdfDocument> | null {
+export function documentSource({ apiOrigin, client, docId, downloadUrl, ifImg }: DocumentAttributes, save: (blob: Blob, name: string) => void): ViewerSource<PdfDocument> | null {
   const path = downloadPath(docId, downloadUrl);
   if (!path) return null;
   return {
@@ -68,12 +71,12 @@ export function documentSource({ apiOrigin, docId, downloadUrl, ifImg }: Documen
       // The record and the bytes in parallel (most documents are PDFs); the worker starts too.
       const bytesAbort = new AbortController();
       signal.addEventListener('abort', () => bytesAbort.abort());
-      const bytesPromise = ifImg || early ? null : fetchBlob(apiOrigin, path, { signal: bytesAbort.signal });
+      const bytesPromise = ifImg || early ? null : client.download(clientPath(path), { signal: bytesAbort.signal }).then((d) => d.blob);
       bytesPromise?.catch(() => undefined);
       if (!ifImg && !early) pdfWorker();
       let info: KbDocument | null = null;
-      if (early) info = await prefetchedRecord(early);
-      else if (docId) info = await getJson(apiOrigin, `${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
+      if (early?.record) info = await client.get(clientPath(early.recordPath), kbDocument, { response: early.record, signal });
+      else if (docId) info = await client.get(`${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
       if (signal.aborted) throw signal.reason;
       record(info);
       if (info && info.type !== 1) {
@@ -82,17 +85,20 @@ export function documentSource({ apiOrigin, docId, downloadUrl, ifImg }: Documen
         void early?.pdf.then((p) => p.destroy(), () => undefined);
       }
       if (ifImg || info?.type === 3) {
-        const img = await getJson(apiOrigin, `${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
+        const img = await client.get(`${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
         return { state: 'image', src: `data:${img.mime};base64,${img.img_base64}` };
       }
       if (info && info.type !== 1) return { state: 'other' };
       let opened: PDFDocumentProxy;
-      if (early) opened = await prefetchedPdf(early);
-      else {
-        const blob = await (bytesPromise ?? fetchBlob(apiOrigin, path, { signal }));
+      if (early) {
+        await client.response(clientPath(early.path), { response: early.bytes, signal });
+        opened = await early.pdf;
+      } else {
+        const blob = await (bytesPromise ?? client.download(clientPath(path), { signal }).then((d) => d.blob));
         const bytes = new Uint8Array(await blob.arrayBuffer());
         if (signal.aborted) throw signal.reason;
-        opened = await openPdf(bytes);
+        // Embedded (any api-base), pdf.js uses its JavaScript decoders: no WebAssembly under the page's CSP.
+        opened = await openPdf(bytes, { wasm: apiOrigin === '' });
       }
       const document = pdfDocument(opened);
       try {
@@ -103,9 +109,9 @@ export function documentSource({ apiOrigin, docId, downloadUrl, ifImg }: Documen
         throw error;
       }
     },
-    markdown: docId ? () => getJson(apiOrigin, `${API}/doc_markdown/${encodeURIComponent(docId)}`, markdownResult).then((r) => r.markdown) : undefined,
+    markdown: docId ? () => client.get(`${API}/doc_markdown/${encodeURIComponent(docId)}`, markdownResult).then((r) => r.markdown) : undefined,
     async download(info) {
-      const blob = await fetchBlob(apiOrigin, path);
+      const { blob } = await client.download(clientPath(path));
       save(blob, info?.title ?? `${docId ?? 'document'}.pdf`);
     },
   };

@@ -4,8 +4,9 @@
 // other HTML comment is dropped, never shown as text.
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { noInlineStyle } from '../shared/md-no-inline-style';
 
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false }).use(noInlineStyle);
 
 /** A private-use character around the page number: cannot come from the parser's text. */
 const MARK = '\uE000';
@@ -38,7 +39,7 @@ export function markdownFragment(markdown: string, pageLabel: (page: number) => 
     // DESIGN §9: remote images in rendered text are not loaded.
     if (node.tagName === 'IMG') node.remove();
   });
-  const fragment = purify.sanitize(md.render(withPageTokens(markdown)), { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ['style', 'img'] });
+  const fragment = purify.sanitize(md.render(withPageTokens(markdown)), { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ['style', 'img'], FORBID_ATTR: ['style'] });
   const token = new RegExp(`^${MARK}(\\d+)${MARK}$`);
   for (const p of [...fragment.querySelectorAll('p')]) {
     const m = token.exec(p.textContent ?? '');

@@ -24,13 +24,23 @@ export function pdfWorker(): InstanceType<typeof pdfjs.PDFWorker> {
   return own;
 }
 
+/**
+ * How a document is opened. `wasm`: pdf.js may compile its WebAssembly decoders (ICC colours,
+ * JPEG 2000). An element embedded in another page passes false: that page's CSP may lack
+ * 'wasm-unsafe-eval' (the worker inherits it), and pdf.js's JavaScript fallbacks need nothing.
+ */
+export interface OpenOptions {
+  wasm?: boolean;
+}
+
 /** The getDocument parameters every load uses: data folders, and no eval (DESIGN §9). */
-export function documentParams(data: Uint8Array, worker: InstanceType<typeof pdfjs.PDFWorker>): DocumentInitParameters {
+export function documentParams(data: Uint8Array, worker: InstanceType<typeof pdfjs.PDFWorker>, { wasm = true }: OpenOptions = {}): DocumentInitParameters {
   const base = pdfjsBase();
   return {
     data,
     worker,
     isEvalSupported: false,
+    useWasm: wasm,
     enableXfa: false,
     cMapUrl: `${base}cmaps/`,
     cMapPacked: true,
@@ -41,16 +51,16 @@ export function documentParams(data: Uint8Array, worker: InstanceType<typeof pdf
 }
 
 /** Opens a PDF from its bytes. */
-export async function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
+export async function openPdf(data: Uint8Array, options: OpenOptions = {}): Promise<PDFDocumentProxy> {
   const early = startWorker();
-  if (!early) return pdfjs.getDocument(documentParams(data, pdfWorker())).promise;
+  if (!early) return pdfjs.getDocument(documentParams(data, pdfWorker(), options)).promise;
   // pdf.js hands the bytes over to the worker; a retry on its own worker needs a copy.
-  const task = pdfjs.getDocument(documentParams(early.viaBlob ? data.slice() : data, pdfjs.PDFWorker.create({ port: early.worker })));
+  const task = pdfjs.getDocument(documentParams(early.viaBlob ? data.slice() : data, pdfjs.PDFWorker.create({ port: early.worker }), options));
   const lost = early.failed.then(() => 'lost' as const);
   const result = await Promise.race([task.promise, lost]);
   if (result !== 'lost') return result;
   void task.destroy();
   // The same script failed from its own origin: pdf.js could not load it either.
   if (!early.viaBlob) throw new Error('the pdf.js worker did not start');
-  return pdfjs.getDocument(documentParams(data, pdfWorker())).promise;
+  return pdfjs.getDocument(documentParams(data, pdfWorker(), options)).promise;
 }

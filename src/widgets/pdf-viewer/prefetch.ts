@@ -2,7 +2,8 @@
 // must run before the big shared chunks evaluate) as soon as a <csai-pdf-viewer> connects, so the
 // document's record, its bytes, pdf.js's worker and the opening of the PDF run while the React
 // view is still loading. The view takes the result once (takePrefetch) for the same document and
-// reads the answers with prefetch-read.ts; anything not taken in time is dropped.
+// reads the answers through its API client (`response` option); anything not taken in time is dropped.
+import { credentialsFor, REQUESTED_WITH } from '../../core/request';
 import type { PDFDocumentProxy } from './pdfjs';
 import { startWorker, workerUrl } from './pdfjs-files';
 
@@ -11,9 +12,9 @@ const KEEP_MS = 30_000;
 
 /** The requests the view would start itself for a PDF document. */
 export interface Prefetched {
-  /** The record's answer (null without a doc-id); the same request getJson makes. */
+  /** The record's answer (null without a doc-id); the same request the client makes. */
   record: Promise<Response> | null;
-  /** The file's answer; the same request fetchBlob makes. */
+  /** The file's answer; the same request the client makes. */
   bytes: Promise<Response>;
   /** The PDF opened from a successful answer (rejects when the answer failed). */
   pdf: Promise<PDFDocumentProxy>;
@@ -111,8 +112,8 @@ export function prefetch(host: Element): void {
   // The worker's thread first: its script is the biggest file of the viewer (pdfjs-files.ts).
   const worker = startWorker();
   const controller = new AbortController();
-  // As fetchBlob (fetch-api.ts) and getJson (fetch-json.ts) ask.
-  const credentials: RequestCredentials = apiOrigin && new URL(apiOrigin, location.href).origin !== location.origin ? 'include' : 'same-origin';
+  // As the API client asks (core/request.ts): the element's credentials, X-Requested-With.
+  const credentials = credentialsFor(apiOrigin);
   // The file and pdf.js's library are asked for once the worker's script is in (or after
   // WORKER_FIRST_MS): they would share the connection otherwise, and the worker needs its script
   // long before it needs the file (it compiles and starts first), so the file arrives about as
@@ -121,10 +122,10 @@ export function prefetch(host: Element): void {
   // the page sees no timing of it, and nothing waits.)
   const workerFirst = worker && !worker.viaBlob ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve();
   const bytes = workerFirst.then(() =>
-    fetch(`${apiOrigin}${path}`, { credentials, headers: { 'X-Requested-With': 'XMLHttpRequest' }, signal: controller.signal }),
+    fetch(`${apiOrigin}${path}`, { credentials, headers: { ...REQUESTED_WITH, Accept: '*/*' }, signal: controller.signal }),
   );
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
-  const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } }) : null;
+  const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials, headers: { ...REQUESTED_WITH, Accept: 'application/json' } }) : null;
   // A record that says the document is not a PDF (an SDF or a PDB opened without the route
   // knowing its type) stops the download: its bytes never reach pdf.js. The PDF does not wait
   // for the record: the two run side by side, as before.
@@ -149,7 +150,8 @@ export function prefetch(host: Element): void {
   const pdf = Promise.all([data, pdfjs]).then(([d, m]) => {
     // Bytes that are not a PDF (the record may still be on its way) are never handed to pdf.js.
     if (notPdf || !looksLikePdf(d)) throw new Error('not a PDF');
-    return m.openPdf(d);
+    // Embedded (an api-base) the page's CSP decides about WebAssembly: pdf.js's JS fallbacks then (pdfjs.ts).
+    return m.openPdf(d, { wasm: apiOrigin === '' });
   });
   // Settles once pdf.js has been asked to open the document (or the load failed before).
   const opening = Promise.all([data, pdfjs]).then(

@@ -52,6 +52,7 @@ const css = `
 .csai-md ul { list-style: disc; padding-left: 1.5em; } .csai-md ol { list-style: decimal; padding-left: 1.5em; }
 .csai-md table { border-collapse: collapse; display: block; overflow-x: auto; }
 .csai-md th, .csai-md td { border: 1px solid var(--csai-c-line); padding: 0.25em 0.5em; }
+.csai-md [data-align="left"] { text-align: left; } .csai-md [data-align="center"] { text-align: center; } .csai-md [data-align="right"] { text-align: right; }
 .csai-md code, .csai-md pre { font-family: ui-monospace, monospace; font-size: 0.92em; }
 .csai-md pre { overflow-x: auto; padding: 0.5em; border: 1px solid var(--csai-c-line); }
 .csai-md a { color: var(--csai-c-accent); text-decoration: underline; }

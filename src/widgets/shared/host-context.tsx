@@ -1,7 +1,9 @@
 import { createContext, useContext, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import type { CommonProps } from './element';
+import type { ApiClient } from '../../core/api';
 import { translator } from './i18n';
+import { clientFor } from './site';
 
 /** What every element's React tree can read: its host element and the common attributes. */
 export interface HostInfo extends CommonProps {
@@ -28,4 +30,10 @@ export function useHost(): HostInfo {
 export function useT(ns: string): TFunction {
   const { lang } = useHost();
   return useMemo(() => translator(ns, lang), [ns, lang]);
+}
+
+/** The element's API client (`clientFor`): its `api-base`, credentials and `csai-error` reporting. */
+export function useApi(): ApiClient {
+  const { host, apiOrigin, lang } = useHost();
+  return useMemo(() => clientFor(host, apiOrigin, lang), [host, apiOrigin, lang]);
 }

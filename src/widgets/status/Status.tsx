@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { alert as alertSchema, ping as pingSchema, type Alert } from '../../contract/general';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
-import { getJson, WidgetFetchError } from '../shared/fetch-json';
-import { useHost, useT } from '../shared/host-context';
+import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
 import { statusStrings } from './status.strings';
@@ -27,11 +26,9 @@ const dotColour = { checking: 'bg-muted', online: 'bg-success', offline: 'bg-dan
 
 /** Server reachability (GET /api/v1/) and the server banner (GET /api/v1/prompt/get_alert). */
 export function Status({ compact }: StatusProps) {
-  const { host, apiOrigin } = useHost();
+  const { host } = useHost();
+  const client = useApi();
   const t = useT('status');
-  // Read at failure time, so a change of `lang` re-translates without calling the server again.
-  const tRef = useRef(t);
-  tRef.current = t;
   const [reach, setReach] = useState<Reachability>({ state: 'checking' });
   const [banner, setBanner] = useState<Alert | null>(null);
 
@@ -39,27 +36,21 @@ export function Status({ compact }: StatusProps) {
     const abort = new AbortController();
     const { signal } = abort;
     setReach({ state: 'checking' });
-    getJson(apiOrigin, '/api/v1/', pingSchema, { signal }).then(
+    // A failure reaches the page as the client's csai-error (toErrorDetail); the pill says it in its words.
+    client.get('/', pingSchema, { signal, redirect: false }).then(
       (ping) => {
         if (signal.aborted) return; // a newer api-base owns the state now
         setReach({ state: 'online', version: ping.version });
         emit(host, 'csai-status-change', { online: true, version: ping.version });
       },
-      (error: unknown) => {
+      () => {
         if (signal.aborted) return;
         setReach({ state: 'offline' });
-        const failed = error instanceof WidgetFetchError ? error : new WidgetFetchError('network_error', undefined, String(error));
-        const tr = tRef.current;
-        const message =
-          failed.code === 'network_error' ? tr('network_error')
-          : failed.code === 'unexpected_response' ? tr('unexpected_response')
-          : tr('server_error', { status: failed.status ?? '' });
         emit(host, 'csai-status-change', { online: false });
-        emit(host, 'csai-error', { message, code: failed.code, ...(failed.status !== undefined ? { status: failed.status } : {}) });
       },
     );
-    // SPEC: the banner is hidden when its call fails.
-    getJson(apiOrigin, '/api/v1/prompt/get_alert', alertSchema, { signal }).then(
+    // SPEC §8: the banner is hidden when its call fails (that row replaces the generic toast).
+    client.get('/prompt/get_alert', alertSchema, { signal, quiet: true, redirect: false }).then(
       (alert) => {
         if (!signal.aborted) setBanner(alert.is_show && alert.content.trim() !== '' ? alert : null);
       },
@@ -68,7 +59,7 @@ export function Status({ compact }: StatusProps) {
       },
     );
     return () => abort.abort();
-  }, [apiOrigin, host]);
+  }, [client, host]);
 
   const label = reach.state === 'online' ? t('online') : reach.state === 'offline' ? t('offline') : t('checking');
   return (

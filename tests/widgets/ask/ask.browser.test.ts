@@ -4,7 +4,7 @@ import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
 import { statusStore } from '../../../src/core/status-store';
 import { toastStore } from '../../../src/core/toast';
 import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
-import { chooseFiles, csaiRoutes, doc, failBody, FakeEventSource, FakeXhr, fakeFetch, installFakes, okBody, pdf, png, typeInto, type Call, type Route } from './fake-csai';
+import { chooseFiles, csaiRoutes, doc, failBody, FakeAnswerStream, FakeXhr, fakeFetch, installFakes, okBody, pdf, png, typeInto, type Call, type Route } from './fake-csai';
 
 const shadow = (el: Element) => el.shadowRoot!;
 const input = (el: Element) => part(el, 'input') as HTMLTextAreaElement;
@@ -332,10 +332,10 @@ describe('<csai-ask>', () => {
       expect(calls.some((c) => c.method === 'POST' && c.path === '/channel')).to.equal(false);
       expect(sent()!.body).to.deep.include({ channel_id: 'c9' });
       const stop = await waitFor(() => part(el, 'stop'), 'the stop button');
-      expect(FakeEventSource.all[0]!.url).to.contain('/channel/questions/q1/events');
+      expect(FakeAnswerStream.all[0]!.url).to.contain('/channel/questions/q1/events');
       stop.click();
       await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
-      FakeEventSource.all[0]!.emit(5, 'done', { status: 'stopped' });
+      FakeAnswerStream.all[0]!.emit(5, 'done', { status: 'stopped' });
       await waitFor(() => part(el, 'send'), 'the send button again');
     });
 

@@ -1,5 +1,6 @@
-// A fake CSAI server for the question box and conversation tests: fetch, XMLHttpRequest (uploads
-// with progress) and EventSource (answer streams) replaced in the page, every call recorded.
+// A fake CSAI server for the question box and conversation tests: fetch (with the answer event
+// streams the test feeds) and XMLHttpRequest (uploads with progress) replaced in the page, every
+// call recorded.
 import { json } from '../harness';
 
 export interface Call {
@@ -29,6 +30,9 @@ export function fakeFetch(routes: Route[]) {
     if (typeof init?.body === 'string') body = JSON.parse(init.body);
     const call = { method, url, path: pathOf(url), body };
     calls.push(call);
+    if (method === 'GET' && /^\/channel\/questions\/[^/]+\/events/.test(call.path)) {
+      return new FakeAnswerStream(url, new Headers(init?.headers).get('Last-Event-ID'), init?.signal ?? undefined).response;
+    }
     for (const r of routes) {
       const res = await r(call);
       if (res) return res;
@@ -72,6 +76,8 @@ export function csaiRoutes(extra: Route[] = []): Route[] {
   ];
 }
 
+type Listener = (e: ProgressEvent) => void;
+
 /** A stand-in XMLHttpRequest: the test drives progress and the answer. */
 export class FakeXhr {
   static all: FakeXhr[] = [];
@@ -82,10 +88,9 @@ export class FakeXhr {
   withCredentials = false;
   status = 0;
   responseText = '';
-  upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
+  private listeners: Record<string, Listener[]> = {};
+  private uploadListeners: Record<string, Listener[]> = {};
+  upload = { addEventListener: (type: string, fn: Listener) => void (this.uploadListeners[type] ??= []).push(fn) };
   open(method: string, url: string) {
     this.method = method;
     this.url = url;
@@ -93,53 +98,71 @@ export class FakeXhr {
   setRequestHeader(name: string, value: string) {
     this.headers[name] = value;
   }
+  getAllResponseHeaders() {
+    return 'content-type: application/json\r\n';
+  }
+  addEventListener(type: string, fn: Listener) {
+    (this.listeners[type] ??= []).push(fn);
+  }
   send(body: FormData) {
     this.body = body;
     FakeXhr.all.push(this);
   }
   abort() {
-    this.onabort?.();
+    this.fire('abort');
   }
   files(): File[] {
     return (this.body?.getAll('files') ?? []).filter((f): f is File => f instanceof File);
   }
   progress(loaded: number, total: number) {
-    this.upload.onprogress?.(new ProgressEvent('progress', { loaded, total, lengthComputable: true }));
+    for (const fn of this.uploadListeners.progress ?? []) fn(new ProgressEvent('progress', { loaded, total, lengthComputable: true }));
   }
   respond(status: number, body: unknown) {
     this.status = status;
     this.responseText = JSON.stringify(body);
-    this.onload?.();
+    this.fire('load');
+  }
+  private fire(type: string) {
+    for (const fn of this.listeners[type] ?? []) fn(new ProgressEvent(type));
   }
 }
 
-/** A stand-in EventSource: the test sends events. */
-export class FakeEventSource extends EventTarget {
-  static all: FakeEventSource[] = [];
+/** One answer event stream the fake server holds open: the test sends its events. */
+export class FakeAnswerStream {
+  static all: FakeAnswerStream[] = [];
   closed = false;
-  constructor(readonly url: string, readonly init?: EventSourceInit) {
-    super();
-    FakeEventSource.all.push(this);
-  }
-  close() {
-    this.closed = true;
+  readonly response: Response;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  constructor(readonly url: string, readonly lastEventId: string | null, signal?: AbortSignal) {
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        this.controller = c;
+        c.enqueue(new TextEncoder().encode(': stream\n\n'));
+      },
+      cancel: () => {
+        this.closed = true;
+      },
+    });
+    signal?.addEventListener('abort', () => {
+      this.closed = true;
+      this.controller?.error(new DOMException('aborted', 'AbortError'));
+    });
+    this.response = new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+    FakeAnswerStream.all.push(this);
   }
   emit(id: number, event: string, data: unknown) {
-    this.dispatchEvent(new MessageEvent(event, { data: JSON.stringify(data), lastEventId: String(id) }));
+    if (!this.closed) this.controller?.enqueue(new TextEncoder().encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
   }
 }
 
-/** Installs FakeXhr and FakeEventSource; returns the restore function. */
+/** Installs FakeXhr and forgets earlier streams; returns the restore function. */
 export function installFakes() {
   const xhr = globalThis.XMLHttpRequest;
-  const es = globalThis.EventSource;
   FakeXhr.all = [];
-  FakeEventSource.all = [];
+  FakeAnswerStream.all = [];
   Object.defineProperty(globalThis, 'XMLHttpRequest', { value: FakeXhr, configurable: true, writable: true });
-  Object.defineProperty(globalThis, 'EventSource', { value: FakeEventSource, configurable: true, writable: true });
   return () => {
     Object.defineProperty(globalThis, 'XMLHttpRequest', { value: xhr, configurable: true, writable: true });
-    Object.defineProperty(globalThis, 'EventSource', { value: es, configurable: true, writable: true });
   };
 }
 

@@ -2,7 +2,7 @@ import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, FakeEventSource, fakeFetch, installFakes, okBody, typeInto, type Call, type Route } from '../ask/fake-csai';
+import { csaiRoutes, FakeAnswerStream, fakeFetch, installFakes, okBody, typeInto, type Call, type Route } from '../ask/fake-csai';
 
 const channel = (id: string, name: string) => ({ id, name, question_count: 1, created_at: '', updated_at: '' });
 const question = (id: string, over: Record<string, unknown> = {}) => ({
@@ -71,7 +71,7 @@ describe('<csai-channels>', () => {
       observer.observe({ type: 'resource', buffered: true });
       const el = await show('channel-id="c1"', [question('q2', { status: 'running', answer: '', last_event_id: 2 }), question('q1', { answer: HOSTILE })]);
       await waitFor(() => answers(el)[0]?.querySelector('h1'), 'the stored answer');
-      const stream = await waitFor(() => FakeEventSource.all.find((s) => s.url.includes('/questions/q2/')), 'the stream');
+      const stream = await waitFor(() => FakeAnswerStream.all.find((s) => s.url.includes('/questions/q2/')), 'the stream');
       for (const [i, chunk] of HOSTILE.match(/[\s\S]{1,40}/g)!.entries()) stream.emit(3 + i, 'delta', { text: chunk });
       stream.emit(1000, 'done', { status: 'done' });
       await waitFor(() => answers(el)[1]?.querySelector('h1') && answers(el)[1]!.textContent?.includes('正常'), 'the streamed answer');
@@ -169,8 +169,9 @@ describe('<csai-channels>', () => {
       const el = await show('channel-id="c1"', [question('q1', { status: 'queued', answer: '已有的开头', last_event_id: 4 })]);
       await waitFor(() => part(el, 'queued'), 'the queued notice');
       expect(part(el, 'queued')!.textContent).to.equal('排队中，请稍候…');
-      const stream = await waitFor(() => FakeEventSource.all[0], 'the stream');
-      expect(stream.url).to.contain('/channel/questions/q1/events?last_event_id=4');
+      const stream = await waitFor(() => FakeAnswerStream.all[0], 'the stream');
+      expect(stream.url).to.contain('/channel/questions/q1/events');
+      expect(stream.lastEventId).to.equal('4');
       stream.emit(5, 'status', { status: 'running' });
       await waitFor(() => part(el, 'running'), 'running');
       stream.emit(6, 'delta', { text: '，继续' });
@@ -197,7 +198,7 @@ describe('<csai-channels>', () => {
       ]);
       (await waitFor(() => part(el, 'stop'), 'stop')).click();
       await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
-      FakeEventSource.all[0]!.emit(3, 'done', { status: 'stopped' });
+      FakeAnswerStream.all[0]!.emit(3, 'done', { status: 'stopped' });
       (await waitFor(() => part(el, 'like'), 'like')).click();
       await waitFor(() => part(el, 'like')!.getAttribute('aria-pressed') === 'true', 'liked');
       part(el, 'like')!.click();

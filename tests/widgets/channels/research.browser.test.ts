@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, FakeEventSource, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+import { csaiRoutes, FakeAnswerStream, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
 
 // Deep research in the conversation view: the plan, the current step and the progress.
 const question = (id: string, over: Record<string, unknown> = {}) => ({
@@ -58,7 +58,7 @@ describe('<csai-channels> deep research', () => {
     const result = await axe.run(el.shadowRoot!.querySelector('.csai-root')!);
     expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.html).join(" ")}`)).to.deep.equal([]);
 
-    const stream = await waitFor(() => FakeEventSource.all.find((s) => s.url.includes('/questions/q1/')), 'the stream');
+    const stream = await waitFor(() => FakeAnswerStream.all.find((s) => s.url.includes('/questions/q1/')), 'the stream');
     stream.emit(3, 'research_step', searchStep(1));
     await waitFor(() => part(el, 'research-progress')?.textContent === '第 2 / 6 步', 'the next step');
     expect(all(el, 'research-sub-question').map((li) => li.dataset.state)).to.deep.equal(['done', 'current', 'pending']);

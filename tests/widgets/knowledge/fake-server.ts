@@ -148,6 +148,9 @@ export class FakeXhr {
   setRequestHeader(name: string, value: string) {
     this.headers[name] = value;
   }
+  getAllResponseHeaders() {
+    return 'content-type: application/json\r\n';
+  }
   addEventListener(type: string, fn: Listener) {
     (this.listeners[type] ??= []).push(fn);
   }

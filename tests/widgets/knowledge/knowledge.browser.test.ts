@@ -3,7 +3,7 @@ import '../../../src/widgets/knowledge/knowledge.element';
 import { toastStore } from '../../../src/core/toast';
 import { clearStatusStorage, statusStore } from '../../../src/core/status-store';
 import { setNavigate } from '../../../src/core/page';
-import { fileProgress, totalProgress } from '../../../src/widgets/knowledge/upload';
+import { perFileProgress, totalProgress } from '../../../src/core/upload-progress';
 import { UPLOAD_CLEAR_MS } from '../../../src/widgets/knowledge/MainList';
 import { selectFolder } from '../../../src/widgets/knowledge/state';
 import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
@@ -341,11 +341,11 @@ describe('<csai-knowledge>', () => {
     });
 
     it('math: per-file progress from the bytes sent, total the rounded mean', () => {
-      expect(fileProgress([100, 300], 200, 400)).to.deep.equal([100, 33]);
-      expect(fileProgress([100, 300], 0, 400)).to.deep.equal([0, 0]);
-      expect(fileProgress([100, 300], 400, 400)).to.deep.equal([100, 100]);
-      expect(totalProgress([{ progress: 100 }, { progress: 33 }, { progress: 0 }])).to.equal(44);
-      expect(totalProgress([{ progress: 50 }, { progress: 1 }])).to.equal(26);
+      expect(perFileProgress([100, 300], 200, 400)).to.deep.equal([100, 33]);
+      expect(perFileProgress([100, 300], 0, 400)).to.deep.equal([0, 0]);
+      expect(perFileProgress([100, 300], 400, 400)).to.deep.equal([100, 100]);
+      expect(totalProgress([100, 33, 0])).to.equal(44);
+      expect(totalProgress([50, 1])).to.equal(26);
       expect(totalProgress([])).to.equal(0);
     });
   });

@@ -157,7 +157,7 @@ describe('<csai-status>', () => {
       box.addEventListener('csai-error', (e) => seen.push(e));
       box.innerHTML = '<csai-status></csai-status>';
       await waitFor(() => seen.length > 0, 'csai-error');
-      expect(seen[0]!.detail).to.deep.equal({ message: '服务器暂时不可用（503）', code: 'maintenance', status: 503 });
+      expect(seen[0]!.detail).to.deep.equal({ message: '维护中', code: 'maintenance', status: 503 });
     });
 
     it('reports an answer it cannot read', async () => {

@@ -2,9 +2,8 @@
 // structure, the bioavailability radar per molecule, one BOILED-Egg for all, CSV/SDF export.
 import { createElement, useState } from 'react';
 import { ADMET_METHODS, ADMET_NOT_COMPUTED, admetResult, type AdmetField, type AdmetMolecule } from '../../../contract/admet';
-import { useHost, useT } from '../../shared/host-context';
+import { useApi, useT } from '../../shared/host-context';
 import { addStrings } from '../../shared/i18n';
-import { apiFor } from '../../shared/site';
 import { admetStrings } from './admet.strings';
 import { BioavailabilityRadar, BoiledEgg } from './AdmetCharts';
 import type { ToolCardProps } from './index';
@@ -107,7 +106,7 @@ function save(blob: Blob, filename: string) {
 /** The ADMET card; a failed call or data it cannot read shows the tool's message instead. */
 export function AdmetCard({ ok, content, data }: ToolCardProps) {
   const t = useT('admet');
-  const { apiOrigin } = useHost();
+  const client = useApi();
   const [busy, setBusy] = useState<'csv' | 'sdf' | null>(null);
   const [failure, setFailure] = useState('');
   const parsed = ok ? admetResult.safeParse(data) : undefined;
@@ -124,7 +123,7 @@ export function AdmetCard({ ok, content, data }: ToolCardProps) {
     setFailure('');
     try {
       const body = { smiles: molecules.map((m) => m.smiles), names: molecules.map((m) => m.name || m.input), format };
-      const file = await apiFor(apiOrigin).download('/mol/admet/export', { body, quiet: true });
+      const file = await client.download('/mol/admet/export', { body, quiet: true });
       save(file.blob, file.filename ?? `admet.${format}`);
     } catch (err) {
       setFailure(t('export_failed', { message: err instanceof Error ? err.message : String(err) }));

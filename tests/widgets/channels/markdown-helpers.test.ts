@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../../../src/widgets/channels/answer-state';
 import { citationPath, looksLikeSmiles } from '../../../src/widgets/channels/markdown';
-
-describe('answer events', () => {
-  it('parses SSE messages with the contract and refuses junk', () => {
-    expect(parseEvent('delta', '12', '{"text":"苯"}')).toEqual({ id: 12, event: 'delta', data: { text: '苯' } });
-    expect(parseEvent('delta', '12', 'not json')).toBe(null);
-    expect(parseEvent('delta', '12', '{"txt":1}')).toBe(null);
-    expect(parseEvent('unknown', '12', '{}')).toBe(null);
-    expect(parseEvent('delta', 'x', '{"text":"a"}')).toBe(null);
-  });
-});
 
 const citation = { n: 2, docId: 'd1', title: 'a.pdf', page: 4, bbox: [1, 2, 3, 4] as [number, number, number, number], text: '' };
 

@@ -1,0 +1,151 @@
+// The question box's toolbar: the answer toggles, the tools panel, the search type, the chemical
+// editor and send / stop.
+import { useEffect, useRef, useState } from 'react';
+import type { AskModel } from '../../core/ask-model';
+import { statusStore } from '../../core/status-store';
+import { toastStore } from '../../core/toast';
+import { useHost, useT } from '../shared/host-context';
+import { useSignalValue } from '../shared/use-signal';
+import { toggleClass } from './AskContext';
+
+/** SPEC §9: the tools hover panel closes this long after the pointer leaves. */
+export const TOOLS_PANEL_CLOSE_MS = 700;
+const SEARCH_TYPES = ['all', 'web', 'paper', 'patent'] as const;
+
+interface ChemEditorElement extends HTMLElement {
+  open(initialSmiles?: string): void;
+}
+const isChemEditor = (el: Element): el is ChemEditorElement => typeof (el as Partial<ChemEditorElement>).open === 'function';
+
+/** Opens `<csai-chem-editor>` (created once inside the box, with the box's attributes); its SMILES go to `onSmiles`. */
+function useChemEditor(onSmiles: (smiles: string) => void) {
+  const { host } = useHost();
+  const t = useT('ask');
+  const onSmilesRef = useRef(onSmiles);
+  onSmilesRef.current = onSmiles;
+  return async () => {
+    let editor = host.shadowRoot?.querySelector('csai-chem-editor');
+    if (!editor) {
+      editor = document.createElement('csai-chem-editor');
+      for (const name of ['api-base', 'lang', 'theme', 'accent', 'radius']) {
+        const v = host.getAttribute(name);
+        if (v !== null) editor.setAttribute(name, v);
+      }
+      editor.addEventListener('csai-chem-smiles', (event) => {
+        const smiles = event instanceof CustomEvent && typeof (event.detail as { smiles?: unknown })?.smiles === 'string' ? (event.detail as { smiles: string }).smiles.trim() : '';
+        if (smiles) onSmilesRef.current(smiles);
+        else toastStore().toast({ variant: 'destructive', title: t('smiles_failed') });
+      });
+      host.shadowRoot?.querySelector('.csai-root')?.append(editor);
+    }
+    await customElements.whenDefined('csai-chem-editor');
+    if (isChemEditor(editor)) editor.open();
+  };
+}
+
+/** The tools toggle and its hover panel (SPEC §4: every usable tool on by default). */
+function Tools({ model }: { model: AskModel }) {
+  const t = useT('ask');
+  const tools = useSignalValue(model.$tools);
+  const enabled = useSignalValue(model.$enabledTools);
+  const on = useSignalValue(model.$toolsOn);
+  const [open, setOpen] = useState(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+  const show = () => {
+    void model.loadTools();
+    clearTimeout(closeTimer.current);
+    setOpen(true);
+  };
+  const hide = () => {
+    clearTimeout(closeTimer.current);
+    closeTimer.current = setTimeout(() => setOpen(false), TOOLS_PANEL_CLOSE_MS);
+  };
+  const none = tools !== null && !tools.some((g) => g.tools.some((x) => x.enabled && !x.ldap_disabled));
+  return (
+    <span className="relative inline-flex" onMouseEnter={show} onMouseLeave={hide} onFocus={show} onBlur={hide}>
+      <button type="button" part="toggle toggle-tools" aria-pressed={on} aria-expanded={open} className={toggleClass(on)} onClick={() => model.toggleAllTools()}>
+        {t('tools')}
+      </button>
+      {open && (
+        <div part="tools-panel" role="group" aria-label={t('tools_panel')} className="absolute z-10 left-0 bottom-full mb-1 w-64 max-h-72 overflow-auto rounded-csai border border-line bg-surface text-ink p-2 text-xs shadow">
+          {!tools && <span className="text-muted">{t('tools_loading')}</span>}
+          {none && <p part="tools-none" className="m-0 mb-1 text-muted">{t('tools_none')}</p>}
+          {tools?.map((g) => (
+            <fieldset key={g.id} part="tool-group" className="border-0 p-0 m-0 mb-1">
+              <legend className="font-semibold">{g.label}</legend>
+              {g.tools.map((tool) => {
+                const usable = tool.enabled && !tool.ldap_disabled;
+                return (
+                  <label key={tool.id} part="tool" data-disabled={usable ? undefined : 'true'} title={tool.description} className={`flex items-center gap-2 py-0.5 ${usable ? 'cursor-pointer' : 'opacity-50 cursor-not-allowed'}`}>
+                    <input type="checkbox" disabled={!usable} checked={usable && (enabled === null || enabled.has(tool.value))} onChange={() => model.toggleTool(tool.value)} />
+                    <span>{tool.label}</span>
+                    {!usable && <span className="text-muted">{t('tool_unavailable')}</span>}
+                  </label>
+                );
+              })}
+            </fieldset>
+          ))}
+        </div>
+      )}
+    </span>
+  );
+}
+
+/** The toggles (kept in the status store), tools, search type, chemical editor, send and stop. */
+export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel; canSend: boolean; onSend: () => void; onSmiles: (smiles: string) => void }) {
+  const t = useT('ask');
+  const store = statusStore().ask;
+  const thinking = useSignalValue(store.$isThinking);
+  const deepResearch = useSignalValue(store.$isDeepResearch);
+  const online = useSignalValue(store.$isOnline);
+  const searchType = useSignalValue(store.$searchType);
+  const sending = useSignalValue(model.$sending);
+  const answering = useSignalValue(model.$answering);
+  const openChemEditor = useChemEditor(onSmiles);
+  return (
+    <>
+      <div part="toolbar" className="flex flex-wrap items-center gap-2">
+        <button type="button" part="toggle toggle-thinking" aria-pressed={thinking} className={toggleClass(thinking)} onClick={() => (store.$isThinking.value = !thinking)}>
+          {t('thinking')}
+        </button>
+        <button type="button" part="toggle toggle-deep-research" aria-pressed={deepResearch} title={t('deep_research_hint')} className={toggleClass(deepResearch)} onClick={() => (store.$isDeepResearch.value = !deepResearch)}>
+          {t('deep_research')}
+        </button>
+        <button type="button" part="toggle toggle-online" aria-pressed={online} className={toggleClass(online)} onClick={() => (store.$isOnline.value = !online)}>
+          {t('online')}
+        </button>
+        <Tools model={model} />
+        <label className="inline-flex items-center gap-1 text-xs text-muted">
+          {t('search_type')}
+          <select part="search-type" value={searchType} onChange={(e) => (store.$searchType.value = e.target.value)} className="rounded-csai border border-line bg-surface text-ink text-xs">
+            {SEARCH_TYPES.map((s) => (
+              <option key={s} value={s}>
+                {t(`search_${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" part="chem-editor" className={toggleClass(false)} onClick={() => void openChemEditor()}>
+          {t('chem_editor')}
+        </button>
+        <span className="flex-1" />
+        {answering ? (
+          <button type="button" part="stop" className="inline-flex items-center gap-1 rounded-csai border border-danger bg-surface text-danger px-3 py-1 text-sm cursor-pointer" onClick={() => void model.stop()}>
+            <span part="spinner" aria-hidden="true" className="inline-block w-3 h-3 rounded-full border-2 border-danger border-t-transparent animate-spin" />
+            {t('stop')}
+          </button>
+        ) : (
+          <button type="button" part="send" disabled={sending || !canSend} aria-busy={sending} className="rounded-csai border-0 bg-accent text-accent-fg px-3 py-1 text-sm cursor-pointer disabled:opacity-50 disabled:cursor-not-allowed" onClick={onSend}>
+            {sending ? t('sending') : t('send')}
+          </button>
+        )}
+      </div>
+      {deepResearch && (
+        <p part="deep-research-hint" className="m-0 text-xs text-muted">
+          {t('deep_research_hint')}
+        </p>
+      )}
+    </>
+  );
+}

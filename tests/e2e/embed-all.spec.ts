@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { csrfHeaders, signInOnPage, signUpThroughOutbox } from './helpers';
+// @ts-expect-error plain ESM script shared with `npm run demo`
+import { startDemoServer } from '../../scripts/demo-server.mjs';
+
+// Every element on one foreign page (demo/embed-all.html on its own origin, allowed by
+// CSAI_CORS_ORIGINS): a CSP without 'unsafe-inline' / 'unsafe-eval', `* { all: unset }` in the
+// page's stylesheet, the user signed in on CSAI (same site: 127.0.0.1 on two ports). Each element
+// must do its work with the user's session and leave the console clean.
+const DOCS = '.tmp/test-docs';
+const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
+let demo: { url: string; close: () => Promise<void> };
+let csai: string;
+const stamp = Date.now().toString(36);
+const user = { email: `embed-all-${stamp}@example.com`, name: '孙研究员', password: 'Quinoline-ring-6' };
+
+test.beforeAll(async ({ baseURL }) => {
+  csai = baseURL!;
+  demo = await startDemoServer({ port: demoPort, csaiOrigin: csai });
+  await signUpThroughOutbox(csai, user);
+});
+test.afterAll(async () => demo?.close());
+
+/** Chromium's software GL reports its own slow paths while 3Dmol draws: the driver's, not the page's. */
+const GL_DRIVER = /^\[\.WebGL-0x[0-9a-f]+\]GL Driver Message \(OpenGL, Performance/;
+
+function watchProblems(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if ((m.type() === 'error' || m.type() === 'warning') && !GL_DRIVER.test(m.text())) problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+/** Uploads one real file into the question folder (the page's CSAI session) and waits until it is parsed. */
+async function upload(page: Page, file: string, mimeType: string): Promise<string> {
+  const headers = await csrfHeaders(page.request);
+  const res = await page.request.post(`${csai}/api/v1/knowledge_base/upload`, {
+    headers,
+    multipart: { files: { name: file, mimeType, buffer: fs.readFileSync(path.join(DOCS, file)) } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
+  await expect
+    .poll(async () => ((await (await page.request.get(`${csai}/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 90_000 })
+    .toBe(2);
+  return docId;
+}
+
+test('every element works on a foreign origin under a strict CSP and a hostile stylesheet, with a clean console', async ({ page }) => {
+  test.setTimeout(240_000);
+  for (const f of ['zhlipsum.pdf', 'cdk2.sdf']) expect(fs.existsSync(path.join(DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
+  await signInOnPage(page, user, csai);
+  const pdf = await upload(page, 'zhlipsum.pdf', 'application/pdf');
+  const sdf = await upload(page, 'cdk2.sdf', 'chemical/x-mdl-sdfile');
+
+  const problems = watchProblems(page);
+  await page.goto(`${demo.url}/embed-all.html?pdf=${pdf}&sdf=${sdf}`);
+
+  // <csai-knowledge>: the user's folders, the question folder among them.
+  await expect(page.locator('#knowledge [part~="folder"]').first()).toBeVisible({ timeout: 30_000 });
+  // <csai-pdf-viewer doc-id>: the record and the file with the user's session; a page drawn.
+  await expect(page.locator('#viewer [data-rendered]').first()).toBeVisible({ timeout: 60_000 });
+  // <csai-molecule>: drawn by the server's RDKit, its colours applied without inline style attributes.
+  await expect
+    .poll(() => page.locator('#molecule').evaluate((el) => el.shadowRoot?.querySelector('[part~="drawing"] svg')?.querySelectorAll('path').length ?? 0), { timeout: 60_000 })
+    .toBeGreaterThan(3);
+  await expect(page.locator('#molecule [part~="formula"]')).toHaveText('分子式 C9H8O4');
+  // <csai-molecule-3d doc-id> of an SDF document.
+  await expect(page.locator('#molecule3d [part~="atoms"]')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('#molecule3d [part~="error"]')).toHaveCount(0);
+
+  // <csai-ask navigate="false"> → the answer runs here; <csai-channels> on the page lists the new conversation.
+  const channelNames = page.locator('#channels [part~="channel-name"]');
+  const before = await channelNames.count();
+  const input = page.locator('#ask [part~="input"]');
+  await input.fill('对乙酰氨基酚的代谢途径');
+  await input.press('Enter');
+  await expect(page.locator('#events')).toContainText('csai-submitted: {"channelId":"');
+  expect(page.url()).toContain(`${demo.url}/embed-all.html`);
+  await expect(page.locator('#ask [part~="stop"]')).toBeVisible();
+  await expect(channelNames).toHaveCount(before + 1, { timeout: 30_000 });
+  await expect(channelNames.first()).toHaveText('对乙酰氨基酚的代谢途径');
+  await expect(page.locator('#ask [part~="send"]')).toBeVisible({ timeout: 90_000 });
+
+  // <csai-chem-editor>: Ketcher in its frame from the CSAI origin.
+  await page.evaluate(() => (document.getElementById('editor') as HTMLElement & { open(s?: string): void }).open('c1ccccc1O'));
+  await expect(page.locator('#editor [part~="status"]')).toHaveCount(0, { timeout: 90_000 });
+  await expect(page.locator('#editor [part~="load-error"]')).toHaveCount(0);
+
+  // Nothing reported a failure, nothing broke the page's policy.
+  await expect(page.locator('#events')).not.toContainText('csai-error');
+  expect(problems).toEqual([]);
+  // The elements' styles stay in their shadow roots.
+  expect(await page.evaluate(() => ({ sheets: document.styleSheets.length, adopted: document.adoptedStyleSheets.length, styled: document.querySelectorAll('[style]').length }))).toEqual({ sheets: 1, adopted: 0, styled: 0 });
+});
