@@ -22,7 +22,7 @@ describe('GET /api/v1/diagnostics', () => {
         answer_engine: 'local',
         llm_model: null,
         storage: { kind: 'sqlite', data_dir: server.dataDir },
-        services: { smtp: false, llm: false, dev_outbox: true },
+        services: { smtp: false, llm: false, dev_outbox: false },
         mcp_path: '/mcp',
       });
     });
