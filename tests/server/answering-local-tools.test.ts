@@ -28,7 +28,7 @@ describe('the local engine runs the tool a question names', () => {
   it('a SMILES with "ADMET" → admet on that molecule, its result card and a short text', async () => {
     const { channelId, questionId } = await ask(alice, 'CC(=O)Oc1ccccc1C(=O)O 的ADMET性质');
     const { events } = await readEvents(alice, questionId);
-    expect(calls(events)).toEqual([{ name: 'admet', arguments: { smiles: ['CC(=O)Oc1ccccc1C(=O)O'] } }]);
+    expect(calls(events)).toEqual([{ name: 'admet', arguments: { molecules: ['CC(=O)Oc1ccccc1C(=O)O'] } }]);
     const [result] = results(events);
     expect(result).toMatchObject({ call_id: 'local_1', name: 'admet', ok: true });
     expect(result!.data).toBeDefined();
@@ -69,7 +69,7 @@ describe('the local engine runs the tool a question names', () => {
     const { events } = await readEvents(alice, questionId);
     const [call] = calls(events);
     expect(call?.name).toBe('admet');
-    expect((call?.arguments as { smiles: string[] }).smiles.length).toBeGreaterThan(0);
+    expect((call?.arguments as { molecules: string[] }).molecules.length).toBeGreaterThan(0);
     expect(results(events)[0]).toMatchObject({ name: 'admet', ok: true });
   });
 

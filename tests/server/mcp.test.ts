@@ -31,7 +31,7 @@ async function connect(bearer = token) {
 
 /** A valid input for each tool, as a chemist would send it. */
 const examples: Partial<Record<ToolName, Record<string, unknown>>> = {
-  admet: { smiles: ['CC(=O)Oc1ccccc1C(=O)O'] },
+  admet: { molecules: ['CC(=O)Oc1ccccc1C(=O)O'] },
   name_to_smiles: { name: 'aspirin' },
   smiles_completion: { smiles: 'CC(=O)Oc1ccccc1C(=O' },
   intelligence_search: { query: '阿司匹林' },

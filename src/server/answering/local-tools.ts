@@ -121,7 +121,7 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
         }
       }
     }
-    if (molecules.length) calls.push({ name: 'admet', input: { smiles: molecules.slice(0, MAX_ADMET_MOLECULES) } });
+    if (molecules.length) calls.push({ name: 'admet', input: { molecules: molecules.slice(0, MAX_ADMET_MOLECULES) } });
   } else if (!valid.length && !broken.length && STRUCTURE_INTENT.test(question) && usable.has('name_to_smiles') && !COMPLETION_INTENT.test(question)) {
     const name = nameInQuestion(question);
     if (name) calls.push({ name: 'name_to_smiles', input: { name } });
