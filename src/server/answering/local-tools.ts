@@ -159,7 +159,8 @@ export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string
   if (!runs.length && !notes.length) return [];
   const lines = ['**工具结果**', ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
   for (const { label, result } of runs) {
-    const first = result.content.split('\n').find((l) => l.trim())?.trim() ?? '';
+    // A table row (a tool's text for the model) reads badly in a sentence: the card shows the table.
+    const first = result.content.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('|')) ?? '';
     // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.
     const cut = [...first].length > 200 ? `${[...first].slice(0, 200).join('')}…` : first;
     const brief = cut.replace(/\[/g, '［').replace(/\]/g, '］');
