@@ -154,8 +154,9 @@ export function pageHeaders(kind: 'site' | 'editor-frame', embedOrigins: readonl
   const ancestors = ["'self'", ...(kind === 'editor-frame' ? embedOrigins : [])].join(' ');
   const csp = [
     "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    // Ketcher (React + its own CSS-in-JS) writes <style> elements inside its frame.
+    // Ketcher's frame (its own origin-isolated page, no user content) evaluates generated code
+    // while drawing, and writes <style> elements (React + CSS-in-JS); the site itself needs neither.
+    kind === 'editor-frame' ? "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'" : "script-src 'self' 'wasm-unsafe-eval'",
     kind === 'editor-frame' ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
@@ -171,7 +172,7 @@ export function pageHeaders(kind: 'site' | 'editor-frame', embedOrigins: readonl
     'Content-Security-Policy': csp,
     ...(kind === 'site' ? { 'X-Frame-Options': 'SAMEORIGIN' } : {}),
     'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), interest-cohort=()',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=()',
     'X-Content-Type-Options': 'nosniff',
   };
 }

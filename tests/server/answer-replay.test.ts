@@ -69,7 +69,7 @@ describe('an answer watched live and the same answer reloaded', () => {
   });
 
   it('are the same with a tool call, its result and a notice, whose steps the live view shows too', async () => {
-    const { client, stored } = await watch('[tool] 算一下 CCO 的 ADMET', { tools_name: ['admet'] });
+    const { client, stored } = await watch('[tool] 算一下 CCO 的 ADMET', { tools_name: ['admet'], if_search_online: true });
     expect(client.steps.map((s) => s.type)).toEqual(['notice', 'tool_call', 'tool_result']);
     same(client, stored);
   });

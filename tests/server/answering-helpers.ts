@@ -164,14 +164,14 @@ export async function startFakeLlm() {
     // [loop]: a new call in every round that offers tools; an answer once none are offered.
     if (question.includes('[loop]') && body.tools?.length) {
       const n = body.messages.filter((m) => m.role === 'tool').length + 1;
-      send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: 'admet', arguments: '{"smiles":["CCO"]}' } }] }));
+      send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: 'admet', arguments: '{"molecules":["CCO"]}' } }] }));
       send(chunk({}, 'tool_calls'));
       send('data: [DONE]\n\n');
       res.end();
       return;
     }
     // [tool]: admet on ethanol; [badtool]: admet with no molecule; [bigtool]: a 1 MB argument.
-    const toolArgs = question.includes('[badtool]') ? '{"smiles":[]}' : question.includes('[bigtool]') ? JSON.stringify({ smiles: ['C'.repeat(1024 * 1024)] }) : '{"smiles":["CCO"]}';
+    const toolArgs = question.includes('[badtool]') ? '{"molecules":[]}' : question.includes('[bigtool]') ? JSON.stringify({ molecules: ['C'.repeat(1024 * 1024)] }) : '{"molecules":["CCO"]}';
     if (/\[(?:tool|badtool|bigtool)\]/.test(question) && last.role !== 'tool') {
       send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'admet', arguments: '' } }] }));
       send(chunk({ tool_calls: [{ index: 0, function: { arguments: toolArgs } }] }));

@@ -93,7 +93,7 @@ describe('the openai engine', () => {
     const kinds = events.map((e) => e.event);
     expect(kinds.indexOf('tool_call')).toBeLessThan(kinds.indexOf('tool_result'));
     expect(kinds.indexOf('tool_result')).toBeLessThan(kinds.indexOf('delta'));
-    expect(events.find((e) => e.event === 'tool_call')?.data).toEqual({ call_id: 'call_1', name: 'admet', arguments: '{"smiles":["CCO"]}' });
+    expect(events.find((e) => e.event === 'tool_call')?.data).toEqual({ call_id: 'call_1', name: 'admet', arguments: '{"molecules":["CCO"]}' });
     const result = events.find((e) => e.event === 'tool_result')!.data;
     expect(result).toMatchObject({ call_id: 'call_1', name: 'admet', ok: true });
     expect(result.data).toBeDefined();
@@ -107,7 +107,7 @@ describe('the openai engine', () => {
     // Stored like every event: the reloaded answer has the same steps, data included.
     const q = await questionOf(alice, channelId, questionId);
     expect(q.steps).toEqual([
-      { type: 'tool_call', call_id: 'call_1', name: 'admet', arguments: '{"smiles":["CCO"]}' },
+      { type: 'tool_call', call_id: 'call_1', name: 'admet', arguments: '{"molecules":["CCO"]}' },
       { type: 'tool_result', ...result },
     ]);
   });

@@ -49,7 +49,7 @@ describe('the security headers of pages (issue 16 #7)', () => {
     expect(res.status).toBe(200);
     const csp = directives(res.headers.get('content-security-policy'));
     expect(csp.get('frame-ancestors')).toEqual(["'self'", 'https://eln.example.com']);
-    expect(csp.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(csp.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]);
     expect(res.headers.get('x-frame-options')).toBeNull();
   });
 

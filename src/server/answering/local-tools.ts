@@ -38,6 +38,8 @@ async function brokenSmiles(question: string, chem: Pick<ChemService, 'describe'
     const token = m[0].replace(/^[`'"]+|[`'",;:!?.。]+$/g, '');
     if (token.length < 3 || token.length > 500 || !SMILES_ALPHABET.test(token) || !/[A-Za-z]/.test(token) || !/[()[\]=#*0-9]/.test(token)) continue;
     if (/^[A-Za-z]+\d*$/.test(token)) continue; // a word with a number ("COVID19") is not a structure
+    // A formula or a measure written with element symbols (H2O, CO2, IC50, C9H8O4) is not a SMILES to repair.
+    if (/^([A-Z][a-z]?\d*)+$/.test(token) && (/H/.test(token) || /\d{2,}/.test(token) || token.length <= 4)) continue;
     if (looksLikeStructure(token)) {
       if (signal.aborted) break;
       const parses = await chem.describe({ smiles: token }).then(
