@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { parsePdf } from '../src/server/parsing/pdf';
-import { tokens } from '../src/server/retrieval/segment';
+import { tokens } from '../src/server/text/segment';
 
 const docsDir = execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
 const chunks: string[] = [];

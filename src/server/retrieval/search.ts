@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
-import { queryTerms } from './segment';
+import { queryTerms } from '../text/segment';
 
 /** A retrieved passage with where it sits in its document (DESIGN §3 citation fields). */
 export interface Passage {
