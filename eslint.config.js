@@ -3,9 +3,12 @@ import tseslint from 'typescript-eslint';
 const layer = (files, forbidden, message, paths = []) => ({
   files,
   rules: {
-    'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })), paths }],
+    'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group].flat(), message })), paths }],
   },
 });
+
+/** The import patterns (one group each) of folders a layer must not reach: any module inside, and the folder's index file. */
+const below = (...folders) => folders.map((f) => [`**/${f}`, `**/${f}/**`]);
 
 // The browser code is typed with @types/react (React 19) but ships on preact/compat (README, Layout),
 // which lacks these React 19-only APIs.
@@ -29,9 +32,14 @@ export default tseslint.config(
   // Browser tests render on preact/compat: act comes from preact/test-utils.
   { files: ['tests/**'], rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'react', importNames: ['act'], message: "The browser code runs on preact/compat: import { act } from 'preact/test-utils'." }, ...react19Only] }] } },
   // STYLE: the contract imports only zod; core is framework-free; nothing below imports what builds on it.
-  layer(['src/contract/**'], ['react', 'react-*', '**/core/**', '**/widgets/**', '**/host/**', '**/server/**'], 'src/contract depends on zod only.'),
-  layer(['src/core/**'], ['react', 'react-dom', 'react-dom/*', '@preact/signals', '@preact/signals/*', '**/widgets/**', '**/host/**', '**/server/**'], 'src/core is framework-free and must not import widgets, host or server.'),
-  layer(['src/widgets/**'], ['**/host/**', '**/server/**'], 'widgets must not import the host or the server.', react19Only),
-  layer(['src/host/**'], ['**/server/**'], 'the site must not import the server.', react19Only),
-  layer(['src/server/**'], ['**/core/**', '**/widgets/**', '**/host/**', 'react', 'react-dom'], 'the server shares only src/contract with the browser.'),
+  // Each folder is fenced both ways in: `**/core/**` (a module inside) and `**/core` (its index file).
+  layer(['src/contract/**'], ['react', 'react-*', ['preact', 'preact/*'], ...below('core', 'widgets', 'host', 'server')], 'src/contract depends on zod only.'),
+  layer(
+    ['src/core/**'],
+    [['react', 'react/*'], ['react-dom', 'react-dom/*'], ['preact', 'preact/*'], ['@preact/signals', '@preact/signals/*'], ...below('widgets', 'host', 'server')],
+    'src/core is framework-free (of Preact only @preact/signals-core) and must not import widgets, host or server.',
+  ),
+  layer(['src/widgets/**'], below('host', 'server'), 'widgets must not import the host or the server.', react19Only),
+  layer(['src/host/**'], below('server'), 'the site must not import the server.', react19Only),
+  layer(['src/server/**'], [...below('core', 'widgets', 'host'), ['react', 'react/*'], ['react-dom', 'react-dom/*'], ['preact', 'preact/*']], 'the server shares only src/contract with the browser.'),
 );

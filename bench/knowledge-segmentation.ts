@@ -1,13 +1,13 @@
 // Which index tokens find Chinese terms best? Measures P@5, R@10 and MRR of FTS5/BM25 over the
 // passages of real Chinese PDFs (scripts/fetch-test-docs.mjs) for three tokenisations:
-// Intl.Segmenter words, words + character bigrams (what src/server/retrieval/segment.ts does),
+// Intl.Segmenter words, words + character bigrams (what src/server/text/segment.ts does),
 // and FTS5's own trigram tokenizer on raw text. A passage is relevant when it contains the term.
 // Run: npx tsx bench/knowledge-segmentation.ts
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { parsePdf } from '../src/server/parsing/pdf';
-import { tokens } from '../src/server/retrieval/segment';
+import { tokens } from '../src/server/text/segment';
 
 const docsDir = execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
 const chunks: string[] = [];

@@ -27,12 +27,12 @@ import { z } from 'zod';
 import { usersRepo } from '../src/server/auth/accounts';
 import { now, openDatabase, type Db } from '../src/server/db/database';
 import { parsePdf } from '../src/server/parsing/pdf';
-import { storeParseResult } from '../src/server/retrieval/index-store';
+import { storeParseResult } from '../src/server/parsing/index-store';
 import { embedDocument, embeddingClient, type EmbeddingSettings } from '../src/server/retrieval/embeddings';
 import { hybridSearch } from '../src/server/retrieval/fusion';
 import { startEmbeddingServer } from '../tests/server/embedding-server';
 import { search } from '../src/server/retrieval/search';
-import { matchQuery } from '../src/server/retrieval/segment';
+import { matchQuery } from '../src/server/text/segment';
 import { root, type Figure } from './lib';
 
 const retrievalSetSchema = z.object({

@@ -3,9 +3,10 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import { modelEngine, paced, startAnswering } from './answering';
 import { localEngine } from './answering/local-engine';
-import { knowledgePort } from './answering/retrieval-port';
+import { knowledgePort } from './retrieval/knowledge-port';
+import { channelService, type ChannelService } from './channels/service';
 import { createChemService, type ChemService } from './chem/service';
-import { fileStore, type FileStore } from './knowledge/file-store';
+import { fileStore, type FileStore } from './files/file-store';
 import { startMoleculeIndexing } from './molecules/indexing';
 import { startParsing } from './parsing/parse-job';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
@@ -26,7 +27,8 @@ export interface Runtime {
   parsing: { wake(): void };
   names: NameResolver;
   tools: ToolRegistry;
-  answering: Awaited<ReturnType<typeof startAnswering>>;
+  /** Answering (event bus, answer jobs) and the channels that ask it. */
+  answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService };
   /** Stops everything, answers first (they use the rest). */
   close(): Promise<void>;
 }
@@ -85,8 +87,9 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
-    const answering = await startAnswering({ db, config, log, knowledge, tools, engine });
-    stops.push(() => answering.answers.close());
+    const started = await startAnswering({ db, config, log, knowledge, tools, engine });
+    stops.push(() => started.answers.close());
+    const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
     return { files, chem, parsing, names, tools, answering, close };
   } catch (err) {
     await close();

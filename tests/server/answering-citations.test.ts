@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { citationTracker, type AnswerSink, type NumberedPassage } from '../../src/server/answering/engine';
 import { asQuoteText, quoteOf } from '../../src/server/answering/local-engine';
-import { tokens } from '../../src/server/retrieval/segment';
+import { tokens } from '../../src/server/text/segment';
 import type { Citation } from '../../src/contract/channel';
 
 const passage = (n: number): NumberedPassage => ({ n, docId: `d${n}`, title: `t${n}.pdf`, page: n, bbox: [0, 0, 10, 10], text: `passage ${n}`, score: 1 });

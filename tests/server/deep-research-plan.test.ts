@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localReport, parseModelPlan, planHeuristically, readFindings } from '../../src/server/answering/deep-research';
-import type { RetrievedPassage } from '../../src/server/answering/retrieval-port';
+import type { RetrievedPassage } from '../../src/server/retrieval/knowledge-port';
 
 describe('deep research without a model: the heuristic plan', () => {
   it('splits a Chinese question on question marks and conjunctions, then adds the whole question', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowledgePort } from '../../src/server/answering/retrieval-port';
+import { knowledgePort } from '../../src/server/retrieval/knowledge-port';
 import { openDatabase, type Db } from '../../src/server/db/database';
 import { loadConfig } from '../../src/server/config';
 import { EmbeddingError, embeddingClient, embeddingSettings, vectorSearch, type EmbeddingSettings } from '../../src/server/retrieval/embeddings';

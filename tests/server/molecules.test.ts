@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intelligenceSearchOutput, type MolSearchResult } from '../../src/contract/molecules';
-import { knowledgePort } from '../../src/server/answering/retrieval-port';
+import { knowledgePort } from '../../src/server/retrieval/knowledge-port';
 import { createChemService } from '../../src/server/chem/service';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';

@@ -8,7 +8,7 @@ import { chunkBlocks, chunkText, meaningfulLength, MIN_MEANINGFUL, titleWords } 
 import type { Block } from '../../src/server/parsing/pdf-layout';
 import { summarisePdb } from '../../src/server/parsing/pdb';
 import { search } from '../../src/server/retrieval/search';
-import { queryTerms } from '../../src/server/retrieval/segment';
+import { queryTerms } from '../../src/server/text/segment';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { answerText, ask, readEvents } from './answering-helpers';
 import { upload, waitParsed } from './knowledge-helpers';

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersRepo } from '../../src/server/auth/accounts';
 import { now, openDatabase, type Db } from '../../src/server/db/database';
-import { storeParseResult } from '../../src/server/retrieval/index-store';
+import { storeParseResult } from '../../src/server/parsing/index-store';
 import { search } from '../../src/server/retrieval/search';
-import { matchQuery, segmentForIndex } from '../../src/server/retrieval/segment';
+import { matchQuery, segmentForIndex } from '../../src/server/text/segment';
 
 // search() over a real database (migrations, triggers, FTS5): which passages come back for
 // Chinese and English questions, drug names, CAS numbers and SMILES, common-word questions, and

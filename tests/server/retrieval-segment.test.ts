@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { chemToken, matchQuery, segmentForIndex, tokens } from '../../src/server/retrieval/segment';
+import { chemToken, matchQuery, segmentForIndex, tokens } from '../../src/server/text/segment';
 
 describe('index tokens', () => {
   it('splits Chinese into words and adds character bigrams for unknown names', () => {

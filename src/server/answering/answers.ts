@@ -5,7 +5,7 @@ import { now } from '../db/database';
 import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
 import { answerEventStore, answerEventWriter, recoverEventLog, type AnswerEventBus, type AnswerEventWriter, type LiveEvents, type NewAnswerEvent } from './events';
-import type { KnowledgePort } from './retrieval-port';
+import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { ToolRegistry } from '../tools/registry';
 import { TOOL_NAMES } from '../../contract/tools';
 import { storedRequest, sourcesOf } from './request';

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import type { ResearchStep } from '../../contract/channel';
 import type { Db } from '../db/database';
 import { now } from '../db/database';
-import { citationTracker, type AnswerEngine, type AnswerSink, type ChatMessage, type NumberedPassage } from './engine';
+import { citationTracker, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
+import type { ChatMessage } from '../llm/chat';
 import { answerEventStore, type LiveEvents } from './events';
-import { tokens } from '../retrieval/segment';
+import { tokens } from '../text/segment';
 import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
-import type { KnowledgePort, RetrievedPassage } from './retrieval-port';
+import type { KnowledgePort, RetrievedPassage } from '../retrieval/knowledge-port';
 
 /** Sub-questions a plan holds at most (the local planner adds the whole question after them). */
 export const MAX_SUB_QUESTIONS = 5;

@@ -1,9 +1,10 @@
 import type { Citation, ResearchStep } from '../../contract/channel';
 import type { StoredRequest } from './request';
-import type { RetrievedPassage } from './retrieval-port';
+import type { RetrievedPassage } from '../retrieval/knowledge-port';
 import type { ToolResultPayload } from '../../contract/tools';
-import type { Viewer } from '../knowledge/access';
+import type { Viewer } from '../access/access';
 import type { ToolRegistry } from '../tools/registry';
+import type { ChatCompletion } from '../llm/chat';
 
 /** A retrieved passage numbered as the answer cites it ([n]). */
 export interface NumberedPassage extends RetrievedPassage {
@@ -40,18 +41,6 @@ export interface AnswerSink {
   citation(citation: Citation): void;
   researchStep(step: ResearchStep): void;
 }
-
-/** A message of a plain chat completion (deep research plans and writes with these). */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-/** A plain streamed completion: text and reasoning go to the handlers as they come; resolves with the whole text. */
-export type ChatCompletion = (
-  request: { messages: ChatMessage[]; thinking: boolean; signal: AbortSignal },
-  on: { content?(text: string): void; reasoning?(text: string): void },
-) => Promise<string>;
 
 /** DESIGN §4: one interface, an OpenAI-compatible engine and the local one. */
 export interface AnswerEngine {

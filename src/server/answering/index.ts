@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import { channelService } from '../channels/service';
 import { answerService } from './answers';
 import type { AnswerEngine, AnswerSink } from './engine';
 import { memoryEventBus } from './events';
 import { openAiEngine } from './openai-engine';
-import type { KnowledgePort } from './retrieval-port';
+import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { ToolRegistry } from '../tools/registry';
 
 /**
@@ -51,11 +50,10 @@ export function modelEngine(config: Config): AnswerEngine | undefined {
   });
 }
 
-/** Wires answering together over the runtime's engine, knowledge port and tools: event bus, answer jobs, channels. */
+/** Wires answering together over the runtime's engine, knowledge port and tools: event bus, answer jobs. */
 export async function startAnswering({ db, config, log, engine, knowledge, tools }: { db: Db; config: Config; log: FastifyBaseLogger; engine: AnswerEngine; knowledge: KnowledgePort; tools: ToolRegistry }) {
   const bus = memoryEventBus();
   const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER });
-  const channels = channelService(db, knowledge, answers, engine.name);
   await answers.start();
-  return { engine, bus, tools, answers, channels };
+  return { engine, bus, tools, answers };
 }

@@ -1,5 +1,5 @@
 import { titleWords } from '../parsing/chunks';
-import { tokens } from '../retrieval/segment';
+import { tokens } from '../text/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
 import { questionStructures, structureLines } from './question-structures';
 import { planLocalTools, runLocalTools, toolRunLines, type LocalToolDeps } from './local-tools';

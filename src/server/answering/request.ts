@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { QuestionRequest } from '../../contract/channel';
 import { TOOL_NAMES } from '../../contract/tools';
-import type { QuestionSources } from './retrieval-port';
+import type { QuestionSources } from '../retrieval/knowledge-port';
 
 /**
  * The options of a question as stored with it (questions.request). A stored request without the

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { MolString, PdbString } from '../../contract/mol';
 import type { Db } from '../db/database';
 import { AppError, badRequest, notFound } from '../errors';
-import { canAccess, docReadable, type Viewer } from '../knowledge/access';
-import type { FileStore } from '../knowledge/file-store';
+import { canAccess, docReadable, type Viewer } from '../access/access';
+import type { FileStore } from '../files/file-store';
 import { safeFetch, SafeFetchError, type SafeFetchOptions } from '../net/safe-fetch';
 import type { ChemService } from './service';
 

@@ -5,9 +5,10 @@ import { now } from '../db/database';
 import { randomToken } from '../auth/crypto';
 import { badRequest, conflict, notFound } from '../errors';
 import { jobQueue } from '../jobs/queue';
+import { PARSE_JOB, type ParseJobPayload } from '../parsing/parse-job';
 import { isStale, queueReindex } from '../parsing/reindex';
 import { QUESTION_FOLDER_ID, uploadMessages } from '../../contract/knowledge';
-import { canAccess, docReadable, folderReadable, sharedWith, type Viewer } from './access';
+import { canAccess, docReadable, folderReadable, sharedWith, type Viewer } from '../access/access';
 import {
   docView,
   folderColumn,
@@ -19,16 +20,11 @@ import {
   titleLike,
   type DocRow,
 } from './documents';
-import type { FileStore, StagedFile } from './file-store';
+import type { FileStore, StagedFile } from '../files/file-store';
 import { nextFreeName } from './names';
 import { documentTypeOf, isImage, mimeOf, type FileKind } from './sniff';
 import { serialiser } from './serial';
 import { copyMolecules } from '../molecules/indexing';
-
-export const PARSE_JOB = 'parse_document';
-export interface ParseJobPayload {
-  docId: string;
-}
 
 /** A file received in full and checked, waiting to become a document. */
 export interface IncomingFile {

@@ -8,7 +8,7 @@ import { now, type Db, type Executor } from '../db/database';
 import type { MoleculeTable } from '../db/schema';
 import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
-import type { FileStore } from '../knowledge/file-store';
+import type { FileStore } from '../files/file-store';
 import { ligandSmiles, pdbLigands } from './pdb-ligands';
 
 /**

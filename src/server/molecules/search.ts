@@ -3,7 +3,7 @@ import { MOLECULE_SEARCH_LIMITS, type MoleculeHit, type MoleculeSearchMode, type
 import { moleculeChem, type PreparedQuery } from '../chem/molecule-ops';
 import type { ChemService } from '../chem/service';
 import type { Db } from '../db/database';
-import { docReadable, type Viewer } from '../knowledge/access';
+import { docReadable, type Viewer } from '../access/access';
 import { fingerprintWords, moleculeFingerprints } from './fingerprints';
 
 /** Candidates a chemistry worker matches in one call (~0.1 ms each), and calls in flight at once. */

@@ -1,4 +1,4 @@
-import { segmentForIndex } from '../retrieval/segment';
+import { segmentForIndex } from '../text/segment';
 import type { Block, Box } from './pdf-layout';
 import type { ParsedChunk } from './protocol';
 

@@ -7,13 +7,18 @@ import { now } from '../db/database';
 import type { DocumentType } from '../db/schema';
 import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
-import type { FileStore } from '../knowledge/file-store';
-import { PARSE_JOB, type ParseJobPayload } from '../knowledge/service';
-import { copyPassages, replacePassages, replacePassagesFromTwin, storeParseResult } from '../retrieval/index-store';
+import type { FileStore } from '../files/file-store';
+import { copyPassages, replacePassages, replacePassagesFromTwin, storeParseResult } from './index-store';
 import { INDEX_VERSION } from './index-version';
 import type { ParseKind } from './protocol';
 import { isStale, queueReindex, queueStaleDocuments, REINDEX_JOB, reindexPayloadOf } from './reindex';
 import { PoolClosedError, workerPool } from './worker-pool';
+
+/** The job that parses one uploaded document (queued by knowledge/service.ts). */
+export const PARSE_JOB = 'parse_document';
+export interface ParseJobPayload {
+  docId: string;
+}
 
 const kindOf: Record<DocumentType, ParseKind> = { 1: 'pdf', 3: 'image', 5: 'sdf', 6: 'pdb' };
 /** A parse taking longer than this is abandoned (the worker is replaced) and retried. */

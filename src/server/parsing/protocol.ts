@@ -15,7 +15,7 @@ export interface ParsedChunk {
   /** [x0, y0, x1, y1] in PDF points on that page (origin bottom-left), or null. */
   bbox: [number, number, number, number] | null;
   text: string;
-  /** The text split into index tokens, space-separated (see retrieval/segment.ts). */
+  /** The text split into index tokens, space-separated (see text/segment.ts). */
   segmented: string;
 }
 

@@ -7,7 +7,7 @@ import { INDEX_VERSION } from './index-version';
  * Re-indexing (DESIGN §5): a parsed document whose passages were made by an older chunking
  * version (INDEX_VERSION) or under another title (its file-name words are indexed; a move or copy
  * may rename it) is parsed again from its stored file in the background and its passages are
- * swapped for the new ones in one transaction (retrieval/index-store.ts replacePassages). The old
+ * swapped for the new ones in one transaction (index-store.ts replacePassages). The old
  * passages stay searchable until then, and stay for good when every attempt fails.
  *
  * One durable job per document (the same queue and worker threads as parse jobs, parse-job.ts):

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { loadRdkit } from '../chem/rdkit-loader';
-import { segmentForIndex } from '../retrieval/segment';
+import { segmentForIndex } from '../text/segment';
 import { titleWords } from './chunks';
 import type { ParsedChunk, ParsedMolecule, ParseResult, Progress } from './protocol';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
-import { queryTerms } from './segment';
+import { queryTerms } from '../text/segment';
 
 /** A retrieved passage with where it sits in its document (DESIGN §3 citation fields). */
 export interface Passage {
@@ -45,7 +45,7 @@ interface Span {
 
 /**
  * The rowid ranges holding the documents' passages. A document's passages are written in
- * ordinal order by one statement or transaction (index-store.ts, and the parse job's and the
+ * ordinal order by one statement or transaction (parsing/index-store.ts, and the parse job's and the
  * copy's `insert … select … order by ordinal`), so its rowids run from its first ordinal's to its
  * last's; both ends come from the (doc_id, ordinal) index. Ranges with another document's
  * passages between the asked ones are marked impure and filtered by doc_id wherever they are read.
@@ -262,7 +262,7 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
   if (rescore) {
     const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
     const avgdl = await averageLength(db);
-    // The question's tokens are words of the segmented text as they are (segment.ts makes both),
+    // The question's tokens are words of the segmented text as they are (text/segment.ts makes both),
     // so their frequencies are counted on its words directly.
     const weighted = present.map((t) => ({
       word: t.term.slice(1, -1).replace(/""/g, '"'),

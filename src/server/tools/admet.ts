@@ -1,7 +1,7 @@
 import { ADMET_LIMITS, ADMET_NOT_COMPUTED, admetResult, admetToolInput, type AdmetMolecule, type AdmetResult, type AdmetToolInput } from '../../contract/admet';
 import { admetRows, AdmetInputError } from '../chem/admet/table';
 import type { AdmetItem } from '../chem/admet/protocol';
-import { docReadable } from '../knowledge/access';
+import { docReadable } from '../access/access';
 import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
 
 /** SPEC §3 document type of SDF files. */

@@ -4,9 +4,9 @@ import type { ToolName } from '../../contract/tools';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { ChemService } from '../chem/service';
-import type { Viewer } from '../knowledge/access';
-import type { ChatCompletion } from '../answering/engine';
-import type { KnowledgePort } from '../answering/retrieval-port';
+import type { Viewer } from '../access/access';
+import type { ChatCompletion } from '../llm/chat';
+import type { KnowledgePort } from '../retrieval/knowledge-port';
 
 /** Whether a tool can run on this server; when not, a Chinese reason saying what is missing and how to enable it. */
 export type ToolAvailability = { enabled: true } | { enabled: false; reason: string };

@@ -8,7 +8,7 @@ import { createChemService } from '../../../src/server/chem/service';
 import { isPdbCode, looksLikePdb, pdbIdcode, structures } from '../../../src/server/chem/structures';
 import { openDatabase, type Db } from '../../../src/server/db/database';
 import { AppError } from '../../../src/server/errors';
-import { fileStore } from '../../../src/server/knowledge/file-store';
+import { fileStore } from '../../../src/server/files/file-store';
 
 const header = (code: string) => `HEADER    ${'OXYGEN TRANSPORT'.padEnd(40)}07-MAR-84   ${code}              `;
 const pdb = (code: string) => `${header(code)}\nATOM      1  N   VAL A   1      19.323  29.727  42.781  1.00 49.05           N  \nEND\n`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admetResult } from '../../../src/contract/admet';
-import { knowledgePort } from '../../../src/server/answering/retrieval-port';
+import { knowledgePort } from '../../../src/server/retrieval/knowledge-port';
 import { createChemEngine } from '../../../src/server/chem/engine';
 import { loadRdkit } from '../../../src/server/chem/rdkit-loader';
 import { createChemService, type ChemService } from '../../../src/server/chem/service';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowledgePort } from '../../../src/server/answering/retrieval-port';
+import { knowledgePort } from '../../../src/server/retrieval/knowledge-port';
 import { createChemService } from '../../../src/server/chem/service';
 import { loadConfig } from '../../../src/server/config';
 import { openDatabase, type Db } from '../../../src/server/db/database';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../../../contract/names';
-import type { ChatCompletion } from '../../answering/engine';
+import type { ChatCompletion } from '../../llm/chat';
 import type { ChemService } from '../../chem/service';
 import type { Config } from '../../config';
 import { safeFetch, type SafeFetchOptions } from '../../net/safe-fetch';

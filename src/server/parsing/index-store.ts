@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
-import { INDEX_VERSION } from '../parsing/index-version';
-import type { ParseResult } from '../parsing/protocol';
+import { INDEX_VERSION } from './index-version';
+import type { ParseResult } from './protocol';
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 

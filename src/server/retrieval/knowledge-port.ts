@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { conflict } from '../errors';
-import { canAccess, docReadable, folderReadable, type Viewer } from '../knowledge/access';
-import { hybridSearch, type HybridOptions } from '../retrieval/fusion';
+import { canAccess, docReadable, folderReadable, type Viewer } from '../access/access';
+import { hybridSearch, type HybridOptions } from './fusion';
 import { questionMessages } from '../../contract/channel';
 
 /** The documents a question draws on: chosen files, or knowledge bases and documents picked inside them. */
