@@ -22,6 +22,8 @@ export const workerUrl = () => `${pdfjsBase()}build/pdf.worker.min.mjs`;
 export interface EarlyWorker {
   worker: Worker;
   failed: Promise<void>;
+  /** Settles once pdf.js's worker code runs and listens (true), or the worker failed (false). */
+  ready: Promise<boolean>;
   /** Started through a blob (another origin): a page's CSP may refuse that where pdf.js's fallback still works. */
   viaBlob: boolean;
 }
@@ -50,8 +52,11 @@ export function startWorker(): EarlyWorker | null {
     early = null;
     return early;
   }
+  let settle: (ok: boolean) => void = () => {};
+  const ready = new Promise<boolean>((resolve) => (settle = resolve));
   const failed = new Promise<void>((resolve) => {
     const done = (ok: boolean) => {
+      settle(ok);
       worker.removeEventListener('message', onMessage);
       worker.removeEventListener('error', onError);
       if (blob) URL.revokeObjectURL(blob);
@@ -68,6 +73,6 @@ export function startWorker(): EarlyWorker | null {
     worker.addEventListener('message', onMessage);
     worker.addEventListener('error', onError);
   });
-  early = { worker, failed, viaBlob: blob !== undefined };
+  early = { worker, failed, ready, viaBlob: blob !== undefined };
   return early;
 }

@@ -54,6 +54,10 @@ export function documentParams(data: Uint8Array, worker: InstanceType<typeof pdf
 export async function openPdf(data: Uint8Array, options: OpenOptions = {}): Promise<PDFDocumentProxy> {
   const early = startWorker();
   if (!early) return pdfjs.getDocument(documentParams(data, pdfWorker(), options)).promise;
+  // Through a blob (another origin) the worker's first task only imports pdf.js's worker code:
+  // messages sent before that code listens are dispatched to no one and the document never
+  // opens. pdf.js takes a port as ready at once, so wait for the worker's own "ready" here.
+  if (early.viaBlob && !(await early.ready)) return pdfjs.getDocument(documentParams(data, pdfWorker(), options)).promise;
   // pdf.js hands the bytes over to the worker; a retry on its own worker needs a copy.
   const task = pdfjs.getDocument(documentParams(early.viaBlob ? data.slice() : data, pdfjs.PDFWorker.create({ port: early.worker }), options));
   const lost = early.failed.then(() => 'lost' as const);
