@@ -1,5 +1,9 @@
 import { useEffect, useRef } from 'react';
-import '../../molecule/molecule.element';
+
+// <csai-molecule> is defined by the loader (widgets/csai.js). Imported dynamically here (for a card
+// shown without the loader, as in its tests): a static import would split the element out of the
+// loader's chunk and make the loader larger for every page.
+void import('../../molecule/molecule.element');
 
 /** A structure drawn by <csai-molecule> (the drawing is fetched and cached by that element). */
 export function MoleculePicture({ smiles }: { smiles: string }) {
