@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pdfjsAssets } from './scripts/vite-pdfjs-assets';
@@ -23,19 +22,6 @@ function preactCompat(): Plugin {
     },
   };
 }
-/** 'zod' → src/core/zod-jitless.ts in the shipped browser code: no eval probe under a strict CSP. */
-function zodJitless(): Plugin {
-  const target = fileURLToPath(new URL('./src/core/zod-jitless.ts', import.meta.url));
-  return {
-    name: 'csai-zod-jitless',
-    enforce: 'pre',
-    applyToEnvironment: (environment) => environment.name !== 'ketcher',
-    resolveId: {
-      filter: { id: /^zod$/ },
-      handler: () => target,
-    },
-  };
-}
 const only = (environment: string, plugin: Plugin): Plugin => ({ ...plugin, applyToEnvironment: (e) => e.name === environment });
 
 const output: Rolldown.OutputOptions = {
@@ -51,7 +37,7 @@ const output: Rolldown.OutputOptions = {
  * (/widgets/csai.js) so host pages can reference it; everything else is content-hashed.
  */
 export default defineConfig(({ command }) => ({
-  plugins: [preactCompat(), zodJitless(), react(), only('client', pdfjsAssets()), only('ketcher', precompress())],
+  plugins: [preactCompat(), react(), only('client', pdfjsAssets()), only('ketcher', precompress())],
   // The dev server has one environment (and pre-bundles dependencies outside the plugin
   // pipeline), so there the mapping is a plain alias; the Ketcher frame is a production-build concern.
   resolve: command === 'serve' ? { alias: preactAliasEntries } : {},

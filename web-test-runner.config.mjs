@@ -2,7 +2,6 @@
 // 'react' imports resolve to preact/compat, as in the Vite build), see STACK-NOTES.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
@@ -12,8 +11,6 @@ import { preactAliases } from './scripts/preact-aliases.mjs';
 const preactCompat = {
   name: 'preact-compat',
   setup(b) {
-    // 'zod' → src/core/zod-jitless.ts, as in the Vite build: no eval probe under a strict CSP.
-    b.onResolve({ filter: /^zod$/ }, () => ({ path: fileURLToPath(new URL('./src/core/zod-jitless.ts', import.meta.url)) }));
     b.onResolve({ filter: /^react(-dom)?(\/|$)/ }, (args) => {
       const target = preactAliases[args.path];
       return target ? b.resolve(target, { kind: args.kind, resolveDir: args.resolveDir }) : undefined;

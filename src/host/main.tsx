@@ -13,6 +13,11 @@ import { reloadOnStaleBuild } from './shell/stale-build';
 import { transitRedirect } from './transit';
 import './theme.css';
 
+// zod probes `new Function` when it builds object schemas; under the site's CSP (no 'unsafe-eval')
+// the browser reports that probe. zod reads this global (creating it otherwise) when its code first
+// loads, which is after this line: it parses without the probe (jitless).
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= { jitless: true };
+
 // SPEC §2: activation and reset links arrive as fragments; turn them into their pages first.
 const transit = transitRedirect(window.location.hash);
 if (transit) window.history.replaceState(null, '', transit);

@@ -11,6 +11,11 @@ import { CsaiMoleculeElement } from './molecule/molecule.element';
 import { CsaiPdfViewerElement } from './pdf-viewer/pdf-viewer.element';
 import { CsaiStatusElement } from './status/status.element';
 
+// zod probes `new Function` when it builds object schemas; under a page's CSP without 'unsafe-eval'
+// the browser reports that probe. zod reads this global (it creates the same one itself) when its
+// code first loads, after this line, and then parses without the probe (jitless).
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= { jitless: true };
+
 /**
  * Every element the loader provides, by tag. An element's issue adds its row
  * (`csai-ask`, `csai-channels`, `csai-knowledge`, `csai-pdf-viewer`, `csai-molecule`).
