@@ -26,6 +26,24 @@ export function jobQueue(db: Executor) {
     },
 
     /**
+     * Enqueues unless a job of `kind` whose payload field `key` equals `value` is already waiting;
+     * returns whether one was added.
+     */
+    async enqueueOnce(kind: string, key: string, value: string, payload: unknown, opts: { maxAttempts?: number } = {}): Promise<boolean> {
+      const waiting = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', '=', kind)
+        .where('state', '=', 'queued')
+        .where(sql`json_extract(payload, ${`$.${key}`})`, '=', value)
+        .limit(1)
+        .executeTakeFirst();
+      if (waiting) return false;
+      await this.enqueue(kind, payload, opts);
+      return true;
+    },
+
+    /**
      * Takes a due job of the given kinds, marking it running with a lease. Fair across users (issue
      * 16 #2): jobs about a document are taken round-robin by its owner — every owner's oldest job
      * before anyone's second, counting the jobs of theirs already running — so one user's backlog

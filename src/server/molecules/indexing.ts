@@ -55,17 +55,7 @@ function payloadOf(job: Job): MoleculeJobPayload | undefined {
 
 /** Queues the document's molecule indexing unless it is already waiting. */
 export async function queueMoleculeIndex(ex: Executor, docId: string): Promise<boolean> {
-  const waiting = await ex
-    .selectFrom('jobs')
-    .select('id')
-    .where('kind', '=', MOLECULE_JOB)
-    .where('state', '=', 'queued')
-    .where(sql`json_extract(payload, '$.moleculeDocId')`, '=', docId)
-    .limit(1)
-    .executeTakeFirst();
-  if (waiting) return false;
-  await jobQueue(ex).enqueue(MOLECULE_JOB, { moleculeDocId: docId } satisfies MoleculeJobPayload, { maxAttempts: MAX_ATTEMPTS });
-  return true;
+  return jobQueue(ex).enqueueOnce(MOLECULE_JOB, 'moleculeDocId', docId, { moleculeDocId: docId } satisfies MoleculeJobPayload, { maxAttempts: MAX_ATTEMPTS });
 }
 
 /**

@@ -49,17 +49,7 @@ export const isStale = (doc: { parse_status: number; index_version: number; inde
  * Call inside the transaction that renames the document, so the rename and its job go together.
  */
 export async function queueReindex(ex: Executor, docId: string, title: string) {
-  const waiting = await ex
-    .selectFrom('jobs')
-    .select('id')
-    .where('kind', '=', REINDEX_JOB)
-    .where('state', '=', 'queued')
-    .where(sql`json_extract(payload, '$.reindexDocId')`, '=', docId)
-    .limit(1)
-    .executeTakeFirst();
-  if (waiting) return false;
-  await jobQueue(ex).enqueue(REINDEX_JOB, { reindexDocId: docId, version: INDEX_VERSION, title } satisfies ReindexJobPayload, { maxAttempts: REINDEX_MAX_ATTEMPTS });
-  return true;
+  return jobQueue(ex).enqueueOnce(REINDEX_JOB, 'reindexDocId', docId, { reindexDocId: docId, version: INDEX_VERSION, title } satisfies ReindexJobPayload, { maxAttempts: REINDEX_MAX_ATTEMPTS });
 }
 
 /**
