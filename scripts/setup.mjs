@@ -26,6 +26,8 @@ const TOOLS = {
 const TEST = {
   chromium: 'browser and end-to-end tests',
   'fonts-wqy-microhei': 'Chinese text in browser screenshots',
+  slapd: 'directory sign-in tests (a real LDAP server)',
+  'ldap-utils': 'directory sign-in tests (loading the test directory)',
 };
 
 if (process.env.CSAI_SKIP_SETUP === '1') process.exit(0);
