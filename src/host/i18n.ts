@@ -16,3 +16,13 @@ export function hostI18n() {
 export function useT() {
   return useTranslation('host').t;
 }
+
+/**
+ * Adds a lazy page's strings to the `host` namespace when its module loads, so the home page's
+ * first load carries only the shell's strings. English falls back to Chinese where a page has none.
+ */
+export function addHostStrings(zh: object, en: object) {
+  const instance = hostI18n();
+  instance.addResourceBundle('zh', 'host', zh, true, false);
+  instance.addResourceBundle('en', 'host', en, true, false);
+}

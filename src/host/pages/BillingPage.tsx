@@ -1,3 +1,4 @@
+import './BillingPage.strings';
 import { useTranslation } from 'react-i18next';
 import { useT } from '../i18n';
 import { usePageTitle } from '../shell/common';

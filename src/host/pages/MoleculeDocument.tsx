@@ -1,3 +1,4 @@
+import './PdfViewerPage.strings';
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';

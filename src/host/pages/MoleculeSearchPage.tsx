@@ -1,3 +1,4 @@
+import './MoleculeSearchPage.strings';
 import { useEffect, useMemo, useRef, type FormEvent } from 'react';
 import { Link } from 'wouter';
 // Installs Preact's signal tracking: the page re-renders when a signal of its model changes.

@@ -1,3 +1,4 @@
+import './TokensPage.strings';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { apiToken, apiTokenBody, createdApiToken, type ApiToken } from '../../contract/auth';

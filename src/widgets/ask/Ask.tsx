@@ -1,10 +1,11 @@
 // <csai-ask>: the view of the question box. Its behaviour (uploads, parse polling, the submit
 // flow, the answer followed, stop, retry) is the core model `createAskModel`; this renders it.
-import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { SIGN_IN_PATH } from '../../core/api';
 import { createAskModel, type AskModel, type Sent } from '../../core/ask-model';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
+import { smilesBeingTyped } from '../../core/smiles-token';
 import { isSendableQuestion, questionKeyAction, stripHtmlTags } from '../../core/validation';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -15,12 +16,14 @@ import { isEmbedded, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
 import { useSignalValue } from '../shared/use-signal';
 import { onAskRequest } from './ask-request';
-import { SmilesHint } from './SmilesHint';
 import { askStrings } from './ask.strings';
 import { Chips, FilesPanel, KnowledgePanel, tabClass } from './AskContext';
 import { Toolbar } from './AskToolbar';
 
 addStrings('ask', askStrings);
+
+/** The SMILES hint and its model load on the first SMILES-like token typed, not with the question box. */
+const SmilesHint = lazy(() => import('./SmilesHint').then((m) => ({ default: m.SmilesHint })));
 
 export interface AskProps extends CommonProps {
   /** Ask in this channel (a follow-up question); absent: a new channel is created first. */
@@ -61,6 +64,9 @@ export function Ask({ channelId, navigate }: AskProps) {
   const t = useT('ask');
   const model = useAskModel();
   const [text, setText] = useState('');
+  // Once a SMILES has been typed the hint stays mounted (it clears itself when the token goes).
+  const hintWanted = useRef(false);
+  if (!hintWanted.current && smilesBeingTyped(text)) hintWanted.current = true;
   const [tab, setTab] = useState<'files' | 'knowledge'>('files');
   const [dragging, setDragging] = useState(false);
   const message = useSignalValue(model.$message);
@@ -169,7 +175,11 @@ export function Ask({ channelId, navigate }: AskProps) {
         onPaste={onPaste}
         className="w-full resize-y rounded-csai border border-line bg-surface text-ink p-2 text-sm font-csai"
       />
-      <SmilesHint text={text} onAccept={setText} />
+      {hintWanted.current && (
+        <Suspense fallback={null}>
+          <SmilesHint text={text} onAccept={setText} />
+        </Suspense>
+      )}
       {message && (
         <p part="message" role="alert" className="m-0 text-xs text-danger">
           {message}

@@ -1,0 +1,58 @@
+import { addHostStrings } from '../i18n';
+
+// This page's strings, added to the site's `host` namespace when the page's chunk loads, so they
+// stay out of the home page's first load.
+addHostStrings(
+  {
+    molecules: {
+      title: '分子检索',
+      intro: '在你有权阅读的全部文档（自己的、共享的和公开的）中检索分子：SDF 文件的分子、PDB 结构的配体，以及文献中出现的 SMILES。',
+      query: '查询结构',
+      placeholder: '输入 SMILES 或 SMARTS，例如 c1ccc2[nH]ccc2c1',
+      hint: '子结构检索可用 SMILES 或 SMARTS；精确检索和相似性检索需要完整的结构。也可以点“绘制结构”在化学编辑器中画出查询结构。',
+      draw: '绘制结构',
+      mode: '检索方式',
+      modes: { exact: '精确结构', substructure: '子结构', similarity: '相似性' },
+      threshold: '相似度阈值（Tanimoto）',
+      top_k: '最多返回',
+      search: '检索',
+      searching: '检索中…',
+      results: '检索结果',
+      found: '在 {{searched}} 个分子中找到 {{count}} 个（{{ms}} 毫秒）',
+      found_more: '在 {{searched}} 个分子中找到的前 {{count}} 个（还有更多，{{ms}} 毫秒）',
+      none: '在 {{searched}} 个分子中没有找到匹配的分子',
+      as_smarts: '查询按 SMARTS 解析。',
+      where_sdf: 'SDF 第 {{idx}} 个分子',
+      where_pdb: 'PDB 配体 {{name}}',
+      where_page: '文中第 {{page}} 页',
+      where_text: '文中',
+      score: '相似度 {{score}}',
+    },
+  },
+  {
+    molecules: {
+      title: 'Molecule search',
+      intro: 'Search the molecules of every document you may read (yours, shared and public): SDF molecules, PDB ligands and SMILES written in papers.',
+      query: 'Query structure',
+      placeholder: 'SMILES or SMARTS, e.g. c1ccc2[nH]ccc2c1',
+      hint: 'Substructure search takes SMILES or SMARTS; exact and similarity search need a whole structure. Or draw the query in the chemical editor.',
+      draw: 'Draw structure',
+      mode: 'Search by',
+      modes: { exact: 'Exact structure', substructure: 'Substructure', similarity: 'Similarity' },
+      threshold: 'Similarity threshold (Tanimoto)',
+      top_k: 'At most',
+      search: 'Search',
+      searching: 'Searching…',
+      results: 'Results',
+      found: '{{count}} found among {{searched}} molecules ({{ms}} ms)',
+      found_more: 'First {{count}} found among {{searched}} molecules (more match, {{ms}} ms)',
+      none: 'No match among {{searched}} molecules',
+      as_smarts: 'The query was read as SMARTS.',
+      where_sdf: 'SDF molecule {{idx}}',
+      where_pdb: 'PDB ligand {{name}}',
+      where_page: 'page {{page}} of the text',
+      where_text: 'in the text',
+      score: 'similarity {{score}}',
+    },
+  },
+);

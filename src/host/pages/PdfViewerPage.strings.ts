@@ -1,0 +1,23 @@
+import { addHostStrings } from '../i18n';
+
+// This page's strings, added to the site's `host` namespace when the page's chunk loads, so they
+// stay out of the home page's first load.
+addHostStrings(
+  {
+    pdf_viewer: {
+      title: '文档查看',
+      sdf: 'SDF 分子文件',
+      pdb: 'PDB 结构文件',
+      download: '下载',
+      view_3d: '3D 结构',
+      showing: '3D 显示第 {{idx}} 个分子：{{name}}',
+      molecules: '分子列表',
+      count: '共 {{count}} 个',
+      no_molecules: '这个文件中没有读到分子',
+      list_failed: '分子列表加载失败，请刷新重试',
+      unnamed: '未命名',
+      more: '显示更多（还有 {{count}} 个）',
+    },
+  },
+  {},
+);
