@@ -59,24 +59,35 @@ const markHeading = () => {
   }).observe(document, { subtree: true, childList: true });
 };
 
-/** One cold load: gzip bytes of every script fetched until the heading shows, and the time it showed. */
+/**
+ * One cold load: gzip bytes of every script requested before the heading showed (by the page's own
+ * resource timing, so a chunk the page asks for afterwards is not counted however fast it arrives),
+ * and the time it showed.
+ */
 async function coldLoad(browser: Browser, url: string, setup?: (ctx: BrowserContext) => Promise<void>) {
   const context = await browser.newContext();
   if (setup) await setup(context);
   const page = await context.newPage();
   await page.addInitScript(markHeading);
-  const scripts: Promise<number>[] = [];
-  let done = false;
+  const scripts = new Map<string, Promise<number>>();
   page.on('response', (res) => {
-    if (done || res.request().resourceType() !== 'script') return;
-    scripts.push(res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0));
+    if (res.request().resourceType() !== 'script') return;
+    scripts.set(
+      res.url(),
+      res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0),
+    );
   });
   await page.goto(url);
   await page.waitForFunction(() => (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt !== undefined);
-  done = true;
-  const at = await page.evaluate(() => (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt ?? 0);
+  const { at, before } = await page.evaluate(() => {
+    const headingAt = (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt ?? 0;
+    const entries = performance.getEntriesByType('resource').filter((e) => e.startTime <= headingAt);
+    return { at: headingAt, before: entries.map((e) => e.name) };
+  });
   const heading = await page.locator('h1').first().textContent();
-  const bytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+  await page.waitForLoadState('networkidle');
+  const wanted = new Set(before);
+  const bytes = (await Promise.all([...scripts].filter(([u]) => wanted.has(u)).map(([, b]) => b))).reduce((a, b) => a + b, 0);
   await context.close();
   return { bytes, ms: at, heading };
 }

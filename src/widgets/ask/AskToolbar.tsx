@@ -1,6 +1,6 @@
 // The question box's toolbar: the answer toggles, the tools panel, the search type, the chemical
 // editor and send / stop.
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { AskModel } from '../../core/ask-model';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
@@ -10,6 +10,8 @@ import { toggleClass } from './AskContext';
 
 /** SPEC §9: the tools hover panel closes this long after the pointer leaves. */
 export const TOOLS_PANEL_CLOSE_MS = 700;
+/** The panel loads with its first hover, when the tool list is fetched anyway. */
+const ToolsPanel = lazy(() => import('./ToolsPanel').then((m) => ({ default: m.ToolsPanel })));
 const SEARCH_TYPES = ['all', 'web', 'paper', 'patent'] as const;
 
 interface ChemEditorElement extends HTMLElement {
@@ -46,8 +48,6 @@ function useChemEditor(onSmiles: (smiles: string) => void) {
 /** The tools toggle and its hover panel (SPEC §4: every usable tool on by default). */
 function Tools({ model }: { model: AskModel }) {
   const t = useT('ask');
-  const tools = useSignalValue(model.$tools);
-  const enabled = useSignalValue(model.$enabledTools);
   const on = useSignalValue(model.$toolsOn);
   const [open, setOpen] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -61,32 +61,15 @@ function Tools({ model }: { model: AskModel }) {
     clearTimeout(closeTimer.current);
     closeTimer.current = setTimeout(() => setOpen(false), TOOLS_PANEL_CLOSE_MS);
   };
-  const none = tools !== null && !tools.some((g) => g.tools.some((x) => x.enabled && !x.ldap_disabled));
   return (
     <span className="relative inline-flex" onMouseEnter={show} onMouseLeave={hide} onFocus={show} onBlur={hide}>
       <button type="button" part="toggle toggle-tools" aria-pressed={on} aria-expanded={open} className={toggleClass(on)} onClick={() => model.toggleAllTools()}>
         {t('tools')}
       </button>
       {open && (
-        <div part="tools-panel" role="group" aria-label={t('tools_panel')} className="absolute z-10 left-0 bottom-full mb-1 w-64 max-h-72 overflow-auto rounded-csai border border-line bg-surface text-ink p-2 text-xs shadow">
-          {!tools && <span className="text-muted">{t('tools_loading')}</span>}
-          {none && <p part="tools-none" className="m-0 mb-1 text-muted">{t('tools_none')}</p>}
-          {tools?.map((g) => (
-            <fieldset key={g.id} part="tool-group" className="border-0 p-0 m-0 mb-1">
-              <legend className="font-semibold">{g.label}</legend>
-              {g.tools.map((tool) => {
-                const usable = tool.enabled && !tool.ldap_disabled;
-                return (
-                  <label key={tool.id} part="tool" data-disabled={usable ? undefined : 'true'} title={tool.description} className={`flex items-center gap-2 py-0.5 ${usable ? 'cursor-pointer' : 'opacity-50 cursor-not-allowed'}`}>
-                    <input type="checkbox" disabled={!usable} checked={usable && (enabled === null || enabled.has(tool.value))} onChange={() => model.toggleTool(tool.value)} />
-                    <span>{tool.label}</span>
-                    {!usable && <span className="text-muted">{t('tool_unavailable')}</span>}
-                  </label>
-                );
-              })}
-            </fieldset>
-          ))}
-        </div>
+        <Suspense fallback={null}>
+          <ToolsPanel model={model} />
+        </Suspense>
       )}
     </span>
   );
