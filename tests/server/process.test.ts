@@ -26,7 +26,8 @@ async function until(condition: () => boolean, timeoutMs = 10_000) {
 }
 
 async function waitForPing(url: string) {
-  for (let i = 0; i < 200; i++) {
+  // tsx compiles the server first: up to a minute on a busy machine.
+  for (let i = 0; i < 600; i++) {
     try {
       if ((await fetch(`${url}/api/v1/`)).ok) return;
     } catch { /* not up yet */ }
@@ -53,7 +54,7 @@ describe('the server process', () => {
     await waitForPing(`http://127.0.0.1:${port}`);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
-  });
+  }, 180_000);
 
   it('refuses to start with a bad environment and says which variable is wrong', async () => {
     const server = start({ PORT: 'eighty', CSAI_DATA_DIR: os.tmpdir() });
