@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -46,7 +47,25 @@ export async function startMcpHttpServer() {
     return server;
   };
 
+  // The older HTTP+SSE transport: GET /sse opens the stream, POST /messages?sessionId=… carries requests.
+  const sse = new Map<string, SSEServerTransport>();
   const httpServer = http.createServer((req, res) => {
+    if (req.url === '/sse' && req.method === 'GET') {
+      const transport = new SSEServerTransport('/messages', res);
+      sse.set(transport.sessionId, transport);
+      res.on('close', () => sse.delete(transport.sessionId));
+      void mcp().connect(transport);
+      return;
+    }
+    if (req.url?.startsWith('/messages') && req.method === 'POST') {
+      const transport = sse.get(new URL(req.url, 'http://x').searchParams.get('sessionId') ?? '');
+      if (!transport) {
+        res.writeHead(404).end('no session');
+        return;
+      }
+      void transport.handlePostMessage(req, res);
+      return;
+    }
     if (req.url !== '/mcp') {
       res.writeHead(404).end('not here');
       return;
@@ -79,6 +98,7 @@ export async function startMcpHttpServer() {
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
+    sseUrl: `http://127.0.0.1:${port}/sse`,
     get calls() {
       return calls;
     },

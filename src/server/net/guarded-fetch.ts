@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { Readable, Transform } from 'node:stream';
 import { checkUrl, guardedLookup, isPublicAddress, SafeFetchError } from './safe-fetch';
 
 /**
@@ -88,17 +87,40 @@ export function guardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
             resolve(new Response(null, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
             return;
           }
+          // A web stream over the response by hand: Node 20's Readable.toWeb throws from a 'data'
+          // handler once the reader has cancelled (the MCP SSE client does), which would crash the process.
           let size = 0;
-          const capped = new Transform({
-            transform(chunk: Buffer, _enc, done) {
-              size += chunk.length;
-              if (size > maxBytes) done(new SafeFetchError('too_large', `外部响应过大（超过 ${maxBytes} 字节）`));
-              else done(null, chunk);
+          let finished = false;
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              const finish = (end: () => void) => {
+                if (finished) return;
+                finished = true;
+                end();
+              };
+              res.on('data', (chunk: Buffer) => {
+                if (finished) return;
+                size += chunk.length;
+                if (size > maxBytes) {
+                  finish(() => controller.error(new SafeFetchError('too_large', `外部响应过大（超过 ${maxBytes} 字节）`)));
+                  res.destroy();
+                  return;
+                }
+                controller.enqueue(new Uint8Array(chunk));
+                if ((controller.desiredSize ?? 1) <= 0) res.pause();
+              });
+              res.on('end', () => finish(() => controller.close()));
+              res.on('error', (err) => finish(() => controller.error(signal?.aborted ? err : new SafeFetchError('network', `外部请求失败：${err.message}`))));
+              res.on('close', () => finish(() => controller.error(new SafeFetchError('network', '外部请求失败：连接已关闭'))));
+            },
+            pull() {
+              res.resume();
+            },
+            cancel() {
+              finished = true;
+              res.destroy();
             },
           });
-          res.on('error', (err) => capped.destroy(err));
-          res.pipe(capped);
-          const body = Readable.toWeb(capped) as ReadableStream<Uint8Array>;
           resolve(new Response(body, { status: status < 200 || status > 599 ? 502 : status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
         });
         req.end(payload);

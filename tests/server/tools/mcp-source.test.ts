@@ -144,6 +144,18 @@ describe('a Streamable HTTP MCP server added at run time', () => {
     expect(again.reason).toContain('无法连接 MCP 服务器：连接被拒绝');
   });
 
+  it('an SSE server works the same way', async () => {
+    const second = await startMcpHttpServer();
+    try {
+      const added = await manager.add({ name: 'calc-sse', title: '计算器 SSE', transport: 'sse', url: second.sseUrl }, 'u1');
+      expect(added).toMatchObject({ status: 'ready', transport: 'sse' });
+      expect(await registry.run('mcp__calc-sse__add', { a: 20, b: 22 }, ctx())).toEqual({ ok: true, content: '和为 42', data: { sum: 42 } });
+      await manager.remove(added.id);
+    } finally {
+      await second.kill();
+    }
+  });
+
   it('is removed at once, from the list, the registry and the database', async () => {
     await manager.remove(server('calc').id);
     expect(manager.list().map((s) => s.name)).toEqual(['local']);
