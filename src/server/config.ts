@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { isAllowListEntry } from './net/guarded-fetch';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -116,7 +117,7 @@ export const configSchema = z.object({
     .string()
     .default('')
     .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
-    .pipe(z.array(z.string().regex(/^[A-Za-z0-9.:\-/]+$/, 'each entry must be a host name, an IP address or a CIDR range'))),
+    .pipe(z.array(z.string().refine(isAllowListEntry, 'each entry must be a host name, an IP address or a CIDR range (e.g. mcp.corp.local, 10.0.0.5, 10.1.0.0/16)'))),
   /** A JSON file of MCP servers the administrator configures outside the browser (stdio commands only here). */
   CSAI_MCP_CONFIG: optionalText,
 });
