@@ -85,11 +85,15 @@ export function sureChemblAdapter({ baseUrl, pollMs = 500 }: SureChemblOptions):
         if (/error|fail/i.test(status.message)) throw new PatentSourceError(`${SITE} 结构检索失败：${status.message}`);
         if (Date.now() + wait > deadline) throw new PatentSourceError(`${SITE} 结构检索在 ${SEARCH_WAIT_MS / 1000} 秒内未完成`);
         await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, wait);
-          signal.addEventListener('abort', () => {
+          const onAbort = () => {
             clearTimeout(timer);
             reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-          }, { once: true });
+          };
+          const timer = setTimeout(() => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+          }, wait);
+          signal.addEventListener('abort', onAbort, { once: true });
         });
       }
       const found = parseAnswer(SITE, structures, await call(`/search/${hash}/results?page=1&max_results=${MAX_STRUCTURES}`, signal));
