@@ -37,13 +37,15 @@ export interface StoredUser {
   username: string;
   id: string;
   department_name: string;
+  /** An administrator (shows the admin pages' entries; the server checks every admin request itself). */
+  is_admin?: boolean;
 }
 /** Reads a {@link StoredUser}. */
 export const storedUser: Reader<StoredUser> = (v) => {
   if (!isRecord(v)) return INVALID;
-  const { show_name, username, id, department_name } = v;
+  const { show_name, username, id, department_name, is_admin } = v;
   return typeof show_name === 'string' && typeof username === 'string' && typeof id === 'string' && typeof department_name === 'string'
-    ? { show_name, username, id, department_name }
+    ? { show_name, username, id, department_name, ...(is_admin === true ? { is_admin } : {}) }
     : INVALID;
 };
 

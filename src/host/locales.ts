@@ -27,6 +27,7 @@ export const hostZh = {
     diagnostics: '系统诊断',
     billing: '我的方案',
     tokens: 'API 令牌',
+    mcp_servers: 'MCP 服务器管理',
   },
   versions: {
     title: '版本历史',
@@ -186,5 +187,5 @@ export const hostEn = {
     open_menu: 'Open navigation',
     close_menu: 'Close navigation',
   },
-  user: { menu: 'User menu', upgrade: 'Upgrade to Pro', versions: 'Version history', sign_out: 'Sign out', tokens: 'API tokens' },
+  user: { menu: 'User menu', upgrade: 'Upgrade to Pro', versions: 'Version history', sign_out: 'Sign out', tokens: 'API tokens', mcp_servers: 'MCP servers' },
 };

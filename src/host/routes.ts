@@ -34,6 +34,8 @@ export const routes: RouteDef[] = [
   { path: '/billing', page: lazy(() => import('./pages/BillingPage')), auth: true },
   // Not in SPEC §2: personal API tokens for scripts and MCP clients (DESIGN §3), from the user menu.
   { path: '/tokens', page: lazy(() => import('./pages/TokensPage')), auth: true },
+  // Issue 15 §6: administrators add and remove MCP servers (user menu, administrators only).
+  { path: '/admin/mcp_servers', page: lazy(() => import('./pages/McpServersPage')), auth: true },
   { path: '/auth/sign-up', page: lazy(() => import('./pages/auth/SignUpPage')), layout: 'blank' },
   { path: '/auth/sign-in', page: lazy(() => import('./pages/auth/SignInPage')), layout: 'blank' },
   { path: '/auth/otp', page: lazy(() => import('./pages/auth/OtpPage')), layout: 'blank' },

@@ -9,7 +9,7 @@ const authContract = () => import('../contract/auth');
 /** What the store keeps of a user (SPEC §3 user_info), from the server's answer. */
 async function toStoredUser(user: UserInfo) {
   const { displayName } = await authContract();
-  return { show_name: user.show_name || displayName(user), username: user.name, id: user.id, department_name: user.department_name };
+  return { show_name: user.show_name || displayName(user), username: user.name, id: user.id, department_name: user.department_name, ...(user.is_admin ? { is_admin: true } : {}) };
 }
 
 let check: Promise<boolean> | undefined;

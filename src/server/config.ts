@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { isAllowListEntry } from './net/guarded-fetch';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -98,6 +99,27 @@ export const configSchema = z.object({
     )
     .optional(),
   CSAI_PUBCHEM_URL: pubchemUrl,
+  /** Base URL of the SureChEMBL REST API for patent_search (issue 15 §4). */
+  SURECHEMBL_URL: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s.replace(/\/+$/, '')))
+    .pipe(z.string().regex(/^https?:\/\/[^\s?#]+$/, 'must be an http(s) URL without query, e.g. https://www.surechembl.org/api').optional())
+    .optional(),
+  /** Order in which patent_search lists its sources' hits (comma-separated: surechembl, pubchem). */
+  PATENT_ORDER: z
+    .string()
+    .default('surechembl,pubchem')
+    .transform((s) => [...new Set(s.split(',').map((o) => o.trim().toLowerCase()).filter((o) => o !== ''))])
+    .pipe(z.array(z.enum(['surechembl', 'pubchem'], { error: 'each entry must be surechembl or pubchem' })).min(1, 'list at least one of surechembl, pubchem')),
+  /** Host names, IP addresses or CIDR ranges on the intranet that MCP server URLs may reach (issue 15 §6). */
+  CSAI_MCP_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+    .pipe(z.array(z.string().refine(isAllowListEntry, 'each entry must be a host name, an IP address or a CIDR range (e.g. mcp.corp.local, 10.0.0.5, 10.1.0.0/16)'))),
+  /** A JSON file of MCP servers the administrator configures outside the browser (stdio commands only here). */
+  CSAI_MCP_CONFIG: optionalText,
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

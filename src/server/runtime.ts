@@ -12,6 +12,7 @@ import { startParsing } from './parsing/parse-job';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
 import { toolFactories } from './tools';
 import { createNameResolver } from './tools/names/resolver';
+import { startMcpManager, type McpManager } from './tools/mcp/manager';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
 import type { NameResolver, ToolFactory } from './tools/types';
 
@@ -27,6 +28,8 @@ export interface Runtime {
   parsing: { wake(): void };
   names: NameResolver;
   tools: ToolRegistry;
+  /** The MCP servers whose tools the registry offers (issue 15 §6). */
+  mcp: McpManager;
   /** Answering (event bus, answer jobs) and the channels that ask it. */
   answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService };
   /** Stops everything, answers first (they use the rest). */
@@ -84,13 +87,15 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
     stops.push(() => names.close());
     const services = { config, db, log, chem, knowledge, names, ...(chat ? { chat } : {}) };
-    const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log });
+    const mcp = await startMcpManager({ config, db, log });
+    stops.push(() => mcp.close());
+    const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log, sources: [mcp.source] });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
     const started = await startAnswering({ db, config, log, knowledge, tools, engine });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
-    return { files, chem, parsing, names, tools, answering, close };
+    return { files, chem, parsing, names, tools, mcp, answering, close };
   } catch (err) {
     await close();
     throw err;

@@ -48,6 +48,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
     { key: 'versions', icon: 'clock' as const, label: t('user.versions'), run: () => { close(); setShowVersions(true); } },
     { key: 'billing', icon: 'crown' as const, label: t('user.billing'), run: () => { close(); navigate('/billing'); } },
     { key: 'tokens', icon: 'tools' as const, label: t('user.tokens'), run: () => { close(); navigate('/tokens'); } },
+    ...(user.is_admin ? [{ key: 'mcp-servers', icon: 'tools' as const, label: t('user.mcp_servers'), run: () => { close(); navigate('/admin/mcp_servers'); } }] : []),
     { key: 'diagnostics', icon: 'gauge' as const, label: t('user.diagnostics'), run: () => { close(); navigate('/test'); } },
     { key: 'sign-out', icon: 'logout' as const, label: t('user.sign_out'), run: () => { close(); void signOut(navigate, (k) => tAny(k)); } },
   ];

@@ -338,4 +338,20 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0015_mcp_servers': {
+    async up(db: Kysely<unknown>) {
+      // MCP servers an administrator added in the browser (issue 15 §6): Streamable HTTP or SSE URLs
+      // only; stdio servers come from the server's configuration file, never from here.
+      await db.schema
+        .createTable('mcp_servers')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('transport', 'text', (c) => c.notNull().check(sql`transport in ('http','sse')`))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .execute();
+    },
+  },
 };

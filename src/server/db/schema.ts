@@ -277,6 +277,19 @@ export interface MoleculeChangeTable {
 }
 
 /** The whole database as Kysely sees it. */
+/** An MCP server added by an administrator (issue 15 §6). */
+export interface McpServerTable {
+  id: string;
+  /** Short machine name, part of its tools' names (`mcp__<name>__<tool>`). */
+  name: string;
+  /** What people read (the MCP group's label). */
+  title: string;
+  transport: 'http' | 'sse';
+  url: string;
+  created_at: string;
+  created_by: string | null;
+}
+
 export interface Database {
   departments: DepartmentTable;
   users: UserTable;
@@ -301,4 +314,5 @@ export interface Database {
   molecules: MoleculeTable;
   molecule_docs: MoleculeDocTable;
   molecule_changes: MoleculeChangeTable;
+  mcp_servers: McpServerTable;
 }

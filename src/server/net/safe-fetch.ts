@@ -81,7 +81,7 @@ export function isPublicAddress(address: string, family: 4 | 6 = net.isIPv6(addr
 
 const refused = (address: string) => new SafeFetchError('blocked_address', `拒绝访问内网或保留地址：${address}`);
 
-function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean): LookupFunction {
+export function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
       if (err) return callback(err, '', 0);
@@ -95,7 +95,7 @@ function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean): Lo
   };
 }
 
-function checkUrl(raw: string | URL, allowed: (address: string, family: 4 | 6) => boolean): URL {
+export function checkUrl(raw: string | URL, allowed: (address: string, family: 4 | 6) => boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);

@@ -2,14 +2,15 @@ import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolEntry, ToolGroup } from '../../contract/channel';
 import { TOOL_NAMES, type ToolName, type ToolResultPayload } from '../../contract/tools';
-import { ToolInputError, type ToolAvailability, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
+import { ToolInputError, type ToolAvailability, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices, type ToolSource } from './types';
 
 /** A tool's arguments as JSON Schema: what the model is offered and what MCP lists (one source, so both agree). */
 export type ToolJsonSchema = Record<string, unknown> & { type: 'object' };
 
 /** A callable tool as the engines and MCP see it. */
 export interface OfferedTool {
-  name: ToolName;
+  /** A catalogue `ToolName`, or a dynamic name of a tool source (`mcp__<server>__<tool>`). */
+  name: string;
   label: string;
   description: string;
   inputSchema: ToolJsonSchema;
@@ -65,7 +66,6 @@ const CATALOG: Array<{ id: string; label: string; tools: Array<{ name: ToolName;
 const NOT_BUILT: Partial<Record<ToolName, string>> = {
   web_search: '本版本尚未实现联网搜索工具：它需要一个搜索服务的适配器（计划通过环境变量配置），升级到包含联网检索功能的 CSAI 版本后启用。',
   page_crawl: '本版本尚未实现网页抓取工具：它将通过服务器的 SSRF 安全客户端读取网页，升级到包含联网检索功能的 CSAI 版本后启用。',
-  patent_search: '本版本尚未实现分子专利检索：它需要一个专利检索服务（计划通过环境变量配置），升级到包含联网检索功能的 CSAI 版本后启用。',
   docking_submit: '本版本尚未实现对接任务提交：它需要 Debian 的 autodock-vina 与 openbabel 以及后台任务队列，升级到包含任务功能的 CSAI 版本后启用。',
   task_query: '本版本尚未实现任务查询：它随对接与代码执行等后台任务一起提供，升级到包含任务功能的 CSAI 版本后启用。',
   code_execution: '本版本尚未实现代码生成与执行：它需要 Debian 的 bubblewrap 沙箱，升级到包含任务功能的 CSAI 版本后启用。',
@@ -138,7 +138,10 @@ export const buildTools = (factories: readonly ToolFactory[], services: ToolServ
  * The registry over the SPEC §9 catalog and the built tools, made once at start-up. A tool not in
  * the catalog, or two tools of one name, are programming errors. `restricted`: SPEC §6 alternate list.
  */
-export function createToolRegistry(definitions: readonly ToolDefinition[], { restricted, log }: { restricted: boolean; log: Pick<FastifyBaseLogger, 'error'> }): ToolRegistry {
+export function createToolRegistry(
+  definitions: readonly ToolDefinition[],
+  { restricted, log, sources = [] }: { restricted: boolean; log: Pick<FastifyBaseLogger, 'error'>; sources?: readonly ToolSource[] },
+): ToolRegistry {
   const slots = new Map<ToolName, Slot>();
   for (const group of CATALOG) {
     for (const t of group.tools) {
@@ -169,10 +172,45 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
     const slot = slots.get(name as ToolName);
     return slot?.definition && availability(slot).enabled ? slot : undefined;
   };
+  const sourceOf = (name: string) => (slots.has(name as ToolName) ? undefined : sources.find((s) => s.has(name)));
+
+  /**
+   * Runs `call` with the time limit and the answer's stop signal: a call that ignores its signal
+   * still cannot hold the answer past its limit. Only a stop through `ctx.signal` throws.
+   */
+  async function limited<T>(name: string, timeoutMs: number, ctx: ToolContext, call: (signal: AbortSignal) => Promise<T>): Promise<{ value: T } | ToolResultPayload> {
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    const signal = AbortSignal.any([ctx.signal, timer.signal]);
+    const stopped = new AbortController(); // ends the wait below once the call is over
+    try {
+      const running = call(signal);
+      // A late failure of a call given up on (time limit, stop) is nobody's to handle.
+      running.catch(() => undefined);
+      const value = await Promise.race([
+        running,
+        new Promise<never>((_, reject) => {
+          const onAbort = () => reject(new Error('aborted'));
+          if (signal.aborted) onAbort();
+          signal.addEventListener('abort', onAbort, { once: true, signal: stopped.signal });
+        }),
+      ]);
+      return { value };
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      if (timer.signal.aborted) return fail(toolMessages.timeout(Math.round(timeoutMs / 1000)));
+      if (err instanceof ToolInputError) return fail(err.message);
+      log.error({ err, tool: name }, 'tool failed');
+      return fail(toolMessages.failed);
+    } finally {
+      clearTimeout(timeout);
+      stopped.abort();
+    }
+  }
 
   return {
     groups() {
-      return CATALOG.map((g) => ({
+      const catalogued = CATALOG.map((g) => ({
         id: g.id,
         label: g.label,
         tools: g.tools
@@ -192,6 +230,7 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
             };
           }),
       }));
+      return [...catalogued, ...sources.flatMap((source) => source.groups())];
     },
 
     select(names) {
@@ -202,12 +241,17 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
         if (!usable(slot.name)) continue;
         out.push({ name: slot.name, label: slot.label, description: slot.definition!.description, inputSchema: slot.schema! });
       }
+      for (const tool of sources.flatMap((source) => source.offered())) {
+        if (!wanted || wanted.has(tool.name)) out.push(tool);
+      }
       return out;
     },
 
-    isEnabled: (name) => !!usable(name),
+    isEnabled: (name) => !!usable(name) || sources.some((source) => source.offered().some((t) => t.name === name)),
 
     async run(name, input, ctx) {
+      const source = sourceOf(name);
+      if (source) return runFromSource(source, name, input, ctx);
       const slot = slots.get(name as ToolName);
       if (!slot) return fail(toolMessages.unknown(name));
       const state = availability(slot);
@@ -223,35 +267,9 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
       const parsed = tool.input.safeParse(input ?? {});
       if (!parsed.success) return fail(parsed.error.issues.slice(0, 3).map(issueText).join('；'));
 
-      const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-      const timer = new AbortController();
-      const timeout = setTimeout(() => timer.abort(), timeoutMs);
-      const signal = AbortSignal.any([ctx.signal, timer.signal]);
-      let output: unknown;
-      const stopped = new AbortController(); // ends the wait below once the call is over
-      try {
-        const running = tool.run(parsed.data, { ...ctx, signal });
-        // A late failure of a call given up on (time limit, stop) is nobody's to handle.
-        running.catch(() => undefined);
-        // A tool that ignores its signal still cannot hold the answer past its time limit.
-        output = await Promise.race([
-          running,
-          new Promise<never>((_, reject) => {
-            const onAbort = () => reject(new Error('aborted'));
-            if (signal.aborted) onAbort();
-            signal.addEventListener('abort', onAbort, { once: true, signal: stopped.signal });
-          }),
-        ]);
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        if (timer.signal.aborted) return fail(toolMessages.timeout(Math.round(timeoutMs / 1000)));
-        if (err instanceof ToolInputError) return fail(err.message);
-        log.error({ err, tool: name }, 'tool failed');
-        return fail(toolMessages.failed);
-      } finally {
-        clearTimeout(timeout);
-        stopped.abort();
-      }
+      const outcome = await limited(name, tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ctx, (signal) => tool.run(parsed.data, { ...ctx, signal }));
+      if (!('value' in outcome)) return outcome;
+      const output = outcome.value;
       const checked = tool.output.safeParse(output);
       if (!checked.success) {
         log.error({ tool: name, issues: checked.error.issues.slice(0, 5) }, 'tool output does not match its schema');
@@ -260,4 +278,19 @@ export function createToolRegistry(definitions: readonly ToolDefinition[], { res
       return { ok: true, content: tool.summarize(checked.data), data: checked.data };
     },
   };
+
+  /** A tool source's call under the same argument cap, time limit and stop signal as the catalogue's tools. */
+  async function runFromSource(source: ToolSource, name: string, input: unknown, ctx: ToolContext): Promise<ToolResultPayload> {
+    let size: number;
+    try {
+      size = Buffer.byteLength(JSON.stringify(input ?? null));
+    } catch {
+      return fail('工具参数无法读取');
+    }
+    if (size > MAX_TOOL_INPUT_BYTES) return fail(toolMessages.tooLarge);
+    const args = input ?? {};
+    if (typeof args !== 'object' || Array.isArray(args)) return fail('工具参数必须是 JSON 对象');
+    const outcome = await limited(name, source.timeoutMs(name), ctx, (signal) => source.call(name, { ...args }, signal));
+    return 'value' in outcome ? outcome.value : outcome;
+  }
 }

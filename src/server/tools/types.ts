@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { ToolName } from '../../contract/tools';
+import type { ToolGroup } from '../../contract/channel';
+import type { ToolName, ToolResultPayload } from '../../contract/tools';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { ChemService } from '../chem/service';
@@ -75,4 +76,24 @@ export class ToolInputError extends Error {
     super(message);
     this.name = 'ToolInputError';
   }
+}
+
+/**
+ * Tools that come and go while the server runs (MCP servers added by an administrator, issue 15 §6),
+ * beside the SPEC §9 catalogue. Their names are dynamic (`mcp__<server>__<tool>`), never a `ToolName`.
+ */
+export interface ToolSource {
+  /** Their groups for GET /tools (a tool not usable now is listed with `enabled: false` and why). */
+  groups(): ToolGroup[];
+  /** The usable tools with their JSON Schema, as the model and MCP are offered them. */
+  offered(): Array<{ name: string; label: string; description: string; inputSchema: Record<string, unknown> & { type: 'object' } }>;
+  /** Whether `name` belongs to this source (usable or not). */
+  has(name: string): boolean;
+  /** Longest a call of `name` may run. */
+  timeoutMs(name: string): number;
+  /**
+   * Runs a tool. Failures the reader should see come back as `{ok: false, content: <Chinese>}`;
+   * only a stop through `signal` throws.
+   */
+  call(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResultPayload>;
 }

@@ -1,0 +1,153 @@
+import './McpServersPage.strings';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { z } from 'zod';
+import { mcpServerInput, mcpServerView, type McpServerView } from '../../contract/mcp-servers';
+import { ApiError } from '../../core/api';
+import { api } from '../../core/page';
+import { toastStore } from '../../core/toast';
+import { useT } from '../i18n';
+import { usePageTitle } from '../shell/common';
+
+const serverList = z.array(mcpServerView);
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** /admin/mcp_servers (user menu, administrators): the MCP servers whose tools the model may call — add by URL, reconnect, delete. */
+export default function McpServersPage() {
+  const t = useT();
+  usePageTitle(t('mcp_servers.title'));
+  const [servers, setServers] = useState<McpServerView[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [form, setForm] = useState({ name: '', title: '', transport: 'http' as 'http' | 'sse', url: '' });
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+
+  const load = useCallback((signal?: AbortSignal) => {
+    api()
+      .get('/mcp_servers', serverList, signal ? { signal, quiet: true } : { quiet: true })
+      .then((list) => {
+        setServers(list);
+        setLoadError(null);
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 'aborted') return;
+        setLoadError(messageOf(err));
+      });
+  }, []);
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    const checked = mcpServerInput.safeParse({ ...form, ...(form.title.trim() ? {} : { title: undefined }) });
+    if (!checked.success) {
+      setFormError(checked.error.issues[0]?.message ?? '');
+      return;
+    }
+    setFormError(null);
+    setBusy(true);
+    try {
+      await api().post('/mcp_servers', checked.data, mcpServerView, { quiet: true });
+      toastStore().toast({ title: t('mcp_servers.added') });
+      setForm({ name: '', title: '', transport: form.transport, url: '' });
+      load();
+    } catch (err) {
+      // The server's Chinese message says what is wrong (unreachable, duplicate, not allowed).
+      setFormError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reconnect = async (server: McpServerView) => {
+    try {
+      await api().post(`/mcp_servers/${encodeURIComponent(server.id)}/reconnect`, undefined, mcpServerView);
+      load();
+    } catch {
+      // the client's toast already says why
+    }
+  };
+
+  const remove = async (server: McpServerView) => {
+    try {
+      await api().delete(`/mcp_servers/${encodeURIComponent(server.id)}`, z.null());
+      toastStore().toast({ title: t('mcp_servers.removed') });
+      setConfirming(null);
+      load();
+    } catch {
+      // the client's toast already says why
+    }
+  };
+
+  const field = (key: 'name' | 'title' | 'url', label: string, placeholder: string) => (
+    <div className="field">
+      <label className="field__label" htmlFor={`mcp-${key}`}>{label}</label>
+      <input id={`mcp-${key}`} className="input" value={form[key]} placeholder={placeholder} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+    </div>
+  );
+
+  return (
+    <div className="page">
+      <header className="page__header">
+        <h1 className="page__title">{t('mcp_servers.title')}</h1>
+        <p className="muted">{t('mcp_servers.subtitle')}</p>
+      </header>
+      <section className="card">
+        <form className="form" onSubmit={(e) => void add(e)} noValidate aria-describedby={formError ? 'mcp-form-error' : undefined}>
+          {field('name', t('mcp_servers.name'), t('mcp_servers.name_placeholder'))}
+          {field('title', t('mcp_servers.display_title'), t('mcp_servers.title_placeholder'))}
+          <div className="field">
+            <label className="field__label" htmlFor="mcp-transport">{t('mcp_servers.transport')}</label>
+            <select id="mcp-transport" className="input" value={form.transport} onChange={(e) => setForm({ ...form, transport: e.target.value === 'sse' ? 'sse' : 'http' })}>
+              <option value="http">{t('mcp_servers.transport_http')}</option>
+              <option value="sse">{t('mcp_servers.transport_sse')}</option>
+            </select>
+          </div>
+          {field('url', t('mcp_servers.url'), t('mcp_servers.url_placeholder'))}
+          {formError && <p id="mcp-form-error" className="field__error" role="alert">{formError}</p>}
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? t('mcp_servers.adding') : t('mcp_servers.add')}
+          </button>
+        </form>
+      </section>
+      <section className="card">
+        <h2 className="card__title">{t('mcp_servers.list')}</h2>
+        {loadError && <p className="form-error" role="alert">{t('mcp_servers.load_failed', { message: loadError })}</p>}
+        {servers && servers.length === 0 && <p className="muted">{t('mcp_servers.empty')}</p>}
+        {servers && servers.length > 0 && (
+          <ul className="checklist" aria-label={t('mcp_servers.list')}>
+            {servers.map((server) => (
+              <li key={server.id} data-server={server.name}>
+                <span>
+                  <strong>{server.title}</strong> <code>{server.name}</code> · {server.transport} · <code className="small">{server.target}</code>
+                  <br />
+                  <span className="small" role="status">
+                    {t(`mcp_servers.status_${server.status}`)}
+                    {server.reason ? `：${server.reason}` : ''} · {t('mcp_servers.tools', { count: server.tools.length })}
+                    {server.origin === 'config' ? ` · ${t('mcp_servers.origin_config')}` : ''}
+                  </span>
+                </span>
+                <span role="group" className="small">
+                  <button type="button" className="button button--ghost" onClick={() => void reconnect(server)}>{t('mcp_servers.reconnect')}</button>
+                  {server.origin === 'admin' &&
+                    (confirming === server.id ? (
+                      <>
+                        {t('mcp_servers.confirm_remove', { name: server.title })}{' '}
+                        <button type="button" className="button button--ghost" onClick={() => void remove(server)}>{t('mcp_servers.confirm')}</button>
+                        <button type="button" className="button button--ghost" onClick={() => setConfirming(null)}>{t('mcp_servers.cancel')}</button>
+                      </>
+                    ) : (
+                      <button type="button" className="button button--ghost" onClick={() => setConfirming(server.id)}>{t('mcp_servers.remove')}</button>
+                    ))}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

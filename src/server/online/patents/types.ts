@@ -1,0 +1,16 @@
+import type { PatentHit, PatentSource } from '../../../contract/patents';
+
+/** A structure to search: RDKit's canonical SMILES and/or a standard InChIKey. */
+export interface StructureQuery {
+  smiles?: string;
+  inchiKey?: string;
+}
+
+/** One patent service. Failures throw `PatentSourceError` (Chinese, names the service); nothing found is `[]`. */
+export interface PatentAdapter {
+  source: PatentSource;
+  /** The service's name as readers know it. */
+  site: string;
+  byStructure(query: StructureQuery, limit: number, signal: AbortSignal): Promise<PatentHit[]>;
+  byText(text: string, limit: number, signal: AbortSignal): Promise<PatentHit[]>;
+}

@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { now, type Db } from '../../db/database';
+import type { McpServerTable } from '../../db/schema';
+
+/** The MCP servers administrators added in the browser (table `mcp_servers`). */
+export function mcpServersRepo(db: Db) {
+  return {
+    list: (): Promise<McpServerTable[]> => db.selectFrom('mcp_servers').selectAll().orderBy('created_at').execute(),
+    async insert(values: Pick<McpServerTable, 'name' | 'title' | 'transport' | 'url' | 'created_by'>): Promise<McpServerTable> {
+      const row: McpServerTable = { id: randomUUID(), created_at: now(), ...values };
+      await db.insertInto('mcp_servers').values(row).execute();
+      return row;
+    },
+    async remove(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('mcp_servers').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/** Strings of the patent_search card (namespace `tool-cards-patents`). */
+export const patentCardStrings = {
+  zh: {
+    title_structure: '分子专利检索：{{value}}',
+    title_text: '专利检索：“{{value}}”',
+    count: '共 {{count}} 件',
+    none: '未找到相关专利',
+    number: '专利号',
+    patent_title: '标题',
+    assignee: '申请人',
+    date: '公开日',
+    source: '来源',
+    unknown: '—',
+    failed: '{{source}} 检索失败：{{message}}',
+    open: '在 {{source}} 中查看 {{number}}（新标签页）',
+  },
+  en: {
+    title_structure: 'Patents for structure: {{value}}',
+    title_text: 'Patent search: “{{value}}”',
+    count: '{{count}} in total',
+    none: 'No related patents found',
+    number: 'Number',
+    patent_title: 'Title',
+    assignee: 'Assignee',
+    date: 'Published',
+    source: 'Source',
+    unknown: '—',
+    failed: '{{source}} failed: {{message}}',
+    open: 'Open {{number}} on {{source}} (new tab)',
+  },
+};

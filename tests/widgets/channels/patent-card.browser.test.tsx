@@ -1,0 +1,74 @@
+// The patent_search card of an answer, rendered as the answer view renders a tool_result.
+import { createRoot, type Root } from 'react-dom/client';
+import type { ComponentType } from 'react';
+import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
+import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
+
+describe('the patent card', () => {
+  failOnConsoleErrors();
+  let host: HTMLElement;
+  let root: Root | undefined;
+
+  beforeEach(() => {
+    host = document.createElement('div');
+    document.body.append(host);
+  });
+  afterEach(() => {
+    root?.unmount();
+    host.remove();
+  });
+
+  async function render(props: Omit<ToolCardProps, 'name'>) {
+    const Card: ComponentType<ToolCardProps> = await toolCards.patent_search!();
+    const shadow = host.attachShadow({ mode: 'open' });
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    root = createRoot(shadow);
+    root.render(
+      <HostContext.Provider value={info}>
+        <Card name="patent_search" {...props} />
+      </HostContext.Provider>,
+    );
+    return shadow;
+  }
+
+  it('lists each patent with number, title, assignee, date and source, linking out in a new tab; a failed source says why', async () => {
+    const shadow = await render({
+      ok: true,
+      content: '…',
+      data: {
+        query: { kind: 'structure', value: 'OC(=O)c1ccccc1OC(C)=O', canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' },
+        hits: [
+          { number: 'US-10000000-B2', title: 'Acetylsalicylic acid formulation', assignee: 'BAYER AG', date: '2018-06-19', url: 'https://www.surechembl.org/patent/US-10000000-B2', source: 'surechembl' },
+          { number: 'CN-101234567-A', title: null, assignee: null, date: null, url: 'https://pubchem.ncbi.nlm.nih.gov/patent/CN-101234567-A', source: 'pubchem' },
+        ],
+        sources: [{ source: 'surechembl', ok: true, hits: 1 }, { source: 'pubchem', ok: false, hits: 0, message: 'PubChem 暂时不可用（HTTP 503），请稍后再试' }],
+      },
+    });
+    await waitFor(() => shadow.querySelector('table'), 'the patent table');
+    const rows = [...shadow.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).to.deep.equal([
+      ['US-10000000-B2', 'Acetylsalicylic acid formulation', 'BAYER AG', '2018-06-19', 'SureChEMBL'],
+      ['CN-101234567-A', '—', '—', '—', 'PubChem'],
+    ]);
+    const link = shadow.querySelector('a')!;
+    expect(link.getAttribute('href')).to.equal('https://www.surechembl.org/patent/US-10000000-B2');
+    expect(link.getAttribute('target')).to.equal('_blank');
+    expect(link.getAttribute('rel')).to.equal('noopener noreferrer');
+    expect(shadow.textContent).to.contain('分子专利检索：CC(=O)Oc1ccccc1C(=O)O');
+    expect(shadow.textContent).to.contain('PubChem 检索失败：PubChem 暂时不可用（HTTP 503），请稍后再试');
+  });
+
+  it('says when nothing was found, and shows a failed call as its message', async () => {
+    const shadow = await render({ ok: true, content: '', data: { query: { kind: 'text', value: 'zzz' }, hits: [], sources: [{ source: 'surechembl', ok: true, hits: 0 }] } });
+    await waitFor(() => shadow.querySelector('[part="not-found"]'), 'the not-found line');
+    expect(shadow.textContent).to.contain('未找到相关专利');
+    root?.unmount();
+    host.remove();
+    host = document.createElement('div');
+    document.body.append(host);
+    const failed = await render({ ok: false, content: '无法识别的结构', data: undefined });
+    await waitFor(() => failed.querySelector('p'), 'the message');
+    expect(failed.textContent).to.equal('无法识别的结构');
+  });
+});
