@@ -276,6 +276,17 @@ export interface MoleculeChangeTable {
   changed_at: string;
 }
 
+/** A file sandboxed code left (migration 0012); its bytes are under CSAI_DATA_DIR/artifacts/<id>. */
+export interface ArtifactTable {
+  id: string;
+  user_id: string;
+  name: string;
+  mime: string;
+  kind: 'image' | 'file';
+  size: number;
+  created_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   departments: DepartmentTable;
@@ -301,4 +312,5 @@ export interface Database {
   molecules: MoleculeTable;
   molecule_docs: MoleculeDocTable;
   molecule_changes: MoleculeChangeTable;
+  artifacts: ArtifactTable;
 }

@@ -63,6 +63,10 @@ export interface SandboxResult {
 const OUTPUT_KILL_FACTOR = 16;
 /** Files the sandbox needs from /etc (shared libraries, BLAS alternatives, matplotlib, fonts); never the rest. */
 const ETC_ENTRIES = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/matplotlibrc', '/etc/fonts', '/etc/localtime'];
+/** The first file descriptor of the inputs in the sandbox command (0–2 stdio, 3 the launcher's report). */
+const FIRST_INPUT_FD = 4;
+/** The environment of the sandbox command itself: the server's (secrets included) is never passed on, not even to bwrap. */
+const COMMAND_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
 /** The user the sandbox runs as when the server runs as root. */
 const NOBODY = 65534;
 
@@ -94,7 +98,8 @@ export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, in
   for (const entry of ETC_ENTRIES) system.push('--ro-bind-try', entry, entry);
   const mounts: string[] = [];
   if (inputs.length) mounts.push('--dir', '/input');
-  for (const input of inputs) mounts.push('--ro-bind', input.hostPath, `/input/${input.name}`);
+  // Each input is passed as an open file (fd 4, 5, …) and copied in: the sandbox user needs no access to the data directory.
+  inputs.forEach((input, i) => mounts.push('--perms', '0444', '--ro-bind-data', String(FIRST_INPUT_FD + i), `/input/${input.name}`));
   const env = {
     PATH: '/usr/bin:/bin',
     HOME: '/work',
@@ -113,6 +118,8 @@ export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, in
     ...system,
     '--proc', '/proc',
     '--dev', '/dev',
+    '--size', String(limits.diskBytes), '--tmpfs', '/dev/shm',
+    '--remount-ro', '/dev',
     '--size', String(limits.diskBytes), '--tmpfs', '/tmp',
     '--size', String(limits.diskBytes), '--tmpfs', '/work',
     ...mounts,
@@ -146,7 +153,7 @@ export function probeSandbox(programs: SandboxPrograms): { ok: true } | { ok: fa
   if (!which('prlimit') || (process.getuid?.() === 0 && !which('setpriv'))) return { ok: false, reason: '未找到 prlimit 或 setpriv（util-linux），无法限制沙箱资源。请安装 util-linux 后重启服务。' };
   const argv = sandboxArgv({ bwrap, python: programs.python }, { timeoutMs: 10_000, cpuSeconds: 10, memoryBytes: 512 * 2 ** 20, processes: 64, fileBytes: 2 ** 20, diskBytes: 2 ** 20, outputBytes: 4096, maxFiles: 0, maxFilesBytes: 0 }, []);
   // The launcher with an empty program: creates the namespaces, starts Python, reports on fd 3.
-  const probe = spawnSync(argv[0]!, argv.slice(1), { input: '', timeout: 10_000, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], encoding: 'utf8' });
+  const probe = spawnSync(argv[0]!, argv.slice(1), { input: '', timeout: 10_000, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], encoding: 'utf8', env: COMMAND_ENV });
   const report = probe.output?.[3];
   if (probe.status === 0 && typeof report === 'string' && report.includes('"exit": 0')) return { ok: true };
   const detail = `${probe.error?.message ?? ''} ${probe.stderr ?? ''}`.trim().split('\n')[0]?.slice(0, 200) ?? '';
@@ -163,8 +170,20 @@ export function runSandboxed(programs: SandboxPrograms, limits: SandboxLimits, c
   }
   const argv = sandboxArgv(programs, limits, inputs);
   const started = Date.now();
+  const fds: number[] = [];
+  try {
+    for (const input of inputs) fds.push(fs.openSync(input.hostPath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW));
+  } catch (err) {
+    for (const fd of fds) fs.closeSync(fd);
+    throw err;
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...fds], detached: true, env: COMMAND_ENV });
+    } finally {
+      for (const fd of fds) fs.closeSync(fd);
+    }
     let stop: SandboxStop = null;
     const kill = (why: SandboxStop) => {
       stop ??= why;
