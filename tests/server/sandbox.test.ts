@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeExecutionResult } from '../../src/contract/code';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { upload, waitParsed } from './knowledge-helpers';
+import { answerText, ask, readEvents } from './answering-helpers';
 
 // Issue 13 §2: hostile code against the real bubblewrap sandbox through POST /api/v1/code/run.
 // Every case must end with a clear Chinese message and leave the server answering.
@@ -90,6 +91,33 @@ describe('code execution: a chemist plots molecular weights from an SDF', () => 
     const refused = await bob.post('/api/v1/code/run', { code: 'print(1)', doc_ids: [docId] });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/不在本次提问附带的文档中，或你无权读取/);
+  });
+});
+
+const channel = async () => (await alice.post<{ id: string }>('/api/v1/channel', { name: '代码' })).body.data.id;
+
+describe('code typed in the question box, without a model', () => {
+  it('a ```python block sent with the code tool runs in the sandbox and its result is a tool card of the answer', async () => {
+    const question = '帮我运行：\n```python\nimport numpy as np\nprint(np.arange(5).sum())\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3]); plt.savefig("line.svg")\n```';
+    const { questionId } = await ask(alice, question, { tools_name: ['code_execution'] }, await channel());
+    const { events } = await readEvents(alice, questionId);
+    const call = events.find((e) => e.event === 'tool_call')!;
+    expect(call.data).toMatchObject({ name: 'code_execution' });
+    expect(JSON.parse(String(call.data.arguments))).toEqual({ code: 'import numpy as np\nprint(np.arange(5).sum())\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3]); plt.savefig("line.svg")' });
+    const result = events.find((e) => e.event === 'tool_result')!.data as { ok: boolean; data: CodeExecutionResult };
+    expect(result.ok).toBe(true);
+    expect(result.data.stdout).toBe('10\n');
+    expect(result.data.artifacts).toEqual([expect.objectContaining({ name: 'line.svg', kind: 'image', mime: 'image/svg+xml' })]);
+    expect(answerText(events)).toContain('代码生成与执行：已完成');
+    // The picture stays readable with the answer, to its asker only.
+    expect((await alice.get(`/api/v1/code/artifacts/${result.data.artifacts[0]!.id}`)).status).toBe(200);
+    expect((await bob.get(`/api/v1/code/artifacts/${result.data.artifacts[0]!.id}`)).status).toBe(404);
+  });
+
+  it('with the code tool off, a python block is not run', async () => {
+    const { questionId } = await ask(alice, '```python\nprint(1)\n```', { tools_name: [] }, await channel());
+    const { events } = await readEvents(alice, questionId);
+    expect(events.filter((e) => e.event === 'tool_call')).toEqual([]);
   });
 });
 
@@ -298,7 +326,7 @@ describe('without bubblewrap', () => {
       const tools = await client.get<Array<{ tools: Array<{ value: string; enabled: boolean; description: string }> }>>('/api/v1/tools');
       const entry = tools.body.data.flatMap((g) => g.tools).find((t) => t.value === 'code_execution')!;
       expect(entry.enabled).toBe(false);
-      expect(entry.description).toMatch(/未找到 bubblewrap（bwrap），代码不会在沙箱外运行/);
+      expect(entry.description).toMatch(/不可用：未找到 bubblewrap（bwrap），代码不会在沙箱外运行。请安装 bubblewrap/);
       const diag = await client.get<{ tools: Array<{ value: string; enabled: boolean; description: string }> }>('/api/v1/diagnostics');
       expect(diag.body.data.tools.find((t) => t.value === 'code_execution')).toMatchObject({ enabled: false, description: expect.stringMatching(/apt-get install -y bubblewrap/) });
       const res = await client.post('/api/v1/code/run', { code: 'print(1)' });

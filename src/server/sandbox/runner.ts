@@ -146,10 +146,10 @@ export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, in
 
 /** Whether sandboxed runs can happen here; when not, a Chinese reason saying what is missing and how to fix it. */
 export function probeSandbox(programs: SandboxPrograms): { ok: true } | { ok: false; reason: string } {
-  if (process.platform !== 'linux') return { ok: false, reason: '代码执行沙箱只能在 Linux 上运行。' };
+  if (process.platform !== 'linux') return { ok: false, reason: '代码执行沙箱只能在 Linux 上运行：请在安装了 bubblewrap 的 Linux 服务器上运行 CSAI 以启用。' };
   const bwrap = which(programs.bwrap);
-  if (!bwrap) return { ok: false, reason: '未找到 bubblewrap（bwrap），代码不会在沙箱外运行。请以 root 运行 apt-get install -y bubblewrap 后重启服务。' };
-  if (!exists(programs.python)) return { ok: false, reason: `未找到 ${programs.python}。请以 root 运行 apt-get install -y python3 python3-rdkit python3-numpy python3-pandas python3-matplotlib 后重启服务。` };
+  if (!bwrap) return { ok: false, reason: '未找到 bubblewrap（bwrap），代码不会在沙箱外运行。请安装 bubblewrap（以 root 运行 apt-get install -y bubblewrap）后重启服务。' };
+  if (!exists(programs.python)) return { ok: false, reason: `未找到 ${programs.python}。请安装（以 root 运行 apt-get install -y python3 python3-rdkit python3-numpy python3-pandas python3-matplotlib）后重启服务。` };
   if (!which('prlimit') || (process.getuid?.() === 0 && !which('setpriv'))) return { ok: false, reason: '未找到 prlimit 或 setpriv（util-linux），无法限制沙箱资源。请安装 util-linux 后重启服务。' };
   const argv = sandboxArgv({ bwrap, python: programs.python }, { timeoutMs: 10_000, cpuSeconds: 10, memoryBytes: 512 * 2 ** 20, processes: 64, fileBytes: 2 ** 20, diskBytes: 2 ** 20, outputBytes: 4096, maxFiles: 0, maxFilesBytes: 0 }, []);
   // The launcher with an empty program: creates the namespaces, starts Python, reports on fd 3.
@@ -157,7 +157,7 @@ export function probeSandbox(programs: SandboxPrograms): { ok: true } | { ok: fa
   const report = probe.output?.[3];
   if (probe.status === 0 && typeof report === 'string' && report.includes('"exit": 0')) return { ok: true };
   const detail = `${probe.error?.message ?? ''} ${probe.stderr ?? ''}`.trim().split('\n')[0]?.slice(0, 200) ?? '';
-  return { ok: false, reason: `bubblewrap 无法在本机创建沙箱（${detail || `退出码 ${String(probe.status)}`}），代码不会在沙箱外运行。请确认内核允许非特权用户命名空间（kernel.unprivileged_userns_clone=1）或容器未禁止命名空间。` };
+  return { ok: false, reason: `bubblewrap 无法在本机创建沙箱（${detail || `退出码 ${String(probe.status)}`}），代码不会在沙箱外运行。请在内核设置中启用非特权用户命名空间（kernel.unprivileged_userns_clone=1），或让容器允许创建命名空间，然后重启服务。` };
 }
 
 /** Text of a capped buffer: a cut multi-byte character at the end is dropped. */
