@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { LAUNCHER } from './launcher';
 
 /** What a run may use. */
@@ -67,8 +68,12 @@ const ETC_ENTRIES = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d',
 const FIRST_INPUT_FD = 4;
 /** The environment of the sandbox command itself: the server's (secrets included) is never passed on, not even to bwrap. */
 const COMMAND_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
-/** The user the sandbox runs as when the server runs as root. */
-const NOBODY = 65534;
+/**
+ * When the server runs as root, each run gets its own unprivileged user id from this range (no
+ * account needed): the process limit counts that user's processes only, so one run's fork bomb
+ * cannot starve another run, nor the server.
+ */
+const RUN_UIDS = { first: 200_000, count: 60_000 };
 
 const exists = (p: string) => fs.existsSync(p);
 
@@ -83,7 +88,7 @@ export function which(program: string): string | undefined {
   return undefined;
 }
 
-/** The command line: optional drop to nobody (server as root), prlimit, bwrap, the launcher. */
+/** The command line: a drop to an unprivileged user of its own (server as root), prlimit, bwrap, the launcher. */
 export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, inputs: readonly SandboxInput[]): string[] {
   const system: string[] = ['--ro-bind', '/usr', '/usr'];
   for (const link of ['bin', 'lib', 'lib64', 'sbin']) {
@@ -140,7 +145,8 @@ export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, in
     '--core=0',
     '--',
   ];
-  const drop = process.getuid?.() === 0 ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'] : [];
+  const uid = RUN_UIDS.first + randomInt(RUN_UIDS.count);
+  const drop = process.getuid?.() === 0 ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--'] : [];
   return [...drop, ...prlimit, ...bwrap];
 }
 

@@ -51,6 +51,7 @@ export function describeRun(r: SandboxResult, limits: SandboxLimits): Pick<CodeE
     case 'stopped':
       return { status: 'stopped', message: `运行已被停止${tail}` };
     case 'lost':
+      if (/^bwrap: /.test(r.stderr)) return { status: 'lost', message: `沙箱未能启动（${r.stderr.split('\n')[0]!.slice(0, 200)}），代码没有运行` };
       return { status: 'lost', message: `沙箱没有返回运行结果（程序终止了沙箱的监控进程或被强制结束），本次运行的文件未保留${tail}` };
     default:
       break;
