@@ -337,3 +337,31 @@ describe('without bubblewrap', () => {
     }
   });
 });
+
+describe('artifacts on disk', () => {
+  it('a restart removes old files no row names, and keeps every artifact', async () => {
+    const own = await startServer();
+    let again: TestServer | undefined;
+    try {
+      const { client } = await signedInUser(own);
+      const res = await client.post<CodeExecutionResult>('/api/v1/code/run', { code: 'open("kept.txt", "w").write("kept")' });
+      const kept = res.body.data.artifacts[0]!;
+      const dir = path.join(own.dataDir, 'artifacts');
+      const old = new Date(Date.now() - 2 * 3600_000);
+      fs.writeFileSync(path.join(dir, 'orphan-artifact-0001'), 'x');
+      fs.writeFileSync(path.join(dir, 'unfinished-0001.part'), 'x');
+      fs.writeFileSync(path.join(dir, 'recent-orphan-0001'), 'x');
+      for (const name of ['orphan-artifact-0001', 'unfinished-0001.part', kept.id]) fs.utimesSync(path.join(dir, name), old, old);
+      await own.close();
+      again = await startServer({}, own.dataDir);
+      // The sweep runs when the tool is built; its result shows on disk.
+      for (let i = 0; i < 100 && fs.readdirSync(dir).length > 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(fs.readdirSync(dir).sort()).toEqual([kept.id, 'recent-orphan-0001'].sort());
+      const db = again.sqlite();
+      expect(db.prepare('select name from artifacts where id = ?').get(kept.id)).toEqual({ name: 'kept.txt' });
+      db.close();
+    } finally {
+      await (again ?? own).close().catch(() => undefined);
+    }
+  });
+});

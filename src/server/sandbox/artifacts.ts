@@ -53,6 +53,31 @@ export function artifactStore(db: Db, dataDir: string) {
       return out;
     },
 
+    /**
+     * Start-up clean-up: removes files no row names any more (their user was deleted) and
+     * unfinished writes, when older than an hour (a run may be saving right now). Returns the count.
+     */
+    async sweep(now = Date.now()): Promise<number> {
+      let names: string[];
+      try {
+        names = await fsp.readdir(root);
+      } catch {
+        return 0;
+      }
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(root, name);
+        const stat = await fsp.stat(file).catch(() => undefined);
+        if (!stat?.isFile() || now - stat.mtimeMs < 3600_000) continue;
+        const id = name.replace(/\.part$/, '');
+        const known = name === id && /^[A-Za-z0-9_-]{8,64}$/.test(id) && (await db.selectFrom('artifacts').select('id').where('id', '=', id).executeTakeFirst());
+        if (known) continue;
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
+      return removed;
+    },
+
     /** The artifact and a stream of its bytes when `userId` owns it; undefined otherwise (never says whether it exists). */
     async open(userId: string, id: string) {
       const row = await db.selectFrom('artifacts').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();

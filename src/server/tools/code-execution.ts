@@ -64,7 +64,9 @@ export function summarizeRun(out: CodeExecutionResult): string {
 
 /** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
 export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExecutionInput, CodeExecutionResult> => {
-  const sandbox = createSandbox(services.config, artifactStore(services.db, services.config.dataDir));
+  const artifacts = artifactStore(services.db, services.config.dataDir);
+  const sandbox = createSandbox(services.config, artifacts);
+  void artifacts.sweep().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
   return {
     name: 'code_execution',
     input: codeExecutionInput,
