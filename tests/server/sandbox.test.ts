@@ -49,7 +49,7 @@ async function stillHealthy() {
 }
 
 describe('code execution: a chemist plots molecular weights from an SDF', () => {
-  it('mounts the SDF read-only, runs RDKit and matplotlib, and keeps the PNG as an artifact only its owner can read', async () => {
+  it('mounts the SDF read-only, runs RDKit and matplotlib, and keeps the PNG as an artifact only its owner can read', { timeout: 120_000 }, async () => {
     const up = await upload(alice, [{ name: 'cdk2.sdf', data: fs.readFileSync(SDF) }]);
     expect(up.status).toBe(200);
     const docId = up.body.data.name_id[0]!.docId;
