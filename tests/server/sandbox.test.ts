@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env[SECRET_NAME];
   await server?.close();
-});
+}, 120_000);
 
 async function run(code: string, docIds: string[] = [], client = alice) {
   const res = await client.post<CodeExecutionResult>('/api/v1/code/run', { code, doc_ids: docIds });
@@ -109,8 +109,12 @@ describe('code typed in the question box, without a model', () => {
     expect(result.data.stdout).toBe('10\n');
     expect(result.data.artifacts).toEqual([expect.objectContaining({ name: 'line.svg', kind: 'image', mime: 'image/svg+xml' })]);
     expect(answerText(events)).toContain('代码生成与执行：已完成');
-    // The picture stays readable with the answer, to its asker only.
-    expect((await alice.get(`/api/v1/code/artifacts/${result.data.artifacts[0]!.id}`)).status).toBe(200);
+    // The picture stays readable with the answer, to its asker only, and runs nothing when opened on its own.
+    const svg = await alice.get(`/api/v1/code/artifacts/${result.data.artifacts[0]!.id}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
+    expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await bob.get(`/api/v1/code/artifacts/${result.data.artifacts[0]!.id}`)).status).toBe(404);
   });
 
@@ -118,6 +122,32 @@ describe('code typed in the question box, without a model', () => {
     const { questionId } = await ask(alice, '```python\nprint(1)\n```', { tools_name: [] }, await channel());
     const { events } = await readEvents(alice, questionId);
     expect(events.filter((e) => e.event === 'tool_call')).toEqual([]);
+  });
+});
+
+describe('kept files', () => {
+  it('are pictures only when their content says so; other files are downloads', async () => {
+    const code = [
+      'open("fake.png", "w").write("<script>alert(1)</script>")',
+      'open("fake.svg", "w").write("<html><script>alert(1)</script></html>")',
+      'open("notes.txt", "w").write("hello")',
+      'import os; os.makedirs("sub", exist_ok=True); open("sub/data.csv", "w").write("a,b")',
+      'for i in range(30):\n    open(f"zz_{i:02d}.bin", "wb").write(b"x")',
+    ].join('\n');
+    const out = await run(code);
+    expect(out.status, out.stderr).toBe('ok');
+    const byName = new Map(out.artifacts.map((a) => [a.name, a]));
+    expect(byName.get('fake.png')).toMatchObject({ kind: 'file', mime: 'application/octet-stream' });
+    expect(byName.get('fake.svg')).toMatchObject({ kind: 'file', mime: 'application/octet-stream' });
+    expect(byName.get('notes.txt')).toMatchObject({ kind: 'file', mime: 'text/plain; charset=utf-8' });
+    // At most 20 files come back (the work directory in name order, then its folders); the rest are named as not kept.
+    expect(out.artifacts).toHaveLength(20);
+    expect(out.skipped_files.length).toBe(14);
+    expect(out.skipped_files).toContainEqual({ name: 'sub/data.csv', size: 3 });
+    expect(out.message).toMatch(/14 个文件超过保留上限（最多 20 个/);
+    const download = await alice.get(`/api/v1/code/artifacts/${byName.get('notes.txt')!.id}`);
+    expect(download.status, JSON.stringify(download.body)).toBe(200);
+    expect(download.headers.get('content-disposition')).toMatch(/attachment/);
   });
 });
 
