@@ -30,6 +30,7 @@ import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
 import toolsRoutes from './routes/tools';
+import codeRoutes from './routes/code';
 import mcpRoutes from './routes/mcp';
 import mcpServersRoutes from './routes/mcp_servers';
 import type { App, Services } from './routes/types';
@@ -137,6 +138,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
     await api.register((i) => mcpServersRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mcp_servers' });
+    await api.register((i) => codeRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/code' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

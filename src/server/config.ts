@@ -120,6 +120,16 @@ export const configSchema = z.object({
     .pipe(z.array(z.string().refine(isAllowListEntry, 'each entry must be a host name, an IP address or a CIDR range (e.g. mcp.corp.local, 10.0.0.5, 10.1.0.0/16)'))),
   /** A JSON file of MCP servers the administrator configures outside the browser (stdio commands only here). */
   CSAI_MCP_CONFIG: optionalText,
+  /** Code execution sandbox (src/server/sandbox): programs and limits of one run. */
+  CSAI_SANDBOX_BWRAP: z.string().trim().min(1).default('bwrap'),
+  CSAI_SANDBOX_PYTHON: z.string().trim().min(1).default('/usr/bin/python3'),
+  CSAI_SANDBOX_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  CSAI_SANDBOX_CPU_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  CSAI_SANDBOX_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(512),
+  CSAI_SANDBOX_PROCESSES: z.coerce.number().int().min(8).max(4096).default(64),
+  CSAI_SANDBOX_FILE_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(16),
+  CSAI_SANDBOX_DISK_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  CSAI_SANDBOX_OUTPUT_KB: z.coerce.number().int().min(1).max(65_536).default(1024),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

@@ -35,6 +35,7 @@ const examples: Partial<Record<ToolName, Record<string, unknown>>> = {
   name_to_smiles: { name: 'aspirin' },
   smiles_completion: { smiles: 'CC(=O)Oc1ccccc1C(=O' },
   intelligence_search: { query: '阿司匹林' },
+  code_execution: { code: 'print(6 * 7)' },
 };
 
 const enabledTools = async () => {

@@ -54,6 +54,13 @@ async function brokenSmiles(question: string, chem: Pick<ChemService, 'describe'
   return out;
 }
 
+/** The first fenced ```python (or ```py) block of a question, when it holds code. */
+export function pythonBlock(question: string): string | undefined {
+  const m = /```[ \t]*(?:python3?|py)[ \t]*\r?\n([\s\S]*?)\r?\n?```/i.exec(question);
+  const code = m?.[1];
+  return code && code.trim() ? code : undefined;
+}
+
 /** The name a question is about once the intent words are removed ("阿司匹林的ADMET性质" → "阿司匹林"). */
 export function nameInQuestion(question: string): string | undefined {
   const rest = question.replace(FILLER, ' ').trim().split(/\s+/).filter((w) => w.length >= 2);
@@ -73,10 +80,13 @@ export interface LocalToolDeps {
  * left on and this server offers: SMILES or a name with an ADMET word → `admet` (a name is resolved
  * first); an attached SDF with such a word → `admet` over its molecules; a name asked for its
  * structure → `name_to_smiles`; a SMILES that does not parse → `smiles_completion`; "检索/查找 …" →
- * `intelligence_search`.
+ * `intelligence_search`; a fenced ```python block → `code_execution` of that code alone.
  */
 export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'>, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<LocalToolPlan> {
   const { question, signal } = input;
+  // Python the asker typed in a fenced block runs in the sandbox, with the question's documents under /input; nothing else.
+  const code = pythonBlock(question);
+  if (code !== undefined && usable.has('code_execution')) return { calls: [{ name: 'code_execution', input: { code } }], notes: [] };
   const calls: PlannedCall[] = [];
   const notes: string[] = [];
   const wantsAdmet = ADMET_INTENT.test(question);

@@ -338,6 +338,23 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0012_artifacts': {
+    async up(db: Kysely<unknown>) {
+      // Files sandboxed code left (plots, tables), kept with the answer that shows them (src/server/sandbox);
+      // the bytes are under CSAI_DATA_DIR/artifacts/<id>, readable only by the user whose run made them.
+      await db.schema
+        .createTable('artifacts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('image','file')`))
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('artifacts_user').on('artifacts').columns(['user_id', 'created_at']).execute();
+    },
+  },
   '0015_mcp_servers': {
     async up(db: Kysely<unknown>) {
       // MCP servers an administrator added in the browser (issue 15 §6): Streamable HTTP or SSE URLs

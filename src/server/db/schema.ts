@@ -276,6 +276,17 @@ export interface MoleculeChangeTable {
   changed_at: string;
 }
 
+/** A file sandboxed code left (migration 0012); its bytes are under CSAI_DATA_DIR/artifacts/<id>. */
+export interface ArtifactTable {
+  id: string;
+  user_id: string;
+  name: string;
+  mime: string;
+  kind: 'image' | 'file';
+  size: number;
+  created_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 /** An MCP server added by an administrator (issue 15 §6). */
 export interface McpServerTable {
@@ -315,4 +326,5 @@ export interface Database {
   molecule_docs: MoleculeDocTable;
   molecule_changes: MoleculeChangeTable;
   mcp_servers: McpServerTable;
+  artifacts: ArtifactTable;
 }

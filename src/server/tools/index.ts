@@ -3,10 +3,11 @@ import { nameToSmilesTool } from './name-to-smiles';
 import { smilesCompletionTool } from './smiles-completion';
 import { intelligenceSearchTool } from './intelligence-search';
 import { patentSearchTool } from './patent-search';
+import { codeExecutionTool } from './code-execution';
 import type { ToolFactory } from './types';
 
 /**
  * Every tool the server builds at start-up, in SPEC §9 order. A tool module exports one
  * `ToolFactory`; add it here and the registry offers it to GET /api/v1/tools, the engines and MCP.
  */
-export const toolFactories: ToolFactory[] = [intelligenceSearchTool, admetTool, nameToSmilesTool, smilesCompletionTool, patentSearchTool];
+export const toolFactories: ToolFactory[] = [intelligenceSearchTool, admetTool, nameToSmilesTool, smilesCompletionTool, patentSearchTool, codeExecutionTool];

@@ -1,5 +1,6 @@
 import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type AnswerStep, type Channel, type Question } from '../../contract/channel';
+import { codeExecutionResult, type CodeExecutionResult } from '../../contract/code';
 import { paged } from '../../contract/envelope';
 import { smilesInText } from '../../contract/smiles';
 import type { ApiClient } from '../../core/api';
@@ -77,14 +78,52 @@ function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
           image: (alt) => t('image', { alt }),
           citation: (c) => (c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title })),
         });
+        // A finished answer's Python blocks can be run in the sandbox (POST /code/run), with or without a model.
+        if (!isLive(state.status)) r.addRunButtons(ref.current, t('run_code'), t('run_code_title'));
       });
     });
     return () => {
       cancelled = true;
       cancelAnimationFrame(frame);
     };
-  }, [text, state.citations, t]);
+  }, [text, state.citations, state.status, t]);
   return <div ref={ref} part="answer" className="csai-answer" aria-live={isLive(state.status) ? 'polite' : undefined} />;
+}
+
+/** One press of "运行" on a code block of an answer: running, its result, or why it failed. */
+interface CodeRunState {
+  id: number;
+  result?: CodeExecutionResult;
+  error?: string;
+}
+
+type CodeRunView = typeof import('./tool-cards/CodeCard').CodeRun;
+let codeRunView: Promise<CodeRunView> | undefined;
+
+/** The results of the "运行" buttons of an answer, newest last (kept while the page is open; their files are kept on the server). */
+function CodeRuns({ runs }: { runs: readonly CodeRunState[] }) {
+  const t = useT('channels');
+  const [View, setView] = useState<{ component: CodeRunView } | null>(null);
+  useEffect(() => {
+    if (!runs.length || View) return;
+    let cancelled = false;
+    void (codeRunView ??= import('./tool-cards/CodeCard').then((m) => m.CodeRun)).then((component) => !cancelled && setView({ component }));
+    return () => {
+      cancelled = true;
+    };
+  }, [runs.length, View]);
+  if (!runs.length) return null;
+  return (
+    <section part="code-runs" aria-label={t('run_results')} className="flex flex-col gap-2">
+      {runs.map((run) => (
+        <div key={run.id} part="tool-card" data-tool="code_execution" data-state={run.error ? 'failed' : run.result ? 'ok' : 'running'} className="rounded-csai border border-line bg-surface p-3 flex flex-col gap-2">
+          <header className={`text-xs font-semibold ${run.error ? 'text-danger' : 'text-muted'}`}>{run.error ? t('run_failed') : run.result ? t('run_results') : t('run_running')}</header>
+          {run.error && <p part="tool-error" role="alert" className="m-0 text-sm text-danger">{run.error}</p>}
+          {run.result && View && <View.component out={run.result} />}
+        </div>
+      ))}
+    </section>
+  );
 }
 
 /** Structures written in the question (e.g. inserted from the chemical editor), drawn below it. */
@@ -147,7 +186,26 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
       fail(error);
     }
   };
+  const [runs, setRuns] = useState<CodeRunState[]>([]);
+  const runCode = async (button: Element) => {
+    const code = button.previousElementSibling?.textContent ?? '';
+    const id = Date.now() + Math.random();
+    setRuns((rs) => [...rs, { id }]);
+    const settle = (patch: Partial<CodeRunState>) => setRuns((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+    try {
+      const docIds = [...new Set([...q.docIdList, ...q.docIdListKnowledge])].slice(0, 6);
+      settle({ result: await client.post('/code/run', { code, doc_ids: docIds }, codeExecutionResult, { quiet: true }) });
+    } catch (error) {
+      settle({ error: messageOf(error) || t('retry_later') });
+    }
+  };
   const onAnswerClick = (e: MouseEvent<HTMLDivElement>) => {
+    const run = e.target instanceof Element ? e.target.closest('[data-run-code]') : null;
+    if (run) {
+      e.preventDefault();
+      void runCode(run);
+      return;
+    }
     const target = e.target instanceof Element ? e.target.closest('a[data-cite]') : null;
     if (!target) return;
     e.preventDefault();
@@ -192,6 +250,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
       <div role="group" onClick={onAnswerClick} aria-label={t('answer_label')}>
         <AnswerBody text={state.answer} state={state} />
       </div>
+      <CodeRuns runs={runs} />
       {state.status === 'stopped' && <p part="stopped" className="m-0 text-xs text-muted">{t('stopped')}</p>}
       {state.status === 'failed' && (
         <p part="failed" role="alert" className="m-0 text-xs text-danger">

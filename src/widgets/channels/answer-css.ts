@@ -21,5 +21,6 @@ export const answerCss = `
 .csai-answer csai-molecule { display: block; max-width: 320px; margin: 0.5em 0; }
 .csai-answer .csai-structures { display: flex; flex-wrap: wrap; gap: 0.75em; margin: 0.5em 0; }
 .csai-answer .csai-structures csai-molecule { flex: 0 1 260px; margin: 0; }
+.csai-answer .csai-run-code { display: inline-block; margin: -0.25em 0 0.5em; cursor: pointer; font: inherit; font-size: 0.8em; color: var(--csai-c-accent); background: var(--csai-c-surface); border: 1px solid var(--csai-c-accent); border-radius: var(--csai-c-radius); padding: 0.1em 0.8em; }
 .csai-answer .katex-error { color: var(--csai-c-danger); }
 `;

@@ -51,6 +51,11 @@ export const channelsStrings = {
     date_this_year: '{{month}}月{{day}}日',
     date_other_year: '{{year}}/{{month}}/{{day}}',
     date_time_full: '最近活动：{{year}}年{{month}}月{{day}}日 {{hh}}:{{mm}}',
+    run_code: '运行',
+    run_code_title: '在沙箱中运行这段代码',
+    run_results: '代码运行结果',
+    run_running: '代码运行中…',
+    run_failed: '运行失败',
   },
   en: {
     history: 'History',
@@ -103,5 +108,10 @@ export const channelsStrings = {
     date_this_year: '{{month}}/{{day}}',
     date_other_year: '{{year}}/{{month}}/{{day}}',
     date_time_full: 'Last active {{year}}/{{month}}/{{day}} {{hh}}:{{mm}}',
+    run_code: 'Run',
+    run_code_title: 'Run this code in the sandbox',
+    run_results: 'Code run results',
+    run_running: 'Running code…',
+    run_failed: 'Run failed',
   },
 };

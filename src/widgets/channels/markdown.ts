@@ -194,3 +194,27 @@ export function renderAnswer(target: Element, text: string, citations: readonly 
   linkCitations(fragment, citations);
   target.replaceChildren(fragment);
 }
+
+/** Languages of the fenced blocks that get a "运行" button (they run in the server's Python sandbox). */
+const RUNNABLE = /(^|\s)language-(python3?|py)(\s|$)/;
+
+/**
+ * Puts a "运行" button (`data-run-code`, part `run-code`) after each rendered Python block of an
+ * answer; the answer's click handler sends that block's text to POST /code/run.
+ */
+export function addRunButtons(target: Element, label: string, title: string): void {
+  for (const code of target.querySelectorAll('pre > code')) {
+    if (!RUNNABLE.test(code.className)) continue;
+    const pre = code.parentElement!;
+    if (pre.nextElementSibling?.hasAttribute('data-run-code')) continue;
+    const button = target.ownerDocument.createElement('button');
+    button.type = 'button';
+    button.textContent = label;
+    button.title = title;
+    button.setAttribute('data-run-code', '');
+    button.setAttribute('part', 'run-code');
+    button.className = 'csai-run-code';
+    pre.after(button);
+  }
+}
+

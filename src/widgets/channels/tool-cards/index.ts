@@ -19,4 +19,5 @@ export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<Too
   name_to_smiles: () => import('./NameCard').then((m) => m.default),
   smiles_completion: () => import('./CompletionCard').then((m) => m.default),
   patent_search: () => import('./PatentCard').then((m) => m.default),
+  code_execution: () => import('./CodeCard').then((m) => m.default),
 };

@@ -35,3 +35,39 @@ export const nameCardStrings = {
     no_inchi_key: '(has * attachment points, no InChIKey)',
   },
 };
+
+/** Strings of the code execution card and the "运行" button of code blocks (namespace `tool-cards-code`). */
+export const codeCardStrings = {
+  zh: {
+    meta: '（退出码 {{code}}，用时 {{seconds}} 秒）',
+    inputs: '挂载的文件：{{files}}',
+    truncated: '（已截断）',
+    files: '生成的文件',
+    size: '（{{size}}）',
+    no_output: '没有输出',
+    loading: '图片加载中…',
+    image_alt: '运行生成的图片：{{name}}',
+    image_failed: '图片 {{name}} 无法加载',
+    run: '运行',
+    running: '运行中…',
+    run_label: '在沙箱中运行这段代码',
+    run_result: '代码运行结果',
+    run_failed: '运行失败',
+  },
+  en: {
+    meta: '(exit code {{code}}, {{seconds}} s)',
+    inputs: 'Mounted files: {{files}}',
+    truncated: '(truncated)',
+    files: 'Files written',
+    size: '({{size}})',
+    no_output: 'No output',
+    loading: 'Loading picture…',
+    image_alt: 'Picture made by the run: {{name}}',
+    image_failed: 'Picture {{name}} could not be loaded',
+    run: 'Run',
+    running: 'Running…',
+    run_label: 'Run this code in the sandbox',
+    run_result: 'Code run result',
+    run_failed: 'Run failed',
+  },
+};

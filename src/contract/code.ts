@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Limits of the code execution input (issue 13 §2). */
+export const CODE_LIMITS = {
+  /** Characters of Python source in one run. */
+  code: 64_000,
+  /** Documents mounted read-only under /input in one run. */
+  files: 6,
+} as const;
+
+export const codeMessages = {
+  empty: '请提供要运行的 Python 代码',
+  tooLong: `代码不能超过${CODE_LIMITS.code}个字符`,
+  tooManyFiles: `一次最多挂载${CODE_LIMITS.files}个文件`,
+  badFile: '文件标识无效',
+} as const;
+
+const code = z
+  .string({ error: codeMessages.empty })
+  .max(CODE_LIMITS.code, codeMessages.tooLong)
+  .refine((s) => s.trim().length > 0, codeMessages.empty);
+const fileRef = z.string({ error: codeMessages.badFile }).trim().min(1, codeMessages.badFile).max(300, codeMessages.badFile);
+
+/**
+ * Input of the `code_execution` tool: Python source, and optionally which of the question's
+ * documents to mount (ids or titles; absent: all of them).
+ */
+export const codeExecutionInput = z
+  .object({
+    code,
+    files: z.array(fileRef).max(CODE_LIMITS.files, codeMessages.tooManyFiles).optional(),
+  })
+  .strict();
+export type CodeExecutionInput = z.infer<typeof codeExecutionInput>;
+
+/** POST /api/v1/code/run: run code typed or shown in an answer, with documents the caller may read. */
+export const codeRunBody = z
+  .object(
+    {
+      code,
+      doc_ids: z.array(fileRef).max(CODE_LIMITS.files, codeMessages.tooManyFiles).default([]),
+    },
+    { error: '请求体必须是 JSON 对象' },
+  )
+  .strict();
+export type CodeRunBody = z.infer<typeof codeRunBody>;
+
+/** A file the code left in its work directory, kept with the answer (served by GET /api/v1/code/artifacts/{id}). */
+export const codeArtifact = z.object({
+  id: z.string(),
+  name: z.string(),
+  mime: z.string(),
+  size: z.number().int(),
+  /** image: a PNG or SVG shown in the answer; file: offered for download. */
+  kind: z.enum(['image', 'file']),
+});
+export type CodeArtifact = z.infer<typeof codeArtifact>;
+
+/** How a run ended: normal exit (`ok` / `error` by exit code) or stopped by the sandbox. */
+export const CODE_RUN_STATUSES = ['ok', 'error', 'timeout', 'output_limit', 'stopped', 'lost'] as const;
+
+export const codeExecutionResult = z.object({
+  status: z.enum(CODE_RUN_STATUSES),
+  exit_code: z.number().int().nullable(),
+  /** One Chinese sentence on how the run ended. */
+  message: z.string(),
+  stdout: z.string(),
+  stderr: z.string(),
+  stdout_truncated: z.boolean(),
+  stderr_truncated: z.boolean(),
+  /** Names of the documents mounted under /input. */
+  inputs: z.array(z.string()),
+  artifacts: z.array(codeArtifact),
+  /** Files left in the work directory but not kept (over the count or size limit). */
+  skipped_files: z.array(z.object({ name: z.string(), size: z.number().int() })),
+  duration_ms: z.number().int(),
+});
+export type CodeExecutionResult = z.infer<typeof codeExecutionResult>;
+
+export const artifactParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '文件不存在') }).strict();

@@ -1,0 +1,71 @@
+import { errorResponses, ok as okSchema } from '../../contract/envelope';
+import { artifactParams, codeExecutionResult, codeRunBody } from '../../contract/code';
+import { AppError, notFound } from '../errors';
+import { contentDisposition } from '../knowledge/names';
+import { artifactStore } from '../sandbox/artifacts';
+import { ok, type App, type Services } from './types';
+
+const tags = ['tools'];
+/** Runs one user may have going at once through this route. */
+const MAX_RUNS_PER_USER = 2;
+const ARTIFACT_NOT_FOUND = '文件不存在';
+
+/**
+ * POST /api/v1/code/run: the "运行" button of a code block (answer or question box), without a
+ * model, in the same sandbox as the code_execution tool. GET /api/v1/code/artifacts/{id}: a file
+ * a run kept, only to the user whose run made it.
+ */
+export default async function codeRoutes(app: App, { db, config, runtime }: Services) {
+  const artifacts = artifactStore(db, config.dataDir);
+  const running = new Map<string, number>();
+
+  app.post('/run', {
+    schema: {
+      tags,
+      summary: 'Run Python in the sandbox (no network, read-only system, time/memory/output limits); documents in doc_ids are mounted read-only under /input',
+      body: codeRunBody,
+      response: { 200: okSchema(codeExecutionResult), ...errorResponses, 503: errorResponses[400] },
+    },
+  }, async (req) => {
+    const { userId } = await req.requireUser();
+    const groups = runtime.tools.groups();
+    const entry = groups.flatMap((g) => g.tools).find((t) => t.value === 'code_execution');
+    if (!entry?.enabled) throw new AppError(503, 'tool_disabled', entry?.description ?? '代码执行不可用');
+    const count = running.get(userId) ?? 0;
+    if (count >= MAX_RUNS_PER_USER) throw new AppError(429, 'too_many_runs', `同时运行的代码最多${MAX_RUNS_PER_USER}个，请等待之前的运行结束`);
+    running.set(userId, count + 1);
+    // The run stops when the caller goes away.
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    req.raw.socket.on('close', onClose);
+    try {
+      const input = { code: req.body.code, ...(req.body.doc_ids.length ? { files: req.body.doc_ids } : {}) };
+      const result = await runtime.tools.run('code_execution', input, { viewer: { userId }, docIds: req.body.doc_ids, signal: gone.signal });
+      if (!result.ok) throw new AppError(400, 'run_failed', result.content);
+      return ok(codeExecutionResult.parse(result.data), result.content.split('\n')[0] ?? '');
+    } finally {
+      req.raw.socket.off('close', onClose);
+      const left = (running.get(userId) ?? 1) - 1;
+      if (left > 0) running.set(userId, left);
+      else running.delete(userId);
+    }
+  });
+
+  app.get('/artifacts/:id', {
+    schema: { tags, summary: 'A file a sandboxed run kept (picture or download); only for the user whose run made it', params: artifactParams },
+  }, async (req, reply) => {
+    const { userId } = await req.requireUser();
+    const found = await artifacts.open(userId, req.params.id);
+    if (!found) throw notFound(ARTIFACT_NOT_FOUND);
+    const { row, stream } = found;
+    reply
+      .header('Content-Type', row.mime)
+      .header('Content-Length', String(row.size))
+      .header('X-Content-Type-Options', 'nosniff')
+      // An SVG opened on its own runs no script and loads nothing.
+      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
+      .header('Cache-Control', 'private, max-age=86400, immutable');
+    if (row.kind !== 'image') reply.header('Content-Disposition', contentDisposition(row.name.split('/').pop() ?? row.name));
+    return reply.send(stream);
+  });
+}

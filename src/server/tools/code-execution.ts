@@ -1,0 +1,87 @@
+import { codeExecutionInput, codeExecutionResult, type CodeExecutionInput, type CodeExecutionResult } from '../../contract/code';
+import { docReadable } from '../access/access';
+import { fileStore } from '../files/file-store';
+import { artifactStore } from '../sandbox/artifacts';
+import { createSandbox } from '../sandbox/service';
+import type { SandboxInput } from '../sandbox/runner';
+import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
+
+/** SPEC §3 document types and the extension a mounted copy gets. */
+const EXTENSIONS: Record<number, string> = { 1: '.pdf', 3: '', 5: '.sdf', 6: '.pdb' };
+
+/** A document title as a plain file name under /input (no slash, no leading dot), with its type's extension. */
+export function inputName(title: string, type: number, taken: Set<string>): string {
+  const ext = EXTENSIONS[type] ?? '';
+  let base = title.normalize('NFC').replace(/[^\p{L}\p{N}._ -]+/gu, '_').replace(/^[.\s_-]+/, '').trim().slice(0, 80) || 'file';
+  if (ext && base.toLowerCase().endsWith(ext)) base = base.slice(0, -ext.length) || 'file';
+  let name = `${base}${ext}`;
+  for (let i = 2; taken.has(name.toLowerCase()); i++) name = `${base}_${i}${ext}`;
+  taken.add(name.toLowerCase());
+  return name;
+}
+
+/** The readable documents of the call, mounted read-only under /input. `files` picks some by id or title. */
+async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonly string[] | undefined): Promise<SandboxInput[]> {
+  const ids = [...new Set(ctx.docIds)];
+  if (!ids.length) {
+    if (files?.length) throw new ToolInputError(`文件“${files[0]}”不在本次提问附带的文档中`);
+    return [];
+  }
+  const rows = await services.db
+    .selectFrom('kb_documents')
+    .select(['kb_documents.id', 'kb_documents.title', 'kb_documents.type', 'kb_documents.storage_name'])
+    .where('kb_documents.id', 'in', ids)
+    .where(docReadable(ctx.viewer.userId))
+    .orderBy('kb_documents.title')
+    .execute();
+  let chosen = rows;
+  if (files?.length) {
+    chosen = [];
+    for (const ref of files) {
+      const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.title === ref) ?? rows.find((r) => r.title.toLowerCase() === ref.toLowerCase());
+      if (!row) throw new ToolInputError(`文件“${ref}”不在本次提问附带的文档中，或你无权读取`);
+      if (!chosen.includes(row)) chosen.push(row);
+    }
+  }
+  const store = fileStore(services.config.dataDir);
+  const taken = new Set<string>();
+  return chosen.map((r) => ({ name: inputName(r.title, r.type, taken), hostPath: store.pathOf(r.storage_name) }));
+}
+
+const DESCRIPTION =
+  '在隔离沙箱中运行 Python 3 代码（无网络，可用 RDKit、numpy、pandas、matplotlib 与标准库；工作目录 /work，提问附带的文档以只读方式挂载在 /input，例如 /input/xxx.sdf）。用 print 输出结果；用 matplotlib 画图并 plt.savefig("图名.png") 保存到工作目录，图片会显示在回答中。单次运行有时间、内存和输出上限。';
+
+/** The text the model reads of a run. */
+export function summarizeRun(out: CodeExecutionResult): string {
+  const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n…（已截断）` : s);
+  const lines = [`${out.message}（退出码 ${String(out.exit_code)}，用时 ${(out.duration_ms / 1000).toFixed(1)} 秒）`];
+  if (out.inputs.length) lines.push(`挂载的文件：${out.inputs.map((n) => `/input/${n}`).join('、')}`);
+  if (out.stdout) lines.push(`stdout:\n${cut(out.stdout, 8000)}`);
+  if (out.stderr) lines.push(`stderr:\n${cut(out.stderr, 4000)}`);
+  if (out.artifacts.length) lines.push(`生成的文件（已在回答中显示）：${out.artifacts.map((a) => a.name).join('、')}`);
+  return lines.join('\n');
+}
+
+/** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
+export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExecutionInput, CodeExecutionResult> => {
+  const artifacts = artifactStore(services.db, services.config.dataDir);
+  const sandbox = createSandbox(services.config, artifacts);
+  void artifacts.sweep().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
+  return {
+    name: 'code_execution',
+    input: codeExecutionInput,
+    output: codeExecutionResult,
+    description: DESCRIPTION,
+    availability() {
+      const state = sandbox.availability();
+      return state.ok ? { enabled: true } : { enabled: false, reason: state.reason };
+    },
+    // The sandbox's own limit stops the code; the rest is Python's start and keeping the files.
+    timeoutMs: services.config.CSAI_SANDBOX_TIMEOUT_MS + 15_000,
+    async run(input, ctx) {
+      const inputs = await inputsOf(services, ctx, input.files);
+      return sandbox.run(ctx.viewer.userId, input.code, inputs, ctx.signal);
+    },
+    summarize: summarizeRun,
+  };
+};

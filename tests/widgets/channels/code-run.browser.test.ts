@@ -1,0 +1,106 @@
+// Issue 13 §2: the code_execution card of an answer and the 运行 button of its Python blocks
+// (POST /code/run), against the fake server: status, stdout/stderr, pictures fetched with the
+// element's credentials, and a refused run's Chinese message.
+import '../../../src/widgets/channels/channels.element';
+import { statusStore } from '../../../src/core/status-store';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { csaiRoutes, failBody, fakeFetch, installFakes, okBody, type Call, type Route } from '../ask/fake-csai';
+
+const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 96, 0, 0, 0, 2, 0, 1, 84, 162, 79, 158, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]);
+const channel = { id: 'c1', name: '代码', question_count: 1, created_at: '', updated_at: '' };
+const question = (over: Record<string, unknown>) => ({
+  question_id: 'q1', channel_id: 'c1', question: '画分子量分布', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
+  effect: null, effect_comment: null, docIdList: ['d1'], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false,
+  deepresearch: false, tools_name: ['code_execution'], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
+});
+const result = (over: Record<string, unknown> = {}) => ({
+  status: 'ok', exit_code: 0, message: '运行完成', stdout: '47 molecules\n', stderr: '', stdout_truncated: false, stderr_truncated: false,
+  inputs: ['cdk2.sdf'], artifacts: [{ id: 'art-png-0001', name: 'mw.png', mime: 'image/png', size: PNG.length, kind: 'image' }, { id: 'art-csv-0001', name: 'mw.csv', mime: 'text/plain; charset=utf-8', size: 20, kind: 'file' }],
+  skipped_files: [], duration_ms: 1234, ...over,
+});
+
+describe('code execution in <csai-channels>', () => {
+  failOnConsoleErrors();
+  let box: HTMLElement | undefined;
+  let restoreFetch = () => {};
+  let restoreFakes = () => {};
+  let calls: Call[] = [];
+
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    statusStore().ask.$files_list.value = [];
+    statusStore().ask.$docIdList.value = [];
+    restoreFakes = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    restoreFetch();
+    restoreFakes();
+  });
+
+  const show = async (questions: unknown[], extra: Route[] = []) => {
+    const fake = fakeFetch(
+      csaiRoutes([
+        ...extra,
+        (c) => (c.method === 'GET' && c.path.startsWith('/code/artifacts/art-png') ? new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [channel], total: 1, page: 1, size: 20 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
+      ]),
+    );
+    restoreFetch = fake.restore;
+    calls = fake.calls;
+    box = mount('<csai-channels channel-id="c1"></csai-channels>');
+    const el = box.querySelector('csai-channels')!;
+    await waitFor(() => part(el, 'conversation'), 'the conversation');
+    return el;
+  };
+
+  it('shows a code_execution result: how it ended, stdout, the picture and the file', async () => {
+    const steps = [
+      { type: 'tool_call', call_id: 'local_1', name: 'code_execution', arguments: '{"code":"print(1)"}' },
+      { type: 'tool_result', call_id: 'local_1', name: 'code_execution', ok: true, content: '运行完成', data: result() },
+    ];
+    const el = await show([question({ steps, answer: '完成' })]);
+    const card = await waitFor(() => el.shadowRoot!.querySelector('[part~="code-run"]'), 'the code card');
+    expect(card.getAttribute('data-status')).to.equal('ok');
+    expect(card.querySelector('[part~="code-status"]')!.textContent).to.contain('运行完成');
+    expect(card.querySelector('[part~="code-stdout"]')!.textContent).to.equal('47 molecules\n');
+    expect(card.textContent).to.contain('/input/cdk2.sdf');
+    const img = await waitFor(() => card.querySelector<HTMLImageElement>('[part~="code-image"] img'), 'the picture');
+    expect(img.src.startsWith('blob:')).to.equal(true);
+    expect(img.alt).to.contain('mw.png');
+    await waitFor(() => img.complete && img.naturalWidth === 1, 'the picture decoded');
+    expect(calls.some((c) => c.path === '/code/artifacts/art-png-0001')).to.equal(true);
+    expect(card.querySelector('[part~="code-file"]')!.textContent).to.equal('mw.csv');
+  });
+
+  it('runs a Python block of an answer with 运行 and shows the result below it', async () => {
+    let posted: unknown;
+    const el = await show([question({ answer: '可以这样做：\n\n```python\nprint("hi")\n```\n\n```text\nnot code\n```' })], [
+      (c) => {
+        if (c.method !== 'POST' || c.path !== '/code/run') return undefined;
+        posted = c.body;
+        return okBody(result({ stdout: 'hi\n', artifacts: [] }), '运行完成');
+      },
+    ]);
+    const button = await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="answer"] [part~="run-code"]'), 'the 运行 button');
+    expect(el.shadowRoot!.querySelectorAll('[part~="run-code"]').length).to.equal(1); // only the Python block
+    expect(button.textContent).to.equal('运行');
+    button.click();
+    const run = await waitFor(() => el.shadowRoot!.querySelector('[part~="code-runs"] [part~="code-stdout"]'), 'the run result');
+    expect(run.textContent).to.equal('hi\n');
+    expect(posted).to.deep.equal({ code: 'print("hi")\n', doc_ids: ['d1'] });
+  });
+
+  it('shows why a run was refused (sandbox unavailable)', async () => {
+    const el = await show([question({ answer: '```python\nprint(1)\n```' })], [
+      (c) => (c.method === 'POST' && c.path === '/code/run' ? failBody(503, '“代码生成与执行”不可用：未找到 bubblewrap（bwrap），代码不会在沙箱外运行。', 'tool_disabled') : undefined),
+    ]);
+    const button = await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="run-code"]'), 'the 运行 button');
+    button.click();
+    const error = await waitFor(() => el.shadowRoot!.querySelector('[part~="code-runs"] [part~="tool-error"]'), 'the refusal');
+    expect(error.textContent).to.contain('未找到 bubblewrap');
+  });
+});
