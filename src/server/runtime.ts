@@ -84,7 +84,14 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
     stops.push(() => names.close());
     const services = { config, db, log, chem, knowledge, names, ...(chat ? { chat } : {}) };
-    const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log });
+    const tools = createToolRegistry(buildTools(factories, services), {
+      restricted: config.CSAI_TOOLS_RESTRICTED,
+      log,
+      // SPEC §6: LDAP_DISABLED_TOOLS are greyed out and refused for accounts that sign in through the directory.
+      ldapDisabled: config.LDAP_DISABLED_TOOLS,
+      isDirectoryUser: async (userId) =>
+        (await db.selectFrom('users').select('auth_source').where('id', '=', userId).executeTakeFirst())?.auth_source === 'ldap',
+    });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
     const started = await startAnswering({ db, config, log, knowledge, tools, engine });
