@@ -141,6 +141,17 @@ export const configSchema = z.object({
     .default('')
     .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t !== ''))
     .pipe(z.array(z.enum(TOOL_NAMES, { error: `each tool must be one of ${TOOL_NAMES.join(', ')}` }))),
+  /** Where uploaded files live (issue 14 §2): `disk` under CSAI_DATA_DIR/files, or `s3` in the S3_* bucket. */
+  CSAI_STORAGE: z.enum(['disk', 's3']).default('disk'),
+  /** An S3-compatible endpoint (MinIO, Ceph, OSS, COS…); unset, AWS S3 of S3_REGION. */
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  /** Keys; unset, the AWS SDK's own chain (environment, instance role). */
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** `1` addresses the bucket as https://endpoint/bucket/key (most self-hosted stores) instead of bucket.endpoint. */
+  S3_FORCE_PATH_STYLE: flag,
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };
@@ -159,6 +170,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.CSAI_DEV_OUTBOX && (c.CSAI_TRUST_PROXY || c.CSAI_COOKIE_SECURE)) {
     throw new Error('Invalid configuration:\n  CSAI_DEV_OUTBOX: not allowed with CSAI_TRUST_PROXY=1 or CSAI_COOKIE_SECURE=1 (a deployment behind a proxy or HTTPS); use SMTP_URL there');
   }
+  if (c.CSAI_STORAGE === 's3' && !c.S3_BUCKET) throw new Error('Invalid configuration:\n  S3_BUCKET: required when CSAI_STORAGE=s3');
+  if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) throw new Error('Invalid configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (c.LDAP_URL && !c.LDAP_USER_BASE) throw new Error('Invalid configuration:\n  LDAP_USER_BASE: required when LDAP_URL is set');
   if (c.LDAP_BIND_DN && c.LDAP_BIND_PASSWORD === undefined) throw new Error('Invalid configuration:\n  LDAP_BIND_PASSWORD: required when LDAP_BIND_DN is set');
   if (c.LDAP_STARTTLS && c.LDAP_URL?.startsWith('ldaps:')) throw new Error('Invalid configuration:\n  LDAP_STARTTLS: use either ldaps:// or StartTLS over ldap://, not both');

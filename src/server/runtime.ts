@@ -6,7 +6,8 @@ import { localEngine } from './answering/local-engine';
 import { knowledgePort } from './retrieval/knowledge-port';
 import { channelService, type ChannelService } from './channels/service';
 import { createChemService, type ChemService } from './chem/service';
-import { fileStore, type FileStore } from './files/file-store';
+import type { FileStore } from './files/file-store';
+import { openFileStore } from './files/open-file-store';
 import { startMoleculeIndexing } from './molecules/indexing';
 import { startParsing } from './parsing/parse-job';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
@@ -50,7 +51,8 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     }
   };
   try {
-    const files = fileStore(config.dataDir);
+    const files = openFileStore(config);
+    stops.push(async () => files.close());
     const chem = createChemService();
     stops.push(() => chem.close());
 
