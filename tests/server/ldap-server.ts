@@ -49,8 +49,9 @@ export const ADMIN_PASSWORD = 'admin-secret';
  * A real slapd on a free 127.0.0.1 port: a temp folder with a small slapd.conf (mdb backend) and
  * the given people loaded with slapadd, started in the foreground; `stop()` ends it and removes the folder.
  */
-export async function startSlapd(people: LdapPerson[]) {
+export async function startSlapd(people: LdapPerson[], { tls = false }: { tls?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-slapd-'));
+  const certs = tls ? makeCertificates(dir) : undefined;
   fs.mkdirSync(path.join(dir, 'db'));
   const conf = path.join(dir, 'slapd.conf');
   fs.writeFileSync(
@@ -60,6 +61,7 @@ export async function startSlapd(people: LdapPerson[]) {
       'include /etc/ldap/schema/cosine.schema',
       'include /etc/ldap/schema/inetorgperson.schema',
       `pidfile ${path.join(dir, 'slapd.pid')}`,
+      ...(certs ? [`TLSCACertificateFile ${certs.ca}`, `TLSCertificateFile ${certs.cert}`, `TLSCertificateKeyFile ${certs.key}`] : []),
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',
       'database mdb',
@@ -94,8 +96,10 @@ export async function startSlapd(people: LdapPerson[]) {
 
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const tlsPort = certs ? await freePort() : undefined;
+  const listen = [`${url}/`, ...(tlsPort ? [`ldaps://127.0.0.1:${tlsPort}/`] : [])].join(' ');
   // -d 0: stay in the foreground (so killing the child stops it) and log nothing.
-  const child: ChildProcess = spawn(SLAPD, ['-f', conf, '-h', `${url}/`, '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(SLAPD, ['-f', conf, '-h', listen, '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 10_000;
@@ -108,6 +112,9 @@ export async function startSlapd(people: LdapPerson[]) {
   return {
     url,
     port,
+    /** With `tls`: the ldaps:// address and the PEM file of the CA that signed the server's certificate. */
+    ldapsUrl: tlsPort ? `ldaps://127.0.0.1:${tlsPort}` : undefined,
+    caFile: certs?.ca,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
@@ -118,6 +125,20 @@ export async function startSlapd(people: LdapPerson[]) {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A throw-away CA and a server certificate for 127.0.0.1 signed by it (openssl), in `dir`. */
+function makeCertificates(dir: string) {
+  const f = (name: string) => path.join(dir, name);
+  const run = (args: string[]) => {
+    const r = spawnSync('openssl', args, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
+  };
+  run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=CSAI test CA']);
+  run(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=127.0.0.1']);
+  fs.writeFileSync(f('ext.cnf'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
+  run(['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('server.pem'), '-days', '2', '-extfile', f('ext.cnf')]);
+  return { ca: f('ca.pem'), cert: f('server.pem'), key: f('server.key') };
 }
 
 function canConnect(port: number): Promise<boolean> {

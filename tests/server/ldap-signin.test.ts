@@ -248,6 +248,34 @@ describe.runIf(hasSlapd)('directory sign-in against a real slapd', () => {
     });
   });
 
+  describe('TLS', () => {
+    it('signs in over LDAPS and over StartTLS with the configured CA; a certificate it cannot verify is refused', async () => {
+      const secure = await startSlapd([ZHANG], { tls: true });
+      const servers: TestServer[] = [];
+      const start = async (over: Record<string, string>) => {
+        const s = await startServer(ldapEnv({ LDAP_BIND_DN: '', LDAP_BIND_PASSWORD: '', ...over }));
+        servers.push(s);
+        return s;
+      };
+      try {
+        const ldaps = await start({ LDAP_URL: secure.ldapsUrl!, LDAP_TLS_CA: secure.caFile! });
+        expect((await signIn('zhangsan', ZHANG.password, ldaps)).status).toBe(200);
+        const startTls = await start({ LDAP_URL: secure.url, LDAP_STARTTLS: '1', LDAP_TLS_CA: secure.caFile! });
+        expect((await signIn('zhangsan', ZHANG.password, startTls)).status).toBe(200);
+        // The system CAs do not know the test CA: no sign-in over a connection that may be intercepted.
+        const untrusted = await start({ LDAP_URL: secure.ldapsUrl! });
+        expectError(await signIn('zhangsan', ZHANG.password, untrusted), DOWN);
+      } finally {
+        for (const s of servers) await s.close();
+        await secure.stop();
+      }
+    });
+
+    it('an unreadable LDAP_TLS_CA stops the start with its name', async () => {
+      await expect(startServer(ldapEnv({ LDAP_TLS_CA: '/nonexistent/ca.pem' }))).rejects.toThrowError(/LDAP_TLS_CA: cannot read \/nonexistent\/ca.pem/);
+    });
+  });
+
   describe('when the directory is unreachable', () => {
     it('a directory that is down is answered at once with a clear message; local accounts still sign in', async () => {
       const port = await freePort(); // nothing listens there

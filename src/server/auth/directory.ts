@@ -96,7 +96,8 @@ export function createDirectory(config: DirectoryConfig): Directory | null {
   const attributes = [config.LDAP_ATTR_ACCOUNT, config.LDAP_ATTR_NAME, config.LDAP_ATTR_EMAIL, config.LDAP_ATTR_DEPARTMENT];
 
   async function run(client: Client, account: string, password: string): Promise<DirectoryResult> {
-    if (config.LDAP_STARTTLS) await client.startTLS(tls);
+    // A fresh options object each time (ldapts writes the socket into it); the host is what the certificate must name.
+    if (config.LDAP_STARTTLS) await client.startTLS({ ...tls, host: new URL(url!).hostname });
     if (config.LDAP_BIND_DN) await client.bind(config.LDAP_BIND_DN, config.LDAP_BIND_PASSWORD ?? '');
     const { searchEntries } = await client.search(base!, {
       scope: 'sub',
@@ -139,7 +140,8 @@ export function createDirectory(config: DirectoryConfig): Directory | null {
         url,
         timeout,
         connectTimeout: timeout,
-        tlsOptions: tls,
+        // Only for ldaps://: ldapts opens TLS straight away whenever tlsOptions are given (StartTLS passes them to startTLS).
+        ...(url.startsWith('ldaps:') ? { tlsOptions: { ...tls } } : {}),
         strictDN: true,
         createConnection: ((...args: Parameters<typeof net.connect>) => track(sockets, net.connect(...args))) as typeof net.connect,
         createSecureConnection: ((...args: Parameters<typeof tlsConnect>) => track(sockets, tlsConnect(...args))) as typeof tlsConnect,
