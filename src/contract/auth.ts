@@ -93,6 +93,10 @@ export const sessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfo>;
 
+/** GET /api/v1/auth/options: whether sign-up with e-mail or phone is open, and whether directory (LDAP) sign-in is on. */
+export const authOptions = z.object({ local_signup: z.boolean(), directory: z.boolean() });
+export type AuthOptions = z.infer<typeof authOptions>;
+
 /** The masked display name of SPEC §3: phone as 3 digits, four stars, digits 8–11; else the e-mail. */
 export function displayName(user: { phone: string | null; email: string | null; name?: string }): string {
   if (user.phone && user.phone.length >= 11) return `${user.phone.slice(0, 3)}****${user.phone.slice(7, 11)}`;

@@ -119,6 +119,13 @@ export const hostZh = {
     activate_failed: '激活失败',
     submitting: '提交中…',
     need_login: '请先登录',
+    account_directory: '单位账号、邮箱或手机号',
+    account_directory_placeholder: '单位统一账号（如 zhangsan）',
+    directory_hint: '可使用单位统一账号（LDAP）及其密码直接登录',
+    sign_up_closed_title: '暂不开放注册',
+    sign_up_closed: '本站已关闭自助注册，请联系管理员开通账号',
+    sign_up_closed_directory: '本站已关闭自助注册，请直接使用单位统一账号（LDAP）登录',
+    forgot_directory_note: '单位目录（LDAP）账号的密码由单位目录管理，请通过单位的密码服务或IT部门修改',
   },
   errors: {
     code: '错误代码 {{code}}',

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { isAllowListEntry } from './net/guarded-fetch';
+import { TOOL_NAMES } from '../contract/tools';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .default('0')
   .transform((v) => v === '1' || v === 'true');
+
+/** A flag that is on unless set to 0/false. */
+const flagOn = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('1')
+  .transform((v) => v !== '0' && v !== 'false');
 
 const optionalUrl = z
   .string()
@@ -130,6 +137,53 @@ export const configSchema = z.object({
   CSAI_SANDBOX_FILE_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(16),
   CSAI_SANDBOX_DISK_MB: z.coerce.number().int().min(1).max(4096).default(64),
   CSAI_SANDBOX_OUTPUT_KB: z.coerce.number().int().min(1).max(65_536).default(1024),
+  /** Local sign-up (e-mail or phone); 0 turns it off, e.g. when everyone signs in through the directory. */
+  CSAI_LOCAL_SIGNUP: flagOn,
+  /** Directory sign-in (issue 14 §4): ldap://host:389 or ldaps://host:636; unset, only local accounts. */
+  LDAP_URL: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(z.string().regex(/^ldaps?:\/\/[^\s/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]').optional())
+    .optional(),
+  /** The service account that searches for users; unset, the search is anonymous. */
+  LDAP_BIND_DN: optionalText,
+  LDAP_BIND_PASSWORD: optionalText,
+  /** Where users are searched (subtree), e.g. ou=people,dc=example,dc=com. Required with LDAP_URL. */
+  LDAP_USER_BASE: optionalText,
+  /** The search filter; `{account}` becomes what the user typed, escaped per RFC 4515. */
+  LDAP_USER_FILTER: z
+    .string()
+    .trim()
+    .default('(uid={account})')
+    .pipe(z.string().regex(/^\(.*\)$/, 'must be an LDAP filter in parentheses').refine((s) => s.includes('{account}'), 'must contain {account}, e.g. (uid={account})')),
+  LDAP_ATTR_ACCOUNT: z.string().trim().min(1).default('uid'),
+  LDAP_ATTR_NAME: z.string().trim().min(1).default('cn'),
+  LDAP_ATTR_EMAIL: z.string().trim().min(1).default('mail'),
+  LDAP_ATTR_DEPARTMENT: z.string().trim().min(1).default('ou'),
+  /** Upgrade an ldap:// connection with StartTLS before anything is sent. */
+  LDAP_STARTTLS: flag,
+  /** A PEM file of the CA that signed the directory's certificate (LDAPS and StartTLS); unset, the system CAs. */
+  LDAP_TLS_CA: optionalText,
+  /** How long one directory sign-in (connect, search, bind) may take before the user is told the directory is unreachable. */
+  LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** SPEC §6: comma-separated tool values greyed out (ldap_disabled) for directory users, e.g. `code_execution,docking_submit`. */
+  LDAP_DISABLED_TOOLS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t !== ''))
+    .pipe(z.array(z.enum(TOOL_NAMES, { error: `each tool must be one of ${TOOL_NAMES.join(', ')}` }))),
+  /** Where uploaded files live (issue 14 §2): `disk` under CSAI_DATA_DIR/files, or `s3` in the S3_* bucket. */
+  CSAI_STORAGE: z.enum(['disk', 's3']).default('disk'),
+  /** An S3-compatible endpoint (MinIO, Ceph, OSS, COS…); unset, AWS S3 of S3_REGION. */
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  /** Keys; unset, the AWS SDK's own chain (environment, instance role). */
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** `1` addresses the bucket as https://endpoint/bucket/key (most self-hosted stores) instead of bucket.endpoint. */
+  S3_FORCE_PATH_STYLE: flag,
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };
@@ -148,5 +202,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.CSAI_DEV_OUTBOX && (c.CSAI_TRUST_PROXY || c.CSAI_COOKIE_SECURE)) {
     throw new Error('Invalid configuration:\n  CSAI_DEV_OUTBOX: not allowed with CSAI_TRUST_PROXY=1 or CSAI_COOKIE_SECURE=1 (a deployment behind a proxy or HTTPS); use SMTP_URL there');
   }
+  if (c.CSAI_STORAGE === 's3' && !c.S3_BUCKET) throw new Error('Invalid configuration:\n  S3_BUCKET: required when CSAI_STORAGE=s3');
+  if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) throw new Error('Invalid configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  if (c.LDAP_URL && !c.LDAP_USER_BASE) throw new Error('Invalid configuration:\n  LDAP_USER_BASE: required when LDAP_URL is set');
+  if (c.LDAP_BIND_DN && c.LDAP_BIND_PASSWORD === undefined) throw new Error('Invalid configuration:\n  LDAP_BIND_PASSWORD: required when LDAP_BIND_DN is set');
+  if (c.LDAP_STARTTLS && c.LDAP_URL?.startsWith('ldaps:')) throw new Error('Invalid configuration:\n  LDAP_STARTTLS: use either ldaps:// or StartTLS over ldap://, not both');
   return { ...c, dataDir: path.resolve(c.CSAI_DATA_DIR), webDir: path.resolve(c.CSAI_WEB_DIR) };
 }

@@ -6,7 +6,8 @@ import { localEngine } from './answering/local-engine';
 import { knowledgePort } from './retrieval/knowledge-port';
 import { channelService, type ChannelService } from './channels/service';
 import { createChemService, type ChemService } from './chem/service';
-import { fileStore, type FileStore } from './files/file-store';
+import type { FileStore } from './files/file-store';
+import { openFileStore } from './files/open-file-store';
 import { startMoleculeIndexing } from './molecules/indexing';
 import { startParsing } from './parsing/parse-job';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
@@ -53,7 +54,8 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     }
   };
   try {
-    const files = fileStore(config.dataDir);
+    const files = openFileStore(config);
+    stops.push(async () => files.close());
     const chem = createChemService();
     stops.push(() => chem.close());
 
@@ -86,10 +88,18 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const chat = model?.chat;
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
     stops.push(() => names.close());
-    const services = { config, db, log, chem, knowledge, names, ...(chat ? { chat } : {}) };
+    const services = { config, db, log, chem, knowledge, names, files, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log });
     stops.push(() => mcp.close());
-    const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log, sources: [mcp.source] });
+    const tools = createToolRegistry(buildTools(factories, services), {
+      restricted: config.CSAI_TOOLS_RESTRICTED,
+      log,
+      sources: [mcp.source],
+      // SPEC §6: LDAP_DISABLED_TOOLS are greyed out and refused for accounts that sign in through the directory.
+      ldapDisabled: config.LDAP_DISABLED_TOOLS,
+      isDirectoryUser: async (userId) =>
+        (await db.selectFrom('users').select('auth_source').where('id', '=', userId).executeTakeFirst())?.auth_source === 'ldap',
+    });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
     const started = await startAnswering({ db, config, log, knowledge, tools, engine });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { diskFileStore } from '../../src/server/files/file-store';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +193,7 @@ describe('the intelligence_search tool', () => {
       log: server.app.log,
       chem,
       knowledge: knowledgePort(db),
+      files: diskFileStore(dataDir),
       // Not used by this tool.
       names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
     };

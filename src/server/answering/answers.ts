@@ -134,7 +134,9 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     try {
       run.emit({ event: 'status', data: { status: 'running' } });
       const q = await db.selectFrom('questions').selectAll().where('id', '=', run.questionId).executeTakeFirstOrThrow();
-      const request = storedRequest.parse(JSON.parse(q.request));
+      const stored = storedRequest.parse(JSON.parse(q.request));
+      // SPEC §6: tools disabled for directory users are never offered to the model or run for them.
+      const request = { ...stored, tools_name: tools.allowedFor(stored.tools_name, await tools.audience(q.user_id)) };
       if (request.deepresearch) {
         // A durable multi-step job of its own (deep-research.ts), resumed after a restart.
         await research.run({ questionId: q.id, userId: q.user_id, question: q.question, request }, sink, run.controller.signal);

@@ -1,10 +1,11 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../db/database';
 import { now } from '../db/database';
 import type { UserTable } from '../db/schema';
 import { displayName, type UserInfo } from '../../contract/auth';
 import { randomToken, sha256 } from './crypto';
 
-export type User = UserTable;
+export type User = Selectable<UserTable>;
 
 /** How a typed account identifies a user: an e-mail has an @, anything else is a phone number. */
 export function parseAccount(account: string): { email: string } | { phone: string } {
@@ -34,6 +35,7 @@ export function usersRepo(db: Executor) {
       values: Pick<User, 'email' | 'phone' | 'name' | 'password_hash' | 'department_id'> & {
         is_admin?: boolean;
         status?: User['status'];
+        directory_account?: string;
       },
       trx: Executor = db,
     ): Promise<User> {
@@ -49,6 +51,8 @@ export function usersRepo(db: Executor) {
         status,
         created_at: now(),
         activated_at: status === 'active' ? now() : null,
+        auth_source: values.directory_account ? 'ldap' : 'local',
+        directory_account: values.directory_account ?? null,
       };
       await trx.insertInto('users').values(user).execute();
       return user;

@@ -1,4 +1,3 @@
-import fsp from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { MolString, PdbString } from '../../contract/mol';
 import type { Db } from '../db/database';
@@ -47,18 +46,13 @@ export interface StructureDeps {
 export function structures({ db, files, chem, pdbMirror, fetchOptions }: StructureDeps) {
   async function readPdbFile(doc: { id: string; storage_name: string; size: number }): Promise<string> {
     if (doc.size > MAX_PDB_BYTES) throw badRequest(`PDB 文件过大（超过 ${MAX_PDB_BYTES / 1024 / 1024} MB），请下载后查看`, 'pdb_id', 'pdb_too_large');
-    return fsp.readFile(files.pathOf(doc.storage_name), 'utf8');
+    return (await files.readAll(doc.storage_name)).toString('utf8');
   }
 
   async function readHead(storageName: string): Promise<string> {
-    const handle = await fsp.open(files.pathOf(storageName), 'r');
-    try {
-      const buf = Buffer.alloc(HEAD_BYTES);
-      const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
-      return buf.subarray(0, bytesRead).toString('latin1');
-    } finally {
-      await handle.close();
-    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of await files.read(storageName, { start: 0, end: HEAD_BYTES - 1 })) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    return Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString('latin1');
   }
 
   /** The viewer's readable PDB document whose HEADER idcode (or file name) is `code`: their own first. */

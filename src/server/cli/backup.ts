@@ -14,7 +14,9 @@ async function main(argv: string[]) {
     const { values } = parseArgs({ args: rest, options: { to: { type: 'string' } } });
     const { dir, manifest: m } = await backup(config.dataDir, path.resolve(values.to ?? 'backups'));
     console.log(`backup written: ${dir}\n  ${m.users} users, ${m.documents} documents, ${m.files} files`);
-    if (m.missing_files.length) console.warn(`  ${m.missing_files.length} files deleted while the backup ran were not found`);
+    // With CSAI_STORAGE=s3 the files are in the bucket, not in the data folder: the bucket is backed up by the store.
+    if (config.CSAI_STORAGE === 's3') console.warn(`  files are in the bucket ${config.S3_BUCKET ?? ''} and were not copied: back them up with the store's versioning or replication`);
+    else if (m.missing_files.length) console.warn(`  ${m.missing_files.length} files deleted while the backup ran were not found`);
     return;
   }
   if (command === 'restore') {

@@ -371,4 +371,16 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0017_directory': {
+    async up(db: Kysely<unknown>) {
+      // Directory sign-in (issue 14 §4): an account made or linked by an LDAP sign-in says so, and
+      // keeps the directory's stable account attribute; its password lives in the directory only.
+      await db.schema
+        .alterTable('users')
+        .addColumn('auth_source', 'text', (c) => c.notNull().defaultTo('local').check(sql`auth_source in ('local','ldap')`))
+        .execute();
+      await db.schema.alterTable('users').addColumn('directory_account', 'text').execute();
+      await db.schema.createIndex('users_directory_account').on('users').column('directory_account').unique().execute();
+    },
+  },
 };

@@ -17,6 +17,10 @@ export interface UserTable {
   status: 'pending' | 'active' | 'disabled';
   created_at: string;
   activated_at: string | null;
+  /** 'ldap': made or linked by a directory sign-in; the password is the directory's (migration 0017). */
+  auth_source: Generated<'local' | 'ldap'>;
+  /** The directory's account attribute (LDAP_ATTR_ACCOUNT) of an 'ldap' account. */
+  directory_account: Generated<string | null>;
 }
 
 export interface SessionTable {

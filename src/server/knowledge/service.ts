@@ -1,4 +1,3 @@
-import fsp from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
@@ -274,10 +273,10 @@ export function knowledgeService(db: Db, files: FileStore) {
       return docView(row, viewer.userId);
     },
 
-    /** The document row after a read check, with where its bytes are. */
+    /** The document row after a read check, with its bytes as a stream. */
     async openDoc(viewer: Viewer, docId: string) {
       const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
-      return { doc, path: files.pathOf(doc.storage_name) };
+      return { doc, body: await files.read(doc.storage_name) };
     },
 
     async markdown(viewer: Viewer, docId: string) {
@@ -290,7 +289,7 @@ export function knowledgeService(db: Db, files: FileStore) {
     async imageBase64(viewer: Viewer, docId: string) {
       const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
       if (doc.type !== 3) throw badRequest('该文档不是图片', 'id', 'not_an_image');
-      const bytes = await fsp.readFile(files.pathOf(doc.storage_name));
+      const bytes = await files.readAll(doc.storage_name);
       return { docId, img_base64: bytes.toString('base64'), mime: doc.mime };
     },
 

@@ -1,4 +1,3 @@
-import fsp from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { smilesInText } from '../../contract/smiles';
@@ -100,7 +99,7 @@ async function candidatesOf(db: Db, files: FileStore, doc: { id: string; type: n
   }
   if (doc.type === 6) {
     if (doc.size > MAX_PDB_BYTES) return [];
-    const ligands = pdbLigands(await fsp.readFile(files.pathOf(doc.storage_name), 'latin1'));
+    const ligands = pdbLigands((await files.readAll(doc.storage_name)).toString('latin1'));
     const smiles = await ligandSmiles(ligands, signal);
     return ligands.flatMap((l, i) => {
       const s = smiles[i];

@@ -119,7 +119,8 @@ export async function startParsing({
       let lastPercent = 1;
       // Progress writes run one after another, so parse_progress never goes backwards.
       let writes: Promise<void> = Promise.resolve();
-      const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, (percent, text) => {
+      // Workers read a path: with S3 storage this is a temp download, removed after the parse.
+      const result = await files.withLocalPath(doc.storage_name, (filePath) => pool.run(kindOf[doc.type], filePath, doc.title, (percent, text) => {
         const t = Date.now();
         const p = Math.max(lastPercent, Math.min(99, Math.round(percent)));
         if (!text && (p === lastPercent || t - lastWrite < 250)) return;
@@ -131,7 +132,7 @@ export async function startParsing({
             else await db.updateTable('kb_documents').set({ parse_progress: p }).where('id', '=', docId).execute();
           })
           .catch((err: unknown) => log.warn({ err, docId }, 'progress update failed'));
-      });
+      }));
       await writes;
       await storeParseResult(db, docId, result, { version: INDEX_VERSION, title: doc.title });
       onParsed?.(docId);
@@ -168,7 +169,7 @@ export async function startParsing({
       if (twin) {
         if (!(await replacePassagesFromTwin(db, docId, twin.id))) return;
       } else {
-        const result = await pool.run(kindOf[doc.type], files.pathOf(doc.storage_name), doc.title, () => {});
+        const result = await files.withLocalPath(doc.storage_name, (filePath) => pool.run(kindOf[doc.type], filePath, doc.title, () => {}));
         if (!(await replacePassages(db, docId, result, { version: INDEX_VERSION, title: doc.title }))) return;
       }
       log.info({ docId, version: INDEX_VERSION, fromTwin: !!twin }, 'document re-indexed');

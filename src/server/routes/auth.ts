@@ -9,6 +9,7 @@ import {
   MAX_API_TOKENS,
   otpVerifyBody,
   resetPasswordBody,
+  authOptions,
   sessionInfo,
   signInBody,
   signUpBody,
@@ -17,6 +18,8 @@ import {
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import type { FastifyRequest } from 'fastify';
 import { accountKey, authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
+import { createDirectory } from '../auth/directory';
+import { syncDirectoryUser } from '../auth/directory-accounts';
 import { hashPassword, needsRehash, otpCode, randomToken, verifyPassword } from '../auth/crypto';
 import { otpRepo } from '../auth/otp';
 import { sessionsRepo } from '../auth/sessions';
@@ -70,6 +73,9 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   const decoyHash = hashPassword('decoy-password-1', config.CSAI_PASSWORD_COST);
   const link = (fragment: string, token: string) => `${config.CSAI_PUBLIC_URL ?? `http://localhost:${config.PORT}`}/#${fragment}=${token}`;
   const otps = otpRepo(db, secret, OTP_MAX_ATTEMPTS);
+  // Directory sign-in (issue 14 §4), when LDAP_URL is set.
+  const directory = createDirectory(config);
+  const directoryPasswordNote = '单位目录（LDAP）账号的密码由单位目录管理，请通过单位的密码服务或IT部门修改';
   /** Delivers queued messages after commit; a failure is logged, never an unhandled rejection. */
   const deliver = (req: FastifyRequest) => {
     notifier.flush().catch((err: unknown) => req.log.error({ err }, 'message delivery failed'));
@@ -111,10 +117,17 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     otpRequested.set(key, t);
   };
 
+  app.get('/options', {
+    schema: { tags, summary: 'How people sign in here: local sign-up on or off, directory (LDAP) sign-in or not', response: { 200: okSchema(authOptions), ...errorResponses } },
+  }, async () => ok({ local_signup: config.CSAI_LOCAL_SIGNUP, directory: directory !== null }));
+
   app.post('/sign-up', {
     schema: { tags, summary: 'Create an account and send its activation link', body: signUpBody, response: { 200: empty, ...errorResponses } },
     config: limit(30, 10),
   }, async (req) => {
+    if (!config.CSAI_LOCAL_SIGNUP) {
+      throw new AppError(403, 'signup_disabled', directory ? SIGN_UP_OFF_DIRECTORY : SIGN_UP_OFF);
+    }
     const body = req.body;
     if (body.department_id) {
       const dept = await db.selectFrom('departments').select('id').where('id', '=', body.department_id).executeTakeFirst();
@@ -183,10 +196,37 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     config: limit(10, 15),
     preHandler: perAddress(200, 15),
   }, async (req, reply) => {
-    const user = await users.byAccount(req.body.account);
+    const invalid = () => new AppError(400, 'invalid_credentials', '账号或密码错误');
+    let directoryDown = false;
+    if (directory) {
+      // The directory first: search for the typed account, bind as the entry with the typed password.
+      const result = await directory.authenticate(req.body.account, req.body.password);
+      if (result.kind === 'ok') {
+        const person = await syncDirectoryUser(db, result.person, req.log);
+        assertCanSignIn(person.status);
+        reply.setSession(await startSession(req, person.id));
+        return ok(await users.info(person), '登录成功');
+      }
+      if (result.kind === 'wrong_password') {
+        // The same answer, and about the same time, as a wrong local password: nothing to enumerate.
+        await verifyPassword(req.body.password, await decoyHash);
+        throw invalid();
+      }
+      if (result.kind === 'unavailable') {
+        req.log.warn({ detail: result.detail }, 'directory sign-in failed: directory unavailable');
+        directoryDown = true;
+      }
+    }
+    // Local accounts; a directory account has no local password (its stored one matches nothing).
+    const found = await users.byAccount(req.body.account);
+    const user = found?.auth_source === 'local' ? found : undefined;
     // Unknown accounts cost the same hash as known ones: timing does not tell them apart.
     const valid = await verifyPassword(req.body.password, user?.password_hash ?? (await decoyHash));
-    if (!user || !valid) throw new AppError(400, 'invalid_credentials', '账号或密码错误');
+    if (!user || !valid) {
+      // A local account still signs in while the directory is down; anyone else is told why not.
+      if (directoryDown) throw new AppError(503, 'directory_unavailable', DIRECTORY_DOWN);
+      throw invalid();
+    }
     assertCanSignIn(user.status);
     // The cost was raised (or lowered) since this hash was made: bring it to the current one.
     if (needsRehash(user.password_hash, config.CSAI_PASSWORD_COST)) {
@@ -268,7 +308,24 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     // Across all addresses, at most RESET_MAX_PER_HOUR links an hour reach one mailbox; beyond
     // that the answer stays the same (no enumeration) but nothing is sent.
     if (user && (await tokens.countSince(user.id, 'reset', now(-HOUR))) >= RESET_MAX_PER_HOUR) req.log.warn({ user: user.id }, 'hourly reset link limit reached');
-    else if (user && user.status !== 'disabled') {
+    else if (user && user.status !== 'disabled' && user.auth_source === 'ldap') {
+      // No reset link: the directory manages this password. The owner is told so, by mail only.
+      const recipient = user.email ?? user.phone!;
+      await db.transaction().execute(async (trx) => {
+        // The hourly limit of reset links holds for these notes too: no mailbox bombing.
+        const sent = await trx.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('recipient', '=', recipient)
+          .where('kind', '=', 'reset_directory').where('created_at', '>', now(-HOUR)).executeTakeFirstOrThrow();
+        if (Number(sent.n) >= RESET_MAX_PER_HOUR) return;
+        await notifier.enqueue(trx, {
+          channel: user.email ? 'email' : 'sms',
+          recipient,
+          kind: 'reset_directory',
+          subject: 'CSAI 重置密码',
+          body: `您的 CSAI 账号通过单位目录（LDAP）登录，${directoryPasswordNote}。修改后请使用新的单位密码登录 CSAI。\n如非本人操作，请忽略。`,
+        });
+      });
+      deliver(req);
+    } else if (user && user.status !== 'disabled') {
       await db.transaction().execute(async (trx) => {
         const token = await tokens.issue(user.id, 'reset', RESET_TTL, trx);
         await notifier.enqueue(trx, {
@@ -281,7 +338,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
       });
       deliver(req);
     }
-    return ok(null, '如果该账号已注册，重置密码链接已发送');
+    return ok(null, directory ? `如果该账号已注册，重置密码链接已发送。${directoryPasswordNote}` : '如果该账号已注册，重置密码链接已发送');
   });
 
   app.post('/reset-password', {
@@ -292,6 +349,9 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     await db.transaction().execute(async (trx) => {
       const result = await tokens.consume(req.body.token, 'reset', trx);
       if ('error' in result) throw tokenError(result.error, '重置密码');
+      const owner = await users.byId(result.userId, trx);
+      // A link sent before the account was linked to the directory: its password is not ours to set.
+      if (owner?.auth_source === 'ldap') throw new AppError(400, 'directory_password', '该账号通过单位目录（LDAP）登录，密码由单位目录管理，请通过单位的密码服务或IT部门修改');
       await users.setPassword(result.userId, password_hash, trx);
       // Whoever knew the old password is signed out everywhere, and other reset links die too.
       await sessions.revokeAllOf(result.userId, trx);
@@ -378,6 +438,12 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     return ok({ deleted: 1 }, '令牌已删除');
   });
 }
+
+/** Sign-up is off (CSAI_LOCAL_SIGNUP=0); the sign-up page shows the same words. */
+const SIGN_UP_OFF = '本站已关闭自助注册，请联系管理员开通账号';
+const SIGN_UP_OFF_DIRECTORY = '本站已关闭自助注册，请直接使用单位统一账号（LDAP）登录';
+/** The directory did not answer within LDAP_TIMEOUT_MS (or refused the connection). */
+const DIRECTORY_DOWN = '单位目录服务（LDAP）暂时无法连接，请稍后再试或联系管理员';
 
 function assertCanSignIn(status: 'pending' | 'active' | 'disabled') {
   if (status === 'pending') throw new AppError(403, 'account_inactive', '账号尚未激活，请先打开激活链接');

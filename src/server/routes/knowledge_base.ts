@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
@@ -147,7 +146,7 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
   app.get('/download/:id', {
     schema: { tags, summary: 'The original file as an attachment with its original name', params: idParams },
   }, async (req, reply) => {
-    const { doc, path } = await kb.openDoc(await user(req), req.params.id);
+    const { doc, body } = await kb.openDoc(await user(req), req.params.id);
     reply
       .header('Content-Type', doc.mime)
       .header('Content-Length', String(doc.size))
@@ -155,7 +154,7 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
       .header('X-Content-Type-Options', 'nosniff')
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
       .header('Cache-Control', 'private, no-cache');
-    return reply.send(fs.createReadStream(path));
+    return reply.send(body);
   });
 
   // ---------- documents ----------

@@ -16,8 +16,9 @@ const SERVER_INFO = { name: 'csai', title: 'CSAI 药物研发智能助手' };
  */
 function mcpServer(tools: ToolRegistry, userId: string, version: string): Server {
   const server = new Server({ ...SERVER_INFO, version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.select().map((t) => ({ name: t.name, title: t.label, description: t.description, inputSchema: t.inputSchema })),
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    // SPEC §6: a directory user's token lists no tool LDAP_DISABLED_TOOLS names.
+    tools: tools.select(undefined, await tools.audience(userId)).map((t) => ({ name: t.name, title: t.label, description: t.description, inputSchema: t.inputSchema })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const result = await tools.run(request.params.name, request.params.arguments ?? {}, { viewer: { userId }, docIds: [], signal: extra.signal });

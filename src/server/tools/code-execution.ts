@@ -1,9 +1,8 @@
 import { codeExecutionInput, codeExecutionResult, type CodeExecutionInput, type CodeExecutionResult } from '../../contract/code';
 import { docReadable } from '../access/access';
-import { fileStore } from '../files/file-store';
+import type { FileStore } from '../files/file-store';
 import { artifactStore } from '../sandbox/artifacts';
 import { createSandbox } from '../sandbox/service';
-import type { SandboxInput } from '../sandbox/runner';
 import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
 
 /** SPEC §3 document types and the extension a mounted copy gets. */
@@ -21,7 +20,7 @@ export function inputName(title: string, type: number, taken: Set<string>): stri
 }
 
 /** The readable documents of the call, mounted read-only under /input. `files` picks some by id or title. */
-async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonly string[] | undefined): Promise<SandboxInput[]> {
+async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonly string[] | undefined): Promise<Array<{ name: string; storageName: string }>> {
   const ids = [...new Set(ctx.docIds)];
   if (!ids.length) {
     if (files?.length) throw new ToolInputError(`文件“${files[0]}”不在本次提问附带的文档中`);
@@ -43,9 +42,15 @@ async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonl
       if (!chosen.includes(row)) chosen.push(row);
     }
   }
-  const store = fileStore(services.config.dataDir);
   const taken = new Set<string>();
-  return chosen.map((r) => ({ name: inputName(r.title, r.type, taken), hostPath: store.pathOf(r.storage_name) }));
+  return chosen.map((r) => ({ name: inputName(r.title, r.type, taken), storageName: r.storage_name }));
+}
+
+/** Runs `use` with a local path for each stored file (a temp download with S3, removed afterwards). */
+async function withLocalPaths<T>(store: FileStore, names: readonly string[], use: (paths: string[]) => Promise<T>): Promise<T> {
+  const [first, ...rest] = names;
+  if (first === undefined) return use([]);
+  return store.withLocalPath(first, (p) => withLocalPaths(store, rest, (ps) => use([p, ...ps])));
 }
 
 const DESCRIPTION =
@@ -80,7 +85,9 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
     timeoutMs: services.config.CSAI_SANDBOX_TIMEOUT_MS + 15_000,
     async run(input, ctx) {
       const inputs = await inputsOf(services, ctx, input.files);
-      return sandbox.run(ctx.viewer.userId, input.code, inputs, ctx.signal);
+      return withLocalPaths(services.files, inputs.map((i) => i.storageName), (paths) =>
+        sandbox.run(ctx.viewer.userId, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
+      );
     },
     summarize: summarizeRun,
   };

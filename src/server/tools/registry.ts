@@ -16,12 +16,21 @@ export interface OfferedTool {
   inputSchema: ToolJsonSchema;
 }
 
+/** Who a listing or a selection is for: SPEC §6 greys some tools out for directory (LDAP) users. */
+export interface ToolAudience {
+  directory: boolean;
+}
+
 /** The one tool registry (DESIGN §3): GET /tools, the engines' function calls, the local engine and MCP. */
 export interface ToolRegistry {
-  /** SPEC §9 groups with SPEC §3 tool entries; every catalogued tool, usable or not (with why not). */
-  groups(): ToolGroup[];
+  /** SPEC §9 groups with SPEC §3 tool entries; every catalogued tool, usable or not (with why not). `ldap_disabled` is set for a directory audience. */
+  groups(audience?: ToolAudience): ToolGroup[];
   /** The usable tools among `names` (tool values or ids), in catalog order; every usable tool when `names` is undefined. */
-  select(names?: readonly string[]): OfferedTool[];
+  select(names?: readonly string[], audience?: ToolAudience): OfferedTool[];
+  /** Whether this user signs in through the directory (SPEC §6 ldap_disabled applies). */
+  audience(userId: string): Promise<ToolAudience>;
+  /** `names` without the tools SPEC §6 disables for this audience. */
+  allowedFor(names: readonly string[], audience: ToolAudience): string[];
   /** Whether `name` is usable now. */
   isEnabled(name: string): boolean;
   /**
@@ -74,6 +83,8 @@ const NOT_BUILT_DEFAULT = '本版本尚未包含此工具的实现，升级到�
 const RESTRICTED_OFF: ToolName[] = ['admet'];
 const RESTRICTED_OMIT: ToolName[] = ['docking_submit', 'task_query'];
 const RESTRICTED_REASON = '本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），管理员已停用此工具；去掉该设置并重启服务后启用。';
+/** SPEC §6: a tool LDAP_DISABLED_TOOLS lists, asked for by a directory user. */
+export const ldapDisabledMessage = (label: string) => `“${label}”不可用：管理员已为单位目录（LDAP）账号停用此工具，如需使用请联系管理员。`;
 
 /** Default longest run of a tool call. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -139,8 +150,24 @@ export const buildTools = (factories: readonly ToolFactory[], services: ToolServ
  */
 export function createToolRegistry(
   definitions: readonly ToolDefinition[],
-  { restricted, log, sources = [] }: { restricted: boolean; log: Pick<FastifyBaseLogger, 'error'>; sources?: readonly ToolSource[] },
+  {
+    restricted,
+    log,
+    ldapDisabled = [],
+    isDirectoryUser = async () => false,
+    sources = [],
+  }: {
+    restricted: boolean;
+    log: Pick<FastifyBaseLogger, 'error'>;
+    /** SPEC §6: tools greyed out and refused for directory users (LDAP_DISABLED_TOOLS). */
+    ldapDisabled?: readonly ToolName[];
+    isDirectoryUser?: (userId: string) => Promise<boolean>;
+    /** Tools beside the catalogue (MCP servers), run under the same limits. */
+    sources?: readonly ToolSource[];
+  },
 ): ToolRegistry {
+  const offForDirectory = new Set<string>(ldapDisabled);
+  const ldapOff = (name: string, audience: ToolAudience | undefined) => !!audience?.directory && offForDirectory.has(name);
   const slots = new Map<ToolName, Slot>();
   for (const group of CATALOG) {
     for (const t of group.tools) {
@@ -208,7 +235,7 @@ export function createToolRegistry(
   }
 
   return {
-    groups() {
+    groups(audience) {
       const catalogued = CATALOG.map((g) => ({
         id: g.id,
         label: g.label,
@@ -225,18 +252,19 @@ export function createToolRegistry(
               icon: slot.icon,
               description: state.enabled ? description : `${description}（不可用：${state.reason}）`,
               enabled: state.enabled,
-              ldap_disabled: false,
+              ldap_disabled: ldapOff(slot.name, audience),
             };
           }),
       }));
       return [...catalogued, ...sources.flatMap((source) => source.groups())];
     },
 
-    select(names) {
+    select(names, audience) {
       const wanted = names ? new Set(names) : undefined;
       const out: OfferedTool[] = [];
       for (const slot of slots.values()) {
         if (wanted && !wanted.has(slot.name)) continue;
+        if (ldapOff(slot.name, audience)) continue;
         if (!usable(slot.name)) continue;
         out.push({ name: slot.name, label: slot.label, description: slot.definition!.description, inputSchema: slot.schema! });
       }
@@ -248,6 +276,10 @@ export function createToolRegistry(
 
     isEnabled: (name) => !!usable(name) || sources.some((source) => source.offered().some((t) => t.name === name)),
 
+    audience: async (userId) => ({ directory: offForDirectory.size > 0 && (await isDirectoryUser(userId)) }),
+
+    allowedFor: (names, audience) => names.filter((n) => !ldapOff(n, audience)),
+
     async run(name, input, ctx) {
       const source = sourceOf(name);
       if (source) return runFromSource(source, name, input, ctx);
@@ -255,6 +287,8 @@ export function createToolRegistry(
       if (!slot) return fail(toolMessages.unknown(name));
       const state = availability(slot);
       if (!state.enabled || !slot.definition) return fail(`“${slot.label}”不可用：${state.enabled ? NOT_BUILT_DEFAULT : state.reason}`);
+      // SPEC §6, enforced here and not only greyed out: whoever calls (model, MCP client), a directory user cannot run it.
+      if (offForDirectory.has(slot.name) && (await isDirectoryUser(ctx.viewer.userId))) return fail(ldapDisabledMessage(slot.label));
       const tool = slot.definition;
       let size: number;
       try {

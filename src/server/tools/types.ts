@@ -1,3 +1,4 @@
+import type { FileStore } from '../files/file-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { ToolGroup } from '../../contract/channel';
@@ -37,6 +38,8 @@ export interface ToolServices {
   chem: ChemService;
   knowledge: KnowledgePort;
   names: NameResolver;
+  /** The uploaded files (disk or bucket); tools that hand a file to a program use `withLocalPath`. */
+  files: FileStore;
   /** A plain model completion when a model is configured. */
   chat?: ChatCompletion;
 }

@@ -8,7 +8,7 @@ import { createChemService } from '../../../src/server/chem/service';
 import { isPdbCode, looksLikePdb, pdbIdcode, structures } from '../../../src/server/chem/structures';
 import { openDatabase, type Db } from '../../../src/server/db/database';
 import { AppError } from '../../../src/server/errors';
-import { fileStore } from '../../../src/server/files/file-store';
+import { diskFileStore } from '../../../src/server/files/file-store';
 
 const header = (code: string) => `HEADER    ${'OXYGEN TRANSPORT'.padEnd(40)}07-MAR-84   ${code}              `;
 const pdb = (code: string) => `${header(code)}\nATOM      1  N   VAL A   1      19.323  29.727  42.781  1.00 49.05           N  \nEND\n`;
@@ -50,7 +50,7 @@ describe('the PDB mirror (policy widened to a loopback stand-in)', () => {
     db = await openDatabase(dir);
     lookup = structures({
       db,
-      files: fileStore(dir),
+      files: diskFileStore(dir),
       chem,
       pdbMirror: `http://127.0.0.1:${(mirror.address() as AddressInfo).port}/{id}.pdb`,
       fetchOptions: { isAllowedAddress: (a) => a === '127.0.0.1' },

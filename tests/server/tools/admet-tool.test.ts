@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diskFileStore } from '../../../src/server/files/file-store';
 import { admetResult } from '../../../src/contract/admet';
 import { knowledgePort } from '../../../src/server/retrieval/knowledge-port';
 import { createChemEngine } from '../../../src/server/chem/engine';
@@ -51,7 +52,7 @@ beforeAll(async () => {
   const config = loadConfig({ CSAI_DATA_DIR: server.dataDir, CSAI_LOG_LEVEL: 'silent' });
   db = await openDatabase(server.dataDir);
   chem = createChemService();
-  tool = admetTool({ config, db, log: server.app.log, chem, knowledge: knowledgePort(db), names: noNames });
+  tool = admetTool({ config, db, log: server.app.log, chem, knowledge: knowledgePort(db), names: noNames, files: diskFileStore(server.dataDir) });
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { diskFileStore } from '../../../src/server/files/file-store';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -23,7 +24,7 @@ const ctx = (): ToolContext => ({ viewer: { userId: 'u1' }, docIds: [], signal: 
 
 beforeAll(async () => {
   db = await openDatabase(dataDir);
-  services = { config, db, log, chem, knowledge: knowledgePort(db), names: createNameResolver({ config, chem, log }) };
+  services = { config, db, log, chem, knowledge: knowledgePort(db), names: createNameResolver({ config, chem, log }), files: diskFileStore(dataDir) };
 });
 afterAll(async () => {
   await services.names.close();

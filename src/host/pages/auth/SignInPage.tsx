@@ -8,6 +8,7 @@ import { usePageTitle } from '../../shell/common';
 import { sessionStarted, takeReturnPath } from '../../session';
 import { AuthLayout, Field, FormMessage, PasswordField } from './AuthLayout';
 import { checked, useAuthForm } from './use-auth-form';
+import { useAuthOptions } from './use-auth-options';
 
 /** /auth/sign-in: account (e-mail or phone) and password. */
 export default function SignInPage() {
@@ -17,6 +18,8 @@ export default function SignInPage() {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const { errors, formError, busy, run } = useAuthForm(['account', 'password']);
+  const options = useAuthOptions();
+  const directory = options?.directory === true;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -31,11 +34,11 @@ export default function SignInPage() {
   return (
     <AuthLayout
       title={t('auth.sign_in_title')}
-      subtitle={t('auth.sign_in_subtitle')}
-      footer={<>{t('auth.no_account')} <Link href="/auth/sign-up">{t('auth.to_sign_up')}</Link></>}
+      subtitle={directory ? t('auth.directory_hint') : t('auth.sign_in_subtitle')}
+      footer={options?.local_signup === false ? undefined : <>{t('auth.no_account')} <Link href="/auth/sign-up">{t('auth.to_sign_up')}</Link></>}
     >
       <form className="form" onSubmit={submit} noValidate>
-        <Field label={t('auth.account')} name="account" autoComplete="username" placeholder={t('auth.account_placeholder')} value={account} onChange={(e) => setAccount(e.target.value)} error={errors.account} />
+        <Field label={directory ? t('auth.account_directory') : t('auth.account')} name="account" autoComplete="username" placeholder={directory ? t('auth.account_directory_placeholder') : t('auth.account_placeholder')} value={account} onChange={(e) => setAccount(e.target.value)} error={errors.account} />
         <PasswordField label={t('auth.password')} name="password" autoComplete="current-password" placeholder={t('auth.password_placeholder')} value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
         <div className="form__row">
           <Link href="/auth/otp">{t('auth.otp_link')}</Link>

@@ -7,6 +7,7 @@ import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
 import { AuthLayout, Field, FormMessage, PasswordField } from './AuthLayout';
 import { checked, useAuthForm } from './use-auth-form';
+import { useAuthOptions } from './use-auth-options';
 
 type Via = 'email' | 'phone';
 
@@ -18,6 +19,7 @@ export default function SignUpPage() {
   const [form, setForm] = useState({ name: '', email: '', phone: '', password: '', confirm: '' });
   const [done, setDone] = useState<string | null>(null);
   const { errors, setErrors, formError, busy, run } = useAuthForm(['name', 'email', 'phone', 'password', 'confirm']);
+  const options = useAuthOptions();
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
 
   const submit = (e: FormEvent) => {
@@ -36,6 +38,18 @@ export default function SignUpPage() {
       setDone(message);
     });
   };
+
+  // CSAI_LOCAL_SIGNUP=0: the page says so instead of offering a form the server refuses.
+  if (options?.local_signup === false) {
+    return (
+      <AuthLayout title={t('auth.sign_up_closed_title')}>
+        <div className="form">
+          <FormMessage error={options.directory ? t('auth.sign_up_closed_directory') : t('auth.sign_up_closed')} />
+          <Link href="/auth/sign-in" className="button button--primary button--block">{t('auth.to_sign_in')}</Link>
+        </div>
+      </AuthLayout>
+    );
+  }
 
   if (done) {
     return (
