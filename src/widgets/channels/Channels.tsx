@@ -1,5 +1,5 @@
 import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type AnswerStep, type Channel, type Question } from '../../contract/channel';
+import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, isWebCitation, type AnswerStep, type Channel, type Question, type WebCitation } from '../../contract/channel';
 import { paged } from '../../contract/envelope';
 import { smilesInText } from '../../contract/smiles';
 import type { ApiClient } from '../../core/api';
@@ -75,7 +75,8 @@ function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
         if (cancelled || !ref.current) return;
         r.renderAnswer(ref.current, text, state.citations, {
           image: (alt) => t('image', { alt }),
-          citation: (c) => (c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title })),
+          citation: (c) =>
+            isWebCitation(c) ? t('citation_web', { title: c.title, site: c.site }) : c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title }),
         });
       });
     });
@@ -85,6 +86,31 @@ function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
     };
   }, [text, state.citations, t]);
   return <div ref={ref} part="answer" className="csai-answer" aria-live={isLive(state.status) ? 'polite' : undefined} />;
+}
+
+/** The online results the answer cites (web pages, papers, patents): number, title and site, each opening in a new tab. */
+function WebSources({ citations }: { citations: WebCitation[] }) {
+  const t = useT('channels');
+  if (!citations.length) return null;
+  return (
+    <section part="web-sources" aria-label={t('web_sources')} className="flex flex-col gap-0.5 text-xs">
+      <span className="text-muted">{t('web_sources')}</span>
+      <ol className="m-0 list-none p-0 flex flex-col gap-0.5">
+        {citations.map((c) => (
+          <li key={c.n} part="web-source" data-kind={c.kind}>
+            <span className="text-muted">[{c.n}] </span>
+            <a href={c.url} target="_blank" rel="noopener noreferrer" title={c.snippet} className="text-accent">
+              {c.title || c.url}
+            </a>
+            <span part="web-source-site" className="text-muted">
+              {' · '}
+              {c.site}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
 }
 
 /** Structures written in the question (e.g. inserted from the chemical editor), drawn below it. */
@@ -192,6 +218,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
       <div role="group" onClick={onAnswerClick} aria-label={t('answer_label')}>
         <AnswerBody text={state.answer} state={state} />
       </div>
+      <WebSources citations={state.citations.filter(isWebCitation)} />
       {state.status === 'stopped' && <p part="stopped" className="m-0 text-xs text-muted">{t('stopped')}</p>}
       {state.status === 'failed' && (
         <p part="failed" role="alert" className="m-0 text-xs text-danger">
