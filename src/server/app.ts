@@ -31,6 +31,9 @@ import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
 import toolsRoutes from './routes/tools';
 import mcpRoutes from './routes/mcp';
+import onlineRoutes from './routes/online';
+import type { OnlineSources } from './online/sources';
+import type { ReadPage } from './answering/online-search';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolFactory } from './tools/types';
@@ -44,10 +47,13 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
   tools?: readonly ToolFactory[];
+  /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
+  online?: OnlineSources;
+  readPage?: ReadPage;
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger, tools }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -70,7 +76,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
   const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
-  const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}) });
+  const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
   const services: Services = { config, db, secret, notifier, version, runtime };
@@ -135,6 +141,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
     await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
+    await api.register((i) => onlineRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/online' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

@@ -14,6 +14,9 @@ import { toolFactories } from './tools';
 import { createNameResolver } from './tools/names/resolver';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
 import type { NameResolver, ToolFactory } from './tools/types';
+import { webSearchFromConfig } from './online/web';
+import type { OnlineSources } from './online/sources';
+import type { ReadPage } from './answering/online-search';
 
 /**
  * Everything the server runs besides HTTP, started once in app.ts and handed to the routes
@@ -27,6 +30,8 @@ export interface Runtime {
   parsing: { wake(): void };
   names: NameResolver;
   tools: ToolRegistry;
+  /** The configured online sources (issue 15): web search; literature and patents when their adapters are wired. */
+  online: OnlineSources;
   /** Answering (event bus, answer jobs) and the channels that ask it. */
   answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService };
   /** Stops everything, answers first (they use the rest). */
@@ -39,10 +44,13 @@ export interface RuntimeOptions {
   log: FastifyBaseLogger;
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
   tools?: readonly ToolFactory[];
+  /** Online sources besides the configured web search (literature, patents), and a page reader for deep research. */
+  online?: OnlineSources;
+  readPage?: ReadPage;
 }
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
-export async function startRuntime({ config, db, log, tools: factories = toolFactories }: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime({ config, db, log, tools: factories = toolFactories, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
   const stops: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -87,10 +95,12 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
-    const started = await startAnswering({ db, config, log, knowledge, tools, engine });
+    // 联网搜索 (issue 15): the web services of the configuration; literature and patents are added here when wired.
+    const online: OnlineSources = { web: webSearchFromConfig(config, log), ...extraSources };
+    const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, ...(readPage ? { readPage } : {}) });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
-    return { files, chem, parsing, names, tools, answering, close };
+    return { files, chem, parsing, names, tools, online, answering, close };
   } catch (err) {
     await close();
     throw err;

@@ -32,6 +32,13 @@ export const NOT_CONFIGURED: Record<OnlineKind | 'all', string> = {
   patents: '未配置专利检索服务，本次回答没有检索专利',
 };
 
+/** What to configure for each source (GET /online/status; the question box shows it before sending). */
+export const SOURCE_SETUP: Record<OnlineKind, string> = {
+  web: '未配置网页搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。',
+  literature: '未配置文献检索服务（PubMed、Europe PMC 或 OpenAlex）：请按 README“联网搜索”一节设置文献检索的环境变量，并重启服务。',
+  patents: '未配置专利检索服务（SureChEMBL 或 PubChem 专利）：请按 README“联网搜索”一节设置专利检索的环境变量，并重启服务。',
+};
+
 /** The notice for a search type none of whose sources is configured; undefined when one is. */
 export function notConfiguredNotice(sources: OnlineSources, searchType: string): string | undefined {
   const kinds = kindsOf(searchType);
