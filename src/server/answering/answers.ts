@@ -11,7 +11,7 @@ import { TOOL_NAMES } from '../../contract/tools';
 import { storedRequest, sourcesOf } from './request';
 import { foldAnswerEvents } from '../../contract/answer-fold';
 import { deepResearch, requeueInterruptedResearch } from './deep-research';
-import { NOT_CONFIGURED, type OnlineSources } from '../online/sources';
+import { NOT_CONFIGURED, notConfiguredNotice, type OnlineSources } from '../online/sources';
 import { searchBeforeAnswer, type ReadPage } from './online-search';
 
 /** Passages retrieved for one answer. */
@@ -151,6 +151,9 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       const viewer = { userId: q.user_id };
       const sources = sourcesOf(request);
       const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
+      // 联网搜索 on and nothing configured for the search type: said once, first.
+      const onlineMissing = request.if_search_online ? notConfiguredNotice(online, request.search_type) : undefined;
+      if (onlineMissing) sink.notice(onlineMissing);
       // Said only when the asker picked tools (not when all are on and none is usable here: GET /tools says why).
       const pickedAll = TOOL_NAMES.every((n) => request.tools_name.includes(n));
       if (request.tools_name.length && !pickedAll && !tools.select(request.tools_name).length) sink.notice(NO_TOOLS);
@@ -175,7 +178,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
         .map((h) => ({ question: h.question, answer: h.answer ?? '' }));
       if (run.closed) return;
       // 联网搜索: the sources of the search type, cited after the passages.
-      const onlineHits = request.if_search_online
+      const onlineHits = request.if_search_online && !onlineMissing
         ? await searchBeforeAnswer({ online, searchType: request.search_type, question: q.question, firstN: passages.length + 1, signal: run.controller.signal }, sink)
         : [];
       if (run.closed) return;

@@ -19,18 +19,15 @@ export const searchQueryOf = (question: string) => [...question.replace(/\s+/g, 
 /**
  * The online search made before an answer when 联网搜索 is on: the sources of the question's search
  * type (全部/网页/文献/专利) searched with the question, shown as one `web_search` call and result,
- * the hits numbered from `firstN` to be cited like passages. Nothing configured for the type: said
- * once as a notice. A source that fails is said as a notice; the others' hits are kept.
+ * the hits numbered from `firstN` to be cited like passages. Nothing configured for the type: no
+ * search (the caller says so once, `notConfiguredNotice`). A source that fails is said as a notice;
+ * the others' hits are kept.
  */
 export async function searchBeforeAnswer(
   { online, searchType, question, firstN, signal }: { online: OnlineSources; searchType: string; question: string; firstN: number; signal: AbortSignal },
   sink: AnswerSink,
 ): Promise<NumberedHit[]> {
-  const notice = notConfiguredNotice(online, searchType);
-  if (notice) {
-    sink.notice(notice);
-    return [];
-  }
+  if (notConfiguredNotice(online, searchType)) return []; // said by the caller, before anything else
   const query = searchQueryOf(question);
   const callId = 'online_search';
   sink.toolCall({ call_id: callId, name: 'web_search', arguments: JSON.stringify({ query, search_type: searchType }) });
