@@ -49,7 +49,7 @@ function okBody(protocol: Protocol, tag: string, empty: boolean): unknown {
 }
 
 /** A small HTTP server on 127.0.0.1 speaking one search service's protocol, including its errors. */
-export async function startFakeService(protocol: Protocol, tag = protocol): Promise<FakeService> {
+export async function startFakeService(protocol: Protocol, tag: string = protocol): Promise<FakeService> {
   let queue: Behaviour[] = ['ok'];
   const requests: FakeService['requests'] = [];
   const expectedPath = { searxng: '/search', tavily: '/search', bocha: '/v1/web-search', custom: '/hook' }[protocol];
