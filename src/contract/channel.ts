@@ -108,8 +108,8 @@ export const initQuestionResult = z.object({ question_id: z.string(), channel_id
 export const answerStatus = z.enum(['queued', 'running', 'done', 'stopped', 'failed']);
 export type AnswerStatus = z.infer<typeof answerStatus>;
 
-/** A citation (DESIGN §3): `page` counted from 1 as pdf.js counts, `bbox` in PDF points on that page. */
-export const citation = z.object({
+/** A document citation (DESIGN §3): `page` counted from 1 as pdf.js counts, `bbox` in PDF points on that page. */
+export const docCitation = z.object({
   n: z.number().int().min(1),
   docId: z.string(),
   title: z.string(),
@@ -117,7 +117,27 @@ export const citation = z.object({
   bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
   text: z.string(),
 });
+export type DocCitation = z.infer<typeof docCitation>;
+/**
+ * An online citation (issue 15): a web page, paper or patent found by online search. `site` is
+ * the site's or source's name shown with it; `fetchedAt` when it was found (ISO time); `kind`
+ * which source found it. Opens `url` in a new tab.
+ */
+export const webCitation = z.object({
+  n: z.number().int().min(1),
+  url: z.string().regex(/^https?:\/\//i),
+  title: z.string(),
+  site: z.string(),
+  snippet: z.string(),
+  fetchedAt: z.string(),
+  kind: z.enum(['web', 'literature', 'patent']),
+});
+export type WebCitation = z.infer<typeof webCitation>;
+/** A citation of an answer: a document passage or an online result (told apart by `url`). */
+export const citation = z.union([docCitation, webCitation]);
 export type Citation = z.infer<typeof citation>;
+/** Whether a citation is an online result (a web page, paper or patent). */
+export const isWebCitation = (c: Citation): c is WebCitation => 'url' in c;
 
 /** `status`: the answer's state; with a message, a notice (running) or why it waits (queued). */
 export const statusEventData = z.object({ status: answerStatus, message: z.string().optional() });

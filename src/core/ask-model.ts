@@ -29,7 +29,32 @@ const responses = {
   sent: lazySchema(() => loadSchemas().then((s) => s.sent)),
   stopped: lazySchema(() => loadSchemas().then((s) => s.stopped)),
   uploaded: lazySchema(() => loadSchemas().then((s) => s.uploaded)),
+  online: lazySchema(() => loadSchemas().then((s) => s.online)),
 };
+
+/** GET /online/status: which online sources the server has, and what to set for each missing one. */
+export interface OnlineStatusView {
+  web: boolean;
+  literature: boolean;
+  patents: boolean;
+  missing: { web?: string | undefined; literature?: string | undefined; patents?: string | undefined };
+}
+
+/** The search-type menu's sources (全部/网页/文献/专利), as the server routes them. */
+const TYPE_SOURCES: Record<string, ReadonlyArray<'web' | 'literature' | 'patents'>> = { all: ['web', 'literature', 'patents'], web: ['web'], paper: ['literature'], patent: ['patents'] };
+
+/**
+ * What a question with online search on would not search, before it is sent: the server's
+ * sentences of what to configure for the chosen type's missing sources, or null when all are there.
+ * For 全部, said only when none is configured (the others are searched).
+ */
+export function onlineGap(status: OnlineStatusView | null, searchType: string): string[] | null {
+  if (!status) return null;
+  const kinds = TYPE_SOURCES[searchType] ?? TYPE_SOURCES.all!;
+  if (kinds.some((k) => status[k])) return null;
+  const lines = kinds.map((k) => status.missing[k]).filter((m): m is string => !!m);
+  return lines.length ? lines : null;
+}
 type KbDocument = z.output<Awaited<ReturnType<typeof loadSchemas>>['document']>;
 
 /** One file chip: uploading, parsing, done or failed (SPEC §4 parseStatus and upload progress). */
@@ -89,6 +114,7 @@ export function createAskModel(deps: AskModelDeps) {
   const $sending = signal(false);
   const $answering = signal<string | null>(null);
   const $tools = signal<ToolGroup[] | null>(null);
+  const $online = signal<OnlineStatusView | null>(null);
   const $enabledTools = signal<ReadonlySet<string> | null>(null);
   const $folders = signal<{ own: KbFolder[]; shared: KbFolder[] } | null>(null);
   const $failed = signal<{ question: string; channelId?: string } | null>(null);
@@ -218,6 +244,16 @@ export function createAskModel(deps: AskModelDeps) {
     const verdict = canSelectKnowledgeBase(selected.length, live().length);
     $message.value = verdict.ok ? '' : verdict.message;
     if (verdict.ok) store.$selectedKbs.value = [...selected, { id: folder.id, name: folder.name }];
+  }
+
+  // Online sources of GET /online/status, fetched when the toolbar shows (the toggle explains what is missing).
+  let onlineLoad: Promise<void> | null = null;
+  function loadOnline(): Promise<void> {
+    onlineLoad ??= client.get('/online/status', responses.online, { quiet: true, redirect: false }).then(
+      (status) => void ($online.value = status),
+      () => void (onlineLoad = null),
+    );
+    return onlineLoad;
   }
 
   // Tools of GET /tools, fetched on first use (hover, click, send); all usable ones on by default (SPEC §4).
@@ -379,6 +415,8 @@ export function createAskModel(deps: AskModelDeps) {
     $tools: $tools as ReadonlySignal<ToolGroup[] | null>,
     $enabledTools: $enabledTools as ReadonlySignal<ReadonlySet<string> | null>,
     $toolsOn,
+    $online: $online as ReadonlySignal<OnlineStatusView | null>,
+    loadOnline,
     $folders: $folders as ReadonlySignal<{ own: KbFolder[]; shared: KbFolder[] } | null>,
     $failed: $failed as ReadonlySignal<{ question: string; channelId?: string } | null>,
     addFiles,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { channel, initQuestionResult, stopResult, toolGroup } from '../contract/channel';
 import { paged } from '../contract/envelope';
 import { checkFolderResult, kbDocument, kbFolder, uploadResult } from '../contract/knowledge';
+import { onlineStatus } from '../contract/online';
 
 /** The calls the question box makes, by name. */
 export const schemas = {
@@ -15,4 +16,5 @@ export const schemas = {
   sent: initQuestionResult,
   stopped: stopResult,
   uploaded: uploadResult,
+  online: onlineStatus,
 };

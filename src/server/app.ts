@@ -33,6 +33,9 @@ import toolsRoutes from './routes/tools';
 import codeRoutes from './routes/code';
 import mcpRoutes from './routes/mcp';
 import mcpServersRoutes from './routes/mcp_servers';
+import onlineRoutes from './routes/online';
+import type { OnlineSources } from './online/sources';
+import type { ReadPage } from './answering/online-search';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolFactory } from './tools/types';
@@ -46,10 +49,13 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
   tools?: readonly ToolFactory[];
+  /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
+  online?: OnlineSources;
+  readPage?: ReadPage;
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger, tools }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -72,7 +78,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
   const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
-  const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}) });
+  const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
   const services: Services = { config, db, secret, notifier, version, runtime };
@@ -139,6 +145,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
     await api.register((i) => mcpServersRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mcp_servers' });
     await api.register((i) => codeRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/code' });
+    await api.register((i) => onlineRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/online' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

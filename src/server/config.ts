@@ -184,6 +184,24 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** `1` addresses the bucket as https://endpoint/bucket/key (most self-hosted stores) instead of bucket.endpoint. */
   S3_FORCE_PATH_STYLE: flag,
+  /** Web search (issue 15 §1): a SearXNG instance with its JSON format enabled, e.g. http://127.0.0.1:8888. */
+  SEARXNG_URL: optionalUrl,
+  TAVILY_API_KEY: optionalText,
+  TAVILY_BASE_URL: z.string().trim().pipe(z.url()).default('https://api.tavily.com'),
+  /** 博查 web search API key (for users in China). */
+  BOCHA_API_KEY: optionalText,
+  BOCHA_BASE_URL: z.string().trim().pipe(z.url()).default('https://api.bochaai.com'),
+  /** A custom web search endpoint speaking the README's request/response shape. */
+  WEB_SEARCH_CUSTOM_URL: optionalUrl,
+  WEB_SEARCH_CUSTOM_KEY: optionalText,
+  /** The order web search services are tried in (the configured ones; the next on an error, 429 or timeout). */
+  WEB_SEARCH_ORDER: z
+    .string()
+    .default('searxng,tavily,bocha,custom')
+    .transform((s) => s.split(',').map((x) => x.trim().toLowerCase()).filter((x) => x !== ''))
+    .pipe(z.array(z.enum(['searxng', 'tavily', 'bocha', 'custom'], { error: 'each entry must be searxng, tavily, bocha or custom' }))),
+  /** How long one web search service may take before the next one is tried. */
+  WEB_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

@@ -16,6 +16,10 @@ import { createNameResolver } from './tools/names/resolver';
 import { startMcpManager, type McpManager } from './tools/mcp/manager';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
 import type { NameResolver, ToolFactory } from './tools/types';
+import { webSearchFromConfig } from './online/web';
+import { searchPatents } from './online/patents';
+import type { OnlineSources } from './online/sources';
+import type { ReadPage } from './answering/online-search';
 
 /**
  * Everything the server runs besides HTTP, started once in app.ts and handed to the routes
@@ -31,6 +35,8 @@ export interface Runtime {
   tools: ToolRegistry;
   /** The MCP servers whose tools the registry offers (issue 15 §6). */
   mcp: McpManager;
+  /** The configured online sources (issue 15): web search; literature and patents when their adapters are wired. */
+  online: OnlineSources;
   /** Answering (event bus, answer jobs) and the channels that ask it. */
   answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService };
   /** Stops everything, answers first (they use the rest). */
@@ -43,10 +49,13 @@ export interface RuntimeOptions {
   log: FastifyBaseLogger;
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
   tools?: readonly ToolFactory[];
+  /** Online sources besides the configured web search (literature, patents), and a page reader for deep research. */
+  online?: OnlineSources;
+  readPage?: ReadPage;
 }
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
-export async function startRuntime({ config, db, log, tools: factories = toolFactories }: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime({ config, db, log, tools: factories = toolFactories, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
   const stops: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -102,10 +111,13 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
-    const started = await startAnswering({ db, config, log, knowledge, tools, engine });
+    // 联网搜索 (issue 15): the web services of the configuration; literature and patents are added here when wired.
+    const patents = searchPatents(config);
+    const online: OnlineSources = { web: webSearchFromConfig(config, log), ...(patents ? { patents } : {}), ...extraSources };
+    const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, ...(readPage ? { readPage } : {}) });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
-    return { files, chem, parsing, names, tools, mcp, answering, close };
+    return { files, chem, parsing, names, tools, mcp, online, answering, close };
   } catch (err) {
     await close();
     throw err;

@@ -121,7 +121,11 @@ describe('GET /api/v1/tools', () => {
       expect(t.ldap_disabled).toBe(false);
       if (!t.enabled) expect(t.description).toMatch(/不可用：.*(升级|设置|配置|安装|启用)/);
     }
-    for (const name of ['web_search', 'page_crawl', 'docking_submit', 'task_query']) {
+    // Unconfigured, web search says exactly what to set.
+    const web = tools.find((x) => x.value === 'web_search')!;
+    expect(web.enabled).toBe(false);
+    expect(web.description).toMatch(/不可用：未配置联网搜索服务：请设置 SEARXNG_URL.*TAVILY_API_KEY.*BOCHA_API_KEY.*WEB_SEARCH_CUSTOM_URL/);
+    for (const name of ['page_crawl', 'docking_submit', 'task_query']) {
       const t = tools.find((x) => x.value === name)!;
       expect(t.enabled).toBe(false);
       expect(t.description).toContain('尚未实现');

@@ -11,6 +11,8 @@ import { TOOL_NAMES } from '../../contract/tools';
 import { storedRequest, sourcesOf } from './request';
 import { foldAnswerEvents } from '../../contract/answer-fold';
 import { deepResearch, requeueInterruptedResearch } from './deep-research';
+import { NOT_CONFIGURED, notConfiguredNotice, type OnlineSources } from '../online/sources';
+import { searchBeforeAnswer, type ReadPage } from './online-search';
 
 /** Passages retrieved for one answer. */
 const PASSAGES_PER_ANSWER = 8;
@@ -18,7 +20,8 @@ const PASSAGES_PER_ANSWER = 8;
 const HISTORY_TURNS = 4;
 
 export const RESTART_MESSAGE = '服务重启，回答被中断，请重新提问';
-export const NO_WEB_SEARCH = '未配置联网搜索服务，本次回答没有进行联网搜索';
+/** Online search on, nothing configured for 全部 (the per-type wording: NOT_CONFIGURED in online/sources.ts). */
+export const NO_WEB_SEARCH = NOT_CONFIGURED.all;
 export const NO_TOOLS = '所选工具暂未提供，本次回答没有使用工具';
 export const queuedMessage = (limit: number) => `排队中：每人同时最多进行${limit}个回答，前面的回答结束后自动开始`;
 
@@ -33,6 +36,10 @@ export interface AnswerServiceDeps {
   bus: AnswerEventBus;
   /** CSAI_MAX_ANSWERS_PER_USER: answers of one user running at once; the rest wait as `queued`. */
   maxPerUser: number;
+  /** The configured online sources (issue 15): searched when 联网搜索 is on, by the question's search type. */
+  online?: OnlineSources;
+  /** Reads a web page in full (page crawl); deep research falls back to the snippets without it. */
+  readPage?: ReadPage;
 }
 
 /** One answer being written: events go out in order; once closed (finished, stopped, deleted) nothing more is written. */
@@ -74,10 +81,10 @@ class AnswerRun {
  * queued answers start normally. Deep-research answers are the exception: they go back to the
  * queue and resume from their last finished step (deep-research.ts).
  */
-export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser }: AnswerServiceDeps) {
+export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser, online = {}, readPage }: AnswerServiceDeps) {
   // Events go out through one group-commit writer: stored in batches, published after each commit.
   const writer = answerEventWriter(db, bus);
-  const research = deepResearch({ db, engine, knowledge, live: writer });
+  const research = deepResearch({ db, engine, knowledge, live: writer, online, ...(readPage ? { readPage } : {}) });
   const running = new Map<string, AnswerRun>();
   const toldQueued = new Set<string>();
   let closing = false;
@@ -146,7 +153,9 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
       const viewer = { userId: q.user_id };
       const sources = sourcesOf(request);
       const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
-      if (request.if_search_online) sink.notice(NO_WEB_SEARCH);
+      // 联网搜索 on and nothing configured for the search type: said once, first.
+      const onlineMissing = request.if_search_online ? notConfiguredNotice(online, request.search_type) : undefined;
+      if (onlineMissing) sink.notice(onlineMissing);
       // Said only when the asker picked tools (not when all are on and none is usable here: GET /tools says why).
       const pickedAll = TOOL_NAMES.every((n) => request.tools_name.includes(n));
       if (request.tools_name.length && !pickedAll && !tools.select(request.tools_name).length) sink.notice(NO_TOOLS);
@@ -170,8 +179,13 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
         .reverse()
         .map((h) => ({ question: h.question, answer: h.answer ?? '' }));
       if (run.closed) return;
+      // 联网搜索: the sources of the search type, cited after the passages.
+      const onlineHits = request.if_search_online && !onlineMissing
+        ? await searchBeforeAnswer({ online, searchType: request.search_type, question: q.question, firstN: passages.length + 1, signal: run.controller.signal }, sink)
+        : [];
+      if (run.closed) return;
       await engine.answer(
-        { question: q.question, history, hasSources, passages, options: request, viewer, docIds, signal: run.controller.signal },
+        { question: q.question, history, hasSources, passages, online: onlineHits, options: request, viewer, docIds, signal: run.controller.signal },
         sink,
         tools,
       );

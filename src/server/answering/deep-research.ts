@@ -3,11 +3,13 @@ import { z } from 'zod';
 import type { ResearchStep } from '../../contract/channel';
 import type { Db } from '../db/database';
 import { now } from '../db/database';
-import { citationTracker, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
+import { citationTracker, type AnswerEngine, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
+import { kindsOf, normalizeUrl, searchOnline, type OnlineKind, type OnlineSources } from '../online/sources';
+import type { ReadPage } from './online-search';
 import type { ChatMessage } from '../llm/chat';
 import { answerEventStore, type LiveEvents } from './events';
 import { tokens } from '../text/segment';
-import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, overlap, quoteOf, subjectTokens } from './local-engine';
+import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
 import type { KnowledgePort, RetrievedPassage } from '../retrieval/knowledge-port';
 
@@ -27,6 +29,18 @@ const HISTORY_TURNS = 4;
 const HISTORY_ANSWER_CHARS = 4000;
 
 export const WEB_NOT_CONFIGURED = '未配置联网搜索服务，本次深度研究只检索所选的文件和知识库';
+/** The same for a search type of one source (网页/文献/专利). */
+export const SOURCE_NOT_CONFIGURED: Record<OnlineKind, string> = {
+  web: '未配置网页搜索服务，本次深度研究只检索所选的文件和知识库',
+  literature: '未配置文献检索服务，本次深度研究只检索所选的文件和知识库',
+  patents: '未配置专利检索服务，本次深度研究只检索所选的文件和知识库',
+};
+/** Online results searched per sub-question, and kept per sub-question after reading. */
+const ONLINE_PER_SEARCH = 5;
+const KEEP_ONLINE_PER_SUB_QUESTION = 3;
+/** Pages read in full (through the page reader) per sub-question, and characters kept of each. */
+const PAGES_PER_SUB_QUESTION = 2;
+const PAGE_CHARS = 6000;
 export const PLAN_FALLBACK = '模型给出的研究计划无法解析，改为直接研究原问题';
 export const NO_SOURCES_SEARCH = '没有选择文件或知识库，跳过文档检索';
 export const NOTHING_FOR_SUB_QUESTION = '在所选文档中没有找到与这个子问题相关的段落。';
@@ -43,14 +57,35 @@ const passageSchema = z.object({
   score: z.number(),
 });
 const planColumn = z.object({ questions: z.array(z.string()).min(1), note: z.string().nullable() });
-const findingsColumn = z.array(z.array(passageSchema));
+const onlineHitStored = z.object({ url: z.string(), title: z.string(), site: z.string(), snippet: z.string(), kind: z.enum(['web', 'literature', 'patent']) });
+/** The online search of one sub-question as saved: its hits, the sources that failed, when, and the pages read. */
+const onlineFinding = z.object({
+  hits: z.array(onlineHitStored),
+  failures: z.array(z.string()),
+  fetchedAt: z.string(),
+  /** Pages read in full, by URL: their title and the start of their text (markdown). */
+  pages: z.record(z.string(), z.object({ title: z.string(), text: z.string() })),
+  /** Pages that could not be read, by URL, with why. */
+  unread: z.record(z.string(), z.string()).default({}),
+});
+export type OnlineFinding = z.infer<typeof onlineFinding>;
+/** One sub-question's finding: the passages (the old form: the passages alone) and its online search. */
+const findingSchema = z.union([
+  z.array(passageSchema).transform((passages) => ({ passages, online: null })),
+  z.object({ passages: z.array(passageSchema), online: onlineFinding.nullable() }),
+]);
+const findingsColumn = z.array(findingSchema);
+export interface Finding {
+  passages: RetrievedPassage[];
+  online: OnlineFinding | null;
+}
 
 /** What a deep-research run has finished so far (the `research_runs` row). */
 export interface ResearchState {
   completed: Completed;
   plan: z.infer<typeof planColumn> | null;
-  /** Passages found, one list per searched sub-question in plan order. */
-  findings: RetrievedPassage[][];
+  /** What each searched sub-question found, in plan order (a saved search is never made again). */
+  findings: Finding[];
   resumes: number;
 }
 
@@ -58,6 +93,8 @@ export interface ResearchState {
 export interface ResearchSection {
   question: string;
   passages: NumberedPassage[];
+  /** Online results kept for it, numbered after its passages; `page` the text of a page read in full. */
+  online: Array<NumberedHit & { page?: string }>;
 }
 
 const cut = (text: string, max: number) => {
@@ -151,11 +188,14 @@ const passageKey = (p: RetrievedPassage) => `${p.docId}\u0000${p.page ?? ''}\u00
  * local engine, which cannot judge them, only ones sharing a word with the sub-question), each passage under the first
  * sub-question that found it, grouped by document, numbered in the order the report shows them.
  */
-export function readFindings(plan: string[], findings: RetrievedPassage[][], { needOverlap }: { needOverlap: boolean }): ResearchSection[] {
+export function readFindings(plan: string[], findings: ReadonlyArray<Finding | RetrievedPassage[]>, { needOverlap }: { needOverlap: boolean }): ResearchSection[] {
   const taken = new Set<string>();
+  const takenUrls = new Set<string>();
   let n = 0;
   return plan.map((question, i) => {
-    const found = [...(findings[i] ?? [])].sort((a, b) => b.score - a.score);
+    const entry = findings[i];
+    const finding: Finding = Array.isArray(entry) ? { passages: entry, online: null } : (entry ?? { passages: [], online: null });
+    const found = [...finding.passages].sort((a, b) => b.score - a.score);
     const best = found[0]?.score ?? 0;
     const words = sectionWords(question);
     const kept: RetrievedPassage[] = [];
@@ -170,25 +210,36 @@ export function readFindings(plan: string[], findings: RetrievedPassage[][], { n
     const byDoc = new Map<string, RetrievedPassage[]>();
     for (const p of kept) byDoc.set(p.docId, [...(byDoc.get(p.docId) ?? []), p]);
     const passages = [...byDoc.values()].flat().map((p) => ({ ...p, n: ++n }));
-    return { question, passages };
+    // Online results in the order found, each URL once in the whole report.
+    const online: ResearchSection['online'] = [];
+    for (const h of finding.online?.hits ?? []) {
+      if (online.length >= KEEP_ONLINE_PER_SUB_QUESTION) break;
+      const key = normalizeUrl(h.url);
+      if (takenUrls.has(key)) continue;
+      takenUrls.add(key);
+      const page = finding.online?.pages[h.url];
+      online.push({ ...h, n: ++n, fetchedAt: finding.online!.fetchedAt, ...(page ? { page: page.text } : {}) });
+    }
+    return { question, passages, online };
   });
 }
 
 /** The local engine's report: the quoted passages per sub-question, with an introduction and a conclusion. */
 export function localReport(question: string, sections: ResearchSection[], docCount: number): string {
   const cited = sections.reduce((sum, s) => sum + s.passages.length, 0);
+  const citedOnline = sections.reduce((sum, s) => sum + s.online.length, 0);
   const lines = [
     NO_MODEL_LINE,
     '',
     `## 深度研究报告：${asQuoteText(cut(question, 80))}`,
     '',
     '### 引言',
-    `本报告把问题拆解为 ${sections.length} 个子问题，在所选的 ${docCount} 篇文档中逐一检索，去重后摘录 ${cited} 个段落。各节按子问题列出原文要点并标注出处，点击引用可以打开原文并定位到对应页面。`,
+    `本报告把问题拆解为 ${sections.length} 个子问题，在所选的 ${docCount} 篇文档中逐一检索，去重后摘录 ${cited} 个段落${citedOnline ? `，并引用 ${citedOnline} 条联网搜索结果` : ''}。各节按子问题列出原文要点并标注出处，点击引用可以打开原文并定位到对应页面。`,
     '',
   ];
   sections.forEach((s, i) => {
     lines.push(`### ${i + 1}. ${asQuoteText(s.question)}`);
-    if (!s.passages.length) lines.push(NOTHING_FOR_SUB_QUESTION);
+    if (!s.passages.length && !s.online.length) lines.push(NOTHING_FOR_SUB_QUESTION);
     const words = subjectTokens(s.question);
     let doc = '';
     for (const p of s.passages) {
@@ -198,14 +249,18 @@ export function localReport(question: string, sections: ResearchSection[], docCo
       }
       lines.push(`- ${p.page ? `第${p.page}页：` : ''}“${quoteOf(p.text, words)}” [${p.n}]`);
     }
+    // Online results: the snippet (or the page read in full) quoted where it meets the sub-question.
+    if (s.online.length) lines.push(...hitQuoteLines(s.online.map((h) => (h.page ? { ...h, snippet: h.page } : h)), words).slice(0, -1));
     lines.push('');
   });
   lines.push('### 结论');
-  const answered = sections.filter((s) => s.passages.length);
+  const answered = sections.filter((s) => s.passages.length || s.online.length);
   if (!answered.length) lines.push('在所选文档中没有找到与这些子问题相关的段落，可以换个说法或选择其他文档再试。');
   for (const s of answered) {
-    const p = s.passages[0]!;
-    lines.push(`- ${asQuoteText(cut(s.question, 60))}：主要依据《${asQuoteText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]。`);
+    const p = s.passages[0];
+    const h = s.online[0];
+    const source = p ? `《${asQuoteText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]` : `${asQuoteText(h!.site)}《${asQuoteText(h!.title)}》 [${h!.n}]`;
+    lines.push(`- ${asQuoteText(cut(s.question, 60))}：主要依据${source}。`);
   }
   lines.push('', '以上均为原文摘录，未经模型归纳，请结合原文判断。');
   return lines.join('\n');
@@ -217,7 +272,7 @@ export function reportPrompt(sections: ResearchSection[], hasSources: boolean): 
     '你是 CSAI，一名面向药物研发与化学研究的助手，现在撰写一份深度研究报告。',
     '始终使用提问者所用的语言撰写。使用 Markdown：一级标题为报告题目；“引言”一节概述问题与研究思路；每个子问题一节，以子问题为小标题；最后“结论”一节综合回答原问题。',
   ];
-  const any = sections.some((s) => s.passages.length);
+  const any = sections.some((s) => s.passages.length || s.online.length);
   if (any) {
     lines.push(
       '下面是按子问题检索到的段落，编号为 [n]。凡依据这些段落的陈述，都在句末用对应的 [n] 标注出处（可写作 [1][3]）；只使用下列编号，不要编造引用；段落中没有的信息要说明。',
@@ -229,8 +284,10 @@ export function reportPrompt(sections: ResearchSection[], hasSources: boolean): 
   }
   sections.forEach((s, i) => {
     lines.push('', `## 子问题 ${i + 1}：${s.question}`);
-    if (!s.passages.length && any) lines.push('（没有找到相关段落）');
+    if (!s.passages.length && !s.online.length && any) lines.push('（没有找到相关段落）');
     for (const p of s.passages) lines.push(`[${p.n}] 《${p.title}》${p.page ? ` 第${p.page}页` : ''}`, cut(p.text, PROMPT_PASSAGE_CHARS), '');
+    // Online results (web pages, papers, patents): the page read in full when there is one, else the snippet.
+    for (const h of s.online) lines.push(`[${h.n}] ${h.title}（联网搜索：${h.site}，${h.url}）`, cut(h.page ?? h.snippet, PROMPT_PASSAGE_CHARS), '');
   });
   return lines.join('\n');
 }
@@ -252,7 +309,23 @@ const stepKey = (s: Pick<ResearchStep, 'step' | 'index'>) => `${s.step}:${s.inde
  * (after a restart) continues after its last finished step. Research steps already stored are not
  * sent again, and a report cut off mid-way is continued from what was stored.
  */
-export function deepResearch({ db, engine, knowledge, live }: { db: Db; engine: AnswerEngine; knowledge: KnowledgePort; live?: LiveEvents }) {
+export function deepResearch({
+  db,
+  engine,
+  knowledge,
+  live,
+  online = {},
+  readPage,
+}: {
+  db: Db;
+  engine: AnswerEngine;
+  knowledge: KnowledgePort;
+  live?: LiveEvents;
+  /** The configured online sources, searched per sub-question when 联网搜索 is on. */
+  online?: OnlineSources;
+  /** Reads a page in full (page crawl); without it the snippets stand for the pages. */
+  readPage?: ReadPage;
+}) {
   async function load(questionId: string): Promise<ResearchState | null> {
     const row = await db.selectFrom('research_runs').selectAll().where('question_id', '=', questionId).executeTakeFirst();
     if (!row) return null;
@@ -300,6 +373,23 @@ export function deepResearch({ db, engine, knowledge, live }: { db: Db; engine: 
     ]);
   }
 
+  /** One sub-question's online search and the best pages read in full (a page that cannot be read keeps its snippet). */
+  async function searchAndRead(question: string, searchType: string, signal: AbortSignal): Promise<OnlineFinding> {
+    const found = await searchOnline(online, searchType, { query: cut(question, 200), limit: ONLINE_PER_SEARCH, signal });
+    const finding: OnlineFinding = { hits: found.hits, failures: found.failures, fetchedAt: new Date().toISOString(), pages: {}, unread: {} };
+    if (!readPage) return finding;
+    for (const h of found.hits.filter((x) => x.kind === 'web').slice(0, PAGES_PER_SUB_QUESTION)) {
+      if (signal.aborted) break;
+      try {
+        const page = await readPage(h.url, signal);
+        finding.pages[h.url] = { title: cut(page.title, 200), text: [...page.markdown].slice(0, PAGE_CHARS).join('') };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        finding.unread[h.url] = err instanceof Error ? err.message : String(err);
+      }
+    }
+    return finding;
+  }
   return {
     async run(job: ResearchJob, sink: AnswerSink, signal: AbortSignal): Promise<void> {
       const stopped = () => {
@@ -358,19 +448,27 @@ export function deepResearch({ db, engine, knowledge, live }: { db: Db; engine: 
         plan,
         progress: { current: 1, total },
       });
-      if (request.if_search_online) step({ step: 'web', title: '联网搜索', detail: WEB_NOT_CONFIGURED });
+      // 联网搜索: the sources of the search type, or said once that none is configured.
+      const kinds = kindsOf(request.search_type);
+      const searchesOnline = request.if_search_online && kinds.some((k) => online[k]);
+      if (request.if_search_online && !searchesOnline) step({ step: 'web', title: '联网搜索', detail: kinds.length === 1 ? SOURCE_NOT_CONFIGURED[kinds[0]!] : WEB_NOT_CONFIGURED });
 
-      // 2. Search each sub-question.
+      // 2. Search each sub-question (documents, then online, then read the best pages); each
+      // sub-question's finding is saved before the next, so a restart never repeats a search.
+      let pagesRead = 0;
       for (const [i, question] of plan.entries()) {
         if (i >= state.findings.length) {
           stopped();
           const found = docIds.length ? await knowledge.search(docIds, question, PASSAGES_PER_SEARCH) : [];
           stopped();
-          const findings: RetrievedPassage[][] = [...state.findings, found];
+          const onlineFound = searchesOnline ? await searchAndRead(question, request.search_type, signal) : null;
+          stopped();
+          const findings: Finding[] = [...state.findings, { passages: found, online: onlineFound }];
           state = { ...state, findings, completed: findings.length === plan.length ? 'search' : 'plan' };
           await save(job.questionId, state);
         }
-        const count = state.findings[i]!.length;
+        const finding = state.findings[i]!;
+        const count = finding.passages.length;
         step({
           step: 'search',
           index: i + 1,
@@ -378,25 +476,39 @@ export function deepResearch({ db, engine, knowledge, live }: { db: Db; engine: 
           detail: `${cut(question, 80)} —— ${hasSources ? `找到 ${count} 个相关段落` : NO_SOURCES_SEARCH}`,
           progress: { current: i + 2, total },
         });
+        const o = finding.online;
+        if (o) {
+          const found = o.hits.length ? `找到 ${o.hits.length} 条结果` : o.failures.length ? '没有结果' : '没有找到结果';
+          step({ step: 'web', index: i + 1, title: `联网搜索子问题 ${i + 1}/${plan.length}`, detail: `${cut(question, 80)} —— ${found}${o.failures.length ? `（${o.failures.join('；')}）` : ''}` });
+          for (const h of o.hits) {
+            const page = o.pages[h.url];
+            const unread = o.unread[h.url];
+            if (!page && !unread) continue;
+            pagesRead++;
+            step({ step: 'read_page', index: pagesRead, title: page ? '阅读网页' : '网页未能读取', detail: `${cut(page?.title || h.title, 80)}（${h.site}）${unread ? `：${cut(unread, 120)}，改用搜索摘要` : ''}` });
+          }
+        }
       }
 
       // 3. Read: keep and deduplicate the best passages (deterministic, so a resumed run gets the same numbers).
       const sections = readFindings(plan, state.findings, { needOverlap: !engine.chat });
       const numbered = sections.flatMap((s) => s.passages);
+      const onlineCited = sections.flatMap((s) => s.online);
       if (state.completed === 'search') {
         stopped();
         state = { ...state, completed: 'read' };
         await save(job.questionId, state);
       }
       const docCount = new Set(numbered.map((p) => p.docId)).size;
-      step({ step: 'read', title: '阅读与筛选', detail: `去重后保留 ${numbered.length} 个段落，来自 ${docCount} 篇文档`, progress: { current: total - 1, total } });
+      const onlineNote = onlineCited.length ? `，另有 ${onlineCited.length} 条联网搜索结果` : '';
+      step({ step: 'read', title: '阅读与筛选', detail: `去重后保留 ${numbered.length} 个段落，来自 ${docCount} 篇文档${onlineNote}`, progress: { current: total - 1, total } });
 
       // 4. Write the report (continuing what a previous run already wrote).
-      step({ step: 'write', title: '撰写报告', detail: `引言、${plan.length} 个子问题各一节、结论，引用 ${numbered.length} 个段落`, progress: { current: total, total } });
+      step({ step: 'write', title: '撰写报告', detail: `引言、${plan.length} 个子问题各一节、结论，引用 ${numbered.length} 个段落${onlineNote}`, progress: { current: total, total } });
       if (state.completed === 'write') return;
       const written = stored.flatMap((e) => (e.event === 'delta' ? [e.data.text] : [])).join('');
       const citedBefore = new Set(stored.flatMap((e) => (e.event === 'citation' ? [e.data.n] : [])));
-      const tracker = citationTracker(numbered, { ...sink, citation: (c) => citedBefore.has(c.n) || sink.citation(c) });
+      const tracker = citationTracker([...numbered, ...onlineCited], { citation: (c) => citedBefore.has(c.n) || sink.citation(c) });
       tracker.push(written);
       const emit = (text: string) => {
         if (!text) return;
@@ -413,7 +525,7 @@ export function deepResearch({ db, engine, knowledge, live }: { db: Db; engine: 
         if (written) messages.push({ role: 'assistant', content: written }, { role: 'user', content: CONTINUE_REPORT });
         await engine.chat({ messages, thinking: request.if_thinking, signal }, { content: emit, reasoning: thinking });
       } else {
-        const report = hasSources
+        const report = hasSources || onlineCited.length
           ? localReport(job.question, sections, docIds.length)
           : [NO_MODEL_NO_SOURCES, '', '深度研究需要资料来源：请在输入框的“文件”或“知识库”标签中选择文档后再提问。'].join('\n');
         // A report cut off by a restart is continued where the stored text ends (it is the same report).

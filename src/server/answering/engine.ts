@@ -5,11 +5,22 @@ import type { ToolResultPayload } from '../../contract/tools';
 import type { Viewer } from '../access/access';
 import type { ToolRegistry } from '../tools/registry';
 import type { ChatCompletion } from '../llm/chat';
+import type { OnlineHit } from '../online/hit';
 
 /** A retrieved passage numbered as the answer cites it ([n]). */
 export interface NumberedPassage extends RetrievedPassage {
   n: number;
 }
+
+/** An online result numbered as the answer cites it ([n]), with when it was found. */
+export interface NumberedHit extends OnlineHit {
+  n: number;
+  /** ISO time of the search that found it. */
+  fetchedAt: string;
+}
+
+/** What an answer may cite: a document passage or an online result. */
+export type Citable = NumberedPassage | NumberedHit;
 
 /** The options of the question request an engine acts on. */
 export type AnswerOptions = Pick<StoredRequest, 'if_search_online' | 'search_type' | 'if_thinking' | 'deepresearch' | 'tools_name'>;
@@ -22,6 +33,8 @@ export interface AnswerInput {
   /** Whether the asker chose files or knowledge bases. */
   hasSources: boolean;
   passages: NumberedPassage[];
+  /** Online results (web, literature, patents) searched before answering, numbered after the passages; empty when online search is off or found nothing. */
+  online?: NumberedHit[];
   options: AnswerOptions;
   /** Who asks: tools run with exactly what this user may read. */
   viewer: Viewer;
@@ -58,8 +71,11 @@ export class AnswerError extends Error {
   }
 }
 
-/** The citation event of a passage. */
-export const citationOf = (p: NumberedPassage): Citation => ({ n: p.n, docId: p.docId, title: p.title, page: p.page, bbox: p.bbox, text: p.text });
+/** The citation event of a passage or an online result. */
+export const citationOf = (p: Citable): Citation =>
+  'url' in p
+    ? { n: p.n, url: p.url, title: p.title, site: p.site, snippet: p.snippet, fetchedAt: p.fetchedAt, kind: p.kind }
+    : { n: p.n, docId: p.docId, title: p.title, page: p.page, bbox: p.bbox, text: p.text };
 
 const MARKER = /\[(\d{1,3}(?:\s*[,，、]\s*\d{1,3})*)\]/g;
 /** The longest citation marker looked for: [1, 2, 3, …] of up to about forty numbers. */
@@ -69,7 +85,7 @@ const MARKER_MAX = 256;
  * Watches the answer text as it streams and emits one citation event for each passage the first
  * time the answer cites it as [n] (also [1, 2]); numbers without a passage are ignored.
  */
-export function citationTracker(passages: NumberedPassage[], sink: AnswerSink) {
+export function citationTracker(passages: readonly Citable[], sink: Pick<AnswerSink, 'citation'>) {
   const byN = new Map(passages.map((p) => [p.n, p]));
   const emitted = new Set<number>();
   // Only the text not yet scanned is kept (a long answer is not copied again for every delta):

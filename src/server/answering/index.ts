@@ -7,6 +7,8 @@ import { memoryEventBus } from './events';
 import { openAiEngine } from './openai-engine';
 import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { ToolRegistry } from '../tools/registry';
+import type { OnlineSources } from '../online/sources';
+import type { ReadPage } from './online-search';
 
 /**
  * Test-only pacing (CSAI_LOCAL_ENGINE_DELAY_MS): the engine's output is replayed to the sink with a
@@ -51,9 +53,27 @@ export function modelEngine(config: Config): AnswerEngine | undefined {
 }
 
 /** Wires answering together over the runtime's engine, knowledge port and tools: event bus, answer jobs. */
-export async function startAnswering({ db, config, log, engine, knowledge, tools }: { db: Db; config: Config; log: FastifyBaseLogger; engine: AnswerEngine; knowledge: KnowledgePort; tools: ToolRegistry }) {
+export async function startAnswering({
+  db,
+  config,
+  log,
+  engine,
+  knowledge,
+  tools,
+  online = {},
+  readPage,
+}: {
+  db: Db;
+  config: Config;
+  log: FastifyBaseLogger;
+  engine: AnswerEngine;
+  knowledge: KnowledgePort;
+  tools: ToolRegistry;
+  online?: OnlineSources;
+  readPage?: ReadPage;
+}) {
   const bus = memoryEventBus();
-  const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER });
+  const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER, online, ...(readPage ? { readPage } : {}) });
   await answers.start();
   return { engine, bus, tools, answers };
 }

@@ -1,6 +1,6 @@
 import { titleWords } from '../parsing/chunks';
 import { tokens } from '../text/segment';
-import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
+import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import { questionStructures, structureLines } from './question-structures';
 import { planLocalTools, runLocalTools, toolRunLines, type LocalToolDeps } from './local-tools';
 import type { ToolRegistry } from '../tools/registry';
@@ -8,6 +8,8 @@ import type { ToolRegistry } from '../tools/registry';
 export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
 export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
 export const NO_MODEL_TOOLS = '未配置大语言模型，以下结果由工具直接计算，未经模型归纳。';
+export const NO_MODEL_WEB = '未配置大语言模型，以下内容直接摘自联网搜索结果的摘要，未经模型归纳。';
+export const WEB_RESULTS_HEADING = '**联网搜索结果**';
 export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的段落，可以换个说法或选择其他文档再试。';
 
 /** At most this many passages are quoted, and none far weaker than the best. */
@@ -86,6 +88,13 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       const plan = usable.size && chem && names ? await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }) : { calls: [], notes: [] };
       const runs = await runLocalTools(plan.calls, tools, input, sink);
       const toolLines = toolRunLines(runs, plan.notes);
+      const questionTokens = subjectTokens(input.question);
+      if (!input.hasSources && input.online?.length) {
+        // No documents, but online results: their snippets quoted and cited, as passages are.
+        const hits = input.online.map((h, i) => ({ ...h, n: i + 1 }));
+        writeLines(sink, [NO_MODEL_WEB, '', ...toolLines, ...structures, ...hitQuoteLines(hits, questionTokens)], citationTracker(hits, sink));
+        return;
+      }
       if (!input.hasSources && toolLines.length) {
         writeLines(sink, [runs.length ? NO_MODEL_TOOLS : NO_MODEL_NO_SOURCES, '', ...toolLines, ...structures]);
         return;
@@ -105,14 +114,14 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         return;
       }
       const best = input.passages[0]?.score ?? 0;
-      const questionTokens = subjectTokens(input.question);
       // Weak passages, and ones sharing no word with the question (in their text or their file's
       // name, which the index holds too), are left out (the best one always stays).
       const chosen = input.passages
         .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && (overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0)))
         .slice(0, MAX_QUOTED);
       if (!chosen.length) {
-        writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND]);
+        const hits = (input.online ?? []).map((h, i) => ({ ...h, n: i + 1 }));
+        writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND, ...(hits.length ? ['', ...hitQuoteLines(hits, questionTokens)] : [])], citationTracker(hits, sink));
         return;
       }
       // Group by document in order of each document's best passage; best passage first inside.
@@ -132,9 +141,24 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         }
         lines.push('');
       }
-      writeLines(sink, lines, citationTracker(renumbered, sink));
+      // Online results after the documents, numbered on from them.
+      const hits = (input.online ?? []).map((h, i) => ({ ...h, n: renumbered.length + i + 1 }));
+      if (hits.length) lines.push(...hitQuoteLines(hits, questionTokens));
+      writeLines(sink, lines, citationTracker([...renumbered, ...hits], sink));
     },
   };
+}
+
+/** Online results quoted without a model: site and title, the snippet's sentences nearest the question, the citation. */
+export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<string>): string[] {
+  const lines = [WEB_RESULTS_HEADING];
+  for (const h of hits) {
+    const quote = quoteOf(h.snippet, questionTokens);
+    // Titles, sites and snippets are outside text: escaped like document quotes, so they plant no links or citations.
+    lines.push(`- ${asQuoteText(h.site)}《${asQuoteText(h.title)}》${quote ? `：“${quote}”` : ''} [${h.n}]`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /** Streams the lines one by one (so the answer appears progressively), citing as markers appear. */

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { finished, type Readable } from 'node:stream';
 import { z } from 'zod';
-import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedPassage } from './engine';
+import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import type { ChatCompletion } from '../llm/chat';
 import { llmFetch, nodeBody } from './llm-fetch';
 import type { ToolResultPayload } from '../../contract/tools';
@@ -159,9 +159,20 @@ export function systemPrompt(input: AnswerInput, tools: OfferedTool[]): string {
   } else {
     lines.push('用户没有选择文档：依据你的知识回答，不要编造引用或出处。');
   }
+  const online = input.online ?? [];
+  if (online.length) {
+    lines.push(
+      '',
+      '下面是联网搜索到的结果（网页、文献或专利），编号为 [n]。依据它们的陈述同样在句末标注 [n]；这些是网上的摘要，可能不完整或有误，与所选文档冲突时以文档为准并指出分歧。',
+      '',
+      ...online.map(hitBlock),
+    );
+  }
   if (tools.length) lines.push('', `可以调用提供的工具（${tools.map((t) => t.label).join('、')}）；不要声称调用过未提供的工具。工具返回失败时，把原因告诉提问者。`);
   return lines.join('\n');
 }
+
+const hitBlock = (h: NumberedHit) => `[${h.n}] ${h.title}（${h.site}，${h.url}）\n${h.snippet.trim()}\n`;
 
 const passageBlock = (p: NumberedPassage) => `[${p.n}] 《${p.title}》${p.page ? ` 第${p.page}页` : ''}\n${p.text.trim()}\n`;
 
@@ -277,7 +288,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(input, tools) }];
       for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
       messages.push({ role: 'user', content: input.question });
-      const tracker = citationTracker(input.passages, sink);
+      const tracker = citationTracker([...input.passages, ...(input.online ?? [])], sink);
       const on = {
         content: (text: string) => {
           sink.delta(text);

@@ -32,6 +32,11 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   /** Which resolved addresses may be connected to; defaults to public unicast only. Tests narrow or widen it. */
   isAllowedAddress?: (address: string, family: 4 | 6) => boolean;
+  /** GET (default) or POST with `body` (a JSON API); a POST follows no redirect. */
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Stops the fetch early (as a timeout). */
+  signal?: AbortSignal;
 }
 
 export interface SafeFetchResponse {
@@ -113,12 +118,12 @@ export function checkUrl(raw: string | URL, allowed: (address: string, family: 4
   return url;
 }
 
-function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress'>> & { headers: Record<string, string>; signal: AbortSignal }) {
+function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress'>> & { headers: Record<string, string>; signal: AbortSignal; method: 'GET' | 'POST'; body?: string | undefined }) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
-      method: 'GET',
-      headers: { 'user-agent': 'CSAI/1.0', accept: '*/*', ...opts.headers },
+      method: opts.method,
+      headers: { 'user-agent': 'CSAI/1.0', accept: '*/*', ...opts.headers, ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}) },
       lookup: guardedLookup(opts.isAllowedAddress),
       signal: opts.signal,
       agent: false,
@@ -155,19 +160,21 @@ function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAl
       res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on('error', (err) => reject(opts.signal.aborted ? new SafeFetchError('timeout', '外部请求超时') : new SafeFetchError('network', `外部请求失败：${err.message}`)));
     });
-    req.end();
+    req.end(opts.body);
   });
 }
 
 /** GET a URL through the guards above. Throws SafeFetchError; any HTTP status is returned as it is. */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions = {}): Promise<SafeFetchResponse> {
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
-  const maxRedirects = Math.min(options.maxRedirects ?? 5, 5);
   const isAllowedAddress = options.isAllowedAddress ?? ((a: string, f: 4 | 6) => isPublicAddress(a, f));
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const method = options.method ?? 'GET';
+  const maxRedirects = method === 'POST' ? 0 : Math.min(options.maxRedirects ?? 5, 5);
   let url = checkUrl(input, isAllowedAddress);
   for (let hop = 0; ; hop++) {
-    const res = await once(url, { maxBytes, isAllowedAddress, headers: options.headers ?? {}, signal });
+    const res = await once(url, { maxBytes, isAllowedAddress, headers: options.headers ?? {}, signal, method, body: options.body });
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
       if (hop >= maxRedirects) throw new SafeFetchError('too_many_redirects', `重定向次数过多（超过 ${maxRedirects} 次）`);

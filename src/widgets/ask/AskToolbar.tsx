@@ -1,7 +1,7 @@
 // The question box's toolbar: the answer toggles, the tools panel, the search type, the chemical
 // editor and send / stop.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import type { AskModel } from '../../core/ask-model';
+import { onlineGap, type AskModel } from '../../core/ask-model';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
 import { useHost, useT } from '../shared/host-context';
@@ -85,6 +85,10 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
   const searchType = useSignalValue(store.$searchType);
   const sending = useSignalValue(model.$sending);
   const answering = useSignalValue(model.$answering);
+  const onlineStatus = useSignalValue(model.$online);
+  useEffect(() => void model.loadOnline(), [model]);
+  // 联网搜索 on, and nothing configured for the chosen type: said before sending, with what to set.
+  const gap = online ? onlineGap(onlineStatus, searchType) : null;
   const openChemEditor = useChemEditor(onSmiles);
   return (
     <>
@@ -95,7 +99,7 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
         <button type="button" part="toggle toggle-deep-research" aria-pressed={deepResearch} title={t('deep_research_hint')} className={toggleClass(deepResearch)} onClick={() => (store.$isDeepResearch.value = !deepResearch)}>
           {t('deep_research')}
         </button>
-        <button type="button" part="toggle toggle-online" aria-pressed={online} className={toggleClass(online)} onClick={() => (store.$isOnline.value = !online)}>
+        <button type="button" part="toggle toggle-online" aria-pressed={online} title={gap ? gap.join('\n') : undefined} data-missing={gap ? 'true' : undefined} className={toggleClass(online)} onClick={() => (store.$isOnline.value = !online)}>
           {t('online')}
         </button>
         <Tools model={model} />
@@ -124,6 +128,12 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
           </button>
         )}
       </div>
+      {gap && (
+        <p part="online-hint" role="note" className="m-0 text-xs text-warning">
+          {t('online_missing')}
+          {gap.join(' ')}
+        </p>
+      )}
       {deepResearch && (
         <p part="deep-research-hint" className="m-0 text-xs text-muted">
           {t('deep_research_hint')}

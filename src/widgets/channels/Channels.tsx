@@ -1,5 +1,5 @@
 import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, type AnswerStep, type Channel, type Question } from '../../contract/channel';
+import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, isWebCitation, type AnswerStep, type Channel, type Question, type WebCitation } from '../../contract/channel';
 import { codeExecutionResult, type CodeExecutionResult } from '../../contract/code';
 import { paged } from '../../contract/envelope';
 import { smilesInText } from '../../contract/smiles';
@@ -76,7 +76,8 @@ function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
         if (cancelled || !ref.current) return;
         r.renderAnswer(ref.current, text, state.citations, {
           image: (alt) => t('image', { alt }),
-          citation: (c) => (c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title })),
+          citation: (c) =>
+            isWebCitation(c) ? t('citation_web', { title: c.title, site: c.site }) : c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title }),
         });
         // A finished answer's Python blocks can be run in the sandbox (POST /code/run), with or without a model.
         if (!isLive(state.status)) r.addRunButtons(ref.current, t('run_code'), t('run_code_title'));
@@ -122,6 +123,31 @@ function CodeRuns({ runs }: { runs: readonly CodeRunState[] }) {
           {run.result && View && <View.component out={run.result} />}
         </div>
       ))}
+    </section>
+  );
+}
+
+/** The online results the answer cites (web pages, papers, patents): number, title and site, each opening in a new tab. */
+function WebSources({ citations }: { citations: WebCitation[] }) {
+  const t = useT('channels');
+  if (!citations.length) return null;
+  return (
+    <section part="web-sources" aria-label={t('web_sources')} className="flex flex-col gap-0.5 text-xs">
+      <span className="text-muted">{t('web_sources')}</span>
+      <ol className="m-0 list-none p-0 flex flex-col gap-0.5">
+        {citations.map((c) => (
+          <li key={c.n} part="web-source" data-kind={c.kind}>
+            <span className="text-muted">[{c.n}] </span>
+            <a href={c.url} target="_blank" rel="noopener noreferrer" title={c.snippet} className="text-accent">
+              {c.title || c.url}
+            </a>
+            <span part="web-source-site" className="text-muted">
+              {' · '}
+              {c.site}
+            </span>
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }
@@ -251,6 +277,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
         <AnswerBody text={state.answer} state={state} />
       </div>
       <CodeRuns runs={runs} />
+      <WebSources citations={state.citations.filter(isWebCitation)} />
       {state.status === 'stopped' && <p part="stopped" className="m-0 text-xs text-muted">{t('stopped')}</p>}
       {state.status === 'failed' && (
         <p part="failed" role="alert" className="m-0 text-xs text-danger">

@@ -10,7 +10,7 @@ import * as katexPluginModule from '@vscode/markdown-it-katex';
 import katex from 'katex';
 import 'katex/contrib/mhchem';
 import createDOMPurify from 'dompurify';
-import type { Citation } from '../../contract/channel';
+import { isWebCitation, type Citation, type DocCitation } from '../../contract/channel';
 
 type KatexPlugin = typeof katexPluginModule.default;
 /** The plugin is CommonJS: depending on the bundler's interop its function sits at the top or under `default`. */
@@ -146,7 +146,7 @@ export function renderMolecules(target: Element, smiles: readonly string[]): voi
 }
 
 /** The viewer path of a citation (SPEC §2 /pdf_viewer; page from 1, bbox in PDF points). */
-export function citationPath(c: Citation): string {
+export function citationPath(c: DocCitation): string {
   const q = new URLSearchParams({ docId: c.docId });
   if (c.page !== null) q.set('page', String(c.page));
   if (c.bbox) q.set('bbox', c.bbox.map((n) => Math.round(n * 100) / 100).join(','));
@@ -174,8 +174,16 @@ function linkCitations(root: DocumentFragment, citations: readonly Citation[]) {
       }
       const chip = document.createElement('a');
       chip.setAttribute('part', 'citation');
-      chip.setAttribute('href', citationPath(c));
-      chip.dataset.cite = String(c.n);
+      if (isWebCitation(c)) {
+        // An online result opens the page itself in a new tab, telling it nothing of this site.
+        chip.setAttribute('href', c.url);
+        chip.setAttribute('target', '_blank');
+        chip.setAttribute('rel', 'noopener noreferrer');
+        chip.dataset.web = c.kind;
+      } else {
+        chip.setAttribute('href', citationPath(c));
+        chip.dataset.cite = String(c.n);
+      }
       chip.title = words.citation(c);
       chip.textContent = `[${c.n}]`;
       out.append(chip);

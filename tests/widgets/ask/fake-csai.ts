@@ -67,6 +67,7 @@ export function csaiRoutes(extra: Route[] = []): Route[] {
     ...extra,
     (c) => (c.path === '/' ? okBody({ name: 'csai', version: '1', time: '' }) : undefined),
     (c) => (c.path === '/tools' ? okBody(toolGroups) : undefined),
+    (c) => (c.path === '/online/status' ? okBody({ web: true, literature: true, patents: true, missing: {} }) : undefined),
     (c) => (c.path.startsWith('/knowledge_base/folder?') ? okBody({ items: [folder('kb1', '药化文献'), folder('kb2', '专利'), folder('kb3', '综述')], total: 3, page: 1, size: 100 }) : undefined),
     (c) => (c.path.startsWith('/knowledge_base/get_share_folders?') ? okBody({ items: [], total: 0, page: 1, size: 100 }) : undefined),
     (c) => (c.path === '/knowledge_base/folder/check_folder' ? okBody({ all_parsed: true, folders: [] }) : undefined),

@@ -1,0 +1,63 @@
+import '../../../src/widgets/ask/ask.element';
+import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
+import { statusStore } from '../../../src/core/status-store';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { csaiRoutes, fakeFetch, installFakes, okBody, type Route } from './fake-csai';
+
+// Issue 15 §1: the 联网搜索 toggle explains, before sending, what the chosen search type would miss.
+const WEB_SETUP = '未配置网页搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。';
+const PATENT_SETUP = '未配置专利检索服务（SureChEMBL 或 PubChem 专利）：请按 README“联网搜索”一节设置专利检索的环境变量，并重启服务。';
+const status = (web: boolean): Route => (c) =>
+  c.path === '/online/status'
+    ? okBody({ web, literature: false, patents: false, missing: { ...(web ? {} : { web: WEB_SETUP }), literature: '未配置文献检索服务', patents: PATENT_SETUP } })
+    : undefined;
+
+describe('<csai-ask> online search hint', () => {
+  failOnConsoleErrors();
+  let box: HTMLElement | undefined;
+  let restore = () => {};
+  let restoreFakes = () => {};
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    const ask = statusStore().ask;
+    ask.$isOnline.value = true;
+    ask.$searchType.value = 'all';
+    restoreFakes = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    restore();
+    restoreFakes();
+  });
+  const show = async (web: boolean) => {
+    const fake = fakeFetch(csaiRoutes([status(web)]));
+    restore = fake.restore;
+    box = mount('<csai-ask navigate="false"></csai-ask>');
+    const el = box.querySelector('csai-ask') as CsaiAskElement;
+    await waitFor(() => part(el, 'toggle-online'), 'the toolbar');
+    return el;
+  };
+
+  it('nothing configured: the toggle and a note say what to set; turning online search off hides it', async () => {
+    const el = await show(false);
+    await waitFor(() => part(el, 'online-hint'), 'the hint');
+    expect(part(el, 'online-hint')!.textContent).to.contain('SEARXNG_URL');
+    expect(part(el, 'toggle-online')!.getAttribute('title')).to.contain('SEARXNG_URL');
+    (part(el, 'toggle-online') as HTMLButtonElement).click();
+    await waitFor(() => !part(el, 'online-hint'), 'the hint gone');
+  });
+
+  it('web configured: 全部 and 网页 search, 专利 says the patent service is missing', async () => {
+    const el = await show(true);
+    const select = part(el, 'search-type') as HTMLSelectElement;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(part(el, 'online-hint')).to.equal(null);
+    select.value = 'patent';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    await waitFor(() => part(el, 'online-hint'), 'the patent hint');
+    expect(part(el, 'online-hint')!.textContent).to.contain('未配置专利检索服务');
+    select.value = 'web';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    await waitFor(() => !part(el, 'online-hint'), 'no hint for 网页');
+  });
+});

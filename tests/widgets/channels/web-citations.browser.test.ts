@@ -1,0 +1,58 @@
+import '../../../src/widgets/channels/channels.element';
+import { statusStore } from '../../../src/core/status-store';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { csaiRoutes, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+
+// Issue 15 §1: online results cited like document passages, shown with the site's name, opening the page in a new tab.
+const channel = { id: 'c1', name: '阿司匹林', question_count: 1, created_at: '', updated_at: '' };
+const question = {
+  question_id: 'q1', channel_id: 'c1', question: '阿司匹林的作用机制？', status: 'done', answer: '文档说 [1]，网页说 [2]。', thinking: '', steps: [],
+  citations: [
+    { n: 1, docId: 'd1', title: '药理学.pdf', page: 3, bbox: [10, 20, 30, 40], text: '阿司匹林不可逆地抑制 COX' },
+    { n: 2, url: 'https://www.example.org/aspirin', title: 'Aspirin mechanism', site: 'example.org', snippet: 'Aspirin acetylates COX-1.', fetchedAt: '2026-11-25T10:00:00.000Z', kind: 'web' },
+  ],
+  error: null, effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: true, search_type: 'web', if_thinking: false, deepresearch: false,
+  tools_name: [], engine: 'local', last_event_id: 5, created_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
+};
+
+describe('<csai-channels> online citations', () => {
+  failOnConsoleErrors();
+  let box: HTMLElement | undefined;
+  let restore = () => {};
+  let restoreFakes = () => {};
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    statusStore().ask.$files_list.value = [];
+    restoreFakes = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    restore();
+    restoreFakes();
+  });
+
+  it('a web citation opens the page in a new tab without referrer, and the answer lists it with its site', async () => {
+    const fake = fakeFetch(
+      csaiRoutes([
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [channel], total: 1, page: 1, size: 20 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: [question], total: 1, page: 1, size: 100 }) : undefined),
+        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
+      ]),
+    );
+    restore = fake.restore;
+    box = mount('<csai-channels channel-id="c1"></csai-channels>');
+    const el = box.querySelector('csai-channels')!;
+    const chip = await waitFor(() => el.shadowRoot!.querySelector<HTMLAnchorElement>('[part~="answer"] a[href="https://www.example.org/aspirin"]'), 'the web chip');
+    expect(chip.textContent).to.equal('[2]');
+    expect(chip.target).to.equal('_blank');
+    expect(chip.rel).to.equal('noopener noreferrer');
+    expect(chip.title).to.equal('example.org：Aspirin mechanism');
+    // The document citation still opens the viewer.
+    expect(el.shadowRoot!.querySelector('a[data-cite="1"]')!.getAttribute('href')).to.contain('/pdf_viewer?docId=d1');
+    const sources = part(el, 'web-sources')!;
+    expect(sources.textContent).to.contain('Aspirin mechanism');
+    expect(part(el, 'web-source-site')!.textContent).to.contain('example.org');
+    const link = sources.querySelector('a')!;
+    expect([link.href, link.target, link.rel]).to.deep.equal(['https://www.example.org/aspirin', '_blank', 'noopener noreferrer']);
+  });
+});
