@@ -32,7 +32,16 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   /** Which resolved addresses may be connected to; defaults to public unicast only. Tests narrow or widen it. */
   isAllowedAddress?: (address: string, family: 4 | 6) => boolean;
+  /** The caller's own stop (a tool call's signal); the time cap applies as well. */
+  signal?: AbortSignal;
+  /** Name resolution (default `dns.lookup`); tests give a stub that answers like a DNS server would. */
+  resolve?: Resolver;
 }
+
+/** Resolves a host name to every address it has, as `dns.lookup` with `all: true` does. */
+export type Resolver = (hostname: string, family: number | undefined, callback: (err: NodeJS.ErrnoException | null, addresses: Array<{ address: string; family: number }>) => void) => void;
+
+const systemResolver: Resolver = (hostname, family, callback) => dns.lookup(hostname, { all: true, ...(family ? { family } : {}) }, callback);
 
 export interface SafeFetchResponse {
   status: number;
@@ -81,9 +90,10 @@ export function isPublicAddress(address: string, family: 4 | 6 = net.isIPv6(addr
 
 const refused = (address: string) => new SafeFetchError('blocked_address', `拒绝访问内网或保留地址：${address}`);
 
-function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean): LookupFunction {
+function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean, resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    resolve(hostname, family, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses.filter((a) => a.family === 4 || a.family === 6);
       const bad = list.find((a) => !allowed(a.address, a.family === 6 ? 6 : 4));
@@ -113,13 +123,13 @@ function checkUrl(raw: string | URL, allowed: (address: string, family: 4 | 6) =
   return url;
 }
 
-function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress'>> & { headers: Record<string, string>; signal: AbortSignal }) {
+function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress' | 'resolve'>> & { headers: Record<string, string>; signal: AbortSignal }) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
       method: 'GET',
       headers: { 'user-agent': 'CSAI/1.0', accept: '*/*', ...opts.headers },
-      lookup: guardedLookup(opts.isAllowedAddress),
+      lookup: guardedLookup(opts.isAllowedAddress, opts.resolve),
       signal: opts.signal,
       agent: false,
     });
@@ -164,10 +174,13 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const maxRedirects = Math.min(options.maxRedirects ?? 5, 5);
   const isAllowedAddress = options.isAllowedAddress ?? ((a: string, f: 4 | 6) => isPublicAddress(a, f));
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const resolve = options.resolve ?? systemResolver;
   let url = checkUrl(input, isAllowedAddress);
   for (let hop = 0; ; hop++) {
-    const res = await once(url, { maxBytes, isAllowedAddress, headers: options.headers ?? {}, signal });
+    if (signal.aborted) throw new SafeFetchError('timeout', '外部请求超时');
+    const res = await once(url, { maxBytes, isAllowedAddress, resolve, headers: options.headers ?? {}, signal });
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
       if (hop >= maxRedirects) throw new SafeFetchError('too_many_redirects', `重定向次数过多（超过 ${maxRedirects} 次）`);
