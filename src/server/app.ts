@@ -31,9 +31,12 @@ import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
 import toolsRoutes from './routes/tools';
 import mcpRoutes from './routes/mcp';
+import crawlRoutes from './routes/crawl';
+import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolFactory } from './tools/types';
+import type { OutboundPolicy } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
 
@@ -44,10 +47,12 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
   tools?: readonly ToolFactory[];
+  /** Tests only: the address policy and name resolution of fetches users ask for (saving a page or a paper). */
+  outbound?: OutboundPolicy;
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger, tools }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools, outbound }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -73,7 +78,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
   const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
-  const services: Services = { config, db, secret, notifier, version, runtime };
+  const services: Services = { config, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };
 
   await app.register(cookie);
   await app.register(rateLimit, {
@@ -135,6 +140,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
     await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
+    await api.register((i) => crawlRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/crawl' });
+    await api.register((i) => literatureRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/literature' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

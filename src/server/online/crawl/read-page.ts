@@ -207,3 +207,13 @@ export function createPageReader(options: PageReaderOptions = {}): PageReader {
 
 /** The page reader with production settings: public addresses only. */
 export const readPage: PageReader = createPageReader();
+
+/**
+ * A crawled page as the markdown file kept in a knowledge base: its title, where it came from and
+ * when it was read, then the article.
+ */
+export function pageAsMarkdown(page: Pick<CrawledPage, 'title' | 'url' | 'site' | 'fetchedAt' | 'byline' | 'markdown'>): string {
+  const lines = [`# ${page.title}`, '', `> 来源：[${page.site}](${page.url})  `, `> 网址：${page.url}  `, `> 抓取时间：${page.fetchedAt}`];
+  if (page.byline) lines.push(`> 作者：${page.byline}`);
+  return `${lines.join('\n')}\n\n${page.markdown}\n`;
+}
