@@ -18,4 +18,5 @@ export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<Too
   admet: () => import('./AdmetCard').then((m) => m.AdmetCard),
   name_to_smiles: () => import('./NameCard').then((m) => m.default),
   smiles_completion: () => import('./CompletionCard').then((m) => m.default),
+  page_crawl: () => import('./PageCrawlCard').then((m) => m.default),
 };
