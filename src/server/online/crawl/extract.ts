@@ -17,6 +17,7 @@ export interface ExtractedArticle {
 }
 
 const EXCERPT_CHARS = 300;
+const NEVER_ARTICLE = ['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'form', 'nav', 'footer', 'aside'];
 // One converter for every page: building one costs more than most translations.
 const converter = new NodeHtmlMarkdown({ keepDataImages: false, maxConsecutiveNewlines: 2 });
 
@@ -68,6 +69,9 @@ export function extractArticle(html: string, url: URL): ExtractedArticle {
   head?.prepend(base);
   const pageTitle = squash(document.title ?? '');
   const siteName = document.querySelector('meta[property="og:site_name"]')?.getAttribute('content');
+  // What is never the article goes before Readability scores the page: fewer nodes to weigh
+  // (navigation bars and link lists are most of a news page's elements).
+  for (const tag of NEVER_ARTICLE) for (const el of [...document.getElementsByTagName(tag)]) el.remove();
   let article: ReturnType<Readability['parse']> = null;
   try {
     article = new Readability(document, { charThreshold: 200 }).parse();
