@@ -16,6 +16,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   names: () => import('./names.bench'),
   molsearch: () => import('./molsearch.bench'),
   sandbox: () => import('./sandbox.bench'),
+  crawl: () => import('./crawl.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -16,8 +16,8 @@ export const uploadMessages = {
   duplicateName: '文件名重复，请重新上传',
 } as const;
 
-/** SPEC §3 Document.type: 1 pdf, 3 image, 5 sdf, 6 pdb. */
-export const documentType = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(6)]);
+/** SPEC §3 Document.type: 1 pdf, 3 image, 5 sdf, 6 pdb; 7 a web page saved by page crawl (markdown). */
+export const documentType = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(6), z.literal(7)]);
 /** SPEC §4: 1 parsing, 2 done, 3 failed. */
 export const parseStatus = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 
@@ -39,6 +39,9 @@ export const kbDocument = z.object({
   owner_name: z.string(),
   is_owner: z.boolean(),
   created_at: z.string(),
+  /** A page or paper saved from the web: where it came from and when it was fetched (ISO). */
+  source_url: z.string().nullable().optional(),
+  fetched_at: z.string().nullable().optional(),
 });
 export type KbDocument = z.infer<typeof kbDocument>;
 

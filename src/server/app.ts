@@ -36,9 +36,12 @@ import mcpServersRoutes from './routes/mcp_servers';
 import onlineRoutes from './routes/online';
 import type { OnlineSources } from './online/sources';
 import type { ReadPage } from './answering/online-search';
+import crawlRoutes from './routes/crawl';
+import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolFactory } from './tools/types';
+import type { OutboundPolicy } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
 
@@ -52,10 +55,12 @@ export interface BuildOptions {
   /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
+  /** Tests only: the address policy and name resolution of fetches users ask for (saving a page or a paper). */
+  outbound?: OutboundPolicy;
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -81,7 +86,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
-  const services: Services = { config, db, secret, notifier, version, runtime };
+  const services: Services = { config, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };
 
   await app.register(cookie);
   await app.register(rateLimit, {
@@ -146,6 +151,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     await api.register((i) => mcpServersRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mcp_servers' });
     await api.register((i) => codeRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/code' });
     await api.register((i) => onlineRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/online' });
+    await api.register((i) => crawlRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/crawl' });
+    await api.register((i) => literatureRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/literature' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

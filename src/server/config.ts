@@ -42,6 +42,23 @@ const pubchemUrl = z
   .pipe(z.string().regex(/^https?:\/\/[^\s?#]+$/, 'must be an http(s) URL without query, e.g. https://pubchem.ncbi.nlm.nih.gov/rest/pug').optional())
   .optional();
 
+/** Base URL of an outside service (no query or fragment), trailing slashes dropped; '' is unset. */
+const serviceBase = (example: string) =>
+  z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s.replace(/\/+$/, '')))
+    .pipe(z.string().regex(/^https?:\/\/[^\s?#]+$/, `must be an http(s) URL without query, e.g. ${example}`).optional())
+    .optional();
+
+/** Literature services in the order they are asked (issue 15 §3). */
+export const LITERATURE_SOURCES = ['pubmed', 'europepmc', 'openalex'] as const;
+const literatureOrder = z
+  .string()
+  .default('pubmed,europepmc,openalex')
+  .transform((s) => s.split(',').map((x) => x.trim().toLowerCase()).filter((x) => x !== ''))
+  .pipe(z.array(z.enum(LITERATURE_SOURCES, { error: 'each entry must be pubmed, europepmc or openalex' })));
+
 /**
  * Every environment variable the server reads, with its default. README lists the same table;
  * `tests/server/config.test.ts` fails when the two drift apart.
@@ -202,6 +219,13 @@ export const configSchema = z.object({
     .pipe(z.array(z.enum(['searxng', 'tavily', 'bocha', 'custom'], { error: 'each entry must be searxng, tavily, bocha or custom' }))),
   /** How long one web search service may take before the next one is tried. */
   WEB_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Literature search (issue 15 §3): each service is used only when its base URL is set. */
+  PUBMED_URL: serviceBase('https://eutils.ncbi.nlm.nih.gov/entrez/eutils'),
+  PUBMED_API_KEY: optionalText,
+  EUROPEPMC_URL: serviceBase('https://www.ebi.ac.uk/europepmc/webservices/rest'),
+  OPENALEX_URL: serviceBase('https://api.openalex.org'),
+  OPENALEX_MAILTO: optionalText,
+  LITERATURE_ORDER: literatureOrder,
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

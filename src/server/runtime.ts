@@ -18,6 +18,8 @@ import { buildTools, createToolRegistry, type ToolRegistry } from './tools/regis
 import type { NameResolver, ToolFactory } from './tools/types';
 import { webSearchFromConfig } from './online/web';
 import { searchPatents } from './online/patents';
+import { searchLiterature } from './online/literature';
+import { readPage as crawlPage } from './online/crawl/read-page';
 import type { OnlineSources } from './online/sources';
 import type { ReadPage } from './answering/online-search';
 
@@ -113,8 +115,10 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
     // 联网搜索 (issue 15): the web services of the configuration; literature and patents are added here when wired.
     const patents = searchPatents(config);
-    const online: OnlineSources = { web: webSearchFromConfig(config, log), ...(patents ? { patents } : {}), ...extraSources };
-    const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, ...(readPage ? { readPage } : {}) });
+    const literature = searchLiterature(config);
+    const online: OnlineSources = { web: webSearchFromConfig(config, log), ...(literature ? { literature } : {}), ...(patents ? { patents } : {}), ...extraSources };
+    // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
+    const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
     return { files, chem, parsing, names, tools, mcp, online, answering, close };

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,14 +12,23 @@ let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 let server: TestServer;
 let alice: Client;
 let token: string;
+// A page for page_crawl to read (the test policy lets it reach 127.0.0.1).
+const site = http.createServer((req, res) => {
+  if (req.url === '/robots.txt') return res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head><title>Aspirin</title></head><body><article><h1>Aspirin</h1><p>${'Aspirin inhibits cyclooxygenase and is used against pain and fever. '.repeat(8)}</p></article></body></html>`);
+});
 
 beforeAll(async () => {
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  examples.page_crawl = { url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/aspirin` };
   llm = await startFakeLlm();
   server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model' }, undefined, { tools: testTools() });
   alice = (await signedInUser(server)).client;
   token = (await alice.post<{ token: string }>('/api/v1/auth/tokens', { name: 'MCP 客户端' })).body.data.token;
 });
 afterAll(async () => {
+  site.closeAllConnections();
+  site.close();
   await server?.close();
   await llm?.close();
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChemInputError } from '../../src/server/chem/engine';
 import { toolFactories } from '../../src/server/tools';
+import { createPageCrawlTool, pageCrawlTool } from '../../src/server/tools/page-crawl';
 import { ToolInputError, type ToolDefinition, type ToolFactory } from '../../src/server/tools/types';
 
 /**
@@ -77,4 +78,6 @@ const intelligenceSearch: ToolFactory = ({ knowledge }): ToolDefinition<{ query:
 export const standInTools: ToolFactory[] = [intelligenceSearch, admet, nameToSmiles, smilesCompletion];
 
 /** The tools the runtime's tests run with: the real ones once merged in, else the stand-ins. */
-export const testTools = (): ToolFactory[] => (toolFactories.length ? [...toolFactories] : standInTools);
+export const testTools = (): ToolFactory[] =>
+  // Page crawl may reach the test's own pages on 127.0.0.1 (production refuses loopback).
+  toolFactories.length ? toolFactories.map((f) => (f === pageCrawlTool ? createPageCrawlTool({ fetch: { isAllowedAddress: (a) => a === '127.0.0.1' } }) : f)) : standInTools;

@@ -125,7 +125,7 @@ describe('GET /api/v1/tools', () => {
     const web = tools.find((x) => x.value === 'web_search')!;
     expect(web.enabled).toBe(false);
     expect(web.description).toMatch(/不可用：未配置联网搜索服务：请设置 SEARXNG_URL.*TAVILY_API_KEY.*BOCHA_API_KEY.*WEB_SEARCH_CUSTOM_URL/);
-    for (const name of ['page_crawl', 'docking_submit', 'task_query']) {
+    for (const name of ['docking_submit', 'task_query']) {
       const t = tools.find((x) => x.value === name)!;
       expect(t.enabled).toBe(false);
       expect(t.description).toContain('尚未实现');
@@ -135,6 +135,7 @@ describe('GET /api/v1/tools', () => {
     expect(patents.enabled).toBe(false);
     expect(patents.description).toContain('SURECHEMBL_URL');
     expect(tools.find((t) => t.value === 'admet')!.enabled).toBe(true);
+    expect(tools.find((t) => t.value === 'page_crawl')!.enabled).toBe(true);
   });
 
   it('with CSAI_TOOLS_RESTRICTED=1 disables ADMET and omits docking submission and task query (SPEC §6)', async () => {

@@ -355,6 +355,41 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('artifacts_user').on('artifacts').columns(['user_id', 'created_at']).execute();
     },
   },
+  '0014_web_documents': {
+    async up(db: Kysely<unknown>) {
+      // Pages saved from page crawl (issue 15 §2) become documents of type 7 (SPEC §3: "above 4 =
+      // molecule or other"), stored as markdown, with the URL they came from and when they were
+      // read. SQLite cannot change a CHECK in place: the table is rebuilt as its docs describe
+      // (foreign keys off so the drop cascades nothing, the same columns copied, its indexes remade).
+      // The Migrator runs SQLite migrations outside a transaction, so the pragma takes effect.
+      await sql`pragma foreign_keys = off`.execute(db);
+      const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
+      if (fk.rows[0]?.foreign_keys !== 0) throw new Error('0014_web_documents: foreign keys could not be switched off; refusing to rebuild kb_documents');
+      try {
+        await db.transaction().execute(async (tx) => {
+          const table = await sql<{ sql: string }>`select sql from sqlite_schema where type = 'table' and name = 'kb_documents'`.execute(tx);
+          const create = table.rows[0]?.sql ?? '';
+          const check = /type in \(1, 3, 5, 6\)/;
+          if (!check.test(create)) throw new Error('0014_web_documents: kb_documents has an unexpected type check');
+          const dependents = await sql<{ sql: string }>`select sql from sqlite_schema where tbl_name = 'kb_documents' and type in ('index', 'trigger') and sql is not null`.execute(tx);
+          await sql.raw(create.replace(check, 'type in (1, 3, 5, 6, 7)').replace(/^create table\s+("?)kb_documents\1/i, 'create table "kb_documents_0014"')).execute(tx);
+          await sql`insert into kb_documents_0014 select * from kb_documents`.execute(tx);
+          await sql`drop table kb_documents`.execute(tx);
+          // Other tables' references name kb_documents and bind to the new table once it has the name.
+          await sql`pragma legacy_alter_table = on`.execute(tx);
+          await sql`alter table kb_documents_0014 rename to kb_documents`.execute(tx);
+          await sql`pragma legacy_alter_table = off`.execute(tx);
+          for (const d of dependents.rows) await sql.raw(d.sql).execute(tx);
+          await sql`alter table kb_documents add column source_url text`.execute(tx);
+          await sql`alter table kb_documents add column fetched_at text`.execute(tx);
+          const broken = await sql`pragma foreign_key_check`.execute(tx);
+          if (broken.rows.length) throw new Error(`0014_web_documents: ${broken.rows.length} broken foreign keys after the rebuild`);
+        });
+      } finally {
+        await sql`pragma foreign_keys = on`.execute(db);
+      }
+    },
+  },
   '0015_mcp_servers': {
     async up(db: Kysely<unknown>) {
       // MCP servers an administrator added in the browser (issue 15 §6): Streamable HTTP or SSE URLs

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface DepartmentTable {
   id: string;
@@ -79,8 +79,8 @@ export interface KbFolderTable {
   updated_at: string;
 }
 
-/** SPEC §3: type 1 pdf, 3 image, 5 sdf, 6 pdb ("above 4 = molecule or other"). */
-export type DocumentType = 1 | 3 | 5 | 6;
+/** SPEC §3: type 1 pdf, 3 image, 5 sdf, 6 pdb ("above 4 = molecule or other"); 7 a web page saved as markdown (issue 15). */
+export type DocumentType = 1 | 3 | 5 | 6 | 7;
 /** SPEC §4: 1 parsing, 2 done, 3 failed. */
 export type ParseStatus = 1 | 2 | 3;
 
@@ -107,6 +107,10 @@ export interface KbDocumentTable {
   index_version: Generated<number>;
   /** The title its passages were made with (file-name words are indexed); null when unknown. */
   indexed_title: string | null;
+  /** Where a page or paper saved from the web came from (issue 15); null for uploads. */
+  source_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it was fetched (ISO time); null for uploads. */
+  fetched_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface KbShareTable {

@@ -30,10 +30,12 @@ export function selectDocs(db: Executor) {
       'kb_documents.progress_texts',
       'kb_documents.page_count',
       'kb_documents.created_at',
+      'kb_documents.source_url',
+      'kb_documents.fetched_at',
       'users.name as owner_name',
     ]);
 }
-type DocListRow = Pick<DocRow, 'id' | 'owner_id' | 'folder_id' | 'title' | 'type' | 'size' | 'parse_status' | 'parse_progress' | 'progress_texts' | 'page_count' | 'created_at'> & { owner_name: string };
+type DocListRow = Pick<DocRow, 'id' | 'owner_id' | 'folder_id' | 'title' | 'type' | 'size' | 'parse_status' | 'parse_progress' | 'progress_texts' | 'page_count' | 'created_at' | 'source_url' | 'fetched_at'> & { owner_name: string };
 
 function parseTexts(json: string): string[] {
   try {
@@ -63,6 +65,8 @@ export function docView(row: DocListRow, viewerId: string): KbDocument {
     owner_name: row.owner_name,
     is_owner: row.owner_id === viewerId,
     created_at: row.created_at,
+    source_url: row.source_url,
+    fetched_at: row.fetched_at,
   };
 }
 

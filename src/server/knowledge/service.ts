@@ -30,6 +30,8 @@ export interface IncomingFile {
   title: string;
   kind: FileKind;
   staged: StagedFile;
+  /** A page or paper saved from the web: where it came from and when (ISO); it is renamed _1, _2 on a clash instead of refused. */
+  source?: { url: string; fetchedAt: string };
 }
 
 const SORTS = {
@@ -376,8 +378,8 @@ export function knowledgeService(db: Db, files: FileStore) {
           const taken = await titlesIn(db, viewer.userId, target);
           const batch = new Set<string>();
           const named = incoming.map((file) => {
-            // SPEC §5: images are renamed _1, _2 instead of rejected.
-            if (isImage(file.kind)) {
+            // SPEC §5: images are renamed _1, _2 instead of rejected; so are pages saved from the web.
+            if (isImage(file.kind) || file.source) {
               const title = nextFreeName(file.title, (n) => taken.has(n) || batch.has(n));
               batch.add(title);
               return { ...file, title };
@@ -412,6 +414,8 @@ export function knowledgeService(db: Db, files: FileStore) {
                   markdown: null,
                   created_at: t,
                   updated_at: t,
+                  source_url: file.source?.url ?? null,
+                  fetched_at: file.source?.fetchedAt ?? null,
                 })
                 .execute();
               await jobQueue(tx).enqueue(PARSE_JOB, { docId: id } satisfies ParseJobPayload);

@@ -1,7 +1,7 @@
 import type { DocumentType } from '../db/schema';
 
 /** File kinds the product accepts (SPEC §9: pdf, jpg, jpeg, png, pdb, sdf). */
-export type FileKind = 'pdf' | 'jpeg' | 'png' | 'sdf' | 'pdb';
+export type FileKind = 'pdf' | 'jpeg' | 'png' | 'sdf' | 'pdb' | 'web';
 
 const byExtension: Record<string, FileKind> = { pdf: 'pdf', jpg: 'jpeg', jpeg: 'jpeg', png: 'png', sdf: 'sdf', pdb: 'pdb' };
 
@@ -13,11 +13,12 @@ export const kindFromName = (name: string): FileKind | null => byExtension[exten
 
 export const isImage = (kind: FileKind) => kind === 'jpeg' || kind === 'png';
 
+/** `web`: a page saved by page crawl as markdown (never uploaded: no extension maps to it). */
 export const documentTypeOf = (kind: FileKind): DocumentType =>
-  kind === 'pdf' ? 1 : isImage(kind) ? 3 : kind === 'sdf' ? 5 : 6;
+  kind === 'pdf' ? 1 : isImage(kind) ? 3 : kind === 'sdf' ? 5 : kind === 'web' ? 7 : 6;
 
 export const mimeOf = (kind: FileKind) =>
-  ({ pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png', sdf: 'chemical/x-mdl-sdfile', pdb: 'chemical/x-pdb' })[kind];
+  ({ pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png', sdf: 'chemical/x-mdl-sdfile', pdb: 'chemical/x-pdb', web: 'text/markdown; charset=utf-8' })[kind];
 
 const PDB_RECORDS = new Set([
   'HEADER', 'OBSLTE', 'TITLE', 'SPLIT', 'CAVEAT', 'COMPND', 'SOURCE', 'KEYWDS', 'EXPDTA', 'NUMMDL', 'MDLTYP', 'AUTHOR',
@@ -77,6 +78,8 @@ export function contentMatches(kind: FileKind, head: Buffer): boolean {
       return looksLikeSdf(head);
     case 'pdb':
       return looksLikePdb(head);
+    case 'web':
+      return !head.includes(0);
   }
 }
 

@@ -35,9 +35,16 @@ export interface SafeFetchOptions {
   /** GET (default) or POST with `body` (a JSON API); a POST follows no redirect. */
   method?: 'GET' | 'POST';
   body?: string;
-  /** Stops the fetch early (as a timeout). */
+  /** The caller's own stop (a tool call's signal); the time cap applies as well. */
   signal?: AbortSignal;
+  /** Name resolution (default `dns.lookup`); tests give a stub that answers like a DNS server would. */
+  resolve?: Resolver;
 }
+
+/** Resolves a host name to every address it has, as `dns.lookup` with `all: true` does. */
+export type Resolver = (hostname: string, family: number | undefined, callback: (err: NodeJS.ErrnoException | null, addresses: Array<{ address: string; family: number }>) => void) => void;
+
+const systemResolver: Resolver = (hostname, family, callback) => dns.lookup(hostname, { all: true, ...(family ? { family } : {}) }, callback);
 
 export interface SafeFetchResponse {
   status: number;
@@ -86,9 +93,10 @@ export function isPublicAddress(address: string, family: 4 | 6 = net.isIPv6(addr
 
 const refused = (address: string) => new SafeFetchError('blocked_address', `拒绝访问内网或保留地址：${address}`);
 
-export function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean): LookupFunction {
+export function guardedLookup(allowed: (address: string, family: 4 | 6) => boolean, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    resolve(hostname, family, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses.filter((a) => a.family === 4 || a.family === 6);
       const bad = list.find((a) => !allowed(a.address, a.family === 6 ? 6 : 4));
@@ -118,13 +126,13 @@ export function checkUrl(raw: string | URL, allowed: (address: string, family: 4
   return url;
 }
 
-function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress'>> & { headers: Record<string, string>; signal: AbortSignal; method: 'GET' | 'POST'; body?: string | undefined }) {
+function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAllowedAddress' | 'resolve'>> & { headers: Record<string, string>; signal: AbortSignal; method: 'GET' | 'POST'; body?: string | undefined }) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
       method: opts.method,
       headers: { 'user-agent': 'CSAI/1.0', accept: '*/*', ...opts.headers, ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}) },
-      lookup: guardedLookup(opts.isAllowedAddress),
+      lookup: guardedLookup(opts.isAllowedAddress, opts.resolve),
       signal: opts.signal,
       agent: false,
     });
@@ -172,9 +180,11 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const method = options.method ?? 'GET';
   const maxRedirects = method === 'POST' ? 0 : Math.min(options.maxRedirects ?? 5, 5);
+  const resolve = options.resolve ?? systemResolver;
   let url = checkUrl(input, isAllowedAddress);
   for (let hop = 0; ; hop++) {
-    const res = await once(url, { maxBytes, isAllowedAddress, headers: options.headers ?? {}, signal, method, body: options.body });
+    if (signal.aborted) throw new SafeFetchError('timeout', '外部请求超时');
+    const res = await once(url, { maxBytes, isAllowedAddress, resolve, headers: options.headers ?? {}, signal, method, body: options.body });
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
       if (hop >= maxRedirects) throw new SafeFetchError('too_many_redirects', `重定向次数过多（超过 ${maxRedirects} 次）`);

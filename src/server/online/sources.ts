@@ -35,7 +35,7 @@ export const NOT_CONFIGURED: Record<OnlineKind | 'all', string> = {
 /** What to configure for each source (GET /online/status; the question box shows it before sending). */
 export const SOURCE_SETUP: Record<OnlineKind, string> = {
   web: '未配置网页搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。',
-  literature: '未配置文献检索服务（PubMed、Europe PMC 或 OpenAlex）：请按 README“联网搜索”一节设置文献检索的环境变量，并重启服务。',
+  literature: '未配置文献检索服务：请设置 PUBMED_URL（PubMed E-utilities）、EUROPEPMC_URL（Europe PMC）或 OPENALEX_URL（OpenAlex）中的至少一个，并重启服务。',
   patents: '未配置专利检索服务：请设置 SURECHEMBL_URL（SureChEMBL）或 CSAI_PUBCHEM_URL（PubChem 专利交叉引用）中的至少一个，并重启服务。',
 };
 

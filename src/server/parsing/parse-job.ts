@@ -20,7 +20,7 @@ export interface ParseJobPayload {
   docId: string;
 }
 
-const kindOf: Record<DocumentType, ParseKind> = { 1: 'pdf', 3: 'image', 5: 'sdf', 6: 'pdb' };
+const kindOf: Record<DocumentType, ParseKind> = { 1: 'pdf', 3: 'image', 5: 'sdf', 6: 'pdb', 7: 'markdown' };
 /** A parse taking longer than this is abandoned (the worker is replaced) and retried. */
 const TASK_TIMEOUT_MS = 30 * 60_000;
 

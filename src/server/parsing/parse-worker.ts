@@ -3,6 +3,7 @@ import { parseImage } from './image';
 import { parsePdb } from './pdb';
 import { parsePdf } from './pdf';
 import { parseSdf } from './sdf';
+import { parseMarkdown } from './markdown';
 import { withTitle } from './chunks';
 import type { ParseResult, ParseTask, WorkerMessage } from './protocol';
 
@@ -24,6 +25,8 @@ port.on('message', (task: ParseTask) => {
         return parseSdf(task.path, task.title, progress);
       case 'pdb':
         return parsePdb(task.path, task.title, progress);
+      case 'markdown':
+        return parseMarkdown(task.path, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title) }));
     }
   };
   work().then(

@@ -1,5 +1,5 @@
 /** What the parse worker is asked to do and what it answers (structured-clone messages). */
-export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb';
+export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb' | 'markdown';
 
 export interface ParseTask {
   taskId: number;

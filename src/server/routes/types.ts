@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { Notifier } from '../notify/notifier';
 import type { Runtime } from '../runtime';
+import type { SafeFetchOptions } from '../net/safe-fetch';
 
 /** The Fastify instance routes are registered on, typed by the zod provider. */
 export type App = FastifyInstance<
@@ -23,7 +24,12 @@ export interface Services {
   version: string;
   /** What runs besides HTTP (parsing, embeddings, chemistry, tools, answering), started once in app.ts. */
   runtime: Runtime;
+  /** Tests only: the address policy and name resolution of fetches users ask for; unset, public addresses only. */
+  outbound?: OutboundPolicy;
 }
+
+/** What tests may change about the SSRF-safe client: which addresses count as allowed, and how names resolve. */
+export type OutboundPolicy = Pick<SafeFetchOptions, 'isAllowedAddress' | 'resolve'>;
 
 /** Wraps data in the success envelope (DESIGN §3). */
 export const ok = <T>(data: T, message = '') => ({ success: true as const, data, message });

@@ -73,7 +73,6 @@ const CATALOG: Array<{ id: string; label: string; tools: Array<{ name: ToolName;
 
 /** Why a catalogued tool without an implementation cannot be used, and what enables it. */
 const NOT_BUILT: Partial<Record<ToolName, string>> = {
-  page_crawl: '本版本尚未实现网页抓取工具：它将通过服务器的 SSRF 安全客户端读取网页，升级到包含联网检索功能的 CSAI 版本后启用。',
   docking_submit: '本版本尚未实现对接任务提交：它需要 Debian 的 autodock-vina 与 openbabel 以及后台任务队列，升级到包含任务功能的 CSAI 版本后启用。',
   task_query: '本版本尚未实现任务查询：它随对接与代码执行等后台任务一起提供，升级到包含任务功能的 CSAI 版本后启用。',
 };

@@ -9,7 +9,7 @@ import { useApi, useHost, useT } from '../shared/host-context';
 import { openProductPage } from '../shared/site';
 import { useSignalValue } from '../shared/use-signal';
 
-const kind = (doc: KbDocument) => (doc.type === 1 ? 'PDF' : doc.type === 3 ? 'IMG' : doc.type === 5 ? 'SDF' : 'PDB');
+const kind = (doc: KbDocument) => (doc.type === 1 ? 'PDF' : doc.type === 3 ? 'IMG' : doc.type === 5 ? 'SDF' : doc.type === 7 ? 'WEB' : 'PDB');
 
 export function ChannelDocs({ channelId, version }: { channelId: string; version: number }) {
   const { host, apiOrigin } = useHost();

@@ -8,7 +8,7 @@ import { Badge, Button, formatSize, Icon } from './ui';
 /** What the document menu offers. */
 export type DocumentAction = 'question' | 'translate' | 'add' | 'move' | 'copy' | 'share' | 'delete';
 
-const typeLabel = (t: TFunction, type: KbDocument['type']) => (type === 1 ? t('type_pdf') : type === 3 ? t('type_image') : type === 5 ? t('type_sdf') : t('type_pdb'));
+const typeLabel = (t: TFunction, type: KbDocument['type']) => (type === 1 ? t('type_pdf') : type === 3 ? t('type_image') : type === 5 ? t('type_sdf') : type === 7 ? t('type_web') : t('type_pdb'));
 const isMolecule = (doc: KbDocument) => doc.type === 5 || doc.type === 6;
 
 /** The menu's entries for a document, in order. */

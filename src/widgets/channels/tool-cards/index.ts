@@ -20,4 +20,5 @@ export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<Too
   smiles_completion: () => import('./CompletionCard').then((m) => m.default),
   patent_search: () => import('./PatentCard').then((m) => m.default),
   code_execution: () => import('./CodeCard').then((m) => m.default),
+  page_crawl: () => import('./PageCrawlCard').then((m) => m.default),
 };

@@ -1,0 +1,107 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+
+/** The readable article of an HTML page. */
+export interface ExtractedArticle {
+  title: string;
+  /** The site's own name (og:site_name) or the host name. */
+  site: string;
+  /** The article as markdown, tables kept. */
+  markdown: string;
+  /** A few sentences of the article, plain text. */
+  excerpt: string;
+  byline: string | null;
+  lang: string | null;
+  publishedTime: string | null;
+}
+
+const EXCERPT_CHARS = 300;
+const NEVER_ARTICLE = ['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'form', 'nav', 'footer', 'aside'];
+// One converter for every page: building one costs more than most translations.
+const converter = new NodeHtmlMarkdown({ keepDataImages: false, maxConsecutiveNewlines: 2 });
+
+/** The host name as a site's name ("www.example.com" → "example.com"). */
+export const siteOf = (url: URL) => url.hostname.replace(/^www\./, '');
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function excerptOf(text: string): string {
+  const flat = squash(text);
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
+}
+
+/** A page title without the site's name tacked on ("Aspirin - Pharma Wiki" → "Aspirin"). */
+function withoutSite(title: string, site: string): string {
+  if (!site) return title;
+  const escaped = site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const stripped = title.replace(new RegExp(`\\s*[-|–—_·:]\\s*${escaped}\\s*$`, 'i'), '').trim();
+  return stripped || title;
+}
+
+/**
+ * Bytes of an HTML page as text: the charset of the Content-Type header, else of a
+ * `<meta charset>` near the top, else UTF-8 (GBK and GB18030 pages are common in China).
+ */
+export function decodeHtml(body: Buffer, contentType: string | undefined): string {
+  const declared = /charset\s*=\s*["']?([\w-]+)/i.exec(contentType ?? '')?.[1] ?? /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
+  if (declared) {
+    try {
+      return new TextDecoder(declared.toLowerCase()).decode(body);
+    } catch {
+      // An unknown label: read as UTF-8 below.
+    }
+  }
+  return new TextDecoder('utf-8').decode(body);
+}
+
+/**
+ * The readable article of an HTML page (`@mozilla/readability` on `linkedom`) as markdown
+ * (`node-html-markdown`, which keeps tables); links and images made absolute against `url`.
+ * A page Readability finds no article in gives its whole body.
+ */
+export function extractArticle(html: string, url: URL): ExtractedArticle {
+  const { document } = parseHTML(html);
+  const head = document.head ?? document.documentElement;
+  // Readability makes links absolute against the document's base URI.
+  const base = document.createElement('base');
+  base.setAttribute('href', url.href);
+  head?.prepend(base);
+  const pageTitle = squash(document.title ?? '');
+  const siteName = document.querySelector('meta[property="og:site_name"]')?.getAttribute('content');
+  // What is never the article goes before Readability scores the page: fewer nodes to weigh
+  // (navigation bars and link lists are most of a news page's elements).
+  for (const tag of NEVER_ARTICLE) for (const el of [...document.getElementsByTagName(tag)]) el.remove();
+  let article: ReturnType<Readability['parse']> = null;
+  try {
+    article = new Readability(document, { charThreshold: 200 }).parse();
+  } catch {
+    article = null;
+  }
+  if (article?.content) {
+    const site = squash(article.siteName ?? siteName ?? '') || siteOf(url);
+    return {
+      title: withoutSite(squash(article.title ?? '') || pageTitle, site) || siteOf(url),
+      site,
+      markdown: converter.translate(article.content).trim(),
+      excerpt: excerptOf(article.excerpt || article.textContent || ''),
+      byline: article.byline ? squash(article.byline) : null,
+      lang: article.lang ?? null,
+      publishedTime: article.publishedTime ?? null,
+    };
+  }
+  // No article found (a listing, a tiny page): the body as it is, scripts and styles left out.
+  const { document: whole } = parseHTML(html);
+  for (const el of whole.querySelectorAll('script, style, noscript, template')) el.remove();
+  const body = whole.body?.innerHTML ?? '';
+  const site = squash(siteName ?? '') || siteOf(url);
+  return {
+    title: withoutSite(pageTitle, site) || siteOf(url),
+    site,
+    markdown: converter.translate(body).trim(),
+    excerpt: excerptOf(whole.body?.textContent ?? ''),
+    byline: null,
+    lang: whole.documentElement?.getAttribute('lang') ?? null,
+    publishedTime: null,
+  };
+}

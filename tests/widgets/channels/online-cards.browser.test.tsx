@@ -1,0 +1,146 @@
+// The page crawl card and the literature hit list (issue 15 §2, §3): what a reader sees, links out in
+// a new tab without referrer, and the save-to-knowledge-base control against a faked API.
+import { createRoot, type Root } from 'react-dom/client';
+import type { ComponentType, ReactNode } from 'react';
+import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
+import { LiteratureHits } from '../../../src/widgets/channels/tool-cards/LiteratureHits';
+import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
+import type { LiteratureHit } from '../../../src/contract/literature';
+import { expect, failOnConsoleErrors, json, waitFor } from '../harness';
+
+const page = {
+  url: 'https://pharma.example.com/aspirin',
+  title: 'Aspirin',
+  site: 'Pharma Wiki',
+  snippet: 'Acetylsalicylic acid irreversibly inhibits cyclooxygenase.',
+  fetchedAt: '2026-11-25T16:00:00.000Z',
+  format: 'html',
+  page_count: null,
+  markdown: '# Aspirin',
+  truncated: false,
+};
+
+const paper: LiteratureHit = {
+  url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
+  title: 'Aspirin and cyclooxygenase acetylation',
+  site: 'PubMed',
+  snippet: 'Aspirin acetylates COX-1.',
+  kind: 'literature',
+  source: 'pubmed',
+  authors: ['Jane Smith', 'Li Wang', 'A Third', 'B Fourth'],
+  journal: 'Journal of medicinal chemistry',
+  year: 2020,
+  doi: '10.1021/acs.jmedchem.0c00001',
+  pmid: '31000001',
+  pmcid: 'PMC7000001',
+  abstract: 'BACKGROUND: Aspirin acetylates COX-1.',
+  pdfUrl: 'https://europepmc.org/articles/PMC7000001?pdf=render',
+};
+
+describe('online research cards', () => {
+  failOnConsoleErrors();
+  let host: HTMLElement;
+  let root: Root | undefined;
+  let posts: Array<{ url: string; body: unknown }> = [];
+  let saveAnswer: () => Response = () => json(200, { success: true, message: '', data: { name: 'Aspirin.md', docId: 'd1', url: page.url, fetchedAt: page.fetchedAt } });
+  const original = globalThis.fetch;
+
+  beforeEach(() => {
+    posts = [];
+    document.cookie = 'XSRF-TOKEN=tok; path=/';
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (url.includes('/api/v1/knowledge_base/folder?')) {
+        const folder = (id: string, name: string) => ({ id, name, isShared: false, is_public: false, doc_count: 0, owner_id: 'u', owner_name: 'U', is_owner: true, created_at: '', updated_at: '' });
+        return json(200, { success: true, message: '', data: { items: [folder('k1', '文献库'), folder('k2', '网页资料')], total: 2, page: 1, size: 100 } });
+      }
+      if (init?.method === 'POST') {
+        posts.push({ url, body: JSON.parse(String(init.body)) });
+        return saveAnswer();
+      }
+      return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
+    };
+    host = document.createElement('div');
+    document.body.append(host);
+  });
+  afterEach(() => {
+    root?.unmount();
+    host.remove();
+    globalThis.fetch = original;
+  });
+
+  function mount(children: ReactNode) {
+    const shadow = host.attachShadow({ mode: 'open' });
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    root = createRoot(shadow);
+    root.render(<HostContext.Provider value={info}>{children}</HostContext.Provider>);
+    return shadow;
+  }
+  async function crawlCard(props: Omit<ToolCardProps, 'name'>) {
+    const Card: ComponentType<ToolCardProps> = await toolCards.page_crawl!();
+    return mount(<Card name="page_crawl" {...props} />);
+  }
+  const button = (shadow: ShadowRoot, text: string) => [...shadow.querySelectorAll('button')].find((b) => b.textContent === text);
+
+  it('shows the title linking out in a new tab, the site, the fetch time and the excerpt', async () => {
+    const shadow = await crawlCard({ ok: true, content: '', data: page });
+    const link = await waitFor(() => shadow.querySelector('a'), 'the title link');
+    expect(link.textContent).to.equal('Aspirin');
+    expect(link.getAttribute('href')).to.equal(page.url);
+    expect(link.getAttribute('target')).to.equal('_blank');
+    expect(link.getAttribute('rel')).to.equal('noopener noreferrer');
+    expect(shadow.textContent).to.contain('Pharma Wiki');
+    expect(shadow.textContent).to.contain('抓取于');
+    expect(shadow.textContent).to.contain('Acetylsalicylic acid irreversibly inhibits cyclooxygenase.');
+  });
+
+  it('saves the page into the chosen knowledge base and says so', async () => {
+    const shadow = await crawlCard({ ok: true, content: '', data: page });
+    (await waitFor(() => button(shadow, '保存到知识库'), 'the save button')).click();
+    const select = await waitFor(() => shadow.querySelector('select'), 'the folder choice');
+    select.value = 'k2';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    await waitFor(() => (shadow.querySelector('select')?.value === 'k2' ? true : null), 'k2 chosen');
+    button(shadow, '保存')!.click();
+    await waitFor(() => (shadow.textContent?.includes('已保存到知识库：Aspirin.md') ? true : null), 'the saved message');
+    expect(posts).to.deep.equal([{ url: '/api/v1/crawl/save', body: { url: page.url, folder_id: 'k2' } }]);
+  });
+
+  it('shows the server refusal when saving fails', async () => {
+    saveAnswer = () => json(403, { success: false, message: '该网站的 robots.txt 不允许抓取此网页：https://pharma.example.com/aspirin', code: 'crawl_robots_disallowed' });
+    const shadow = await crawlCard({ ok: true, content: '', data: page });
+    (await waitFor(() => button(shadow, '保存到知识库'), 'the save button')).click();
+    await waitFor(() => shadow.querySelector('select'), 'the folder choice');
+    button(shadow, '保存')!.click();
+    const alert = await waitFor(() => shadow.querySelector('[role="alert"]'), 'the failure');
+    expect(alert.textContent).to.contain('robots.txt 不允许抓取此网页');
+  });
+
+  it('a failed crawl shows its message instead of a card', async () => {
+    const shadow = await crawlCard({ ok: false, content: '只能抓取 http 或 https 网址，不支持 file 协议', data: undefined });
+    await waitFor(() => (shadow.textContent?.includes('不支持 file 协议') ? true : null), 'the message');
+    expect(shadow.querySelector('button')).to.equal(null);
+  });
+
+  it('lists papers with authors, journal, year, DOI, PMID and abstract, and adds an open-access PDF', async () => {
+    const shadow = mount(<LiteratureHits hits={[paper, { ...paper, title: 'Closed paper', pdfUrl: null, doi: null, pmid: null, url: 'javascript:alert(1)' }]} />);
+    await waitFor(() => shadow.querySelector('[part="literature-hit"]'), 'the hits');
+    const text = shadow.textContent ?? '';
+    expect(text).to.contain('Aspirin and cyclooxygenase acetylation');
+    expect(text).to.contain('Jane Smith, Li Wang, A Third 等 1 人');
+    expect(text).to.contain('Journal of medicinal chemistry · 2020 · PubMed');
+    expect(text).to.contain('DOI 10.1021/acs.jmedchem.0c00001');
+    expect(text).to.contain('PMID 31000001');
+    expect(text).to.contain('BACKGROUND: Aspirin acetylates COX-1.');
+    // A link that is not http(s) is shown as text, never as a link.
+    expect([...shadow.querySelectorAll('a')].some((a) => a.getAttribute('href')?.startsWith('javascript:'))).to.equal(false);
+    const adds = [...shadow.querySelectorAll('button')].filter((b) => b.textContent === '添加 PDF 到知识库');
+    expect(adds).to.have.length(1);
+    saveAnswer = () => json(200, { success: true, message: '', data: { name: 'Aspirin and cyclooxygenase acetylation.pdf', docId: 'd2', url: paper.pdfUrl, fetchedAt: '' } });
+    adds[0]!.click();
+    await waitFor(() => shadow.querySelector('select'), 'the folder choice');
+    button(shadow, '保存')!.click();
+    await waitFor(() => (shadow.textContent?.includes('已保存到知识库：Aspirin and cyclooxygenase acetylation.pdf') ? true : null), 'the saved message');
+    expect(posts).to.deep.equal([{ url: '/api/v1/literature/save_pdf', body: { pdf_url: paper.pdfUrl, title: paper.title, folder_id: 'k1' } }]);
+  });
+});
