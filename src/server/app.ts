@@ -29,6 +29,7 @@ import knowledgeBaseRoutes from './routes/knowledge_base';
 import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
+import taskRoutes from './routes/tasks';
 import toolsRoutes from './routes/tools';
 import mcpRoutes from './routes/mcp';
 import type { App, Services } from './routes/types';
@@ -135,6 +136,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
     await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });
+    await api.register((i) => taskRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tasks' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

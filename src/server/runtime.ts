@@ -14,6 +14,7 @@ import { toolFactories } from './tools';
 import { createNameResolver } from './tools/names/resolver';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
 import type { NameResolver, ToolFactory } from './tools/types';
+import { startTaskService, type TaskService } from './docking/tasks';
 
 /**
  * Everything the server runs besides HTTP, started once in app.ts and handed to the routes
@@ -26,6 +27,8 @@ export interface Runtime {
   /** Wakes the parse job runners after parse or re-index jobs were queued. */
   parsing: { wake(): void };
   names: NameResolver;
+  /** Durable docking tasks (issue 13 §1). */
+  tasks: TaskService;
   tools: ToolRegistry;
   /** Answering (event bus, answer jobs) and the channels that ask it. */
   answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService };
@@ -83,14 +86,18 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const chat = model?.chat;
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
     stops.push(() => names.close());
-    const services = { config, db, log, chem, knowledge, names, ...(chat ? { chat } : {}) };
+    // Docking tasks start after the parse pipeline's crash recovery has put interrupted jobs back in the queue.
+    const tasks = startTaskService({ config, db, log, files, chem });
+    await tasks.start();
+    stops.push(() => tasks.stop());
+    const services = { config, db, log, chem, knowledge, names, tasks, ...(chat ? { chat } : {}) };
     const tools = createToolRegistry(buildTools(factories, services), { restricted: config.CSAI_TOOLS_RESTRICTED, log });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
     const started = await startAnswering({ db, config, log, knowledge, tools, engine });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
-    return { files, chem, parsing, names, tools, answering, close };
+    return { files, chem, parsing, names, tasks, tools, answering, close };
   } catch (err) {
     await close();
     throw err;

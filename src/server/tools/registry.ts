@@ -66,8 +66,6 @@ const NOT_BUILT: Partial<Record<ToolName, string>> = {
   web_search: '本版本尚未实现联网搜索工具：它需要一个搜索服务的适配器（计划通过环境变量配置），升级到包含联网检索功能的 CSAI 版本后启用。',
   page_crawl: '本版本尚未实现网页抓取工具：它将通过服务器的 SSRF 安全客户端读取网页，升级到包含联网检索功能的 CSAI 版本后启用。',
   patent_search: '本版本尚未实现分子专利检索：它需要一个专利检索服务（计划通过环境变量配置），升级到包含联网检索功能的 CSAI 版本后启用。',
-  docking_submit: '本版本尚未实现对接任务提交：它需要 Debian 的 autodock-vina 与 openbabel 以及后台任务队列，升级到包含任务功能的 CSAI 版本后启用。',
-  task_query: '本版本尚未实现任务查询：它随对接与代码执行等后台任务一起提供，升级到包含任务功能的 CSAI 版本后启用。',
   code_execution: '本版本尚未实现代码生成与执行：它需要 Debian 的 bubblewrap 沙箱，升级到包含任务功能的 CSAI 版本后启用。',
 };
 const NOT_BUILT_DEFAULT = '本版本尚未包含此工具的实现，升级到包含它的 CSAI 版本后启用。';

@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DockingTask } from '../../src/contract/docking';
+import { signedInUser, startServer, type Client, type TestServer } from './helpers';
+import { upload, waitParsed } from './knowledge-helpers';
+
+// Docking (issue 13 §1) with the real programs: Debian's Open Babel and AutoDock Vina 1.2.3, on
+// rdkit-data's 5DPV (Aurora A kinase with ligands 5DN and SKE). Low exhaustiveness keeps it short.
+
+const PDB = '/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb';
+/** 5DN (2-(3-bromophenyl)-8-fluoroquinoline-4-carboxylic acid), as Open Babel reads it from the PDB's HETATM records. */
+const REF_SMILES = 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2';
+const TASKS = '/api/v1/tasks';
+
+let server: TestServer;
+let dataDir: string;
+let alice: { client: Client; id: string };
+let bob: { client: Client; id: string };
+
+/** The processes (pid → program) whose working directory is this task's folder: Open Babel and Vina run there. */
+function processesIn(dir: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${entry}/cwd`) === dir) out.set(Number(entry), fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim());
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return out;
+}
+
+async function waitTask(client: Client, id: string, until: (t: DockingTask) => boolean, timeoutMs = 120_000): Promise<DockingTask> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await client.get<DockingTask>(`${TASKS}/${id}`);
+    if (res.status !== 200) throw new Error(`task ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (until(res.body.data)) return res.body.data;
+    if (Date.now() > end) throw new Error(`task ${id} still ${JSON.stringify(res.body.data)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const finished = (t: DockingTask) => t.state === 'done' || t.state === 'failed' || t.state === 'cancelled';
+const vinaRunning = (t: DockingTask) => t.state === 'running' && t.message.startsWith('Vina 对接中');
+
+const ENV = { CSAI_DOCKING_MAX_EXHAUSTIVENESS: '8', CSAI_DOCKING_MAX_ACTIVE_PER_USER: '2', CSAI_DOCKING_CPUS: '2' };
+const redock = { smiles: REF_SMILES, ligand_name: '5DN', receptor: '5DPV', reference_ligand: '5DN', exhaustiveness: 2, seed: 42 };
+
+beforeAll(async () => {
+  server = await startServer(ENV);
+  dataDir = server.dataDir;
+  alice = await signedInUser(server, { name: '爱丽丝' });
+  bob = await signedInUser(server, { name: '鲍勃' });
+  const up = await upload(alice.client, [{ name: '5dpv.pdb', data: fs.readFileSync(PDB) }], 'folder_for_question_channel');
+  await waitParsed(alice.client, up.body.data.name_id[0]!.docId);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('docking', () => {
+  let first: DockingTask;
+
+  it('redocks the reference ligand within 2 Å, and the same seed gives the same scores twice', async () => {
+    const a = await alice.client.post<DockingTask>(`${TASKS}/docking`, redock);
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const b = await alice.client.post<DockingTask>(`${TASKS}/docking`, redock);
+    expect(b.status).toBe(200);
+    expect(a.body.data.state).toBe('queued');
+    expect(a.body.data.box.source).toBe('ligand');
+    expect(a.body.data.box.label).toBe('5DN A:401');
+
+    first = await waitTask(alice.client, a.body.data.id, finished);
+    const second = await waitTask(alice.client, b.body.data.id, finished);
+    expect(first.state, first.message).toBe('done');
+    expect(second.state).toBe('done');
+    const poses = first.result!.poses;
+    expect(poses.length).toBeGreaterThan(1);
+    expect(poses[0]!.rmsd_to_best).toBe(0);
+    expect(poses.every((p, i) => i === 0 || p.score >= poses[i - 1]!.score)).toBe(true);
+    expect(poses.slice(1).every((p) => p.rmsd_to_best > 0)).toBe(true);
+    expect(poses[0]!.rmsd_to_reference).not.toBeNull();
+    expect(poses[0]!.rmsd_to_reference!).toBeLessThan(2);
+    expect(first.result!.heavy_atoms).toBe(21);
+    expect(second.result!.poses.map((p) => p.score)).toEqual(poses.map((p) => p.score));
+    expect(first.progress).toBe(1);
+  }, 180_000);
+
+  it('downloads the poses as SDF and PDBQT and the receptor as PDB, to the owner only', async () => {
+    const sdf = await fetch(`${server.url}${TASKS}/${first.id}/download?format=sdf`, { headers: { cookie: cookie(alice.client) } });
+    expect(sdf.status).toBe(200);
+    const sdfText = await sdf.text();
+    expect(sdfText.split('$$$$').length - 1).toBe(first.result!.poses.length);
+    expect(sdfText).toMatch(/V2000/);
+    const pdbqt = await (await fetch(`${server.url}${TASKS}/${first.id}/download?format=pdbqt`, { headers: { cookie: cookie(alice.client) } })).text();
+    expect(pdbqt.match(/^MODEL/gm)?.length).toBe(first.result!.poses.length);
+    expect(pdbqt).toMatch(/REMARK VINA RESULT/);
+    const receptor = await (await fetch(`${server.url}${TASKS}/${first.id}/download?format=receptor`, { headers: { cookie: cookie(alice.client) } })).text();
+    expect(receptor).toMatch(/^ATOM {2}/m);
+    expect(receptor).not.toMatch(/^HETATM/m);
+
+    for (const format of ['sdf', 'pdbqt', 'receptor']) {
+      const other = await fetch(`${server.url}${TASKS}/${first.id}/download?format=${format}`, { headers: { cookie: cookie(bob.client) } });
+      expect(other.status).toBe(404);
+    }
+    expect((await bob.client.get(`${TASKS}/${first.id}`)).status).toBe(404);
+    const cancel = await bob.client.post(`${TASKS}/${first.id}/cancel`);
+    expect(cancel.status).toBe(404);
+    expect(cancel.body.message).toBe('任务不存在');
+    expect((await bob.client.get<DockingTask[]>(TASKS)).body.data).toEqual([]);
+    const mine = await alice.client.get<DockingTask[]>(TASKS);
+    expect(mine.body.data.map((t) => t.id)).toContain(first.id);
+    // Bob cannot dock into Alice's structure either: her PDB is not his to read.
+    const his = await bob.client.post(`${TASKS}/docking`, redock);
+    expect(his.status).toBe(404);
+    expect(his.body.message).toMatch(/5DPV/);
+  });
+
+  it('refuses bad requests with a Chinese message and queues nothing', async () => {
+    const cases: Array<[Record<string, unknown>, number, RegExp]> = [
+      [{ ...redock, smiles: 'C1CC(' }, 400, /无法解析 SMILES/],
+      [{ ...redock, smiles: 'CCO.CCN' }, 400, /只提交一个分子/],
+      [{ ...redock, receptor: '9ZZZ' }, 404, /9ZZZ.*不可用/],
+      [{ ...redock, reference_ligand: undefined, center: [0, 0, 0], size: [50, 20, 20] }, 400, /对接盒子过大/],
+      [{ ...redock, reference_ligand: undefined, residues: ['LYS999', 'A:XYZ1'] }, 400, /找不到这些残基：LYS999、A:XYZ1/],
+      [{ ...redock, reference_ligand: 'ABC' }, 400, /找不到配体“ABC”.*5DN A:401/],
+      [{ ...redock, exhaustiveness: 9 }, 400, /exhaustiveness 不能超过 8/],
+      [{ ...redock, exhaustiveness: 0 }, 400, /exhaustiveness 不能小于 1/],
+      [{ ...redock, reference_ligand: undefined, center: [1, 2, 3] }, 400, /盒子尺寸/],
+      [{ ...redock, smiles: '' }, 400, /SMILES/],
+      [{ ...redock, bogus: 1 }, 400, /bogus/],
+    ];
+    const before = (await alice.client.get<DockingTask[]>(TASKS)).body.data.length;
+    for (const [body, status, message] of cases) {
+      const res = await alice.client.post(`${TASKS}/docking`, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.message, JSON.stringify(body)).toMatch(message);
+      expect(res.body.message).toMatch(/\p{Script=Han}/u);
+    }
+    expect((await alice.client.get<DockingTask[]>(TASKS)).body.data.length).toBe(before);
+    expect((await alice.client.get(`${TASKS}/nope`)).status).toBe(404);
+    expect((await alice.client.get(`${TASKS}/${first.id}/download?format=mol2`)).status).toBe(400);
+  });
+
+  it('builds the box from named residues', async () => {
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, reference_ligand: undefined, residues: ['A:LEU139', 'ALA213', 'LEU263'], exhaustiveness: 1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.box.source).toBe('residues');
+    expect(res.body.data.box.size.every((s) => s > 8 && s <= 40)).toBe(true);
+    const cancelled = await alice.client.post<DockingTask>(`${TASKS}/${res.body.data.id}/cancel`);
+    expect(cancelled.body.data.state).toBe('cancelled');
+    const again = await alice.client.post(`${TASKS}/${res.body.data.id}/cancel`);
+    expect(again.status).toBe(409);
+  });
+
+  it('cancels a running job: its processes are gone within 2 s', async () => {
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, exhaustiveness: 8 });
+    const id = res.body.data.id;
+    await waitTask(alice.client, id, vinaRunning);
+    const dir = fs.realpathSync(path.join(dataDir, 'tasks', id));
+    expect([...processesIn(dir).values()]).toContain('vina');
+    const t0 = Date.now();
+    const cancelled = await alice.client.post<DockingTask>(`${TASKS}/${id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.state).toBe('cancelled');
+    while (processesIn(dir).size > 0) {
+      expect(Date.now() - t0).toBeLessThan(2000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // It stays cancelled (the runner does not overwrite it).
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await alice.client.get<DockingTask>(`${TASKS}/${id}`)).body.data.state).toBe('cancelled');
+  });
+
+  it('limits the jobs one user may have queued or running', async () => {
+    const a = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, exhaustiveness: 8 });
+    const b = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, exhaustiveness: 8 });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const c = await alice.client.post(`${TASKS}/docking`, redock);
+    expect(c.status).toBe(429);
+    expect(c.body.message).toBe('你已有 2 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交');
+    await alice.client.post(`${TASKS}/${a.body.data.id}/cancel`);
+    await alice.client.post(`${TASKS}/${b.body.data.id}/cancel`);
+  });
+
+  it('re-runs a job that was running when the server stopped', async () => {
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, exhaustiveness: 4 });
+    const id = res.body.data.id;
+    await waitTask(alice.client, id, vinaRunning);
+    const dir = fs.realpathSync(path.join(dataDir, 'tasks', id));
+    await server.close();
+    expect(processesIn(dir).size).toBe(0);
+
+    server = await startServer(ENV, dataDir);
+    alice.client = new (alice.client.constructor as new (base: string, ip: string) => Client)(server.url, alice.client.ip);
+    const signIn = await alice.client.post('/api/v1/auth/sign-in', { account: await emailOf(alice.id), password: 'passw0rd-ok' });
+    expect(signIn.status).toBe(200);
+    const done = await waitTask(alice.client, id, finished);
+    expect(done.state, done.message).toBe('done');
+    expect(done.result!.poses[0]!.rmsd_to_reference!).toBeLessThan(3);
+  }, 180_000);
+});
+
+function cookie(client: Client) {
+  return [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+}
+
+async function emailOf(userId: string): Promise<string> {
+  const db = server.sqlite();
+  try {
+    return (db.prepare('select email from users where id = ?').get(userId) as { email: string }).email;
+  } finally {
+    db.close();
+  }
+}
