@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockingTask } from '../../src/contract/docking';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { upload, waitParsed } from './knowledge-helpers';
 
@@ -187,8 +189,67 @@ describe('docking', () => {
     await alice.client.post(`${TASKS}/${b.body.data.id}/cancel`);
   });
 
+  it('offers docking_submit and task_query as tools: the id comes back at once, and task_query shows only the caller\'s tasks', async () => {
+    const mcp = async (client: Client) => {
+      const token = (await client.post<{ token: string }>('/api/v1/auth/tokens', { name: '对接测试' })).body.data.token;
+      const c = new McpClient({ name: 'csai-test', version: '1.0.0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return c;
+    };
+    const a = await mcp(alice.client);
+    const b = await mcp(bob.client);
+    try {
+      const submitted = await a.callTool({ name: 'docking_submit', arguments: { ...redock, exhaustiveness: 1 } });
+      expect(submitted.isError, JSON.stringify(submitted.content)).toBe(false);
+      const task = (submitted.structuredContent as { task: DockingTask }).task;
+      expect(task.state).toBe('queued');
+      const [text] = submitted.content as Array<{ text: string }>;
+      expect(text!.text).toContain(task.id);
+      expect(text!.text).toContain('不是实测的结合亲和力');
+
+      const listed = await a.callTool({ name: 'task_query', arguments: {} });
+      expect((listed.structuredContent as { tasks: DockingTask[] }).tasks.map((t) => t.id)).toContain(task.id);
+      const one = await a.callTool({ name: 'task_query', arguments: { task_id: first.id } });
+      const [oneText] = one.content as Array<{ text: string }>;
+      expect(oneText!.text).toMatch(/与参考配体 RMSD/);
+      expect(oneText!.text).toContain('不是实测的结合亲和力');
+
+      const theirs = await b.callTool({ name: 'task_query', arguments: { task_id: task.id } });
+      expect(theirs.isError).toBe(true);
+      expect((theirs.content as Array<{ text: string }>)[0]!.text).toContain('任务不存在');
+      const none = await b.callTool({ name: 'task_query', arguments: {} });
+      expect((none.structuredContent as { tasks: DockingTask[] }).tasks).toEqual([]);
+
+      const bad = await a.callTool({ name: 'docking_submit', arguments: { ...redock, smiles: 'C1CC(' } });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(/无法解析 SMILES/);
+      await alice.client.post(`${TASKS}/${task.id}/cancel`);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('lists the docking tools disabled with the install line when Vina or Open Babel is missing', async () => {
+    type Group = { tools: Array<{ value: string; enabled: boolean; description: string }> };
+    const tools = async () => (await alice.client.get<Group[]>('/api/v1/tools')).body.data.flatMap((g) => g.tools);
+    expect((await tools()).find((t) => t.value === 'docking_submit')!.enabled).toBe(true);
+    const saved = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      const submit = (await tools()).find((t) => t.value === 'docking_submit')!;
+      expect(submit.enabled).toBe(false);
+      expect(submit.description).toContain('apt-get install -y autodock-vina openbabel');
+      const res = await alice.client.post(`${TASKS}/docking`, redock);
+      expect(res.status).toBe(503);
+      expect(res.body.message).toContain('apt-get install -y autodock-vina openbabel');
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it('re-runs a job that was running when the server stopped', async () => {
-    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, exhaustiveness: 4 });
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, redock);
     const id = res.body.data.id;
     await waitTask(alice.client, id, vinaRunning);
     const dir = fs.realpathSync(path.join(dataDir, 'tasks', id));

@@ -121,7 +121,7 @@ describe('GET /api/v1/tools', () => {
       expect(t.ldap_disabled).toBe(false);
       if (!t.enabled) expect(t.description).toMatch(/不可用：.*(升级|设置|配置|安装|启用)/);
     }
-    for (const name of ['web_search', 'page_crawl', 'patent_search', 'docking_submit', 'task_query', 'code_execution']) {
+    for (const name of ['web_search', 'page_crawl', 'patent_search', 'code_execution']) {
       const t = tools.find((x) => x.value === name)!;
       expect(t.enabled).toBe(false);
       expect(t.description).toContain('尚未实现');

@@ -64,7 +64,6 @@ export const dockingUnavailable = () => new AppError(503, 'docking_unavailable',
  * Vina docks, and the poses are kept as PDBQT and SDF files in the data folder.
  */
 export function startTaskService({ config, db, log, files, chem }: TaskServiceOptions) {
-  const queue = jobQueue(db);
   const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
   const root = path.join(config.dataDir, 'tasks');
   const dirOf = (id: string) => path.join(root, id);
