@@ -18,4 +18,6 @@ export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<Too
   admet: () => import('./AdmetCard').then((m) => m.AdmetCard),
   name_to_smiles: () => import('./NameCard').then((m) => m.default),
   smiles_completion: () => import('./CompletionCard').then((m) => m.default),
+  docking_submit: () => import('./DockingCard').then((m) => m.DockingCard),
+  task_query: () => import('./DockingCard').then((m) => m.TaskCard),
 };
