@@ -15,6 +15,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   admet: () => import('./admet.bench'),
   names: () => import('./names.bench'),
   molsearch: () => import('./molsearch.bench'),
+  docking: () => import('./docking.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { dockingBox, dockingResult, DOCKING_LIMITS, type DockingBox, type DockingResult, type DockingSubmitInput, type DockingTask } from '../../contract/docking';
+import { dockingBox, dockingResult, DOCKING_LIMITS, type DockingBox, type DockingSubmitInput, type DockingTask } from '../../contract/docking';
 import type { Config } from '../config';
 import { now, type Db } from '../db/database';
 import type { TaskTable } from '../db/schema';
@@ -19,13 +19,11 @@ import type { ChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
-import { pdbqtHeavyAtoms, pdbqtModels, rmsdSameOrder, symmetricRmsd } from './rmsd';
-import { boxAround, checkBox, DockingInputError, findReference, ligandAtoms, ligandsOf, pdbAtom, receptorPdb, residueAtoms } from './structure';
+import { DOCK_FILES as FILES, prepareAndDock } from './run';
+import { boxAround, checkBox, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
 
 export const DOCKING_JOB = 'docking';
 const PDB_TYPE = 6;
-/** Stars of Vina's progress bar (0% … 100%). */
-const VINA_STARS = 51;
 
 /** What a docking task keeps of its request (tasks.input). */
 const dockingSpec = z.object({
@@ -51,9 +49,6 @@ export interface TaskServiceOptions {
   files: FileStore;
   chem: ChemService;
 }
-
-/** Where a task keeps its files. */
-const FILES = { receptorPdb: 'receptor.pdb', receptorPdbqt: 'receptor.pdbqt', reference: 'reference.pdb', ligand: 'ligand.pdbqt', poses: 'poses.pdbqt', sdf: 'poses.sdf', log: 'vina.log' };
 
 /** Docking or the tools are not usable on this server (programs missing). */
 export const dockingUnavailable = () => new AppError(503, 'docking_unavailable', `对接不可用：${DOCKING_INSTALL_HINT}`);
@@ -223,73 +218,15 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     const startedAt = now();
     await update(taskId, { state: 'running', progress: 0.02, message: '正在准备配体（三维结构、pH 7.4 质子化）', started_at: startedAt, finished_at: null, result: null });
     try {
-      const ligand = await runProgram('obabel', [`-:${spec.docked_smiles}`, '--gen3d', '-opdbqt'], { cwd: dir, signal });
-      const heavy = pdbqtHeavyAtoms(ligand.stdout);
-      if (heavy.length === 0 || heavy.every((a) => a.x === 0 && a.y === 0 && a.z === 0)) throw new DockingInputError('Open Babel 未能为该分子生成三维结构');
-      await fsp.writeFile(path.join(dir, FILES.ligand), ligand.stdout);
-      const rotatable = Number(/^TORSDOF\s+(\d+)/m.exec(ligand.stdout)?.[1] ?? 0);
-
-      await update(taskId, { progress: 0.06, message: '正在准备受体（加氢、PDBQT）' });
-      await runProgram('obabel', ['-ipdb', FILES.receptorPdb, '-xr', '-p', '7.4', '-opdbqt', '-O', FILES.receptorPdbqt], { cwd: dir, signal });
-
-      await update(taskId, { progress: 0.1, message: '正在计算 Vina 格点' });
-      const { center, size } = spec.box;
-      const args = [
-        '--receptor', FILES.receptorPdbqt, '--ligand', FILES.ligand, '--out', FILES.poses,
-        '--center_x', String(center[0]), '--center_y', String(center[1]), '--center_z', String(center[2]),
-        '--size_x', String(size[0]), '--size_y', String(size[1]), '--size_z', String(size[2]),
-        '--exhaustiveness', String(spec.exhaustiveness), '--num_modes', String(spec.num_modes),
-        '--seed', String(spec.seed), '--cpu', String(spec.cpu),
-      ];
-      let docking = false;
-      let stars = 0;
-      let written = 0;
-      const vinaStart = Date.now();
-      const vina = await runProgram('vina', args, {
-        cwd: dir,
-        signal,
-        onStdout: (chunk) => {
-          if (!docking && /Performing docking/.test(chunk)) docking = true;
-          if (!docking) return;
-          // The progress bar: a ruler line, then one star per 2 % as the search goes.
-          for (const line of chunk.split('\n')) if (/^\**$/.test(line.trim())) stars += line.trim().length;
-          if (stars > written) {
-            written = stars;
-            const p = 0.12 + 0.8 * Math.min(stars, VINA_STARS) / VINA_STARS;
-            void update(taskId, { progress: Math.round(p * 1000) / 1000, message: `Vina 对接中（${Math.round((100 * Math.min(stars, VINA_STARS)) / VINA_STARS)}%）` }).catch(() => undefined);
-          }
+      const result = await prepareAndDock(
+        { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, reference: spec.reference },
+        {
+          signal,
+          // Only while running: a late progress line must not overwrite a cancellation.
+          onStage: (progress, message) =>
+            void db.updateTable('tasks').set({ progress, message, updated_at: now() }).where('id', '=', taskId).where('state', '=', 'running').execute().catch(() => undefined),
         },
-      });
-      const vinaSeconds = Math.round((Date.now() - vinaStart) / 100) / 10;
-      await fsp.writeFile(path.join(dir, FILES.log), vina.stdout);
-
-      await update(taskId, { progress: 0.95, message: '正在整理结果' });
-      const models = pdbqtModels(await fsp.readFile(path.join(dir, FILES.poses), 'utf8'));
-      if (models.length === 0 || models[0]!.atoms.length === 0) throw new Error('vina wrote no poses');
-      const best = models[0]!.atoms;
-      let refAtoms: ReturnType<typeof pdbAtom>[] | undefined;
-      if (spec.reference) {
-        const text = await fsp.readFile(path.join(dir, FILES.reference), 'utf8');
-        refAtoms = text.split('\n').filter((l) => l.startsWith('HETATM') || l.startsWith('ATOM')).map(pdbAtom).filter((a) => a.element !== 'H' && a.element !== 'D');
-      }
-      const result: DockingResult = {
-        poses: models.map((m, i) => {
-          const toRef = refAtoms ? symmetricRmsd(m.atoms, refAtoms) : undefined;
-          return {
-            mode: i + 1,
-            score: m.score,
-            rmsd_to_best: Math.round(rmsdSameOrder(m.atoms, best) * 1000) / 1000,
-            rmsd_to_reference: toRef === undefined ? null : Math.round(toRef * 1000) / 1000,
-          };
-        }),
-        heavy_atoms: best.length,
-        rotatable_bonds: rotatable,
-        vina_seconds: vinaSeconds,
-      };
-      if (spec.reference && result.poses[0]!.rmsd_to_reference === null) {
-        result.reference_note = '对接分子与参考配体的重原子组成或连接不同，未计算与参考配体的 RMSD';
-      }
-      await runProgram('obabel', ['-ipdbqt', FILES.poses, '-osdf', '-O', FILES.sdf], { cwd: dir, signal });
+      );
 
       const current = await db.selectFrom('tasks').select('state').where('id', '=', taskId).executeTakeFirst();
       if (current?.state !== 'running') return; // cancelled at the last moment
