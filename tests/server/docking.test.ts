@@ -159,7 +159,8 @@ describe('docking', () => {
   });
 
   it('cancels a running job: its processes are gone within 2 s', async () => {
-    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, exhaustiveness: 8 });
+    // A small ligand (quick to prepare) with a long search.
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, smiles: 'Oc1ccccc1', exhaustiveness: 8 });
     const id = res.body.data.id;
     await waitTask(alice.client, id, vinaRunning);
     const dir = fs.realpathSync(path.join(dataDir, 'tasks', id));
@@ -249,9 +250,10 @@ describe('docking', () => {
   });
 
   it('re-runs a job that was running when the server stopped', async () => {
-    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, redock);
+    // A small ligand other than the reference: quick, and its RMSD to the reference is not computed.
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, smiles: 'Oc1ccccc1', exhaustiveness: 2 });
     const id = res.body.data.id;
-    await waitTask(alice.client, id, vinaRunning);
+    await waitTask(alice.client, id, (t) => t.state === 'running');
     const dir = fs.realpathSync(path.join(dataDir, 'tasks', id));
     await server.close();
     expect(processesIn(dir).size).toBe(0);
@@ -262,7 +264,9 @@ describe('docking', () => {
     expect(signIn.status).toBe(200);
     const done = await waitTask(alice.client, id, finished);
     expect(done.state, done.message).toBe('done');
-    expect(done.result!.poses[0]!.rmsd_to_reference!).toBeLessThan(3);
+    expect(done.result!.heavy_atoms).toBe(7);
+    expect(done.result!.poses[0]!.rmsd_to_reference).toBeNull();
+    expect(done.result!.reference_note).toMatch(/未计算与参考配体的 RMSD/);
   }, 180_000);
 });
 
