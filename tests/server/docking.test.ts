@@ -249,6 +249,18 @@ describe('docking', () => {
     }
   });
 
+  it('refuses docking over HTTP with the restricted tool list (SPEC §6)', async () => {
+    const restricted = await startServer({ ...ENV, CSAI_TOOLS_RESTRICTED: '1' });
+    try {
+      const carol = await signedInUser(restricted);
+      const res = await carol.client.post(`${TASKS}/docking`, redock);
+      expect(res.status).toBe(403);
+      expect(res.body.message).toContain('CSAI_TOOLS_RESTRICTED');
+    } finally {
+      await restricted.close();
+    }
+  });
+
   it('re-runs a job that was running when the server stopped', async () => {
     // A small ligand other than the reference: quick, and its RMSD to the reference is not computed.
     const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...redock, smiles: 'Oc1ccccc1', exhaustiveness: 2 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dockingSubmitInput, dockingTask, taskDownloadQuery, taskIdParams } from '../../contract/docking';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { DockingInputError } from '../docking/structure';
-import { badRequest } from '../errors';
+import { badRequest, forbidden } from '../errors';
 import { contentDisposition } from '../knowledge/names';
 import { ok, type App, type Services } from './types';
 
@@ -15,7 +15,7 @@ const inputError = (err: unknown): never => {
 };
 
 /** The caller's background tasks (issue 13 §1): submit a docking job, list, get, cancel, download. Only the owner sees a task. */
-export default async function taskRoutes(app: App, { runtime }: Services) {
+export default async function taskRoutes(app: App, { runtime, config }: Services) {
   const { tasks } = runtime;
   const user = async (req: { requireUser(): Promise<{ userId: string }> }) => ({ userId: (await req.requireUser()).userId });
 
@@ -30,7 +30,12 @@ export default async function taskRoutes(app: App, { runtime }: Services) {
       body: dockingSubmitInput,
       response: { 200: okSchema(dockingTask), ...errorResponses, 503: failure },
     },
-  }, async (req) => ok(await tasks.submit(await user(req), req.body).catch(inputError)));
+  }, async (req) => {
+    const viewer = await user(req);
+    // SPEC §6: the alternate tool list omits docking; its HTTP door is closed too.
+    if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
+    return ok(await tasks.submit(viewer, req.body).catch(inputError));
+  });
 
   app.get('/:id', {
     schema: { tags, summary: 'One of the caller\'s tasks with its progress or result', params: taskIdParams, response: { 200: okSchema(dockingTask), ...errorResponses } },
