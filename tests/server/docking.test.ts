@@ -6,6 +6,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { upload, waitParsed } from './knowledge-helpers';
+import { ask, readEvents } from './answering-helpers';
 
 // Docking (issue 13 §1) with the real programs: Debian's Open Babel and AutoDock Vina 1.2.3, on
 // rdkit-data's 5DPV (Aurora A kinase with ligands 5DN and SKE). Low exhaustiveness keeps it short.
@@ -247,6 +248,22 @@ describe('docking', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+
+  it('without a model, "把 <SMILES> 对接到 5DPV 的口袋里" submits the job and the answer shows its card', async () => {
+    const { questionId } = await ask(alice.client, `把 ${REF_SMILES} 对接到 5DPV 的口袋里`);
+    const { events } = await readEvents(alice.client, questionId);
+    const call = events.find((e) => e.event === 'tool_call')?.data as { name: string; arguments: string };
+    expect(call.name).toBe('docking_submit');
+    expect(JSON.parse(call.arguments)).toEqual({ smiles: REF_SMILES, receptor: '5DPV' });
+    const result = events.find((e) => e.event === 'tool_result')?.data as { ok: boolean; data: { task: DockingTask }; content: string };
+    expect(result.ok, result.content).toBe(true);
+    expect(result.data.task.state).toBe('queued');
+    await alice.client.post(`${TASKS}/${result.data.task.id}/cancel`);
+    const { questionId: q2 } = await ask(alice.client, '我的任务进度如何？');
+    const { events: e2 } = await readEvents(alice.client, q2);
+    const listed = e2.find((e) => e.event === 'tool_result')?.data as { ok: boolean; data: { tasks: DockingTask[] } };
+    expect(listed.data.tasks.map((t) => t.id)).toContain(result.data.task.id);
   });
 
   it('refuses docking over HTTP with the restricted tool list (SPEC §6)', async () => {
