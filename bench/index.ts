@@ -17,6 +17,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   molsearch: () => import('./molsearch.bench'),
   sandbox: () => import('./sandbox.bench'),
   crawl: () => import('./crawl.bench'),
+  docking: () => import('./docking.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -29,6 +29,7 @@ import knowledgeBaseRoutes from './routes/knowledge_base';
 import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
+import taskRoutes from './routes/tasks';
 import toolsRoutes from './routes/tools';
 import codeRoutes from './routes/code';
 import mcpRoutes from './routes/mcp';
@@ -153,6 +154,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     await api.register((i) => onlineRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/online' });
     await api.register((i) => crawlRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/crawl' });
     await api.register((i) => literatureRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/literature' });
+    await api.register((i) => taskRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tasks' });
     if (config.CSAI_DEV_OUTBOX) await api.register((i) => devRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/dev' });
   }, { prefix: '/api/v1' });
   // The Model Context Protocol endpoint for MCP clients (Bearer token only).

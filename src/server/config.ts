@@ -226,6 +226,16 @@ export const configSchema = z.object({
   OPENALEX_URL: serviceBase('https://api.openalex.org'),
   OPENALEX_MAILTO: optionalText,
   LITERATURE_ORDER: literatureOrder,
+  /** Docking (issue 13 §1): the largest exhaustiveness a request may ask for. */
+  CSAI_DOCKING_MAX_EXHAUSTIVENESS: z.coerce.number().int().min(1).max(256).default(32),
+  /** CPU threads one Vina run may use (never more than the machine has). */
+  CSAI_DOCKING_CPUS: z.coerce.number().int().min(1).max(256).default(2),
+  /** Longest one docking job may run, in seconds, preparation included. */
+  CSAI_DOCKING_TIMEOUT_S: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(1800),
+  /** Docking jobs one user may have queued or running at once. */
+  CSAI_DOCKING_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Docking jobs the server runs at once (each with up to CSAI_DOCKING_CPUS threads). */
+  CSAI_DOCKING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

@@ -22,6 +22,7 @@ import { searchLiterature } from './online/literature';
 import { readPage as crawlPage } from './online/crawl/read-page';
 import type { OnlineSources } from './online/sources';
 import type { ReadPage } from './answering/online-search';
+import { startTaskService, type TaskService } from './docking/tasks';
 
 /**
  * Everything the server runs besides HTTP, started once in app.ts and handed to the routes
@@ -34,6 +35,8 @@ export interface Runtime {
   /** Wakes the parse job runners after parse or re-index jobs were queued. */
   parsing: { wake(): void };
   names: NameResolver;
+  /** Durable docking tasks (issue 13 §1). */
+  tasks: TaskService;
   tools: ToolRegistry;
   /** The MCP servers whose tools the registry offers (issue 15 §6). */
   mcp: McpManager;
@@ -99,7 +102,11 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const chat = model?.chat;
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
     stops.push(() => names.close());
-    const services = { config, db, log, chem, knowledge, names, files, ...(chat ? { chat } : {}) };
+    // Docking tasks start after the parse pipeline's crash recovery has put interrupted jobs back in the queue.
+    const tasks = startTaskService({ config, db, log, files, chem });
+    await tasks.start();
+    stops.push(() => tasks.stop());
+    const services = { config, db, log, chem, knowledge, names, files, tasks, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log });
     stops.push(() => mcp.close());
     const tools = createToolRegistry(buildTools(factories, services), {
@@ -121,7 +128,7 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
-    return { files, chem, parsing, names, tools, mcp, online, answering, close };
+    return { files, chem, parsing, names, tasks, tools, mcp, online, answering, close };
   } catch (err) {
     await close();
     throw err;

@@ -7,6 +7,8 @@ import type { ToolName } from '../../src/contract/tools';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { ask, readEvents, startFakeLlm } from './answering-helpers';
 import { testTools } from './tool-stand-ins';
+import { readFileSync } from 'node:fs';
+import { upload } from './knowledge-helpers';
 
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 let server: TestServer;
@@ -25,6 +27,8 @@ beforeAll(async () => {
   server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model' }, undefined, { tools: testTools() });
   alice = (await signedInUser(server)).client;
   token = (await alice.post<{ token: string }>('/api/v1/auth/tokens', { name: 'MCP 客户端' })).body.data.token;
+  // A receptor for docking_submit's example (the job it queues is stopped with the server).
+  await upload(alice, [{ name: '5dpv.pdb', data: readFileSync('/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb') }], 'folder_for_question_channel');
 });
 afterAll(async () => {
   site.closeAllConnections();
@@ -47,6 +51,8 @@ const examples: Partial<Record<ToolName, Record<string, unknown>>> = {
   smiles_completion: { smiles: 'CC(=O)Oc1ccccc1C(=O' },
   intelligence_search: { query: '阿司匹林' },
   code_execution: { code: 'print(6 * 7)' },
+  docking_submit: { smiles: 'CCO', receptor: '5DPV', exhaustiveness: 1 },
+  task_query: {},
 };
 
 const enabledTools = async () => {

@@ -26,6 +26,10 @@ const ADMET_INTENT = /ADMET|性质|理化|成药|类药|溶解度|脂溶|log\s*[
 const STRUCTURE_INTENT = /SMILES|结构式|结构|分子式|structure/i;
 const SEARCH_INTENT = /检索|查找|查询|搜索|找一下|找找|search|look\s*up/i;
 const COMPLETION_INTENT = /补全|修正|修复|纠正|complete|fix/i;
+const DOCKING_INTENT = /对接|docking|\bdock\b/i;
+const TASK_INTENT = /任务(?:状态|进度|结果|列表)|查询任务|查看任务|我的任务|对接结果/i;
+/** A PDB id written in the question (outside its SMILES). */
+const PDB_CODE = /\b[0-9][A-Za-z0-9]{3}\b/;
 /** Words around a name in a question ("阿司匹林的ADMET性质是什么？"): removed to leave the name. */
 const FILLER = /ADMET|SMILES|InChIKey|的|是什么|是多少|有哪些|如何|怎么|怎样|请|帮我|帮忙|给出|计算|预测|分析|查询|查看|一下|性质|理化|成药性|类药性|结构式|结构|分子式|化学名|名称|转换|转为|转成|\b(?:what|is|are|the|of|for|compute|calculate|show|me|please|properties|structure)\b|[？?。，,：:！!、；;（）()“”"'\s]/gi;
 /** Characters a SMILES may hold (organic subset, brackets, bonds, rings, branches, attachment points). */
@@ -80,7 +84,9 @@ export interface LocalToolDeps {
  * left on and this server offers: SMILES or a name with an ADMET word → `admet` (a name is resolved
  * first); an attached SDF with such a word → `admet` over its molecules; a name asked for its
  * structure → `name_to_smiles`; a SMILES that does not parse → `smiles_completion`; "检索/查找 …" →
- * `intelligence_search`; a fenced ```python block → `code_execution` of that code alone.
+ * `intelligence_search`; a fenced ```python block → `code_execution` of that code alone; a SMILES
+ * with "对接" → `docking_submit` (into the PDB id named, else the attached PDB file); "我的任务/任务进度 …"
+ * → `task_query`.
  */
 export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'>, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<LocalToolPlan> {
   const { question, signal } = input;
@@ -101,6 +107,16 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   }
   const broken = await brokenSmiles(question, chem, signal);
 
+  // "把 <SMILES> 对接到 5DPV 的口袋里": a docking job (the receptor is the PDB id named, else the attached PDB file).
+  if (DOCKING_INTENT.test(question) && valid.length && usable.has('docking_submit')) {
+    const code = PDB_CODE.exec(valid.reduce((text, s) => text.split(s).join(' '), question))?.[0];
+    calls.push({ name: 'docking_submit', input: { smiles: valid[0]!, ...(code ? { receptor: code.toUpperCase() } : {}) } });
+    return { calls, notes };
+  }
+  if (TASK_INTENT.test(question) && usable.has('task_query')) {
+    calls.push({ name: 'task_query', input: {} });
+    return { calls, notes };
+  }
   if (broken.length && usable.has('smiles_completion')) {
     for (const smiles of broken) calls.push({ name: 'smiles_completion', input: { smiles } });
   }

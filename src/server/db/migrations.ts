@@ -338,6 +338,31 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0011_docking': {
+    async up(db: Kysely<unknown>) {
+      // A user's long-running task (docking): what they see and own. The work itself is a row of
+      // `jobs` (job_id), so it survives restarts; the task keeps the state shown to the user.
+      await db.schema
+        .createTable('tasks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'integer')
+        .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued','running','done','failed','cancelled')`))
+        .addColumn('progress', 'real', (c) => c.notNull().defaultTo(0))
+        .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('input', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('finished_at', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('tasks_user').on('tasks').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('tasks_state').on('tasks').column('state').execute();
+    },
+  },
   '0012_artifacts': {
     async up(db: Kysely<unknown>) {
       // Files sandboxed code left (plots, tables), kept with the answer that shows them (src/server/sandbox);

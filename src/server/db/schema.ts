@@ -123,6 +123,26 @@ export interface KbShareTable {
   created_at: string;
 }
 
+/** A user's long-running task (docking); its work is the `jobs` row `job_id`. */
+export interface TaskTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  job_id: number | null;
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  progress: number;
+  message: string;
+  title: string;
+  /** JSON: the prepared request (kind-specific). */
+  input: string;
+  /** JSON: the result (kind-specific), when done. */
+  result: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
 export interface JobTable {
   id: Generated<number>;
   kind: string;
@@ -335,4 +355,5 @@ export interface Database {
   molecule_changes: MoleculeChangeTable;
   mcp_servers: McpServerTable;
   artifacts: ArtifactTable;
+  tasks: TaskTable;
 }

@@ -73,8 +73,6 @@ const CATALOG: Array<{ id: string; label: string; tools: Array<{ name: ToolName;
 
 /** Why a catalogued tool without an implementation cannot be used, and what enables it. */
 const NOT_BUILT: Partial<Record<ToolName, string>> = {
-  docking_submit: '本版本尚未实现对接任务提交：它需要 Debian 的 autodock-vina 与 openbabel 以及后台任务队列，升级到包含任务功能的 CSAI 版本后启用。',
-  task_query: '本版本尚未实现任务查询：它随对接与代码执行等后台任务一起提供，升级到包含任务功能的 CSAI 版本后启用。',
 };
 const NOT_BUILT_DEFAULT = '本版本尚未包含此工具的实现，升级到包含它的 CSAI 版本后启用。';
 /** SPEC §6: the alternate list (CSAI_TOOLS_RESTRICTED=1) disables ADMET and omits these. */

@@ -9,6 +9,7 @@ import type { ChemService } from '../chem/service';
 import type { Viewer } from '../access/access';
 import type { ChatCompletion } from '../llm/chat';
 import type { KnowledgePort } from '../retrieval/knowledge-port';
+import type { TaskService } from '../docking/tasks';
 
 /** Whether a tool can run on this server; when not, a Chinese reason saying what is missing and how to enable it. */
 export type ToolAvailability = { enabled: true } | { enabled: false; reason: string };
@@ -42,6 +43,8 @@ export interface ToolServices {
   files: FileStore;
   /** A plain model completion when a model is configured. */
   chat?: ChatCompletion;
+  /** Durable docking tasks (docking_submit, task_query); absent where the runtime did not start them. */
+  tasks?: TaskService;
 }
 
 /** One call of a tool: who asks, for which question's documents, until when. */

@@ -16,6 +16,9 @@ export interface Molecule3dProps extends CommonProps {
   pdbId: string | undefined;
   docId: string | undefined;
   molKey: string | undefined;
+  /** A docking task of the user: its prepared receptor with one of its poses (`pose`, from 1). */
+  taskId: string | undefined;
+  pose: number | undefined;
   /** Initial style: cartoon (default for PDB), stick (default for small molecules) or sphere. */
   representation: string | undefined;
   spin: boolean;
@@ -25,6 +28,8 @@ type Style = 'cartoon' | 'stick' | 'sphere';
 interface Structure {
   data: string;
   format: 'pdb' | 'sdf';
+  /** Docked poses (SDF records) shown one at a time beside the receptor. */
+  poses?: string[];
 }
 
 /** Ligands: hetero residues that are not water. */
@@ -40,7 +45,13 @@ export function hasWebGl(): boolean {
   }
 }
 
-async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey'>, signal: AbortSignal): Promise<Structure> {
+async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey' | 'taskId'>, signal: AbortSignal): Promise<Structure> {
+  if (props.taskId) {
+    const base = `/tasks/${encodeURIComponent(props.taskId)}/download`;
+    const [receptor, poses] = await Promise.all([client.download(`${base}?format=receptor`, { signal }), client.download(`${base}?format=sdf`, { signal })]);
+    const records = (await poses.blob.text()).split(/^\$\$\$\$\r?$/m).filter((r) => r.trim() !== '').map((r) => `${r.replace(/^\r?\n/, '')}$$$$\n`);
+    return { data: await receptor.blob.text(), format: 'pdb', poses: records };
+  }
   if (props.molKey) {
     const mol = await client.get(`/mol/get_mol_string?mol_key=${encodeURIComponent(props.molKey)}`, molString, { signal });
     return { data: mol.molfile, format: 'sdf' };
@@ -58,7 +69,7 @@ async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pd
 }
 
 /** A 3D structure (PDB or SDF) in 3Dmol.js, loaded only when this element is used. */
-export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle, spin: initialSpin }: Molecule3dProps) {
+export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation: initialStyle, spin: initialSpin }: Molecule3dProps) {
   const { host } = useHost();
   const client = useApi();
   const t = useT('molecule');
@@ -66,6 +77,8 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
   tRef.current = t;
   const box = useRef<HTMLDivElement>(null);
   const viewer = useRef<GLViewer | null>(null);
+  const poses = useRef<string[]>([]);
+  const poseModel = useRef<ReturnType<GLViewer['addModel']> | null>(null);
   const [state, setState] = useState<{ state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; atoms: number; ligand: boolean; format: 'pdb' | 'sdf' }>({ state: 'loading' });
   const [style, setStyle] = useState<Style>('cartoon');
   const [spinning, setSpinning] = useState(initialSpin);
@@ -74,7 +87,7 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
     const el = box.current;
     const tr = tRef.current;
     if (!el) return;
-    if (!pdbId && !docId && !molKey) {
+    if (!pdbId && !docId && !molKey && !taskId) {
       setState({ state: 'error', message: tr('no_input_3d') });
       return;
     }
@@ -87,14 +100,16 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
     setState({ state: 'loading' });
     void (async () => {
       try {
-        const [$3Dmol, structure] = await Promise.all([import('3dmol'), loadStructure(client, { pdbId, docId, molKey }, abort.signal)]);
+        const [$3Dmol, structure] = await Promise.all([import('3dmol'), loadStructure(client, { pdbId, docId, molKey, taskId }, abort.signal)]);
         if (abort.signal.aborted) return;
         el.replaceChildren();
         const v = $3Dmol.createViewer(el, { backgroundColor: 'white', antialias: true });
         viewer.current = v;
         const model = v.addModel(structure.data, structure.format);
+        poses.current = structure.poses ?? [];
+        poseModel.current = null;
         const atoms = model.selectedAtoms({}).length;
-        const ligand = structure.format === 'pdb' && model.selectedAtoms(LIGAND).length > 0;
+        const ligand = structure.format === 'pdb' && (poses.current.length > 0 || model.selectedAtoms(LIGAND).length > 0);
         const first: Style =
           initialStyle === 'stick' || initialStyle === 'sphere' || initialStyle === 'cartoon' ? initialStyle : structure.format === 'pdb' ? 'cartoon' : 'stick';
         setStyle(first);
@@ -113,18 +128,25 @@ export function Molecule3d({ pdbId, docId, molKey, representation: initialStyle,
       viewer.current = null;
       el.replaceChildren();
     };
-  }, [client, host, pdbId, docId, molKey, initialStyle]);
+  }, [client, host, pdbId, docId, molKey, taskId, initialStyle]);
 
   // Styles: cartoon keeps ligands as sticks so they stay visible.
   useEffect(() => {
     const v = viewer.current;
     if (!v || state.state !== 'ready') return;
+    // A docking task: the selected pose (SDF atoms are hetero atoms, so it is drawn as the ligand).
+    if (poses.current.length) {
+      if (poseModel.current) v.removeModel(poseModel.current);
+      const record = poses.current[Math.min(Math.max((pose ?? 1) - 1, 0), poses.current.length - 1)]!;
+      poseModel.current = v.addModel(record, 'sdf');
+    }
     v.setStyle({}, style === 'cartoon' ? { cartoon: { color: 'spectrum' } } : style === 'stick' ? { stick: {} } : { sphere: { scale: 0.9 } });
     if (style === 'cartoon') v.setStyle(LIGAND, { stick: { colorscheme: 'greenCarbon' } });
     if (state.format === 'sdf' && style === 'cartoon') v.setStyle({}, { stick: {} });
-    v.zoomTo();
+    if (poseModel.current) v.zoomTo(LIGAND);
+    else v.zoomTo();
     v.render();
-  }, [style, state]);
+  }, [style, state, pose]);
 
   useEffect(() => {
     const v = viewer.current;

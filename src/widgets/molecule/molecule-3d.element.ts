@@ -6,6 +6,8 @@ export const molecule3dAttributes = {
   pdbId: 'string',
   docId: 'string',
   molKey: 'string',
+  taskId: 'string',
+  pose: 'number',
   representation: 'string',
   spin: 'boolean',
 } as const;
@@ -13,7 +15,7 @@ export const molecule3dAttributes = {
 /**
  * A 3D structure in 3Dmol.js: a PDB entry (`pdb-id`: the user's PDB document or a configured
  * mirror), a PDB or SDF document of the knowledge base (`doc-id`), or one molecule of a parsed
- * SDF (`mol-key`). Cartoon / stick / sphere styles, ligand focus (hetero residues other than
+ * SDF (`mol-key`), or a docking task's receptor with one of its poses (`task-id`, `pose`). Cartoon / stick / sphere styles, ligand focus (hetero residues other than
  * water), reset and spin. 3Dmol (and WebGL) load only when the element is used; without WebGL
  * it says so in Chinese.
  *
@@ -23,6 +25,8 @@ export const molecule3dAttributes = {
  * @attr {string} pdb-id - A PDB id (e.g. `1CRN`) or the id of one of the user's PDB documents (GET /api/v1/mol/get_pdb_string).
  * @attr {string} doc-id - A PDB (type 6) or SDF (type 5) document of the knowledge base.
  * @attr {string} mol-key - A molecule of a parsed SDF document: `docId:index`.
+ * @attr {string} task-id - One of the user's docking tasks (GET /api/v1/tasks/{id}/download): its receptor with a docked pose.
+ * @attr {number} pose - With `task-id`: which pose to show, from 1 (the best); 1 when absent.
  * @attr {"cartoon" | "stick" | "sphere"} representation - The first style; cartoon for PDB and stick for SDF when absent.
  * @attr {boolean} spin - Start spinning.
  * @attr {string} api-base - Origin of the CSAI server; the page's own origin when absent.

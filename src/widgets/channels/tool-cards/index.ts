@@ -21,4 +21,6 @@ export const toolCards: Partial<Record<ToolName, () => Promise<ComponentType<Too
   patent_search: () => import('./PatentCard').then((m) => m.default),
   code_execution: () => import('./CodeCard').then((m) => m.default),
   page_crawl: () => import('./PageCrawlCard').then((m) => m.default),
+  docking_submit: () => import('./DockingCard').then((m) => m.DockingCard),
+  task_query: () => import('./DockingCard').then((m) => m.TaskCard),
 };

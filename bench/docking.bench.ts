@@ -1,0 +1,90 @@
+// Issue 13 §1: docking speed. Per-ligand wall time of the whole job pipeline (Open Babel 3D +
+// protonation, receptor preparation, Vina at exhaustiveness 8 with the configured CPUs, poses, SDF)
+// for drug-like ligands of ≤ 10 rotatable bonds in the 5DPV pocket, as p95 against the 60 s budget,
+// and against the same preparation plus one Vina run without search (grids, one random pose in the
+// box: `--randomize_only`) of the same ligand, measured in the same run.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/server/config';
+import { missingPrograms, runProgram } from '../src/server/docking/programs';
+import { boxArgs, DOCK_FILES, prepareAndDock, prepareLigand, prepareReceptor } from '../src/server/docking/run';
+import { boxAround, findReference, ligandAtoms, ligandsOf, receptorPdb } from '../src/server/docking/structure';
+import { DOCKING_LIMITS } from '../src/contract/docking';
+import type { Figure } from './lib';
+
+const PDB = '/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb';
+const BUDGET_S = 60;
+const EXHAUSTIVENESS = 8;
+/** Drug-like ligands with 1–10 rotatable bonds (PubChem isomeric SMILES as commonly published). */
+const LIGANDS: Array<[string, string]> = [
+  ['5DN (5DPV reference)', 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2'],
+  ['ibuprofen', 'CC(C)Cc1ccc(C(C)C(=O)O)cc1'],
+  ['erlotinib', 'COCCOc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OCCOC'],
+  ['gefitinib', 'COc1cc2ncnc(Nc3ccc(F)c(Cl)c3)c2cc1OCCCN1CCOCC1'],
+  ['imatinib', 'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1'],
+  ['tozasertib', 'Cc1cc(Nc2cc(N3CCN(C)CC3)nc(Sc3ccc(NC(=O)C4CC4)cc3)n2)n[nH]1'],
+];
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
+}
+
+export async function run(): Promise<Figure[]> {
+  const missing = missingPrograms();
+  if (missing.length) {
+    console.warn(`docking bench skipped: ${missing.join(', ')} not installed (apt-get install -y autodock-vina openbabel)`);
+    return [];
+  }
+  const config = loadConfig({ CSAI_DATA_DIR: os.tmpdir() });
+  const cpu = Math.max(1, Math.min(config.CSAI_DOCKING_CPUS, os.availableParallelism()));
+  const text = fs.readFileSync(PDB, 'utf8');
+  const box = boxAround(ligandAtoms(findReference(ligandsOf(text), '5DN')), DOCKING_LIMITS.boxPadding);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-docking-'));
+  const signal = AbortSignal.timeout(3600_000);
+  const docking: number[] = [];
+  const scoring: number[] = [];
+  try {
+    for (const [name, smiles] of LIGANDS) {
+      const dir = path.join(root, name.replace(/\W+/g, '-'));
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, DOCK_FILES.receptorPdb), receptorPdb(text));
+      const protonated = (await runProgram('obabel', [`-:${smiles}`, '-p', '7.4', '-osmi'], { signal })).stdout.trim().split(/\s+/)[0]!;
+
+      // Baseline: the same preparation, then Vina computes its grids and places one random pose, without searching.
+      const base = path.join(dir, 'baseline');
+      fs.mkdirSync(base);
+      fs.copyFileSync(path.join(dir, DOCK_FILES.receptorPdb), path.join(base, DOCK_FILES.receptorPdb));
+      const b0 = performance.now();
+      await prepareLigand(base, protonated, signal);
+      await prepareReceptor(base, signal);
+      await runProgram('vina', ['--receptor', DOCK_FILES.receptorPdbqt, '--ligand', DOCK_FILES.ligand, ...boxArgs(box), '--randomize_only', '--seed', '1', '--cpu', String(cpu), '--out', 'random.pdbqt'], { cwd: base, signal });
+      scoring.push((performance.now() - b0) / 1000);
+
+      const t0 = performance.now();
+      const result = await prepareAndDock({ dir, dockedSmiles: protonated, box, exhaustiveness: EXHAUSTIVENESS, numModes: 9, seed: 1, cpu, reference: false }, { signal });
+      const seconds = (performance.now() - t0) / 1000;
+      docking.push(seconds);
+      console.log(`  ${name}: ${result.rotatable_bonds} rotatable bonds, ${result.heavy_atoms} heavy atoms, ${seconds.toFixed(1)} s (best Vina score ${result.poses[0]!.score})`);
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  const whole = p95(docking);
+  return [
+    {
+      name: `docking p95 per ligand (${LIGANDS.length} ligands, ≤ 10 rotatable bonds, exhaustiveness ${EXHAUSTIVENESS}, ${cpu} CPU) against the ${BUDGET_S} s budget`,
+      value: `${whole.toFixed(1)} s`,
+      baseline: `${BUDGET_S} s`,
+      ratio: whole / BUDGET_S,
+      target: { op: '<=', ratio: 1 },
+    },
+    {
+      name: 'docking p95 per ligand against preparation + one Vina run without search (grids and a random pose) of the same ligands (p95)',
+      value: `${whole.toFixed(1)} s`,
+      baseline: `${p95(scoring).toFixed(1)} s`,
+      ratio: whole / Math.max(0.001, p95(scoring)),
+    },
+  ];
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+/** Limits of a docking request; the server also caps exhaustiveness, CPUs and time by configuration. */
+export const DOCKING_LIMITS = {
+  smilesLength: 1000,
+  /** Longest edge of the search box in Å (Vina slows down and loses accuracy past ~30 Å). */
+  maxBoxEdge: 40,
+  /** Shortest edge of the search box in Å. */
+  minBoxEdge: 4,
+  /** Å added on every side of a reference ligand or of named residues. */
+  boxPadding: 4,
+  maxResidues: 50,
+  maxModes: 20,
+  /** Largest exhaustiveness the schema accepts; the server's own cap (CSAI_DOCKING_MAX_EXHAUSTIVENESS) is usually lower. */
+  schemaMaxExhaustiveness: 256,
+} as const;
+
+const vec3 = (label: string) =>
+  z.tuple([z.number({ error: `${label}必须是数字` }), z.number({ error: `${label}必须是数字` }), z.number({ error: `${label}必须是数字` })], {
+    error: `${label}必须是 3 个数字 [x, y, z]`,
+  });
+
+/**
+ * A docking request (the `docking_submit` tool and POST /api/v1/tasks/docking). The box comes from
+ * `center` + `size` when given, else from `residues`, else from the reference ligand (`reference_ligand`,
+ * or the first ligand of the structure).
+ */
+export const dockingSubmitInput = z
+  .object({
+    smiles: z.string({ error: '请提供要对接分子的 SMILES' }).trim().min(1, '请提供要对接分子的 SMILES').max(DOCKING_LIMITS.smilesLength, `SMILES 不能超过 ${DOCKING_LIMITS.smilesLength} 个字符`),
+    ligand_name: z.string().trim().max(100, '分子名称不能超过 100 个字符').optional().describe('分子的名称（显示用）'),
+    receptor: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('受体：PDB 编号（如 5DPV，在你可读的知识库 PDB 文件中查找）或知识库中 PDB 文档的 id；不填时使用提问附带的 PDB 文档'),
+    reference_ligand: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('以结构中的参考配体（HETATM 残基名，如 "5DN" 或 "5DN A:401"）定义对接盒子；默认取第一个配体'),
+    residues: z
+      .array(z.string().trim().min(1).max(20), { error: '残基列表必须是字符串数组' })
+      .min(1, '残基列表不能为空')
+      .max(DOCKING_LIMITS.maxResidues, `残基最多 ${DOCKING_LIMITS.maxResidues} 个`)
+      .optional()
+      .describe('以这些残基定义对接盒子，如 ["LYS162", "A:ALA213"]'),
+    center: vec3('盒子中心').optional().describe('盒子中心 [x, y, z]（Å）'),
+    size: vec3('盒子尺寸').optional().describe('盒子尺寸 [x, y, z]（Å）'),
+    exhaustiveness: z
+      .number({ error: 'exhaustiveness 必须是数字' })
+      .int('exhaustiveness 必须是整数')
+      .min(1, 'exhaustiveness 不能小于 1')
+      .max(DOCKING_LIMITS.schemaMaxExhaustiveness, `exhaustiveness 不能超过 ${DOCKING_LIMITS.schemaMaxExhaustiveness}`)
+      .default(8),
+    num_modes: z.number().int().min(1).max(DOCKING_LIMITS.maxModes, `构象数不能超过 ${DOCKING_LIMITS.maxModes}`).default(9),
+    seed: z.number().int().min(-2147483648).max(2147483647).optional().describe('随机种子；相同种子与输入得到相同结果'),
+  })
+  .strict();
+export type DockingSubmitInput = z.infer<typeof dockingSubmitInput>;
+
+export const TASK_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export const taskState = z.enum(TASK_STATES);
+export type TaskState = z.infer<typeof taskState>;
+
+/** The search box Vina used (Å), and where it came from. */
+export const dockingBox = z.object({
+  center: z.tuple([z.number(), z.number(), z.number()]),
+  size: z.tuple([z.number(), z.number(), z.number()]),
+  source: z.enum(['ligand', 'residues', 'explicit']),
+  /** The reference ligand (`5DN A:401`) or the residues the box was made from. */
+  label: z.string(),
+});
+export type DockingBox = z.infer<typeof dockingBox>;
+
+/** One docked pose. */
+export const dockingPose = z.object({
+  mode: z.number().int(),
+  /** Vina score, kcal/mol (a scoring-function estimate, not a measured affinity). */
+  score: z.number(),
+  /** Heavy-atom RMSD to the best pose (Å, same atom order, no fitting). */
+  rmsd_to_best: z.number(),
+  /** Heavy-atom RMSD to the reference ligand (Å, symmetry-aware, no fitting), when the box came from one and the molecules match. */
+  rmsd_to_reference: z.number().nullable(),
+});
+export type DockingPose = z.infer<typeof dockingPose>;
+
+export const dockingResult = z.object({
+  poses: z.array(dockingPose),
+  /** Heavy atoms of the docked ligand. */
+  heavy_atoms: z.number().int(),
+  rotatable_bonds: z.number().int(),
+  /** Seconds Vina ran. */
+  vina_seconds: z.number(),
+  /** Why no reference RMSD was computed, when the box came from a ligand. */
+  reference_note: z.string().optional(),
+});
+export type DockingResult = z.infer<typeof dockingResult>;
+
+/** A docking task as its owner sees it. */
+export const dockingTask = z.object({
+  id: z.string(),
+  kind: z.literal('docking'),
+  state: taskState,
+  /** 0–1. */
+  progress: z.number(),
+  /** What it is doing now, or why it failed (Chinese). */
+  message: z.string(),
+  title: z.string(),
+  smiles: z.string(),
+  receptor: z.string(),
+  box: dockingBox,
+  exhaustiveness: z.number().int(),
+  num_modes: z.number().int(),
+  seed: z.number().int(),
+  cpu: z.number().int(),
+  result: dockingResult.nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type DockingTask = z.infer<typeof dockingTask>;
+
+/** `docking_submit` returns the new task at once; the card follows it. */
+export const dockingSubmitOutput = z.object({ task: dockingTask });
+export type DockingSubmitOutput = z.infer<typeof dockingSubmitOutput>;
+
+export const taskQueryInput = z
+  .object({
+    task_id: z.string().trim().min(1).max(64).optional().describe('任务 id；不填时列出你最近的任务'),
+  })
+  .strict();
+export type TaskQueryInput = z.infer<typeof taskQueryInput>;
+
+export const taskQueryOutput = z.object({ tasks: z.array(dockingTask) });
+export type TaskQueryOutput = z.infer<typeof taskQueryOutput>;
+
+export const taskIdParams = z.object({ id: z.string().min(1).max(64) });
+export const taskDownloadQuery = z.object({
+  format: z.enum(['sdf', 'pdbqt', 'receptor'], { error: 'format 只能是 sdf、pdbqt 或 receptor' }).default('sdf'),
+});
+
+/** Plain words every docking answer carries (SPEC: a score is not an affinity). */
+export const VINA_SCORE_NOTE = 'Vina 打分（kcal/mol）是打分函数的估计值，不是实测的结合亲和力，只适合在同一受体的分子之间粗略比较。';

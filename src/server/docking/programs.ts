@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** What to run when Vina or Open Babel is missing (Debian packages, also installed by `npm run setup`). */
+export const DOCKING_INSTALL_HINT = '对接需要 AutoDock Vina 与 Open Babel：请运行 `npm run setup`，或以 root 身份执行 `apt-get install -y autodock-vina openbabel`';
+
+/** The first executable `name` on PATH, or undefined. */
+export function findProgram(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The programs docking needs that are not installed (checked on each call: installing them enables the tools without a restart). */
+export const missingPrograms = () => ['vina', 'obabel'].filter((p) => !findProgram(p));
+
+/** A program ended with a non-zero status, was killed, or could not start. */
+export class ProgramError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly killed: boolean,
+  ) {
+    super(message);
+    this.name = 'ProgramError';
+  }
+}
+
+export interface RunOptions {
+  cwd?: string;
+  input?: string;
+  signal?: AbortSignal;
+  /** Each chunk of standard output as it comes. */
+  onStdout?: (chunk: string) => void;
+  /** Largest output kept, per stream. */
+  maxOutput?: number;
+  /** Called with the child's pid once it runs (its process group id too). */
+  onSpawn?: (pid: number) => void;
+}
+
+/**
+ * Runs a program in its own process group; the signal kills the whole group (SIGKILL), so a stop
+ * takes effect at once, threads and any children included.
+ */
+export function runProgram(program: string, args: string[], opts: RunOptions = {}): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(new ProgramError(`${program} stopped`, '', true));
+    const child = spawn(program, args, { cwd: opts.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const max = opts.maxOutput ?? 8 * 1024 * 1024;
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    const kill = () => {
+      killed = true;
+      if (child.pid) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    };
+    opts.signal?.addEventListener('abort', kill, { once: true });
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (stdout.length < max) stdout += chunk;
+      opts.onStdout?.(chunk);
+    });
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < max) stderr += chunk;
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
+    child.on('spawn', () => {
+      if (child.pid) opts.onSpawn?.(child.pid);
+    });
+    child.on('error', (err) => {
+      opts.signal?.removeEventListener('abort', kill);
+      reject(new ProgramError(`${program} could not start: ${err.message}`, stderr, killed));
+    });
+    child.on('close', (code, sig) => {
+      opts.signal?.removeEventListener('abort', kill);
+      if (code === 0 && !killed) resolve({ stdout, stderr });
+      else reject(new ProgramError(`${program} ended with ${sig ?? `status ${String(code)}`}`, stderr, killed || sig !== null));
+    });
+  });
+}

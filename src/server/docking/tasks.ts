@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { dockingBox, dockingResult, DOCKING_LIMITS, type DockingBox, type DockingSubmitInput, type DockingTask } from '../../contract/docking';
+import type { Config } from '../config';
+import { now, type Db } from '../db/database';
+import type { TaskTable } from '../db/schema';
+import { AppError, conflict, notFound } from '../errors';
+import { jobQueue } from '../jobs/queue';
+import { jobRunner } from '../jobs/runner';
+import type { Viewer } from '../access/access';
+import { docReadable } from '../access/access';
+import type { ChemService } from '../chem/service';
+import { structures } from '../chem/structures';
+import type { FileStore } from '../files/file-store';
+import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
+import { DOCK_FILES as FILES, prepareAndDock } from './run';
+import { boxAround, checkBox, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
+
+export const DOCKING_JOB = 'docking';
+const PDB_TYPE = 6;
+
+/** What a docking task keeps of its request (tasks.input). */
+const dockingSpec = z.object({
+  smiles: z.string(),
+  /** After protonation at pH 7.4 (Open Babel), the SMILES that is docked. */
+  docked_smiles: z.string(),
+  receptor: z.string(),
+  box: dockingBox,
+  /** The box came from this ligand (its records are in reference.pdb). */
+  reference: z.boolean(),
+  exhaustiveness: z.number().int(),
+  num_modes: z.number().int(),
+  seed: z.number().int(),
+  cpu: z.number().int(),
+});
+type DockingSpec = z.infer<typeof dockingSpec>;
+type TaskRow = Selectable<TaskTable>;
+
+export interface TaskServiceOptions {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+  files: FileStore;
+  chem: ChemService;
+}
+
+/** Docking or the tools are not usable on this server (programs missing). */
+export const dockingUnavailable = () => new AppError(503, 'docking_unavailable', `对接不可用：${DOCKING_INSTALL_HINT}`);
+
+/**
+ * Docking as durable jobs (issue 13 §1): a task row per request (owner, state, progress, result)
+ * whose work is a `jobs` row run here by one runner; Open Babel prepares the ligand and receptor,
+ * Vina docks, and the poses are kept as PDBQT and SDF files in the data folder.
+ */
+export function startTaskService({ config, db, log, files, chem }: TaskServiceOptions) {
+  const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
+  const root = path.join(config.dataDir, 'tasks');
+  const dirOf = (id: string) => path.join(root, id);
+  /** Running tasks of this process: their stop. */
+  const running = new Map<string, AbortController>();
+  const stopping = new AbortController();
+  const cpus = Math.max(1, Math.min(config.CSAI_DOCKING_CPUS, os.availableParallelism()));
+
+  const toTask = (row: TaskRow): DockingTask => {
+    const spec = dockingSpec.parse(JSON.parse(row.input));
+    const result = row.result ? dockingResult.parse(JSON.parse(row.result)) : null;
+    return {
+      id: row.id,
+      kind: 'docking',
+      state: row.state,
+      progress: row.progress,
+      message: row.message,
+      title: row.title,
+      smiles: spec.smiles,
+      receptor: spec.receptor,
+      box: spec.box,
+      exhaustiveness: spec.exhaustiveness,
+      num_modes: spec.num_modes,
+      seed: spec.seed,
+      cpu: spec.cpu,
+      result,
+      created_at: row.created_at,
+      started_at: row.started_at,
+      finished_at: row.finished_at,
+    };
+  };
+
+  const update = (id: string, fields: Partial<Omit<TaskRow, 'id'>>) => db.updateTable('tasks').set({ ...fields, updated_at: now() }).where('id', '=', id).execute();
+
+  /** The caller's own task, else 404 (someone else's is not revealed). */
+  async function ownRow(viewer: Viewer, id: string): Promise<TaskRow> {
+    const row = await db.selectFrom('tasks').selectAll().where('id', '=', id).where('user_id', '=', viewer.userId).executeTakeFirst();
+    if (!row) throw notFound('任务不存在');
+    return row;
+  }
+
+  /** The receptor named in the request, else the first PDB document among the question's documents. */
+  async function receptorText(viewer: Viewer, receptor: string | undefined, docIds: readonly string[]) {
+    if (receptor) return lookup.pdb(viewer, receptor);
+    if (docIds.length) {
+      const doc = await db
+        .selectFrom('kb_documents')
+        .select('id')
+        .where('id', 'in', [...docIds])
+        .where('type', '=', PDB_TYPE)
+        .where(docReadable(viewer.userId))
+        .orderBy('created_at')
+        .executeTakeFirst();
+      if (doc) return lookup.pdb(viewer, doc.id);
+    }
+    throw new DockingInputError('请指定受体：PDB 编号（如 5DPV，需先把该 PDB 文件上传到知识库）或知识库中 PDB 文档的 id，或在提问时附带 PDB 文件', 'receptor');
+  }
+
+  /** SMILES → the protonated form at pH 7.4 (Open Babel); bad SMILES are refused here, before anything is queued. */
+  async function protonate(smiles: string): Promise<string> {
+    if (smiles.includes('.')) throw new DockingInputError('请只提交一个分子：SMILES 中不能有用“.”分开的多个片段', 'smiles');
+    if (/\s/.test(smiles)) throw new DockingInputError(`无法解析 SMILES“${smiles}”：不能含有空格`, 'smiles');
+    let out = '';
+    try {
+      out = (await runProgram('obabel', [`-:${smiles}`, '-p', '7.4', '-osmi'], { signal: AbortSignal.timeout(30_000) })).stdout;
+    } catch (err) {
+      log.warn({ err }, 'obabel could not read a SMILES');
+    }
+    const docked = out.trim().split(/\s+/)[0] ?? '';
+    if (!docked) throw new DockingInputError(`无法解析 SMILES“${smiles}”，请检查写法`, 'smiles');
+    return docked;
+  }
+
+  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
+    if (missingPrograms().length) throw dockingUnavailable();
+    const cap = config.CSAI_DOCKING_MAX_EXHAUSTIVENESS;
+    if (input.exhaustiveness > cap) {
+      throw new DockingInputError(`exhaustiveness 不能超过 ${cap}（本服务器的上限，由 CSAI_DOCKING_MAX_EXHAUSTIVENESS 设置）`, 'exhaustiveness');
+    }
+    const active = await db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', viewer.userId)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    const limit = config.CSAI_DOCKING_MAX_ACTIVE_PER_USER;
+    if (Number(active?.n ?? 0) >= limit) {
+      throw new AppError(429, 'too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
+    }
+    if (input.center && !input.size) {
+      throw new DockingInputError('给出盒子中心（center）时也要给出盒子尺寸（size）', 'size');
+    }
+
+    const pdb = await receptorText(viewer, input.receptor, docIds);
+    const receptor = receptorPdb(pdb.pdb);
+    let box: DockingBox;
+    let reference: string | undefined;
+    if (input.center && input.size) {
+      box = { center: input.center, size: input.size, source: 'explicit', label: '' };
+    } else if (input.residues) {
+      const atoms = residueAtoms(pdb.pdb, input.residues);
+      box = { ...boxAround(atoms, DOCKING_LIMITS.boxPadding, input.size), source: 'residues', label: input.residues.join(', ') };
+    } else {
+      const ligand = findReference(ligandsOf(pdb.pdb), input.reference_ligand);
+      box = { ...boxAround(ligandAtoms(ligand), DOCKING_LIMITS.boxPadding, input.size), source: 'ligand', label: ligand.name };
+      reference = `${ligand.records.join('\n')}\nEND\n`;
+    }
+    checkBox(box.size);
+    const docked = await protonate(input.smiles);
+
+    const id = randomBytes(12).toString('base64url');
+    const receptorLabel = pdb.pdb_id || input.receptor || pdb.doc_id || '';
+    const spec: DockingSpec = {
+      smiles: input.smiles,
+      docked_smiles: docked,
+      receptor: receptorLabel,
+      box,
+      reference: !!reference,
+      exhaustiveness: input.exhaustiveness,
+      num_modes: input.num_modes,
+      seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
+      cpu: cpus,
+    };
+    const dir = dirOf(id);
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.writeFile(path.join(dir, FILES.receptorPdb), receptor);
+    if (reference) await fsp.writeFile(path.join(dir, FILES.reference), reference);
+    const t = now();
+    const title = `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`;
+    try {
+      await db.transaction().execute(async (trx) => {
+        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id }, { maxAttempts: 3 });
+        await trx
+          .insertInto('tasks')
+          .values({ id, user_id: viewer.userId, kind: 'docking', job_id: jobId, state: 'queued', progress: 0, message: '排队中', title, input: JSON.stringify(spec), result: null, created_at: t, started_at: null, finished_at: null, updated_at: t })
+          .execute();
+      });
+    } catch (err) {
+      await fsp.rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+    runner.wake();
+    return toTask(await db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  }
+
+  /** Docks one task; returns normally when it ended (done, failed, cancelled), throws only when the server stops. */
+  async function work(taskId: string): Promise<void> {
+    const row = await db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
+    if (!row || (row.state !== 'queued' && row.state !== 'running')) return; // cancelled or gone
+    const spec = dockingSpec.parse(JSON.parse(row.input));
+    const dir = dirOf(taskId);
+    const stop = new AbortController();
+    running.set(taskId, stop);
+    const timeoutMs = config.CSAI_DOCKING_TIMEOUT_S * 1000;
+    const timer = setTimeout(() => stop.abort('timeout'), timeoutMs);
+    const signal = AbortSignal.any([stop.signal, stopping.signal]);
+    const startedAt = now();
+    await update(taskId, { state: 'running', progress: 0.02, message: '正在准备配体（三维结构、pH 7.4 质子化）', started_at: startedAt, finished_at: null, result: null });
+    try {
+      const result = await prepareAndDock(
+        { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, reference: spec.reference },
+        {
+          signal,
+          // Only while running: a late progress line must not overwrite a cancellation.
+          onStage: (progress, message) =>
+            void db.updateTable('tasks').set({ progress, message, updated_at: now() }).where('id', '=', taskId).where('state', '=', 'running').execute().catch(() => undefined),
+        },
+      );
+
+      const current = await db.selectFrom('tasks').select('state').where('id', '=', taskId).executeTakeFirst();
+      if (current?.state !== 'running') return; // cancelled at the last moment
+      await update(taskId, { state: 'done', progress: 1, message: '完成', result: JSON.stringify(result), finished_at: now() });
+    } catch (err) {
+      if (stopping.signal.aborted) throw new Error('server stopping'); // the job stays running and runs again after the restart
+      const current = await db.selectFrom('tasks').select('state').where('id', '=', taskId).executeTakeFirst();
+      if (current?.state === 'cancelled') return;
+      let message: string;
+      if (stop.signal.reason === 'timeout') message = `对接运行超过上限 ${config.CSAI_DOCKING_TIMEOUT_S} 秒（CSAI_DOCKING_TIMEOUT_S），已停止`;
+      else if (err instanceof DockingInputError) message = err.message;
+      else {
+        log.warn({ err, taskId, stderr: err instanceof ProgramError ? err.stderr.slice(-2000) : undefined }, 'docking failed');
+        message = err instanceof ProgramError && /vina/.test(err.message) ? `Vina 运行失败：${lastLine(err.stderr) || err.message}` : `对接失败：${err instanceof ProgramError ? lastLine(err.stderr) || err.message : '内部错误'}`;
+      }
+      await update(taskId, { state: 'failed', message, finished_at: now() });
+    } finally {
+      clearTimeout(timer);
+      running.delete(taskId);
+    }
+  }
+
+  const runner = jobRunner(
+    db,
+    log,
+    {
+      [DOCKING_JOB]: async (job) => {
+        const taskId = z.object({ taskId: z.string() }).safeParse(JSON.parse(job.payload));
+        if (!taskId.success) throw new Error('bad docking job payload');
+        await work(taskId.data.taskId);
+      },
+    },
+    { concurrency: config.CSAI_DOCKING_CONCURRENCY, pollMs: 1000 },
+  );
+
+  /** After a restart: tasks left running wait for their job again; those whose job is gone or failed for good fail. */
+  async function reconcile() {
+    const open = await db
+      .selectFrom('tasks')
+      .leftJoin('jobs', 'jobs.id', 'tasks.job_id')
+      .select(['tasks.id', 'tasks.state', 'jobs.state as job_state'])
+      .where('tasks.state', 'in', ['queued', 'running'])
+      .execute();
+    for (const t of open) {
+      if (t.job_state === 'queued' || t.job_state === 'running') {
+        if (t.state === 'running') await update(t.id, { state: 'queued', progress: 0, message: '服务重启，任务将重新运行' });
+      } else {
+        await update(t.id, { state: 'failed', message: '服务多次重启，任务被中断，请重新提交', finished_at: now() });
+      }
+    }
+  }
+
+  return {
+    async start() {
+      await reconcile();
+      runner.start();
+    },
+    submit,
+    async list(viewer: Viewer, limit = 50): Promise<DockingTask[]> {
+      const rows = await db.selectFrom('tasks').selectAll().where('user_id', '=', viewer.userId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+      return rows.map(toTask);
+    },
+    get: async (viewer: Viewer, id: string) => toTask(await ownRow(viewer, id)),
+    async cancel(viewer: Viewer, id: string): Promise<DockingTask> {
+      const row = await ownRow(viewer, id);
+      if (row.state !== 'queued' && row.state !== 'running') throw conflict('任务已经结束，无法取消', 'task_finished');
+      await update(id, { state: 'cancelled', message: '已取消', finished_at: now() });
+      if (row.job_id !== null) await db.updateTable('jobs').set({ state: 'failed', error: 'cancelled', updated_at: now() }).where('id', '=', row.job_id).where('state', '=', 'queued').execute();
+      running.get(id)?.abort('cancelled');
+      return toTask(await ownRow(viewer, id));
+    },
+    /** A result file of the caller's finished task. */
+    async file(viewer: Viewer, id: string, format: 'sdf' | 'pdbqt' | 'receptor'): Promise<{ path: string; name: string; mime: string }> {
+      const row = await ownRow(viewer, id);
+      const name = format === 'sdf' ? FILES.sdf : format === 'pdbqt' ? FILES.poses : FILES.receptorPdb;
+      if (format !== 'receptor' && row.state !== 'done') throw conflict('任务尚未完成，还没有可下载的结果', 'task_not_done');
+      const file = path.join(dirOf(id), name);
+      if (!fs.existsSync(file)) throw notFound('结果文件不存在');
+      const mime = format === 'sdf' ? 'chemical/x-mdl-sdfile' : format === 'pdbqt' ? 'chemical/x-pdbqt' : 'chemical/x-pdb';
+      return { path: file, name: `docking-${id}-${format === 'receptor' ? 'receptor.pdb' : name}`, mime };
+    },
+    /** Pids of the processes of running tasks are not kept; tests look them up by the task folder. */
+    dirOf,
+    async stop() {
+      const done = runner.stop();
+      stopping.abort();
+      await done;
+    },
+  };
+}
+
+const lastLine = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-1)[0]
+    ?.slice(0, 300) ?? '';
+
+export type TaskService = ReturnType<typeof startTaskService>;

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { dockingSubmitInput, dockingTask, taskDownloadQuery, taskIdParams } from '../../contract/docking';
+import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
+import { DockingInputError } from '../docking/structure';
+import { badRequest, forbidden } from '../errors';
+import { contentDisposition } from '../knowledge/names';
+import { ok, type App, type Services } from './types';
+
+const tags = ['tasks'];
+
+const inputError = (err: unknown): never => {
+  if (err instanceof DockingInputError) throw badRequest(err.message, err.field, 'invalid_docking_input');
+  throw err;
+};
+
+/** The caller's background tasks (issue 13 §1): submit a docking job, list, get, cancel, download. Only the owner sees a task. */
+export default async function taskRoutes(app: App, { runtime, config }: Services) {
+  const { tasks } = runtime;
+  const user = async (req: { requireUser(): Promise<{ userId: string }> }) => ({ userId: (await req.requireUser()).userId });
+
+  app.get('/', {
+    schema: { tags, summary: "The caller's tasks, newest first (at most 50)", response: { 200: okSchema(z.array(dockingTask)), ...errorResponses } },
+  }, async (req) => ok(await tasks.list(await user(req))));
+
+  app.post('/docking', {
+    schema: {
+      tags,
+      summary: 'Queue a docking job (AutoDock Vina); returns the task at once',
+      body: dockingSubmitInput,
+      response: { 200: okSchema(dockingTask), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    const viewer = await user(req);
+    // SPEC §6: the alternate tool list omits docking; its HTTP door is closed too.
+    if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
+    return ok(await tasks.submit(viewer, req.body).catch(inputError));
+  });
+
+  app.get('/:id', {
+    schema: { tags, summary: 'One of the caller\'s tasks with its progress or result', params: taskIdParams, response: { 200: okSchema(dockingTask), ...errorResponses } },
+  }, async (req) => ok(await tasks.get(await user(req), req.params.id)));
+
+  app.post('/:id/cancel', {
+    schema: { tags, summary: 'Cancel a queued or running task (its processes are killed)', params: taskIdParams, response: { 200: okSchema(dockingTask), ...errorResponses } },
+  }, async (req) => ok(await tasks.cancel(await user(req), req.params.id)));
+
+  app.get('/:id/download', {
+    schema: { tags, summary: 'The poses as SDF or PDBQT, or the prepared receptor as PDB', params: taskIdParams, querystring: taskDownloadQuery },
+  }, async (req, reply) => {
+    const file = await tasks.file(await user(req), req.params.id, req.query.format);
+    const size = (await fs.promises.stat(file.path)).size;
+    reply
+      .header('Content-Type', file.mime)
+      .header('Content-Length', String(size))
+      .header('Content-Disposition', contentDisposition(file.name))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-cache');
+    return reply.send(fs.createReadStream(file.path));
+  });
+}

@@ -1,0 +1,91 @@
+import {
+  dockingSubmitInput,
+  dockingSubmitOutput,
+  taskQueryInput,
+  taskQueryOutput,
+  VINA_SCORE_NOTE,
+  type DockingSubmitInput,
+  type DockingSubmitOutput,
+  type DockingTask,
+  type TaskQueryInput,
+  type TaskQueryOutput,
+} from '../../contract/docking';
+import { DOCKING_INSTALL_HINT, missingPrograms } from '../docking/programs';
+import { DockingInputError } from '../docking/structure';
+import type { TaskService } from '../docking/tasks';
+import { AppError } from '../errors';
+import { ToolInputError, type ToolAvailability, type ToolDefinition, type ToolFactory } from './types';
+
+const STATE: Record<DockingTask['state'], string> = { queued: '排队中', running: '运行中', done: '已完成', failed: '失败', cancelled: '已取消' };
+
+function availability(tasks: TaskService | undefined): ToolAvailability {
+  if (!tasks) return { enabled: false, reason: '本服务器未启动后台任务服务。' };
+  const missing = missingPrograms();
+  if (missing.length) return { enabled: false, reason: `未安装 ${missing.join('、')}。${DOCKING_INSTALL_HINT}` };
+  return { enabled: true };
+}
+
+/** A user's mistake (or a 4xx of the server) as a message the card shows; anything else stays an internal failure. */
+function asToolError(err: unknown): never {
+  if (err instanceof DockingInputError) throw new ToolInputError(err.message);
+  if (err instanceof AppError && (err.statusCode < 500 || err.code === 'docking_unavailable')) throw new ToolInputError(err.message);
+  throw err;
+}
+
+const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+
+/** One task for the model: its state and, when done, every pose. */
+export function describeTask(task: DockingTask): string {
+  const head = `任务 ${task.id}（对接：${task.title}）：${STATE[task.state]}${task.state === 'running' ? `，进度 ${Math.round(task.progress * 100)}%` : ''}${task.message && task.state !== 'done' ? `，${task.message}` : ''}`;
+  const box = `盒子：中心 (${task.box.center.join(', ')})，尺寸 ${task.box.size.join(' × ')} Å，${task.box.source === 'ligand' ? `来自参考配体 ${task.box.label}` : task.box.source === 'residues' ? `来自残基 ${task.box.label}` : '手动给出'}；exhaustiveness ${task.exhaustiveness}，随机种子 ${task.seed}。`;
+  if (task.state !== 'done' || !task.result) return `${head}\n${box}`;
+  const r = task.result;
+  const rows = r.poses.map((p) => `| ${p.mode} | ${p.score.toFixed(2)} | ${fmt(p.rmsd_to_best)} | ${fmt(p.rmsd_to_reference)} |`);
+  return [
+    head,
+    box,
+    `配体 ${task.smiles}：${r.heavy_atoms} 个重原子，${r.rotatable_bonds} 个可旋转键；Vina 用时 ${r.vina_seconds} 秒。`,
+    '| 构象 | Vina 打分 (kcal/mol) | 与最优构象 RMSD (Å) | 与参考配体 RMSD (Å) |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    ...(r.reference_note ? [r.reference_note] : []),
+    VINA_SCORE_NOTE,
+  ].join('\n');
+}
+
+/** `docking_submit` (issue 13 §1): queues a Vina docking job and returns its id at once. */
+export const dockingSubmitTool: ToolFactory = (services): ToolDefinition<DockingSubmitInput, DockingSubmitOutput> => ({
+  name: 'docking_submit',
+  input: dockingSubmitInput,
+  output: dockingSubmitOutput,
+  description:
+    '提交分子对接任务（AutoDock Vina）：把一个 SMILES 分子对接到知识库中某个 PDB 结构的口袋里。盒子取自结构中的参考配体（默认第一个配体）、指定残基，或给出中心与尺寸。任务在后台运行，立即返回任务 id；用 task_query 查看进度与结果。',
+  availability: () => availability(services.tasks),
+  timeoutMs: 60_000,
+  async run(input, ctx) {
+    if (!services.tasks) throw new ToolInputError('本服务器未启动后台任务服务');
+    const task = await services.tasks.submit(ctx.viewer, input, ctx.docIds).catch(asToolError);
+    return { task };
+  },
+  summarize: ({ task }) => `已提交对接任务 ${task.id}（${task.title}），正在排队，完成后可用 task_query 查看构象与打分。\n${describeTask(task)}\n${VINA_SCORE_NOTE}`,
+});
+
+/** `task_query` (issue 13 §1): the caller's tasks, or one of them with its result. */
+export const taskQueryTool: ToolFactory = (services): ToolDefinition<TaskQueryInput, TaskQueryOutput> => ({
+  name: 'task_query',
+  input: taskQueryInput,
+  output: taskQueryOutput,
+  description: '查询你提交的后台任务（分子对接）：不带 task_id 时列出最近的任务及状态；带 task_id 时给出该任务的进度或结果（各构象的 Vina 打分与 RMSD）。',
+  availability: () => (services.tasks ? { enabled: true } : { enabled: false, reason: '本服务器未启动后台任务服务。' }),
+  async run(input, ctx) {
+    const tasks = services.tasks;
+    if (!tasks) throw new ToolInputError('本服务器未启动后台任务服务');
+    if (input.task_id) return { tasks: [await tasks.get(ctx.viewer, input.task_id).catch(asToolError)] };
+    return { tasks: await tasks.list(ctx.viewer, 20) };
+  },
+  summarize: ({ tasks }) => {
+    if (tasks.length === 0) return '你还没有提交过后台任务。';
+    if (tasks.length === 1) return describeTask(tasks[0]!);
+    return ['你最近的任务：', ...tasks.map((t) => `- ${t.id}：对接 ${t.title}，${STATE[t.state]}${t.state === 'running' ? ` ${Math.round(t.progress * 100)}%` : ''}${t.state === 'done' && t.result?.poses[0] ? `，最优 Vina 打分 ${t.result.poses[0].score.toFixed(2)} kcal/mol` : ''}`), VINA_SCORE_NOTE].join('\n');
+  },
+});

@@ -1,0 +1,205 @@
+import { createElement, useEffect, useState } from 'react';
+import { dockingSubmitOutput, dockingTask, taskQueryOutput, type DockingTask } from '../../../contract/docking';
+import { useApi, useT } from '../../shared/host-context';
+import { addStrings } from '../../shared/i18n';
+import type { ToolCardProps } from './index';
+import { dockingStrings } from './docking.strings';
+
+addStrings('docking', dockingStrings);
+// Defined here too (a card shown without the loader); 3Dmol itself loads only when a view is shown.
+void import('../../molecule/molecule-3d.element');
+
+/** How often a queued or running task is asked for its progress. */
+const POLL_MS = 2000;
+const active = (t: DockingTask) => t.state === 'queued' || t.state === 'running';
+const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+
+function save(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** One docking task: progress while it runs (polled), then the poses with their scores and a 3D view of receptor + selected pose. */
+export function TaskView({ initial }: { initial: DockingTask }) {
+  const t = useT('docking');
+  const client = useApi();
+  const [task, setTask] = useState(initial);
+  const [pose, setPose] = useState(1);
+  const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | null>(null);
+  const [failure, setFailure] = useState('');
+
+  useEffect(() => {
+    if (!active(task)) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      client.get(`/tasks/${encodeURIComponent(task.id)}`, dockingTask, { signal: abort.signal, quiet: true }).then(
+        (next) => setTask(next),
+        (err: unknown) => {
+          if (!abort.signal.aborted) setFailure(t('refresh_failed', { message: err instanceof Error ? err.message : String(err) }));
+        },
+      );
+    }, POLL_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [client, task, t]);
+
+  const cancel = async () => {
+    setBusy('cancel');
+    setFailure('');
+    try {
+      setTask(await client.post(`/tasks/${encodeURIComponent(task.id)}/cancel`, {}, dockingTask, { quiet: true }));
+    } catch (err) {
+      setFailure(t('cancel_failed', { message: err instanceof Error ? err.message : String(err) }));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const download = async (format: 'sdf' | 'pdbqt') => {
+    setBusy(format);
+    setFailure('');
+    try {
+      const file = await client.download(`/tasks/${encodeURIComponent(task.id)}/download?format=${format}`, { quiet: true });
+      save(file.blob, file.filename ?? `docking-${task.id}.${format}`);
+    } catch (err) {
+      setFailure(t('download_failed', { message: err instanceof Error ? err.message : String(err) }));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const box = task.box;
+  const boxSource = box.source === 'ligand' ? t('box_ligand', { label: box.label }) : box.source === 'residues' ? t('box_residues', { label: box.label }) : t('box_explicit');
+  const btn = 'rounded-csai border border-line px-2 py-1 text-xs hover:border-accent disabled:opacity-50';
+  const result = task.state === 'done' ? task.result : null;
+  return (
+    <section part="docking-card" aria-label={t('title', { title: task.title })} className="flex flex-col gap-2 rounded-csai border border-line p-3 text-sm text-ink">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <strong>{t('title', { title: task.title })}</strong>
+        <span part="docking-state" className={task.state === 'failed' ? 'text-danger' : 'text-muted'}>
+          {t(`state_${task.state}`)}
+        </span>
+      </header>
+      <p className="m-0 text-xs text-muted">
+        <code className="font-mono break-all">{task.smiles}</code> → {task.receptor}
+        <br />
+        {`${t('box', { center: box.center.join(', '), size: box.size.join(' × ') })}，${boxSource}`}
+        <br />
+        {t('params', { exhaustiveness: task.exhaustiveness, seed: task.seed, cpu: task.cpu })}
+      </p>
+      {active(task) && (
+        <div className="flex flex-wrap items-center gap-2">
+          <progress part="docking-progress" max={1} value={task.progress} aria-label={t('progress')} className="flex-1 min-w-[8rem]" />
+          <span role="status" className="text-xs text-muted">
+            {`${Math.round(task.progress * 100)}% · ${task.message}`}
+          </span>
+          <button type="button" part="docking-cancel" className={btn} disabled={busy !== null} onClick={() => void cancel()}>
+            {busy === 'cancel' ? t('cancelling') : t('cancel')}
+          </button>
+        </div>
+      )}
+      {task.state === 'failed' && (
+        <p role="alert" className="m-0 text-danger">
+          {task.message}
+        </p>
+      )}
+      {failure && (
+        <p role="alert" className="m-0 text-xs text-danger">
+          {failure}
+        </p>
+      )}
+      {result && (
+        <>
+          <p part="docking-note" className="m-0 text-xs text-warning">
+            {t('score_note')}
+          </p>
+          <p className="m-0 text-xs text-muted">{t('ligand', { heavy: result.heavy_atoms, rotatable: result.rotatable_bonds, seconds: result.vina_seconds })}</p>
+          <div className="overflow-x-auto">
+            <table part="docking-poses" className="text-xs border-collapse">
+              <thead>
+                <tr>
+                  {[t('mode'), t('score'), t('rmsd_best'), t('rmsd_reference')].map((h) => (
+                    <th key={h} scope="col" className="px-2 py-1 text-left border-b border-line font-semibold">
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {result.poses.map((p) => (
+                  <tr key={p.mode} aria-selected={p.mode === pose} className={p.mode === pose ? 'bg-accent/10' : ''}>
+                    <td className="px-2 py-1">
+                      <button type="button" className="underline" aria-pressed={p.mode === pose} aria-label={t('select_pose', { mode: p.mode })} onClick={() => setPose(p.mode)}>
+                        {p.mode}
+                      </button>
+                    </td>
+                    <td className="px-2 py-1 tabular-nums">{p.score.toFixed(2)}</td>
+                    <td className="px-2 py-1 tabular-nums">{fmt(p.rmsd_to_best)}</td>
+                    <td className="px-2 py-1 tabular-nums">{fmt(p.rmsd_to_reference)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {result.reference_note && <p className="m-0 text-xs text-muted">{result.reference_note}</p>}
+          <div className="h-80">{createElement('csai-molecule-3d', { 'task-id': task.id, pose: String(pose), representation: 'cartoon' })}</div>
+          <span className="flex gap-2">
+            {(['sdf', 'pdbqt'] as const).map((f) => (
+              <button key={f} type="button" part={`docking-download-${f}`} className={btn} disabled={busy !== null} onClick={() => void download(f)}>
+                {busy === f ? t('downloading') : t(`download_${f}`)}
+              </button>
+            ))}
+          </span>
+        </>
+      )}
+    </section>
+  );
+}
+
+const Fallback = ({ content }: Pick<ToolCardProps, 'content'>) => (
+  <p part="tool-error" role="alert" className="rounded-csai border border-danger px-3 py-2 text-sm text-danger">
+    {content}
+  </p>
+);
+
+/** docking_submit: the new task, followed until it ends. */
+export function DockingCard({ ok, content, data }: ToolCardProps) {
+  const parsed = ok ? dockingSubmitOutput.safeParse(data) : undefined;
+  if (!parsed?.success) return <Fallback content={content} />;
+  return <TaskView initial={parsed.data.task} />;
+}
+
+/** task_query: one task in full, or the list with a view of the chosen one. */
+export function TaskCard({ ok, content, data }: ToolCardProps) {
+  const t = useT('docking');
+  const parsed = ok ? taskQueryOutput.safeParse(data) : undefined;
+  const [open, setOpen] = useState<string | null>(null);
+  if (!parsed?.success) return <Fallback content={content} />;
+  const { tasks } = parsed.data;
+  if (tasks.length === 1) return <TaskView initial={tasks[0]!} />;
+  const chosen = tasks.find((x) => x.id === open);
+  return (
+    <section part="task-card" aria-label={t('tasks', { count: tasks.length })} className="flex flex-col gap-2 rounded-csai border border-line p-3 text-sm text-ink">
+      <strong>{t('tasks', { count: tasks.length })}</strong>
+      {tasks.length === 0 && <p className="m-0 text-muted">{t('no_tasks')}</p>}
+      <ul className="m-0 p-0 list-none flex flex-col gap-1">
+        {tasks.map((x) => (
+          <li key={x.id} className="flex flex-wrap items-center gap-2">
+            <span className="flex-1 min-w-0 truncate">{x.title}</span>
+            <span className="text-xs text-muted">{x.state === 'running' ? `${t('state_running')} ${Math.round(x.progress * 100)}%` : t(`state_${x.state}`)}</span>
+            <button type="button" className="rounded-csai border border-line px-2 py-0.5 text-xs hover:border-accent" aria-pressed={open === x.id} onClick={() => setOpen(open === x.id ? null : x.id)}>
+              {t('view')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {chosen && <TaskView key={chosen.id} initial={chosen} />}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+// The docking and task cards of an answer (issue 13 §1), rendered as the answer view renders a
+// tool_result: a queued task followed by polling to its end, then the poses and the 3D view of the
+// receptor with the chosen pose (<csai-molecule-3d task-id pose>). The CSAI API is faked; the
+// receptor is rdkit-data's 5DPV and the "poses" a real SDF (`node scripts/fetch-test-docs.mjs`).
+import { createRoot, type Root } from 'react-dom/client';
+import type { ComponentType } from 'react';
+import type { DockingTask } from '../../../src/contract/docking';
+import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
+import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
+import { expect, failOnConsoleErrors, json, mockFetch, nextFrame } from '../harness';
+
+const DOCS = '/.tmp/test-docs';
+const realFetch = globalThis.fetch.bind(globalThis);
+const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
+
+const queued: DockingTask = {
+  id: 't1', kind: 'docking', state: 'queued', progress: 0, message: '排队中', title: '5DN → 5DPV', smiles: 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2', receptor: '5DPV',
+  box: { center: [-6.9, -10.6, 13.1], size: [18.5, 16.2, 15.1], source: 'ligand', label: '5DN A:401' },
+  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
+};
+const running: DockingTask = { ...queued, state: 'running', progress: 0.5, message: 'Vina 对接中（50%）', started_at: '2026-01-01T00:00:01Z' };
+const done: DockingTask = {
+  ...running, state: 'done', progress: 1, message: '完成', finished_at: '2026-01-01T00:00:30Z',
+  result: {
+    poses: [
+      { mode: 1, score: -9.26, rmsd_to_best: 0, rmsd_to_reference: 0.84 },
+      { mode: 2, score: -8.55, rmsd_to_best: 3.1, rmsd_to_reference: 3.4 },
+    ],
+    heavy_atoms: 21, rotatable_bonds: 2, vina_seconds: 12.3,
+  },
+};
+
+async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
+  const started = performance.now();
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (performance.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
+    await nextFrame();
+  }
+}
+
+describe('docking cards', () => {
+  failOnConsoleErrors();
+  let host: HTMLElement;
+  let root: Root | undefined;
+  let restore = () => {};
+  let polls = 0;
+  let cancelled = 0;
+
+  beforeEach(() => {
+    polls = 0;
+    cancelled = 0;
+    document.cookie = 'XSRF-TOKEN=tok; path=/';
+    restore = mockFetch(async (url) => {
+      const u = new URL(url, location.href);
+      if (u.pathname === '/api/v1/tasks/t1') return okJson(++polls === 1 ? running : done);
+      if (u.pathname === '/api/v1/tasks/t2/cancel') {
+        cancelled++;
+        return okJson({ ...queued, id: 't2', state: 'cancelled', message: '已取消' });
+      }
+      if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'receptor') {
+        const pdb = await (await realFetch(`${DOCS}/5dpv.pdb`)).text();
+        return new Response(pdb.split('\n').filter((l) => l.startsWith('ATOM')).join('\n'), { headers: { 'Content-Type': 'chemical/x-pdb' } });
+      }
+      if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'sdf') return realFetch(`${DOCS}/cdk2.sdf`);
+      if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
+      return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+    }).restore;
+    host = document.createElement('div');
+    host.style.width = '800px';
+    document.body.append(host);
+  });
+  afterEach(() => {
+    root?.unmount();
+    host.remove();
+    restore();
+  });
+
+  async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>) {
+    const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
+    const shadow = host.attachShadow({ mode: 'open' });
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    root = createRoot(shadow);
+    root.render(
+      <HostContext.Provider value={info}>
+        <Card name={name} {...props} />
+      </HostContext.Provider>,
+    );
+    return shadow;
+  }
+  const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);
+
+  it('follows a submitted job to its poses and shows receptor + the chosen pose in 3D', async () => {
+    const shadow = await render('docking_submit', { ok: true, content: '已提交对接任务 t1', data: { task: queued } });
+    await waitLong(() => q(shadow, 'docking-progress'), 'the progress bar');
+    expect(shadow.textContent).to.contain('排队中');
+    expect(shadow.textContent).to.contain('来自参考配体 5DN A:401');
+    await waitLong(() => (shadow.textContent ?? '').includes('Vina 对接中（50%）'), 'the running state');
+    const table = await waitLong(() => q(shadow, 'docking-poses'), 'the poses');
+    expect(q(shadow, 'docking-note')!.textContent).to.equal('Vina 打分（kcal/mol）是打分函数的估计值，不是实测的结合亲和力，只适合在同一受体的分子之间粗略比较。');
+    expect(table.querySelectorAll('tbody tr').length).to.equal(2);
+    expect(table.textContent).to.contain('-9.26');
+    expect(table.textContent).to.contain('0.84');
+    const viewer = shadow.querySelector('csai-molecule-3d')!;
+    expect(viewer.getAttribute('task-id')).to.equal('t1');
+    expect(viewer.getAttribute('pose')).to.equal('1');
+    // The 3D view loads the receptor and the poses.
+    await waitLong(() => viewer.shadowRoot?.querySelector('[part~="atoms"]'), 'the 3D structure');
+    table.querySelectorAll<HTMLButtonElement>('tbody button')[1]!.click();
+    await waitLong(() => viewer.getAttribute('pose') === '2', 'pose 2');
+    expect(table.querySelectorAll('tbody tr')[1]!.getAttribute('aria-selected')).to.equal('true');
+    expect(q(shadow, 'docking-download-sdf')).to.not.equal(null);
+  });
+
+  it('cancels a queued job from the card', async () => {
+    const shadow = await render('docking_submit', { ok: true, content: '', data: { task: { ...queued, id: 't2' } } });
+    const button = await waitLong(() => q(shadow, 'docking-cancel') as HTMLButtonElement | null, 'the cancel button');
+    button.click();
+    await waitLong(() => (shadow.textContent ?? '').includes('已取消'), 'the cancelled state');
+    expect(cancelled).to.equal(1);
+    expect(q(shadow, 'docking-progress')).to.equal(null);
+  });
+
+  it('lists the caller\'s tasks and shows a failed tool call as its message', async () => {
+    const shadow = await render('task_query', { ok: true, content: '', data: { tasks: [{ ...queued, id: 't2', state: 'cancelled' }, { ...done, id: 't3', title: 'X → 5DPV' }] } });
+    await waitLong(() => q(shadow, 'task-card'), 'the list');
+    expect(shadow.textContent).to.contain('我的任务（2）');
+    expect(shadow.textContent).to.contain('已取消');
+    root?.unmount();
+    host.remove();
+    host = document.createElement('div');
+    document.body.append(host);
+    const failed = await render('task_query', { ok: false, content: '任务不存在', data: undefined });
+    expect(failed.textContent).to.contain('任务不存在');
+  });
+});
