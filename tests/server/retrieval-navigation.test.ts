@@ -11,6 +11,9 @@ import type { ParseResult } from '../../src/server/parsing/protocol';
 import { search } from '../../src/server/retrieval/search';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { upload, waitParsed } from './knowledge-helpers';
+import { answerText, ask, readEvents } from './answering-helpers';
+import { headingOf, mergeDuplicates, NOTHING_FOUND } from '../../src/server/answering/local-engine';
+import type { NumberedPassage } from '../../src/server/answering/engine';
 
 // Navigation passages (tables of contents, indexes, reference lists) are recognised at parse time
 // and kept out of the index, and FAQ questions keep their answers — on real documents nobody here
@@ -133,5 +136,42 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     expect(hits.slice(0, 2).map((h) => h.page).sort()).toEqual([6, 7]);
     expect(hits.find((h) => h.page === 6)!.text.startsWith('9 LATEX 2.09和LATEX 2ε有什么区别？\nLATEX 2.09是LATEX在LATEX 2ε之前的一个版本')).toBe(true);
     expect(hits.find((h) => h.page === 7)!.text.startsWith('义文档类型以及所包含宏包')).toBe(true);
+  });
+
+  it('answers without a model with the best passage first under its question, at most three quotes, each cited, no contents line', async () => {
+    const { questionId } = await ask(me, 'CTeX 套装的 Basic 版和 Full 版有什么区别？', { docIdList: [ids['ctex-faq.pdf']!] });
+    const { events } = await readEvents(me, questionId);
+    const text = answerText(events);
+    const cited = events.filter((e) => e.event === 'citation').map((e) => e.data);
+    expect(cited.length).toBeGreaterThanOrEqual(1);
+    expect(cited.length).toBeLessThanOrEqual(3);
+    expect(cited[0]).toMatchObject({ n: 1, page: 9 });
+    // The heading (the FAQ question) above the first quote, which is longer than the others.
+    expect(text).toContain('> 17 CTEX中文套装软件的Basic和Full版本都有什么区别？');
+    expect(text).toMatch(/第9页：“[^”]*Basic[^”]*” \[1\]/);
+    expect(text).not.toMatch(/(?:\. ){4,}/);
+    expect([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual(cited.map((c) => c.n));
+  });
+
+  it('says it found nothing in the chosen sources when no passage covers the question', async () => {
+    const { questionId } = await ask(me, '阿司匹林的分子量是多少？', { docIdList: [ids['ctex-faq.pdf']!, ids['lshort-zh-cn.pdf']!] });
+    const { events } = await readEvents(me, questionId);
+    expect(answerText(events)).toContain(NOTHING_FOUND);
+    expect(events.filter((e) => e.event === 'citation')).toEqual([]);
+  });
+});
+
+describe('quotes of the answer without a model', () => {
+  const numbered = (n: number, docId: string, text: string): NumberedPassage => ({ n, docId, title: `${docId}.pdf`, page: 1, bbox: null, text, score: 1 });
+  it('merge near-duplicate passages (the same text in two documents) into one quote', () => {
+    const text = 'Basic版本中的MiKTEX只有最基本的LATEX系统，Full版本包含完整的MiKTEX。';
+    const groups = mergeDuplicates([numbered(1, 'a', text), numbered(2, 'b', `${text} `), numbered(3, 'a', '完全不同的一段话，讲的是表格和脚注。')]);
+    expect(groups.map((g) => g.map((p) => p.n))).toEqual([[1, 2], [3]]);
+  });
+  it('take a first line that is a question or a heading as the heading, never a sentence', () => {
+    expect(headingOf('17 CTEX中文套装软件的Basic和Full版本都有什么区别？\n回答。')).toBe('17 CTEX中文套装软件的Basic和Full版本都有什么区别？');
+    expect(headingOf('3.6 表格\n正文。')).toBe('3.6 表格');
+    expect(headingOf('这是一句完整的话。\n下一句。')).toBeNull();
+    expect(headingOf('只有一行')).toBeNull();
   });
 });

@@ -115,10 +115,19 @@ export const MAX_QUOTES = 3;
 
 /**
  * The passages worth quoting, best first: those covering enough of the question whose second-stage
- * score is at least half the best one's, at most MAX_QUOTES; none when nothing is relevant.
+ * score is at least 0.3 of the best one's (or that are the best of their document), at most MAX_QUOTES; none when nothing is relevant.
  */
 export function quotable<T extends Passage & { coverage?: number }>(passages: T[]): T[] {
   if (nothingRelevant(passages)) return [];
   const best = passages[0]?.score ?? 0;
-  return passages.filter((p, i) => i === 0 || ((p.coverage ?? 1) >= ABSTAIN_BELOW && p.score >= 0.5 * best)).slice(0, MAX_QUOTES);
+  const docs = new Set<string>();
+  return passages
+    .filter((p, i) => {
+      // Another document's best passage that covers the question is worth quoting even when weaker.
+      const newDoc = !docs.has(p.docId);
+      docs.add(p.docId);
+      const coverage = p.coverage ?? 1;
+      return i === 0 || (coverage >= ABSTAIN_BELOW && p.score >= 0.3 * best) || (newDoc && coverage >= ABSTAIN_BELOW / 2);
+    })
+    .slice(0, MAX_QUOTES);
 }
