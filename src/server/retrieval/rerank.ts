@@ -15,6 +15,8 @@ import type { Passage } from './search';
  */
 const QUESTION_WORDS = /什么|怎么|怎样|如何|为什么|为何|哪些|哪个|哪里|哪儿|是否|能否|可以|可否|能不能|是不是|有没有|多少|几种|吗|呢|请问|一下|一些|应该|需要|我们|你们|进行|的|了|和|与|及|或|么/gu;
 
+const HAN = /\p{Script=Han}/u;
+
 interface Term {
   word: string;
   weight: number;
@@ -92,14 +94,19 @@ export function rerank(question: string, candidates: Passage[]): Scored[] {
     .map((p, i) => {
       const seq = seqs[i]!;
       const words = new Set(seq);
+      // A question asked in Chinese about an English passage (or the reverse) is covered by the
+      // words in the passage's script: "Ibuprofen 是什么类型的药物？" over an English text.
+      const han = HAN.test(p.text);
+      const own = terms.filter((t) => HAN.test(t.word) === han);
       const coverage = coverageOf(terms, words);
+      const answers = Math.max(coverage, coverageOf(own.length ? own : terms, words));
       const proximity = proximityOf(terms, seq);
       const firstLine = p.text.split('\n', 1)[0]!;
       const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine))) : 0;
       const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const score = (p.score / top) * (0.35 + coverage) * (1 + 0.35 * proximity + 0.5 * heading) * nav;
       const { segmented: _, ...rest } = p;
-      return { ...rest, score, coverage: coverage * nav };
+      return { ...rest, score, coverage: answers * nav };
     })
     .sort((a, b) => b.score - a.score);
 }
