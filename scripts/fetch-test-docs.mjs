@@ -20,6 +20,11 @@ const wanted = {
     'fduthesis-en.pdf': '/usr/share/doc/texlive-doc/latex/fduthesis/fduthesis-en.pdf',
     // 139 pages: the retrieval measurement and parse benchmarks use it.
     'lshort-zh-cn.pdf': '/usr/share/doc/texlive-doc/latex/lshort-chinese/lshort-zh-cn.pdf',
+    // Navigation pages (table of contents, running heads) and FAQ structure: the retrieval tests and set.
+    'ctex-faq.pdf': '/usr/share/doc/texlive-doc/latex/ctex-faq/ctex-faq.pdf',
+    'tlmgr-intro-zh-cn.pdf': '/usr/share/doc/texlive-doc/support/tlmgr-intro-zh-cn/tlmgr-intro-zh-cn.pdf',
+    'install-latex-guide-zh-cn.pdf': '/usr/share/doc/texlive-doc/latex/install-latex-guide-zh-cn/install-latex-guide-zh-cn.pdf',
+    'zhlipsum-en.pdf': '/usr/share/doc/texlive-doc/latex/zhlipsum/zhlipsum-en.pdf',
   },
   'rdkit-data': {
     'cdk2.sdf': '/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf',

@@ -1,4 +1,6 @@
 import { titleWords } from '../parsing/chunks';
+import { looksLikeNavigation } from '../parsing/navigation';
+import { quotable } from '../retrieval/rerank';
 import { tokens } from '../text/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import { questionStructures, structureLines } from './question-structures';
@@ -16,11 +18,13 @@ export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的�
 const MAX_QUOTED = 6;
 const MIN_RELATIVE_SCORE = 0.25;
 const QUOTE_LENGTH = 160;
+/** The best passage is quoted at more length. */
+const BEST_QUOTE_LENGTH = 320;
 
 const SENTENCE_END = /(?<=[。！？!?；;])|(?<=[.])\s+|\n+/;
 
 /** The one or two sentences of a passage that share the most words with the question, in their order. */
-export function quoteOf(text: string, questionTokens: Set<string>): string {
+export function quoteOf(text: string, questionTokens: Set<string>, length = QUOTE_LENGTH): string {
   const sentences: string[] = [];
   let lead = ''; // a list number ("7.") or symbol split off at its dot goes with the sentence after it
   for (const piece of text.split(SENTENCE_END)) {
@@ -35,10 +39,10 @@ export function quoteOf(text: string, questionTokens: Set<string>): string {
   if (lead.length > 1) sentences.push(lead);
   if (!sentences.length) return '';
   const scored = sentences.map((s, i) => ({ s, i, score: tokens(s).filter((t) => questionTokens.has(t)).length }));
-  const best = [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, 2).filter((x, k) => k === 0 || x.score > 0);
+  const best = [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, length > QUOTE_LENGTH ? 3 : 2).filter((x, k) => k === 0 || x.score > 0);
   const chosen = best.sort((a, b) => a.i - b.i).map((x) => x.s);
   let quote = chosen.join(' ');
-  if ([...quote].length > QUOTE_LENGTH) quote = [...quote].slice(0, QUOTE_LENGTH).join('') + '…';
+  if ([...quote].length > length) quote = [...quote].slice(0, length).join('') + '…';
   return asQuoteText(quote);
 }
 
@@ -113,31 +117,41 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         ]);
         return;
       }
-      const best = input.passages[0]?.score ?? 0;
-      // Weak passages, and ones sharing no word with the question (in their text or their file's
-      // name, which the index holds too), are left out (the best one always stays).
-      const chosen = input.passages
-        .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && (overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0)))
-        .slice(0, MAX_QUOTED);
+      const chosen = choosePassages(input.passages, questionTokens);
       if (!chosen.length) {
         const hits = (input.online ?? []).map((h, i) => ({ ...h, n: i + 1 }));
         writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND, ...(hits.length ? ['', ...hitQuoteLines(hits, questionTokens)] : [])], citationTracker(hits, sink));
         return;
       }
-      // Group by document in order of each document's best passage; best passage first inside.
-      const groups = new Map<string, NumberedPassage[]>();
-      for (const p of chosen) groups.set(p.docId, [...(groups.get(p.docId) ?? []), p]);
+      // Near-duplicates (the same text in two documents, or a passage repeated) are quoted once,
+      // citing every copy.
+      const quotes = mergeDuplicates(chosen);
       const renumbered: NumberedPassage[] = [];
+      const cite = (list: NumberedPassage[]) =>
+        list
+          .map((p) => {
+            renumbered.push({ ...p, n: renumbered.length + 1 });
+            return `[${renumbered.length}]`;
+          })
+          .join('');
       const lines = [NO_MODEL_LINE, '', ...toolLines, ...structures];
-      for (const list of groups.values()) {
-        list.sort((a, b) => b.score - a.score);
+      // Grouped by document in order of each document's best passage. The best passage of all comes
+      // first, under its heading (its first line, when that is a heading or a question) and quoted
+      // at more length; the others briefly. Each quote cites every copy it stands for.
+      const byDoc = new Map<string, NumberedPassage[][]>();
+      for (const list of quotes) byDoc.set(list[0]!.docId, [...(byDoc.get(list[0]!.docId) ?? []), list]);
+      let first = true;
+      for (const lists of byDoc.values()) {
         // A title is user text: escaped like the quotes, so a file name cannot plant links (issue 16 #4).
-        lines.push(`**《${asQuoteText(list[0]!.title)}》**`);
-        for (const p of list) {
-          const n = renumbered.length + 1;
-          renumbered.push({ ...p, n });
+        lines.push(`**《${asQuoteText(lists[0]![0]!.title)}》**`);
+        for (const list of lists) {
+          const p = list[0]!;
           const where = p.page ? `第${p.page}页：` : '';
-          lines.push(`- ${where}“${quoteOf(p.text, questionTokens)}” [${n}]`);
+          const heading = first ? headingOf(p.text) : null;
+          if (heading) lines.push(`> ${asQuoteText(heading)}`);
+          const body = heading ? p.text.slice(p.text.indexOf(heading) + heading.length) : p.text;
+          lines.push(`- ${where}“${quoteOf(body, questionTokens, first ? BEST_QUOTE_LENGTH : QUOTE_LENGTH)}” ${cite(list)}`);
+          first = false;
         }
         lines.push('');
       }
@@ -159,6 +173,49 @@ export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<
   }
   lines.push('');
   return lines;
+}
+
+/**
+ * The passages to quote. Reranked passages (with coverage, retrieval/rerank.ts): none when nothing
+ * covers enough of the question (the answer then says it found nothing), else the few worth
+ * quoting. Otherwise: the best, and others not far weaker that share a word with the question.
+ */
+export function choosePassages(passages: NumberedPassage[], questionTokens: Set<string>): NumberedPassage[] {
+  if (passages.some((p) => p.coverage !== undefined)) return quotable(passages.filter((p) => !looksLikeNavigation(p.text)));
+  const best = passages[0]?.score ?? 0;
+  // Weak passages, and ones sharing no word with the question (in their text or their file's
+  // name, which the index holds too), are left out (the best one always stays).
+  return passages
+    .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && (overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0)))
+    .slice(0, MAX_QUOTED);
+}
+
+/** Passages whose words are mostly the same (Jaccard ≥ 0.8) are one quote: groups in order of their first passage. */
+export function mergeDuplicates(passages: NumberedPassage[]): NumberedPassage[][] {
+  const groups: Array<{ words: Set<string>; list: NumberedPassage[] }> = [];
+  for (const p of passages) {
+    const words = new Set(tokens(p.text, { bigrams: false }));
+    const same = groups.find((g) => jaccard(g.words, words) >= 0.8);
+    if (same) same.list.push(p);
+    else groups.push({ words, list: [p] });
+  }
+  return groups.map((g) => g.list);
+}
+
+const jaccard = (a: Set<string>, b: Set<string>) => {
+  let both = 0;
+  for (const w of a) if (b.has(w)) both++;
+  const all = a.size + b.size - both;
+  return all ? both / all : 1;
+};
+
+/** A passage's first line when it is a heading or a FAQ question (short, not a sentence of the text). */
+export function headingOf(text: string): string | null {
+  const question = /^\s*(?:Q\s?)?\d{1,3}[.、．)]?\s?[^\n。？?]{2,90}[？?]/u.exec(text);
+  if (question && question[0].length < text.trim().length) return question[0].trim();
+  const first = text.split('\n', 1)[0]!.trim();
+  if (!text.includes('\n') || first.length > 80 || first.length < 2) return null;
+  return /[？?]$/.test(first) || !/[。.;；:：,，]$/.test(first) ? first : null;
 }
 
 /** Streams the lines one by one (so the answer appears progressively), citing as markers appear. */

@@ -1,5 +1,6 @@
 import { segmentForIndex } from '../text/segment';
 import type { Block, Box } from './pdf-layout';
+import { navigationKinds, type PassageKind } from './navigation';
 import type { ParsedChunk } from './protocol';
 
 /** Target passage length in characters: long enough for context, short enough to cite. */
@@ -39,10 +40,10 @@ export function meaningfulLength(text: string): number {
  * (the markdown keeps it).
  */
 function mergeTiny(chunks: ParsedChunk[]): ParsedChunk[] {
-  const fits = (a: ParsedChunk, b: ParsedChunk) => a.page === b.page && (!a.bbox || !b.bbox ? !a.bbox && !b.bbox : sameColumn(a.bbox, b.bbox));
+  const fits = (a: ParsedChunk, b: ParsedChunk) => a.page === b.page && (a.kind ?? 'content') === (b.kind ?? 'content') && (!a.bbox || !b.bbox ? !a.bbox && !b.bbox : sameColumn(a.bbox, b.bbox));
   const join = (first: ParsedChunk, second: ParsedChunk): ParsedChunk => {
     const text = `${first.text}\n${second.text}`;
-    return { page: first.page, bbox: first.bbox && second.bbox ? union(first.bbox, second.bbox) : null, text, segmented: segmentForIndex(text) };
+    return { page: first.page, bbox: first.bbox && second.bbox ? union(first.bbox, second.bbox) : null, text, segmented: segmentForIndex(text), ...(first.kind ? { kind: first.kind } : {}) };
   };
   const out: ParsedChunk[] = [];
   // Merged into the passage before it, or left out when that is impossible.
@@ -77,44 +78,79 @@ const LIST_MARK = /^\s*[(（]?(?:\d{1,3}|[ivxlc]{1,6}|[A-Za-z])[.)）、]\s*$/i;
 /** One short line with words and no closing punctuation ("3.1 章节和目录", "Test title") introduces what follows. */
 const headingLike = (text: string) => !text.trim().includes('\n') && LETTER_RUN.test(text) && !/[.。:：;；,，!！?？]$/.test(text.trim());
 
+/** A numbered question opening a FAQ entry ("17 CTEX中文套装…有什么区别？", "Q3. How do I …?"): it starts a passage like a heading. */
+const QUESTION_START = /^\s*(?:Q\s?)?\d{1,3}[.、．)）:：]?\s?[^\n。？?]{2,90}[？?]/u;
+/** A table or figure caption ("表 3.1 …", "Table 2: …", "图1 …"). */
+const CAPTION = /^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s?[\dA-Z][\d.\-–]*[\s:：.]/u;
+
+/** Whether a block starts a new unit of meaning: a heading, or a FAQ question. */
+const startsSection = (b: Block, kind: PassageKind) => kind === 'content' && (b.kind === 'heading' || (b.kind !== 'table' && QUESTION_START.test(b.text)));
+
 /**
  * Passages for the index: consecutive blocks of one page up to about TARGET characters, each
- * with the union of their boxes. A heading starts a passage and is kept in front of its text.
+ * with the union of their boxes and the kind of its blocks (navigation never shares a passage
+ * with content; see navigation.ts). A heading or a FAQ question starts a passage and is kept in
+ * front of its text — also when the text begins on the next page (the passage then lies on that
+ * page, its box around the text there). A caption and its table stay in one passage.
  */
 export function chunkBlocks(blocks: Block[]): ParsedChunk[] {
+  const kinds = navigationKinds(blocks);
   const out: ParsedChunk[] = [];
-  type Passage = { page: number; bbox: Box; parts: string[]; len: number; heading: boolean };
+  type Passage = { page: number; bbox: Box | null; parts: string[]; len: number; heading: boolean; kind: PassageKind; lastBlock: Block; context: string | null };
   let cur: Passage | null = null;
+  // The heading or question of the section being read: a passage that continues a section (after
+  // a page break or past TARGET) carries its words in its index words, not in its text.
+  let section: string | null = null;
   const flush = () => {
-    if (cur && cur.parts.join('').trim()) {
+    if (cur && cur.bbox && cur.parts.join('').trim()) {
       const text = cur.parts.join('\n');
-      out.push({ page: cur.page, bbox: cur.bbox, text, segmented: segmentForIndex(text) });
+      const context = cur.context ? `${segmentForIndex(cur.context)} ` : '';
+      out.push({ page: cur.page, bbox: cur.bbox, text, segmented: context + segmentForIndex(text), kind: cur.kind });
     }
     cur = null;
   };
-  for (const b of blocks) {
+  blocks.forEach((b, i) => {
     const text = b.text;
-    if (!cur || cur.page !== b.page || b.kind === 'heading' || cur.len + text.length > TARGET || !sameColumn(cur.bbox, b.bbox)) {
-      // A heading followed by nothing yet stays with what comes next.
+    const kind = kinds[i]!;
+    // A caption right before its table opens the passage that holds both.
+    const opensTable = b.kind !== 'table' && blocks[i + 1]?.kind === 'table' && blocks[i + 1]!.page === b.page && CAPTION.test(text) && text.length < 200;
+    const pairedCaption = !opensTable && cur !== null && cur.page === b.page && cur.kind === kind && isCaptionPair(cur.lastBlock, b);
+    if (!cur || cur.page !== b.page || cur.kind !== kind || ((startsSection(b, kind) || opensTable) && !pairedCaption) || (cur.len + text.length > TARGET && !pairedCaption) || !cur.bbox || !sameColumn(cur.bbox, b.bbox)) {
+      // A heading followed by nothing yet stays with what comes next, on this page or the next.
       const carry: Passage | null = cur;
-      if (carry && carry.heading && carry.parts.length === 1 && carry.page === b.page && carry.len < 120 && b.kind !== 'heading') {
+      if (carry && carry.heading && carry.parts.length === 1 && carry.kind === kind && carry.len < 120 && !startsSection(b, kind) && (carry.page !== b.page ? movesToNextPage(carry.parts[0]!, text) : carry.bbox && sameColumn(carry.bbox, b.bbox))) {
+        if (carry.page !== b.page) {
+          carry.page = b.page;
+          carry.bbox = b.bbox;
+        } else carry.bbox = carry.bbox ? union(carry.bbox, b.bbox) : b.bbox;
         carry.parts.push(text);
         carry.len += text.length;
-        carry.bbox = union(carry.bbox, b.bbox);
-        continue;
+        carry.lastBlock = b;
+        return;
       }
       flush();
-      cur = { page: b.page, bbox: b.bbox, parts: [text], len: text.length, heading: b.kind === 'heading' };
-      continue;
+      const opens = startsSection(b, kind);
+      if (opens) section = b.kind === 'heading' ? text : (QUESTION_START.exec(text)?.[0] ?? null);
+      if (kind !== 'content') section = null;
+      cur = { page: b.page, bbox: b.bbox, parts: [text], len: text.length, heading: opens && text.length < 120, kind, lastBlock: b, context: opens || opensTable ? null : section };
+      return;
     }
     cur.parts.push(text);
     cur.len += text.length;
     cur.bbox = union(cur.bbox, b.bbox);
-  }
+    cur.lastBlock = b;
+  });
   flush();
   // Very long single blocks (a huge table) are split so no passage gets unwieldy.
   return mergeTiny(out).flatMap((c) => (c.text.length <= TARGET * 3 ? [c] : splitLong(c)));
 }
+
+/** A heading or question at the foot of a page goes over to its text at the top of the next one (not to a stray page number). */
+const movesToNextPage = (heading: string, next: string) => (headingLike(heading) || QUESTION_START.test(heading)) && meaningfulLength(next) >= MIN_MEANINGFUL;
+
+/** A caption and the table it names, in either order. */
+const isCaptionPair = (prev: Block, next: Block) =>
+  (next.kind === 'table' && CAPTION.test(prev.text) && prev.text.length < 200) || (prev.kind === 'table' && CAPTION.test(next.text) && next.text.length < 200);
 
 function splitLong(c: ParsedChunk): ParsedChunk[] {
   const pieces: ParsedChunk[] = [];

@@ -16,7 +16,9 @@ export interface IndexStamp {
 async function writePassages(tx: Executor, docId: string, result: ParseResult) {
   await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
-  const chunks = result.chunks.map((c, ordinal) => ({
+  // Navigation passages (table of contents, index, references; parsing/navigation.ts) are not
+  // answerable: they stay in the markdown but out of the index.
+  const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content').map((c, ordinal) => ({
     doc_id: docId,
     ordinal,
     page: c.page,

@@ -8,5 +8,8 @@
  * 0 — before versions were recorded (migration 0007).
  * 1 — passages under 20 meaningful characters merged into a neighbour, file-name words indexed,
  *     an overview passage for SDF documents, keywords, citation title and binding sites in PDB summaries.
+ * 2 — navigation passages (tables of contents, indexes, reference lists) recognised and left out of
+ *     the index; FAQ questions and headings start a passage and keep their answer (also across a
+ *     page break); a caption stays with its table.
  */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;

@@ -1,3 +1,5 @@
+import type { PassageKind } from './navigation';
+
 /** What the parse worker is asked to do and what it answers (structured-clone messages). */
 export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb' | 'markdown';
 
@@ -17,6 +19,8 @@ export interface ParsedChunk {
   text: string;
   /** The text split into index tokens, space-separated (see text/segment.ts). */
   segmented: string;
+  /** Content (the default) or navigation (table of contents, index, references; see navigation.ts), which is not indexed. */
+  kind?: PassageKind;
 }
 
 export interface ParsedMolecule {

@@ -2,6 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
+import { rerank, type Scored } from './rerank';
+
+/** How many first-stage candidates the second stage (rerank.ts) reorders. */
+export const RERANK_DEPTH = 20;
 
 /** The usual reciprocal-rank-fusion constant (Cormack et al. 2009): damps the weight of the very top ranks. */
 export const RRF_K = 60;
@@ -45,7 +49,12 @@ export interface HybridOptions {
  * and cosine similarity fused by reciprocal rank — once every passage of the documents has its
  * vector (see vectorSearch). A failing embeddings service falls back to BM25 with a log line. The caller must have checked that the asker may read these documents.
  */
-export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Passage[]> {
+export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Scored[]> {
+  return rerank(query, await firstStage(db, docIds, query, Math.max(k, RERANK_DEPTH), opts)).slice(0, k);
+}
+
+/** BM25 alone, or BM25 and vectors fused: the candidates of the second stage. */
+async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<Passage[]> {
   const client = opts.embeddings;
   if (!client || !docIds.length || !query.trim()) return search(db, docIds, query, k);
   const depth = depthFor(k);
@@ -62,6 +71,9 @@ export async function hybridSearch(db: Executor, docIds: string[], query: string
   const [lexical, vectors] = await Promise.all([search(db, docIds, query, depth), semantic()]);
   if (!vectors?.length) return lexical.slice(0, k);
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
+  // The vector list's copy has no index words: take them from the BM25 copy where there is one.
+  const words = new Map(lexical.map((p) => [passageKey(p), p.segmented]));
+  for (const p of fromVectors) p.segmented = words.get(passageKey(p));
   return reciprocalRankFusion<Passage>([lexical, fromVectors], passageKey)
     .slice(0, k)
     .map(({ item, score }) => ({ ...item, score }));

@@ -20,6 +20,8 @@ export interface RetrievedPassage {
   bbox: [number, number, number, number] | null;
   text: string;
   score: number;
+  /** Share of the question's weighted words the passage holds (retrieval/rerank.ts), 0–1; absent when not reranked. */
+  coverage?: number;
 }
 
 /** What answering needs from the knowledge side: access checks, the documents to search, search. */

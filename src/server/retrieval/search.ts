@@ -10,6 +10,8 @@ export interface Passage {
   text: string;
   /** BM25 relevance, higher is better. */
   score: number;
+  /** The passage's index words (text/segment.ts), for the second stage (rerank.ts); not sent to clients. */
+  segmented?: string;
 }
 
 export interface SearchOptions {
@@ -298,6 +300,7 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
         bbox: r.bbox ? (JSON.parse(r.bbox) as [number, number, number, number]) : null,
         text: r.text,
         score: h.score,
+        segmented: r.segmented,
       },
     ];
   });

@@ -1,0 +1,150 @@
+// The hard retrieval evaluation (issue 17): a set of questions written by reading real documents
+// (bench/data/retrieval-hard.json), each with the page that answers it, or none for a question the
+// documents cannot answer. Shared by bench/retrieval.bench.ts and its test.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { usersRepo } from '../src/server/auth/accounts';
+import { now, type Db } from '../src/server/db/database';
+import { storeParseResult } from '../src/server/parsing/index-store';
+import { parseImage } from '../src/server/parsing/image';
+import { parsePdf } from '../src/server/parsing/pdf';
+import { parseSdf } from '../src/server/parsing/sdf';
+import type { Passage } from '../src/server/retrieval/search';
+
+export const hardSetSchema = z.object({
+  about: z.string(),
+  docs: z.record(
+    z.string(),
+    z.object({
+      file: z.string(),
+      /** Where the file comes from: a test document (scripts/fetch-test-docs.mjs) or a path on a Debian system. */
+      source: z.enum(['test-docs', 'system']),
+      kind: z.enum(['pdf-zh', 'pdf-en', 'ocr-image', 'sdf']),
+      pages: z.number().int().positive().nullable(),
+    }),
+  ),
+  questions: z.array(
+    z.object({
+      /** The document that answers, or null for an unanswerable question. */
+      doc: z.string().nullable(),
+      lang: z.enum(['zh', 'en']),
+      question: z.string().min(4),
+      /** The page holding the answer (1 for files without pages), or null when no document answers it. */
+      page: z.number().int().positive().nullable(),
+      /** Where the answer sits: running text, a table, or nowhere (unanswerable). */
+      type: z.enum(['text', 'table', 'unanswerable']),
+      /** For files without pages (an SDF): text the answering passage contains. */
+      contains: z.string().optional(),
+    }),
+  ),
+});
+export type HardSet = z.infer<typeof hardSetSchema>;
+
+export const loadHardSet = (root: string): HardSet => hardSetSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'bench/data/retrieval-hard.json'), 'utf8')));
+
+/** The file of a set document on this machine. */
+export const docPath = (root: string, doc: HardSet['docs'][string]) => (doc.source === 'system' ? doc.file : path.join(root, '.tmp/test-docs', doc.file));
+
+/** Parses and indexes every document of the set into db (one owner), under the set's document keys. */
+export async function indexHardSet(db: Db, root: string, set: HardSet): Promise<void> {
+  const owner = await usersRepo(db).create({ email: 'hard@example.com', phone: null, name: '评测', password_hash: 'x', department_id: null, status: 'active' });
+  for (const [id, doc] of Object.entries(set.docs)) {
+    const file = docPath(root, doc);
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run node scripts/fetch-test-docs.mjs`);
+    const title = path.basename(file);
+    await db
+      .insertInto('kb_documents')
+      .values({ id, owner_id: owner.id, folder_id: null, title, type: 1, mime: 'application/octet-stream', size: 0, sha256: id, storage_name: id, parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
+      .execute();
+    const parsed = doc.kind === 'sdf' ? await parseSdf(file, title, () => {}) : doc.kind === 'ocr-image' ? await parseImage(file, title, () => {}) : await parsePdf(file, () => {});
+    await storeParseResult(db, id, parsed);
+  }
+}
+
+export interface HardFigures {
+  answerable: number;
+  unanswerable: number;
+  recall1: number;
+  recall5: number;
+  mrr: number;
+  /** Share of the quoted passages that lie on the answering page (answerable questions). */
+  citationPrecision: number;
+  /** Share of the unanswerable questions the abstention rule abstains on. */
+  abstainRight: number;
+  /** Share of the answerable questions it does not abstain on. */
+  answerRight: number;
+  /** Answerable questions whose answer is in a table: recall@5. */
+  tableRecall5: number;
+  tables: number;
+  /** Top-5 passages that read as navigation (contents, index, references), over all questions. */
+  navigationInTop5: number;
+  misses: string[];
+}
+
+/**
+ * Every question searched in all the set's documents (the user chose them all): recall@k of the
+ * answering page in its document, MRR, citation precision of the top 5, and the abstention rule's
+ * accuracy on both kinds of question.
+ */
+export async function evaluate(
+  set: HardSet,
+  retrieve: (question: string, docIds: string[]) => Promise<Passage[]>,
+  abstains: (question: string, passages: Passage[]) => boolean,
+  /** The passages an answer would quote (citation precision is measured on them). */
+  quotes: (passages: Passage[]) => Passage[],
+  isNavigation: (text: string) => boolean,
+): Promise<HardFigures> {
+  const docIds = Object.keys(set.docs);
+  let r1 = 0;
+  let r5 = 0;
+  let rr = 0;
+  let onPage = 0;
+  let cited = 0;
+  let abstainRight = 0;
+  let answerRight = 0;
+  let tables = 0;
+  let tableHits = 0;
+  let nav = 0;
+  const misses: string[] = [];
+  const answerable = set.questions.filter((q) => q.page !== null);
+  const unanswerable = set.questions.filter((q) => q.page === null);
+  for (const q of set.questions) {
+    const passages = (await retrieve(q.question, docIds)).slice(0, 5);
+    nav += passages.filter((p) => isNavigation(p.text)).length;
+    const abstained = abstains(q.question, passages);
+    if (q.page === null) {
+      if (abstained) abstainRight++;
+      else misses.push(`  answered the unanswerable: ${q.question} → ${passages[0] ? `[${passages[0].docId} p.${passages[0].page}] ${passages[0].text.slice(0, 50).replace(/\n/g, ' ')}` : ''}`);
+      continue;
+    }
+    if (!abstained) answerRight++;
+    const right = (p: Passage) => p.docId === q.doc && (p.page ?? 1) === q.page && (!q.contains || p.text.includes(q.contains));
+    const rank = passages.findIndex(right);
+    if (q.type === 'table') tables++;
+    if (rank >= 0) {
+      r5++;
+      rr += 1 / (rank + 1);
+      if (rank === 0) r1++;
+      if (q.type === 'table') tableHits++;
+    } else misses.push(`  miss: [${q.doc} p.${q.page}] ${q.question} → ${passages.map((p) => `${p.docId}:${p.page}`).join(', ') || '(none)'}${abstained ? ' (abstained)' : ''}`);
+    const quoted = quotes(passages);
+    onPage += quoted.filter(right).length;
+    cited += quoted.length;
+  }
+  const n = answerable.length || 1;
+  return {
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    recall1: r1 / n,
+    recall5: r5 / n,
+    mrr: rr / n,
+    citationPrecision: cited ? onPage / cited : 0,
+    abstainRight: unanswerable.length ? abstainRight / unanswerable.length : 1,
+    answerRight: answerRight / n,
+    tableRecall5: tables ? tableHits / tables : 1,
+    tables,
+    navigationInTop5: nav,
+    misses,
+  };
+}

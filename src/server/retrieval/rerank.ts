@@ -1,0 +1,140 @@
+/**
+ * The second stage over BM25's best candidates, with no service: each passage is scored again on
+ * how much of the question it covers (rare words weigh more), how close together the question's
+ * words stand in it, and whether they are in its heading or question line; navigation passages
+ * indexed before they were recognised (parsing/navigation.ts) fall to the bottom. The same
+ * coverage decides when nothing relevant was found (abstention).
+ */
+import { looksLikeNavigation } from '../parsing/navigation';
+import { queryTerms, tokens } from '../text/segment';
+import type { Passage } from './search';
+
+/**
+ * Question words and phrasing that say what is asked, not what about ("有什么区别" matches every
+ * FAQ question asking for a difference): their tokens weigh little in coverage.
+ */
+const QUESTION_WORDS = /什么|怎么|怎样|如何|为什么|为何|哪些|哪个|哪里|哪儿|是否|能否|可以|可否|能不能|是不是|有没有|多少|几种|吗|呢|请问|一下|一些|应该|需要|我们|你们|进行|的|了|和|与|及|或|么/gu;
+
+const HAN = /\p{Script=Han}/u;
+
+interface Term {
+  word: string;
+  weight: number;
+}
+
+/** The question's tokens with weights: rarer among the candidates weighs more; question words and their bigrams weigh little. */
+function weightedTerms(question: string, docs: string[][]): Term[] {
+  const words = queryTerms(question).map((t) => t.slice(1, -1).replace(/""/g, '"'));
+  const content = new Set(tokens(question.normalize('NFKC').replace(QUESTION_WORDS, ' ')));
+  // Whole words of the question (not the bigrams across two words, such as 把行 in 把行距).
+  const whole = new Set(tokens(question, { bigrams: false }));
+  const n = docs.length;
+  return words.map((word) => {
+    const df = docs.filter((d) => d.includes(word)).length;
+    const idf = Math.log(1 + (n + 1) / (df + 0.5));
+    return { word, weight: idf * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3) };
+  });
+}
+
+/** The share of the question's weighted terms found in a passage's tokens (0–1). */
+function coverageOf(terms: Term[], words: Set<string>): number {
+  const total = terms.reduce((s, t) => s + t.weight, 0);
+  if (!total) return 0;
+  return terms.reduce((s, t) => s + (words.has(t.word) ? t.weight : 0), 0) / total;
+}
+
+/** 1 when the matched terms stand together, falling towards 0 as the shortest window holding them widens. */
+function proximityOf(terms: Term[], seq: string[]): number {
+  const wanted = new Set(terms.filter((t) => t.weight > 0.3).map((t) => t.word));
+  const present = new Set(seq.filter((w) => wanted.has(w)));
+  if (present.size < 2) return present.size ? 0.5 : 0;
+  // Shortest window of seq holding every present term (two pointers).
+  const need = present.size;
+  const have = new Map<string, number>();
+  let best = Infinity;
+  let lo = 0;
+  for (let hi = 0; hi < seq.length; hi++) {
+    const w = seq[hi]!;
+    if (!present.has(w)) continue;
+    have.set(w, (have.get(w) ?? 0) + 1);
+    while (have.size === need) {
+      best = Math.min(best, hi - lo + 1);
+      const l = seq[lo]!;
+      if (present.has(l)) {
+        const c = have.get(l)! - 1;
+        if (c) have.set(l, c);
+        else have.delete(l);
+      }
+      lo++;
+    }
+  }
+  // Bigrams double the tokens of a Chinese run: a window about 3× the terms is "together".
+  return Math.min(1, (3 * need) / Math.max(best, 1));
+}
+
+export interface Scored extends Passage {
+  /** Share of the question's weighted words the passage holds (0–1). */
+  coverage: number;
+}
+
+/**
+ * The candidates reordered by the second stage (best first), each with its coverage. BM25's score
+ * (normalised to the best candidate's) is multiplied by how much of the question the passage
+ * covers, how close together, and whether its first line (a heading or question) holds it.
+ */
+export function rerank(question: string, candidates: Passage[]): Scored[] {
+  if (!candidates.length) return [];
+  const seqs = candidates.map((p) => (p.segmented !== undefined ? p.segmented.split(' ') : tokens(p.text)));
+  const terms = weightedTerms(
+    question,
+    seqs.map((s) => [...new Set(s)]),
+  );
+  const top = Math.max(...candidates.map((p) => p.score), 1e-9);
+  return candidates
+    .map((p, i) => {
+      const seq = seqs[i]!;
+      const words = new Set(seq);
+      // A question asked in Chinese about an English passage (or the reverse) is covered by the
+      // words in the passage's script: "Ibuprofen 是什么类型的药物？" over an English text.
+      const han = HAN.test(p.text);
+      const own = terms.filter((t) => HAN.test(t.word) === han);
+      const coverage = coverageOf(terms, words);
+      const answers = Math.max(coverage, coverageOf(own.length ? own : terms, words));
+      const proximity = proximityOf(terms, seq);
+      const firstLine = p.text.split('\n', 1)[0]!;
+      const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine))) : 0;
+      const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
+      const score = (p.score / top) * (0.35 + coverage) * (1 + 0.35 * proximity + 0.5 * heading) * nav;
+      const { segmented: _, ...rest } = p;
+      return { ...rest, score, coverage: answers * nav };
+    })
+    .sort((a, b) => b.score - a.score);
+}
+
+/** Below this coverage a best passage does not answer the question: "not found in the chosen sources". */
+export const ABSTAIN_BELOW = 0.19;
+
+/** Whether the reranked passages leave the question unanswered (nothing covers enough of it). */
+export const nothingRelevant = (passages: Array<Passage & { coverage?: number }>) => !passages.some((p) => (p.coverage ?? 1) >= ABSTAIN_BELOW);
+
+/** At most this many passages are quoted by an answer without a model. */
+export const MAX_QUOTES = 3;
+
+/**
+ * The passages worth quoting, best first: those covering enough of the question whose second-stage
+ * score is at least 0.3 of the best one's (or that are the best of their document), at most MAX_QUOTES; none when nothing is relevant.
+ */
+export function quotable<T extends Passage & { coverage?: number }>(passages: T[]): T[] {
+  if (nothingRelevant(passages)) return [];
+  const best = passages[0]?.score ?? 0;
+  const docs = new Set<string>();
+  return passages
+    .filter((p, i) => {
+      // Another document's best passage that covers the question is worth quoting even when weaker.
+      const newDoc = !docs.has(p.docId);
+      docs.add(p.docId);
+      const coverage = p.coverage ?? 1;
+      return i === 0 || (coverage >= ABSTAIN_BELOW && p.score >= 0.3 * best) || (newDoc && coverage >= ABSTAIN_BELOW / 2);
+    })
+    .slice(0, MAX_QUOTES);
+}

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docPath, loadHardSet } from '../../bench/retrieval-eval';
+import { nothingRelevant, quotable, rerank } from '../../src/server/retrieval/rerank';
+import type { Passage } from '../../src/server/retrieval/search';
+
+// Issue 17's evaluation set (bench/data/retrieval-hard.json) and the second stage it measures.
+const ROOT = path.resolve(__dirname, '../..');
+const set = loadHardSet(ROOT);
+const HAN = /\p{Script=Han}/u;
+
+describe('the hard retrieval set', () => {
+  it('has at least 150 questions over at least 8 documents of four kinds, 20 unanswerable, some on tables', () => {
+    expect(set.questions.length).toBeGreaterThanOrEqual(150);
+    expect(Object.keys(set.docs).length).toBeGreaterThanOrEqual(8);
+    expect(new Set(Object.values(set.docs).map((d) => d.kind))).toEqual(new Set(['pdf-zh', 'pdf-en', 'ocr-image', 'sdf']));
+    expect(set.questions.filter((q) => q.type === 'unanswerable').length).toBeGreaterThanOrEqual(20);
+    expect(set.questions.filter((q) => q.type === 'table').length).toBeGreaterThanOrEqual(5);
+    expect(new Set(set.questions.map((q) => q.question)).size).toBe(set.questions.length);
+  });
+
+  it('points every answerable question at a document of the set and a page inside it, and none of the others', () => {
+    for (const q of set.questions) {
+      if (q.type === 'unanswerable') {
+        expect([q.doc, q.page], q.question).toEqual([null, null]);
+        continue;
+      }
+      const doc = set.docs[q.doc!];
+      expect(doc, q.question).toBeDefined();
+      if (doc!.pages !== null) expect(q.page!, q.question).toBeLessThanOrEqual(doc!.pages);
+      if (doc!.kind === 'sdf') expect(q.contains, q.question).toBeTruthy();
+      if (q.lang === 'zh') expect(q.question).toMatch(HAN);
+      else expect(q.question).not.toMatch(HAN);
+    }
+  });
+
+  it('names system documents by an absolute path', () => {
+    for (const doc of Object.values(set.docs)) if (doc.source === 'system') expect(path.isAbsolute(docPath(ROOT, doc))).toBe(true);
+    for (const doc of Object.values(set.docs)) if (doc.source === 'system' && fs.existsSync('/usr/share/doc')) expect(typeof doc.file).toBe('string');
+  });
+});
+
+const passage = (text: string, score: number): Passage => ({ docId: 'd', page: 1, bbox: null, text, score });
+
+describe('the second stage', () => {
+  it('puts the passage holding the question’s words together and in its heading above a longer BM25 winner', () => {
+    const ranked = rerank('CTEX 套装的 Basic 和 Full 版本有什么区别', [
+      passage('9 LATEX 2.09和LATEX 2ε有什么区别？\nLATEX 2ε对LATEX 2.09做了很大的改进，增加了很多新功能。', 10),
+      passage('17 CTEX中文套装软件的Basic和Full版本都有什么区别？\nBasic版本中的MiKTEX只有最基本的LATEX系统。', 8),
+    ]);
+    expect(ranked[0]!.text.startsWith('17 CTEX')).toBe(true);
+    expect(ranked[0]!.coverage).toBeGreaterThan(ranked[1]!.coverage);
+  });
+
+  it('sends a contents line to the bottom even when BM25 ranked it first', () => {
+    const ranked = rerank('Basic 和 Full 版本', [passage('17 CTEX中文套装软件的Basic和Full版本都有什么区别？. . . . . . . . 9\n18 CTEX-Fonts都是干什么的？. . . . . . . . 9', 20), passage('Basic版本所需的安装空间为一百多兆，Full版本需要六百多兆。', 5)]);
+    expect(ranked[0]!.text.startsWith('Basic版本')).toBe(true);
+  });
+
+  it('abstains when no passage covers enough of the question, and quotes at most three otherwise', () => {
+    const off = rerank('阿司匹林的分子量是多少', [passage('CTEX是一个关于TEX的中文网站。', 3), passage('表格中使用p参数的列如何改变对齐方式？', 2)]);
+    expect(nothingRelevant(off)).toBe(true);
+    expect(quotable(off)).toEqual([]);
+    const on = rerank('表格 p 参数 列 对齐', [1, 2, 3, 4, 5].map((i) => passage(`表格的列参数中的p参数可以指定列的宽度和对齐方式，例 ${i}。`, 10 - i)));
+    expect(nothingRelevant(on)).toBe(false);
+    expect(quotable(on).length).toBe(3);
+  });
+});
