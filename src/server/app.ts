@@ -36,6 +36,7 @@ import { startRuntime } from './runtime';
 import type { ToolFactory } from './tools/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
+import { collectRoutes } from './route-table';
 
 export interface BuildOptions {
   config: Config;
@@ -62,6 +63,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools }: Bui
     // A malformed URL ('/api/v1/%') is answered before routing: give it the envelope too.
     frameworkErrors: badUrl,
   }).withTypeProvider<ZodTypeProvider>();
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
