@@ -15,6 +15,8 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   admet: () => import('./admet.bench'),
   names: () => import('./names.bench'),
   molsearch: () => import('./molsearch.bench'),
+  crash: () => import('./crash.bench'),
+  load: () => import('./load.bench'),
 };
 
 const wanted = process.argv.slice(2);
