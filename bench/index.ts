@@ -18,6 +18,8 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   sandbox: () => import('./sandbox.bench'),
   crawl: () => import('./crawl.bench'),
   docking: () => import('./docking.bench'),
+  crash: () => import('./crash.bench'),
+  load: () => import('./load.bench'),
 };
 
 const wanted = process.argv.slice(2);

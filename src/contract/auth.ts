@@ -8,6 +8,7 @@ const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 export const phoneNumber = z
   .string()
   .trim()
+  .max(32, '手机号格式不正确')
   .transform((s) => s.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, ''))
   .pipe(z.string().regex(/^1[3-9]\d{9}$/, '手机号格式不正确'));
 
@@ -63,7 +64,7 @@ export const signInBody = z
 export const accountBody = z.object({ account }).strict();
 
 /** POST /api/v1/auth/otp/verify. */
-export const otpVerifyBody = z.object({ account, code: z.string().trim().regex(/^\d{6}$/, '验证码为6位数字') }).strict();
+export const otpVerifyBody = z.object({ account, code: z.string().trim().max(32, '验证码为6位数字').regex(/^\d{6}$/, '验证码为6位数字') }).strict();
 
 /** POST /api/v1/auth/reset-password. */
 export const resetPasswordBody = z.object({ token: opaqueToken, password: newPassword }).strict();

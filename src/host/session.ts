@@ -101,9 +101,23 @@ export function sessionEnded(): void {
 
 const RETURN_KEY = 'csai:return_to';
 
+/**
+ * A path on this site, and nothing a browser would read as another origin: `//evil.example`,
+ * `/\\evil.example` (a backslash counts as a slash) and `/<tab>/evil.example` (tabs and line breaks are
+ * dropped) all would. Checked by resolving it the way the browser will (no open redirect).
+ */
+function isSitePath(path: string): boolean {
+  if (!path.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(path)) return false;
+  try {
+    return new URL(path, window.location.origin).origin === window.location.origin && !path.startsWith('//');
+  } catch {
+    return false;
+  }
+}
+
 /** Remembers the page a signed-out visitor asked for, so sign-in can bring them back to it. */
 export function rememberReturnPath(path: string): void {
-  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/auth/') || path.startsWith('/errors/')) return;
+  if (!isSitePath(path) || path.startsWith('/auth/') || path.startsWith('/errors/')) return;
   try {
     window.sessionStorage.setItem(RETURN_KEY, path);
   } catch {
@@ -116,7 +130,7 @@ export function takeReturnPath(): string {
   try {
     const path = window.sessionStorage.getItem(RETURN_KEY);
     window.sessionStorage.removeItem(RETURN_KEY);
-    if (path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/auth/')) return path;
+    if (path && isSitePath(path) && !path.startsWith('/auth/')) return path;
   } catch {
     // fall through
   }

@@ -45,6 +45,7 @@ import type { ToolFactory } from './tools/types';
 import type { OutboundPolicy } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
+import { collectRoutes } from './route-table';
 
 export interface BuildOptions {
   config: Config;
@@ -76,6 +77,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     // A malformed URL ('/api/v1/%') is answered before routing: give it the envelope too.
     frameworkErrors: badUrl,
   }).withTypeProvider<ZodTypeProvider>();
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

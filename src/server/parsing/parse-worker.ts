@@ -7,6 +7,15 @@ import { parseMarkdown } from './markdown';
 import { withTitle } from './chunks';
 import type { ParseResult, ParseTask, WorkerMessage } from './protocol';
 
+/**
+ * What this thread holds after a task: its V8 heap and the memory outside it (ArrayBuffers such as
+ * page images, WebAssembly memory), in MB. The pool ends a worker that holds too much (worker-pool.ts).
+ */
+function memoryMb(): number {
+  const m = process.memoryUsage();
+  return Math.round((m.heapTotal + m.external) / (1024 * 1024));
+}
+
 /** The parse worker thread: one task at a time, progress and result as messages. */
 const port = parentPort;
 if (!port) throw new Error('parse-worker must run in a worker thread');
@@ -30,7 +39,7 @@ port.on('message', (task: ParseTask) => {
     }
   };
   work().then(
-    (result) => send({ type: 'done', taskId: task.taskId, result }),
-    (err: unknown) => send({ type: 'error', taskId: task.taskId, message: err instanceof Error ? err.message : String(err) }),
+    (result) => send({ type: 'done', taskId: task.taskId, result, memoryMb: memoryMb() }),
+    (err: unknown) => send({ type: 'error', taskId: task.taskId, message: err instanceof Error ? err.message : String(err), memoryMb: memoryMb() }),
   );
 });

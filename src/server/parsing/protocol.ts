@@ -42,8 +42,8 @@ export interface ParseResult {
 
 export type WorkerMessage =
   | { type: 'progress'; taskId: number; percent: number; text?: string }
-  | { type: 'done'; taskId: number; result: ParseResult }
-  | { type: 'error'; taskId: number; message: string };
+  | { type: 'done'; taskId: number; result: ParseResult; memoryMb: number }
+  | { type: 'error'; taskId: number; message: string; memoryMb: number };
 
 /** Reports progress from inside a parser: percent 0–100 and an optional human step. */
 export type Progress = (percent: number, text?: string) => void;
