@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../../src/server/route-table';
 import { Client, signedInUser, startServer, STACK_FRAME, type TestServer } from '../helpers';
@@ -33,6 +36,10 @@ interface OwnerThings {
   channel: string;
   question: string;
   tokenId: string;
+  /** A finished (failed) docking task of the owner, with its prepared receptor kept. */
+  task: string;
+  /** A file the owner's sandboxed run kept. */
+  artifact: string;
 }
 /** The caller's own folder (a target for copies; absent when signed out). */
 interface Mine {
@@ -72,6 +79,7 @@ const EXPECTED: Record<string, Case> = {
   'GET /api/v1/tools': { access: 'public', call: () => ({ path: '/api/v1/tools' }) },
   'GET /api/v1/auth/csrf': { access: 'public', call: () => ({ path: '/api/v1/auth/csrf' }) },
   'GET /api/v1/auth/session': { access: 'public', call: () => ({ path: '/api/v1/auth/session' }) },
+  'GET /api/v1/auth/options': { access: 'public', call: () => ({ path: '/api/v1/auth/options' }), expect: all('ok') },
   // Sign-up etc. with a body that is refused (invalid or unknown): these never act on the caller's session.
   'POST /api/v1/auth/sign-up': { access: 'public', call: () => ({ path: '/api/v1/auth/sign-up', body: json({}) }), expect: all(400) },
   'POST /api/v1/auth/sign-in': { access: 'public', call: () => ({ path: '/api/v1/auth/sign-in', body: json({ account: 'nobody@example.com', password: 'wrong-password' }) }), expect: all(400) },
@@ -163,6 +171,39 @@ const EXPECTED: Record<string, Case> = {
   'POST /api/v1/channel/answer/effect': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/channel/answer/effect', body: json({ question_id: o.question, effect: 'like' }) }) },
   // Asking in the owner's channel, and with the owner's private document as context.
   'POST /api/v1/channel/init_questions': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/channel/init_questions', body: json({ question: '总结', channel_id: o.channel, docIdList: [o.privateDoc] }) }) },
+
+  // ---------- online research (issue 15): nothing here reaches the network ----------
+  // Which sources exist (never their addresses): public, like the tool list.
+  'GET /api/v1/online/status': { access: 'public', call: () => ({ path: '/api/v1/online/status' }), expect: all('ok') },
+  // No literature service is configured here (the server is started with the URLs empty): 503 for everyone signed in.
+  'GET /api/v1/literature/search': { access: 'user', call: () => ({ path: '/api/v1/literature/search?query=aspirin' }), expect: { owner: 503, token: 503, reader: 503, stranger: 503, admin: 503 } },
+  // Saving into the owner's folder: the folder is checked before anything is fetched, so only the
+  // owner gets as far as the address, which is refused (loopback) without a request going out.
+  'POST /api/v1/crawl/save': { access: 'user', of: 'shared-write', call: (o) => ({ path: '/api/v1/crawl/save', body: json({ url: 'http://127.0.0.1/page', folder_id: o.sharedFolder }) }), expect: { owner: 400, token: 400 } },
+  'POST /api/v1/literature/save_pdf': { access: 'user', of: 'shared-write', call: (o) => ({ path: '/api/v1/literature/save_pdf', body: json({ pdf_url: 'http://127.0.0.1/paper.pdf', title: 'Matrix', folder_id: o.sharedFolder }) }), expect: { owner: 400, token: 400 } },
+  // MCP servers are managed by administrators only. None is configured: the admin's add is refused
+  // (nothing answers on port 1 of loopback), reconnect and remove of an unknown one are 404.
+  'GET /api/v1/mcp_servers': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers' }) },
+  'POST /api/v1/mcp_servers': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers', body: json({ name: 'matrix', transport: 'http', url: 'http://127.0.0.1:1/mcp' }) }), expect: { admin: 400 } },
+  'POST /api/v1/mcp_servers/:id/reconnect': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix/reconnect' }), expect: { admin: 404 } },
+  'DELETE /api/v1/mcp_servers/:id': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix' }), expect: { admin: 404 } },
+
+  // ---------- code runs (issue 13): the owner's private document mounted, the owner's kept file ----------
+  // Someone else's document is not mounted: the run is refused (400) with the message an unknown id
+  // gets ("不在本次提问附带的文档中，或你无权读取"), so the refusal does not tell it exists (tests/server/sandbox.test.ts).
+  'POST /api/v1/code/run': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/code/run', body: json({ code: 'print(1)', doc_ids: [o.privateDoc] }) }), expect: { reader: 400, stranger: 400, admin: 400 } },
+  'GET /api/v1/code/artifacts/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/code/artifacts/${o.artifact}` }) },
+
+  // ---------- docking tasks (issue 13): only their owner sees them ----------
+  'GET /api/v1/tasks': { access: 'user', call: () => ({ path: '/api/v1/tasks' }) },
+  // Docking against the owner's shared PDB document: a caller who cannot read it gets 404 (the receptor
+  // is looked up first); the owner and the reader get as far as the SMILES, which Open Babel cannot
+  // read, so it is refused (400) before anything is queued — no docking starts.
+  'POST /api/v1/tasks/docking': { access: 'user', of: 'shared-read', call: (o) => ({ path: '/api/v1/tasks/docking', body: json({ smiles: 'C1CC(', receptor: o.sharedPdb }) }), expect: { owner: 400, token: 400, reader: 400 } },
+  'GET /api/v1/tasks/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
+  // The owner's task has ended: its owner is told so (409); anyone else learns nothing (404).
+  'POST /api/v1/tasks/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/cancel` }), expect: { owner: 409, token: 409 } },
+  'GET /api/v1/tasks/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/download?format=receptor` }) },
 
   // ---------- MCP: API tokens only (a session cookie is not enough) ----------
   'POST /mcp': { access: 'token', call: () => ({ path: '/mcp', body: json({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) }) },
@@ -269,6 +310,7 @@ async function ownerThings(fresh?: { base: OwnerThings; withToken: boolean }): P
   const privateFolder = must(await client.post<{ id: string }>(`${KB}/folder`, { name: name() }), 'folder').id;
   const [privateDoc] = must(await upload(client, [{ name: 'private.pdf', data: pdf }], privateFolder), 'upload').name_id.map((n) => n.docId);
   return {
+    ...ownerTaskAndArtifact(),
     sharedFolder,
     sharedDoc: shared[0]!,
     sharedSdf: shared[1]!,
@@ -281,6 +323,31 @@ async function ownerThings(fresh?: { base: OwnerThings; withToken: boolean }): P
     question,
     tokenId,
   };
+}
+
+/**
+ * A docking task of the owner that has ended (failed, with its prepared receptor kept) and a file
+ * the owner's sandboxed run kept, written as the task service and the artifact store keep them:
+ * the matrix then reads them without running Vina or the sandbox for the fixture.
+ */
+function ownerTaskAndArtifact(): { task: string; artifact: string } {
+  const task = `t${randomBytes(8).toString('hex')}`;
+  const artifact = randomBytes(16).toString('base64url');
+  const at = new Date().toISOString();
+  const spec = { smiles: 'CCO', docked_smiles: 'CCO', receptor: 'matrix', box: { center: [0, 0, 0], size: [20, 20, 20], source: 'explicit', label: '' }, reference: false, exhaustiveness: 8, num_modes: 9, seed: 1, cpu: 1 };
+  fs.mkdirSync(path.join(server.dataDir, 'tasks', task), { recursive: true });
+  fs.writeFileSync(path.join(server.dataDir, 'tasks', task, 'receptor.pdb'), 'ATOM      1  CA  ALA A   1       0.000   0.000   0.000  1.00  0.00           C\nEND\n');
+  fs.mkdirSync(path.join(server.dataDir, 'artifacts'), { recursive: true });
+  fs.writeFileSync(path.join(server.dataDir, 'artifacts', artifact), 'a,b\n1,2\n');
+  const db = server.sqlite();
+  try {
+    db.prepare("insert into tasks (id, user_id, kind, job_id, state, progress, message, title, input, result, created_at, started_at, finished_at, updated_at) values (?, ?, 'docking', null, 'failed', 1, '对接失败', 'CCO', ?, null, ?, ?, ?, ?)")
+      .run(task, people.owner.id, JSON.stringify(spec), at, at, at, at);
+    db.prepare("insert into artifacts (id, user_id, name, mime, kind, size, created_at) values (?, ?, 'table.csv', 'text/plain; charset=utf-8', 'file', 8, ?)").run(artifact, people.owner.id, at);
+  } finally {
+    db.close();
+  }
+  return { task, artifact };
 }
 
 /** Sends a call as an actor: cookies and CSRF headers for sessions, `Authorization: Bearer` (no cookies) for tokens. */
@@ -324,7 +391,8 @@ async function send(actor: Actor, method: string, call: Call): Promise<{ status:
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // No literature service (their public addresses are the defaults): the matrix never reaches the network.
+  server = await startServer({ PUBMED_URL: '', EUROPEPMC_URL: '', OPENALEX_URL: '' });
   people.owner = await person();
   people.reader = await person();
   people.stranger = await person();
@@ -372,7 +440,7 @@ describe('the authorisation matrix', () => {
   it('gives each actor on each route what the table says: 401 signed out or revoked, 403/404 on others\' things, never 5xx, never the owner\'s private ids', async () => {
     const failures: string[] = [];
     // Ids nobody but the owner may see; the shared ones only the owner and the reader.
-    const privateIds = [things.privateFolder, things.privateDoc, things.channel, things.question, things.tokenId];
+    const privateIds = [things.privateFolder, things.privateDoc, things.channel, things.question, things.tokenId, things.task, things.artifact];
     const sharedIds = [things.sharedFolder, things.sharedDoc];
     const sharedOnly = new Set<string>();
     // Non-owners first, so a wrongful change by one of them would show in the owner's calls.
