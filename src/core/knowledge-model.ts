@@ -51,8 +51,8 @@ export type UploadFn = (args: { folderId: string; files: { file: Blob; name: str
 /** The viewer route of a document (SPEC §2 /pdf_viewer; molecules open their 3D view there). */
 export function viewerPath(doc: Pick<KbDocument, 'docId' | 'type'>): string {
   const q = new URLSearchParams({ docId: doc.docId, if_img: doc.type === 3 ? '1' : '0' });
-  // Molecule files: the route shows their 3D view without starting the PDF viewer first.
-  if (doc.type === 5 || doc.type === 6) q.set('type', String(doc.type));
+  // Molecule files and saved web pages: the route shows their own view without starting the PDF viewer first.
+  if (doc.type === 5 || doc.type === 6 || doc.type === 7) q.set('type', String(doc.type));
   return `/pdf_viewer?${q.toString()}`;
 }
 

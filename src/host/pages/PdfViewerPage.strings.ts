@@ -17,7 +17,18 @@ addHostStrings(
       list_failed: '分子列表加载失败，请刷新重试',
       unnamed: '未命名',
       more: '显示更多（还有 {{count}} 个）',
+      web_page: '网页',
+      open_source: '打开原网页',
+      fetched_at: '抓取于 {{time}}',
+      text_failed: '网页内容加载失败，请刷新重试',
     },
   },
-  {},
+  {
+    pdf_viewer: {
+      web_page: 'Web page',
+      open_source: 'Open the original page',
+      fetched_at: 'Fetched {{time}}',
+      text_failed: 'Could not load the page text; refresh to retry',
+    },
+  },
 );

@@ -22,7 +22,7 @@ export default function PdfViewerPage() {
   // The knowledge list says `type=5|6` for SDF/PDB documents: the PDF viewer (and its prefetch of
   // the file for pdf.js) is not started at all. Without it (citations, older links) the viewer
   // starts at once and its prefetch drops the file when the record says it is not a PDF.
-  const knownMolecule = /^[56]$/.test(q.get('type') ?? '') && !!docId && !downloadUrl;
+  const knownMolecule = /^[567]$/.test(q.get('type') ?? '') && !!docId && !downloadUrl;
   const [molecule, setMolecule] = useState<{ doc: KbDocument; view: MoleculeModule['MoleculeDocument'] } | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -34,6 +34,10 @@ export default function PdfViewerPage() {
       .then(async (m) => {
         const doc = await m.loadDocument(docId, controller.signal);
         if (m.MOLECULE_TYPES.has(doc.type)) setMolecule({ doc, view: m.MoleculeDocument });
+        else if (doc.type === 7) {
+          const w = await import('./WebDocument');
+          setMolecule({ doc, view: w.WebDocument });
+        }
         else if (knownMolecule) setFailed(true); // not a molecule after all: the viewer takes it
       })
       // Without the PDF viewer beside it (a known molecule), the viewer shows the failure then.
