@@ -12,7 +12,7 @@ export interface QuestionStructure extends MolSummary {
 const MAX_STRUCTURES = 5;
 const MAX_CANDIDATES = 8;
 /** However busy the chemistry workers are, the answer does not wait longer than this for them. */
-const BUDGET_MS = 5_000;
+const BUDGET_MS = 15_000; // RDKit workers start in ~1 s; a busy machine may take several
 
 export interface FindOptions {
   chem?: Pick<ChemService, 'describe'>;
