@@ -9,6 +9,9 @@ const bin = (name) => `node_modules/.bin/${name}`;
 const only = process.argv.slice(2);
 // The Debian packages the tools and the tests need (scripts/setup.mjs; idempotent).
 await run(process.execPath, ['scripts/setup.mjs', '--test']);
+// The real documents the parsing and retrieval tests read (from Debian packages; idempotent), fetched
+// once here rather than inside a timed test by whichever test file starts first.
+await run(process.execPath, ['scripts/fetch-test-docs.mjs']);
 fs.rmSync('.artifacts', { recursive: true, force: true });
 fs.mkdirSync('.artifacts', { recursive: true });
 
