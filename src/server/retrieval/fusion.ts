@@ -2,10 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
-import { rerank, type Scored } from './rerank';
+import { ABSTAIN_BELOW, rerank, type Scored } from './rerank';
 
 /** How many first-stage candidates the second stage (rerank.ts) reorders. */
 export const RERANK_DEPTH = 20;
+
+/** How many of the vector list's best passages are kept from abstention whatever their words. */
+const BY_MEANING = 5;
 
 /** The usual reciprocal-rank-fusion constant (Cormack et al. 2009): damps the weight of the very top ranks. */
 export const RRF_K = 60;
@@ -50,13 +53,19 @@ export interface HybridOptions {
  * vector (see vectorSearch). A failing embeddings service falls back to BM25 with a log line. The caller must have checked that the asker may read these documents.
  */
 export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Scored[]> {
-  return rerank(query, await firstStage(db, docIds, query, Math.max(k, RERANK_DEPTH), opts)).slice(0, k);
+  const { passages, byMeaning } = await firstStage(db, docIds, query, Math.max(k, RERANK_DEPTH), opts);
+  const reranked = rerank(query, passages);
+  // Coverage counts the question's words; a passage the vectors found may answer in other words, so
+  // it is never the reason to abstain (it keeps at least the abstention threshold).
+  const kept = byMeaning.size ? reranked.map((p) => (byMeaning.has(passageKey(p)) ? { ...p, coverage: Math.max(p.coverage, ABSTAIN_BELOW) } : p)) : reranked;
+  return kept.slice(0, k);
 }
 
-/** BM25 alone, or BM25 and vectors fused: the candidates of the second stage. */
-async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<Passage[]> {
+/** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
+async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string> }> {
   const client = opts.embeddings;
-  if (!client || !docIds.length || !query.trim()) return search(db, docIds, query, k);
+  const none = new Set<string>();
+  if (!client || !docIds.length || !query.trim()) return { passages: await search(db, docIds, query, k), byMeaning: none };
   const depth = depthFor(k);
   const semantic = async () => {
     try {
@@ -69,12 +78,14 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
     }
   };
   const [lexical, vectors] = await Promise.all([search(db, docIds, query, depth), semantic()]);
-  if (!vectors?.length) return lexical.slice(0, k);
+  if (!vectors?.length) return { passages: lexical.slice(0, k), byMeaning: none };
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
   const words = new Map(lexical.map((p) => [passageKey(p), p.segmented]));
   for (const p of fromVectors) p.segmented = words.get(passageKey(p));
-  return reciprocalRankFusion<Passage>([lexical, fromVectors], passageKey)
+  const passages = reciprocalRankFusion<Passage>([lexical, fromVectors], passageKey)
     .slice(0, k)
     .map(({ item, score }) => ({ ...item, score }));
+  // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
+  return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)) };
 }
