@@ -77,4 +77,4 @@ export const codeExecutionResult = z.object({
 });
 export type CodeExecutionResult = z.infer<typeof codeExecutionResult>;
 
-export const artifactParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '文件不存在') }).strict();
+export const artifactParams = z.object({ id: z.string().max(64, '文件不存在').regex(/^[A-Za-z0-9_-]{8,64}$/, '文件不存在') }).strict();

@@ -15,6 +15,7 @@ export const mcpServerInput = z
       name: z
         .string({ error: '请填写名称' })
         .trim()
+        .max(32, '名称不能超过32个字符')
         .regex(MCP_SERVER_NAME, '名称只能包含小写字母、数字和连字符（-），长度 1–32 个字符，且不能以连字符开头或结尾'),
       title: z
         .string({ error: '显示名称必须是字符串' })

@@ -40,7 +40,9 @@ describe('online deep research across a crash', () => {
       search_type: 'web',
     });
     const before = await readEvents(client, questionId, { stopAfter: (e) => e.event === 'delta' });
-    expect(stepKeys(before.events)).toEqual(['plan:0', 'search:1', 'web:1', 'search:2', 'web:2', 'read:0', 'write:0']);
+    // Each search's best two pages are read (page crawl; offline or refused, the snippet stands in).
+    const steps = ['plan:0', 'search:1', 'web:1', 'read_page:1', 'read_page:2', 'search:2', 'web:2', 'read_page:3', 'read_page:4', 'read:0', 'write:0'];
+    expect(stepKeys(before.events)).toEqual(steps);
     expect(searx.requests).toHaveLength(2);
     await killed(first.child);
     llm.release();
@@ -53,7 +55,7 @@ describe('online deep research across a crash', () => {
       expect(all.at(-1)).toMatchObject({ event: 'done' });
       // No search was made again, and every step is shown once.
       expect(searx.requests).toHaveLength(2);
-      expect(stepKeys(all)).toEqual(['plan:0', 'search:1', 'web:1', 'search:2', 'web:2', 'read:0', 'write:0', 'resume:1']);
+      expect(stepKeys(all)).toEqual([...steps, 'resume:1']);
       // The writer's prompt after the restart still holds the saved web results.
       const writer = llm.requests.filter((r) => r.messages.some((m) => (m.content ?? '').includes('[deepkill]'))).at(-1)!;
       expect(writer.messages[0]!.content).toContain('联网搜索：example.org，https://www.example.org/web/aspirin');
