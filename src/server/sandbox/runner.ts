@@ -138,7 +138,8 @@ export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, in
   ];
   const prlimit = [
     'prlimit',
-    `--cpu=${limits.cpuSeconds}`,
+    // soft:hard — at the soft limit the code gets SIGXCPU (reported as the time limit); with equal limits Linux sends SIGKILL instead.
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--as=${limits.memoryBytes}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileBytes}`,

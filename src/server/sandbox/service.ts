@@ -57,7 +57,8 @@ export function describeRun(r: SandboxResult, limits: SandboxLimits): Pick<CodeE
       break;
   }
   if (r.exitCode === 0) return { status: 'ok', message: `运行完成${tail}` };
-  if (r.exitCode === SIGXCPU) return { status: 'error', message: `CPU 时间超过上限（${limits.cpuSeconds} 秒），程序已被停止${tail}` };
+  // The CPU limit is a time limit too: an idle machine reaches it before the wall clock.
+  if (r.exitCode === SIGXCPU) return { status: 'timeout', message: `运行超过时间上限（CPU 时间 ${limits.cpuSeconds} 秒），程序已被停止${tail}` };
   if (r.exitCode === SIGXFSZ) return { status: 'error', message: `写入的文件超过大小上限（${size(limits.fileBytes)}），程序已被停止${tail}` };
   if (r.exitCode === SIGKILL) return { status: 'error', message: `程序被强制结束（可能超过了内存或进程数上限）${tail}` };
   if (r.exitCode !== null && r.exitCode < 0) return { status: 'error', message: `程序被信号 ${-r.exitCode} 终止${tail}` };
