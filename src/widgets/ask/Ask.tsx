@@ -170,6 +170,7 @@ export function Ask({ channelId, navigate }: AskProps) {
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
+        onFocus={() => void model.loadOnline()}
         onCompositionStart={() => (composingRef.current = true)}
         onCompositionEnd={() => (composingRef.current = false)}
         onPaste={onPaste}

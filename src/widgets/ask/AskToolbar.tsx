@@ -86,13 +86,13 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
   const sending = useSignalValue(model.$sending);
   const answering = useSignalValue(model.$answering);
   const onlineStatus = useSignalValue(model.$online);
-  useEffect(() => void model.loadOnline(), [model]);
   // 联网搜索 on, and nothing configured for the chosen type: said before sending, with what to set.
   const gap = online ? onlineGap(onlineStatus, searchType) : null;
   const openChemEditor = useChemEditor(onSmiles);
   return (
     <>
-      <div part="toolbar" className="flex flex-wrap items-center gap-2">
+      {/* The online sources are asked for when the asker turns to the box (not with its first load). */}
+      <div part="toolbar" className="flex flex-wrap items-center gap-2" onPointerEnter={() => void model.loadOnline()} onFocusCapture={() => void model.loadOnline()}>
         <button type="button" part="toggle toggle-thinking" aria-pressed={thinking} className={toggleClass(thinking)} onClick={() => (store.$isThinking.value = !thinking)}>
           {t('thinking')}
         </button>

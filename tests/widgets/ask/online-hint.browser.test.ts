@@ -35,6 +35,8 @@ describe('<csai-ask> online search hint', () => {
     box = mount('<csai-ask navigate="false"></csai-ask>');
     const el = box.querySelector('csai-ask') as CsaiAskElement;
     await waitFor(() => part(el, 'toggle-online'), 'the toolbar');
+    // The sources are asked for once the asker turns to the box.
+    (part(el, 'input') as HTMLTextAreaElement).focus();
     return el;
   };
 
