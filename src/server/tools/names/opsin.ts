@@ -190,6 +190,21 @@ export function createOpsin(options: OpsinOptions = {}): Opsin {
     child.on('exit', (code, sig) => {
       clearTimeout(startTimer);
       if (proc !== p) return;
+      // What the JVM wrote just before it died may still be in the pipe: read it to the end (briefly).
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        exited(code, sig);
+      };
+      if (child.stderr.readableEnded) finish();
+      else {
+        setTimeout(finish, 200);
+        child.stderr.once('end', finish);
+      }
+    });
+    const exited = (code: number | null, sig: NodeJS.Signals | null) => {
+      if (proc !== p) return;
       const why = `OPSIN 进程退出（${sig ?? `退出码 ${code}`}）`;
       const tail = stderr.join('').trim().split('\n').slice(-3).join(' ').slice(0, 300);
       options.log?.warn({ code, signal: sig, stderr: tail }, 'opsin exited');
@@ -200,7 +215,7 @@ export function createOpsin(options: OpsinOptions = {}): Opsin {
         lastStartError = tail || why;
         failQueued(`${why}：${tail}`);
       } else pump();
-    });
+    };
     return p;
   }
 
