@@ -46,19 +46,21 @@ const countingReporter = {
   onTestRunFinished({ sessions }) {
     let passed = 0;
     let failed = 0;
-    const walk = (suite) => {
+    const names = [];
+    const walk = (suite, file, prefix) => {
       for (const t of suite.tests ?? []) {
         if (t.passed) passed++;
-        else if (!t.skipped) failed++;
+        else if (!t.skipped) { failed++; names.push(`${file} › ${prefix}${t.name}`); }
       }
-      for (const s of suite.suites ?? []) walk(s);
+      for (const s of suite.suites ?? []) walk(s, file, `${prefix}${s.name} › `);
     };
     for (const s of sessions) {
-      if (s.testResults) walk(s.testResults);
-      if (!s.passed && !s.testResults?.tests?.length && !s.testResults?.suites?.length) failed++;
+      const file = path.relative(process.cwd(), s.testFile);
+      if (s.testResults) walk(s.testResults, file, '');
+      if (!s.passed && !s.testResults?.tests?.length && !s.testResults?.suites?.length) { failed++; names.push(`${file} (did not run)`); }
     }
     fs.mkdirSync('.artifacts', { recursive: true });
-    fs.writeFileSync('.artifacts/wtr.json', JSON.stringify({ passed, failed }));
+    fs.writeFileSync('.artifacts/wtr.json', JSON.stringify({ passed, failed, names }));
   },
 };
 

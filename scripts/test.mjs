@@ -38,8 +38,11 @@ const suites = [
       const r = readJson('.artifacts/vitest.json');
       if (!r) return undefined;
       // A file that failed without a failing test (it did not load) counts once.
-      const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed')).length;
-      return { passed: r.numPassedTests, failed: r.numFailedTests + brokenFiles };
+      const broken = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'));
+      const names = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed')
+        .map((a) => `${path.relative(process.cwd(), f.name)} › ${a.fullName}`));
+      names.push(...broken.map((f) => `${path.relative(process.cwd(), f.name)} (did not load: ${f.message.split('\n')[0]})`));
+      return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length, names };
     },
   },
   {
@@ -55,7 +58,16 @@ const suites = [
     run: () => run(bin('playwright'), ['test'], { E2E_DATA_DIR: `.tmp/e2e-${process.pid}` }),
     count: () => {
       const r = readJson('.artifacts/playwright.json');
-      return r && { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected };
+      if (!r) return undefined;
+      const names = [];
+      const walk = (suite, prefix) => {
+        for (const spec of suite.specs ?? []) {
+          if (spec.tests.some((t) => t.status === 'unexpected')) names.push(`${spec.file}:${spec.line} › ${prefix}${spec.title}`);
+        }
+        for (const s of suite.suites ?? []) walk(s, suite.title && !suite.file ? `${prefix}${suite.title} › ` : prefix);
+      };
+      for (const s of r.suites ?? []) walk(s, '');
+      return { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected, names };
     },
   },
 ];
@@ -67,6 +79,8 @@ if (suites.some((s) => ['browser', 'e2e'].includes(s.name) && !s.skip?.())) {
 let passed = 0;
 let failed = 0;
 const summary = [];
+// Named again just above the totals, so the tail of a long log says what failed.
+const failures = [];
 for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
   if (suite.skip?.()) { summary.push(`${suite.name}: no tests`); continue; }
@@ -79,8 +93,11 @@ for (const suite of suites) {
   if (code !== 0 && f === 0) f = 1; // a crashed runner counts as a failure
   passed += p;
   failed += f;
+  for (const name of counted?.names ?? []) failures.push(`${suite.name}: ${name}`);
+  if (f > 0 && !counted?.names?.length) failures.push(`${suite.name}: exited with code ${code}`);
   summary.push(`${suite.name}: ${p} passed, ${f} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
+if (failures.length) console.log(`\nFailed:\n${failures.map((n) => `  ✗ ${n}`).join('\n')}`);
 console.log(`\n${summary.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
