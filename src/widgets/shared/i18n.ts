@@ -25,12 +25,53 @@ export function widgetI18n(): I18n {
   return instance;
 }
 
-/** Registers an element's strings: `{ zh: {...}, en: {...} }` under namespace `ns`. */
-export function addStrings(ns: string, strings: { zh: ResourceLanguage; en: ResourceLanguage }) {
+/** English strings given as a module to import when an element first speaks English. */
+export type LazyStrings = () => Promise<{ default: ResourceLanguage }>;
+
+// Namespaces whose English strings are not loaded yet, and the load under way.
+const lazyEnglish = new Map<string, LazyStrings>();
+let englishLoad: Promise<void> | undefined;
+
+/**
+ * Registers an element's strings: `{ zh: {...}, en: {...} }` under namespace `ns`. `en` may be a
+ * loader (`() => import('./x.strings.en')`): an element on a Chinese page (the default) then never
+ * downloads its English texts, and one speaking English renders once they are there (see
+ * `reactView`). Only a view's own module may do so: a namespace registered after the view first
+ * rendered would show Chinese until the view renders again.
+ */
+export function addStrings(ns: string, strings: { zh: ResourceLanguage; en: ResourceLanguage | LazyStrings }) {
   const i18n = widgetI18n();
   if (i18n.hasResourceBundle(DEFAULT_LANG, ns)) return;
   i18n.addResourceBundle(DEFAULT_LANG, ns, strings.zh);
-  i18n.addResourceBundle(FALLBACK_LANG, ns, strings.en);
+  if (typeof strings.en === 'function') lazyEnglish.set(ns, strings.en);
+  else i18n.addResourceBundle(FALLBACK_LANG, ns, strings.en);
+}
+
+/** The supported language an element's `lang` attribute asks for. */
+function languageOf(lang: string | undefined): typeof DEFAULT_LANG | typeof FALLBACK_LANG {
+  const base = (lang ?? DEFAULT_LANG).trim().toLowerCase().split('-')[0];
+  return base === FALLBACK_LANG ? FALLBACK_LANG : DEFAULT_LANG;
+}
+
+/**
+ * Resolves once every registered namespace has its strings in `lang`; `undefined` when they are
+ * all there already. A failed download leaves the Chinese strings standing in; the next call retries.
+ */
+export function stringsReady(lang: string | undefined): Promise<void> | undefined {
+  if (languageOf(lang) !== FALLBACK_LANG || lazyEnglish.size === 0) return undefined;
+  return (englishLoad ??= Promise.all(
+    [...lazyEnglish].map(([ns, load]) =>
+      load().then(
+        (m) => {
+          widgetI18n().addResourceBundle(FALLBACK_LANG, ns, m.default);
+          lazyEnglish.delete(ns);
+        },
+        () => undefined,
+      ),
+    ),
+  ).then(() => {
+    englishLoad = undefined;
+  }));
 }
 
 /**
@@ -38,9 +79,5 @@ export function addStrings(ns: string, strings: { zh: ResourceLanguage; en: Reso
  * `en-US`) or the default, without changing the language of other elements on the page.
  */
 export function translator(ns: string, lang: string | undefined): TFunction {
-  const i18n = widgetI18n();
-  const wanted = (lang ?? DEFAULT_LANG).toLowerCase();
-  const base = wanted.split('-')[0] ?? DEFAULT_LANG;
-  const code = base === 'en' || base === 'zh' ? base : DEFAULT_LANG;
-  return i18n.getFixedT(code, ns);
+  return widgetI18n().getFixedT(languageOf(lang), ns);
 }

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import type { CommonProps, View } from './element';
 import { emit } from './events';
 import { HostContext, type HostInfo } from './host-context';
-import { addStrings, translator } from './i18n';
+import { addStrings, stringsReady, translator } from './i18n';
 import { sharedStrings } from './shared.strings';
 import { attachStyles } from './styles';
 
@@ -65,10 +65,29 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
           </HostContext.Provider>,
         );
       };
-      render(initial);
+      // An element speaking a language whose strings load lazily renders once they are there,
+      // rather than in the default language first.
+      let latest = initial;
+      let mounted = true;
+      let waiting = false;
+      const show = (props: P) => {
+        latest = props;
+        const pending = stringsReady(props.lang);
+        if (!pending) {
+          if (!waiting) render(props);
+          return;
+        }
+        waiting = true;
+        void pending.then(() => {
+          waiting = false;
+          if (mounted) render(latest);
+        });
+      };
+      show(initial);
       return {
-        update: render,
+        update: show,
         unmount() {
+          mounted = false;
           reactRoot.unmount();
           detachStyles();
         },

@@ -51,6 +51,19 @@ describe('<csai-ask>', () => {
   const sent = () => calls.find((c) => c.path === '/channel/init_questions');
   const fileInput = (el: Element) => shadow(el).querySelector<HTMLInputElement>('input[type=file]')!;
 
+  describe('language', () => {
+    it('speaks English from its first render with lang="en" (its English strings load on demand), Chinese otherwise', async () => {
+      const el = await show('navigate="false" lang="en"');
+      // The first box on screen is already English: no Chinese placeholder flashed before it.
+      expect(input(el).placeholder).to.equal('Ask a question. Enter sends, Shift+Enter adds a line');
+      expect(part(el, 'send')!.textContent).to.contain('Send');
+      el.setAttribute('lang', 'zh-CN');
+      await waitFor(() => input(el).placeholder === '输入问题，Enter 发送，Shift+Enter 换行', 'the Chinese placeholder');
+      el.setAttribute('lang', 'en-GB');
+      await waitFor(() => input(el).placeholder.startsWith('Ask a question'), 'the English placeholder again');
+    });
+  });
+
   describe('toggles', () => {
     it('start with thinking on, deep research off, online search on, every usable tool on, search type all', async () => {
       const el = await show();
