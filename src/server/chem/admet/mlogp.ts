@@ -50,6 +50,27 @@ export interface MlogpParameters {
   blm: number;
 }
 
+/** Moriguchi's equation over the 13 parameters. */
+export function mlogpFromParameters(x: MlogpParameters): number {
+  const k = MLOGP_COEFFICIENTS;
+  return (
+    k.constant +
+    k.cx * x.cx ** 0.6 +
+    k.no * x.no ** 0.9 +
+    k.prx * x.prx +
+    k.ub * x.ub ** 0.8 +
+    k.hb * x.hb +
+    k.pol * x.pol +
+    k.amp * x.amp +
+    k.alk * x.alk +
+    k.rng * x.rng +
+    k.qn * x.qn +
+    k.no2 * x.no2 +
+    k.ncs * x.ncs +
+    k.blm * x.blm
+  );
+}
+
 const SMARTS = {
   nitro: '[N;$([N+](=O)[O-]),$(N(=O)=O)](~[OX1])~[OX1]',
   // HB: an intramolecular hydrogen bond between ortho substituents of an aromatic ring — a donor
@@ -175,25 +196,6 @@ export function createMlogp(rdkit: MainModule) {
   return {
     parameters,
     /** MLOGP of a molecule. */
-    mlogp(mol: Target, g: MolGraph): number {
-      const k = MLOGP_COEFFICIENTS;
-      const x = parameters(mol, g);
-      return (
-        k.constant +
-        k.cx * x.cx ** 0.6 +
-        k.no * x.no ** 0.9 +
-        k.prx * x.prx +
-        k.ub * x.ub ** 0.8 +
-        k.hb * x.hb +
-        k.pol * x.pol +
-        k.amp * x.amp +
-        k.alk * x.alk +
-        k.rng * x.rng +
-        k.qn * x.qn +
-        k.no2 * x.no2 +
-        k.ncs * x.ncs +
-        k.blm * x.blm
-      );
-    },
+    mlogp: (mol: Target, g: MolGraph): number => mlogpFromParameters(parameters(mol, g)),
   };
 }
