@@ -9,8 +9,12 @@ import { compilePatterns, hasMatch, matchAtoms, type Pattern, type Target } from
  *   log P = −1.041 + 1.244 CX^0.6 − 1.017 NO^0.9 + 0.406 PRX − 0.145 UB^0.8 + 0.511 HB + 0.268 POL
  *           − 2.215 AMP + 0.912 ALK − 0.392 RNG − 3.684 QN + 0.474 NO2 + 1.582 NCS + 0.773 BLM
  *
- * The parameters are counted from the structure as the papers define them; where a definition
- * leaves room (HB, POL) the choice made here is written next to it.
+ * The parameters are counted from the structure as the papers define them (Moriguchi 1992, Table I);
+ * where a definition leaves room (HB, POL) the choice made here is written next to it. Checked
+ * against Dragon's MLOGP (Todeschini's implementation) as published with the bioconcentration data
+ * set of Grisoni et al., Environ. Int. 88 (2016) 198–205 — see tests/server/chem/mlogp.test.ts —
+ * which settles two readings: the N–O bonds of a nitro group count in PRX (2 each), and ALK is only
+ * for hydrocarbons with at most one double bond.
  */
 export const MLOGP_COEFFICIENTS = {
   constant: -1.041,
@@ -46,6 +50,27 @@ export interface MlogpParameters {
   blm: number;
 }
 
+/** Moriguchi's equation over the 13 parameters. */
+export function mlogpFromParameters(x: MlogpParameters): number {
+  const k = MLOGP_COEFFICIENTS;
+  return (
+    k.constant +
+    k.cx * x.cx ** 0.6 +
+    k.no * x.no ** 0.9 +
+    k.prx * x.prx +
+    k.ub * x.ub ** 0.8 +
+    k.hb * x.hb +
+    k.pol * x.pol +
+    k.amp * x.amp +
+    k.alk * x.alk +
+    k.rng * x.rng +
+    k.qn * x.qn +
+    k.no2 * x.no2 +
+    k.ncs * x.ncs +
+    k.blm * x.blm
+  );
+}
+
 const SMARTS = {
   nitro: '[N;$([N+](=O)[O-]),$(N(=O)=O)](~[OX1])~[OX1]',
   // HB: an intramolecular hydrogen bond between ortho substituents of an aromatic ring — a donor
@@ -64,8 +89,8 @@ const SMARTS = {
   pyridineAcid3: '[CX3](=O)([OX2H,OX1-])c1c[nX2]ccc1',
   pyridineAcid2: '[CX3](=O)([OX2H,OX1-])c1[nX2]cccc1',
   pyridineAcid4: '[CX3](=O)([OX2H,OX1-])c1cc[nX2]cc1',
-  // QN: quaternary nitrogen 1.0, N-oxide 0.5.
-  quaternary: '[NX4+;!$([N+][O-])]',
+  // QN: quaternary nitrogen 1.0 (four carbon substituents — a protonated amine is not quaternary), N-oxide 0.5.
+  quaternary: '[NX4+;H0;!$([N+][O-])]',
   nOxide: '[$([NX4+][O-]),$([nX3+][O-]),$([NX3+](=C)[O-])]',
   // NCS: isothiocyanate 1.0, thiocyanate 0.5.
   isothiocyanate: 'N=C=S',
@@ -105,9 +130,9 @@ export function createMlogp(rdkit: MainModule) {
     }
 
     // PRX: N/O proximity — X–Y bonded 2, X–A–Y (A = C, S, P) 1; −1 per carboxamide or sulfonamide.
-    // The N–O bonds inside a nitro group are left to its own parameter (NO2).
+    // The N–O bonds of a nitro group count too (4 per nitro group), as in Dragon's values.
     let prx = 0;
-    for (const b of g.bonds) if (isNO(b.a) && isNO(b.b) && !(nitroAtoms.has(b.a) && nitroAtoms.has(b.b))) prx += 2;
+    for (const b of g.bonds) if (isNO(b.a) && isNO(b.b)) prx += 2;
     g.atoms.forEach((a, i) => {
       if (a.z !== 6 && a.z !== 16 && a.z !== 15) return;
       const hetero = neighbours(g, i).filter(isNO);
@@ -153,9 +178,10 @@ export function createMlogp(rdkit: MainModule) {
     if (hasMatch(mol, p.aminoAcid)) amp = 1;
     else if (p.aminoBenzoic.some((q) => hasMatch(mol, q)) || p.pyridineAcid.some((q) => hasMatch(mol, q))) amp = 0.5;
 
-    // ALK: hydrocarbons that are alkanes, alkenes, cycloalkanes or cycloalkenes (no aromatic ring, no triple bond).
+    // ALK: alkanes, alkenes, cycloalkanes and cycloalkenes — hydrocarbons with no aromatic ring, no
+    // triple bond and at most one double bond (4-vinylcyclohexene, with two, has ALK 0 in Dragon).
     const hydrocarbon = g.atoms.every((a) => a.z === 6 && !a.aromatic) && g.bonds.every((b) => b.order < 3);
-    const alk = hydrocarbon ? 1 : 0;
+    const alk = hydrocarbon && g.bonds.filter((b) => b.order === 2).length <= 1 ? 1 : 0;
 
     // RNG: any ring other than benzene and its condensed rings.
     const rng = g.rings.some((r) => !r.every((i) => g.atoms[i]!.z === 6 && g.atoms[i]!.aromatic)) ? 1 : 0;
@@ -170,25 +196,6 @@ export function createMlogp(rdkit: MainModule) {
   return {
     parameters,
     /** MLOGP of a molecule. */
-    mlogp(mol: Target, g: MolGraph): number {
-      const k = MLOGP_COEFFICIENTS;
-      const x = parameters(mol, g);
-      return (
-        k.constant +
-        k.cx * x.cx ** 0.6 +
-        k.no * x.no ** 0.9 +
-        k.prx * x.prx +
-        k.ub * x.ub ** 0.8 +
-        k.hb * x.hb +
-        k.pol * x.pol +
-        k.amp * x.amp +
-        k.alk * x.alk +
-        k.rng * x.rng +
-        k.qn * x.qn +
-        k.no2 * x.no2 +
-        k.ncs * x.ncs +
-        k.blm * x.blm
-      );
-    },
+    mlogp: (mol: Target, g: MolGraph): number => mlogpFromParameters(parameters(mol, g)),
   };
 }
