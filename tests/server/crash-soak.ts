@@ -1,16 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Client, openSqlite, registerDataDir, signUp } from './helpers';
 import { KB, makePdf, upload } from './knowledge-helpers';
+import { exited, freePort, startServerProcess } from './server-process';
 
 // Issue 16, crash safety: the real server in its own process under uploads, parses, questions and
 // answer streams, killed with SIGKILL at a random moment, restarted, and checked. Shared by
 // tests/server/crash-soak.test.ts (a few cycles) and `npm run bench -- crash` (30 cycles).
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
 export interface SoakOptions {
   cycles: number;
@@ -51,57 +48,6 @@ function rng(seed: number) {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-
-/** `node --import tsx src/server/main.ts` on a fixed port (clients keep their cookies across restarts). */
-async function spawnServer(dataDir: string, port: number, entry: 'tsx' | 'bundle'): Promise<{ child: ChildProcess; ms: number }> {
-  const started = Date.now();
-  const child = spawn(process.execPath, entry === 'bundle' ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CSAI_DATA_DIR: dataDir,
-      CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
-      CSAI_PASSWORD_COST: '12',
-      CSAI_TRUST_PROXY: '1',
-      CSAI_LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/v1/`)).ok) return { child, ms: Date.now() - started };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${stderr}`);
-}
-
 interface Worker {
   client: Client;
   channel: string;
@@ -134,7 +80,7 @@ export async function crashSoak(opts: SoakOptions): Promise<SoakReport> {
   const liveDocs = new Set<string>();
   const deletedDocs = new Set<string>();
   const askedQuestions = new Set<string>();
-  let server = await spawnServer(dataDir, port, opts.entry ?? 'tsx');
+  let server = await startServerProcess({ dataDir, port, entry: opts.entry ?? 'tsx', env: { CSAI_LOG_LEVEL: 'error' } });
   report.firstStartMs = server.ms;
   try {
     const workers: Worker[] = [];
@@ -232,7 +178,7 @@ export async function crashSoak(opts: SoakOptions): Promise<SoakReport> {
 
       // With the server dead: the database is whole and holds everything acknowledged.
       const runningAnswers = checkDatabase(dataDir, { liveDocs, deletedDocs, askedQuestions }, report, `cycle ${cycle}`);
-      const restarted = await spawnServer(dataDir, port, opts.entry ?? 'tsx');
+      const restarted = await startServerProcess({ dataDir, port, entry: opts.entry ?? 'tsx', env: { CSAI_LOG_LEVEL: 'error' } });
       server = restarted;
       report.restartMs.push(restarted.ms);
       checkFiles(dataDir, report, `cycle ${cycle}`);

@@ -17,3 +17,6 @@ export type ChemResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; kind: 'input'; code: ChemErrorCode; message: string; field?: string }
   | { id: number; ok: false; kind: 'internal'; message: string };
+
+/** What the worker says once RDKit is loaded: a call's time limit runs from then on. */
+export type ChemReady = { ready: true };

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { runAdmet } from './admet/worker-op';
 import { ChemInputError, createChemEngine, type ChemEngine } from './engine';
-import type { ChemRequest, ChemResponse } from './protocol';
+import type { ChemReady, ChemRequest, ChemResponse } from './protocol';
 import { createMoleculeOps } from './molecule-ops';
 import { loadRdkit } from './rdkit-loader';
 
@@ -44,6 +44,13 @@ async function answer(req: ChemRequest): Promise<ChemResponse> {
     return { id: req.id, ok: false, kind: 'internal', message: err instanceof Error ? err.message : String(err) };
   }
 }
+
+// RDKit loads at once; the main thread times a call from when it has loaded (a slow start on a
+// busy machine is not a complex structure). A failed load is reported by the calls themselves.
+void loadRdkit().then(
+  () => parentPort?.postMessage({ ready: true } satisfies ChemReady),
+  () => undefined,
+);
 
 parentPort?.on('message', (req: ChemRequest) => {
   void answer(req).then((res) => parentPort?.postMessage(res));

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolIdentity, type MolInput, type MolSummary } from './engine';
 import { admetOutcome, type AdmetItem, type AdmetOutcome } from './admet/protocol';
 import type { MoleculeTask } from './molecule-ops';
-import type { ChemRequest, ChemResponse } from './protocol';
+import type { ChemReady, ChemRequest, ChemResponse } from './protocol';
 
 /** Chemistry off the event loop: every call runs in a worker thread with a time limit. */
 export interface ChemService {
@@ -87,8 +87,13 @@ function startWorker(): Worker {
 /** One worker thread and the call it is running. */
 interface Lane {
   worker?: Worker;
-  current?: Job & { timer: NodeJS.Timeout };
+  /** The worker has loaded RDKit: the current call's own time limit runs. */
+  ready?: boolean;
+  current?: Job & { timer?: NodeJS.Timeout };
 }
+
+/** How long a new worker may take to load RDKit (tsx and WASM start slowly on a busy machine). */
+const STARTUP_MS = 120_000;
 
 export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers = defaultWorkers(), cacheSize = 256 }: ChemServiceOptions = {}): ChemService {
   const lanes: Lane[] = Array.from({ length: Math.max(1, workers) }, () => ({}));
@@ -101,6 +106,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
   function stopWorker(lane: Lane) {
     const w = lane.worker;
     lane.worker = undefined;
+    lane.ready = false;
     if (w) {
       w.removeAllListeners();
       void w.terminate();
@@ -119,7 +125,12 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
   function ensureWorker(lane: Lane): Worker {
     if (lane.worker) return lane.worker;
     const w = startWorker();
-    w.on('message', (res: ChemResponse) => {
+    w.on('message', (res: ChemResponse | ChemReady) => {
+      if ('ready' in res) {
+        lane.ready = true;
+        if (lane.current) arm(lane, lane.current);
+        return;
+      }
       if (!lane.current || res.id !== lane.current.request.id) return;
       if (res.ok) finish(lane, (job) => job.resolve(res.result));
       else if (res.kind === 'input') finish(lane, (job) => job.reject(new ChemInputError(res.code, res.message, res.field)));
@@ -151,13 +162,28 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       }
       const w = ensureWorker(lane);
       w.ref();
-      const timer = setTimeout(() => {
-        stopWorker(lane);
-        finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf('input' in j.request ? j.request.input : undefined))));
-      }, job.timeoutMs);
-      lane.current = { ...job, timer };
+      lane.current = { ...job };
+      arm(lane, lane.current);
       w.postMessage(job.request);
     }
+  }
+
+  /**
+   * (Re)starts the current call's timer: the call's own limit once the worker has RDKit loaded
+   * (running over it means the structure is too complex), the start-up limit before that (a
+   * worker that cannot start is the service's failure, not the input's).
+   */
+  function arm(lane: Lane, job: Job & { timer?: NodeJS.Timeout }) {
+    clearTimeout(job.timer);
+    job.timer = lane.ready
+      ? setTimeout(() => {
+          stopWorker(lane);
+          finish(lane, (j) => j.reject(new ChemInputError('mol_too_complex', '结构过于复杂，计算超时，请简化结构后重试', fieldOf('input' in j.request ? j.request.input : undefined))));
+        }, job.timeoutMs)
+      : setTimeout(() => {
+          stopWorker(lane);
+          finish(lane, (j) => j.reject(new ChemUnavailableError('化学计算进程启动超时，请稍后重试')));
+        }, STARTUP_MS);
   }
 
   function call<T>(request: ChemCall, schema: z.ZodType<T>, limits: CallLimits = {}): Promise<T> {
