@@ -16,7 +16,9 @@ beforeAll(async () => {
     LLM_API_KEY: 'test-key',
     LLM_MODEL: 'chat-model',
     LLM_REASONING_MODEL: 'reasoning-model',
-    LLM_IDLE_TIMEOUT_MS: '400',
+    // Short enough for the stall test, long enough that a busy machine's pause (e.g. a 1 MB tool
+    // argument being read) is not taken for a stalled model.
+    LLM_IDLE_TIMEOUT_MS: '3000',
   }, undefined, { tools: testTools() });
   alice = (await signedInUser(server)).client;
 });
