@@ -138,11 +138,13 @@ describe('online results of a tool the model calls', () => {
     expect(nOf(results[0]!)).toEqual([1, 2]);
     expect(nOf(results[1]!)).toEqual([1, 2]);
     expect(nOf(results[2]!)).toEqual([3, 4, 5]);
-    expect(results[2]!.content).toContain('[3] US-10000000-B2');
+    expect(results[2]!.content).toContain('[3] US-10000000-B2 Acetylsalicylic acid formulation；申请人：BAYER AG; BAYER PHARMA AG；公开日：2018-06-19（PubChem，https://pubchem.ncbi.nlm.nih.gov/patent/US-10000000-B2）');
 
     const citations = of(events, 'citation');
     expect(citations.map((c) => c.n)).toEqual([1, 2, 3, 4, 5]);
-    expect(citations[2]).toMatchObject({ n: 3, url: 'https://pubchem.ncbi.nlm.nih.gov/patent/US-10000000-B2', site: 'PubChem', kind: 'patent', title: expect.stringMatching(/^US-10000000-B2/) });
+    // Title, assignee and date from PubChem's patent record; a patent without one is its number only.
+    expect(citations[2]).toMatchObject({ n: 3, url: 'https://pubchem.ncbi.nlm.nih.gov/patent/US-10000000-B2', site: 'PubChem', kind: 'patent', title: 'US-10000000-B2 Acetylsalicylic acid formulation', snippet: '申请人：BAYER AG; BAYER PHARMA AG；公开日：2018-06-19' });
+    expect(citations[4]).toMatchObject({ n: 5, title: 'JP-2001123456-A', snippet: '', kind: 'patent' });
     expect(answerText(events)).toBe('据检索，阿司匹林抑制 COX [1][2][3][4][5]。');
     expect((await storedCitations(client, channelId)).citations).toEqual(citations);
   });
