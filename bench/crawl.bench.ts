@@ -1,6 +1,7 @@
 // Issue 15 §2: page crawl speed. (1) Extraction (Readability on linkedom + markdown with tables) over
-// saved article pages, in pages/s against the 50 pages/s budget, and against a plain linkedom parse
-// of the same pages measured in the same run. (2) p95 of a whole read (robots.txt cached, fetch
+// saved article pages, in pages/s against the 50 pages/s budget — through the page reader's pool of
+// worker threads (the target) and in one thread — against the previous pipeline and a plain linkedom
+// parse of the same pages measured in the same run. (2) p95 of a whole read (robots.txt cached, fetch
 // through the SSRF-safe client, extraction) against a local server, against the 1.5 s budget and
 // against a bare fetch of the same pages through the same client.
 import http from 'node:http';
@@ -10,6 +11,7 @@ import { parseHTML } from 'linkedom';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { safeFetch } from '../src/server/net/safe-fetch';
 import { extractArticle } from '../src/server/online/crawl/extract';
+import { createExtractPool } from '../src/server/online/crawl/extract-pool';
 import { createPageReader } from '../src/server/online/crawl/read-page';
 import type { Figure } from './lib';
 
@@ -64,6 +66,21 @@ function throughput(pages: string[], fn: (html: string, i: number) => unknown, m
   return done / ((performance.now() - start) / 1000);
 }
 
+/** Pages per second through the pool with `inFlight` pages handed to it at a time, run for at least `ms`. */
+async function poolThroughput(pages: string[], extract: (html: string) => Promise<unknown>, inFlight: number, ms = 2000): Promise<number> {
+  let done = 0;
+  let next = 0;
+  const start = performance.now();
+  const lane = async () => {
+    while (performance.now() - start < ms) {
+      await extract(pages[next++ % pages.length]!);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return done / ((performance.now() - start) / 1000);
+}
+
 export async function run(): Promise<Figure[]> {
   const pages = Array.from({ length: PAGES }, (_, i) => savedPage(i));
   const url = new URL('https://news.example.com/article');
@@ -74,6 +91,15 @@ export async function run(): Promise<Figure[]> {
   const extracted = throughput(pages, (html) => extractArticle(html, url));
   const parsed = throughput(pages, (html) => parseHTML(html));
   const previous = throughput(pages, previousExtraction);
+  // The pool the page reader uses: its threads started and warm, then as many pages at once as it has threads (and twice as many).
+  const pool = createExtractPool();
+  let pooled = 0;
+  try {
+    await poolThroughput(pages, (html) => pool.extract(html, url), pool.size * 2, 1500);
+    pooled = await poolThroughput(pages, (html) => pool.extract(html, url), pool.size * 2);
+  } finally {
+    await pool.close();
+  }
   const kb = Math.round(pages.reduce((n, p) => n + p.length, 0) / pages.length / 1024);
 
   const server = http.createServer((req, res) => {
@@ -104,11 +130,23 @@ export async function run(): Promise<Figure[]> {
   }
   return [
     {
-      name: `extraction (Readability on linkedom + markdown with tables) of ${PAGES} saved pages of ~${kb} KB, against the ${EXTRACT_BUDGET_PAGES_PER_S} pages/s budget`,
+      name: `extraction (Readability on linkedom + markdown with tables) in one thread, ${PAGES} saved pages of ~${kb} KB, against the ${EXTRACT_BUDGET_PAGES_PER_S} pages/s budget`,
       value: `${extracted.toFixed(1)} pages/s`,
       baseline: `${EXTRACT_BUDGET_PAGES_PER_S} pages/s`,
       ratio: extracted / EXTRACT_BUDGET_PAGES_PER_S,
+    },
+    {
+      name: `extraction in the page reader's pool of ${pool.size} worker threads (${pool.size * 2} pages at a time), against the ${EXTRACT_BUDGET_PAGES_PER_S} pages/s budget`,
+      value: `${pooled.toFixed(1)} pages/s`,
+      baseline: `${EXTRACT_BUDGET_PAGES_PER_S} pages/s`,
+      ratio: pooled / EXTRACT_BUDGET_PAGES_PER_S,
       target: { op: '>=', ratio: 1 },
+    },
+    {
+      name: 'extraction in the pool against the same extraction in one thread',
+      value: `${pooled.toFixed(1)} pages/s`,
+      baseline: `${extracted.toFixed(1)} pages/s in one thread`,
+      ratio: pooled / extracted,
     },
     {
       name: 'extraction against the previous pipeline (querySelectorAll lookups in Readability, the article serialised and re-parsed by node-html-markdown)',
