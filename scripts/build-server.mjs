@@ -10,6 +10,8 @@ await build({
     'rdkit-worker': 'src/server/chem/rdkit-worker.ts',
     // Loaded by src/server/parsing/worker-pool.ts as new URL('./parse-worker.js', import.meta.url) from main.js.
     'parse-worker': 'src/server/parsing/parse-worker.ts',
+    // Loaded by src/server/online/crawl/extract-pool.ts as new URL('./extract-worker.js', import.meta.url) from main.js.
+    'extract-worker': 'src/server/online/crawl/extract-worker.ts',
   },
   outdir: 'dist/server',
   bundle: true,

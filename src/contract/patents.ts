@@ -49,6 +49,8 @@ export const patentHit = z.object({
   /** Where the reader goes (http or https). */
   url: z.string(),
   source: patentSource,
+  /** The citation number, when an answer cites it (a patent_search the model called). */
+  n: z.number().int().min(1).optional(),
 });
 export type PatentHit = z.infer<typeof patentHit>;
 

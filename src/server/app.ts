@@ -86,7 +86,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
-  const runtime = await startRuntime({ config, db, log: app.log, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
+  const runtime = await startRuntime({ config, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
   const services: Services = { config, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };

@@ -52,6 +52,8 @@ export interface RuntimeOptions {
   config: Config;
   db: Db;
   log: FastifyBaseLogger;
+  /** The server secret (MCP servers' authentication is stored encrypted under it). */
+  secret: Buffer;
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
   tools?: readonly ToolFactory[];
   /** Online sources besides the configured web search (literature, patents), and a page reader for deep research. */
@@ -60,7 +62,7 @@ export interface RuntimeOptions {
 }
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
-export async function startRuntime({ config, db, log, tools: factories = toolFactories, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime({ config, db, log, secret, tools: factories = toolFactories, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
   const stops: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -107,7 +109,7 @@ export async function startRuntime({ config, db, log, tools: factories = toolFac
     await tasks.start();
     stops.push(() => tasks.stop());
     const services = { config, db, log, chem, knowledge, names, files, tasks, ...(chat ? { chat } : {}) };
-    const mcp = await startMcpManager({ config, db, log });
+    const mcp = await startMcpManager({ config, db, log, secret });
     stops.push(() => mcp.close());
     const tools = createToolRegistry(buildTools(factories, services), {
       restricted: config.CSAI_TOOLS_RESTRICTED,

@@ -6,7 +6,8 @@ import McpServersPage from '../../src/host/pages/McpServersPage';
 import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
 
 // The MCP servers admin page (user menu → MCP 服务器管理) against a fake server speaking its calls.
-type View = { id: string; name: string; title: string; transport: string; target: string; origin: string; status: string; reason?: string; tools: Array<{ name: string; remote_name: string; description: string }> };
+type Auth = { type: 'bearer' | 'header'; header: string; hint: string };
+type View = { id: string; name: string; title: string; transport: string; target: string; origin: string; status: string; reason?: string; auth?: Auth; tools: Array<{ name: string; remote_name: string; description: string }> };
 const local: View = { id: 'config:local', name: 'local', title: '本地工具', transport: 'stdio', target: '/usr/bin/node server.js', origin: 'config', status: 'down', reason: '连接已断开', tools: [] };
 let servers: View[] = [];
 const server = fakeFetch((url, init) => {
@@ -14,11 +15,22 @@ const server = fakeFetch((url, init) => {
   const method = init.method ?? 'GET';
   if (pathname === '/api/v1/mcp_servers' && method === 'GET') return jsonResponse(200, { success: true, data: servers, message: '' });
   if (pathname === '/api/v1/mcp_servers' && method === 'POST') {
-    const body = JSON.parse(String(init.body)) as { name: string; title?: string; transport: string; url: string };
+    const body = JSON.parse(String(init.body)) as { name: string; title?: string; transport: string; url: string; auth?: { type: 'bearer'; token: string } | { type: 'header'; name: string; value: string } };
     if (body.url.includes(':1/')) return jsonResponse(400, { success: false, message: '无法连接 MCP 服务器：连接被拒绝（服务器未运行或端口错误）', code: 'unreachable', field: 'url' });
-    const view: View = { id: 's1', name: body.name, title: body.title ?? body.name, transport: body.transport, target: body.url, origin: 'admin', status: 'ready', tools: [{ name: `mcp__${body.name}__add`, remote_name: 'add', description: '加法' }] };
+    const secret = body.auth ? (body.auth.type === 'bearer' ? body.auth.token : body.auth.value) : '';
+    const auth: Auth | undefined = body.auth && { type: body.auth.type, header: body.auth.type === 'bearer' ? 'Authorization' : body.auth.name, hint: `••••${secret.slice(-4)}` };
+    const view: View = { id: body.name === 'calc' ? 's1' : body.name, name: body.name, title: body.title ?? body.name, transport: body.transport, target: body.url, origin: 'admin', status: 'ready', ...(auth ? { auth } : {}), tools: [{ name: `mcp__${body.name}__add`, remote_name: 'add', description: '加法' }] };
     servers = [...servers, view];
     return jsonResponse(200, { success: true, data: view, message: 'MCP 服务器已添加' });
+  }
+  const authOf = /^\/api\/v1\/mcp_servers\/([^/]+)\/auth$/.exec(pathname);
+  if (authOf && method === 'PUT') {
+    const body = JSON.parse(String(init.body)) as { auth: { type: 'header'; name: string; value: string } | null };
+    const view = servers.find((s) => s.id === decodeURIComponent(authOf[1]!))!;
+    const next: View = { ...view, status: body.auth ? 'ready' : 'down', ...(body.auth ? { auth: { type: 'header', header: body.auth.name, hint: `••••${body.auth.value.slice(-4)}` } } : {}) };
+    if (!body.auth) delete next.auth;
+    servers = servers.map((s) => (s.id === view.id ? next : s));
+    return jsonResponse(200, { success: true, data: next, message: 'MCP 服务器的认证已更新' });
   }
   const one = /^\/api\/v1\/mcp_servers\/([^/]+)$/.exec(pathname);
   if (one && method === 'DELETE') {
@@ -57,6 +69,13 @@ const type = async (id: string, value: string) => {
   });
 };
 const button = (label: string) => [...host.querySelectorAll('button')].find((b) => b.textContent === label)!;
+const choose = async (id: string, value: string) => {
+  await act(() => {
+    const select = host.querySelector<HTMLSelectElement>(id)!;
+    select.value = value;
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+};
 
 describe('the MCP servers page', () => {
   it('lists the configuration file’s server with its state and why it is down, without a delete button', async () => {
@@ -97,5 +116,49 @@ describe('the MCP servers page', () => {
     button('确定删除').click();
     await waitFor(() => !host.querySelector('[data-server="calc"]'), 'the server gone');
     expect(server.calls.find((c) => c.init.method === 'DELETE')!.url).to.contain('/api/v1/mcp_servers/s1');
+  });
+
+  it('adds a server with a Bearer token (typed in a password field, sent once, then shown masked) and replaces it with a custom header', async () => {
+    servers = [];
+    await mount();
+    await waitFor(() => host.textContent?.includes('还没有 MCP 服务器'), 'the empty list');
+    await type('#mcp-name', 'secure');
+    await type('#mcp-url', 'https://mcp.example.com/mcp');
+    await choose('#mcp-auth', 'bearer');
+    const posts = () => server.calls.filter((c) => c.init.method === 'POST' && c.url.endsWith('/mcp_servers')).length;
+    const postsBefore = posts();
+    const token = host.querySelector<HTMLInputElement>('#mcp-token')!;
+    expect(token.type).to.equal('password');
+    // A token with a space is refused in place, before anything is sent.
+    await type('#mcp-token', 'two words');
+    button('添加并连接').click();
+    await waitFor(() => host.querySelector('#mcp-form-error')?.textContent?.includes('令牌只能包含可见的 ASCII 字符'), 'the token error');
+    expect(posts()).to.equal(postsBefore);
+
+    await type('#mcp-token', 'tok-0123456789abcdef');
+    button('添加并连接').click();
+    const item = await waitFor(() => host.querySelector('[data-server="secure"]'), 'the added server');
+    const sent = JSON.parse(String(server.calls.filter((c) => c.init.method === 'POST').at(-1)!.init.body)) as Record<string, unknown>;
+    expect(sent.auth).to.deep.equal({ type: 'bearer', token: 'tok-0123456789abcdef' });
+    expect(item.querySelector('[data-auth]')!.textContent).to.equal('认证：Bearer 令牌 ••••cdef');
+    expect(host.textContent).not.to.contain('tok-0123456789abcdef');
+    // The add form is emptied, its token too.
+    expect(host.querySelector('#mcp-token')).to.equal(null);
+
+    button('设置认证').click();
+    await waitFor(() => host.querySelector('#mcp-auth-secure-auth'), 'the authentication editor');
+    await choose('#mcp-auth-secure-auth', 'header');
+    await type('#mcp-auth-secure-header-name', 'Host');
+    await type('#mcp-auth-secure-header-value', 'x');
+    button('保存并重新连接').click();
+    await waitFor(() => host.querySelector('#mcp-auth-secure-error')?.textContent?.includes('该请求头由连接本身使用'), 'the header error');
+    await type('#mcp-auth-secure-header-name', 'X-API-Key');
+    await type('#mcp-auth-secure-header-value', 'key-abcdefghijklmnop');
+    button('保存并重新连接').click();
+    await waitFor(() => host.querySelector('[data-server="secure"] [data-auth]')?.textContent === '认证：请求头 X-API-Key ••••mnop', 'the new header shown masked');
+    const put = server.calls.find((c) => c.init.method === 'PUT')!;
+    expect(put.url).to.contain('/api/v1/mcp_servers/secure/auth');
+    expect(JSON.parse(String(put.init.body))).to.deep.equal({ auth: { type: 'header', name: 'X-API-Key', value: 'key-abcdefghijklmnop' } });
+    expect(host.querySelector('#mcp-auth-secure-auth')).to.equal(null);
   });
 });

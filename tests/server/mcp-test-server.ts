@@ -9,8 +9,12 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
  * A real MCP server over Streamable HTTP on 127.0.0.1 (stateless, the official SDK), with tools:
  * `add` (a + b, text and structured), `fail` (a tool error), `hold` (answers only when released,
  * so a test can kill the server mid-call), `lookup.by name` (a name models refuse as is).
+ * `requireHeader`: every request without that header and value is answered 401 (as an MCP server
+ * behind an API gateway does); `rejected` counts them.
  */
-export async function startMcpHttpServer() {
+export async function startMcpHttpServer(options: { requireHeader?: { name: string; value: string } } = {}) {
+  let required = options.requireHeader;
+  let rejected = 0;
   const sockets = new Set<Socket>();
   const held = new Set<() => void>();
   let calls = 0;
@@ -50,6 +54,11 @@ export async function startMcpHttpServer() {
   // The older HTTP+SSE transport: GET /sse opens the stream, POST /messages?sessionId=… carries requests.
   const sse = new Map<string, SSEServerTransport>();
   const httpServer = http.createServer((req, res) => {
+    if (required && req.headers[required.name.toLowerCase()] !== required.value) {
+      rejected++;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="mcp"' }).end(JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
     if (req.url === '/sse' && req.method === 'GET') {
       const transport = new SSEServerTransport('/messages', res);
       sse.set(transport.sessionId, transport);
@@ -101,6 +110,13 @@ export async function startMcpHttpServer() {
     sseUrl: `http://127.0.0.1:${port}/sse`,
     get calls() {
       return calls;
+    },
+    get rejected() {
+      return rejected;
+    },
+    /** Changes the header every request must carry (a rotated or revoked key). */
+    requireHeader(header: { name: string; value: string } | undefined) {
+      required = header;
     },
     get heldCount() {
       return held.size;

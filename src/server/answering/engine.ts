@@ -83,7 +83,8 @@ const MARKER_MAX = 256;
 
 /**
  * Watches the answer text as it streams and emits one citation event for each passage the first
- * time the answer cites it as [n] (also [1, 2]); numbers without a passage are ignored.
+ * time the answer cites it as [n] (also [1, 2]); numbers without a passage are ignored. `add`
+ * makes more sources citable while the answer is written (online results of a tool the model called).
  */
 export function citationTracker(passages: readonly Citable[], sink: Pick<AnswerSink, 'citation'>) {
   const byN = new Map(passages.map((p) => [p.n, p]));
@@ -92,6 +93,9 @@ export function citationTracker(passages: readonly Citable[], sink: Pick<AnswerS
   // from a little before the last complete position, as a marker may span two deltas.
   let text = '';
   return {
+    add(more: readonly Citable[]) {
+      for (const p of more) if (!byN.has(p.n)) byN.set(p.n, p);
+    },
     push(delta: string) {
       text += delta;
       MARKER.lastIndex = 0;

@@ -7,6 +7,7 @@ import type { ChatCompletion } from '../llm/chat';
 import { llmFetch, nodeBody } from './llm-fetch';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
+import { CITING_TOOLS, toolCitations } from './tool-citations';
 
 /** Rounds of tool calls an answer may make (issue 18); one more round then offers no tools, so the model must answer. */
 export const MAX_TOOL_ROUNDS = 8;
@@ -169,6 +170,7 @@ export function systemPrompt(input: AnswerInput, tools: OfferedTool[]): string {
     );
   }
   if (tools.length) lines.push('', `可以调用提供的工具（${tools.map((t) => t.label).join('、')}）；不要声称调用过未提供的工具。工具返回失败时，把原因告诉提问者。`);
+  if (tools.some((t) => CITING_TOOLS.has(t.name))) lines.push('联网搜索或专利检索工具返回的每条结果带有编号 [n]：依据它们的陈述同样在句末标注对应的 [n]，只使用工具给出的编号。');
   return lines.join('\n');
 }
 
@@ -288,7 +290,10 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(input, tools) }];
       for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
       messages.push({ role: 'user', content: input.question });
-      const tracker = citationTracker([...input.passages, ...(input.online ?? [])], sink);
+      const citable = [...input.passages, ...(input.online ?? [])];
+      const tracker = citationTracker(citable, sink);
+      // Online results of the tools the model calls are numbered after these and cited the same way.
+      const cited = toolCitations(citable, (hits) => tracker.add(hits));
       const on = {
         content: (text: string) => {
           sink.delta(text);
@@ -310,7 +315,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         for (const call of calls) {
           sink.toolCall({ call_id: call.id, name: call.name, arguments: call.arguments });
           const result = offered.has(call.name)
-            ? await runCall(registry, call.name, call.arguments, input)
+            ? cited.cite(call.name, await runCall(registry, call.name, call.arguments, input))
             : { ok: false, content: `没有提供名为“${call.name.slice(0, 100)}”的工具` };
           sink.toolResult({ call_id: call.id, name: call.name, ...result });
           messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });

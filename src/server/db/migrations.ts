@@ -443,4 +443,13 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('users_directory_account').on('users').column('directory_account').unique().execute();
     },
   },
+  '0019_online': {
+    async up(db: Kysely<unknown>) {
+      // MCP servers may require authentication (issue 15 §6): a Bearer token or one header of the
+      // administrator's choosing. The secret is stored sealed (AES-256-GCM under the server secret).
+      await db.schema.alterTable('mcp_servers').addColumn('auth_type', 'text', (c) => c.check(sql`auth_type in ('bearer','header')`)).execute();
+      await db.schema.alterTable('mcp_servers').addColumn('auth_header', 'text').execute();
+      await db.schema.alterTable('mcp_servers').addColumn('auth_secret', 'text').execute();
+    },
+  },
 };

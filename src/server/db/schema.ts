@@ -327,6 +327,12 @@ export interface McpServerTable {
   url: string;
   created_at: string;
   created_by: string | null;
+  /** How CSAI authenticates to it (migration 0019): null when it needs nothing. */
+  auth_type: 'bearer' | 'header' | null;
+  /** The header the secret is sent in (`Authorization` for a Bearer token). */
+  auth_header: string | null;
+  /** The token or header value, sealed by `tools/mcp/secret-box.ts`; never sent to a browser. */
+  auth_secret: string | null;
 }
 
 export interface Database {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
-import { mcpServerInput, mcpServerView } from '../../contract/mcp-servers';
+import { mcpAuthUpdate, mcpServerInput, mcpServerView } from '../../contract/mcp-servers';
 import { usersRepo } from '../auth/accounts';
 import { AppError, conflict, forbidden, notFound } from '../errors';
 import { McpServerError } from '../tools/mcp/manager';
@@ -61,6 +61,24 @@ export default async function mcpServersRoutes(app: App, { db, runtime }: Servic
     await requireAdmin(req);
     try {
       return ok(await runtime.mcp.reconnect(req.params.id));
+    } catch (err) {
+      throw httpError(err);
+    }
+  });
+
+  app.put('/:id/auth', {
+    schema: {
+      tags,
+      summary: 'Set or remove the authentication sent to an MCP server added in the browser, then connect again (administrators)',
+      description: 'The secret is stored encrypted and never returned; the answer shows it masked. The server is kept whatever it answers: its state and reason say whether the new authentication works.',
+      params: idParams,
+      body: mcpAuthUpdate,
+      response: { 200: okSchema(mcpServerView), ...errorResponses },
+    },
+  }, async (req) => {
+    await requireAdmin(req);
+    try {
+      return ok(await runtime.mcp.setAuth(req.params.id, req.body.auth), req.body.auth ? 'MCP 服务器的认证已更新' : 'MCP 服务器的认证已取消');
     } catch (err) {
       throw httpError(err);
     }

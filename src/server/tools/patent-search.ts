@@ -33,19 +33,25 @@ export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, sea
       const { hits, sources } = await search.search({ structure: query }, input.limit, ctx.signal);
       return { query: { kind: 'structure', value: structure, canonical_smiles: id.canonicalSmiles, ...(id.inchiKey ? { inchi_key: id.inchiKey } : {}) }, hits, sources };
     },
-    summarize(out) {
-      const failures = out.sources.filter((s) => !s.ok).map((s) => s.message ?? `${SOURCE_NAME[s.source]} 检索失败`);
-      const what = out.query.kind === 'structure' ? `结构 ${out.query.canonical_smiles ?? out.query.value}` : `“${out.query.value}”`;
-      if (out.hits.length === 0) {
-        if (failures.length === out.sources.length) return `专利检索未能完成：${failures.join('；')}`;
-        return `未找到与${what}相关的专利${failures.length ? `（部分来源失败：${failures.join('；')}）` : ''}`;
-      }
-      const lines = out.hits.map((h, i) => `${i + 1}. ${h.number}${h.title ? ` ${h.title}` : ''}${h.assignee ? `；申请人：${h.assignee}` : ''}${h.date ? `；公开日：${h.date}` : ''}（${SOURCE_NAME[h.source]}，${h.url}）`);
-      return [`与${what}相关的专利 ${out.hits.length} 件：`, ...lines, ...(failures.length ? [`部分来源失败：${failures.join('；')}`] : [])].join('\n');
-    },
+    summarize: patentLines,
     timeoutMs: 60_000,
   };
 }
 
 /** SPEC §9 patent_search (issue 15 §4): SureChEMBL and PubChem, as configured. */
 export const patentSearchTool: ToolFactory = (services) => patentSearchDefinition(services, createPatentSearch(patentAdapters(services.config)));
+
+/** The result as text for the model: each patent with its citation number when the answer cites it. */
+export function patentLines(out: PatentSearchOutput): string {
+  const failures = out.sources.filter((s) => !s.ok).map((s) => s.message ?? `${SOURCE_NAME[s.source]} 检索失败`);
+  const what = out.query.kind === 'structure' ? `结构 ${out.query.canonical_smiles ?? out.query.value}` : `“${out.query.value}”`;
+  if (out.hits.length === 0) {
+    if (failures.length === out.sources.length) return `专利检索未能完成：${failures.join('；')}`;
+    return `未找到与${what}相关的专利${failures.length ? `（部分来源失败：${failures.join('；')}）` : ''}`;
+  }
+  const lines = out.hits.map(
+    (h, i) =>
+      `${h.n ? `[${h.n}]` : `${i + 1}.`} ${h.number}${h.title ? ` ${h.title}` : ''}${h.assignee ? `；申请人：${h.assignee}` : ''}${h.date ? `；公开日：${h.date}` : ''}（${SOURCE_NAME[h.source]}，${h.url}）`,
+  );
+  return [`与${what}相关的专利 ${out.hits.length} 件：`, ...lines, ...(failures.length ? [`部分来源失败：${failures.join('；')}`] : [])].join('\n');
+}

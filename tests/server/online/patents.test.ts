@@ -83,7 +83,7 @@ beforeEach(() => {
 
 const signal = () => AbortSignal.timeout(20_000);
 const surechembl = () => sureChemblAdapter({ baseUrl: `${base}/api/`, pollMs: 10 });
-const pubchem = () => pubchemPatentAdapter({ baseUrl: `${base}/rest/pug` });
+const pubchem = () => pubchemPatentAdapter({ baseUrl: `${base}/rest/pug`, minIntervalMs: 0 });
 
 describe('the SureChEMBL adapter', () => {
   it('runs a structure search as the documented job (submit, poll, results) and lists the documents of the found compounds', async () => {

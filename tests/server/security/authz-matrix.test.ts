@@ -187,6 +187,7 @@ const EXPECTED: Record<string, Case> = {
   'POST /api/v1/mcp_servers': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers', body: json({ name: 'matrix', transport: 'http', url: 'http://127.0.0.1:1/mcp' }) }), expect: { admin: 400 } },
   'POST /api/v1/mcp_servers/:id/reconnect': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix/reconnect' }), expect: { admin: 404 } },
   'DELETE /api/v1/mcp_servers/:id': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix' }), expect: { admin: 404 } },
+  'PUT /api/v1/mcp_servers/:id/auth': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix/auth', body: json({ auth: null }) }), expect: { admin: 404 } },
 
   // ---------- code runs (issue 13): the owner's private document mounted, the owner's kept file ----------
   // Someone else's document is not mounted: the run is refused (400) with the message an unknown id

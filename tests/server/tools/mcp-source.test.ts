@@ -38,7 +38,7 @@ beforeAll(async () => {
   remote = await startMcpHttpServer();
   const config = loadConfig({ CSAI_DATA_DIR: dataDir, CSAI_MCP_ALLOWED_HOSTS: '127.0.0.1', CSAI_MCP_CONFIG: configFile });
   // No automatic reconnection during the test (it would race the assertions); reconnect() is tested.
-  manager = await startMcpManager({ config, db, log, callTimeoutMs: 1500, retryMs: 600_000 });
+  manager = await startMcpManager({ config, db, log, secret: Buffer.from('test-secret'), callTimeoutMs: 1500, retryMs: 600_000 });
   registry = createToolRegistry([], { restricted: false, log, sources: [manager.source] });
   await until(() => server('local').status !== 'connecting', 'the stdio server');
 });

@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { domToMarkdown, type DomNode } from './markdown';
 
 /** The readable article of an HTML page. */
 export interface ExtractedArticle {
@@ -17,9 +17,36 @@ export interface ExtractedArticle {
 }
 
 const EXCERPT_CHARS = 300;
-const NEVER_ARTICLE = ['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'form', 'nav', 'footer', 'aside'];
-// One converter for every page: building one costs more than most translations.
-const converter = new NodeHtmlMarkdown({ keepDataImages: false, maxConsecutiveNewlines: 2 });
+const SCRIPTS = new Set(['script', 'style', 'noscript', 'template']);
+const NEVER_ARTICLE = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'form', 'nav', 'footer', 'aside']);
+
+/**
+ * Readability asks for the elements of several tag names at once with `querySelectorAll`, which
+ * linkedom answers through css-select, element by element (a good part of Readability's time on
+ * a page); one walk of the tree gives the same elements in the same (document) order.
+ */
+function allWithTags(node: ParentNode, tagNames: readonly string[]): Element[] {
+  const wanted = new Set(tagNames.map((t) => t.toLowerCase()));
+  const found: Element[] = [];
+  walkElements(node, (el) => {
+    if (wanted.has(el.localName)) found.push(el);
+  });
+  return found;
+}
+
+/**
+ * Calls `visit` for each element under `node` in document order (by `localName`: linkedom's
+ * `tagName` and `getElementsByTagName` upper-case every element's name on each call).
+ * `visit` returning false skips the element's descendants.
+ */
+function walkElements(node: ParentNode, visit: (el: Element) => boolean | void) {
+  const stack: Element[] = [];
+  for (let c = node.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  for (let el = stack.pop(); el; el = stack.pop()) {
+    if (visit(el) === false) continue;
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+}
 
 /** The host name as a site's name ("www.example.com" → "example.com"). */
 export const siteOf = (url: URL) => url.hostname.replace(/^www\./, '');
@@ -71,10 +98,19 @@ export function extractArticle(html: string, url: URL): ExtractedArticle {
   const siteName = document.querySelector('meta[property="og:site_name"]')?.getAttribute('content');
   // What is never the article goes before Readability scores the page: fewer nodes to weigh
   // (navigation bars and link lists are most of a news page's elements).
-  for (const tag of NEVER_ARTICLE) for (const el of [...document.getElementsByTagName(tag)]) el.remove();
-  let article: ReturnType<Readability['parse']> = null;
+  const never: Element[] = [];
+  walkElements(document, (el) => {
+    if (!NEVER_ARTICLE.has(el.localName)) return true;
+    never.push(el);
+    return false;
+  });
+  for (const el of never) el.remove();
+  let article: ReturnType<Readability<DomNode>['parse']> = null;
   try {
-    article = new Readability(document, { charThreshold: 200 }).parse();
+    // The article comes back as its element, turned into markdown from the DOM (no HTML text in between).
+    const reader = new Readability<DomNode>(document, { charThreshold: 200, serializer: (node) => node });
+    Object.defineProperty(reader, '_getAllNodesWithTag', { value: allWithTags });
+    article = reader.parse();
   } catch {
     article = null;
   }
@@ -83,7 +119,7 @@ export function extractArticle(html: string, url: URL): ExtractedArticle {
     return {
       title: withoutSite(squash(article.title ?? '') || pageTitle, site) || siteOf(url),
       site,
-      markdown: converter.translate(article.content).trim(),
+      markdown: domToMarkdown(article.content),
       excerpt: excerptOf(article.excerpt || article.textContent || ''),
       byline: article.byline ? squash(article.byline) : null,
       lang: article.lang ?? null,
@@ -92,13 +128,18 @@ export function extractArticle(html: string, url: URL): ExtractedArticle {
   }
   // No article found (a listing, a tiny page): the body as it is, scripts and styles left out.
   const { document: whole } = parseHTML(html);
-  for (const el of whole.querySelectorAll('script, style, noscript, template')) el.remove();
-  const body = whole.body?.innerHTML ?? '';
+  const hidden: Element[] = [];
+  walkElements(whole, (el) => {
+    if (!SCRIPTS.has(el.localName)) return true;
+    hidden.push(el);
+    return false;
+  });
+  for (const el of hidden) el.remove();
   const site = squash(siteName ?? '') || siteOf(url);
   return {
     title: withoutSite(pageTitle, site) || siteOf(url),
     site,
-    markdown: converter.translate(body).trim(),
+    markdown: whole.body ? domToMarkdown(whole.body) : '',
     excerpt: excerptOf(whole.body?.textContent ?? ''),
     byline: null,
     lang: whole.documentElement?.getAttribute('lang') ?? null,

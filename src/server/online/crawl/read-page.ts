@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { safeFetch, SafeFetchError, type SafeFetchOptions, type SafeFetchResponse } from '../../net/safe-fetch';
 import { parsePdf } from '../../parsing/pdf';
-import { decodeHtml, extractArticle, siteOf } from './extract';
+import { decodeHtml, extractArticle, siteOf, type ExtractedArticle } from './extract';
+import { ExtractTimeoutError, sharedExtractPool } from './extract-pool';
 import { CRAWLER_USER_AGENT, robotsCache, type RobotsCache } from './robots';
 
 /** A page read by page crawl: its readable text as markdown, where it came from and when. */
@@ -72,6 +73,22 @@ export interface PageReaderOptions {
   maxBytes?: number;
   timeoutMs?: number;
   robots?: RobotsCache;
+  /** How an HTML page becomes its article (default: in the shared pool of extraction threads). */
+  extract?: (html: string, url: URL) => Promise<ExtractedArticle>;
+}
+
+/**
+ * An HTML page's article, extracted in a worker thread (`extract-pool.ts`): off the event loop,
+ * and on several cores when pages are read at once. A page that takes longer than the pool's time
+ * limit is refused; a thread that cannot run (the worker file missing) leaves it to this thread.
+ */
+export async function extractInPool(html: string, url: URL): Promise<ExtractedArticle> {
+  try {
+    return await sharedExtractPool().extract(html, url);
+  } catch (err) {
+    if (err instanceof ExtractTimeoutError) throw new CrawlError('timeout', '网页结构过于复杂，提取正文超时，已放弃');
+    return extractArticle(html, url);
+  }
 }
 
 export type PageReader = (url: string, signal: AbortSignal) => Promise<CrawledPage>;
@@ -160,6 +177,7 @@ export function createPageReader(options: PageReaderOptions = {}): PageReader {
   const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES;
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
   const robots = options.robots ?? robotsCache(options.fetch);
+  const extract = options.extract ?? extractInPool;
   return async (raw, signal) => {
     const url = checkPageUrl(raw);
     let res: SafeFetchResponse;
@@ -191,7 +209,7 @@ export function createPageReader(options: PageReaderOptions = {}): PageReader {
     }
     const looksHtml = /html|xml/.test(contentType) || (!contentType && /^\s*</.test(res.body.subarray(0, 512).toString('latin1')));
     if (looksHtml) {
-      const article = extractArticle(decodeHtml(res.body, contentType), finalUrl);
+      const article = await extract(decodeHtml(res.body, contentType), finalUrl);
       if (!article.markdown.trim()) throw new CrawlError('no_content', '网页中没有可读取的正文');
       return { ...base, ...article, format: 'html', pageCount: null };
     }

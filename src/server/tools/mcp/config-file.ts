@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { MCP_SERVER_NAME } from '../../../contract/mcp-servers';
+import { MCP_SERVER_NAME, mcpAuthInput } from '../../../contract/mcp-servers';
 
 const name = z.string().regex(MCP_SERVER_NAME, 'must be 1-32 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
 const title = z.string().trim().min(1).max(60).optional();
@@ -10,7 +10,7 @@ export const mcpConfigFile = z.object({
   servers: z.array(
     z.discriminatedUnion('transport', [
       z.object({ name, title, transport: z.literal('stdio'), command: z.string().min(1), args: z.array(z.string()).default([]), env: z.record(z.string(), z.string()).optional(), cwd: z.string().optional() }).strict(),
-      z.object({ name, title, transport: z.enum(['http', 'sse']), url: z.url({ protocol: /^https?$/ }) }).strict(),
+      z.object({ name, title, transport: z.enum(['http', 'sse']), url: z.url({ protocol: /^https?$/ }), auth: mcpAuthInput.optional() }).strict(),
     ]),
   ),
 }).strict();

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolEntry, ToolGroup } from '../../../contract/channel';
-import type { McpServerInput, McpServerView } from '../../../contract/mcp-servers';
+import { maskSecret, type McpAuthInput, type McpServerInput, type McpServerView } from '../../../contract/mcp-servers';
 import type { ToolResultPayload } from '../../../contract/tools';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
@@ -16,11 +16,30 @@ import { SafeFetchError } from '../../net/safe-fetch';
 import type { ToolSource } from '../types';
 import { readMcpConfigFile, type ConfiguredServer } from './config-file';
 import { exposedToolName, MCP_PREFIX } from './names';
-import { mcpServersRepo } from './store';
+import { secretBox } from './secret-box';
+import { mcpServersRepo, NO_AUTH, type StoredAuth } from './store';
+
+/** The authentication a server is sent: one header on every request. */
+interface SpecAuth {
+  type: 'bearer' | 'header';
+  header: string;
+  /** What the admin page shows (`maskSecret`). */
+  hint: string;
+  /** The header's value; undefined when the stored secret could not be opened (the server is then down and says why). */
+  value: string | undefined;
+}
+
+/** An administrator's authentication as it is sent. */
+const authOf = (auth: McpAuthInput): SpecAuth =>
+  auth.type === 'bearer'
+    ? { type: 'bearer', header: 'Authorization', hint: maskSecret(auth.token), value: `Bearer ${auth.token}` }
+    : { type: 'header', header: auth.name, hint: maskSecret(auth.value), value: auth.value };
+
+const UNREADABLE_AUTH = '无法解密保存的认证信息（服务器密钥 CSAI_SECRET 或 data/secret.key 已更换），请在 MCP 服务器管理页重新设置该服务器的认证';
 
 /** A configured MCP server: added in the browser (http, sse) or read from `CSAI_MCP_CONFIG`. */
 type ServerSpec = { id: string; name: string; title: string; origin: 'admin' | 'config' } & (
-  | { transport: 'http' | 'sse'; url: string }
+  | { transport: 'http' | 'sse'; url: string; auth?: SpecAuth | undefined }
   | { transport: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
 );
 
@@ -56,6 +75,8 @@ export class McpServerError extends Error {
 export interface McpManagerOptions {
   config: Pick<Config, 'CSAI_MCP_ALLOWED_HOSTS' | 'CSAI_MCP_CONFIG'>;
   db: Db;
+  /** The server secret: the authentication secrets are stored encrypted under a key derived from it. */
+  secret: Buffer;
   log: Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'>;
   /** Longest wait for a server to answer `initialize` and `tools/list` (default 10 s). */
   connectTimeoutMs?: number;
@@ -75,6 +96,8 @@ export interface McpManager {
   remove(id: string): Promise<void>;
   /** Connects again now (the admin page's “reconnect”). */
   reconnect(id: string): Promise<McpServerView>;
+  /** Replaces (or, with null, removes) the authentication of a server added in the browser, then connects again. Throws `McpServerError`. */
+  setAuth(id: string, auth: McpAuthInput | null): Promise<McpServerView>;
   close(): Promise<void>;
 }
 
@@ -83,9 +106,16 @@ const MAX_RESULT_CHARS = 50_000;
 const fail = (content: string): ToolResultPayload => ({ ok: false, content });
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A connection failure in words an administrator can act on. */
-function describe(err: unknown): string {
+/** A connection failure in words an administrator can act on (`auth`: whether the server is sent authentication). */
+function describe(err: unknown, auth?: SpecAuth): string {
   const raw = err instanceof Error ? err.message : String(err);
+  const status = err instanceof StreamableHTTPError || err instanceof SseError ? err.code : undefined;
+  if (status === 401) {
+    return auth
+      ? `认证失败（HTTP 401）：服务器不接受所设置的${auth.type === 'bearer' ? ' Bearer 令牌' : `请求头 ${auth.header}`}，请检查它是否正确或已过期`
+      : '服务器要求认证（HTTP 401）：请为它设置认证（Bearer 令牌或自定义请求头）';
+  }
+  if (status === 403) return auth ? '服务器拒绝访问（HTTP 403）：所设置的认证信息没有访问权限' : '服务器拒绝访问（HTTP 403）：可能需要设置认证';
   if (/ECONNREFUSED/.test(raw)) return '连接被拒绝（服务器未运行或端口错误）';
   if (/ENOTFOUND|EAI_AGAIN/.test(raw)) return '找不到该主机名';
   if (err instanceof SafeFetchError) {
@@ -109,7 +139,7 @@ const isConnectionFailure = (err: unknown) => !(err instanceof McpError) || err.
  * `mcp__<server>__<tool>`, calls them for the registry, marks a server that went down (its tools
  * disabled with the reason) and reconnects it with backoff. Adding or removing needs no restart.
  */
-export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_000, callTimeoutMs = 60_000, retryMs = 5_000 }: McpManagerOptions): Promise<McpManager> {
+export async function startMcpManager({ config, db, log, secret, connectTimeoutMs = 10_000, callTimeoutMs = 60_000, retryMs = 5_000 }: McpManagerOptions): Promise<McpManager> {
   const repo = mcpServersRepo(db);
   const entries = new Map<string, Entry>(); // by server name
   let closed = false;
@@ -119,6 +149,26 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
   const trustedFetch: GuardedFetch = guardedFetch({ isAllowed: () => true });
 
   const configured: ConfiguredServer[] = config.CSAI_MCP_CONFIG ? readMcpConfigFile(config.CSAI_MCP_CONFIG) : [];
+  const box = secretBox(secret);
+
+  /** A stored row's authentication, its secret opened (undefined value when it cannot be). */
+  const storedAuthOf = (row: StoredAuth): SpecAuth | undefined => {
+    if (!row.auth_type || !row.auth_header || !row.auth_secret) return undefined;
+    let secretValue: string | undefined;
+    try {
+      secretValue = box.open(row.auth_secret);
+    } catch {
+      return { type: row.auth_type, header: row.auth_header, hint: '••••', value: undefined };
+    }
+    return { type: row.auth_type, header: row.auth_header, hint: maskSecret(secretValue), value: row.auth_type === 'bearer' ? `Bearer ${secretValue}` : secretValue };
+  };
+  /** What is stored of an administrator's authentication: the secret sealed. */
+  const toStored = (auth: McpAuthInput | undefined | null): StoredAuth =>
+    !auth
+      ? NO_AUTH
+      : auth.type === 'bearer'
+        ? { auth_type: 'bearer', auth_header: 'Authorization', auth_secret: box.seal(auth.token) }
+        : { auth_type: 'header', auth_header: auth.name, auth_secret: box.seal(auth.value) };
 
   function transportOf(spec: ServerSpec): Transport {
     if (spec.transport === 'stdio') {
@@ -126,7 +176,10 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
     }
     const fetch = spec.origin === 'admin' ? adminFetch : trustedFetch;
     const url = new URL(spec.url);
-    return spec.transport === 'http' ? new StreamableHTTPClientTransport(url, { fetch }) : new SSEClientTransport(url, { fetch });
+    // The authentication header goes with every request of the connection (the SDK follows no redirect to another origin).
+    const requestInit = spec.auth?.value ? { headers: { [spec.auth.header]: spec.auth.value } } : undefined;
+    const options = { fetch, ...(requestInit ? { requestInit } : {}) };
+    return spec.transport === 'http' ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
   }
 
   function markDown(entry: Entry, reason: string) {
@@ -153,7 +206,9 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
   async function connect(entry: Entry): Promise<void> {
     if (closed) return;
     const client = new Client({ name: 'csai', version: '1.0' }, { capabilities: {} });
+    const auth = entry.spec.transport === 'stdio' ? undefined : entry.spec.auth;
     try {
+      if (auth && auth.value === undefined) throw new McpServerError('unreachable', UNREADABLE_AUTH);
       const transport = transportOf(entry.spec);
       await client.connect(transport, { timeout: connectTimeoutMs });
       const tools: RemoteTool[] = [];
@@ -190,8 +245,9 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
       log.info({ mcp: entry.spec.name, tools: tools.length }, 'MCP server connected');
     } catch (err) {
       await client.close().catch(() => undefined);
-      const reason = `无法连接 MCP 服务器：${describe(err)}`;
-      log.warn({ mcp: entry.spec.name, err: describe(err) }, 'MCP server unreachable');
+      const why = err instanceof McpServerError ? err.message : describe(err, auth);
+      const reason = `无法连接 MCP 服务器：${why}`;
+      log.warn({ mcp: entry.spec.name, err: why }, 'MCP server unreachable');
       if (entries.get(entry.spec.name) === entry) markDown(entry, reason);
       throw new McpServerError('unreachable', reason);
     }
@@ -206,6 +262,7 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
     origin: entry.spec.origin,
     status: entry.status,
     ...(entry.reason ? { reason: entry.reason } : {}),
+    ...(entry.spec.transport !== 'stdio' && entry.spec.auth ? { auth: { type: entry.spec.auth.type, header: entry.spec.auth.header, hint: entry.spec.auth.hint } } : {}),
     tools: entry.tools.map((t) => ({ name: t.exposed, remote_name: t.remote, description: t.description })),
   });
 
@@ -270,7 +327,7 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
       } catch (err) {
         if (signal.aborted) throw err;
         if (!isConnectionFailure(err)) return fail(`MCP 服务器“${entry.spec.title}”返回错误：${describe(err)}`);
-        const why = describe(err);
+        const why = describe(err, entry.spec.transport === 'stdio' ? undefined : entry.spec.auth);
         if (entry.client === client) markDown(entry, `调用中断开连接（${why}）`);
         return fail(`MCP 服务器“${entry.spec.title}”在调用“${tool.remote}”时断开连接（${why}）；它的工具已停用，恢复连接后自动启用`);
       }
@@ -307,7 +364,7 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
     const spec: ServerSpec =
       s.transport === 'stdio'
         ? { id: `config:${s.name}`, name: s.name, title: s.title ?? s.name, origin: 'config', transport: 'stdio', command: s.command, args: s.args, ...(s.env ? { env: s.env } : {}), ...(s.cwd ? { cwd: s.cwd } : {}) }
-        : { id: `config:${s.name}`, name: s.name, title: s.title ?? s.name, origin: 'config', transport: s.transport, url: s.url };
+        : { id: `config:${s.name}`, name: s.name, title: s.title ?? s.name, origin: 'config', transport: s.transport, url: s.url, ...(s.auth ? { auth: authOf(s.auth) } : {}) };
     addEntry(spec);
   }
   for (const row of await repo.list()) {
@@ -315,11 +372,25 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
       log.warn({ mcp: row.name }, 'an MCP server added in the browser has the name of one in CSAI_MCP_CONFIG; the file wins');
       continue;
     }
-    addEntry({ id: row.id, name: row.name, title: row.title, origin: 'admin', transport: row.transport, url: row.url });
+    const auth = storedAuthOf(row);
+    addEntry({ id: row.id, name: row.name, title: row.title, origin: 'admin', transport: row.transport, url: row.url, ...(auth ? { auth } : {}) });
   }
   for (const entry of entries.values()) void connect(entry).catch(() => undefined);
 
   const byId = (id: string) => [...entries.values()].find((e) => e.spec.id === id);
+
+  /** Drops the connection and connects again now (the outcome, ready or down with why, is in the view). */
+  async function connectAgain(entry: Entry): Promise<McpServerView> {
+    if (entry.retry) clearTimeout(entry.retry);
+    entry.retry = undefined;
+    const old = entry.client;
+    entry.client = undefined;
+    await old?.close().catch(() => undefined);
+    entry.status = 'connecting';
+    entry.attempts = 0;
+    await connect(entry).catch(() => undefined);
+    return view(entry);
+  }
 
   return {
     source,
@@ -327,7 +398,7 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
 
     async add(input, userId) {
       if (entries.has(input.name)) throw new McpServerError('conflict', `已有名为“${input.name}”的 MCP 服务器，请换一个名称`);
-      const spec: ServerSpec = { id: randomUUID(), name: input.name, title: input.title || input.name, origin: 'admin', transport: input.transport, url: input.url };
+      const spec: ServerSpec = { id: randomUUID(), name: input.name, title: input.title || input.name, origin: 'admin', transport: input.transport, url: input.url, ...(input.auth ? { auth: authOf(input.auth) } : {}) };
       const entry = addEntry(spec);
       try {
         await connect(entry);
@@ -338,7 +409,7 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
         throw err;
       }
       try {
-        const row = await repo.insert({ name: spec.name, title: spec.title, transport: input.transport, url: input.url, created_by: userId });
+        const row = await repo.insert({ name: spec.name, title: spec.title, transport: input.transport, url: input.url, created_by: userId, ...toStored(input.auth) });
         entry.spec = { ...spec, id: row.id };
       } catch (err) {
         entries.delete(spec.name);
@@ -364,15 +435,16 @@ export async function startMcpManager({ config, db, log, connectTimeoutMs = 10_0
     async reconnect(id) {
       const entry = byId(id);
       if (!entry) throw new McpServerError('not_found', 'MCP 服务器不存在或已被删除');
-      if (entry.retry) clearTimeout(entry.retry);
-      entry.retry = undefined;
-      const old = entry.client;
-      entry.client = undefined;
-      await old?.close().catch(() => undefined);
-      entry.status = 'connecting';
-      entry.attempts = 0;
-      await connect(entry).catch(() => undefined);
-      return view(entry);
+      return connectAgain(entry);
+    },
+
+    async setAuth(id, auth) {
+      const entry = byId(id);
+      if (!entry) throw new McpServerError('not_found', 'MCP 服务器不存在或已被删除');
+      if (entry.spec.origin === 'config' || entry.spec.transport === 'stdio') throw new McpServerError('read_only', '该 MCP 服务器来自服务器配置文件（CSAI_MCP_CONFIG），认证只能在配置文件中修改');
+      if (!(await repo.setAuth(id, toStored(auth)))) throw new McpServerError('not_found', 'MCP 服务器不存在或已被删除');
+      entry.spec = { ...entry.spec, auth: auth ? authOf(auth) : undefined };
+      return connectAgain(entry);
     },
 
     async close() {
