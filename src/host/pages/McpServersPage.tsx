@@ -1,15 +1,14 @@
 import './McpServersPage.strings';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { mcpAuthUpdate, mcpServerInput, mcpServerView, type McpAuthInput, type McpServerView } from '../../contract/mcp-servers';
-import { ApiError } from '../../core/api';
 import { api } from '../../core/page';
+import { messageOf, useApiList } from './use-api-list';
 import { toastStore } from '../../core/toast';
 import { useT } from '../i18n';
 import { usePageTitle } from '../shell/common';
 
 const serverList = z.array(mcpServerView);
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** The authentication fields of a form: none, a Bearer token, or a header name and value. */
 interface AuthForm {
@@ -99,32 +98,13 @@ function AuthEditor({ server, onDone }: { server: McpServerView; onDone: (change
 export default function McpServersPage() {
   const t = useT();
   usePageTitle(t('mcp_servers.title'));
-  const [servers, setServers] = useState<McpServerView[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { items: servers, error: loadError, reload: load } = useApiList('/mcp_servers', serverList, { quiet: true });
   const [form, setForm] = useState({ name: '', title: '', transport: 'http' as 'http' | 'sse', url: '' });
   const [auth, setAuth] = useState<AuthForm>(NO_AUTH);
   const [editingAuth, setEditingAuth] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    api()
-      .get('/mcp_servers', serverList, signal ? { signal, quiet: true } : { quiet: true })
-      .then((list) => {
-        setServers(list);
-        setLoadError(null);
-      })
-      .catch((err: unknown) => {
-        if (err instanceof ApiError && err.code === 'aborted') return;
-        setLoadError(messageOf(err));
-      });
-  }, []);
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();

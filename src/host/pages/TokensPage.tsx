@@ -1,9 +1,9 @@
 import './TokensPage.strings';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { apiToken, apiTokenBody, createdApiToken, type ApiToken } from '../../contract/auth';
-import { ApiError } from '../../core/api';
 import { api } from '../../core/page';
+import { messageOf, useApiList } from './use-api-list';
 import { toastStore } from '../../core/toast';
 import { useT } from '../i18n';
 import { usePageTitle } from '../shell/common';
@@ -11,7 +11,6 @@ import { Icon } from '../shell/Icons';
 
 const tokenList = z.array(apiToken);
 const deleted = z.object({ deleted: z.number().int() });
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** The MCP client configuration for this site (the token stays a placeholder: it is never shown again). */
@@ -22,31 +21,12 @@ const mcpConfig = (origin: string) =>
 export default function TokensPage() {
   const t = useT();
   usePageTitle(t('tokens.title'));
-  const [tokens, setTokens] = useState<ApiToken[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { items: tokens, error: loadError, reload: load } = useApiList('/auth/tokens', tokenList);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [fresh, setFresh] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    api()
-      .get('/auth/tokens', tokenList, signal ? { signal } : {})
-      .then((list) => {
-        setTokens(list);
-        setLoadError(null);
-      })
-      .catch((err: unknown) => {
-        if (err instanceof ApiError && err.code === 'aborted') return;
-        setLoadError(messageOf(err));
-      });
-  }, []);
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
