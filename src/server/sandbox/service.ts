@@ -1,6 +1,6 @@
 import type { CodeExecutionResult } from '../../contract/code';
 import type { Config } from '../config';
-import type { ArtifactStore } from './artifacts';
+import type { ArtifactOwner, ArtifactStore } from './artifacts';
 import { probeSandbox, runSandboxed, type SandboxInput, type SandboxLimits, type SandboxPrograms, type SandboxResult } from './runner';
 
 const MB = 2 ** 20;
@@ -76,10 +76,10 @@ export function createSandbox(config: Config, artifacts: ArtifactStore) {
       probed ??= probeSandbox(programs);
       return probed;
     },
-    /** Runs code for a user, keeping its files as that user's artifacts. */
-    async run(userId: string, code: string, inputs: readonly SandboxInput[], signal?: AbortSignal): Promise<CodeExecutionResult> {
+    /** Runs code for a user (and a question), keeping its files as their artifacts. */
+    async run(owner: ArtifactOwner, code: string, inputs: readonly SandboxInput[], signal?: AbortSignal): Promise<CodeExecutionResult> {
       const r = await runSandboxed(programs, limits, code, inputs, signal);
-      const saved = await artifacts.save(userId, r.files);
+      const saved = await artifacts.save(owner, r.files);
       return {
         ...describeRun(r, limits),
         exit_code: r.exitCode,

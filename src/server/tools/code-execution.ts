@@ -86,7 +86,7 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
     async run(input, ctx) {
       const inputs = await inputsOf(services, ctx, input.files);
       return withLocalPaths(services.files, inputs.map((i) => i.storageName), (paths) =>
-        sandbox.run(ctx.viewer.userId, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
+        sandbox.run({ userId: ctx.viewer.userId, questionId: ctx.questionId }, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
       );
     },
     summarize: summarizeRun,

@@ -53,6 +53,8 @@ export interface ToolContext {
   /** The readable documents the question chose (files or knowledge bases); may be empty. */
   docIds: string[];
   signal: AbortSignal;
+  /** The question the call is made for (its answer, or a 运行 of one of its blocks): files the tool keeps belong to it. */
+  questionId?: string | undefined;
 }
 
 /**
