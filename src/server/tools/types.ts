@@ -12,7 +12,8 @@ import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { TaskService } from '../docking/tasks';
 
 /** Whether a tool can run on this server; when not, a Chinese reason saying what is missing and how to enable it. */
-export type ToolAvailability = { enabled: true } | { enabled: false; reason: string };
+/** A usable tool may add a note on how it runs here (shown with its description on /tools and /test, not to the model). */
+export type ToolAvailability = { enabled: true; note?: string } | { enabled: false; reason: string };
 
 /** A chemical name resolved to a structure (name → SMILES, SPEC §9). */
 export interface ResolvedName {
