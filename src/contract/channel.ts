@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './envelope';
+import { codeRunRecord } from './code';
 
 /** SPEC §9: a channel is named after the first 50 characters of its first question. */
 export const CHANNEL_NAME_LENGTH = 50;
@@ -223,6 +224,8 @@ export const question = z.object({
   last_event_id: z.number().int(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
+  /** The last 运行 of each Python block of the answer (issue 13), shown under its block (the server always sends it). */
+  code_runs: z.array(codeRunRecord).optional(),
 });
 export type Question = z.infer<typeof question>;
 

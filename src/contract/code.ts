@@ -13,7 +13,13 @@ export const codeMessages = {
   tooLong: `代码不能超过${CODE_LIMITS.code}个字符`,
   tooManyFiles: `一次最多挂载${CODE_LIMITS.files}个文件`,
   badFile: '文件标识无效',
+  badQuestion: '问题标识无效',
+  badBlock: '代码块编号无效',
+  blockWithoutQuestion: '代码块编号需要和问题标识一起提供',
 } as const;
+
+/** Python blocks of one answer that can keep a run (their index is 0 … MAX_BLOCKS - 1). */
+export const MAX_CODE_BLOCKS = 100;
 
 const code = z
   .string({ error: codeMessages.empty })
@@ -33,16 +39,29 @@ export const codeExecutionInput = z
   .strict();
 export type CodeExecutionInput = z.infer<typeof codeExecutionInput>;
 
-/** POST /api/v1/code/run: run code typed or shown in an answer, with documents the caller may read. */
+/**
+ * POST /api/v1/code/run: run code typed or shown in an answer, with documents the caller may read.
+ * With `question_id` and `block` (the index of the Python block among the answer's Python blocks)
+ * the run is kept with that answer — its last run per block is shown again when the channel is
+ * opened — and its files belong to the question.
+ */
 export const codeRunBody = z
   .object(
     {
       code,
       doc_ids: z.array(fileRef).max(CODE_LIMITS.files, codeMessages.tooManyFiles).default([]),
+      question_id: z.string({ error: codeMessages.badQuestion }).trim().min(1, codeMessages.badQuestion).max(64, codeMessages.badQuestion).optional(),
+      block: z
+        .number({ error: codeMessages.badBlock })
+        .int(codeMessages.badBlock)
+        .min(0, codeMessages.badBlock)
+        .max(MAX_CODE_BLOCKS - 1, codeMessages.badBlock)
+        .optional(),
     },
     { error: '请求体必须是 JSON 对象' },
   )
-  .strict();
+  .strict()
+  .refine((b) => (b.question_id === undefined) === (b.block === undefined), { message: codeMessages.blockWithoutQuestion, path: ['block'] });
 export type CodeRunBody = z.infer<typeof codeRunBody>;
 
 /** A file the code left in its work directory, kept with the answer (served by GET /api/v1/code/artifacts/{id}). */
@@ -57,7 +76,7 @@ export const codeArtifact = z.object({
 export type CodeArtifact = z.infer<typeof codeArtifact>;
 
 /** How a run ended: normal exit (`ok` / `error` by exit code) or stopped by the sandbox. */
-export const CODE_RUN_STATUSES = ['ok', 'error', 'timeout', 'output_limit', 'stopped', 'lost'] as const;
+export const CODE_RUN_STATUSES = ['ok', 'error', 'timeout', 'output_limit', 'memory_limit', 'stopped', 'lost'] as const;
 
 export const codeExecutionResult = z.object({
   status: z.enum(CODE_RUN_STATUSES),
@@ -76,5 +95,15 @@ export const codeExecutionResult = z.object({
   duration_ms: z.number().int(),
 });
 export type CodeExecutionResult = z.infer<typeof codeExecutionResult>;
+
+/** The last 运行 of one Python block of an answer, kept with its question (GET /channel/questions lists them). */
+export const codeRunRecord = z.object({
+  /** Index of the block among the answer's Python blocks. */
+  block: z.number().int(),
+  code: z.string(),
+  result: codeExecutionResult,
+  created_at: z.string(),
+});
+export type CodeRunRecord = z.infer<typeof codeRunRecord>;
 
 export const artifactParams = z.object({ id: z.string().max(64, '文件不存在').regex(/^[A-Za-z0-9_-]{8,64}$/, '文件不存在') }).strict();

@@ -185,7 +185,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
         : [];
       if (run.closed) return;
       await engine.answer(
-        { question: q.question, history, hasSources, passages, online: onlineHits, options: request, viewer, docIds, signal: run.controller.signal },
+        { question: q.question, history, hasSources, passages, online: onlineHits, options: request, viewer, docIds, signal: run.controller.signal, questionId: q.id },
         sink,
         tools,
       );

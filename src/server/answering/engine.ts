@@ -41,6 +41,8 @@ export interface AnswerInput {
   /** The readable documents the question chose (files, or the documents of its knowledge bases). */
   docIds: string[];
   signal: AbortSignal;
+  /** The question being answered: files tools keep belong to it. */
+  questionId?: string | undefined;
 }
 
 /** Where an engine writes the answer as it goes; each call becomes one persisted event. */

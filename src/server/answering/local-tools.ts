@@ -168,14 +168,14 @@ export interface LocalToolRun {
 }
 
 /** Runs the planned calls one after another, each as a tool_call and a tool_result event. */
-export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, input: Pick<AnswerInput, 'viewer' | 'docIds' | 'signal'>, sink: AnswerSink): Promise<LocalToolRun[]> {
+export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, input: Pick<AnswerInput, 'viewer' | 'docIds' | 'signal' | 'questionId'>, sink: AnswerSink): Promise<LocalToolRun[]> {
   const labels = new Map(tools.groups().flatMap((g) => g.tools.map((t) => [t.value, t.label] as const)));
   const runs: LocalToolRun[] = [];
   for (const [i, call] of calls.entries()) {
     if (input.signal.aborted) break;
     const callId = `local_${i + 1}`;
     sink.toolCall({ call_id: callId, name: call.name, arguments: JSON.stringify(call.input) });
-    const result = await tools.run(call.name, call.input, { viewer: input.viewer, docIds: input.docIds, signal: input.signal });
+    const result = await tools.run(call.name, call.input, { viewer: input.viewer, docIds: input.docIds, signal: input.signal, questionId: input.questionId });
     sink.toolResult({ call_id: callId, name: call.name, ...result });
     runs.push({ label: labels.get(call.name) ?? call.name, result });
   }

@@ -353,5 +353,5 @@ async function runCall(registry: ToolRegistry, name: string, args: string, input
   } catch {
     return { ok: false, content: '工具参数不是合法的 JSON' };
   }
-  return registry.run(name, parsed, { viewer: input.viewer, docIds: input.docIds, signal: input.signal });
+  return registry.run(name, parsed, { viewer: input.viewer, docIds: input.docIds, signal: input.signal, questionId: input.questionId });
 }

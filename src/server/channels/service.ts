@@ -12,6 +12,7 @@ import type { AnswerService } from '../answering/answers';
 import { answerStep, citation, type Channel, type Question, type QuestionRequest } from '../../contract/channel';
 import { foldAnswerEvents, type AnswerState } from '../../contract/answer-fold';
 import { z } from 'zod';
+import { codeRunsOf } from '../sandbox/runs';
 
 const CHANNEL_NOT_FOUND = '频道不存在';
 /** Questions one user may have waiting; more are refused until some have been answered. */
@@ -183,6 +184,7 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       const lastIds = await events.lastIds(ids);
       // Answers still being written are folded from their events; ended ones were written on the row.
       const live = await events.ofQuestions(rows.filter((r) => r.finished_at === null).map((r) => r.id));
+      const codeRuns = await codeRunsOf(db, ids);
       const items: Question[] = rows.map((r) => {
         const req = storedRequest.parse(JSON.parse(r.request));
         const so =
@@ -215,6 +217,7 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
           last_event_id: lastIds.get(r.id) ?? 0,
           created_at: r.created_at,
           finished_at: r.finished_at,
+          code_runs: codeRuns.get(r.id) ?? [],
         };
       });
       return pageOf(items, total.n, args.page, args.size);

@@ -452,4 +452,24 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('mcp_servers').addColumn('auth_secret', 'text').execute();
     },
   },
+  '0021_code_runs': {
+    async up(db: Kysely<unknown>) {
+      // Issue 13: files a sandboxed run left belong to the question whose answer (or 运行 button) made them;
+      // gone with it. Null for runs that belong to no question (only their user may read those).
+      await db.schema.alterTable('artifacts').addColumn('question_id', 'text', (c) => c.references('questions.id').onDelete('cascade')).execute();
+      await db.schema.createIndex('artifacts_question').on('artifacts').column('question_id').execute();
+      // The last 运行 of each Python block of an answer (block = its index among the answer's Python blocks),
+      // shown under the block when the channel is opened again.
+      await db.schema
+        .createTable('code_runs')
+        .addColumn('question_id', 'text', (c) => c.notNull().references('questions.id').onDelete('cascade'))
+        .addColumn('block', 'integer', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('result', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('code_runs_pk', ['question_id', 'block'])
+        .execute();
+    },
+  },
 };

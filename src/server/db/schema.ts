@@ -313,6 +313,18 @@ export interface ArtifactTable {
   kind: 'image' | 'file';
   size: number;
   created_at: string;
+  /** The question whose answer or 运行 button made it (migration 0021); null: only its user may read it. */
+  question_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The last 运行 of one Python block of an answer (migration 0021); `result` is a CodeExecutionResult as JSON. */
+export interface CodeRunTable {
+  question_id: string;
+  block: number;
+  user_id: string;
+  code: string;
+  result: string;
+  created_at: string;
 }
 
 /** The whole database as Kysely sees it. */
@@ -361,5 +373,6 @@ export interface Database {
   molecule_changes: MoleculeChangeTable;
   mcp_servers: McpServerTable;
   artifacts: ArtifactTable;
+  code_runs: CodeRunTable;
   tasks: TaskTable;
 }

@@ -3,20 +3,25 @@ import { artifactParams, codeExecutionResult, codeRunBody } from '../../contract
 import { AppError, notFound } from '../errors';
 import { contentDisposition } from '../knowledge/names';
 import { artifactStore } from '../sandbox/artifacts';
+import { codeRunStore } from '../sandbox/runs';
+import { canAccessQuestion } from '../channels/service';
 import { ok, type App, type Services } from './types';
 
 const tags = ['tools'];
 /** Runs one user may have going at once through this route. */
 const MAX_RUNS_PER_USER = 2;
 const ARTIFACT_NOT_FOUND = '文件不存在';
+const ANSWER_NOT_DONE = '回答完成后才能运行其中的代码';
 
 /**
  * POST /api/v1/code/run: the "运行" button of a code block (answer or question box), without a
- * model, in the same sandbox as the code_execution tool. GET /api/v1/code/artifacts/{id}: a file
- * a run kept, only to the user whose run made it.
+ * model, in the same sandbox as the code_execution tool; with a question and block, the run is
+ * kept as that block's last run. GET /api/v1/code/artifacts/{id}: a file a run kept, to whoever
+ * may read the question it was made for (a run without a question: only its user).
  */
 export default async function codeRoutes(app: App, { db, config, runtime }: Services) {
   const artifacts = artifactStore(db, config.dataDir);
+  const runs = codeRunStore(db, config.dataDir);
   const running = new Map<string, number>();
 
   app.post('/run', {
@@ -28,6 +33,11 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
     },
   }, async (req) => {
     const { userId } = await req.requireUser();
+    const { question_id: questionId, block } = req.body;
+    if (questionId !== undefined) {
+      const question = await canAccessQuestion(db, { userId }, questionId);
+      if (question.status === 'queued' || question.status === 'running') throw new AppError(409, 'answer_running', ANSWER_NOT_DONE);
+    }
     const groups = runtime.tools.groups();
     const entry = groups.flatMap((g) => g.tools).find((t) => t.value === 'code_execution');
     if (!entry?.enabled) throw new AppError(503, 'tool_disabled', entry?.description ?? '代码执行不可用');
@@ -40,9 +50,14 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
     req.raw.socket.on('close', onClose);
     try {
       const input = { code: req.body.code, ...(req.body.doc_ids.length ? { files: req.body.doc_ids } : {}) };
-      const result = await runtime.tools.run('code_execution', input, { viewer: { userId }, docIds: req.body.doc_ids, signal: gone.signal });
+      const result = await runtime.tools.run('code_execution', input, { viewer: { userId }, docIds: req.body.doc_ids, signal: gone.signal, questionId });
       if (!result.ok) throw new AppError(400, 'run_failed', result.content);
-      return ok(codeExecutionResult.parse(result.data), result.content.split('\n')[0] ?? '');
+      const out = codeExecutionResult.parse(result.data);
+      // Kept as the block's last run, shown under it when the channel is opened again.
+      if (questionId !== undefined && block !== undefined && !(await runs.keep({ questionId, block, userId, code: req.body.code, result: out }))) {
+        throw notFound('问题不存在');
+      }
+      return ok(out, result.content.split('\n')[0] ?? '');
     } finally {
       req.raw.socket.off('close', onClose);
       const left = (running.get(userId) ?? 1) - 1;
@@ -52,10 +67,17 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
   });
 
   app.get('/artifacts/:id', {
-    schema: { tags, summary: 'A file a sandboxed run kept (picture or download); only for the user whose run made it', params: artifactParams },
+    schema: { tags, summary: 'A file a sandboxed run kept (picture or download); for whoever may read the question it was made for, else only the user whose run made it', params: artifactParams },
   }, async (req, reply) => {
-    const { userId } = await req.requireUser();
-    const found = await artifacts.open(userId, req.params.id);
+    const viewer = await req.requireUser();
+    const found = await artifacts.open(req.params.id, async (row) => {
+      if (row.question_id === null) return row.user_id === viewer.userId;
+      // The question's access check (DESIGN §9): whoever may read the answer may read its files.
+      return canAccessQuestion(db, viewer, row.question_id).then(
+        () => true,
+        () => false,
+      );
+    });
     if (!found) throw notFound(ARTIFACT_NOT_FOUND);
     const { row, stream } = found;
     reply

@@ -19,9 +19,16 @@ export function classify(name: string, data: Buffer): { mime: string; kind: 'ima
   return { mime: 'application/octet-stream', kind: 'file' };
 }
 
+/** Whose run made the files: the user, and the question they belong to (its answer or a 运行 of one of its blocks). */
+export interface ArtifactOwner {
+  userId: string;
+  questionId?: string | undefined;
+}
+
 /**
  * Files sandboxed code left, kept on disk under CSAI_DATA_DIR/artifacts with a row naming their
- * owner: only the user whose run (question or "运行") made them may read them.
+ * user and, when they were made for a question, that question: then whoever may read the question
+ * may read them, and they go with it. Without a question only their user may read them.
  */
 export function artifactStore(db: Db, dataDir: string) {
   const root = path.join(dataDir, 'artifacts');
@@ -31,7 +38,7 @@ export function artifactStore(db: Db, dataDir: string) {
   };
   return {
     /** Writes the files, then their rows; returns them in the given order. */
-    async save(userId: string, files: readonly SandboxFile[]): Promise<CodeArtifact[]> {
+    async save(owner: ArtifactOwner, files: readonly SandboxFile[]): Promise<CodeArtifact[]> {
       if (!files.length) return [];
       await fsp.mkdir(root, { recursive: true });
       const out: CodeArtifact[] = [];
@@ -45,7 +52,7 @@ export function artifactStore(db: Db, dataDir: string) {
         out.push({ id, name: file.name.slice(0, 200), mime, size: file.data.length, kind });
       }
       try {
-        await db.insertInto('artifacts').values(out.map((a) => ({ id: a.id, user_id: userId, name: a.name, mime: a.mime, kind: a.kind, size: a.size, created_at: now }))).execute();
+        await db.insertInto('artifacts').values(out.map((a) => ({ id: a.id, user_id: owner.userId, question_id: owner.questionId ?? null, name: a.name, mime: a.mime, kind: a.kind, size: a.size, created_at: now }))).execute();
       } catch (err) {
         await Promise.all(out.map((a) => fsp.rm(pathOf(a.id), { force: true })));
         throw err;
@@ -78,15 +85,27 @@ export function artifactStore(db: Db, dataDir: string) {
       return removed;
     },
 
-    /** The artifact and a stream of its bytes when `userId` owns it; undefined otherwise (never says whether it exists). */
-    async open(userId: string, id: string) {
-      const row = await db.selectFrom('artifacts').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-      if (!row) return undefined;
+    /**
+     * The artifact and a stream of its bytes when `mayRead` allows the row (the caller decides:
+     * the question's readers, or the user of a run without a question); undefined otherwise
+     * (never says whether it exists).
+     */
+    async open(id: string, mayRead: (row: { user_id: string; question_id: string | null }) => Promise<boolean>) {
+      const row = await db.selectFrom('artifacts').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row || !(await mayRead(row))) return undefined;
       const file = pathOf(row.id);
       if (!fs.existsSync(file)) return undefined;
       return { row, stream: fs.createReadStream(file) };
     },
   };
+}
+
+/** Removes artifacts' rows and then their files (e.g. those of a run that a newer run of the same block replaced). */
+export async function removeArtifacts(db: Db, dataDir: string, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.deleteFrom('artifacts').where('id', 'in', [...ids]).execute();
+  const root = path.join(dataDir, 'artifacts');
+  await Promise.all(ids.filter((id) => /^[A-Za-z0-9_-]{8,64}$/.test(id)).map((id) => fsp.rm(path.join(root, id), { force: true })));
 }
 
 export type ArtifactStore = ReturnType<typeof artifactStore>;

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { LAUNCHER } from './launcher';
+import { runCgroup, type RunCgroup } from './cgroup';
 
 /** What a run may use. */
 export interface SandboxLimits {
   /** Wall-clock limit; the whole process group is killed after it. */
   timeoutMs: number;
   cpuSeconds: number;
-  /** Address space of each process. */
+  /** Memory of the whole run with a memory cgroup (cgroup.ts), and the address space of each process (prlimit). */
   memoryBytes: number;
   /** Processes (and threads) of the sandbox user. */
   processes: number;
@@ -44,7 +45,7 @@ export interface SandboxFile {
 }
 
 /** Why a run ended, besides a normal exit. */
-export type SandboxStop = 'timeout' | 'output' | 'stopped' | 'lost' | null;
+export type SandboxStop = 'timeout' | 'output' | 'memory' | 'stopped' | 'lost' | null;
 
 export interface SandboxResult {
   /** Exit code of the code (negative: killed by that signal number); null when it did not report. */
@@ -60,6 +61,8 @@ export interface SandboxResult {
   durationMs: number;
 }
 
+/** How often a run's memory cgroup is checked for an OOM kill (then the whole run is stopped). */
+const OOM_POLL_MS = 200;
 /** Output beyond this many bytes in all stops the run: reading gigabytes to throw them away helps nobody. */
 const OUTPUT_KILL_FACTOR = 16;
 /** Files the sandbox needs from /etc (shared libraries, BLAS alternatives, matplotlib, fonts); never the rest. */
@@ -175,13 +178,21 @@ export function runSandboxed(programs: SandboxPrograms, limits: SandboxLimits, c
   for (const input of inputs) {
     if (!/^[^/\0]+$/.test(input.name) || input.name === '.' || input.name === '..') throw new Error(`bad input name ${input.name}`);
   }
-  const argv = sandboxArgv(programs, limits, inputs);
+  let cgroup: RunCgroup | undefined;
+  try {
+    cgroup = runCgroup(limits.memoryBytes);
+  } catch {
+    // The kernel refused this run's cgroup: prlimit's per-process cap still holds.
+  }
+  // With a cgroup, the first process (root, before setpriv drops) writes itself into it, so everything the run starts is in it.
+  const argv = cgroup ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', cgroup.procs, ...sandboxArgv(programs, limits, inputs)] : sandboxArgv(programs, limits, inputs);
   const started = Date.now();
   const fds: number[] = [];
   try {
     for (const input of inputs) fds.push(fs.openSync(input.hostPath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW));
   } catch (err) {
     for (const fd of fds) fs.closeSync(fd);
+    void cgroup?.remove();
     throw err;
   }
   return new Promise((resolve, reject) => {
@@ -201,6 +212,8 @@ export function runSandboxed(programs: SandboxPrograms, limits: SandboxLimits, c
       }
     };
     const timer = setTimeout(() => kill('timeout'), limits.timeoutMs);
+    // The kernel killed a process of the run at the cgroup's cap: the whole run stops, reported as the memory limit.
+    const oomPoll = cgroup && setInterval(() => cgroup.oomKills() > 0 && kill('memory'), OOM_POLL_MS);
     const onAbort = () => kill('stopped');
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -303,12 +316,19 @@ export function runSandboxed(programs: SandboxPrograms, limits: SandboxLimits, c
 
     child.on('error', (e) => {
       clearTimeout(timer);
+      clearInterval(oomPoll);
       signal?.removeEventListener('abort', onAbort);
+      void cgroup?.remove();
       reject(e);
     });
-    child.on('close', () => {
+    child.on('close', async () => {
       clearTimeout(timer);
+      clearInterval(oomPoll);
       signal?.removeEventListener('abort', onAbort);
+      if (cgroup) {
+        if (cgroup.oomKills() > 0) stop ??= 'memory';
+        await cgroup.remove();
+      }
       const complete = exitCode !== null && !broken;
       resolve({
         exitCode: complete ? exitCode : null,

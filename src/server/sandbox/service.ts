@@ -1,6 +1,6 @@
 import type { CodeExecutionResult } from '../../contract/code';
 import type { Config } from '../config';
-import type { ArtifactStore } from './artifacts';
+import type { ArtifactOwner, ArtifactStore } from './artifacts';
 import { probeSandbox, runSandboxed, type SandboxInput, type SandboxLimits, type SandboxPrograms, type SandboxResult } from './runner';
 
 const MB = 2 ** 20;
@@ -33,7 +33,7 @@ const size = (bytes: number) => (bytes >= MB ? `${Math.round(bytes / MB)} MB` : 
 export function describeRun(r: SandboxResult, limits: SandboxLimits): Pick<CodeExecutionResult, 'status' | 'message'> {
   const notes: string[] = [];
   const err = r.stderr;
-  if (/MemoryError|Cannot allocate memory|std::bad_alloc|numpy\.core\._exceptions\._ArrayMemoryError|Unable to allocate/.test(err)) {
+  if (r.stop !== 'memory' && /MemoryError|Cannot allocate memory|std::bad_alloc|numpy\.core\._exceptions\._ArrayMemoryError|Unable to allocate/.test(err)) {
     notes.push(`内存超过上限（${size(limits.memoryBytes)}）`);
   }
   if (/BlockingIOError|Resource temporarily unavailable|can't start new thread/.test(err)) notes.push(`进程或线程数超过上限（${limits.processes}）`);
@@ -46,6 +46,8 @@ export function describeRun(r: SandboxResult, limits: SandboxLimits): Pick<CodeE
   switch (r.stop) {
     case 'timeout':
       return { status: 'timeout', message: `运行超过时间上限（${Math.round(limits.timeoutMs / 1000)} 秒），程序已被停止${tail}` };
+    case 'memory':
+      return { status: 'memory_limit', message: `内存超过上限（整次运行的所有进程合计 ${size(limits.memoryBytes)}），程序已被停止${tail}` };
     case 'output':
       return { status: 'output_limit', message: `输出过多（超过 ${size(limits.outputBytes * 16)}），程序已被停止${tail}` };
     case 'stopped':
@@ -76,10 +78,10 @@ export function createSandbox(config: Config, artifacts: ArtifactStore) {
       probed ??= probeSandbox(programs);
       return probed;
     },
-    /** Runs code for a user, keeping its files as that user's artifacts. */
-    async run(userId: string, code: string, inputs: readonly SandboxInput[], signal?: AbortSignal): Promise<CodeExecutionResult> {
+    /** Runs code for a user (and a question), keeping its files as their artifacts. */
+    async run(owner: ArtifactOwner, code: string, inputs: readonly SandboxInput[], signal?: AbortSignal): Promise<CodeExecutionResult> {
       const r = await runSandboxed(programs, limits, code, inputs, signal);
-      const saved = await artifacts.save(userId, r.files);
+      const saved = await artifacts.save(owner, r.files);
       return {
         ...describeRun(r, limits),
         exit_code: r.exitCode,

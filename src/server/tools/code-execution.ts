@@ -3,6 +3,7 @@ import { docReadable } from '../access/access';
 import type { FileStore } from '../files/file-store';
 import { artifactStore } from '../sandbox/artifacts';
 import { createSandbox } from '../sandbox/service';
+import { describeMemoryCap, memoryCap } from '../sandbox/cgroup';
 import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
 
 /** SPEC §3 document types and the extension a mounted copy gets. */
@@ -72,6 +73,10 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
   const artifacts = artifactStore(services.db, services.config.dataDir);
   const sandbox = createSandbox(services.config, artifacts);
   void artifacts.sweep().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
+  // Which memory cap runs get here: one cgroup per run (all its processes together) or prlimit per process.
+  const cap = memoryCap();
+  const capNote = describeMemoryCap(cap, sandbox.limits.memoryBytes);
+  services.log.info({ memoryCap: cap.kind, ...(cap.kind === 'prlimit' ? { reason: cap.reason } : { parent: cap.parent }) }, `sandbox ${capNote}`);
   return {
     name: 'code_execution',
     input: codeExecutionInput,
@@ -79,14 +84,14 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
     description: DESCRIPTION,
     availability() {
       const state = sandbox.availability();
-      return state.ok ? { enabled: true } : { enabled: false, reason: state.reason };
+      return state.ok ? { enabled: true, note: capNote } : { enabled: false, reason: state.reason };
     },
     // The sandbox's own limit stops the code; the rest is Python's start and keeping the files.
     timeoutMs: services.config.CSAI_SANDBOX_TIMEOUT_MS + 15_000,
     async run(input, ctx) {
       const inputs = await inputsOf(services, ctx, input.files);
       return withLocalPaths(services.files, inputs.map((i) => i.storageName), (paths) =>
-        sandbox.run(ctx.viewer.userId, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
+        sandbox.run({ userId: ctx.viewer.userId, questionId: ctx.questionId }, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
       );
     },
     summarize: summarizeRun,

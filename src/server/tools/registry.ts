@@ -246,7 +246,7 @@ export function createToolRegistry(
               value: slot.name,
               label: slot.label,
               icon: slot.icon,
-              description: state.enabled ? description : `${description}（不可用：${state.reason}）`,
+              description: state.enabled ? (state.note ? `${description}（${state.note}）` : description) : `${description}（不可用：${state.reason}）`,
               enabled: state.enabled,
               ldap_disabled: ldapOff(slot.name, audience),
             };

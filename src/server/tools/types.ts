@@ -12,7 +12,8 @@ import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { TaskService } from '../docking/tasks';
 
 /** Whether a tool can run on this server; when not, a Chinese reason saying what is missing and how to enable it. */
-export type ToolAvailability = { enabled: true } | { enabled: false; reason: string };
+/** A usable tool may add a note on how it runs here (shown with its description on /tools and /test, not to the model). */
+export type ToolAvailability = { enabled: true; note?: string } | { enabled: false; reason: string };
 
 /** A chemical name resolved to a structure (name → SMILES, SPEC §9). */
 export interface ResolvedName {
@@ -53,6 +54,8 @@ export interface ToolContext {
   /** The readable documents the question chose (files or knowledge bases); may be empty. */
   docIds: string[];
   signal: AbortSignal;
+  /** The question the call is made for (its answer, or a 运行 of one of its blocks): files the tool keeps belong to it. */
+  questionId?: string | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createElement, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { createElement, Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, isWebCitation, type AnswerStep, type Channel, type Question, type WebCitation } from '../../contract/channel';
 import { codeExecutionResult, type CodeExecutionResult } from '../../contract/code';
 import { paged } from '../../contract/envelope';
@@ -66,7 +67,7 @@ function useAnswer(q: Question, client: ApiClient): AnswerState {
 }
 
 /** The answer text, rendered through the one sanitising path (markdown.ts). */
-function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
+function AnswerBody({ text, state, onSlots }: { text: string; state: AnswerState; onSlots: (slots: Element[]) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const t = useT('channels');
   useEffect(() => {
@@ -80,18 +81,19 @@ function AnswerBody({ text, state }: { text: string; state: AnswerState }) {
             isWebCitation(c) ? t('citation_web', { title: c.title, site: c.site }) : c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title }),
         });
         // A finished answer's Python blocks can be run in the sandbox (POST /code/run), with or without a model.
-        if (!isLive(state.status)) r.addRunButtons(ref.current, t('run_code'), t('run_code_title'));
+        // Each block's last run is shown in the place left under it.
+        onSlots(isLive(state.status) ? [] : r.addRunButtons(ref.current, t('run_code'), t('run_code_title')));
       });
     });
     return () => {
       cancelled = true;
       cancelAnimationFrame(frame);
     };
-  }, [text, state.citations, state.status, t]);
+  }, [text, state.citations, state.status, t, onSlots]);
   return <div ref={ref} part="answer" className="csai-answer" aria-live={isLive(state.status) ? 'polite' : undefined} />;
 }
 
-/** One press of "运行" on a code block of an answer: running, its result, or why it failed. */
+/** The last press of "运行" on a code block of an answer: running, its result (kept on the server with the answer), or why it failed. */
 interface CodeRunState {
   id: number;
   result?: CodeExecutionResult;
@@ -101,28 +103,25 @@ interface CodeRunState {
 type CodeRunView = typeof import('./tool-cards/CodeCard').CodeRun;
 let codeRunView: Promise<CodeRunView> | undefined;
 
-/** The results of the "运行" buttons of an answer, newest last (kept while the page is open; their files are kept on the server). */
-function CodeRuns({ runs }: { runs: readonly CodeRunState[] }) {
+/** The result of a block's 运行, shown under the block. */
+function CodeRunCard({ run, block }: { run: CodeRunState; block: number }) {
   const t = useT('channels');
   const [View, setView] = useState<{ component: CodeRunView } | null>(null);
   useEffect(() => {
-    if (!runs.length || View) return;
+    if (View) return;
     let cancelled = false;
     void (codeRunView ??= import('./tool-cards/CodeCard').then((m) => m.CodeRun)).then((component) => !cancelled && setView({ component }));
     return () => {
       cancelled = true;
     };
-  }, [runs.length, View]);
-  if (!runs.length) return null;
+  }, [View]);
   return (
-    <section part="code-runs" aria-label={t('run_results')} className="flex flex-col gap-2">
-      {runs.map((run) => (
-        <div key={run.id} part="tool-card" data-tool="code_execution" data-state={run.error ? 'failed' : run.result ? 'ok' : 'running'} className="rounded-csai border border-line bg-surface p-3 flex flex-col gap-2">
-          <header className={`text-xs font-semibold ${run.error ? 'text-danger' : 'text-muted'}`}>{run.error ? t('run_failed') : run.result ? t('run_results') : t('run_running')}</header>
-          {run.error && <p part="tool-error" role="alert" className="m-0 text-sm text-danger">{run.error}</p>}
-          {run.result && View && <View.component out={run.result} />}
-        </div>
-      ))}
+    <section part="code-runs" aria-label={t('run_results')} data-block={block} className="flex flex-col gap-2 mb-2">
+      <div part="tool-card" data-tool="code_execution" data-state={run.error ? 'failed' : run.result ? 'ok' : 'running'} className="rounded-csai border border-line bg-surface p-3 flex flex-col gap-2">
+        <header className={`text-xs font-semibold ${run.error ? 'text-danger' : 'text-muted'}`}>{run.error ? t('run_failed') : run.result ? t('run_results') : t('run_running')}</header>
+        {run.error && <p part="tool-error" role="alert" className="m-0 text-sm text-danger">{run.error}</p>}
+        {run.result && View && <View.component out={run.result} />}
+      </div>
     </section>
   );
 }
@@ -212,15 +211,20 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
       fail(error);
     }
   };
-  const [runs, setRuns] = useState<CodeRunState[]>([]);
+  // The last run of each Python block (by its index), starting from those the server kept with the answer.
+  const [runs, setRuns] = useState<ReadonlyMap<number, CodeRunState>>(() => new Map((q.code_runs ?? []).map((r) => [r.block, { id: 0, result: r.result }])));
+  const [slots, setSlots] = useState<Element[]>([]);
   const runCode = async (button: Element) => {
     const code = button.previousElementSibling?.textContent ?? '';
+    const block = Number(button.getAttribute('data-run-code'));
+    if (!Number.isInteger(block) || block < 0) return;
     const id = Date.now() + Math.random();
-    setRuns((rs) => [...rs, { id }]);
-    const settle = (patch: Partial<CodeRunState>) => setRuns((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+    setRuns((rs) => new Map(rs).set(block, { id }));
+    // A later press of the same block wins; an earlier one finishing late changes nothing.
+    const settle = (patch: Partial<CodeRunState>) => setRuns((rs) => (rs.get(block)?.id === id ? new Map(rs).set(block, { id, ...patch }) : rs));
     try {
       const docIds = [...new Set([...q.docIdList, ...q.docIdListKnowledge])].slice(0, 6);
-      settle({ result: await client.post('/code/run', { code, doc_ids: docIds }, codeExecutionResult, { quiet: true }) });
+      settle({ result: await client.post('/code/run', { code, doc_ids: docIds, question_id: q.question_id, block }, codeExecutionResult, { quiet: true }) });
     } catch (error) {
       settle({ error: messageOf(error) || t('retry_later') });
     }
@@ -274,9 +278,12 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
       )}
       <ToolSteps steps={state.steps} />
       <div role="group" onClick={onAnswerClick} aria-label={t('answer_label')}>
-        <AnswerBody text={state.answer} state={state} />
+        <AnswerBody text={state.answer} state={state} onSlots={setSlots} />
       </div>
-      <CodeRuns runs={runs} />
+      {slots.map((slot, block) => {
+        const run = runs.get(block);
+        return run ? <Fragment key={block}>{createPortal(<CodeRunCard run={run} block={block} />, slot)}</Fragment> : null;
+      })}
       <WebSources citations={state.citations.filter(isWebCitation)} />
       {state.status === 'stopped' && <p part="stopped" className="m-0 text-xs text-muted">{t('stopped')}</p>}
       {state.status === 'failed' && (

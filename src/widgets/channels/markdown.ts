@@ -207,22 +207,36 @@ export function renderAnswer(target: Element, text: string, citations: readonly 
 const RUNNABLE = /(^|\s)language-(python3?|py)(\s|$)/;
 
 /**
- * Puts a "运行" button (`data-run-code`, part `run-code`) after each rendered Python block of an
- * answer; the answer's click handler sends that block's text to POST /code/run.
+ * Puts a "运行" button (`data-run-code` = the block's index among the answer's Python blocks, part
+ * `run-code`) and an empty place for its result (`data-code-run-slot`, part `code-run-slot`) after
+ * each rendered Python block of an answer; the answer's click handler sends that block's text to
+ * POST /code/run. Returns the result places in block order.
  */
-export function addRunButtons(target: Element, label: string, title: string): void {
+export function addRunButtons(target: Element, label: string, title: string): Element[] {
+  const slots: Element[] = [];
   for (const code of target.querySelectorAll('pre > code')) {
     if (!RUNNABLE.test(code.className)) continue;
     const pre = code.parentElement!;
-    if (pre.nextElementSibling?.hasAttribute('data-run-code')) continue;
-    const button = target.ownerDocument.createElement('button');
+    const block = slots.length;
+    const existing = pre.nextElementSibling;
+    if (existing?.hasAttribute('data-run-code') && existing.nextElementSibling?.hasAttribute('data-code-run-slot')) {
+      slots.push(existing.nextElementSibling);
+      continue;
+    }
+    const doc = target.ownerDocument;
+    const button = doc.createElement('button');
     button.type = 'button';
     button.textContent = label;
     button.title = title;
-    button.setAttribute('data-run-code', '');
+    button.setAttribute('data-run-code', String(block));
     button.setAttribute('part', 'run-code');
     button.className = 'csai-run-code';
-    pre.after(button);
+    const slot = doc.createElement('div');
+    slot.setAttribute('data-code-run-slot', String(block));
+    slot.setAttribute('part', 'code-run-slot');
+    pre.after(button, slot);
+    slots.push(slot);
   }
+  return slots;
 }
 

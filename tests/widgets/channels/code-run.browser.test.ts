@@ -76,7 +76,7 @@ describe('code execution in <csai-channels>', () => {
     expect(card.querySelector('[part~="code-file"]')!.textContent).to.equal('mw.csv');
   });
 
-  it('runs a Python block of an answer with 运行 and shows the result below it', async () => {
+  it('runs a Python block of an answer with 运行 and shows the result under that block', async () => {
     let posted: unknown;
     const el = await show([question({ answer: '可以这样做：\n\n```python\nprint("hi")\n```\n\n```text\nnot code\n```' })], [
       (c) => {
@@ -91,7 +91,40 @@ describe('code execution in <csai-channels>', () => {
     button.click();
     const run = await waitFor(() => el.shadowRoot!.querySelector('[part~="code-runs"] [part~="code-stdout"]'), 'the run result');
     expect(run.textContent).to.equal('hi\n');
-    expect(posted).to.deep.equal({ code: 'print("hi")\n', doc_ids: ['d1'] });
+    // Right under the block's button, inside the answer (before the text block that follows).
+    expect(button.nextElementSibling!.contains(run)).to.equal(true);
+    expect(posted).to.deep.equal({ code: 'print("hi")\n', doc_ids: ['d1'], question_id: 'q1', block: 0 });
+  });
+
+  it('after a reload shows the last kept run of each block under it, and a new run replaces it', async () => {
+    const answer = '第一段：\n\n```python\nprint("a")\n```\n\n第二段：\n\n```python\nprint("b")\n```';
+    const kept = result({ stdout: 'b from before\n', artifacts: [{ id: 'art-png-0002', name: 'plot.png', mime: 'image/png', size: PNG.length, kind: 'image' }] });
+    let posted: unknown;
+    const el = await show([question({ answer, code_runs: [{ block: 1, code: 'print("b")\n', result: kept, created_at: '2026-11-25T10:00:00Z' }] })], [
+      (c) => (c.method === 'GET' && c.path === '/code/artifacts/art-png-0002' ? new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } }) : undefined),
+      (c) => {
+        if (c.method !== 'POST' || c.path !== '/code/run') return undefined;
+        posted = c.body;
+        return okBody(result({ stdout: 'b again\n', artifacts: [] }), '运行完成');
+      },
+    ]);
+    const buttons = await waitFor(() => {
+      const found = el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~="answer"] [part~="run-code"]');
+      return found.length === 2 ? [...found] : null;
+    }, 'two 运行 buttons');
+    // Nothing was run here: the kept run of the second block is shown under it, none under the first.
+    const second = await waitFor(() => buttons[1]!.nextElementSibling!.querySelector('[part~="code-run"]'), 'the kept run under block 2');
+    expect(second.querySelector('[part~="code-stdout"]')!.textContent).to.equal('b from before\n');
+    expect(buttons[0]!.nextElementSibling!.querySelector('[part~="code-run"]')).to.equal(null);
+    const img = await waitFor(() => second.querySelector<HTMLImageElement>('[part~="code-image"] img'), 'the kept picture');
+    await waitFor(() => img.complete && img.naturalWidth === 1, 'the kept picture decoded');
+    expect(calls.some((c) => c.path === '/code/artifacts/art-png-0002')).to.equal(true);
+    expect(calls.some((c) => c.path === '/code/run')).to.equal(false);
+    // Running the block again replaces what was shown.
+    buttons[1]!.click();
+    await waitFor(() => buttons[1]!.nextElementSibling!.querySelector('[part~="code-stdout"]')?.textContent === 'b again\n', 'the new run in place of the kept one');
+    expect(el.shadowRoot!.querySelectorAll('[part~="code-run"]').length).to.equal(1);
+    expect(posted).to.deep.equal({ code: 'print("b")\n', doc_ids: ['d1'], question_id: 'q1', block: 1 });
   });
 
   it('shows why a run was refused (sandbox unavailable)', async () => {
