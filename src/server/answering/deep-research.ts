@@ -11,6 +11,7 @@ import { answerEventStore, type LiveEvents } from './events';
 import { tokens } from '../text/segment';
 import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
+import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { KnowledgePort, RetrievedPassage } from '../retrieval/knowledge-port';
 
 /** Sub-questions a plan holds at most (the local planner adds the whole question after them). */
@@ -517,13 +518,18 @@ export function deepResearch({
       };
       stopped();
       if (engine.chat) {
+        // The model's [n] are checked against their passages before they are shown (citation-check.ts).
+        const guard = citationGuard([...numbered, ...onlineCited], emit);
+        guard.seed(written);
         const messages: ChatMessage[] = [
           { role: 'system', content: reportPrompt(sections, hasSources) },
           ...earlier,
           { role: 'user', content: `研究问题：${job.question}\n\n子问题：\n${plan.map((q, i) => `${i + 1}. ${q}`).join('\n')}` },
         ];
         if (written) messages.push({ role: 'assistant', content: written }, { role: 'user', content: CONTINUE_REPORT });
-        await engine.chat({ messages, thinking: request.if_thinking, signal }, { content: emit, reasoning: thinking });
+        await engine.chat({ messages, thinking: request.if_thinking, signal }, { content: (text) => guard.push(text), reasoning: thinking });
+        const removed = guard.end();
+        if (removed.length) sink.notice(removedCitationsNotice(removed));
       } else {
         const report = hasSources || onlineCited.length
           ? localReport(job.question, sections, docIds.length)

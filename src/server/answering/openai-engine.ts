@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import type { ChatCompletion } from '../llm/chat';
 import { llmFetch, nodeBody } from './llm-fetch';
+import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
 
@@ -288,12 +289,15 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(input, tools) }];
       for (const h of input.history) messages.push({ role: 'user', content: h.question }, { role: 'assistant', content: h.answer });
       messages.push({ role: 'user', content: input.question });
-      const tracker = citationTracker([...input.passages, ...(input.online ?? [])], sink);
+      const citable = [...input.passages, ...(input.online ?? [])];
+      const tracker = citationTracker(citable, sink);
+      // Every [n] is checked against its passage before it is shown (citation-check.ts).
+      const guard = citationGuard(citable, (text) => {
+        sink.delta(text);
+        tracker.push(text);
+      });
       const on = {
-        content: (text: string) => {
-          sink.delta(text);
-          tracker.push(text);
-        },
+        content: (text: string) => guard.push(text),
         reasoning: (text: string) => input.options.if_thinking && sink.thinking(text),
       };
 
@@ -301,7 +305,11 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       for (let round = 1; ; round++) {
         const offer = toolParams.length > 0 && round <= MAX_TOOL_ROUNDS;
         const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
-        if (!calls.length || !offer) return;
+        const removed = guard.end();
+        if (!calls.length || !offer) {
+          if (removed.length) sink.notice(removedCitationsNotice(removed));
+          return;
+        }
         messages.push({
           role: 'assistant',
           content: content || null,
