@@ -12,6 +12,7 @@ import { tokens } from '../text/segment';
 import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
 import { citationGuard, removedCitationsNotice } from './citation-check';
+import { withEnumeration } from './enumeration';
 import type { KnowledgePort, RetrievedPassage } from '../retrieval/knowledge-port';
 
 /** Sub-questions a plan holds at most (the local planner adds the whole question after them). */
@@ -436,6 +437,8 @@ export function deepResearch({
         } else {
           plan = { questions: planHeuristically(job.question), note: null };
         }
+        // A list in the question ("A、B 和 C 的…", "compare A, B and C") is searched item by item.
+        plan = { ...plan, questions: withEnumeration(job.question, plan.questions, MAX_SUB_QUESTIONS).map((q) => cut(q, SUB_QUESTION_LENGTH)) };
         stopped();
         state = { ...state, plan, completed: 'plan' };
         await save(job.questionId, state);
