@@ -81,4 +81,10 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('What is the boiling point of ethanol?', mime))).toBe(true);
     expect(nothingRelevant(rerank('Which mount point type is a subclass of inode/directory?', mime))).toBe(false);
   });
+
+  it('puts at most one passage of a page in the first five; the others of that page follow them', () => {
+    const on = (page: number, text: string, score: number): Passage => ({ docId: 'd', page, bbox: null, text, score });
+    const ranked = rerank('行距 设置', [on(1, '行距的设置：第一段。', 10), on(1, '行距的设置：第二段。', 9.9), on(2, '行距 设置 例子。', 5), on(3, '设置行距。', 4), on(4, '行距设置。', 3), on(5, '设置 行距 表。', 2), on(6, '行距。', 1)]);
+    expect(ranked.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 1, 6]);
+  });
 });
