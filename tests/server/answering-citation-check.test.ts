@@ -57,6 +57,18 @@ describe('the citation guard over a streamed answer', () => {
     expect(removedCitationsNotice(problems)).toBe('已移除模型回答中无法核实的引用：[2] 的段落不支持所在的句子；[9] 不是提供给模型的段落编号；[3] 的段落不支持所在的句子');
     expect(removedCitationsNotice([])).toBe('');
   });
+
+  it('leaves brackets in code alone, inline or in a fenced block', () => {
+    const out: string[] = [];
+    const guard = citationGuard([passage(1, KINASE)], (t) => out.push(t));
+    const answer = '取第一个元素用 `a[1]`，见 [9]。\n```python\nx = a[2]\ny = b[1, 2]\n```\n结束 [7]。';
+    for (let i = 0; i < answer.length; i += 2) guard.push(answer.slice(i, i + 2));
+    expect(guard.end()).toEqual([
+      { n: 9, reason: 'out_of_range' },
+      { n: 7, reason: 'out_of_range' },
+    ]);
+    expect(out.join('')).toBe('取第一个元素用 `a[1]`，见。\n```python\nx = a[2]\ny = b[1, 2]\n```\n结束。');
+  });
 });
 
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;

@@ -187,12 +187,25 @@ export function citationGuard(citables: readonly Citable[], out: (text: string) 
     previous = sentence;
     sentence = '';
   };
+  // Code is not checked: a[1] in `code` or a ``` block stays as written.
+  let line = '';
+  let fence = false;
+  let tick = false;
   const addText = (text: string) => {
     for (const ch of text) {
       if (dot && /\s/.test(ch)) close();
       dot = ch === '.';
       sentence += ch;
       if (SENTENCE_END.test(ch)) close();
+      if (ch === '\n') {
+        line = '';
+        tick = false;
+        continue;
+      }
+      line += ch;
+      if (ch !== '`') continue;
+      if (line.trimStart() === '```') fence = !fence;
+      else if (!fence && !line.trimStart().startsWith('```')) tick = !tick;
     }
   };
   /** The sentence a marker belongs to: the one it ends, or the one before when it follows a full stop. */
@@ -231,6 +244,12 @@ export function citationGuard(citables: readonly Citable[], out: (text: string) 
       const before = text.slice(0, open);
       const spaces = before.length - before.trimEnd().length;
       const rest = text.slice(open);
+      if (fence || tick) {
+        addText(before + '[');
+        ready += before + '[';
+        text = rest.slice(1);
+        continue;
+      }
       const m = MARKER_AT.exec(rest);
       if (m) {
         const body = before.slice(0, before.length - spaces);
