@@ -12,6 +12,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   streams: () => import('./streams.bench'),
   viewer: () => import('./viewer.bench'),
   retrieval: () => import('./retrieval.bench'),
+  'retrieval-scale': () => import('./retrieval-scale.bench'),
   admet: () => import('./admet.bench'),
   names: () => import('./names.bench'),
   molsearch: () => import('./molsearch.bench'),

@@ -85,7 +85,8 @@ interface ChatRequest {
  * A small OpenAI-compatible /chat/completions server on 127.0.0.1. What it streams depends on a
  * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
  * tool message) an answer ([badtool], [bigtool]: with bad arguments; [loop]: a call in every round offering tools); [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
- * chunks, then silence; [hold] one chunk, then more only after release(). Otherwise an answer
+ * chunks, then silence; [hold] one chunk, then more only after release(); [cites] good, wrong and out-of-range citations of
+ * the passages holding "IC50" and "Aspirin". Otherwise an answer
  * that cites [1] when the system prompt holds passages. Deep research: the planner gets the
  * question's "||"-separated parts as JSON ([badplan]: prose; [holdplan]: held), the report writer
  * a short cited report ([hold]: held after its first paragraph; a continuation request: the rest).
@@ -208,6 +209,17 @@ export async function startFakeLlm() {
       await new Promise<void>((resolve) => held.add(resolve));
       clearInterval(keepAlive);
       send(chunk({ content: '第二段。' }));
+      finish();
+      return;
+    }
+    if (question.includes('[cites]')) {
+      // Good, wrong and out-of-range citations (citation-check.ts): the passages are found by their text.
+      const numberOf = (word: string) => [...system.matchAll(/\[(\d+)\] 《[^》]*》[^\n]*\n([\s\S]*?)(?=\n\n|\n?$)/g)].find((m) => m[2]!.includes(word))?.[1] ?? '0';
+      const [k, a] = [numberOf('IC50'), numberOf('Aspirin')];
+      const beyond = Math.max(0, ...[...system.matchAll(/^\[(\d+)\] 《/gm)].map((m) => Number(m[1]))) + 1;
+      const answer = `Compound X binds the kinase with an IC50 of 4.2 nM [${k}]. Aspirin irreversibly acetylates cyclooxygenase in platelets [${a}, ${k}]. `
+        + `Compound X binds the kinase with nanomolar affinity [${a}]. Its IC50 was 42 nM [${k}]. See also [${beyond}].`;
+      for (let i = 0; i < answer.length; i += 7) send(chunk({ content: answer.slice(i, i + 7) }));
       finish();
       return;
     }

@@ -66,4 +66,25 @@ describe('the second stage', () => {
     expect(nothingRelevant(on)).toBe(false);
     expect(quotable(on).length).toBe(3);
   });
+
+  it('abstains on a Chinese question naming, in Latin letters, something no candidate mentions', () => {
+    const proxy = [passage('Overleaf 服务器的反向代理配置：在配置文件中设置端口和域名。', 5), passage('配置反向代理后重启服务。', 3)];
+    expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理', proxy))).toBe(true);
+    expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理', [passage('Nginx 反向代理的配置：在 nginx.conf 中设置 proxy_pass。', 5), ...proxy]))).toBe(false);
+    // A name inside a longer index word is mentioned (MMFF in r_mmffld_potential_energy).
+    const sdf = passage('ZINC03814457 r_mmffld_potential_energy -89.4303 model.ccratio 1', 4);
+    expect(nothingRelevant(rerank('哪个分子的 MMFF 势能是 -89.4303', [sdf]))).toBe(false);
+  });
+
+  it('asks more coverage of an English question when two of its words are in no candidate', () => {
+    const mime = [passage('An inode/mount-point is a subclass of inode/directory.', 5)];
+    expect(nothingRelevant(rerank('What is the boiling point of ethanol?', mime))).toBe(true);
+    expect(nothingRelevant(rerank('Which mount point type is a subclass of inode/directory?', mime))).toBe(false);
+  });
+
+  it('puts at most one passage of a page in the first five; the others of that page follow them', () => {
+    const on = (page: number, text: string, score: number): Passage => ({ docId: 'd', page, bbox: null, text, score });
+    const ranked = rerank('行距 设置', [on(1, '行距的设置：第一段。', 10), on(1, '行距的设置：第二段。', 9.9), on(2, '行距 设置 例子。', 5), on(3, '设置行距。', 4), on(4, '行距设置。', 3), on(5, '设置 行距 表。', 2), on(6, '行距。', 1)]);
+    expect(ranked.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 1, 6]);
+  });
 });

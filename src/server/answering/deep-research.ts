@@ -11,6 +11,8 @@ import { answerEventStore, type LiveEvents } from './events';
 import { tokens } from '../text/segment';
 import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
+import { citationGuard, removedCitationsNotice } from './citation-check';
+import { withEnumeration } from './enumeration';
 import type { KnowledgePort, RetrievedPassage } from '../retrieval/knowledge-port';
 
 /** Sub-questions a plan holds at most (the local planner adds the whole question after them). */
@@ -435,6 +437,8 @@ export function deepResearch({
         } else {
           plan = { questions: planHeuristically(job.question), note: null };
         }
+        // A list in the question ("A、B 和 C 的…", "compare A, B and C") is searched item by item.
+        plan = { ...plan, questions: withEnumeration(job.question, plan.questions, MAX_SUB_QUESTIONS).map((q) => cut(q, SUB_QUESTION_LENGTH)) };
         stopped();
         state = { ...state, plan, completed: 'plan' };
         await save(job.questionId, state);
@@ -517,13 +521,18 @@ export function deepResearch({
       };
       stopped();
       if (engine.chat) {
+        // The model's [n] are checked against their passages before they are shown (citation-check.ts).
+        const guard = citationGuard([...numbered, ...onlineCited], emit);
+        guard.seed(written);
         const messages: ChatMessage[] = [
           { role: 'system', content: reportPrompt(sections, hasSources) },
           ...earlier,
           { role: 'user', content: `研究问题：${job.question}\n\n子问题：\n${plan.map((q, i) => `${i + 1}. ${q}`).join('\n')}` },
         ];
         if (written) messages.push({ role: 'assistant', content: written }, { role: 'user', content: CONTINUE_REPORT });
-        await engine.chat({ messages, thinking: request.if_thinking, signal }, { content: emit, reasoning: thinking });
+        await engine.chat({ messages, thinking: request.if_thinking, signal }, { content: (text) => guard.push(text), reasoning: thinking });
+        const removed = guard.end();
+        if (removed.length) sink.notice(removedCitationsNotice(removed));
       } else {
         const report = hasSources || onlineCited.length
           ? localReport(job.question, sections, docIds.length)

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import type { ChatCompletion } from '../llm/chat';
 import { llmFetch, nodeBody } from './llm-fetch';
+import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
 import { CITING_TOOLS, toolCitations } from './tool-citations';
@@ -292,13 +293,18 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       messages.push({ role: 'user', content: input.question });
       const citable = [...input.passages, ...(input.online ?? [])];
       const tracker = citationTracker(citable, sink);
+      // Every [n] is checked against its passage before it is shown (citation-check.ts).
+      const guard = citationGuard(citable, (text) => {
+        sink.delta(text);
+        tracker.push(text);
+      });
       // Online results of the tools the model calls are numbered after these and cited the same way.
-      const cited = toolCitations(citable, (hits) => tracker.add(hits));
+      const cited = toolCitations(citable, (hits) => {
+        tracker.add(hits);
+        guard.add(hits);
+      });
       const on = {
-        content: (text: string) => {
-          sink.delta(text);
-          tracker.push(text);
-        },
+        content: (text: string) => guard.push(text),
         reasoning: (text: string) => input.options.if_thinking && sink.thinking(text),
       };
 
@@ -306,7 +312,11 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       for (let round = 1; ; round++) {
         const offer = toolParams.length > 0 && round <= MAX_TOOL_ROUNDS;
         const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
-        if (!calls.length || !offer) return;
+        const removed = guard.end();
+        if (!calls.length || !offer) {
+          if (removed.length) sink.notice(removedCitationsNotice(removed));
+          return;
+        }
         messages.push({
           role: 'assistant',
           content: content || null,
