@@ -42,10 +42,16 @@ async function startToolCallingModel() {
         res.write(chunk({ role: 'assistant', content: null, tool_calls: calls.map((c, i) => ({ index: i, id: `call_${i + 1}`, type: 'function', function: c })) }));
         res.write(chunk({}, 'tool_calls'));
       } else {
-        const numbers = [...new Set(toolMessages.flatMap((m) => [...(m.content ?? '').matchAll(/^\[(\d+)\]/gm)].map((x) => Number(x[1]))))];
+        const listed = toolMessages.flatMap((m) => [...(m.content ?? '').matchAll(/^\[(\d+)\] (.*)$/gm)].map((x) => ({ n: Number(x[1]), line: x[2]! })));
+        const unique = [...new Map(listed.map((l) => [l.n, l])).values()];
+        // Web pages support the sentence on COX; a patent is cited by what its record says (its number and
+        // title), as a model would — the citation check drops a [n] whose source does not support its sentence.
+        const patents = unique.filter((l) => l.line.includes('（PubChem'));
+        const pages = unique.filter((l) => !patents.includes(l));
         const passage = (body.messages[0]?.content ?? '').includes('[1] 《');
-        const cited = [...(passage ? [1] : []), ...numbers].map((n) => `[${n}]`).join('');
-        for (const piece of ['据检索，', '阿司匹林抑制 COX ', `${cited}。`]) res.write(chunk({ content: piece }));
+        const cited = [...(passage ? [1] : []), ...pages.map((l) => l.n)].map((n) => `[${n}]`).join('');
+        const patentSentences = patents.map((l) => `专利 ${l.line.split(/[；（]/)[0]} [${l.n}]。`);
+        for (const piece of ['据检索，', '阿司匹林抑制 COX ', `${cited}。`, ...patentSentences]) res.write(chunk({ content: piece }));
         res.write(chunk({}, 'stop'));
       }
       res.end('data: [DONE]\n\n');
@@ -145,7 +151,8 @@ describe('online results of a tool the model calls', () => {
     // Title, assignee and date from PubChem's patent record; a patent without one is its number only.
     expect(citations[2]).toMatchObject({ n: 3, url: 'https://pubchem.ncbi.nlm.nih.gov/patent/US-10000000-B2', site: 'PubChem', kind: 'patent', title: 'US-10000000-B2 Acetylsalicylic acid formulation', snippet: '申请人：BAYER AG; BAYER PHARMA AG；公开日：2018-06-19' });
     expect(citations[4]).toMatchObject({ n: 5, title: 'JP-2001123456-A', snippet: '', kind: 'patent' });
-    expect(answerText(events)).toBe('据检索，阿司匹林抑制 COX [1][2][3][4][5]。');
+    expect(answerText(events)).toBe('据检索，阿司匹林抑制 COX [1][2]。专利 US-10000000-B2 Acetylsalicylic acid formulation [3]。' +
+      `专利 ${citations[3]!.title} [4]。专利 JP-2001123456-A [5]。`);
     expect((await storedCitations(client, channelId)).citations).toEqual(citations);
   });
 
