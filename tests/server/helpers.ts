@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { buildApp, type BuildOptions } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
+import { testDatabaseUrl } from './postgres-harness';
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
@@ -15,7 +16,9 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
  * use one client, or give two clients the same `ip`).
  */
 export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools' | 'online' | 'readPage' | 'outbound'> = {}) {
+  const databaseUrl = await testDatabaseUrl(dataDir);
   const config = loadConfig({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     CSAI_DATA_DIR: dataDir,
     CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
     CSAI_PASSWORD_COST: '12',

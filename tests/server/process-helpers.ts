@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { registerDataDir } from './helpers';
+import { testDatabaseUrl } from './postgres-harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -31,6 +32,7 @@ afterAll(() => {
  */
 export async function spawnServerProcess(dataDir: string, env: Record<string, string> = {}) {
   const port = await freePort();
+  const databaseUrl = await testDatabaseUrl(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: {
@@ -44,6 +46,7 @@ export async function spawnServerProcess(dataDir: string, env: Record<string, st
       // Test clients present made-up addresses (helpers.ts), so per-address limits see them apart.
       CSAI_TRUST_PROXY: '1',
       CSAI_LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersRepo } from '../../src/server/auth/accounts';
-import { now, openDatabase, type Db } from '../../src/server/db/database';
+import { now, type Db } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { storeParseResult } from '../../src/server/parsing/index-store';
 import { search } from '../../src/server/retrieval/search';
 import { matchQuery, segmentForIndex } from '../../src/server/text/segment';
@@ -41,7 +42,7 @@ const filler = (n: number) =>
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-search-'));
-  db = await openDatabase(dir);
+  db = await openTestDatabase(dir);
   ownerId = (await usersRepo(db).create({ email: 's@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' })).id;
   await addDoc('drugs', [
     { page: 1, text: '布洛芬是一种非甾体抗炎药，用于缓解疼痛和发热。' },
