@@ -17,7 +17,7 @@ export function engineOf(db: HasExecutor | Kysely<unknown>): Engine {
 }
 
 /** The text of a top-level field of a JSON text column (`payload`, `request`). */
-export function jsonText(engine: Engine, column: string, key: string): RawBuilder<string | null> {
+export function jsonText(engine: Engine, column: string, key: string): RawBuilder<unknown> {
   return engine === 'postgres' ? sql`(${sql.ref(column)}::jsonb ->> ${sql.lit(key)})` : sql`json_extract(${sql.ref(column)}, ${sql.lit(`$.${key}`)})`;
 }
 
