@@ -131,3 +131,30 @@ export async function openTestDatabase(dataDir: string) {
   const { openDatabase } = await import('../../src/server/db/database');
   return openDatabase(dataDir, await testDatabaseUrl(dataDir));
 }
+
+/**
+ * A fresh PostgreSQL database for a test file that needs PostgreSQL whatever the suite runs on:
+ * on the suite's server when there is one, else on a server started for this file. `close()`
+ * stops that server (call it in afterAll).
+ */
+export async function fileDatabase(name: string): Promise<{ url: string; server: PostgresServer | undefined; close: () => void }> {
+  const shared = process.env[SUITE_SERVER_ENV];
+  if (shared) {
+    const client = new pg.Client({ connectionString: `${shared}/postgres` });
+    await client.connect();
+    const unique = `${name}_${process.pid}_${Date.now().toString(36)}`;
+    try {
+      await client.query(`create database ${unique} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`);
+    } finally {
+      await client.end();
+    }
+    return { url: `${shared}/${unique}`, server: undefined, close: () => undefined };
+  }
+  const server = await startPostgres();
+  try {
+    return { url: await server.createDatabase(name), server, close: () => server.stop() };
+  } catch (err) {
+    server.stop();
+    throw err;
+  }
+}

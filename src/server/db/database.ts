@@ -4,7 +4,17 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  OperationNodeTransformer,
+  PostgresDialect,
+  SqliteDialect,
+  type KyselyPlugin,
+  type PrimitiveValueListNode,
+  type Transaction,
+  type ValueNode,
+} from 'kysely';
 import type { Database } from './schema';
 import { migrations } from './migrations';
 
@@ -67,8 +77,24 @@ async function openPostgres(url: string): Promise<Db> {
     const why = err instanceof Error ? err.message || ('code' in err ? String(err.code) : err.name) : String(err);
     throw new DatabaseOpenError(`Cannot connect to PostgreSQL at ${describe(url)}: ${why}`);
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [withoutNul] });
 }
+
+/** PostgreSQL text cannot hold U+0000 (SQLite's can): text a PDF or upload brought with it is stored without. */
+const noNul = (v: unknown) => (typeof v === 'string' && v.includes('\0') ? v.replaceAll('\0', '') : v);
+class StripNul extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    return typeof node.value === 'string' && node.value.includes('\0') ? { ...node, value: noNul(node.value) } : node;
+  }
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    return node.values.some((v) => typeof v === 'string' && v.includes('\0')) ? { ...node, values: node.values.map(noNul) } : node;
+  }
+}
+const stripNul = new StripNul();
+const withoutNul: KyselyPlugin = {
+  transformQuery: (args) => stripNul.transformNode(args.node),
+  transformResult: async (args) => args.result,
+};
 
 function openSqliteFile(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });

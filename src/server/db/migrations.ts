@@ -1,5 +1,6 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 import { engineOf } from './dialect';
+import { FOLD_FROM, FOLD_TO } from './fulltext-words';
 
 // What differs on PostgreSQL (issue 14 §1); on SQLite each gives exactly what the migration always made.
 type Column = (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
@@ -170,13 +171,12 @@ export const migrations: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('kb_chunks_doc').on('kb_chunks').columns(['doc_id', 'ordinal']).execute();
       if (engineOf(db) === 'postgres') {
-        // The same words as FTS5's unicode61 over the segmented text (its only separators there are
-        // _ . ' ’ and spaces), as a tsvector of the 'simple' configuration (no stemming, no stop
+        // The same words as FTS5's unicode61 over the segmented text (db/fulltext-words.ts), as a tsvector of the 'simple' configuration (no stemming, no stop
         // words) with a GIN index, and the passage's length in words for BM25 (retrieval/fulltext-postgres.ts).
-        const words = sql`translate(segmented, ${sql.lit("_.'’")}, '    ')`;
+        const words = sql`translate(segmented, ${sql.lit(FOLD_FROM)}, ${sql.lit(FOLD_TO)})`;
         await sql`alter table kb_chunks add column fts tsvector generated always as (to_tsvector('simple', ${words})) stored`.execute(db);
         await sql`alter table kb_chunks add column fts_len integer generated always as
-          (coalesce(array_length(regexp_split_to_array(nullif(btrim(${words}), ''), '\s+'), 1), 0)) stored`.execute(db);
+          (coalesce(array_length(regexp_split_to_array(nullif(btrim(${words}), ''), ' +'), 1), 0)) stored`.execute(db);
         await sql`create index kb_chunks_fts on kb_chunks using gin (fts)`.execute(db);
       } else {
         // BM25 over the pre-segmented text (DESIGN §5); kept in step with kb_chunks by triggers.
