@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type SQLite from 'better-sqlite3';
+import type { TestSqlDb } from './postgres-harness';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from './postgres-harness';
 import { INDEX_VERSION } from '../../src/server/parsing/index-version';
@@ -52,9 +52,9 @@ interface DocRow {
   markdown: string | null;
   progress_texts: string;
 }
-const docRow = (db: SQLite.Database, id: string) => db.prepare('select * from kb_documents where id = ?').get(id) as DocRow;
-const chunkTexts = (db: SQLite.Database, id: string) => (db.prepare('select text from kb_chunks where doc_id = ? order by ordinal').all(id) as { text: string }[]).map((r) => r.text);
-const reindexJobs = (db: SQLite.Database, id: string) =>
+const docRow = (db: TestSqlDb, id: string) => db.prepare('select * from kb_documents where id = ?').get(id) as DocRow;
+const chunkTexts = (db: TestSqlDb, id: string) => (db.prepare('select text from kb_chunks where doc_id = ? order by ordinal').all(id) as { text: string }[]).map((r) => r.text);
+const reindexJobs = (db: TestSqlDb, id: string) =>
   db.prepare(`select id, state, attempts, max_attempts from jobs where kind = ? and json_extract(payload, '$.reindexDocId') = ?`).all(REINDEX_JOB, id) as {
     id: number;
     state: string;
@@ -76,7 +76,7 @@ async function oldPdf() {
 }
 
 /** Makes a parsed document look as if an older version had indexed it: a lone "7." and a legacy passage. */
-function makeOld(db: SQLite.Database, id: string) {
+function makeOld(db: TestSqlDb, id: string) {
   db.transaction(() => {
     db.prepare('delete from kb_chunks where doc_id = ?').run(id);
     const insert = db.prepare('insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented) values (?, ?, ?, ?, ?, ?)');

@@ -158,3 +158,94 @@ export async function fileDatabase(name: string): Promise<{ url: string; server:
     throw err;
   }
 }
+
+/** One query on the PostgreSQL database of a data folder (while the suite runs on PostgreSQL). */
+export async function queryTestDatabase<T>(dataDir: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const url = await testDatabaseUrl(dataDir);
+  if (!url) throw new Error('the suite does not run on PostgreSQL');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** What tests use of a database handle: better-sqlite3's, or syncTestDatabase's on PostgreSQL. */
+export interface TestSqlDb {
+  prepare(text: string): {
+    get(...params: unknown[]): unknown;
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): { changes: number | bigint };
+  };
+  exec(text: string): unknown;
+  pragma(text: string, options?: { simple?: boolean }): unknown;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  close(): unknown;
+}
+
+/** A value of a test's statement as a PostgreSQL literal (SQLite's 1/0 for booleans). */
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v).toString('hex')}'::bytea`;
+  return `'${String(v).replace(/'/g, "''")}'`;
+}
+
+/** The statement with each `?` outside quotes replaced by the next value. */
+function bind(text: string, params: unknown[]): string {
+  let i = 0;
+  let out = '';
+  let quote: string | undefined;
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = undefined;
+      out += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      out += c;
+    } else if (c === '?') out += literal(params[i++]);
+    else out += c;
+  }
+  return out;
+}
+
+const asSqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+
+/**
+ * While the suite runs on PostgreSQL, tests that read or write a data folder's database directly
+ * (helpers.openSqlite, server.sqlite()) get this instead of a better-sqlite3 handle: the same
+ * synchronous prepare(…).get/all/run, exec and close, each statement run by psql on the folder's
+ * database (so `?` parameters and plain SQL work; SQLite-only SQL does not).
+ */
+export function syncTestDatabase(dataDir: string): TestSqlDb {
+  const server = process.env[SUITE_SERVER_ENV];
+  if (!server) throw new Error('the suite does not run on PostgreSQL');
+  const name = `t_${createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 24)}`;
+  const psql = (command: string) => {
+    const r = spawnSync(path.join(PG_BIN, 'psql'), ['-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', `${server}/${name}`, '-c', command], { encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0) throw new Error(`psql: ${r.stderr.trim() || r.error?.message}\n${command}`);
+    return r.stdout;
+  };
+  const rows = (text: string, params: unknown[]) => {
+    const json = psql(`with t as (${bind(text, params).trim().replace(/;$/, '')}) select coalesce(json_agg(t), '[]'::json) from t`);
+    return (JSON.parse(json.trim() || '[]') as Array<Record<string, unknown>>).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, asSqliteValue(v)])));
+  };
+  return {
+    prepare: (text: string) => ({
+      get: (...params: unknown[]) => rows(text, params)[0],
+      all: (...params: unknown[]) => rows(text, params),
+      run: (...params: unknown[]) => {
+        const out = psql(bind(text, params)).trim().split('\n');
+        return { changes: Number(/(\d+)$/.exec(out[out.length - 1] ?? '')?.[1] ?? 0), lastInsertRowid: 0 };
+      },
+    }),
+    exec: (text: string) => void psql(text),
+    /** SQLite settings mean nothing here. */
+    pragma: () => [],
+    transaction: (fn) => fn,
+    close: () => undefined,
+  };
+}
