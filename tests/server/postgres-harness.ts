@@ -249,3 +249,6 @@ export function syncTestDatabase(dataDir: string): TestSqlDb {
     close: () => undefined,
   };
 }
+
+/** Whether the suite runs on PostgreSQL (for the few tests of SQLite itself: FTS5, WAL, the file). */
+export const suiteOnPostgres = () => !!process.env[SUITE_SERVER_ENV];

@@ -64,3 +64,7 @@ export function isUniqueViolation(err: unknown, table: string, columns: readonly
   }
   return columns.some((c) => err.message.includes(`UNIQUE constraint failed: ${table}.${c}`));
 }
+
+/** Whether an error is any unique-key violation (SQLite's "UNIQUE constraint failed", PostgreSQL's 23505). */
+export const isAnyUniqueViolation = (err: unknown): boolean =>
+  err instanceof Error && (('code' in err && err.code === '23505') || err.message.includes('UNIQUE constraint failed'));
