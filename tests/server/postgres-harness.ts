@@ -212,6 +212,9 @@ function bind(text: string, params: unknown[]): string {
   return out;
 }
 
+/** SQLite's json_extract(col, '$.key') in a test's statement, as PostgreSQL's (col::jsonb ->> 'key'). */
+const translateSqlite = (text: string) => text.replace(/json_extract\(([\w.]+),\s*'\$\.(\w+)'\)/g, "($1::jsonb ->> '$2')");
+
 const asSqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 
 /**
@@ -230,7 +233,7 @@ export function syncTestDatabase(dataDir: string): TestSqlDb {
     return r.stdout;
   };
   const rows = (text: string, params: unknown[]) => {
-    const json = psql(`with t as (${bind(text, params).trim().replace(/;$/, '')}) select coalesce(json_agg(t), '[]'::json) from t`);
+    const json = psql(`with t as (${translateSqlite(bind(text, params)).trim().replace(/;$/, '')}) select coalesce(json_agg(t), '[]'::json) from t`);
     return (JSON.parse(json.trim() || '[]') as Array<Record<string, unknown>>).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, asSqliteValue(v)])));
   };
   return {
@@ -238,7 +241,7 @@ export function syncTestDatabase(dataDir: string): TestSqlDb {
       get: (...params: unknown[]) => rows(text, params)[0],
       all: (...params: unknown[]) => rows(text, params),
       run: (...params: unknown[]) => {
-        const out = psql(bind(text, params)).trim().split('\n');
+        const out = psql(translateSqlite(bind(text, params))).trim().split('\n');
         return { changes: Number(/(\d+)$/.exec(out[out.length - 1] ?? '')?.[1] ?? 0), lastInsertRowid: 0 };
       },
     }),
