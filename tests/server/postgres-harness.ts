@@ -194,8 +194,10 @@ function literal(v: unknown): string {
   return `'${String(v).replace(/'/g, "''")}'`;
 }
 
-/** The statement with each `?` outside quotes replaced by the next value. */
+/** The statement with each `?` outside quotes replaced by the next value, or `@name` by the named one (an object of values). */
 function bind(text: string, params: unknown[]): string {
+  const named = params.length === 1 && typeof params[0] === 'object' && params[0] !== null && !(params[0] instanceof Uint8Array) ? (params[0] as Record<string, unknown>) : undefined;
+  if (named) return text.replace(/'(?:[^']|'')*'|[@:$]([A-Za-z_]\w*)/g, (m, name: string | undefined) => (name !== undefined && name in named ? literal(named[name]) : m));
   let i = 0;
   let out = '';
   let quote: string | undefined;
