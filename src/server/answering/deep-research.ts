@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { engineOf, jsonTrue } from '../db/dialect';
 import { z } from 'zod';
 import type { ResearchStep } from '../../contract/channel';

@@ -68,3 +68,10 @@ export function isUniqueViolation(err: unknown, table: string, columns: readonly
 /** Whether an error is any unique-key violation (SQLite's "UNIQUE constraint failed", PostgreSQL's 23505). */
 export const isAnyUniqueViolation = (err: unknown): boolean =>
   err instanceof Error && (('code' in err && err.code === '23505') || err.message.includes('UNIQUE constraint failed'));
+
+/** The number in a top-level field of a JSON text column (null when it holds no number). */
+export function jsonNumber(engine: Engine, column: string, key: string): RawBuilder<number | null> {
+  return engine === 'postgres'
+    ? sql`(case when jsonb_typeof(${sql.ref(column)}::jsonb -> ${sql.lit(key)}) = 'number' then (${sql.ref(column)}::jsonb ->> ${sql.lit(key)})::numeric end)`
+    : sql`json_extract(${sql.ref(column)}, ${sql.lit(`$.${key}`)})`;
+}

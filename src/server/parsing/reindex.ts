@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { engineOf, jsonText } from '../db/dialect';
+import { engineOf, jsonNumber, jsonText } from '../db/dialect';
 import type { Executor } from '../db/database';
 import { jobQueue, type Job } from '../jobs/queue';
 import { INDEX_VERSION } from './index-version';
@@ -65,7 +65,7 @@ export async function queueStaleDocuments(ex: Executor): Promise<number> {
       and not exists (
         select 1 from jobs j where j.kind = ${REINDEX_JOB} and ${jsonText(engine, 'j.payload', 'reindexDocId')} = d.id
           and (j.state in ('queued', 'running')
-            or (j.state = 'failed' and ${jsonText(engine, 'j.payload', 'version')} = ${String(INDEX_VERSION)} and ${jsonText(engine, 'j.payload', 'title')} = d.title)))
+            or (j.state = 'failed' and ${jsonNumber(engine, 'j.payload', 'version')} = ${INDEX_VERSION} and ${jsonText(engine, 'j.payload', 'title')} = d.title)))
     order by d.created_at`.execute(ex);
   for (const doc of rows.rows) await jobQueue(ex).enqueue(REINDEX_JOB, { reindexDocId: doc.id, version: INDEX_VERSION, title: doc.title } satisfies ReindexJobPayload, { maxAttempts: REINDEX_MAX_ATTEMPTS });
   return rows.rows.length;
