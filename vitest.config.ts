@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { preactAliasEntries } from './scripts/preact-aliases.mjs';
 
+// CSAI_TEST_DB=postgres runs the server tests on a real PostgreSQL (tests/server/postgres-global.ts).
+const onPostgres = process.env.CSAI_TEST_DB === 'postgres';
+
 export default defineConfig({
   test: {
     projects: [
@@ -23,6 +26,7 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          ...(onPostgres ? { globalSetup: ['tests/server/postgres-global.ts'] } : {}),
         },
       },
     ],

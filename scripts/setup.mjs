@@ -28,6 +28,7 @@ const TEST = {
   'fonts-wqy-microhei': 'Chinese text in browser screenshots',
   slapd: 'directory sign-in tests (a real LDAP server)',
   'ldap-utils': 'directory sign-in tests (loading the test directory)',
+  'postgresql-15': 'the server tests on PostgreSQL (DATABASE_URL; started by the tests as the postgres user)',
 };
 
 if (process.env.CSAI_SKIP_SETUP === '1') process.exit(0);

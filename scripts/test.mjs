@@ -28,22 +28,48 @@ const hasFiles = (dir, pattern) => {
   return fs.existsSync(dir) && walk(dir);
 };
 
+function vitestCount(file) {
+  const r = readJson(file);
+  if (!r) return undefined;
+  // A file that failed without a failing test (it did not load) counts once.
+  const broken = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'));
+  const names = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed')
+    .map((a) => `${path.relative(process.cwd(), f.name)} › ${a.fullName}`));
+  names.push(...broken.map((f) => `${path.relative(process.cwd(), f.name)} (did not load: ${f.message.split('\n')[0]})`));
+  return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length, names };
+}
+
+/** The server test files that also run on PostgreSQL in `npm test` (accounts, knowledge, channels and answers, retrieval, jobs, molecule search). */
+const POSTGRES_FILES = [
+  'tests/server/auth.test.ts',
+  'tests/server/auth-session.test.ts',
+  'tests/server/api-tokens.test.ts',
+  'tests/server/people.test.ts',
+  'tests/server/knowledge.test.ts',
+  'tests/server/knowledge-folders.test.ts',
+  'tests/server/knowledge-access.test.ts',
+  'tests/server/channels.test.ts',
+  'tests/server/answering-stream.test.ts',
+  'tests/server/retrieval-search.test.ts',
+  'tests/server/jobs/queue-fairness.test.ts',
+  'tests/server/molecules.test.ts',
+];
+
 const suites = [
   { name: 'typecheck', run: () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
   { name: 'lint', run: () => run(bin('eslint'), ['.', '--max-warnings=0']) },
   {
     name: 'vitest',
     run: () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest.json']),
-    count: () => {
-      const r = readJson('.artifacts/vitest.json');
-      if (!r) return undefined;
-      // A file that failed without a failing test (it did not load) counts once.
-      const broken = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'));
-      const names = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed')
-        .map((a) => `${path.relative(process.cwd(), f.name)} › ${a.fullName}`));
-      names.push(...broken.map((f) => `${path.relative(process.cwd(), f.name)} (did not load: ${f.message.split('\n')[0]})`));
-      return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length, names };
-    },
+    count: () => vitestCount('.artifacts/vitest.json'),
+  },
+  {
+    // The storage-heavy server tests again on a real PostgreSQL (issue 14 §1; CSAI_TEST_DB=postgres
+    // runs any server test file there, tests/server/postgres-global.ts starts it).
+    name: 'vitest-postgres',
+    skip: () => !fs.existsSync('/usr/lib/postgresql/15/bin/pg_ctl'),
+    run: () => run(bin('vitest'), ['run', '--project', 'server', ...POSTGRES_FILES, '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest-postgres.json'], { CSAI_TEST_DB: 'postgres' }),
+    count: () => vitestCount('.artifacts/vitest-postgres.json'),
   },
   {
     name: 'browser',

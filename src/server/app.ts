@@ -81,7 +81,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const db: Db = await openDatabase(config.dataDir);
+  const db: Db = await openDatabase(config.dataDir, config.DATABASE_URL);
   app.addHook('onClose', async () => db.destroy());
   const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;

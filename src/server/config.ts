@@ -67,6 +67,13 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   CSAI_DATA_DIR: z.string().trim().min(1).default('./data'),
+  /** Unset: SQLite in CSAI_DATA_DIR. `postgres://user:pass@host:5432/db` (issue 14 §1): PostgreSQL instead. */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(z.string().regex(/^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// (or postgresql://) URL, e.g. postgres://csai:secret@db.example.com:5432/csai').optional())
+    .optional(),
   CSAI_WEB_DIR: z.string().trim().min(1).default('./dist/web'),
   CSAI_SECRET: optionalText,
   CSAI_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { DatabaseOpenError } from './db/database';
 
 /** Owns the process: configuration, listening, and a graceful close on SIGINT/SIGTERM. */
 async function main() {
@@ -47,6 +48,11 @@ function readPackageVersion(): string {
 }
 
 void main().catch((err: unknown) => {
+  // A database that cannot be opened is a configuration matter: one line, no stack trace.
+  if (err instanceof DatabaseOpenError) {
+    console.error(`CSAI failed to start: ${err.message}`);
+    process.exit(2);
+  }
   console.error('CSAI failed to start:', err);
   process.exit(1);
 });

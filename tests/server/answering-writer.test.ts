@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/database';
+import { type Db } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { answerEventStore, answerEventWriter, memoryEventBus, recoverEventLog } from '../../src/server/answering/events';
 
 // The group-commit writer on its own: what it publishes is already stored, numbered per question
@@ -13,7 +14,7 @@ const t = new Date().toISOString();
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-writer-'));
-  db = await openDatabase(dir);
+  db = await openTestDatabase(dir);
   await db.insertInto('users').values({ id: 'u1', email: 'writer@example.com', phone: null, name: '甲', password_hash: 'x', department_id: null, is_admin: 0, status: 'active', created_at: t, activated_at: t }).execute();
   await db.insertInto('channels').values({ id: 'c1', user_id: 'u1', name: '频道', created_at: t, updated_at: t }).execute();
 });

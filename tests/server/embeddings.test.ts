@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgePort } from '../../src/server/retrieval/knowledge-port';
-import { openDatabase, type Db } from '../../src/server/db/database';
+import { type Db } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { loadConfig } from '../../src/server/config';
 import { EmbeddingError, embeddingClient, embeddingSettings, vectorSearch, type EmbeddingSettings } from '../../src/server/retrieval/embeddings';
 import { reciprocalRankFusion } from '../../src/server/retrieval/fusion';
@@ -177,7 +178,7 @@ describe('indexing and fused search with an embeddings service', () => {
     me = (await signedInUser(server)).client;
     chemId = await uploadParsed(me, 'chemistry.pdf', chemistryPdf);
     polymerId = await uploadParsed(me, 'polymer.pdf', polymerPdf);
-    db = await openDatabase(server.dataDir);
+    db = await openTestDatabase(server.dataDir);
     await waitEmbedded(db, chemId);
     await waitEmbedded(db, polymerId);
   }, 120_000);
@@ -318,7 +319,7 @@ describe('when the embeddings service is down, misbehaves or is configured later
     try {
       const client = await signIn(server);
       ids.down = await uploadParsed(client, 'down.pdf', polymerPdf);
-      const local = await openDatabase(dataDir);
+      const local = await openTestDatabase(dataDir);
       try {
         // The attempt fails and is queued again for later, with the reason kept.
         const job = await until(
@@ -343,7 +344,7 @@ describe('when the embeddings service is down, misbehaves or is configured later
   it('embeds documents parsed before or while it was unavailable once it is back', async () => {
     const server = await startServer(embeddingEnv(stub.url), dataDir);
     try {
-      db = await openDatabase(dataDir);
+      db = await openTestDatabase(dataDir);
       await waitEmbedded(db, ids.before!);
       await waitEmbedded(db, ids.down!);
     } finally {

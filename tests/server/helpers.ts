@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { buildApp, type BuildOptions } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
+import { queryTestDatabase, SUITE_SERVER_ENV, syncTestDatabase, testDatabaseUrl, type TestSqlDb } from './postgres-harness';
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
@@ -15,7 +16,9 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
  * use one client, or give two clients the same `ip`).
  */
 export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools' | 'online' | 'readPage' | 'outbound'> = {}) {
+  const databaseUrl = await testDatabaseUrl(dataDir);
   const config = loadConfig({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     CSAI_DATA_DIR: dataDir,
     CSAI_WEB_DIR: path.join(dataDir, 'no-web'),
     CSAI_PASSWORD_COST: '12',
@@ -48,7 +51,9 @@ export interface ApiResponse<T = unknown> {
 }
 
 /** Opens the SQLite file of a data folder with better-sqlite3; close it when done. */
-export function openSqlite(dataDir: string) {
+export function openSqlite(dataDir: string): TestSqlDb {
+  // The suite on PostgreSQL: the same calls, run on the folder's database (postgres-harness.ts).
+  if (process.env[SUITE_SERVER_ENV]) return syncTestDatabase(dataDir);
   const db = new SQLite(path.join(dataDir, 'csai.sqlite'));
   db.pragma('busy_timeout = 5000');
   return db;
@@ -146,12 +151,16 @@ export const registerDataDir = (url: string, dataDir: string) => void dataDirs.s
 export async function latestMessage(client: Client, recipient: string) {
   const dataDir = dataDirs.get(client.base);
   if (!dataDir) throw new Error(`no test server at ${client.base}`);
-  const db = openSqlite(dataDir);
   let msg: { body: string; kind: string } | undefined;
-  try {
-    msg = db.prepare('select body, kind from outbox where recipient = ? order by id desc limit 1').get(recipient.toLowerCase()) as typeof msg;
-  } finally {
-    db.close();
+  if (await testDatabaseUrl(dataDir)) {
+    [msg] = await queryTestDatabase<{ body: string; kind: string }>(dataDir, 'select body, kind from outbox where recipient = $1 order by id desc limit 1', [recipient.toLowerCase()]);
+  } else {
+    const db = openSqlite(dataDir);
+    try {
+      msg = db.prepare('select body, kind from outbox where recipient = ? order by id desc limit 1').get(recipient.toLowerCase()) as typeof msg;
+    } finally {
+      db.close();
+    }
   }
   if (!msg) throw new Error(`no message to ${recipient}`);
   return {

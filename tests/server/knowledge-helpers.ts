@@ -1,6 +1,4 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import type { ApiResponse, Client, TestServer } from './helpers';
+import { openSqlite, type ApiResponse, type Client, type TestServer } from './helpers';
 
 export const KB = '/api/v1/knowledge_base';
 
@@ -39,7 +37,7 @@ export async function upload<T = { name_id: Array<{ name: string; docId: string 
 
 /** Opens the test server's SQLite file directly (WAL lets it share with the server). */
 export function openDb(server: TestServer) {
-  return new SQLite(path.join(server.dataDir, 'csai.sqlite'));
+  return openSqlite(server.dataDir);
 }
 
 /** Puts a user into a (new or existing) department, as an administrator would. Returns the department id. */

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/database';
+import { type Db } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { search } from '../../src/server/retrieval/search';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { KB, openDb, upload, waitParsed } from './knowledge-helpers';
@@ -32,7 +33,7 @@ beforeAll(async () => {
     const doc = await waitParsed(me, id, 120_000);
     expect(doc.parseStatus, JSON.stringify(doc)).toBe(2);
   }
-  db = await openDatabase(server.dataDir);
+  db = await openTestDatabase(server.dataDir);
 }, 240_000);
 afterAll(async () => {
   await db?.destroy();

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type SQLite from 'better-sqlite3';
+import type { TestSqlDb } from './postgres-harness';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { INDEX_VERSION } from '../../src/server/parsing/index-version';
 import { REINDEX_JOB, REINDEX_MAX_ATTEMPTS } from '../../src/server/parsing/reindex';
 import { search } from '../../src/server/retrieval/search';
@@ -52,9 +52,9 @@ interface DocRow {
   markdown: string | null;
   progress_texts: string;
 }
-const docRow = (db: SQLite.Database, id: string) => db.prepare('select * from kb_documents where id = ?').get(id) as DocRow;
-const chunkTexts = (db: SQLite.Database, id: string) => (db.prepare('select text from kb_chunks where doc_id = ? order by ordinal').all(id) as { text: string }[]).map((r) => r.text);
-const reindexJobs = (db: SQLite.Database, id: string) =>
+const docRow = (db: TestSqlDb, id: string) => db.prepare('select * from kb_documents where id = ?').get(id) as DocRow;
+const chunkTexts = (db: TestSqlDb, id: string) => (db.prepare('select text from kb_chunks where doc_id = ? order by ordinal').all(id) as { text: string }[]).map((r) => r.text);
+const reindexJobs = (db: TestSqlDb, id: string) =>
   db.prepare(`select id, state, attempts, max_attempts from jobs where kind = ? and json_extract(payload, '$.reindexDocId') = ?`).all(REINDEX_JOB, id) as {
     id: number;
     state: string;
@@ -76,7 +76,7 @@ async function oldPdf() {
 }
 
 /** Makes a parsed document look as if an older version had indexed it: a lone "7." and a legacy passage. */
-function makeOld(db: SQLite.Database, id: string) {
+function makeOld(db: TestSqlDb, id: string) {
   db.transaction(() => {
     db.prepare('delete from kb_chunks where doc_id = ?').run(id);
     const insert = db.prepare('insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented) values (?, ?, ?, ?, ?, ?)');
@@ -181,7 +181,7 @@ describe('documents indexed by an older version', () => {
 
     server = await start({}, server.dataDir);
     sqlite = server.sqlite();
-    const db = await openDatabase(server.dataDir);
+    const db = await openTestDatabase(server.dataDir);
     try {
       const [job] = await waitFor(() => reindexJobs(sqlite, pdfId), (jobs) => jobs[0]?.state === 'running');
       // Mid re-index: the old passages are found as before.
@@ -227,7 +227,7 @@ describe('documents indexed by an older version', () => {
       expect(jobs[0]).toMatchObject({ attempts: REINDEX_MAX_ATTEMPTS, max_attempts: REINDEX_MAX_ATTEMPTS });
       expect(chunkTexts(sqlite, pdfId)).toEqual(['7.', LEGACY]);
       expect(docRow(sqlite, pdfId)).toEqual(before);
-      const db = await openDatabase(server.dataDir);
+      const db = await openTestDatabase(server.dataDir);
       try {
         expect((await search(db, [pdfId], 'zebrafish toxicity', 3)).map((h) => h.text)).toEqual([LEGACY]);
       } finally {
@@ -263,7 +263,7 @@ describe('a renamed document', () => {
     expect((await client.get<{ title: string }>(`${KB}/doc/${inB}`)).body.data.title).toBe('painkillers_1.sdf');
 
     const sqlite = server.sqlite();
-    const db = await openDatabase(server.dataDir);
+    const db = await openTestDatabase(server.dataDir);
     try {
       await waitFor(() => docRow(sqlite, inB!).indexed_title, (t) => t === 'painkillers_1.sdf');
       expect(docRow(sqlite, inB!).index_version).toBe(INDEX_VERSION);

@@ -7,7 +7,7 @@ import { intelligenceSearchOutput, type MolSearchResult } from '../../src/contra
 import { knowledgePort } from '../../src/server/retrieval/knowledge-port';
 import { createChemService } from '../../src/server/chem/service';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { intelligenceSearchTool } from '../../src/server/tools/intelligence-search';
 import { ToolInputError, type ToolServices } from '../../src/server/tools/types';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
@@ -185,7 +185,7 @@ describe('searching under the documents’ access rule', () => {
 
 describe('the intelligence_search tool', () => {
   it('searches the text and molecules of every readable document, and only those', async () => {
-    const db = await openDatabase(dataDir);
+    const db = await openTestDatabase(dataDir);
     const chem = createChemService({ workers: 1 });
     const services: ToolServices = {
       config: loadConfig({ CSAI_DATA_DIR: dataDir }),

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { registerDataDir } from './helpers';
+import { testDatabaseUrl } from './postgres-harness';
 import { exited, freePort, startServerProcess } from './server-process';
 
 export { exited, freePort };
@@ -16,7 +17,9 @@ afterAll(() => {
  * the test file if still running.
  */
 export async function spawnServerProcess(dataDir: string, env: Record<string, string> = {}) {
-  const server = await startServerProcess({ dataDir, port: await freePort(), env });
+  // With CSAI_TEST_DB=postgres, the data folder's own PostgreSQL database.
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const server = await startServerProcess({ dataDir, port: await freePort(), env: { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } });
   children.add(server.child);
   registerDataDir(server.url, dataDir);
   return { child: server.child, url: server.url, stderr: server.stderr };

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/database';
+import { type Db } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { chunkBlocks } from '../../src/server/parsing/chunks';
 import { looksLikeNavigation, navigationKinds } from '../../src/server/parsing/navigation';
 import { parsePdf } from '../../src/server/parsing/pdf';
@@ -97,7 +98,7 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     expect(up.status).toBe(200);
     for (const { name, docId } of up.body.data.name_id) ids[name] = docId;
     for (const id of Object.values(ids)) expect((await waitParsed(me, id, 180_000)).parseStatus).toBe(2);
-    db = await openDatabase(server.dataDir);
+    db = await openTestDatabase(server.dataDir);
   }, 240_000);
   afterAll(async () => {
     await db?.destroy();

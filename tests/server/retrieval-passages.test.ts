@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteOf } from '../../src/server/answering/local-engine';
-import { openDatabase, type Db } from '../../src/server/db/database';
+import { type Db } from '../../src/server/db/database';
+import { openTestDatabase } from './postgres-harness';
 import { chunkBlocks, chunkText, meaningfulLength, MIN_MEANINGFUL, titleWords } from '../../src/server/parsing/chunks';
 import type { Block } from '../../src/server/parsing/pdf-layout';
 import { summarisePdb } from '../../src/server/parsing/pdb';
@@ -110,7 +111,7 @@ describe('a knowledge base with lshort-zh-cn.pdf, cdk2.sdf and 5dpv.pdb', () => 
     expect(up.status).toBe(200);
     for (const { name, docId } of up.body.data.name_id) ids[name] = docId;
     for (const id of Object.values(ids)) expect((await waitParsed(me, id, 180_000)).parseStatus).toBe(2);
-    db = await openDatabase(server.dataDir);
+    db = await openTestDatabase(server.dataDir);
   }, 240_000);
   afterAll(async () => {
     await db?.destroy();

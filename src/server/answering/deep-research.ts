@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { engineOf, jsonTrue } from '../db/dialect';
 import { z } from 'zod';
 import type { ResearchStep } from '../../contract/channel';
 import type { Db } from '../db/database';
@@ -568,7 +568,7 @@ export async function requeueInterruptedResearch(db: Db): Promise<number> {
     .updateTable('questions')
     .set({ status: 'queued' })
     .where('status', '=', 'running')
-    .where(sql<boolean>`json_extract(request, '$.deepresearch') = 1`)
+    .where(jsonTrue(engineOf(db), 'request', 'deepresearch'))
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('research_runs').select('question_id').whereRef('research_runs.question_id', '=', 'questions.id').where('resumes', '>=', MAX_RESUMES))),
     )

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
-import { now, withSqlite } from '../db/database';
+import { hasSqliteHandle, now, withSqlite } from '../db/database';
+import { engineOf, intList, larger } from '../db/dialect';
 import { answerEvent, type AnswerEvent } from '../../contract/channel';
 
 /** An event before it is stored (the store gives it its id). */
@@ -51,6 +52,8 @@ const BUSY_GAP_MS = 5;
 
 /** The answer event log is emptied from its start once this many rows before the oldest live answer are spent. */
 const LOG_TRIM_ROWS = 2000;
+/** Rows per insert statement on PostgreSQL (6 parameters each; at most 65535 per statement). */
+const LOG_INSERT_ROWS = 5000;
 
 /** Events of several questions, by question, in the order of the rows. */
 function byQuestion(rows: Array<{ question_id: string; seq: number; type: string; data: string }>): Map<string, AnswerEvent[]> {
@@ -99,7 +102,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
         .values({
           question_id: questionId,
           // Numbered in the insert itself: SQLite has one writer, so ids never collide or skip.
-          seq: sql<number>`(select max(coalesce(max(seq), 0), ${liveLast}) + 1 from question_events where question_id = ${questionId})`,
+          seq: sql<number>`(select ${larger(engineOf(db), sql`coalesce(max(seq), 0)`, sql`${liveLast}`)} + 1 from question_events where question_id = ${questionId})`,
           type: event.event,
           data: JSON.stringify(event.data),
           created_at: now(),
@@ -112,9 +115,9 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
     /** Copies rows of the answer event log into question_events (an ended answer's), keeping their ids. */
     async moveFromLog(rows: readonly number[]): Promise<void> {
       if (!rows.length) return;
-      await sql`insert or ignore into question_events (question_id, seq, type, data, created_at)
+      await sql`insert into question_events (question_id, seq, type, data, created_at)
         select question_id, seq, type, data, created_at from answer_event_log
-        where id in (select value from json_each(${JSON.stringify(rows)})) order by id`.execute(db);
+        where id in (${intList(engineOf(db), rows)}) order by id on conflict do nothing`.execute(db);
     },
 
     /** The events in the given log rows after `afterId`, by question, in order. */
@@ -123,7 +126,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
       const found = await db
         .selectFrom('answer_event_log')
         .select(['question_id', 'seq', 'type', 'data'])
-        .where(sql<boolean>`id in (select value from json_each(${JSON.stringify(rows)}))`)
+        .where(sql<boolean>`id in (${intList(engineOf(db), rows)})`)
         .where('seq', '>', afterId)
         .orderBy('id')
         .execute();
@@ -184,9 +187,9 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
  */
 export async function recoverEventLog(db: Db): Promise<number> {
   return db.transaction().execute(async (tx) => {
-    const moved = await sql`insert or ignore into question_events (question_id, seq, type, data, created_at)
+    const moved = await sql`insert into question_events (question_id, seq, type, data, created_at)
       select question_id, seq, type, data, created_at from answer_event_log l
-      where exists (select 1 from questions q where q.id = l.question_id) order by id`.execute(tx);
+      where exists (select 1 from questions q where q.id = l.question_id) order by id on conflict do nothing`.execute(tx);
     await tx.deleteFrom('answer_event_log').execute();
     return Number(moved.numAffectedRows ?? 0);
   });
@@ -278,6 +281,8 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
    * writer, and it calls `forget` first.
    */
   const lastIds = new Map<string, number>();
+  /** SQLite: prepared statements on its own handle (withSqlite); PostgreSQL: Kysely (storeWithKysely). */
+  const sqliteFast = hasSqliteHandle(db);
 
   type Statements = ReturnType<typeof prepare>;
   let statements: Statements | undefined;
@@ -330,6 +335,61 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
         rows.push({ event: stored, row: lastRow });
       }
     })();
+    return kept(batch, rows, taken);
+  }
+
+  /**
+   * PostgreSQL (no synchronous handle): the same batch, written with one multi-row insert per
+   * LOG_INSERT_ROWS rows in one transaction; the state here changes only once it committed.
+   */
+  async function storeWithKysely(batch: Pending[]): Promise<Array<AnswerEvent | Error>> {
+    if (lastRow < 0) {
+      const top = await db.selectFrom('answer_event_log').select(sql<number>`coalesce(max(id), 0)`.as('m')).executeTakeFirstOrThrow();
+      lastRow = trimmed = Number(top.m);
+    }
+    const unknown = [...new Set(batch.map((p) => p.questionId).filter((id) => !lastIds.has(id)))];
+    const missing = new Set(unknown);
+    if (unknown.length) {
+      const found = await db
+        .selectFrom('questions as q')
+        .select(['q.id', sql<number>`coalesce((select max(seq) from question_events e where e.question_id = q.id), 0)`.as('m')])
+        .where('q.id', 'in', unknown)
+        .execute();
+      for (const r of found) {
+        missing.delete(r.id);
+        lastIds.set(r.id, Math.max(Number(r.m), live.get(r.id)?.lastId ?? 0));
+      }
+    }
+    const t = now();
+    const rows: Array<{ event: AnswerEvent; row: number } | Error> = [];
+    const taken = new Map<string, number>();
+    const values: Array<{ id: number; question_id: string; seq: number; type: string; data: string; created_at: string }> = [];
+    let next = lastRow;
+    for (const { questionId, event } of batch) {
+      if (missing.has(questionId)) {
+        rows.push(new Error(`question ${questionId} does not exist`));
+        continue;
+      }
+      const seq = (taken.get(questionId) ?? lastIds.get(questionId)!) + 1;
+      const data = JSON.stringify(event.data);
+      values.push({ id: ++next, question_id: questionId, seq, type: event.event, data, created_at: t });
+      taken.set(questionId, seq);
+      const stored = withId(event, seq);
+      dataJson.set(stored, data);
+      rows.push({ event: stored, row: next });
+    }
+    const trim = spentBelow - trimmed >= LOG_TRIM_ROWS || (!live.size && spentBelow > trimmed) ? spentBelow : undefined;
+    await db.transaction().execute(async (tx) => {
+      if (trim !== undefined) await tx.deleteFrom('answer_event_log').where('id', '<', trim).execute();
+      for (let i = 0; i < values.length; i += LOG_INSERT_ROWS) await tx.insertInto('answer_event_log').values(values.slice(i, i + LOG_INSERT_ROWS)).execute();
+    });
+    lastRow = next;
+    if (trim !== undefined) trimmed = trim;
+    return kept(batch, rows, taken);
+  }
+
+  /** After a batch committed: its ids are the questions' last, and its log rows are kept for the store's reads. */
+  function kept(batch: Pending[], rows: Array<{ event: AnswerEvent; row: number } | Error>, taken: Map<string, number>): Array<AnswerEvent | Error> {
     for (const [id, seq] of taken) lastIds.set(id, seq);
     // Stored: from now on every read of the store includes them (before they are published). Only
     // their log rows are kept here, not the events: thousands of answers may be streaming.
@@ -350,7 +410,7 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   async function write(batch: Pending[]) {
     let stored: Array<AnswerEvent | Error>;
     try {
-      stored = await withSqlite(db, (sqlite) => store(sqlite, batch));
+      stored = sqliteFast ? await withSqlite(db, (sqlite) => store(sqlite, batch)) : await storeWithKysely(batch);
     } catch (err) {
       for (const p of batch) {
         for (const s of p.settle) s.reject(err);
@@ -381,11 +441,19 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     if (!live.size && !trimming) {
       trimming = true;
       setImmediate(() => {
-        void withSqlite(db, (sqlite) => {
-          if (live.size || spentBelow <= trimmed) return;
-          (statements ??= prepare(sqlite)).trim.run(spentBelow);
-          trimmed = spentBelow;
-        })
+        const trim = sqliteFast
+          ? withSqlite(db, (sqlite) => {
+              if (live.size || spentBelow <= trimmed) return;
+              (statements ??= prepare(sqlite)).trim.run(spentBelow);
+              trimmed = spentBelow;
+            })
+          : (async () => {
+              if (live.size || spentBelow <= trimmed) return;
+              const below = spentBelow;
+              await db.deleteFrom('answer_event_log').where('id', '<', below).execute();
+              trimmed = Math.max(trimmed, below);
+            })();
+        void trim
           .catch(() => undefined) // left for the next batch
           .finally(() => (trimming = false));
       });

@@ -10,6 +10,10 @@ import { backup, BackupUsageError, restore } from '../ops/backup';
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const config = loadConfig();
+  // The backup copies the SQLite file; a PostgreSQL database is backed up with its own tools.
+  if (config.DATABASE_URL && (command === 'backup' || command === 'restore')) {
+    throw new BackupUsageError(`${command} covers the SQLite database only; with DATABASE_URL (PostgreSQL) use pg_dump / pg_restore, and copy ${config.dataDir} for the files`);
+  }
   if (command === 'backup') {
     const { values } = parseArgs({ args: rest, options: { to: { type: 'string' } } });
     const { dir, manifest: m } = await backup(config.dataDir, path.resolve(values.to ?? 'backups'));

@@ -10,6 +10,7 @@
  *
  * Accounts made here are active at once. Without --password a strong one is generated and printed.
  */
+import { isUniqueViolation } from '../db/dialect';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config';
@@ -69,7 +70,7 @@ async function run(argv: string[], db: Db, cost: number): Promise<string> {
         .create({ email, phone, name, password_hash, department_id: dept, is_admin: values.admin, status: 'active' })
         .catch((err: unknown) => {
           // Another process created the same account between the check above and this insert.
-          if (err instanceof Error && /UNIQUE constraint failed: users\./.test(err.message)) throw new UsageError(`account already exists: ${email ?? phone}`);
+          if (isUniqueViolation(err, 'users', ['email', 'phone'])) throw new UsageError(`account already exists: ${email ?? phone}`);
           throw err;
         });
       return `created ${values.admin ? 'administrator' : 'user'} ${email ?? phone} (id ${user.id})` + (generated ? `\npassword: ${password}` : '');
@@ -113,7 +114,7 @@ async function run(argv: string[], db: Db, cost: number): Promise<string> {
 }
 
 const config = loadConfig();
-const db = await openDatabase(config.dataDir);
+const db = await openDatabase(config.dataDir, config.DATABASE_URL);
 try {
   console.log(await run(process.argv.slice(2), db, config.CSAI_PASSWORD_COST));
 } catch (err) {

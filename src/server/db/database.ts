@@ -3,7 +3,18 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import {
+  Kysely,
+  Migrator,
+  OperationNodeTransformer,
+  PostgresDialect,
+  SqliteDialect,
+  type KyselyPlugin,
+  type PrimitiveValueListNode,
+  type Transaction,
+  type ValueNode,
+} from 'kysely';
 import type { Database } from './schema';
 import { migrations } from './migrations';
 
@@ -11,11 +22,81 @@ export type Db = Kysely<Database>;
 /** A database handle or an open transaction: repositories accept either. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The database could not be opened (unreachable server, refused login, failed migration): said in one line at start-up. */
+export class DatabaseOpenError extends Error {}
+
 /**
- * Opens (creating if needed) the SQLite file under dataDir with WAL, foreign keys and a busy
- * timeout, and brings the schema up to date.
+ * Opens the database and brings the schema up to date: PostgreSQL when `databaseUrl` is given
+ * (DATABASE_URL), else (creating if needed) the SQLite file under dataDir with WAL, foreign keys
+ * and a busy timeout.
  */
-export async function openDatabase(dataDir: string): Promise<Db> {
+export async function openDatabase(dataDir: string, databaseUrl?: string): Promise<Db> {
+  const db = databaseUrl ? await openPostgres(databaseUrl) : openSqliteFile(dataDir);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new DatabaseOpenError(`Database migration ${failed} failed: ${String(error)}`);
+  }
+  return db;
+}
+
+/** How long connecting to PostgreSQL may take before the start is given up. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+// int8 (count(*), sum) and numeric come back as numbers, booleans (exists …) as 1/0, as on SQLite.
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    if (oid === 16) return (v: string) => (v === 't' ? 1 : 0);
+    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** Where a DATABASE_URL points, without its password (for messages). */
+function describe(url: string) {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || 'localhost'}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new DatabaseOpenError('DATABASE_URL must start with postgres:// or postgresql://');
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: pgTypes });
+  // An idle client that loses its server is dropped by the pool; the error must not end the process.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    const why = err instanceof Error ? err.message || ('code' in err ? String(err.code) : err.name) : String(err);
+    throw new DatabaseOpenError(`Cannot connect to PostgreSQL at ${describe(url)}: ${why}`);
+  }
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [withoutNul] });
+}
+
+/** PostgreSQL text cannot hold U+0000 (SQLite's can): text a PDF or upload brought with it is stored without. */
+const noNul = (v: unknown) => (typeof v === 'string' && v.includes('\0') ? v.replaceAll('\0', '') : v);
+class StripNul extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    return typeof node.value === 'string' && node.value.includes('\0') ? { ...node, value: noNul(node.value) } : node;
+  }
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    return node.values.some((v) => typeof v === 'string' && v.includes('\0')) ? { ...node, values: node.values.map(noNul) } : node;
+  }
+}
+const stripNul = new StripNul();
+const withoutNul: KyselyPlugin = {
+  transformQuery: (args) => stripNul.transformNode(args.node),
+  transformResult: async (args) => args.result,
+};
+
+function openSqliteFile(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'csai.sqlite');
   const sqlite = new SQLite(file);
@@ -26,13 +107,6 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   checkpointElsewhere(sqlite, file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   handles.set(db, sqlite);
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    await db.destroy();
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration ${failed} failed: ${String(error)}`);
-  }
   return db;
 }
 
@@ -86,9 +160,12 @@ const handles = new WeakMap<Db, SQLite.Database>();
  */
 export async function withSqlite<T>(db: Db, work: (sqlite: SQLite.Database) => T): Promise<T> {
   const sqlite = handles.get(db);
-  if (!sqlite) throw new Error('withSqlite needs a database opened by openDatabase');
+  if (!sqlite) throw new Error('withSqlite needs a SQLite database opened by openDatabase');
   return db.connection().execute(async () => work(sqlite));
 }
+
+/** Whether `withSqlite` can be used (a SQLite database); PostgreSQL callers take their Kysely path. */
+export const hasSqliteHandle = (db: Db) => handles.has(db);
 
 /** The current time as the ISO string every timestamp column holds. */
 export const now = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();

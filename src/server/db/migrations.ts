@@ -1,4 +1,17 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+import { engineOf } from './dialect';
+import { FOLD_FROM, FOLD_TO } from './fulltext-words';
+
+// What differs on PostgreSQL (issue 14 §1); on SQLite each gives exactly what the migration always made.
+type Column = (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+/** `integer primary key autoincrement` (SQLite) or an identity column (PostgreSQL). */
+const autoId = (db: Kysely<unknown>): Column =>
+  engineOf(db) === 'postgres' ? (c) => c.primaryKey().generatedByDefaultAsIdentity() : (c) => c.primaryKey().autoIncrement();
+/** `integer primary key` (SQLite's rowid, numbered when not given) or an identity column. */
+const rowidKey = (db: Kysely<unknown>): Column =>
+  engineOf(db) === 'postgres' ? (c) => c.primaryKey().generatedByDefaultAsIdentity() : (c) => c.primaryKey();
+const blob = (db: Kysely<unknown>) => (engineOf(db) === 'postgres' ? 'bytea' : 'blob');
+const real = (db: Kysely<unknown>) => (engineOf(db) === 'postgres' ? 'double precision' : 'real');
 
 /**
  * Ordered migrations. Never edit one that has shipped: add the next.
@@ -47,7 +60,7 @@ export const migrations: Record<string, Migration> = {
         .execute();
       await db.schema
         .createTable('otp_codes')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoId(db))
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('code_hash', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
@@ -58,7 +71,7 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('otp_codes_user').on('otp_codes').column('user_id').execute();
       await db.schema
         .createTable('outbox')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoId(db))
         .addColumn('channel', 'text', (c) => c.notNull())
         .addColumn('recipient', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull())
@@ -69,7 +82,7 @@ export const migrations: Record<string, Migration> = {
         .execute();
       await db.schema
         .createTable('alerts')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoId(db))
         .addColumn('is_show', 'integer', (c) => c.notNull())
         .addColumn('content', 'text', (c) => c.notNull())
         .addColumn('content_type', 'text', (c) => c.notNull())
@@ -132,7 +145,7 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('kb_shares_target').on('kb_shares').columns(['target_type', 'target_id']).execute();
       await db.schema
         .createTable('jobs')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoId(db))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued','running','done','failed')`))
@@ -148,7 +161,7 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'run_after']).execute();
       await db.schema
         .createTable('kb_chunks')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoId(db))
         .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
         .addColumn('ordinal', 'integer', (c) => c.notNull())
         .addColumn('page', 'integer')
@@ -157,15 +170,25 @@ export const migrations: Record<string, Migration> = {
         .addColumn('segmented', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('kb_chunks_doc').on('kb_chunks').columns(['doc_id', 'ordinal']).execute();
-      // BM25 over the pre-segmented text (DESIGN §5); kept in step with kb_chunks by triggers.
-      await sql`create virtual table kb_chunks_fts using fts5(segmented, content='kb_chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(db);
-      await sql`create trigger kb_chunks_ai after insert on kb_chunks begin
+      if (engineOf(db) === 'postgres') {
+        // The same words as FTS5's unicode61 over the segmented text (db/fulltext-words.ts), as a tsvector of the 'simple' configuration (no stemming, no stop
+        // words) with a GIN index, and the passage's length in words for BM25 (retrieval/fulltext-postgres.ts).
+        const words = sql`translate(segmented, ${sql.lit(FOLD_FROM)}, ${sql.lit(FOLD_TO)})`;
+        await sql`alter table kb_chunks add column fts tsvector generated always as (to_tsvector('simple', ${words})) stored`.execute(db);
+        await sql`alter table kb_chunks add column fts_len integer generated always as
+          (coalesce(array_length(regexp_split_to_array(nullif(btrim(${words}), ''), ' +'), 1), 0)) stored`.execute(db);
+        await sql`create index kb_chunks_fts on kb_chunks using gin (fts)`.execute(db);
+      } else {
+        // BM25 over the pre-segmented text (DESIGN §5); kept in step with kb_chunks by triggers.
+        await sql`create virtual table kb_chunks_fts using fts5(segmented, content='kb_chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(db);
+        await sql`create trigger kb_chunks_ai after insert on kb_chunks begin
         insert into kb_chunks_fts(rowid, segmented) values (new.id, new.segmented); end`.execute(db);
-      await sql`create trigger kb_chunks_ad after delete on kb_chunks begin
+        await sql`create trigger kb_chunks_ad after delete on kb_chunks begin
         insert into kb_chunks_fts(kb_chunks_fts, rowid, segmented) values ('delete', old.id, old.segmented); end`.execute(db);
+      }
       await db.schema
         .createTable('kb_molecules')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', autoId(db))
         .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
         .addColumn('idx', 'integer', (c) => c.notNull())
         .addColumn('name', 'text')
@@ -209,6 +232,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn('started_at', 'text')
         .addColumn('finished_at', 'text')
         .execute();
+      // SQLite's rowid orders questions asked in the same millisecond; PostgreSQL gets a column of that name.
+      if (engineOf(db) === 'postgres') await sql`alter table questions add column rowid bigint generated always as identity`.execute(db);
       await db.schema.createIndex('questions_channel').on('questions').columns(['channel_id', 'created_at']).execute();
       await db.schema.createIndex('questions_status').on('questions').columns(['status', 'created_at']).execute();
       await db.schema
@@ -232,7 +257,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn('model', 'text', (c) => c.notNull())
         .addColumn('dims', 'integer', (c) => c.notNull())
         // Float32 little-endian, L2-normalised, so cosine similarity is a dot product.
-        .addColumn('vector', 'blob', (c) => c.notNull())
+        .addColumn('vector', blob(db), (c) => c.notNull())
         .execute();
       await db.schema.createIndex('kb_chunk_vectors_doc').on('kb_chunk_vectors').columns(['doc_id', 'model']).execute();
     },
@@ -268,7 +293,7 @@ export const migrations: Record<string, Migration> = {
       // no foreign key: a row is only ever appended, read back at start-up, or deleted from the start.
       await db.schema
         .createTable('answer_event_log')
-        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('id', 'integer', rowidKey(db))
         .addColumn('question_id', 'text', (c) => c.notNull())
         .addColumn('seq', 'integer', (c) => c.notNull())
         .addColumn('type', 'text', (c) => c.notNull())
@@ -300,7 +325,7 @@ export const migrations: Record<string, Migration> = {
       // ligand and SMILES of a document's text, with its exact key and fingerprints; gone with its document.
       await db.schema
         .createTable('molecules')
-        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('id', 'integer', rowidKey(db))
         .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
         .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('sdf','pdb','text')`))
         // The SDF record's idx (kb_molecules.idx), the ligand's or the text occurrence's order.
@@ -312,9 +337,9 @@ export const migrations: Record<string, Migration> = {
         .addColumn('inchikey', 'text', (c) => c.notNull())
         .addColumn('heavy_atoms', 'integer', (c) => c.notNull())
         // 2048-bit Morgan (radius 2) and RDKit pattern fingerprints, 256 bytes each; RDKit's binary molecule.
-        .addColumn('morgan_fp', 'blob', (c) => c.notNull())
-        .addColumn('pattern_fp', 'blob', (c) => c.notNull())
-        .addColumn('pickle', 'blob', (c) => c.notNull())
+        .addColumn('morgan_fp', blob(db), (c) => c.notNull())
+        .addColumn('pattern_fp', blob(db), (c) => c.notNull())
+        .addColumn('pickle', blob(db), (c) => c.notNull())
         .execute();
       await db.schema.createIndex('molecules_doc').on('molecules').columns(['doc_id', 'ordinal']).execute();
       await db.schema.createIndex('molecules_inchikey').on('molecules').column('inchikey').execute();
@@ -332,7 +357,7 @@ export const migrations: Record<string, Migration> = {
       // catch up from it (no foreign key: it outlives the document on purpose).
       await db.schema
         .createTable('molecule_changes')
-        .addColumn('seq', 'integer', (c) => c.primaryKey())
+        .addColumn('seq', 'integer', rowidKey(db))
         .addColumn('doc_id', 'text', (c) => c.notNull())
         .addColumn('changed_at', 'text', (c) => c.notNull())
         .execute();
@@ -349,7 +374,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('job_id', 'integer')
         .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued','running','done','failed','cancelled')`))
-        .addColumn('progress', 'real', (c) => c.notNull().defaultTo(0))
+        .addColumn('progress', real(db), (c) => c.notNull().defaultTo(0))
         .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('title', 'text', (c) => c.notNull())
         .addColumn('input', 'text', (c) => c.notNull())
@@ -387,6 +412,14 @@ export const migrations: Record<string, Migration> = {
       // read. SQLite cannot change a CHECK in place: the table is rebuilt as its docs describe
       // (foreign keys off so the drop cascades nothing, the same columns copied, its indexes remade).
       // The Migrator runs SQLite migrations outside a transaction, so the pragma takes effect.
+      if (engineOf(db) === 'postgres') {
+        // PostgreSQL changes the check in place (this migration runs in a transaction there).
+        await sql`alter table kb_documents drop constraint kb_documents_type_check`.execute(db);
+        await sql`alter table kb_documents add constraint kb_documents_type_check check (type in (1, 3, 5, 6, 7))`.execute(db);
+        await db.schema.alterTable('kb_documents').addColumn('source_url', 'text').execute();
+        await db.schema.alterTable('kb_documents').addColumn('fetched_at', 'text').execute();
+        return;
+      }
       await sql`pragma foreign_keys = off`.execute(db);
       const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
       if (fk.rows[0]?.foreign_keys !== 0) throw new Error('0014_web_documents: foreign keys could not be switched off; refusing to rebuild kb_documents');

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import { engineOf, jsonText } from '../db/dialect';
 import type { Executor } from '../db/database';
 import { now } from '../db/database';
 import type { JobTable } from '../db/schema';
@@ -8,6 +9,8 @@ export type Job = Selectable<JobTable>;
 
 /** How long a claimed job stays leased without a heartbeat before it counts as abandoned. */
 export const LEASE_MS = 60_000;
+/** The error a job gets when its lease ran out on PostgreSQL (its node stopped sending heartbeats). */
+const LEASE_EXPIRED = '任务所在节点长时间无响应，任务已重新排队';
 
 /**
  * The durable job queue in the database: a job is a row, so it survives a restart. Enqueue in
@@ -35,7 +38,7 @@ export function jobQueue(db: Executor) {
         .select('id')
         .where('kind', '=', kind)
         .where('state', '=', 'queued')
-        .where(sql`json_extract(payload, ${`$.${key}`})`, '=', value)
+        .where(jsonText(engineOf(db), 'payload', key), '=', value)
         .limit(1)
         .executeTakeFirst();
       if (waiting) return false;
@@ -52,14 +55,18 @@ export function jobQueue(db: Executor) {
      */
     async claim(kinds: string[]): Promise<Job | undefined> {
       const t = now();
+      const engine = engineOf(db);
+      const docId = jsonText(engine, 'jobs.payload', 'docId');
       // An owner's turn counts the jobs of theirs already running, then their queued ones oldest first.
-      const next = sql<number>`(select id from (
+      const fair = (limit: number) => sql<number>`(select id from (
           select q.id, coalesce(r.n, 0) + row_number() over (partition by q.owner order by q.id) as turn
-          from (select jobs.id, coalesce(d.owner_id, '') as owner from jobs left join kb_documents d on d.id = json_extract(jobs.payload, '$.docId')
+          from (select jobs.id, coalesce(d.owner_id, '') as owner from jobs left join kb_documents d on d.id = ${docId}
                 where jobs.state = 'queued' and jobs.kind in (${sql.join(kinds)}) and jobs.run_after <= ${t}) q
-          left join (select coalesce(d.owner_id, '') as owner, count(*) as n from jobs left join kb_documents d on d.id = json_extract(jobs.payload, '$.docId')
+          left join (select coalesce(d.owner_id, '') as owner, count(*) as n from jobs left join kb_documents d on d.id = ${docId}
                 where jobs.state = 'running' and jobs.kind in (${sql.join(kinds)}) group by 1) r on r.owner = q.owner
-        ) order by turn, id limit 1)`;
+        ) as f order by turn, id limit ${sql.lit(limit)})`;
+      if (engine === 'postgres') return claimLocked(db, fair(CLAIM_CANDIDATES), kinds, t);
+      const next = fair(1);
       const job = await db
         .updateTable('jobs')
         .set({ state: 'running', attempts: sql`attempts + 1`, lease_until: now(LEASE_MS), heartbeat_at: t, updated_at: t })
@@ -116,3 +123,34 @@ export function jobQueue(db: Executor) {
 }
 
 export type JobQueue = ReturnType<typeof jobQueue>;
+
+/** PostgreSQL: how many jobs, best turn first, a claim tries to lock (others may hold some). */
+const CLAIM_CANDIDATES = 16;
+
+/**
+ * The claim on PostgreSQL, where several connections (and nodes) claim at once: in one
+ * transaction, jobs whose lease ran out (their node died or hung: no heartbeat for LEASE_MS) go
+ * back to the queue or fail for good, then the fairest candidates not locked by another claim
+ * are locked (FOR UPDATE SKIP LOCKED) and the first of them is taken.
+ */
+async function claimLocked(db: Executor, candidates: RawBuilder<number>, kinds: string[], t: string): Promise<Job | undefined> {
+  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
+  return inTransaction(async (tx) => {
+    await sql`update jobs set state = case when attempts < max_attempts then 'queued' else 'failed' end,
+        error = ${LEASE_EXPIRED}, lease_until = null, run_after = ${t}, updated_at = ${t}
+      where id in (select id from jobs where state = 'running' and kind in (${sql.join(kinds)}) and lease_until < ${t} for update skip locked)`.execute(tx);
+    const order = (await sql<{ id: number }>`select id from ${candidates} as c(id)`.execute(tx)).rows.map((r) => r.id);
+    if (!order.length) return undefined;
+    const free = new Set(
+      (await sql<{ id: number }>`select id from jobs where id in (${sql.join(order)}) and state = 'queued' for update skip locked`.execute(tx)).rows.map((r) => r.id),
+    );
+    const id = order.find((i) => free.has(i));
+    if (id === undefined) return undefined;
+    return tx
+      .updateTable('jobs')
+      .set({ state: 'running', attempts: sql`attempts + 1`, lease_until: now(LEASE_MS), heartbeat_at: t, updated_at: t })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  });
+}

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isAnyUniqueViolation } from '../db/dialect';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { randomToken } from '../auth/crypto';
@@ -154,7 +155,7 @@ export function knowledgeService(db: Db, files: FileStore) {
       try {
         await db.insertInto('kb_folders').values({ id, owner_id: viewer.userId, name, is_public: 0, created_at: t, updated_at: t }).execute();
       } catch (err) {
-        if (String(err).includes('UNIQUE')) throw conflict('知识库名称已存在', 'folder_name_taken');
+        if (isAnyUniqueViolation(err)) throw conflict('知识库名称已存在', 'folder_name_taken');
         throw err;
       }
       return this.getFolder(viewer, id);
@@ -188,7 +189,7 @@ export function knowledgeService(db: Db, files: FileStore) {
           .where('id', '=', folderId)
           .execute();
       } catch (err) {
-        if (String(err).includes('UNIQUE')) throw conflict('知识库名称已存在', 'folder_name_taken');
+        if (isAnyUniqueViolation(err)) throw conflict('知识库名称已存在', 'folder_name_taken');
         throw err;
       }
       return this.getFolder(viewer, folderId);

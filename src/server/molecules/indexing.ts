@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { engineOf, jsonText } from '../db/dialect';
 import { sql } from 'kysely';
 import { smilesInText } from '../../contract/smiles';
 import { moleculeChem, type MoleculeRecord, type RecordInput } from '../chem/molecule-ops';
@@ -67,7 +68,7 @@ export async function queueUnindexedDocuments(ex: Executor): Promise<number> {
     left join molecule_docs md on md.doc_id = d.id
     where d.parse_status = 2
       and (md.doc_id is null or md.version < ${MOLECULE_INDEX_VERSION} or md.doc_index_version != d.index_version)
-      and not exists (select 1 from jobs j where j.kind = ${MOLECULE_JOB} and json_extract(j.payload, '$.moleculeDocId') = d.id
+      and not exists (select 1 from jobs j where j.kind = ${MOLECULE_JOB} and ${jsonText(engineOf(ex), 'j.payload', 'moleculeDocId')} = d.id
         and j.state in ('queued', 'running', 'failed'))
     order by d.created_at`.execute(ex);
   for (const row of rows.rows) await jobQueue(ex).enqueue(MOLECULE_JOB, { moleculeDocId: row.id } satisfies MoleculeJobPayload, { maxAttempts: MAX_ATTEMPTS });

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { engineOf, jsonAppend } from '../db/dialect';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { INDEX_VERSION } from './index-version';
@@ -57,7 +58,7 @@ export async function storeParseResult(db: Db, docId: string, result: ParseResul
     if (!doc) return;
     await writePassages(tx, docId, result);
     let texts = sql<string>`progress_texts`;
-    for (const note of [...result.notes, '解析完成']) texts = sql<string>`json_insert(${texts}, '$[#]', ${note})`;
+    for (const note of [...result.notes, '解析完成']) texts = jsonAppend(engineOf(tx), texts, note);
     await tx
       .updateTable('kb_documents')
       .set({

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { engineOf, jsonAppend, jsonText } from '../db/dialect';
 import { parseFailureText } from './failure';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -43,13 +44,14 @@ export async function startParsing({
   onParsed?: (docId: string) => void;
 }) {
   const queue = jobQueue(db);
+  const engine = engineOf(db);
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism() - 1));
   const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS });
 
   const appendText = async (docId: string, text: string, fields: { parse_status?: 1 | 2 | 3; parse_progress?: number } = {}) => {
     await db
       .updateTable('kb_documents')
-      .set({ ...fields, progress_texts: sql`json_insert(progress_texts, '$[#]', ${text})`, updated_at: now() })
+      .set({ ...fields, progress_texts: jsonAppend(engine, sql`progress_texts`, text), updated_at: now() })
       .where('id', '=', docId)
       .execute();
   };
@@ -68,7 +70,7 @@ export async function startParsing({
     .select('id')
     .where('parse_status', '=', 1)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('jobs').select('id').where('kind', '=', PARSE_JOB).where('state', 'in', ['queued', 'running']).where(sql`json_extract(payload, '$.docId')`, '=', sql.ref('kb_documents.id')))),
+      not(exists(selectFrom('jobs').select('id').where('kind', '=', PARSE_JOB).where('state', 'in', ['queued', 'running']).where(jsonText(engine, 'payload', 'docId'), '=', sql.ref('kb_documents.id')))),
     )
     .execute();
   for (const doc of orphans) await queue.enqueue(PARSE_JOB, { docId: doc.id } satisfies ParseJobPayload);
@@ -109,7 +111,7 @@ export async function startParsing({
           await copyPassages(tx, docId, twin.id);
           await sql`update kb_documents set markdown = t.markdown, page_count = t.page_count, parse_status = 2, parse_progress = 100,
             index_version = t.index_version, indexed_title = t.indexed_title,
-            progress_texts = json_insert(kb_documents.progress_texts, '$[#]', '与已解析的相同文件一致，直接使用其结果', '$[#]', '解析完成'), updated_at = ${now()}
+            progress_texts = ${jsonAppend(engine, jsonAppend(engine, sql`kb_documents.progress_texts`, '与已解析的相同文件一致，直接使用其结果'), '解析完成')}, updated_at = ${now()}
             from (select markdown, page_count, index_version, indexed_title from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
         });
         onParsed?.(docId);

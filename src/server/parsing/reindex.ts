@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { engineOf, jsonNumber, jsonText } from '../db/dialect';
 import type { Executor } from '../db/database';
 import { jobQueue, type Job } from '../jobs/queue';
 import { INDEX_VERSION } from './index-version';
@@ -57,13 +58,14 @@ export async function queueReindex(ex: Executor, docId: string, title: string) {
  * re-index and whose re-index did not already fail for good at this version and title. Returns how many.
  */
 export async function queueStaleDocuments(ex: Executor): Promise<number> {
+  const engine = engineOf(ex);
   const rows = await sql<{ id: string; title: string }>`
     select d.id, d.title from kb_documents d
     where d.parse_status = 2 and (d.index_version < ${INDEX_VERSION} or d.indexed_title is null or d.indexed_title != d.title)
       and not exists (
-        select 1 from jobs j where j.kind = ${REINDEX_JOB} and json_extract(j.payload, '$.reindexDocId') = d.id
+        select 1 from jobs j where j.kind = ${REINDEX_JOB} and ${jsonText(engine, 'j.payload', 'reindexDocId')} = d.id
           and (j.state in ('queued', 'running')
-            or (j.state = 'failed' and json_extract(j.payload, '$.version') = ${INDEX_VERSION} and json_extract(j.payload, '$.title') = d.title)))
+            or (j.state = 'failed' and ${jsonNumber(engine, 'j.payload', 'version')} = ${INDEX_VERSION} and ${jsonText(engine, 'j.payload', 'title')} = d.title)))
     order by d.created_at`.execute(ex);
   for (const doc of rows.rows) await jobQueue(ex).enqueue(REINDEX_JOB, { reindexDocId: doc.id, version: INDEX_VERSION, title: doc.title } satisfies ReindexJobPayload, { maxAttempts: REINDEX_MAX_ATTEMPTS });
   return rows.rows.length;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
+import { engineOf, position, type Engine } from '../db/dialect';
 import { displayName } from '../../contract/auth';
 
 /** Escapes LIKE wildcards so a keyword matches literally. */
@@ -10,7 +11,7 @@ const maskEmail = (email: string) => email.replace(/^(.)[^@]*(@.*)$/, '$1***$2')
 
 /** SQL twins of the masks shown in results (SPEC §3 display name for phones, {@link maskEmail} for e-mails). */
 const maskedPhoneSql = sql`substr(users.phone, 1, 3) || '****' || substr(users.phone, 8, 4)`;
-const maskedEmailSql = sql`lower(substr(users.email, 1, 1) || '***' || substr(users.email, instr(users.email, '@')))`;
+const maskedEmailSql = (engine: Engine) => sql`lower(substr(users.email, 1, 1) || '***' || substr(users.email, ${position(engine, sql`users.email`, '@')}))`;
 
 /** Departments and people, for sharing dialogs (SPEC §7 Other). */
 export function directory(db: Executor) {
@@ -39,7 +40,7 @@ export function directory(db: Executor) {
           eb.or([
             eb(sql`lower(users.name)`, 'like', sql`${pattern} escape '\\'`),
             // Only what the result shows (issue 16 #8): the masked address, never the full one.
-            eb(sql`case when users.phone is not null then ${maskedPhoneSql} else ${maskedEmailSql} end`, 'like', sql`${pattern} escape '\\'`),
+            eb(sql`case when users.phone is not null then ${maskedPhoneSql} else ${maskedEmailSql(engineOf(db))} end`, 'like', sql`${pattern} escape '\\'`),
             eb(sql`lower(departments.name)`, 'like', sql`${pattern} escape '\\'`),
           ]),
         )

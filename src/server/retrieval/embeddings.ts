@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { engineOf, jsonText } from '../db/dialect';
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
@@ -316,7 +317,7 @@ export function startEmbeddingIndexer({ db, settings, log, client = embeddingCli
   const queued = async () =>
     new Set(
       (
-        await sql<{ id: string | null }>`select json_extract(payload, '$.embedDocId') as id from jobs
+        await sql<{ id: string | null }>`select ${jsonText(engineOf(db), 'payload', 'embedDocId')} as id from jobs
           where kind = ${EMBED_JOB} and state in ('queued', 'running')`.execute(db)
       ).rows.map((r) => r.id),
     );

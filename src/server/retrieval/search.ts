@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
 import { queryTerms } from '../text/segment';
+import { fullTextOf, type FullText, type Hit, type Span } from './fulltext';
 
 /** A retrieved passage with where it sits in its document (DESIGN §3 citation fields). */
 export interface Passage {
@@ -38,13 +39,6 @@ const COUNTS_PER_STATEMENT = 400;
 const K1 = 1.2;
 const B = 0.75;
 
-interface Span {
-  lo: number;
-  hi: number;
-  /** Every passage in the range belongs to an asked document (no other document lies between). */
-  pure: boolean;
-}
-
 /**
  * The rowid ranges holding the documents' passages. A document's passages are written in
  * ordinal order by one statement or transaction (parsing/index-store.ts, and the parse job's and the
@@ -52,12 +46,9 @@ interface Span {
  * last's; both ends come from the (doc_id, ordinal) index. Ranges with another document's
  * passages between the asked ones are marked impure and filtered by doc_id wherever they are read.
  */
-async function spansOf(db: Executor, docIds: string[]): Promise<Span[]> {
-  const rows = await sql<{ lo: number | null; hi: number | null }>`
-    select (select id from kb_chunks where doc_id = d.value order by ordinal limit 1) as lo,
-           (select id from kb_chunks where doc_id = d.value order by ordinal desc limit 1) as hi
-    from json_each(${JSON.stringify([...new Set(docIds)])}) d`.execute(db);
-  const spans = rows.rows
+async function spansOf(ft: FullText, docIds: string[]): Promise<Span[]> {
+  const rows = await ft.documentEnds(docIds);
+  const spans = rows
     .flatMap((r) => (r.lo === null || r.hi === null ? [] : [{ lo: Math.min(r.lo, r.hi), hi: Math.max(r.lo, r.hi), pure: true }]))
     .sort((a, b) => a.lo - b.lo);
   const merged: Span[] = [];
@@ -72,10 +63,6 @@ async function spansOf(db: Executor, docIds: string[]): Promise<Span[]> {
   return merged.length > MAX_SPANS ? [{ lo: merged[0]!.lo, hi: merged[merged.length - 1]!.hi, pure: false }] : merged;
 }
 
-// FTS5 narrows a MATCH by rowid only when the bound is an SQL integer: better-sqlite3 binds a JS
-// number as a REAL, which makes FTS5 read the whole doclists (≈ 30× slower), so bounds go as BigInt.
-const inSpan = (s: Span) => sql`kb_chunks_fts.rowid between ${BigInt(s.lo)} and ${BigInt(s.hi)}`;
-
 interface Count {
   /** Passages holding the term: exact, or estimated when the count stopped at its cap. */
   n: number;
@@ -87,16 +74,8 @@ interface Count {
  * it estimated from how far into its span the cap-th one lies. Ranges with other documents
  * between the asked ones are counted through kb_chunks (slower, so only there).
  */
-async function passageCounts(db: Executor, terms: string[], spans: Span[], docIds: string[], cap: number): Promise<Count[]> {
-  const parts = terms.flatMap((term, t) =>
-    spans.map((s, i) => {
-      const ids = s.pure
-        ? sql`select kb_chunks_fts.rowid as id from kb_chunks_fts where kb_chunks_fts match ${term} and ${inSpan(s)}`
-        : sql`select kb_chunks_fts.rowid as id from kb_chunks_fts join kb_chunks c on c.id = kb_chunks_fts.rowid
-            where kb_chunks_fts match ${term} and ${inSpan(s)} and c.doc_id in (${sql.join(docIds)})`;
-      return sql`select ${sql.lit(t)} as t, ${sql.lit(i)} as s, count(*) as n, max(id) as last from (${ids} limit ${sql.lit(cap)})`;
-    }),
-  );
+async function passageCounts(db: Executor, ft: FullText, terms: string[], spans: Span[], docIds: string[], cap: number): Promise<Count[]> {
+  const parts = terms.flatMap((term, t) => spans.map((s, i) => ft.countPart(t, i, term, s, docIds, cap)));
   const rows: Array<{ t: number; s: number; n: number; last: number | null }> = [];
   for (let i = 0; i < parts.length; i += COUNTS_PER_STATEMENT) {
     const batch = parts.slice(i, i + COUNTS_PER_STATEMENT);
@@ -121,8 +100,8 @@ async function passageCounts(db: Executor, terms: string[], spans: Span[], docId
  * fit the budget together (at least one). Every token is probed with a small cap; only the
  * tokens that may still fit are counted further, up to the room left.
  */
-async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds: string[], budget: number) {
-  const counts = await passageCounts(db, terms, spans, docIds, Math.min(PROBE, budget + 1));
+async function selectTerms(db: Executor, ft: FullText, terms: string[], spans: Span[], docIds: string[], budget: number) {
+  const counts = await passageCounts(db, ft, terms, spans, docIds, Math.min(PROBE, budget + 1));
   const exactSum = counts.filter((c) => c.exact).reduce((n, c) => n + c.n, 0);
   const room = Math.max(0, budget - exactSum);
   const capped = terms
@@ -139,6 +118,7 @@ async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds:
   if (open.length) {
     const recount = await passageCounts(
       db,
+      ft,
       open.map((t) => t.term),
       spans,
       docIds,
@@ -154,44 +134,10 @@ async function selectTerms(db: Executor, terms: string[], spans: Span[], docIds:
   return { present, lead, candidates };
 }
 
-/** SQLite's variable-length integer (the FTS5 averages record is made of them). */
-function varint(buf: Uint8Array, pos: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 8; i++) {
-    const c = buf[pos + i] ?? 0;
-    v = v * 128 + (c & 0x7f);
-    if (!(c & 0x80)) return [v, pos + i + 1];
-  }
-  return [v * 256 + (buf[pos + 8] ?? 0), pos + 9];
-}
-
-/** The average passage length in tokens, from FTS5's averages record (row 1 of its data table). */
-async function averageLength(db: Executor): Promise<number> {
-  const row = (await sql<{ block: Uint8Array | null }>`select block from kb_chunks_fts_data where id = 1`.execute(db)).rows[0];
-  if (!row?.block) return 1;
-  const [rows, pos] = varint(row.block, 0);
-  const [tokenCount] = varint(row.block, pos);
-  return rows > 0 && tokenCount > 0 ? tokenCount / rows : 1;
-}
-
-interface Hit {
-  id: number;
-  score: number;
-}
-
-/** The best passages of the documents in the spans for an FTS5 expression, by FTS5's bm25(). */
-async function rank(db: Executor, match: string, spans: Span[], docIds: string[], limit: number): Promise<Hit[]> {
+/** The best passages of the documents in the spans holding any of the terms, by BM25. */
+async function rank(ft: FullText, terms: string[], spans: Span[], docIds: string[], limit: number): Promise<Hit[]> {
   const hits: Hit[] = [];
-  for (const s of spans) {
-    // bm25() rather than the rank column: FTS5's rank-sorted plan reads past the rowid range. A
-    // range with other documents inside is filtered through kb_chunks (a row read per candidate).
-    const rows = await sql<{ id: number; rank: number }>`
-      select kb_chunks_fts.rowid as id, bm25(kb_chunks_fts) as rank
-      from kb_chunks_fts ${s.pure ? sql`` : sql`join kb_chunks c on c.id = kb_chunks_fts.rowid`}
-      where kb_chunks_fts match ${match} and ${inSpan(s)} ${s.pure ? sql`` : sql`and c.doc_id in (${sql.join(docIds)})`}
-      order by rank, kb_chunks_fts.rowid limit ${sql.lit(limit)}`.execute(db);
-    for (const r of rows.rows) hits.push({ id: r.id, score: -r.rank });
-  }
+  for (const s of spans) hits.push(...(await ft.rank(terms, s, docIds, limit)));
   return hits.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
 }
 
@@ -225,7 +171,8 @@ const chunksById = async (db: Executor, ids: number[]): Promise<Map<number, Chun
 export async function search(db: Executor, docIds: string[], query: string, k = 8, opts: SearchOptions = {}): Promise<Passage[]> {
   const terms = queryTerms(query);
   if (!terms.length || !docIds.length) return [];
-  let spans = await spansOf(db, docIds);
+  const ft = fullTextOf(db);
+  let spans = await spansOf(ft, docIds);
   if (!spans.length) return [];
   const budget = Math.max(1, Math.floor(opts.budget ?? RANK_BUDGET));
   const limit = Number.isFinite(k) ? Math.max(1, Math.min(100, Math.floor(k))) : 8;
@@ -234,22 +181,19 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
   const small = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0) <= budget;
   const { present, lead: kept, candidates } = small
     ? { present: terms.map((term) => ({ term, n: 1, exact: true })), lead: terms.length, candidates: 0 }
-    : await selectTerms(db, terms, spans, docIds, budget);
+    : await selectTerms(db, ft, terms, spans, docIds, budget);
   if (!present.length) return [];
   if (candidates > budget) {
     // Even the rarest token is everywhere: rank the passages up to its budget-th one.
     const whole = { lo: spans[0]!.lo, hi: spans[spans.length - 1]!.hi, pure: false };
-    const edge = await sql<{ id: number }>`
-      select rowid as id from kb_chunks_fts where kb_chunks_fts match ${present[0]!.term} and ${inSpan(whole)}
-      order by rowid limit 1 offset ${sql.lit(budget - 1)}`.execute(db);
-    const end = edge.rows[0]?.id ?? whole.hi;
+    const end = (await ft.nth(present[0]!.term, whole, budget - 1)) ?? whole.hi;
     spans = spans.filter((s) => s.lo <= end).map((s) => ({ ...s, hi: Math.min(s.hi, end) }));
   }
   const rare = present.slice(0, kept);
   const rescore = kept < present.length;
   const hits = await rank(
-    db,
-    rare.map((t) => t.term).join(' OR '),
+    ft,
+    rare.map((t) => t.term),
     spans,
     docIds,
     rescore ? Math.max(limit, RESCORE_DEPTH) : limit,
@@ -263,7 +207,7 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
   let best = hits;
   if (rescore) {
     const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
-    const avgdl = await averageLength(db);
+    const avgdl = await ft.averageLength();
     // The question's tokens are words of the segmented text as they are (text/segment.ts makes both),
     // so their frequencies are counted on its words directly.
     const weighted = present.map((t) => ({

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/dialect';
 import { z } from 'zod';
 import {
   accountBody,
@@ -154,7 +155,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
         });
       });
     } catch (err) {
-      if (!(err instanceof Error && /UNIQUE constraint failed: users\.(email|phone)/.test(err.message))) throw err;
+      if (!isUniqueViolation(err, 'users', ['email', 'phone'])) throw err;
       // Issue 16 #8: the answer is the same as for a new account, so sign-up does not tell anyone
       // which addresses are registered; the owner is told by mail instead (a pending account gets
       // a fresh activation link).

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChemService } from '../../../src/server/chem/service';
 import { isPdbCode, looksLikePdb, pdbIdcode, structures } from '../../../src/server/chem/structures';
-import { openDatabase, type Db } from '../../../src/server/db/database';
+import { type Db } from '../../../src/server/db/database';
+import { openTestDatabase } from '../postgres-harness';
 import { AppError } from '../../../src/server/errors';
 import { diskFileStore } from '../../../src/server/files/file-store';
 
@@ -47,7 +48,7 @@ describe('the PDB mirror (policy widened to a loopback stand-in)', () => {
     });
     await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-structures-'));
-    db = await openDatabase(dir);
+    db = await openTestDatabase(dir);
     lookup = structures({
       db,
       files: diskFileStore(dir),

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { now, openDatabase, type Db } from '../../../src/server/db/database';
+import { now, type Db } from '../../../src/server/db/database';
+import { openTestDatabase } from '../postgres-harness';
 import { jobQueue } from '../../../src/server/jobs/queue';
 
 // Issue 16 #2: one user's backlog of parse jobs must not starve another user's first document.
 let db: Db;
 beforeAll(async () => {
-  db = await openDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'csai-queue-')));
+  db = await openTestDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'csai-queue-')));
   const t = now();
   for (const id of ['alice', 'bob', 'carol']) {
     await db.insertInto('users').values({ id, email: `${id}@example.com`, phone: null, name: id, password_hash: 'x', is_admin: 0, status: 'active', department_id: null, created_at: t, activated_at: t }).execute();

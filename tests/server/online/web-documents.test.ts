@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/server/db/database';
+import { type Db } from '../../../src/server/db/database';
+import { openTestDatabase } from '../postgres-harness';
 import { knowledgePort } from '../../../src/server/retrieval/knowledge-port';
 import { signedInUser, startServer, type TestServer } from '../helpers';
 import { KB, openDb, waitParsed } from '../knowledge-helpers';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   other = await signedInUser(server, { name: '李药学' });
   const folder = await owner.client.post<{ id: string }>(`${KB}/folder`, { name: '网页资料' });
   folderId = folder.body.data.id;
-  db = await openDatabase(server.dataDir);
+  db = await openTestDatabase(server.dataDir);
 }, 60_000);
 afterAll(async () => {
   await db.destroy();

@@ -7,6 +7,7 @@ import { buildApp } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import { Client, signedInUser, startServer, type TestServer } from '../helpers';
 import { KB } from '../knowledge-helpers';
+import { suiteOnPostgres } from '../postgres-harness';
 
 // Issue 16: the vulnerability classes of tests/security/README.md that no other suite proves.
 let server: TestServer;
@@ -28,7 +29,8 @@ describe('SQL injection', () => {
     const tables = () => {
       const db = server.sqlite();
       try {
-        return (db.prepare(`select name from sqlite_master where type = 'table' order by name`).all() as Array<{ name: string }>).map((t) => t.name);
+        const tables = suiteOnPostgres() ? `select tablename as name from pg_tables where schemaname = 'public' order by name` : `select name from sqlite_master where type = 'table' order by name`;
+        return (db.prepare(tables).all() as Array<{ name: string }>).map((t) => t.name);
       } finally {
         db.close();
       }

@@ -6,7 +6,8 @@ import { createChemEngine } from '../../../src/server/chem/engine';
 import { loadRdkit } from '../../../src/server/chem/rdkit-loader';
 import { createChemService, type ChemService } from '../../../src/server/chem/service';
 import { loadConfig } from '../../../src/server/config';
-import { openDatabase, type Db } from '../../../src/server/db/database';
+import { type Db } from '../../../src/server/db/database';
+import { openTestDatabase } from '../postgres-harness';
 import { admetTool } from '../../../src/server/tools/admet';
 import { toolFactories } from '../../../src/server/tools/index';
 import { ToolInputError, type NameResolver, type ToolContext, type ToolDefinition } from '../../../src/server/tools/types';
@@ -50,7 +51,7 @@ beforeAll(async () => {
   await waitParsed(a.client, bigSdfDoc);
 
   const config = loadConfig({ CSAI_DATA_DIR: server.dataDir, CSAI_LOG_LEVEL: 'silent' });
-  db = await openDatabase(server.dataDir);
+  db = await openTestDatabase(server.dataDir);
   chem = createChemService();
   tool = admetTool({ config, db, log: server.app.log, chem, knowledge: knowledgePort(db), names: noNames, files: diskFileStore(server.dataDir) });
 }, 120_000);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/server/config';
-import { openDatabase, type Db } from '../../../src/server/db/database';
+import { type Db } from '../../../src/server/db/database';
+import { openTestDatabase } from '../postgres-harness';
 import { startMcpManager, type McpManager } from '../../../src/server/tools/mcp/manager';
 import { exposedToolName } from '../../../src/server/tools/mcp/names';
 import { createToolRegistry, type ToolRegistry } from '../../../src/server/tools/registry';
@@ -32,7 +33,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000) {
 const server = (name: string) => manager.list().find((s) => s.name === name)!;
 
 beforeAll(async () => {
-  db = await openDatabase(dataDir);
+  db = await openTestDatabase(dataDir);
   const t = new Date().toISOString();
   await db.insertInto('users').values({ id: 'u1', email: 'admin@example.com', phone: null, name: '管理员', password_hash: 'x', department_id: null, is_admin: 1, status: 'active', created_at: t, activated_at: t }).execute();
   remote = await startMcpHttpServer();

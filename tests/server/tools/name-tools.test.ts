@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgePort } from '../../../src/server/retrieval/knowledge-port';
 import { createChemService } from '../../../src/server/chem/service';
 import { loadConfig } from '../../../src/server/config';
-import { openDatabase, type Db } from '../../../src/server/db/database';
+import { type Db } from '../../../src/server/db/database';
+import { openTestDatabase } from '../postgres-harness';
 import { toolFactories } from '../../../src/server/tools';
 import { nameToSmilesTool } from '../../../src/server/tools/name-to-smiles';
 import { createNameResolver } from '../../../src/server/tools/names/resolver';
@@ -23,7 +24,7 @@ let services: ToolServices;
 const ctx = (): ToolContext => ({ viewer: { userId: 'u1' }, docIds: [], signal: AbortSignal.timeout(30_000) });
 
 beforeAll(async () => {
-  db = await openDatabase(dataDir);
+  db = await openTestDatabase(dataDir);
   services = { config, db, log, chem, knowledge: knowledgePort(db), names: createNameResolver({ config, chem, log }), files: diskFileStore(dataDir) };
 });
 afterAll(async () => {
