@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './server-process';
 
 /** Debian's PostgreSQL 15 (package postgresql-15); the PostgreSQL tests need it. */
 export const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -12,18 +12,6 @@ export const hasPostgres = () => fs.existsSync(path.join(PG_BIN, 'pg_ctl'));
 
 /** Set (to postgres://…@127.0.0.1:port) while the server suite runs on PostgreSQL (CSAI_TEST_DB=postgres). */
 export const SUITE_SERVER_ENV = 'CSAI_TEST_PG_SERVER';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a PostgreSQL program as the postgres user (it refuses root) when we are root. */
 function asPostgres(program: string, args: string[]) {
