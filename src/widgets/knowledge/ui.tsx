@@ -132,16 +132,4 @@ export function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Saves a file the page fetched (a download or a translation) through a hidden link put in `container`. */
-export function saveBlob(container: ParentNode, blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  a.hidden = true;
-  container.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+export { saveBlob } from '../shared/save-blob';

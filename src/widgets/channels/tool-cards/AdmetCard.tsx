@@ -2,7 +2,8 @@
 // structure, the bioavailability radar per molecule, one BOILED-Egg for all, CSV/SDF export.
 import { createElement, useState } from 'react';
 import { ADMET_METHODS, ADMET_NOT_COMPUTED, admetResult, type AdmetField, type AdmetMolecule } from '../../../contract/admet';
-import { useApi, useT } from '../../shared/host-context';
+import { useApi, useHost, useT } from '../../shared/host-context';
+import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import { admetStrings } from './admet.strings';
 import { BioavailabilityRadar, BoiledEgg } from './AdmetCharts';
@@ -92,21 +93,11 @@ function MoleculePanel({ m, n, open, t }: { m: AdmetMolecule; n: number; open: b
   );
 }
 
-/** Saves a blob as a file through a temporary link (no fetch here: the page API client fetched it). */
-function save(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** The ADMET card; a failed call or data it cannot read shows the tool's message instead. */
 export function AdmetCard({ ok, content, data }: ToolCardProps) {
   const t = useT('admet');
   const client = useApi();
+  const { root } = useHost();
   const [busy, setBusy] = useState<'csv' | 'sdf' | null>(null);
   const [failure, setFailure] = useState('');
   const parsed = ok ? admetResult.safeParse(data) : undefined;
@@ -124,7 +115,7 @@ export function AdmetCard({ ok, content, data }: ToolCardProps) {
     try {
       const body = { smiles: molecules.map((m) => m.smiles), names: molecules.map((m) => m.name || m.input), format };
       const file = await client.download('/mol/admet/export', { body, quiet: true });
-      save(file.blob, file.filename ?? `admet.${format}`);
+      saveBlob(root, file.blob, file.filename ?? `admet.${format}`);
     } catch (err) {
       setFailure(t('export_failed', { message: err instanceof Error ? err.message : String(err) }));
     } finally {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { codeExecutionResult, type CodeArtifact, type CodeExecutionResult } from '../../../contract/code';
-import { useApi, useT } from '../../shared/host-context';
+import { useApi, useHost, useT } from '../../shared/host-context';
+import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import type { ToolCardProps } from './index';
 import { codeCardStrings } from './tool-cards.strings';
@@ -44,14 +45,10 @@ function ArtifactImage({ artifact }: { artifact: CodeArtifact }) {
 function ArtifactFile({ artifact }: { artifact: CodeArtifact }) {
   const client = useApi();
   const t = useT('tool-cards-code');
+  const { root } = useHost();
   const save = async () => {
     const { blob } = await client.download(`/code/artifacts/${encodeURIComponent(artifact.id)}`);
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = artifact.name.split('/').pop() ?? artifact.name;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(root, blob, artifact.name.split('/').pop() ?? artifact.name);
   };
   return (
     <li>

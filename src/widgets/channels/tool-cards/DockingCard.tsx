@@ -1,6 +1,7 @@
 import { createElement, useEffect, useState } from 'react';
 import { dockingSubmitOutput, dockingTask, taskQueryOutput, type DockingTask } from '../../../contract/docking';
-import { useApi, useT } from '../../shared/host-context';
+import { useApi, useHost, useT } from '../../shared/host-context';
+import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import type { ToolCardProps } from './index';
 import { dockingStrings } from './docking.strings';
@@ -14,20 +15,11 @@ const POLL_MS = 2000;
 const active = (t: DockingTask) => t.state === 'queued' || t.state === 'running';
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
 
-function save(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** One docking task: progress while it runs (polled), then the poses with their scores and a 3D view of receptor + selected pose. */
 export function TaskView({ initial }: { initial: DockingTask }) {
   const t = useT('docking');
   const client = useApi();
+  const { root } = useHost();
   const [task, setTask] = useState(initial);
   const [pose, setPose] = useState(1);
   const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | null>(null);
@@ -66,7 +58,7 @@ export function TaskView({ initial }: { initial: DockingTask }) {
     setFailure('');
     try {
       const file = await client.download(`/tasks/${encodeURIComponent(task.id)}/download?format=${format}`, { quiet: true });
-      save(file.blob, file.filename ?? `docking-${task.id}.${format}`);
+      saveBlob(root, file.blob, file.filename ?? `docking-${task.id}.${format}`);
     } catch (err) {
       setFailure(t('download_failed', { message: err instanceof Error ? err.message : String(err) }));
     } finally {
