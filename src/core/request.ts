@@ -15,3 +15,12 @@ export function isCrossOrigin(apiBase: string): boolean {
 
 /** Cookies go along to the page's own origin, and (`include`) to an allowed other origin. */
 export const credentialsFor = (apiBase: string): RequestCredentials => (isCrossOrigin(apiBase) ? 'include' : 'same-origin');
+
+/**
+ * A GET of an API path as the API client makes it (the element's credentials, X-Requested-With),
+ * answered as the raw Response: for the chunks that must start a request before the client and
+ * its schemas load (the pdf viewer's prefetch); the view then reads the answer through the client.
+ */
+export function rawGet(apiBase: string, path: string, accept: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${apiBase}${path}`, { credentials: credentialsFor(apiBase), headers: { ...REQUESTED_WITH, Accept: accept }, ...(signal ? { signal } : {}) });
+}

@@ -3,7 +3,7 @@
 // document's record, its bytes, pdf.js's worker and the opening of the PDF run while the React
 // view is still loading. The view takes the result once (takePrefetch) for the same document and
 // reads the answers through its API client (`response` option); anything not taken in time is dropped.
-import { credentialsFor, REQUESTED_WITH } from '../../core/request';
+import { rawGet } from '../../core/request';
 import type { PDFDocumentProxy } from './pdfjs';
 import { startWorker, workerUrl } from './pdfjs-files';
 
@@ -112,8 +112,6 @@ export function prefetch(host: Element): void {
   // The worker's thread first: its script is the biggest file of the viewer (pdfjs-files.ts).
   const worker = startWorker();
   const controller = new AbortController();
-  // As the API client asks (core/request.ts): the element's credentials, X-Requested-With.
-  const credentials = credentialsFor(apiOrigin);
   // The file and pdf.js's library are asked for once the worker's script is in (or after
   // WORKER_FIRST_MS): they would share the connection otherwise, and the worker needs its script
   // long before it needs the file (it compiles and starts first), so the file arrives about as
@@ -121,11 +119,10 @@ export function prefetch(host: Element): void {
   // (A worker started through a blob, on another origin, fetches its script in its own thread:
   // the page sees no timing of it, and nothing waits.)
   const workerFirst = worker && !worker.viaBlob ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve();
-  const bytes = workerFirst.then(() =>
-    fetch(`${apiOrigin}${path}`, { credentials, headers: { ...REQUESTED_WITH, Accept: '*/*' }, signal: controller.signal }),
-  );
+  // Asked as the API client asks (core/request.ts): the element's credentials, X-Requested-With.
+  const bytes = workerFirst.then(() => rawGet(apiOrigin, path, '*/*', controller.signal));
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
-  const record = docId ? fetch(`${apiOrigin}${recordPath}`, { credentials, headers: { ...REQUESTED_WITH, Accept: 'application/json' } }) : null;
+  const record = docId ? rawGet(apiOrigin, recordPath, 'application/json') : null;
   // A record that says the document is not a PDF (an SDF or a PDB opened without the route
   // knowing its type) stops the download: its bytes never reach pdf.js. The PDF does not wait
   // for the record: the two run side by side, as before.
