@@ -22,15 +22,16 @@ export interface Spawned {
 export async function spawnServer(script: string, env: Record<string, string> = {}): Promise<Spawned> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-bench-'));
-  // BENCH_PROFILE_DIR: each spawned server writes a V8 CPU profile there when it exits (for tuning);
-  // node runs the script itself, so the profile is the server's own process. CSAI's server runs
-  // from its bundle (built here): under tsx's loader, a server stopped under heavy load hung at exit
-  // in the loader's thread and its profile was lost.
+  // BENCH_PROFILE_DIR: each spawned server writes a V8 CPU profile there (for tuning). Helper
+  // servers write theirs at exit (--cpu-prof); CSAI's server runs from its bundle (built here)
+  // with a preload that writes its main thread's profile on each profileMark() instead, since a
+  // server stopped under heavy load did not get to the end of its exit, where --cpu-prof writes.
   const profileDir = process.env.BENCH_PROFILE_DIR;
   let [command, args] = [tsx, [script]];
   if (profileDir && script === 'src/server/main.ts') {
     execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
-    [command, args] = [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/server/main.js']];
+    // The server's main thread is profiled by a preload that writes on SIGUSR2 (see profileMark).
+    [command, args] = [process.execPath, ['--import', './bench/servers/profile-preload.mjs', 'dist/server/main.js']];
   } else if (profileDir) {
     [command, args] = [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', script]];
   }
@@ -79,6 +80,14 @@ export async function spawnServer(script: string, env: Record<string, string> = 
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * With BENCH_PROFILE_DIR, writes the CPU profile CSAI's main thread recorded since the previous
+ * mark (see bench/servers/profile-preload.mjs); call it before and after a measuring window.
+ */
+export function profileMark(server: Spawned): void {
+  if (process.env.BENCH_PROFILE_DIR && server.child.pid) process.kill(server.child.pid, 'SIGUSR2');
 }
 
 /** How long a spawned server has to exit after SIGTERM (CSAI's own close gives up after 10 s; writing a CPU profile takes longer). */

@@ -20,7 +20,7 @@ import http from 'node:http';
 import { openDatabase } from '../src/server/db/database';
 import { usersRepo } from '../src/server/auth/accounts';
 import { hashPassword } from '../src/server/auth/crypto';
-import { printFigures, processTree, spawnServer, type Figure, type Spawned } from './lib';
+import { printFigures, processTree, profileMark, spawnServer, type Figure, type Spawned } from './lib';
 
 const FIRST_TOKEN_ROUNDS = Number(process.env.FIRST_TOKEN_ROUNDS ?? 200);
 const FIRST_TOKEN_WARMUP = 20;
@@ -188,7 +188,7 @@ interface Level { n: number; p50: number; p95: number; p99: number; tokens: numb
  * LEVELS and returns the largest level held with p95 lag < LAG_LIMIT_MS, no stream ended early
  * and at least 90 % of the tokens received. Streams stay open until `close()`.
  */
-async function holdStreams(label: string, port: number, serverPid: number | undefined, stubPid: number | undefined, openOne: (i: number) => Promise<{ path: string; headers: Record<string, string> }>) {
+async function holdStreams(label: string, port: number, serverPid: number | undefined, stubPid: number | undefined, mark: () => void, openOne: (i: number) => Promise<{ path: string; headers: Record<string, string> }>) {
   const streams: Stream[] = [];
   let lags: number[] = [];
   let measuring = false;
@@ -245,9 +245,11 @@ async function holdStreams(label: string, port: number, serverPid: number | unde
       const before = usage(serverPid);
       const stubBefore = usage(stubPid);
       const clientBefore = process.cpuUsage();
+      mark();
       measuring = true;
       await new Promise((r) => setTimeout(r, MEASURE_MS));
       measuring = false;
+      mark();
       const after = usage(serverPid);
       // The stub and this client share the machine: their load is printed to judge the lag.
       const others = `stub CPU ${((100 * (usage(stubPid).cpuS - stubBefore.cpuS)) / (MEASURE_MS / 1000)).toFixed(0)} %, client CPU ${(Object.values(process.cpuUsage(clientBefore)).reduce((a, b) => a + b, 0) / 1e4 / (MEASURE_MS / 1000)).toFixed(0)} %`;
@@ -288,7 +290,7 @@ async function concurrentStreams(): Promise<Figure[]> {
   let csai: Spawned | undefined;
   try {
     relay = await spawnServer('bench/servers/bare-relay.ts', { UPSTREAM: `${stub.url}/v1` });
-    const bare = await holdStreams('bare relay', Number(new URL(relay.url).port), relay.child.pid, stub.child.pid, async (i) => ({ path: `/events?n=${i}`, headers: {} }));
+    const bare = await holdStreams('bare relay', Number(new URL(relay.url).port), relay.child.pid, stub.child.pid, () => {}, async (i) => ({ path: `/events?n=${i}`, headers: {} }));
     await relay.stop();
     relay = undefined;
 
@@ -300,7 +302,7 @@ async function concurrentStreams(): Promise<Figure[]> {
     });
     const server = csai;
     const users = await signedInUsers(server, Math.ceil(maxLevel / PER_USER));
-    const through = await holdStreams('CSAI', Number(new URL(server.url).port), server.child.pid, stub.child.pid, async (i) => {
+    const through = await holdStreams('CSAI', Number(new URL(server.url).port), server.child.pid, stub.child.pid, () => profileMark(server), async (i) => {
       const user = users[i % users.length]!;
       return { path: `/api/v1/channel/questions/${await ask(server, user, `并发问题 ${i}`)}/events`, headers: { cookie: user.cookie } };
     });

@@ -59,6 +59,16 @@ describe('reading a page', () => {
       expect(page.pdf?.subarray(0, 5).toString()).toBe('%PDF-');
     }
   });
+
+  it("parses PDFs outside the server's thread, which keeps its native JSON and Array.push", async () => {
+    // pdf.js's legacy build replaces these with core-js versions in the thread that loads it,
+    // which made every answer event cost more (the streams benchmark found it). The whole app is
+    // loaded here too, so no other module may bring pdf.js into the server's thread either.
+    await import('../../../src/server/app');
+    await read(`${site.base}/paper.pdf`, signal());
+    // core-js marks the thread it patched (its patched functions print as native code).
+    expect(Object.getOwnPropertyNames(globalThis)).not.toContain('__core-js_shared__');
+  });
 });
 
 describe('bad input is refused with a clear message', () => {

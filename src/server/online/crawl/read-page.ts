@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { safeFetch, SafeFetchError, type SafeFetchOptions, type SafeFetchResponse } from '../../net/safe-fetch';
-import { parsePdf } from '../../parsing/pdf';
+import { workerPool, type WorkerPool } from '../../parsing/worker-pool';
 import { decodeHtml, extractArticle, siteOf, type ExtractedArticle } from './extract';
 import { ExtractTimeoutError, sharedExtractPool } from './extract-pool';
 import { CRAWLER_USER_AGENT, robotsCache, type RobotsCache } from './robots';
@@ -141,13 +141,22 @@ function fileNameOf(url: URL): string {
 
 const isPdf = (contentType: string, body: Buffer) => /\bpdf\b/i.test(contentType) || body.subarray(0, 1024).includes('%PDF-');
 
-/** A PDF's bytes through the project's PDF parser (from a temporary file, removed afterwards). */
+/** A crawled PDF gets this long to parse before its worker is replaced. */
+const PDF_TIMEOUT_MS = 120_000;
+let pdfPool: WorkerPool | undefined;
+
+/**
+ * A PDF's bytes through the project's PDF parser (from a temporary file, removed afterwards), in a
+ * parse worker thread. Never in the server's own thread: pdf.js's legacy build installs core-js
+ * polyfills that replace JSON.parse, JSON.stringify and Array.prototype.push with slower
+ * JavaScript versions for the whole thread it is loaded in.
+ */
 async function readPdf(body: Buffer): Promise<{ markdown: string; pageCount: number | null }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'csai-crawl-'));
   try {
     const file = path.join(dir, 'page.pdf');
     await fs.writeFile(file, body);
-    const parsed = await parsePdf(file, () => undefined);
+    const parsed = await (pdfPool ??= workerPool(1, { taskTimeoutMs: PDF_TIMEOUT_MS })).run('pdf', file, '', () => undefined);
     return { markdown: parsed.markdown, pageCount: parsed.pageCount };
   } catch (err) {
     throw new CrawlError('unsupported_type', `无法解析该 PDF：${err instanceof Error ? err.message : String(err)}`);
