@@ -6,7 +6,7 @@
 // the same run). Target: server overhead (first token minus direct first chunk) <= 30 ms p95.
 //
 // Concurrent streams: answers streaming one token every STREAMS_TOKEN_MS (default 100 ms, 10
-// tokens/s) each, one SSE stream per answer, ramped STREAMS_LEVELS (default 500,1000,1500,2000,3000).
+// tokens/s) each, one SSE stream per answer, ramped STREAMS_LEVELS (default 250, 500, 750, … 4000: steps of 250 up to 1,500, so the ratio is not set by coarse steps).
 // Each token carries the stub's wall-clock send time; lag = receive time - send time (same
 // machine clock), which includes the stub's and this client's own delays, so it overstates the
 // server's share. The largest level whose p95 lag < 100 ms is the figure, for CSAI and for a bare
@@ -26,7 +26,7 @@ const FIRST_TOKEN_ROUNDS = Number(process.env.FIRST_TOKEN_ROUNDS ?? 200);
 const FIRST_TOKEN_WARMUP = 20;
 const OVERHEAD_BUDGET_MS = 30;
 const TOKEN_MS = Number(process.env.STREAMS_TOKEN_MS ?? 100);
-const LEVELS = (process.env.STREAMS_LEVELS ?? '500,1000,1500,2000,3000,4000').split(',').map(Number);
+const LEVELS = (process.env.STREAMS_LEVELS ?? '250,500,750,1000,1250,1500,2000,2500,3000,4000').split(',').map(Number);
 /** CSAI holds at least this share of the streams a bare relay holds on the same machine (issue 14). */
 const STREAMS_SHARE = 0.5;
 const LAG_LIMIT_MS = 100;

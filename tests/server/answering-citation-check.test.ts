@@ -58,6 +58,21 @@ describe('the citation guard over a streamed answer', () => {
     expect(removedCitationsNotice([])).toBe('');
   });
 
+  it('judges each marker by its own sentence however the answer is split into deltas', () => {
+    // A full stop and the space after it may arrive in different deltas; a sentence then ends there.
+    const answer = 'The measured IC50 was 4.2 nM in the enzyme assay. Aspirin acetylates cyclooxygenase in platelets [1]. Compound X binds the kinase [1]. 用法见 `a[1]` 结束';
+    const results = new Set<string>();
+    for (const size of [1, 2, 5, 17, answer.length]) {
+      const out: string[] = [];
+      const guard = citationGuard([passage(1, KINASE)], (t) => out.push(t));
+      for (let i = 0; i < answer.length; i += size) guard.push(answer.slice(i, i + size));
+      results.add(JSON.stringify([out.join(''), guard.end()]));
+    }
+    expect([...results]).toEqual([
+      JSON.stringify(['The measured IC50 was 4.2 nM in the enzyme assay. Aspirin acetylates cyclooxygenase in platelets. Compound X binds the kinase [1]. 用法见 `a[1]` 结束', [{ n: 1, reason: 'unsupported' }]]),
+    ]);
+  });
+
   it('leaves brackets in code alone, inline or in a fenced block', () => {
     const out: string[] = [];
     const guard = citationGuard([passage(1, KINASE)], (t) => out.push(t));

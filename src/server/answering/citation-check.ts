@@ -166,6 +166,8 @@ const MARKER_PREFIX = /^\[(?:\d{1,3}(?:\s*[,，、]\s*\d{0,3})*)?$/;
 const MARKER_MAX = 256;
 /** Where a sentence ends. */
 const SENTENCE_END = /[。！？!?；;\n]/;
+/** The characters addText must look at one by one: sentence ends, a full stop, a backtick. */
+const PLAIN_SPECIAL = /[。！？!?；;\n.`]/;
 
 /**
  * Checks the citations of a text as it streams (see the module comment). `push` hands on the
@@ -192,6 +194,15 @@ export function citationGuard(citables: readonly Citable[], out: (text: string) 
   let fence = false;
   let tick = false;
   const addText = (text: string) => {
+    if (!text) return;
+    // Most deltas hold no full stop, sentence end, line end or backtick: taken whole.
+    if (!PLAIN_SPECIAL.test(text)) {
+      if (dot && /^\s/.test(text)) close();
+      dot = false;
+      sentence += text;
+      line += text;
+      return;
+    }
     for (const ch of text) {
       if (dot && /\s/.test(ch)) close();
       dot = ch === '.';
