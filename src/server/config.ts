@@ -114,6 +114,8 @@ export const configSchema = z.object({
   CSAI_LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Answers one user may have running at once; the rest wait as `queued` (DESIGN §4). */
   CSAI_MAX_ANSWERS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** The time a deep-research run may take (SPEC: about 10–20 minutes); with a model, follow-up searches stop at 60 % of it. 0: no follow-up rounds. */
+  CSAI_DEEP_RESEARCH_MINUTES: z.coerce.number().min(0).max(120).default(15),
   /** SPEC §6 alternate tool list: ADMET disabled, docking submission and task query omitted. */
   CSAI_TOOLS_RESTRICTED: flag,
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */

@@ -141,6 +141,19 @@ export async function startFakeLlm() {
       finish();
       return;
     }
+    // Follow-up rounds: [followup] asks for one more sub-question per round (its text names the
+    // round), [badfollowup] answers prose; otherwise nothing is missing.
+    if (system.includes('"follow_ups"')) {
+      const round = (question.match(/^子问题 \d+：/gm) ?? []).length;
+      // A follow-up repeating the first sub-question is offered too (it must be dropped).
+      const repeat = question.match(/^子问题 1：(.+)$/m)?.[1] ?? '';
+      const answer = question.includes('[badfollowup]')
+        ? '资料看起来已经比较全面了。'
+        : JSON.stringify({ follow_ups: question.includes('[followup]') ? [`compound X kinase B selectivity round ${round}`, repeat] : [] });
+      send(chunk({ content: answer }));
+      finish();
+      return;
+    }
     if (system.includes('深度研究报告')) {
       if (question.includes('[think]')) send(chunk({ role: 'assistant', content: '', reasoning_content: '组织报告结构。' }));
       if (last.role === 'user' && (last.content ?? '').includes('中断')) {

@@ -26,6 +26,12 @@ describe('configuration', () => {
     );
   });
 
+  it('takes a deep-research budget in minutes, 0 to 120', () => {
+    expect(loadConfig({}).CSAI_DEEP_RESEARCH_MINUTES).toBe(15);
+    expect(loadConfig({ CSAI_DEEP_RESEARCH_MINUTES: '2.5' }).CSAI_DEEP_RESEARCH_MINUTES).toBe(2.5);
+    for (const bad of ['-1', '121', 'soon']) expect(() => loadConfig({ CSAI_DEEP_RESEARCH_MINUTES: bad })).toThrowError(/CSAI_DEEP_RESEARCH_MINUTES/);
+  });
+
   it('reads flags as 1/true and 0/false, and rejects anything else', () => {
     expect(loadConfig({ CSAI_DEV_OUTBOX: '1' }).CSAI_DEV_OUTBOX).toBe(true);
     expect(loadConfig({ CSAI_DEV_OUTBOX: 'false' }).CSAI_DEV_OUTBOX).toBe(false);

@@ -42,17 +42,21 @@ describe('deep research with a language model', () => {
     const { channelId, questionId } = await ask(alice, question, { docIdList: [docId], deepresearch: true, if_search_online: true });
     const { events } = await readEvents(alice, questionId);
     const s = steps(events);
-    expect(s.map((x) => x.step)).toEqual(['plan', 'web', 'search', 'search', 'read', 'write']);
+    expect(s.map((x) => x.step)).toEqual(['plan', 'web', 'search', 'search', 'follow_up', 'read', 'write']);
     expect(s[0]).toMatchObject({ title: '拆解问题', plan: ['compound X affinity', 'compound X selectivity kinase'], progress: { current: 1, total: 5 } });
     expect(s[1]).toMatchObject({ title: '联网搜索', detail: '未配置联网搜索服务，本次深度研究只检索所选的文件和知识库' });
     expect(s[2]).toMatchObject({ index: 1, title: '检索子问题 1/2', progress: { current: 2, total: 5 } });
     expect(String(s[2]!.detail)).toMatch(/compound X affinity —— 找到 \d+ 个相关段落/);
-    expect(s[5]).toMatchObject({ title: '撰写报告', progress: { current: 5, total: 5 } });
+    expect(s[4]).toMatchObject({ step: 'follow_up', index: 1, title: '补充检索（第 1 轮）', detail: '已读到的资料足以回答，不再追加子问题' });
+    expect(s[6]).toMatchObject({ title: '撰写报告', progress: { current: 5, total: 5 } });
 
-    // One planning request, one writing request; the writer sees the passages numbered per sub-question.
+    // A planning request, one asking what is missing (shown what each sub-question found), and the
+    // writing request; the writer sees the passages numbered per sub-question.
     const calls = requestsFor('[deep1]');
-    expect(calls.map(isPlanner)).toEqual([true, false]);
-    const writer = calls[1]!.messages[0]!.content ?? '';
+    expect(calls.map(isPlanner)).toEqual([true, false, false]);
+    expect(calls[1]!.messages[0]!.content).toContain('"follow_ups"');
+    expect(calls[1]!.messages[1]!.content).toMatch(/^子问题 1：compound X affinity\n- 《kinase\.pdf》 第2页：Results Compound X binds the kinase/m);
+    const writer = calls[2]!.messages[0]!.content ?? '';
     expect(writer).toContain('深度研究报告');
     expect(writer).toContain('## 子问题 1：compound X affinity');
     expect(writer).toMatch(/\[1\] 《kinase\.pdf》 第2页\nResults Compound X binds the kinase/);
@@ -70,7 +74,7 @@ describe('deep research with a language model', () => {
     expect(events.findIndex((e) => e.event === 'delta')).toBeGreaterThan(events.findLastIndex((e) => e.event === 'research_step'));
     const q = await questionOf(channelId, questionId);
     expect(q).toMatchObject({ status: 'done', answer: text, deepresearch: true });
-    expect((q.steps as Array<{ type: string }>).filter((x) => x.type === 'research_step')).toHaveLength(6);
+    expect((q.steps as Array<{ type: string }>).filter((x) => x.type === 'research_step')).toHaveLength(7);
     expect(q.citations).toEqual(citations);
   });
 
@@ -80,7 +84,7 @@ describe('deep research with a language model', () => {
     const { events } = await readEvents(alice, questionId);
     const s = steps(events);
     expect(s[0]).toMatchObject({ step: 'plan', detail: '模型给出的研究计划无法解析，改为直接研究原问题', plan: [question] });
-    expect(s.map((x) => x.step)).toEqual(['plan', 'search', 'read', 'write']);
+    expect(s.map((x) => x.step)).toEqual(['plan', 'search', 'follow_up', 'read', 'write']);
     expect(events.at(-1)?.event).toBe('done');
     expect(answerText(events)).toContain('## 结论');
   });
@@ -89,7 +93,7 @@ describe('deep research with a language model', () => {
     const { questionId } = await ask(alice, 'compound X affinity [think] [deep2]', { docIdList: [docId], deepresearch: true, if_thinking: true });
     const { events } = await readEvents(alice, questionId);
     expect(events.filter((e) => e.event === 'thinking').map((e) => e.data.text).join('')).toBe('先拆解问题。组织报告结构。');
-    expect(requestsFor('[deep2]').map((r) => r.model)).toEqual(['reasoning-model', 'reasoning-model']);
+    expect(requestsFor('[deep2]').map((r) => r.model)).toEqual(['reasoning-model', 'reasoning-model', 'reasoning-model']);
   });
 
   it('gives the earlier turns of the channel to the planner and the writer', async () => {
@@ -133,8 +137,34 @@ describe('deep research with a language model', () => {
     const { events } = await readEvents(alice, questionId);
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'stopped' } });
     expect(answerText(events)).toBe('# 报告\n\n第一段 [1]。');
-    expect(steps(events).map((x) => x.step)).toEqual(['plan', 'search', 'read', 'write']);
+    expect(steps(events).map((x) => x.step)).toEqual(['plan', 'search', 'follow_up', 'read', 'write']);
     expect(await questionOf(channelId, questionId)).toMatchObject({ status: 'stopped', answer: '# 报告\n\n第一段 [1]。' });
+  });
+
+  it('reads in follow-up rounds: what the model finds missing is searched too and becomes a section of the report', async () => {
+    const { questionId } = await ask(alice, 'compound X affinity [followup] [deep5]', { docIdList: [docId], deepresearch: true });
+    const { events } = await readEvents(alice, questionId);
+    const s = steps(events);
+    // Three rounds at most, one new sub-question each (the model's repeat of sub-question 1 is dropped).
+    expect(s.map((x) => x.step)).toEqual(['plan', 'search', 'follow_up', 'search', 'follow_up', 'search', 'follow_up', 'search', 'read', 'write']);
+    expect(s[2]).toMatchObject({ index: 1, title: '补充检索（第 1 轮）', detail: '根据已读到的资料追加 1 个子问题', plan: ['compound X kinase B selectivity round 1'] });
+    expect(s[7]).toMatchObject({ index: 4, title: '检索子问题 4/4' });
+    expect(String(s[3]!.detail)).toMatch(/^compound X kinase B selectivity round 1 —— 找到 [1-9]\d* 个相关段落$/);
+    const calls = requestsFor('[deep5]');
+    expect(calls).toHaveLength(5); // plan, three rounds, report
+    // Each round is shown what the earlier rounds found; the report has a section per sub-question.
+    expect(calls[3]!.messages[1]!.content).toContain('子问题 3：compound X kinase B selectivity round 2');
+    const writer = calls[4]!.messages[0]!.content ?? '';
+    expect(writer).toContain('## 子问题 4：compound X kinase B selectivity round 3');
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+  });
+
+  it('ends the rounds when the model does not answer the JSON asked for', async () => {
+    const { questionId } = await ask(alice, 'compound X affinity [badfollowup] [deep6]', { docIdList: [docId], deepresearch: true });
+    const { events } = await readEvents(alice, questionId);
+    expect(steps(events).map((x) => x.step)).toEqual(['plan', 'search', 'follow_up', 'read', 'write']);
+    expect(requestsFor('[deep6]')).toHaveLength(3);
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
   });
 
   it('an empty, huge or malformed deep-research question gets the SPEC messages and stores nothing', async () => {
@@ -162,5 +192,30 @@ describe('deep research with a language model', () => {
     const plan = steps(events)[0]!.plan as string[];
     expect(plan.length).toBeGreaterThan(0);
     for (const s of plan) expect([...s].length).toBeLessThanOrEqual(301);
+  });
+});
+
+describe('deep research with its time budget used up', () => {
+  let budgetServer: TestServer;
+  let bob: Client;
+  let bobDoc: string;
+  beforeAll(async () => {
+    // CSAI_DEEP_RESEARCH_MINUTES=0: no time for follow-up rounds; the report is written at once.
+    budgetServer = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model', LLM_IDLE_TIMEOUT_MS: '2000', CSAI_DEEP_RESEARCH_MINUTES: '0' });
+    bob = (await signedInUser(budgetServer)).client;
+    const up = await upload(bob, [{ name: 'kinase.pdf', data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.']]), type: 'application/pdf' }]);
+    bobDoc = up.body.data.name_id[0]!.docId;
+    await waitParsed(bob, bobDoc);
+  });
+  afterAll(async () => {
+    await budgetServer?.close();
+  });
+
+  it('asks for no follow-up round and writes the report', async () => {
+    const { questionId } = await ask(bob, 'compound X affinity [followup] [deep7]', { docIdList: [bobDoc], deepresearch: true });
+    const { events } = await readEvents(bob, questionId);
+    expect(steps(events).map((x) => x.step)).toEqual(['plan', 'search', 'read', 'write']);
+    expect(requestsFor('[deep7]').map(isPlanner)).toEqual([true, false]);
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
   });
 });

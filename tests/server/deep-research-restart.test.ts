@@ -35,7 +35,7 @@ describe('deep research across a crash', () => {
     const { questionId } = await ask(client, 'compound X affinity || compound X selectivity kinase [hold] [deepkill]', { docIdList: [docId], deepresearch: true });
     // The report has begun (its first paragraph is stored), and the model is still writing: kill the server.
     const before = await readEvents(client, questionId, { stopAfter: (e) => e.event === 'delta' });
-    expect(stepKeys(before.events)).toEqual(['plan:0', 'search:1', 'search:2', 'read:0', 'write:0']);
+    expect(stepKeys(before.events)).toEqual(['plan:0', 'search:1', 'search:2', 'follow_up:1', 'read:0', 'write:0']);
     await killed(first.child);
     llm.release();
 
@@ -48,7 +48,7 @@ describe('deep research across a crash', () => {
       expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
       expect(all.slice(0, before.events.length)).toEqual(before.events);
       // Every step once, plus the one saying the research resumed; no step is redone.
-      expect(stepKeys(all)).toEqual(['plan:0', 'search:1', 'search:2', 'read:0', 'write:0', 'resume:1']);
+      expect(stepKeys(all)).toEqual(['plan:0', 'search:1', 'search:2', 'follow_up:1', 'read:0', 'write:0', 'resume:1']);
       expect(all.find((e) => e.event === 'research_step' && e.data.step === 'resume')?.data).toMatchObject({ title: '服务重启后继续研究' });
       // One report: the stored beginning, then the model's continuation.
       expect(answerText(all)).toBe('# 报告\n\n第一段 [1]。第二段，接着写 [2]。\n\n## 结论\n综上 [1][2]。');
@@ -57,10 +57,11 @@ describe('deep research across a crash', () => {
         { n: 2, docId, page: 3 },
       ]);
       expect(all.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
-      // The plan was not asked for again; the writer was asked to continue what was stored.
+      // Neither the plan nor the follow-up round was asked for again; the writer was asked to continue what was stored.
       const calls = llm.requests.filter((r) => r.messages.some((m) => (m.content ?? '').includes('[deepkill]')));
-      expect(calls.map((r) => (r.messages[0]!.content ?? '').includes('"sub_questions"'))).toEqual([true, false, false]);
-      expect(calls[2]!.messages.slice(-2)).toMatchObject([
+      const kind = (r: (typeof calls)[number]) => ((c) => (c.includes('"sub_questions"') ? 'plan' : c.includes('"follow_ups"') ? 'follow_up' : 'write'))(r.messages[0]!.content ?? '');
+      expect(calls.map(kind)).toEqual(['plan', 'follow_up', 'write', 'write']);
+      expect(calls[3]!.messages.slice(-2)).toMatchObject([
         { role: 'assistant', content: '# 报告\n\n第一段 [1]。' },
         { role: 'user', content: expect.stringContaining('中断') },
       ]);

@@ -36,6 +36,8 @@ export interface AnswerServiceDeps {
   bus: AnswerEventBus;
   /** CSAI_MAX_ANSWERS_PER_USER: answers of one user running at once; the rest wait as `queued`. */
   maxPerUser: number;
+  /** The time a deep-research run may take (CSAI_DEEP_RESEARCH_MINUTES). */
+  researchBudgetMs?: number;
   /** The configured online sources (issue 15): searched when 联网搜索 is on, by the question's search type. */
   online?: OnlineSources;
   /** Reads a web page in full (page crawl); deep research falls back to the snippets without it. */
@@ -81,10 +83,10 @@ class AnswerRun {
  * queued answers start normally. Deep-research answers are the exception: they go back to the
  * queue and resume from their last finished step (deep-research.ts).
  */
-export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser, online = {}, readPage }: AnswerServiceDeps) {
+export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser, researchBudgetMs, online = {}, readPage }: AnswerServiceDeps) {
   // Events go out through one group-commit writer: stored in batches, published after each commit.
   const writer = answerEventWriter(db, bus);
-  const research = deepResearch({ db, engine, knowledge, live: writer, online, ...(readPage ? { readPage } : {}) });
+  const research = deepResearch({ db, engine, knowledge, live: writer, online, ...(researchBudgetMs === undefined ? {} : { budgetMs: researchBudgetMs }), ...(readPage ? { readPage } : {}) });
   const running = new Map<string, AnswerRun>();
   const toldQueued = new Set<string>();
   let closing = false;

@@ -43,6 +43,18 @@ const KEEP_ONLINE_PER_SUB_QUESTION = 3;
 /** Pages read in full (through the page reader) per sub-question, and characters kept of each. */
 const PAGES_PER_SUB_QUESTION = 2;
 const PAGE_CHARS = 6000;
+/**
+ * With a model, research reads in rounds: after each round's searches the model names what is
+ * still missing as follow-up sub-questions, which are searched in turn. At most this many rounds,
+ * this many sub-questions in all, and only while the run has used less than READING_SHARE of its
+ * time budget (the rest is the report's).
+ */
+export const MAX_FOLLOW_UP_ROUNDS = 3;
+export const MAX_RESEARCH_QUESTIONS = 12;
+const FOLLOW_UPS_PER_ROUND = 3;
+const READING_SHARE = 0.6;
+/** Characters of each passage or result shown to the model when it looks for what is missing. */
+const FOLLOW_UP_EXCERPT = 160;
 export const PLAN_FALLBACK = '模型给出的研究计划无法解析，改为直接研究原问题';
 export const NO_SOURCES_SEARCH = '没有选择文件或知识库，跳过文档检索';
 export const NOTHING_FOR_SUB_QUESTION = '在所选文档中没有找到与这个子问题相关的段落。';
@@ -58,7 +70,16 @@ const passageSchema = z.object({
   text: z.string(),
   score: z.number(),
 });
-const planColumn = z.object({ questions: z.array(z.string()).min(1), note: z.string().nullable() });
+/**
+ * The plan as saved: its sub-questions (follow-ups appended), the follow-up rounds done, and when
+ * the run started (ms since the epoch; the budget counts from it across restarts).
+ */
+const planColumn = z.object({
+  questions: z.array(z.string()).min(1),
+  note: z.string().nullable(),
+  rounds: z.number().int().min(0).default(0),
+  startedAt: z.number().optional(),
+});
 const onlineHitStored = z.object({ url: z.string(), title: z.string(), site: z.string(), snippet: z.string(), kind: z.enum(['web', 'literature', 'patent']) });
 /** The online search of one sub-question as saved: its hits, the sources that failed, when, and the pages read. */
 const onlineFinding = z.object({
@@ -170,6 +191,53 @@ export const PLANNER_PROMPT = [
   '你是研究规划助手。把用户的研究问题拆解为 2 到 5 个可以分别在文献中检索的子问题，覆盖问题的各个方面，使用提问者所用的语言。',
   '只输出 JSON，格式为 {"sub_questions": ["子问题1", "子问题2"]}，不要输出其他任何内容。',
 ].join('\n');
+
+export const FOLLOW_UP_PROMPT = [
+  '你是研究助手。下面是一个研究问题、已经检索过的子问题，以及每个子问题找到的资料摘要。',
+  `判断还缺少哪些方面的资料才能全面回答研究问题，给出最多 ${FOLLOW_UPS_PER_ROUND} 个新的、可以在文献中检索的补充子问题（不要重复已有的子问题），使用提问者所用的语言；资料已经足够时给出空列表。`,
+  '只输出 JSON，格式为 {"follow_ups": ["补充子问题1"]}，不要输出其他任何内容。',
+].join('\n');
+
+const modelFollowUps = z.union([z.object({ follow_ups: z.array(z.string()) }).loose(), z.array(z.string())]);
+
+/** The follow-up sub-questions in a model's answer (new ones only), or null when it is not the JSON asked for. */
+export function parseFollowUps(text: string, known: readonly string[]): string[] | null {
+  const cleaned = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/```(?:json)?/gi, '');
+  const start = cleaned.search(/[[{]/);
+  if (start < 0) return null;
+  const end = Math.max(cleaned.lastIndexOf('}'), cleaned.lastIndexOf(']'));
+  let json: unknown;
+  try {
+    json = JSON.parse(cleaned.slice(start, end + 1));
+  } catch {
+    return null;
+  }
+  const parsed = modelFollowUps.safeParse(json);
+  if (!parsed.success) return null;
+  const norm = (q: string) => q.replace(/[\s？?。！!；;，,.]+/g, '').toLowerCase();
+  const seen = new Set(known.map(norm));
+  const out: string[] = [];
+  for (const q of Array.isArray(parsed.data) ? parsed.data : parsed.data.follow_ups) {
+    const s = cut(q, SUB_QUESTION_LENGTH);
+    if (!s || seen.has(norm(s))) continue;
+    seen.add(norm(s));
+    out.push(s);
+  }
+  return out.slice(0, FOLLOW_UPS_PER_ROUND);
+}
+
+/** What the model is shown of the findings when it looks for what is missing: per sub-question, short excerpts. */
+function findingsDigest(question: string, plan: readonly string[], findings: readonly Finding[]): string {
+  const parts = plan.map((q, i) => {
+    const f = findings[i];
+    const lines = [
+      ...(f?.passages ?? []).slice(0, KEEP_PER_SUB_QUESTION).map((p) => `- 《${p.title}》${p.page ? ` 第${p.page}页` : ''}：${cut(p.text, FOLLOW_UP_EXCERPT)}`),
+      ...(f?.online?.hits ?? []).slice(0, KEEP_ONLINE_PER_SUB_QUESTION).map((h) => `- ${h.title}（${h.site}）：${cut(h.snippet, FOLLOW_UP_EXCERPT)}`),
+    ];
+    return `子问题 ${i + 1}：${q}\n${lines.length ? lines.join('\n') : '（没有找到资料）'}`;
+  });
+  return `研究问题：${question}\n\n${parts.join('\n\n')}`;
+}
 
 /**
  * The words a passage must share with a sub-question to be quoted without a model: the subject
@@ -318,9 +386,12 @@ export function deepResearch({
   live,
   online = {},
   readPage,
+  budgetMs = 15 * 60_000,
 }: {
   db: Db;
   engine: AnswerEngine;
+  /** The time a run may take (SPEC: about 10–20 minutes shown to users); follow-up rounds stop at READING_SHARE of it. */
+  budgetMs?: number;
   knowledge: KnowledgePort;
   live?: LiveEvents;
   /** The configured online sources, searched per sub-question when 联网搜索 is on. */
@@ -407,9 +478,10 @@ export function deepResearch({
       const { request } = job;
       const thinking = (text: string) => request.if_thinking && sink.thinking(text);
 
-      let state = await load(job.questionId);
-      if (state) {
-        state = { ...state, resumes: state.resumes + 1 };
+      const loaded = await load(job.questionId);
+      let state: ResearchState;
+      if (loaded) {
+        state = { ...loaded, resumes: loaded.resumes + 1 };
         await save(job.questionId, state);
         const next = { none: '拆解问题', plan: '检索', search: '阅读与筛选', read: '撰写报告', write: '完成' }[state.completed];
         step({ step: 'resume', index: state.resumes, title: '服务重启后继续研究', detail: `从“${next}”继续，已完成的步骤不再重复` });
@@ -433,24 +505,23 @@ export function deepResearch({
             { reasoning: thinking },
           );
           const questions = parseModelPlan(text);
-          plan = questions ? { questions, note: null } : { questions: [cut(job.question, SUB_QUESTION_LENGTH)], note: PLAN_FALLBACK };
+          plan = questions ? { questions, note: null, rounds: 0 } : { questions: [cut(job.question, SUB_QUESTION_LENGTH)], note: PLAN_FALLBACK, rounds: 0 };
         } else {
-          plan = { questions: planHeuristically(job.question), note: null };
+          plan = { questions: planHeuristically(job.question), note: null, rounds: 0 };
         }
         // A list in the question ("A、B 和 C 的…", "compare A, B and C") is searched item by item.
-        plan = { ...plan, questions: withEnumeration(job.question, plan.questions, MAX_SUB_QUESTIONS).map((q) => cut(q, SUB_QUESTION_LENGTH)) };
+        plan = { ...plan, questions: withEnumeration(job.question, plan.questions, MAX_SUB_QUESTIONS).map((q) => cut(q, SUB_QUESTION_LENGTH)), startedAt: Date.now() };
         stopped();
         state = { ...state, plan, completed: 'plan' };
         await save(job.questionId, state);
       }
-      const plan = state.plan!.questions;
-      const total = plan.length + 3;
+      const firstPlan = state.plan!.questions;
       step({
         step: 'plan',
         title: '拆解问题',
-        detail: state.plan!.note ?? `拆解为 ${plan.length} 个子问题`,
-        plan,
-        progress: { current: 1, total },
+        detail: state.plan!.note ?? `拆解为 ${firstPlan.length} 个子问题`,
+        plan: firstPlan,
+        progress: { current: 1, total: firstPlan.length + 3 },
       });
       // 联网搜索: the sources of the search type, or said once that none is configured.
       const kinds = kindsOf(request.search_type);
@@ -460,39 +531,81 @@ export function deepResearch({
       // 2. Search each sub-question (documents, then online, then read the best pages); each
       // sub-question's finding is saved before the next, so a restart never repeats a search.
       let pagesRead = 0;
-      for (const [i, question] of plan.entries()) {
-        if (i >= state.findings.length) {
-          stopped();
-          const found = docIds.length ? await knowledge.search(docIds, question, PASSAGES_PER_SEARCH) : [];
-          stopped();
-          const onlineFound = searchesOnline ? await searchAndRead(question, request.search_type, signal) : null;
-          stopped();
-          const findings: Finding[] = [...state.findings, { passages: found, online: onlineFound }];
-          state = { ...state, findings, completed: findings.length === plan.length ? 'search' : 'plan' };
-          await save(job.questionId, state);
-        }
-        const finding = state.findings[i]!;
-        const count = finding.passages.length;
-        step({
-          step: 'search',
-          index: i + 1,
-          title: `检索子问题 ${i + 1}/${plan.length}`,
-          detail: `${cut(question, 80)} —— ${hasSources ? `找到 ${count} 个相关段落` : NO_SOURCES_SEARCH}`,
-          progress: { current: i + 2, total },
-        });
-        const o = finding.online;
-        if (o) {
-          const found = o.hits.length ? `找到 ${o.hits.length} 条结果` : o.failures.length ? '没有结果' : '没有找到结果';
-          step({ step: 'web', index: i + 1, title: `联网搜索子问题 ${i + 1}/${plan.length}`, detail: `${cut(question, 80)} —— ${found}${o.failures.length ? `（${o.failures.join('；')}）` : ''}` });
-          for (const h of o.hits) {
-            const page = o.pages[h.url];
-            const unread = o.unread[h.url];
-            if (!page && !unread) continue;
-            pagesRead++;
-            step({ step: 'read_page', index: pagesRead, title: page ? '阅读网页' : '网页未能读取', detail: `${cut(page?.title || h.title, 80)}（${h.site}）${unread ? `：${cut(unread, 120)}，改用搜索摘要` : ''}` });
+      const searchPlan = async () => {
+        const plan = state.plan!.questions;
+        const total = plan.length + 3;
+        for (const [i, question] of plan.entries()) {
+          if (i >= state.findings.length) {
+            stopped();
+            const found = docIds.length ? await knowledge.search(docIds, question, PASSAGES_PER_SEARCH) : [];
+            stopped();
+            const onlineFound = searchesOnline ? await searchAndRead(question, request.search_type, signal) : null;
+            stopped();
+            const findings: Finding[] = [...state.findings, { passages: found, online: onlineFound }];
+            state = { ...state, findings, completed: findings.length === plan.length ? 'search' : 'plan' };
+            await save(job.questionId, state);
+          }
+          const finding = state.findings[i]!;
+          const count = finding.passages.length;
+          step({
+            step: 'search',
+            index: i + 1,
+            title: `检索子问题 ${i + 1}/${plan.length}`,
+            detail: `${cut(question, 80)} —— ${hasSources ? `找到 ${count} 个相关段落` : NO_SOURCES_SEARCH}`,
+            progress: { current: i + 2, total },
+          });
+          const o = finding.online;
+          if (o) {
+            const found = o.hits.length ? `找到 ${o.hits.length} 条结果` : o.failures.length ? '没有结果' : '没有找到结果';
+            step({ step: 'web', index: i + 1, title: `联网搜索子问题 ${i + 1}/${plan.length}`, detail: `${cut(question, 80)} —— ${found}${o.failures.length ? `（${o.failures.join('；')}）` : ''}` });
+            for (const h of o.hits) {
+              const page = o.pages[h.url];
+              const unread = o.unread[h.url];
+              if (!page && !unread) continue;
+              pagesRead++;
+              step({ step: 'read_page', index: pagesRead, title: page ? '阅读网页' : '网页未能读取', detail: `${cut(page?.title || h.title, 80)}（${h.site}）${unread ? `：${cut(unread, 120)}，改用搜索摘要` : ''}` });
+            }
           }
         }
+      };
+      await searchPlan();
+
+      // 2b. With a model: follow-up rounds. The model reads what was found and names what is still
+      // missing; those sub-questions are searched the same way. The round and its sub-questions are
+      // saved together, so a restart neither asks again nor loses them.
+      const startedAt = state.plan!.startedAt ?? Date.now();
+      while (
+        engine.chat &&
+        (docIds.length > 0 || searchesOnline) &&
+        (state.completed === 'plan' || state.completed === 'search') &&
+        state.plan!.rounds < MAX_FOLLOW_UP_ROUNDS &&
+        state.plan!.questions.length < MAX_RESEARCH_QUESTIONS &&
+        Date.now() - startedAt < budgetMs * READING_SHARE
+      ) {
+        const round = state.plan!.rounds + 1;
+        stopped();
+        const text = await engine.chat(
+          { messages: [{ role: 'system', content: FOLLOW_UP_PROMPT }, { role: 'user', content: findingsDigest(job.question, state.plan!.questions, state.findings) }], thinking: request.if_thinking, signal },
+          { reasoning: thinking },
+        );
+        stopped();
+        const room = MAX_RESEARCH_QUESTIONS - state.plan!.questions.length;
+        const more = (parseFollowUps(text, state.plan!.questions) ?? []).slice(0, room);
+        // No follow-up (enough found, or an answer that is not the JSON asked for) ends the rounds.
+        const rounds = more.length ? round : MAX_FOLLOW_UP_ROUNDS;
+        state = { ...state, plan: { ...state.plan!, questions: [...state.plan!.questions, ...more], rounds }, completed: more.length ? 'plan' : state.completed };
+        await save(job.questionId, state);
+        step({
+          step: 'follow_up',
+          index: round,
+          title: `补充检索（第 ${round} 轮）`,
+          detail: more.length ? `根据已读到的资料追加 ${more.length} 个子问题` : '已读到的资料足以回答，不再追加子问题',
+          ...(more.length ? { plan: more } : {}),
+        });
+        if (more.length) await searchPlan();
       }
+      const plan = state.plan!.questions;
+      const total = plan.length + 3;
 
       // 3. Read: keep and deduplicate the best passages (deterministic, so a resumed run gets the same numbers).
       const sections = readFindings(plan, state.findings, { needOverlap: !engine.chat });

@@ -73,7 +73,7 @@ export async function startAnswering({
   readPage?: ReadPage;
 }) {
   const bus = memoryEventBus();
-  const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER, online, ...(readPage ? { readPage } : {}) });
+  const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER, researchBudgetMs: config.CSAI_DEEP_RESEARCH_MINUTES * 60_000, online, ...(readPage ? { readPage } : {}) });
   await answers.start();
   return { engine, bus, tools, answers };
 }

@@ -41,7 +41,7 @@ describe('online deep research across a crash', () => {
     });
     const before = await readEvents(client, questionId, { stopAfter: (e) => e.event === 'delta' });
     // Each search's best two pages are read (page crawl; offline or refused, the snippet stands in).
-    const steps = ['plan:0', 'search:1', 'web:1', 'read_page:1', 'read_page:2', 'search:2', 'web:2', 'read_page:3', 'read_page:4', 'read:0', 'write:0'];
+    const steps = ['plan:0', 'search:1', 'web:1', 'read_page:1', 'read_page:2', 'search:2', 'web:2', 'read_page:3', 'read_page:4', 'follow_up:1', 'read:0', 'write:0'];
     expect(stepKeys(before.events)).toEqual(steps);
     expect(searx.requests).toHaveLength(2);
     await killed(first.child);
