@@ -41,7 +41,8 @@ export function ResearchProgress({ steps, live }: { steps: AnswerStep[]; live: b
   if (!research.length) return null;
   const latest = research.at(-1)!;
   const progress = research.findLast((s) => s.progress)?.progress;
-  const plan = research.findLast((s) => s.plan)?.plan ?? [];
+  // The plan's sub-questions, then those each follow-up round added (searched in that order).
+  const plan = research.flatMap((s) => s.plan ?? []);
   const searched = new Set(research.flatMap((s) => (s.step === 'search' && s.index ? [s.index] : [])));
   const next = plan.findIndex((_, i) => !searched.has(i + 1));
   const state = (i: number) => (searched.has(i + 1) ? 'done' : live && i === next ? 'current' : 'pending');

@@ -81,6 +81,19 @@ describe('<csai-channels> deep research', () => {
     expect((part(el, 'research-steps') as HTMLDetailsElement).open).to.equal(false);
   });
 
+  it('adds the sub-questions of a follow-up round to the plan, in the order they are searched', async () => {
+    const steps = [planStep, searchStep(1), searchStep(2), searchStep(3)].map((s) => ({ type: 'research_step', ...s }));
+    const el = await show([question('q2', { status: 'running', last_event_id: 4, steps })]);
+    await waitFor(() => part(el, 'research-plan'), 'the plan');
+    const stream = await waitFor(() => FakeAnswerStream.all.find((s) => s.url.includes('/questions/q2/')), 'the stream');
+    stream.emit(5, 'research_step', { step: 'follow_up', index: 1, title: '补充检索（第 1 轮）', detail: '根据已读到的资料追加 1 个子问题', plan: ['阿司匹林的不良反应'] });
+    await waitFor(() => all(el, 'research-sub-question').length === 4, 'the follow-up sub-question');
+    expect(all(el, 'research-sub-question').map((li) => li.dataset.state)).to.deep.equal(['done', 'done', 'done', 'current']);
+    expect(all(el, 'research-sub-question')[3]!.textContent).to.equal('… 检索中：阿司匹林的不良反应');
+    stream.emit(6, 'research_step', { step: 'search', index: 4, title: '检索子问题 4/4', detail: '阿司匹林的不良反应 —— 找到 1 个相关段落', progress: { current: 5, total: 7 } });
+    await waitFor(() => all(el, 'research-sub-question')[3]?.dataset.state === 'done', 'the follow-up searched');
+  });
+
   it('shows nothing of it for an ordinary answer, and other steps as before', async () => {
     const el = await show([question('q1', { deepresearch: false, steps: [{ type: 'notice', message: '未配置联网搜索服务，本次回答没有进行联网搜索' }] })]);
     await waitFor(() => part(el, 'steps'), 'the steps');
