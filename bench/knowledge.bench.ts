@@ -1,6 +1,8 @@
 // Issue 4: document parsing and uploads, each figure a ratio to a baseline measured in the same run.
 // - parse: pages/s from upload to parseStatus 2 (worker thread, index written) vs raw pdf.js
-//   text extraction of the same file in this process. Target >= 0.7x.
+//   text extraction of the same file in this process. Target >= 0.9x (issue 17).
+// - two at once: two copies uploaded together, pages/s until both are parsed, vs one alone
+//   (the figure above). Target >= 1.6x on two cores (issue 17); shown without a target on one.
 // - event loop: while a 500-page PDF parses, every ping is answered (target 1.0), and the ping
 //   p99 latency is shown against the idle p99.
 // - upload: a 150 MB file through multipart vs a plain streamed file copy on the same disk
@@ -11,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument } from '../src/server/parsing/pdfjs';
 import { openDatabase } from '../src/server/db/database';
 import { usersRepo } from '../src/server/auth/accounts';
 import { hashPassword } from '../src/server/auth/crypto';
@@ -211,7 +213,27 @@ export async function run(): Promise<Figure[]> {
       fs.rmSync(copy);
     }
     const [r, p] = [median(raw), median(parsed)];
-    figures.push({ name: 'parse lshort-zh-cn.pdf (139 pages, upload → parseStatus 2)', value: `${p.toFixed(1)} pages/s`, baseline: `${r.toFixed(1)} pages/s raw pdf.js text`, ratio: p / r, target: { op: '>=', ratio: 0.7 } });
+    figures.push({ name: 'parse lshort-zh-cn.pdf (139 pages, upload → parseStatus 2)', value: `${p.toFixed(1)} pages/s`, baseline: `${r.toFixed(1)} pages/s raw pdf.js text`, ratio: p / r, target: { op: '>=', ratio: 0.9 } });
+
+    // Two documents at once (one parse worker per core, at most two): three rounds, median.
+    const pairs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const copies = [variant(book, 10 + i), variant(book, 20 + i)];
+      const started = performance.now();
+      const ids = await Promise.all(copies.map((c, j) => uploadFile(server, c, `pair-${i}-${j}.pdf`)));
+      await Promise.all(ids.map((docId) => waitParsed(server, docId)));
+      pairs.push((2 * 139) / ((performance.now() - started) / 1000));
+      for (const c of copies) fs.rmSync(c);
+    }
+    const two = median(pairs);
+    const cores = os.availableParallelism();
+    figures.push({
+      name: `parse two copies at once (${cores} cores) vs one alone`,
+      value: `${two.toFixed(1)} pages/s`,
+      baseline: `${p.toFixed(1)} pages/s one document`,
+      ratio: two / p,
+      ...(cores >= 2 ? { target: { op: '>=' as const, ratio: 1.6 } } : {}),
+    });
 
     // The event loop while a 500-page PDF parses.
     const idle = await (async () => {
