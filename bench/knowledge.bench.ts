@@ -1,6 +1,10 @@
 // Issue 4: document parsing and uploads, each figure a ratio to a baseline measured in the same run.
 // - parse: pages/s from upload to parseStatus 2 (worker thread, index written) vs raw pdf.js
-//   text extraction of the same file in this process. Target >= 0.7x.
+//   text extraction of the same file in this process, pdf.js as shipped. Target >= 0.9x (issue
+//   17). Also shown: against raw extraction with pdf.js loaded as the parse workers load it
+//   (parsing/pdfjs.ts gives back the built-ins its polyfills replace; in a worker thread here).
+// - two at once: two copies uploaded together, pages/s until both are parsed, vs one alone
+//   (the figure above). Target >= 1.6x on two cores (issue 17); shown without a target on one.
 // - event loop: while a 500-page PDF parses, every ping is answered (target 1.0), and the ping
 //   p99 latency is shown against the idle p99.
 // - upload: a 150 MB file through multipart vs a plain streamed file copy on the same disk
@@ -11,11 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openDatabase } from '../src/server/db/database';
 import { usersRepo } from '../src/server/auth/accounts';
 import { hashPassword } from '../src/server/auth/crypto';
 import { freePort, median, root, type Figure } from './lib';
+import { rawExtraction as rawExtraction0 } from './pdfjs-raw';
 
 const KB = '/api/v1/knowledge_base';
 const MB = 1024 * 1024;
@@ -107,25 +113,26 @@ async function waitParsed(server: Server, docId: string) {
   }
 }
 
-async function rawExtraction(file: string): Promise<number> {
-  const pdfjs = path.join(root, 'node_modules/pdfjs-dist');
-  const started = performance.now();
-  const doc = await getDocument({
-    data: new Uint8Array(fs.readFileSync(file)),
-    isEvalSupported: false,
-    verbosity: 0,
-    cMapUrl: `${pdfjs}/cmaps/`,
-    cMapPacked: true,
-    standardFontDataUrl: `${pdfjs}/standard_fonts/`,
-  }).promise;
-  for (let n = 1; n <= doc.numPages; n++) {
-    const page = await doc.getPage(n);
-    await page.getTextContent();
-    page.cleanup();
-  }
-  const pages = doc.numPages;
-  await doc.destroy();
-  return pages / ((performance.now() - started) / 1000);
+/** Raw pdf.js text extraction in this process: pdf.js as shipped (its legacy build's polyfills in place). */
+const rawExtraction = (file: string) => rawExtraction0(getDocument, file);
+
+/**
+ * The same extraction in a worker thread that loads pdf.js through src/server/parsing/pdfjs.ts,
+ * as the parse workers do (Node's built-ins given back: pdf.js itself runs about a third faster).
+ */
+function restoredExtractor() {
+  const target = new URL('./pdfjs-raw-worker.ts', import.meta.url).href;
+  const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(target)}, ${JSON.stringify(import.meta.url)}))`;
+  const worker = new Worker(boot, { eval: true });
+  return {
+    extract: (file: string) =>
+      new Promise<number>((resolve, reject) => {
+        worker.once('message', (pagesPerSecond: number) => resolve(pagesPerSecond));
+        worker.once('error', reject);
+        worker.postMessage(file);
+      }),
+    stop: () => worker.terminate(),
+  };
 }
 
 /** A copy of a PDF with a trailing comment, so its hash differs (no reuse of an earlier parse). */
@@ -191,18 +198,24 @@ export async function run(): Promise<Figure[]> {
   const docsDir = execFileSync(process.execPath, [path.join(root, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
   const book = path.join(docsDir, 'lshort-zh-cn.pdf');
   const server = await startServer();
+  const restored = restoredExtractor();
   const figures: Figure[] = [];
   try {
-    // Parse throughput: three rounds each, medians, after one untimed round that starts the
-    // parse worker (its start-up is not throughput) and warms pdf.js on both sides.
-    const warm = variant(book, 99);
+    // Parse throughput: three rounds each, medians, after one untimed round of two documents at
+    // once that starts the parse workers (their start-up is not throughput) and warms pdf.js on
+    // both sides.
+    const warm = [variant(book, 98), variant(book, 99)];
     await rawExtraction(book);
-    await waitParsed(server, await uploadFile(server, warm, 'warm-up.pdf'));
-    fs.rmSync(warm);
+    await restored.extract(book);
+    const warmIds = await Promise.all(warm.map((w, j) => uploadFile(server, w, `warm-up-${j}.pdf`)));
+    await Promise.all(warmIds.map((docId) => waitParsed(server, docId)));
+    for (const w of warm) fs.rmSync(w);
     const raw: number[] = [];
+    const rawRestored: number[] = [];
     const parsed: number[] = [];
     for (let i = 0; i < 3; i++) {
       raw.push(await rawExtraction(book));
+      rawRestored.push(await restored.extract(book));
       const copy = variant(book, i);
       const started = performance.now();
       const id = await uploadFile(server, copy, `lshort-${i}.pdf`);
@@ -211,7 +224,32 @@ export async function run(): Promise<Figure[]> {
       fs.rmSync(copy);
     }
     const [r, p] = [median(raw), median(parsed)];
-    figures.push({ name: 'parse lshort-zh-cn.pdf (139 pages, upload → parseStatus 2)', value: `${p.toFixed(1)} pages/s`, baseline: `${r.toFixed(1)} pages/s raw pdf.js text`, ratio: p / r, target: { op: '>=', ratio: 0.7 } });
+    figures.push({ name: 'parse lshort-zh-cn.pdf (139 pages, upload → parseStatus 2)', value: `${p.toFixed(1)} pages/s`, baseline: `${r.toFixed(1)} pages/s raw pdf.js text`, ratio: p / r, target: { op: '>=', ratio: 0.9 } });
+    // The parse workers load pdf.js with the built-ins given back (parsing/pdfjs.ts); against raw
+    // extraction with that same pdf.js, what is left is the parse's own work (layout, passages,
+    // index words, storing), shown without a target.
+    const rr = median(rawRestored);
+    figures.push({ name: 'parse lshort-zh-cn.pdf vs raw text of pdf.js loaded as the parse workers load it', value: `${p.toFixed(1)} pages/s`, baseline: `${rr.toFixed(1)} pages/s raw pdf.js text, built-ins given back`, ratio: p / rr });
+
+    // Two documents at once (one parse worker per core, at most two): three rounds, median.
+    const pairs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const copies = [variant(book, 10 + i), variant(book, 20 + i)];
+      const started = performance.now();
+      const ids = await Promise.all(copies.map((c, j) => uploadFile(server, c, `pair-${i}-${j}.pdf`)));
+      await Promise.all(ids.map((docId) => waitParsed(server, docId)));
+      pairs.push((2 * 139) / ((performance.now() - started) / 1000));
+      for (const c of copies) fs.rmSync(c);
+    }
+    const two = median(pairs);
+    const cores = os.availableParallelism();
+    figures.push({
+      name: `parse two copies at once (${cores} cores) vs one alone`,
+      value: `${two.toFixed(1)} pages/s`,
+      baseline: `${p.toFixed(1)} pages/s one document`,
+      ratio: two / p,
+      ...(cores >= 2 ? { target: { op: '>=' as const, ratio: 1.6 } } : {}),
+    });
 
     // The event loop while a 500-page PDF parses.
     const idle = await (async () => {
@@ -265,6 +303,7 @@ export async function run(): Promise<Figure[]> {
     const g = growth[0]!;
     figures.push({ name: 'server peak RSS growth during a 150 MB upload', value: `${g.toFixed(1)} MB`, baseline: '64 MB', ratio: g / 64, target: { op: '<=', ratio: 1 } });
   } finally {
+    await restored.stop();
     await server.stop();
   }
   return figures;

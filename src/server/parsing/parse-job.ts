@@ -45,7 +45,10 @@ export async function startParsing({
 }) {
   const queue = jobQueue(db);
   const engine = engineOf(db);
-  const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism() - 1));
+  // One parse per core, at most two (issue 17: two documents at once on two cores). A parse is
+  // CPU-bound in its own thread; the event loop stays responsive beside it (bench/knowledge.bench.ts
+  // pings the server while a 500-page PDF parses).
+  const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism()));
   const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS });
 
   const appendText = async (docId: string, text: string, fields: { parse_status?: 1 | 2 | 3; parse_progress?: number } = {}) => {

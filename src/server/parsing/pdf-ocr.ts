@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { OPS, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFDocumentProxy } from './pdfjs';
 import { ocrLanguages, ocrLanguagesWanted, ocrText } from './image';
 import type { Block } from './pdf-layout';
 import type { Progress } from './protocol';

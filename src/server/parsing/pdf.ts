@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import { getDocument, type TextItem } from './pdfjs';
 import { chunkBlocks } from './chunks';
 import { ocrPdfPages } from './pdf-ocr';
 import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';

@@ -1,0 +1,37 @@
+/**
+ * pdf.js for Node (its legacy build, DESIGN §9), loaded once per thread through here.
+ *
+ * The legacy build (both halves, pdf.mjs and pdf.worker.mjs) carries core-js polyfills that
+ * replace built-ins Node already has, for the whole thread: Array.prototype.push becomes a
+ * JavaScript loop (about twice as slow for every array of every module, pdf.js's own text
+ * extraction included: a tenth of a parse), and JSON.parse, JSON.stringify and
+ * Function.prototype.toString are wrapped. Node 20's own are put back as soon as the module
+ * has loaded; pdf.js needs none of the polyfilled behaviour. The import is dynamic so that this
+ * runs first: a bundler hoists static imports of external packages above all bundled code.
+ * Every import of pdf.js in the server (and in bench/knowledge.bench.ts's baseline) goes
+ * through this module.
+ */
+const natives = [
+  [Array.prototype, 'push', Array.prototype.push],
+  [JSON, 'parse', JSON.parse],
+  [JSON, 'stringify', JSON.stringify],
+  [Function.prototype, 'toString', Function.prototype.toString],
+] as const;
+
+const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+// Node has no web workers: pdf.js runs its worker half in this thread ("fake worker"), importing
+// pdf.worker.mjs — with core-js polyfills of its own — at the first getDocument(). It is loaded
+// here instead, before the built-ins are put back; it registers itself as globalThis.pdfjsWorker,
+// which pdf.js then uses without importing anything.
+// (The package ships no types for it; nothing of it is used here by name.)
+const workerModule: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+await import(workerModule);
+
+for (const [owner, name, native] of natives) {
+  // Unchanged when pdf.js was loaded before this module ran (its polyfills are then all there is).
+  if (Reflect.get(owner, name) !== native) Object.defineProperty(owner, name, { value: native, writable: true, configurable: true, enumerable: false });
+}
+
+export const { getDocument, OPS } = pdfjs;
+export type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+export type { TextItem } from 'pdfjs-dist/types/src/display/api';
