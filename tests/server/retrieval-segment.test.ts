@@ -28,6 +28,21 @@ describe('index tokens', () => {
     expect(matchQuery('   ')).toBeNull();
     expect(matchQuery('"); drop table x; --')).toContain('"drop"');
   });
+
+  it('leaves out how a Chinese question asks (怎样, 为什么) and the character pairs reaching into those words', () => {
+    const terms = matchQuery('刚装好的 TeX Live 为什么还要马上升级宏包')!.split(' OR ');
+    expect(terms).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"tex"', '"live"', '"马上"']));
+    for (const asked of ['"为什么"', '"什么"', '"为什"', '"么还"']) expect(terms).not.toContain(asked);
+    // A question made only of such words still searches.
+    expect(matchQuery('为什么')).not.toBeNull();
+  });
+
+  it('indexes a file name or host joined by dots also as its parts, so its words find it', () => {
+    expect(segmentForIndex('执行 Z:\\install-tl-windows.bat --no-gui').split(' ')).toEqual(expect.arrayContaining(['windows.bat', 'windows', 'bat', 'gui']));
+    expect(segmentForIndex('Fudan University’s template').split(' ')).toEqual(expect.arrayContaining(['university’s', 'university']));
+    // Version numbers and section numbers are not split into digits.
+    expect(segmentForIndex('v0.4 3.1节').split(' ')).not.toContain('4');
+  });
 });
 
 describe('BM25 over the segmented text (FTS5)', () => {
