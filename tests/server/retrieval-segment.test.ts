@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { chemToken, matchQuery, segmentForIndex, tokens } from '../../src/server/text/segment';
+import { alternativesOf, chemToken, matchQuery, queryTerms, segmentForIndex, tokens } from '../../src/server/text/segment';
 
 describe('index tokens', () => {
   it('splits Chinese into words and adds character bigrams for unknown names', () => {
@@ -64,5 +64,23 @@ describe('BM25 over the segmented text (FTS5)', () => {
   it('finds a compound by CAS number and by exact SMILES', () => {
     expect(top('50-78-2')).toEqual([3]);
     expect(top('CC(=O)Nc1ccc(O)cc1')).toEqual([4]);
+  });
+});
+
+describe('query expansion with the lexicon (text/synonyms.ts)', () => {
+  it('finds the equivalents of a question word, Chinese and English, and nothing for other words', () => {
+    const alts = alternativesOf('怎样把仓库换成国内镜像');
+    expect(alts.get('仓库')).toContain('repository');
+    expect(alts.get('镜像')).toContain('mirror');
+    // A plural finds its singular's entry.
+    expect(alternativesOf('Is this manual meant for beginners?').get('beginners')).toEqual(expect.arrayContaining(['newbie', '初学者']));
+    expect(alternativesOf('布洛芬的剂量').size).toBe(0);
+  });
+
+  it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
+    expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
+    // The index query holds the equivalents' tokens only when asked to.
+    expect(queryTerms('升级宏包')).not.toContain('"update"');
+    expect(queryTerms('升级宏包', { expand: true })).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"update"', '"更新"', '"package"']));
   });
 });

@@ -7,6 +7,8 @@
  * space-separated string for an FTS5 column with the unicode61 tokenizer.
  */
 
+import { EXPAND_QUERIES, synonymsIn } from './synonyms';
+
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 const CAS = /\b\d{2,7}-\d{2}-\d\b/g;
@@ -152,14 +154,35 @@ export const MAX_QUERY_TERMS = 64;
  * Single Han characters and English function words (ENGLISH_STOP) are dropped when the query
  * has other tokens (they match almost everything); at most MAX_QUERY_TERMS are kept.
  */
-export function queryTerms(query: string): string[] {
+export function queryTerms(query: string, opts: { expand?: boolean } = {}): string[] {
   const asked = queryTokens(query);
   // A question made only of asking words ("为什么") searches for them.
-  let list = [...new Set(asked.length ? asked : tokens(query))];
-  const long = list.filter((t) => !(HAN.test(t) && [...t].length === 1) && !ENGLISH_STOP.has(t));
+  const own = asked.length ? asked : tokens(query);
+  // With expand, the tokens of the words' equivalents in the lexicon follow (a longer Chinese one as its words and pairs).
+  const equivalents = opts.expand ? [...new Set([...alternativesOf(query).values()].flat())].flatMap((a) => queryTokens(a)) : [];
+  let list = [...new Set([...own, ...equivalents])];
+  const long = list.filter(isLong);
   if (long.length) list = long;
   return list.slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
 }
+
+/**
+ * The question's tokens that have equivalents in the lexicon (text/synonyms.ts), each with those
+ * equivalents as written there: 升级 → 更新 update upgrade. The first stage of the second stage's
+ * search looks for them too (queryTerms with expand; retrieval/fusion.ts), and the second stage
+ * counts a question word as covered where a passage holds one whole (retrieval/rerank.ts).
+ */
+export function alternativesOf(query: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (!EXPAND_QUERIES) return out;
+  for (const { term, alternatives } of synonymsIn(query, queryTokens(query))) {
+    for (const t of queryTokens(term).filter(isLong)) out.set(t, [...new Set([...(out.get(t) ?? []), ...alternatives])]);
+  }
+  return out;
+}
+
+/** Not a single Han character nor an English function word: a token worth searching for. */
+const isLong = (t: string) => !(HAN.test(t) && [...t].length === 1) && !ENGLISH_STOP.has(t);
 
 /**
  * The FTS5 MATCH expression of a question: its distinct tokens, each quoted, OR-ed, so BM25
