@@ -168,8 +168,8 @@ export function queryTerms(query: string, opts: { expand?: boolean } = {}): stri
 
 /**
  * The question's tokens that have equivalents in the lexicon (text/synonyms.ts), each with those
- * equivalents as written there: 升级 → 更新 update upgrade. The first stage of the second stage's
- * search looks for them too (queryTerms with expand; retrieval/fusion.ts), and the second stage
+ * equivalents as written there: 升级 → 更新 update upgrade. The BM25 search feeding the second
+ * stage looks for them too (queryTerms with expand; retrieval/fusion.ts), and the second stage
  * counts a question word as covered where a passage holds one whole (retrieval/rerank.ts).
  */
 export function alternativesOf(query: string): Map<string, string[]> {
