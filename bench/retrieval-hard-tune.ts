@@ -12,7 +12,7 @@ const set = loadHardSet(root);
 const db = await openDatabase(process.argv[2] ?? '/tmp/hard/db');
 const cache = new Map<string, Passage[]>();
 const ids = Object.keys(set.docs);
-for (const q of set.questions) cache.set(q.question, await search(db, ids, q.question, 20));
+for (const q of set.questions) cache.set(q.question, await search(db, ids, q.question, 20, { expand: true }));
 const half = (parity: number): HardSet => ({ ...set, questions: set.questions.filter((_, i) => i % 2 === parity) });
 const run = (s: HardSet, w: RerankWeights) => evaluate(s, async (q) => rerank(q, cache.get(q)!, w), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
 const rows: Array<[number, string]> = [];

@@ -36,7 +36,7 @@ import { matchQuery } from '../src/server/text/segment';
 import { root, type Figure } from './lib';
 import { evaluate, indexHardSet, loadHardSet } from './retrieval-eval';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
-import { nothingRelevant, quotable, rerank } from '../src/server/retrieval/rerank';
+import { nothingRelevant, quotable } from '../src/server/retrieval/rerank';
 import { RERANK_DEPTH } from '../src/server/retrieval/fusion';
 
 const retrievalSetSchema = z.object({
@@ -72,7 +72,7 @@ async function hardFigures(): Promise<Figure[]> {
   try {
     await indexHardSet(db, root, set);
     const bm25 = await evaluate(set, (q, ids) => search(db, ids, q, 5), (_q, ps) => ps.length === 0, (ps) => ps.slice(0, 3), looksLikeNavigation);
-    const reranked = await evaluate(set, async (q, ids) => rerank(q, await search(db, ids, q, RERANK_DEPTH)), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+    const reranked = await evaluate(set, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
     if (process.env.CSAI_BENCH_VERBOSE) console.log(reranked.misses.join('\n'));
     const size = `${set.questions.length} questions, ${Object.keys(set.docs).length} documents, ${reranked.unanswerable} unanswerable`;
     return [

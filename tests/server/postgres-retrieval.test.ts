@@ -10,8 +10,8 @@ import { parseImage } from '../../src/server/parsing/image';
 import { parsePdf } from '../../src/server/parsing/pdf';
 import { parseSdf } from '../../src/server/parsing/sdf';
 import { looksLikeNavigation } from '../../src/server/parsing/navigation';
-import { RERANK_DEPTH } from '../../src/server/retrieval/fusion';
-import { nothingRelevant, quotable, rerank } from '../../src/server/retrieval/rerank';
+import { hybridSearch, RERANK_DEPTH } from '../../src/server/retrieval/fusion';
+import { nothingRelevant, quotable } from '../../src/server/retrieval/rerank';
 import { search, type Passage } from '../../src/server/retrieval/search';
 import { fileDatabase, hasPostgres } from './postgres-harness';
 
@@ -65,12 +65,13 @@ describe.skipIf(!hasPostgres())('retrieval on PostgreSQL and on SQLite', () => {
     expect(b).toEqual(a);
   });
 
-  for (const budget of [undefined, 60, 20]) {
-    it(`finds the same passages in the same order with the same scores for every question of the set${budget ? ` (ranking budget ${budget}: counted, capped and re-scored terms)` : ''}`, async () => {
+  const runs: Array<{ budget?: number; expand?: boolean }> = [{}, { budget: 60 }, { budget: 20 }, { expand: true }, { budget: 20, expand: true }];
+  for (const { budget, expand } of runs) {
+    it(`finds the same passages in the same order with the same scores for every question of the set${budget ? ` (ranking budget ${budget}: counted, capped and re-scored terms)` : ''}${expand ? ' (with the lexicon’s equivalents)' : ''}`, async () => {
       const differ: string[] = [];
       for (const q of set.questions) {
-        const a = await search(sqlite, docIds, q.question, 8, { budget });
-        const b = await search(postgres, docIds, q.question, 8, { budget });
+        const a = await search(sqlite, docIds, q.question, 8, { budget, expand });
+        const b = await search(postgres, docIds, q.question, 8, { budget, expand });
         const same = a.length === b.length && a.every((p, i) => p.docId === b[i]!.docId && p.text.replaceAll('\0', '') === b[i]!.text && Math.abs(p.score - b[i]!.score) <= 1e-9 * Math.max(1, Math.abs(p.score)));
         if (!same) differ.push(`${q.question}\n  sqlite:   ${shown(a).join(' | ')}\n  postgres: ${shown(b).join(' | ')}`);
       }
@@ -81,7 +82,7 @@ describe.skipIf(!hasPostgres())('retrieval on PostgreSQL and on SQLite', () => {
   it('scores the evaluation on PostgreSQL at least as well as on SQLite (BM25 alone and with the second stage)', async () => {
     const figures = async (db: Db): Promise<[HardFigures, HardFigures]> => [
       await evaluate(set, (q, ids) => search(db, ids, q, 5), (_q, ps) => ps.length === 0, (ps) => ps.slice(0, 3), looksLikeNavigation),
-      await evaluate(set, async (q, ids) => rerank(q, await search(db, ids, q, RERANK_DEPTH)), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation),
+      await evaluate(set, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation),
     ];
     const [onSqlite, onPostgres] = [await figures(sqlite), await figures(postgres)];
     for (const i of [0, 1]) {

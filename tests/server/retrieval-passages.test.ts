@@ -9,6 +9,7 @@ import { chunkBlocks, chunkText, meaningfulLength, MIN_MEANINGFUL, titleWords } 
 import type { Block } from '../../src/server/parsing/pdf-layout';
 import { summarisePdb } from '../../src/server/parsing/pdb';
 import { search } from '../../src/server/retrieval/search';
+import { hybridSearch } from '../../src/server/retrieval/fusion';
 import { queryTerms } from '../../src/server/text/segment';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { answerText, ask, readEvents } from './answering-helpers';
@@ -153,6 +154,8 @@ describe('a knowledge base with lshort-zh-cn.pdf, cdk2.sdf and 5dpv.pdb', () => 
     const cdk2 = await search(db, all(), 'cdk2 分子', 3);
     expect(cdk2[0]).toMatchObject({ docId: ids['cdk2.sdf'] });
     expect(cdk2[0]!.text).toMatch(/^cdk2\.sdf：SDF 分子集，共 47 个分子。/);
+    // The second stage's search (with the lexicon's equivalents: 分子 → molecule) keeps it first.
+    expect((await hybridSearch(db, all(), 'cdk2 分子', 3))[0]).toMatchObject({ docId: ids['cdk2.sdf'] });
     const pdb = await search(db, all(), '5dpv', 3);
     expect(pdb[0]).toMatchObject({ docId: ids['5dpv.pdb'] });
     expect(pdb[0]!.text).toContain('AURORA KINASE A');

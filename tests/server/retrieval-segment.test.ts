@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { chemToken, matchQuery, segmentForIndex, tokens } from '../../src/server/text/segment';
+import { alternativesOf, chemToken, matchQuery, queryTerms, segmentForIndex, tokens } from '../../src/server/text/segment';
 
 describe('index tokens', () => {
   it('splits Chinese into words and adds character bigrams for unknown names', () => {
@@ -28,6 +28,21 @@ describe('index tokens', () => {
     expect(matchQuery('   ')).toBeNull();
     expect(matchQuery('"); drop table x; --')).toContain('"drop"');
   });
+
+  it('leaves out how a Chinese question asks (怎样, 为什么) and the character pairs reaching into those words', () => {
+    const terms = matchQuery('刚装好的 TeX Live 为什么还要马上升级宏包')!.split(' OR ');
+    expect(terms).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"tex"', '"live"', '"马上"']));
+    for (const asked of ['"为什么"', '"什么"', '"为什"', '"么还"']) expect(terms).not.toContain(asked);
+    // A question made only of such words still searches.
+    expect(matchQuery('为什么')).not.toBeNull();
+  });
+
+  it('indexes a file name or host joined by dots also as its parts, so its words find it', () => {
+    expect(segmentForIndex('执行 Z:\\install-tl-windows.bat --no-gui').split(' ')).toEqual(expect.arrayContaining(['windows.bat', 'windows', 'bat', 'gui']));
+    expect(segmentForIndex('Fudan University’s template').split(' ')).toEqual(expect.arrayContaining(['university’s', 'university']));
+    // Version numbers and section numbers are not split into digits.
+    expect(segmentForIndex('v0.4 3.1节').split(' ')).not.toContain('4');
+  });
 });
 
 describe('BM25 over the segmented text (FTS5)', () => {
@@ -49,5 +64,23 @@ describe('BM25 over the segmented text (FTS5)', () => {
   it('finds a compound by CAS number and by exact SMILES', () => {
     expect(top('50-78-2')).toEqual([3]);
     expect(top('CC(=O)Nc1ccc(O)cc1')).toEqual([4]);
+  });
+});
+
+describe('query expansion with the lexicon (text/synonyms.ts)', () => {
+  it('finds the equivalents of a question word, Chinese and English, and nothing for other words', () => {
+    const alts = alternativesOf('怎样把仓库换成国内镜像');
+    expect(alts.get('仓库')).toContain('repository');
+    expect(alts.get('镜像')).toContain('mirror');
+    // A plural finds its singular's entry.
+    expect(alternativesOf('Is this manual meant for beginners?').get('beginners')).toEqual(expect.arrayContaining(['newbie', '初学者']));
+    expect(alternativesOf('布洛芬的剂量').size).toBe(0);
+  });
+
+  it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
+    expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
+    // The index query holds the equivalents' tokens only when asked to.
+    expect(queryTerms('升级宏包')).not.toContain('"update"');
+    expect(queryTerms('升级宏包', { expand: true })).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"update"', '"更新"', '"package"']));
   });
 });

@@ -11,5 +11,7 @@
  * 2 — navigation passages (tables of contents, indexes, reference lists) recognised and left out of
  *     the index; FAQ questions and headings start a passage and keep their answer (also across a
  *     page break); a caption stays with its table.
+ * 3 — a Latin word joined by '.' or an apostrophe is also indexed as its parts (windows.bat:
+ *     windows, bat; text/segment.ts).
  */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;

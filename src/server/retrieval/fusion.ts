@@ -65,7 +65,7 @@ export async function hybridSearch(db: Executor, docIds: string[], query: string
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
-  if (!client || !docIds.length || !query.trim()) return { passages: await search(db, docIds, query, k), byMeaning: none };
+  if (!client || !docIds.length || !query.trim()) return { passages: await search(db, docIds, query, k, { expand: true }), byMeaning: none };
   const depth = depthFor(k);
   const semantic = async () => {
     try {
@@ -77,7 +77,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
       return undefined;
     }
   };
-  const [lexical, vectors] = await Promise.all([search(db, docIds, query, depth), semantic()]);
+  const [lexical, vectors] = await Promise.all([search(db, docIds, query, depth, { expand: true }), semantic()]);
   if (!vectors?.length) return { passages: lexical.slice(0, k), byMeaning: none };
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.

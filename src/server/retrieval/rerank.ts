@@ -7,7 +7,7 @@
  * The same coverage decides when nothing relevant was found (abstention).
  */
 import { looksLikeNavigation } from '../parsing/navigation';
-import { queryTerms, tokens } from '../text/segment';
+import { alternativesOf, queryTerms, tokens } from '../text/segment';
 import type { Passage } from './search';
 
 /**
@@ -21,11 +21,14 @@ const HAN = /\p{Script=Han}/u;
 interface Term {
   word: string;
   weight: number;
+  /** Its equivalents in the lexicon (text/synonyms.ts): a passage holding one covers the word. */
+  alternatives?: string[];
 }
 
 /** The question's tokens with weights: rarer among the candidates weighs more; question words and their bigrams weigh little. */
 function weightedTerms(question: string, docs: string[][]): Term[] {
   const words = queryTerms(question).map((t) => t.slice(1, -1).replace(/""/g, '"'));
+  const alternatives = alternativesOf(question);
   const content = new Set(tokens(question.normalize('NFKC').replace(QUESTION_WORDS, ' ')));
   // Whole words of the question (not the bigrams across two words, such as 把行 in 把行距).
   const whole = new Set(tokens(question, { bigrams: false }));
@@ -33,15 +36,19 @@ function weightedTerms(question: string, docs: string[][]): Term[] {
   return words.map((word) => {
     const df = docs.filter((d) => d.includes(word)).length;
     const idf = Math.log(1 + (n + 1) / (df + 0.5));
-    return { word, weight: idf * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3) };
+    return { word, weight: idf * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3), alternatives: alternatives.get(word) };
   });
 }
 
-/** The share of the question's weighted terms found in a passage's tokens (0–1). */
-function coverageOf(terms: Term[], words: Set<string>): number {
+/**
+ * The share of the question's weighted terms found in a passage's tokens (0–1); a term's
+ * equivalent counts when the passage holds it whole (a Chinese one in its text, an English one as a word).
+ */
+function coverageOf(terms: Term[], words: Set<string>, text = ''): number {
   const total = terms.reduce((s, t) => s + t.weight, 0);
   if (!total) return 0;
-  return terms.reduce((s, t) => s + (words.has(t.word) ? t.weight : 0), 0) / total;
+  const has = (t: Term) => words.has(t.word) || (t.alternatives?.some((a) => (HAN.test(a) ? text.includes(a) : words.has(a))) ?? false);
+  return terms.reduce((s, t) => s + (has(t) ? t.weight : 0), 0) / total;
 }
 
 /** 1 when the matched terms stand together, falling towards 0 as the shortest window holding them widens. */
@@ -159,11 +166,12 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       // words in the passage's script: "Ibuprofen 是什么类型的药物？" over an English text.
       const han = HAN.test(p.text);
       const own = terms.filter((t) => HAN.test(t.word) === han);
-      const coverage = coverageOf(terms, words);
-      const answers = Math.max(coverage, coverageOf(own.length ? own : terms, words));
+      const text = p.text.normalize('NFKC');
+      const coverage = coverageOf(terms, words, text);
+      const answers = Math.max(coverage, coverageOf(own.length ? own : terms, words, text));
       const proximity = proximityOf(terms, seq);
       const firstLine = p.text.split('\n', 1)[0]!;
-      const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine))) : 0;
+      const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine)), firstLine.normalize('NFKC')) : 0;
       const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const charShare = chars.length && weights.chars ? weights.chars * charsIn(p.text) : 0;
       const headingShare = chars.length && weights.headingChars && firstLine.length < 120 ? weights.headingChars * charsIn(firstLine) : 0;

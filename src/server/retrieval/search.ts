@@ -18,6 +18,11 @@ export interface Passage {
 export interface SearchOptions {
   /** At most about this many passages are ranked by FTS5 per query (default RANK_BUDGET). */
   budget?: number;
+  /**
+   * Also search for the equivalents of the question's words in the lexicon (text/synonyms.ts,
+   * queryTerms' expand): for the second stage (fusion.ts), which counts them as covering the words.
+   */
+  expand?: boolean;
 }
 
 /**
@@ -169,7 +174,7 @@ const chunksById = async (db: Executor, ids: number[]): Promise<Map<number, Chun
  * the first passages (in document order) that hold its rarest token.
  */
 export async function search(db: Executor, docIds: string[], query: string, k = 8, opts: SearchOptions = {}): Promise<Passage[]> {
-  const terms = queryTerms(query);
+  const terms = queryTerms(query, { expand: opts.expand === true });
   if (!terms.length || !docIds.length) return [];
   const ft = fullTextOf(db);
   let spans = await spansOf(ft, docIds);

@@ -7,6 +7,8 @@
  * space-separated string for an FTS5 column with the unicode61 tokenizer.
  */
 
+import { EXPAND_QUERIES, synonymsIn } from './synonyms';
+
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 const CAS = /\b\d{2,7}-\d{2}-\d\b/g;
@@ -57,6 +59,18 @@ function takeChemistry(text: string): { tokens: string[]; rest: string } {
   return { tokens, rest };
 }
 
+/**
+ * A Latin-script word, lower-cased, and when it joins parts with '.' or an apostrophe (a file
+ * name, a host, a possessive: windows.bat, simsun.ttc, user’s) also its parts of two or more
+ * characters holding a letter, so "Windows" finds install-tl-windows.bat.
+ */
+function pushWord(out: string[], word: string) {
+  const w = word.toLowerCase();
+  out.push(w);
+  if (!/['’.]/.test(w)) return;
+  for (const part of w.split(/['’.]+/)) if (part.length >= 2 && /\p{L}/u.test(part)) out.push(part);
+}
+
 /** Index tokens of a text, in order (words, then bigrams of each Han run, then chemistry). */
 export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[] {
   const { tokens: chem, rest } = takeChemistry(text.normalize('NFKC'));
@@ -69,7 +83,7 @@ export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[]
   let run = 0;
   for (const m of matches) {
     if (m[1]) out.push(...words[run++]!);
-    else out.push(m[0].toLowerCase());
+    else pushWord(out, m[0]);
   }
   if (opts.bigrams !== false) {
     for (const r of runs) {
@@ -115,20 +129,85 @@ const ENGLISH_STOP = new Set(
     + 'not if so such any some all each very also just').split(' '),
 );
 
+/**
+ * Chinese interrogatives and function words: how a question asks, not what about (怎样 / 如何 /
+ * 为什么 …). Written for this project from the usual Chinese interrogative pronouns, modal verbs
+ * and structural words; they are dropped from a question that has other tokens, like ENGLISH_STOP.
+ */
+const CHINESE_STOP = new Set(
+  ('怎样 怎么 怎么样 怎么办 什么 什么样 如何 为什么 为何 哪个 哪些 哪里 哪儿 哪种 哪条 哪一 是否 能否 可否 能不能 是不是 '
+    + '有没有 会不会 多少 请问 一下 一些 应该 需要 可以 能够 我们 你们 进行 的话 时候 还是 或者 以及 而且 这个 那个 这些 那些 '
+    + '什么时候 怎样才能 如何才能 有什么 有哪些 是什么 干什么 做什么').split(' '),
+);
+
+/**
+ * The tokens of a question for the index: as tokens(), without the Chinese interrogatives and
+ * function words (CHINESE_STOP) and without the bigrams that would take a character of one
+ * ("为什么还要" gives no 么还). Measured on bench/data/retrieval-hard.json (tuning half recall@5
+ * 0.880 → 0.893, held-out half unchanged; bench/retrieval-hard-halves.ts); leaving out the
+ * bigrams across two words as well ("设置|成": 置成) lowered both halves' MRR, so those stay.
+ */
+export function queryTokens(query: string): string[] {
+  const { tokens: chem, rest } = takeChemistry(query.normalize('NFKC'));
+  const words: string[] = [];
+  const bigrams: string[] = [];
+  for (const m of rest.matchAll(WORD_OR_HAN)) {
+    if (!m[1]) {
+      pushWord(words, m[0]);
+      continue;
+    }
+    let run = '';
+    for (const s of segmenter.segment(m[1])) {
+      if (!s.isWordLike) continue;
+      const stop = CHINESE_STOP.has(s.segment);
+      if (!stop) words.push(s.segment);
+      run += stop ? ' ' : s.segment;
+    }
+    for (const part of run.split(' ')) {
+      const chars = [...part];
+      for (let i = 0; i + 1 < chars.length; i++) bigrams.push(chars[i]! + chars[i + 1]!);
+    }
+  }
+  return [...words, ...bigrams, ...chem];
+}
+
 /** At most this many distinct tokens of a question go to the index (a pasted page stays one query). */
 export const MAX_QUERY_TERMS = 64;
 
 /**
- * The distinct tokens of a question, each quoted as an FTS5 phrase, in the order they appear.
+ * The distinct tokens of a question (queryTokens), each quoted as an FTS5 phrase, in the order they appear.
  * Single Han characters and English function words (ENGLISH_STOP) are dropped when the query
  * has other tokens (they match almost everything); at most MAX_QUERY_TERMS are kept.
  */
-export function queryTerms(query: string): string[] {
-  let list = [...new Set(tokens(query))];
-  const long = list.filter((t) => !(HAN.test(t) && [...t].length === 1) && !ENGLISH_STOP.has(t));
+export function queryTerms(query: string, opts: { expand?: boolean } = {}): string[] {
+  const asked = queryTokens(query);
+  // A question made only of asking words ("为什么") searches for them.
+  const own = asked.length ? asked : tokens(query);
+  // With expand, the tokens of the words' equivalents in the lexicon follow (a longer Chinese one as its words and pairs).
+  const equivalents = opts.expand ? [...new Set([...alternativesOf(query).values()].flat())].flatMap((a) => queryTokens(a)) : [];
+  let list = [...new Set([...own, ...equivalents])];
+  const long = list.filter(isLong);
   if (long.length) list = long;
   return list.slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
 }
+
+/**
+ * The question's tokens that have equivalents in the lexicon (text/synonyms.ts), each with those
+ * equivalents as written there: 升级 → 更新 update upgrade. The BM25 search feeding the second
+ * stage looks for them too (queryTerms with expand; retrieval/fusion.ts), and the second stage
+ * counts a question word as covered where a passage holds one whole (retrieval/rerank.ts).
+ */
+export function alternativesOf(query: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (!EXPAND_QUERIES) return out;
+  for (const { term, alternatives } of synonymsIn(query, queryTokens(query))) {
+    for (const t of queryTokens(term).filter(isLong)) out.set(t, [...new Set([...(out.get(t) ?? []), ...alternatives])]);
+  }
+  return out;
+}
+
+/** Not a single Han character nor an English function word: a token worth searching for. */
+const isLong = (t: string) => !(HAN.test(t) && [...t].length === 1) && !ENGLISH_STOP.has(t);
 
 /**
  * The FTS5 MATCH expression of a question: its distinct tokens, each quoted, OR-ed, so BM25
