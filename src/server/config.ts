@@ -114,6 +114,8 @@ export const configSchema = z.object({
   CSAI_LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Answers one user may have running at once; the rest wait as `queued` (DESIGN §4). */
   CSAI_MAX_ANSWERS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Several nodes over PostgreSQL (issue 14 §3): a node silent this long is taken for dead and its answers are finished elsewhere. */
+  CSAI_NODE_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** SPEC §6 alternate tool list: ADMET disabled, docking submission and task query omitted. */
   CSAI_TOOLS_RESTRICTED: flag,
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */
