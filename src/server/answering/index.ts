@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { answerService } from './answers';
 import type { AnswerEngine, AnswerSink } from './engine';
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { memoryEventBus } from './events';
 import { pgEventBus } from './pg-bus';
 import { openAiEngine } from './openai-engine';
@@ -76,7 +77,10 @@ export async function startAnswering({
 }) {
   // PostgreSQL: this process is one node of possibly several (issue 14 §3): events fan out over
   // LISTEN/NOTIFY, and a lease lets the other nodes finish its answers if it dies.
-  const node = config.DATABASE_URL ? { id: randomUUID(), leaseMs: config.CSAI_NODE_LEASE_MS } : undefined;
+  // The node id is the host and port, the same when the node starts again (so it takes its own
+  // interrupted answers over at once, without waiting for its old lease); random on port 0.
+  const nodeId = config.PORT ? `${os.hostname()}:${config.PORT}` : randomUUID();
+  const node = config.DATABASE_URL ? { id: nodeId, leaseMs: config.CSAI_NODE_LEASE_MS } : undefined;
   const shared = node && config.DATABASE_URL ? { ...node, bus: pgEventBus({ url: config.DATABASE_URL, db, nodeId: node.id, log }) } : undefined;
   const bus = shared?.bus ?? memoryEventBus();
   const answers = answerService({

@@ -87,9 +87,10 @@ export function nodeLease({
   return {
     /** Registers this node, takes over what dead nodes left, then renews and sweeps every third of the lease. */
     async start() {
-      const t = now();
-      await db.insertInto('nodes').values({ id: nodeId, started_at: t, expires_at: now(leaseMs) }).execute();
+      // A row under this id is this node before a restart (host and port): what it left is taken over now.
+      await db.deleteFrom('nodes').where('id', '=', nodeId).execute();
       await sweep();
+      await db.insertInto('nodes').values({ id: nodeId, started_at: now(), expires_at: now(leaseMs) }).onConflict((oc) => oc.column('id').doNothing()).execute();
       timer = setInterval(tick, Math.max(100, Math.floor(leaseMs / 3)));
       timer.unref();
     },
