@@ -8,6 +8,7 @@ import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } f
 import { fileDatabase, hasPostgres } from './postgres-harness';
 import { exited, freePort, startServerProcess } from './server-process';
 import { RESTART_MESSAGE } from '../../src/server/answering/answers';
+import { LISTENER_NAME } from '../../src/server/answering/pg-bus';
 
 /** Short, so a killed node's answers are taken over within seconds (CSAI_NODE_LEASE_MS). */
 const LEASE_MS = 3000;
@@ -179,6 +180,29 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const again = await new Client(b.url).post('/api/v1/auth/otp/send', { account: phoneless });
     expect(again.status).toBe(429);
     expect(again.body.message).toBe('验证码发送过于频繁，请60秒后再试');
+  });
+
+  it('a node whose listening connection is cut opens it again and its streams miss nothing', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 监听连接中断');
+    await until(async () => llm.heldCount, (n) => n === 1, 20_000);
+    const seen: SseEvent[] = [];
+    const streamed = readEvents(on(b, client), questionId, {
+      stopAfter: (e) => {
+        seen.push(e);
+        return false;
+      },
+    });
+    await until(async () => seen.some((e) => e.event === 'delta'), (v) => v, 20_000);
+    // Both nodes lose their LISTEN connection; the rest of the answer is written meanwhile.
+    const cut = await sql.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [LISTENER_NAME]);
+    expect(cut.rowCount).toBe(2);
+    llm.release();
+    const { events } = await streamed;
+    expect(answerText(events)).toBe('第一段。第二段。');
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    expect(numberedWithoutGaps(events)).toBe(true);
+    await until(async () => (await sql.query('select 1 from pg_stat_activity where application_name = $1', [LISTENER_NAME])).rowCount, (n) => n === 2, 20_000);
   });
 
   it('node A killed mid-answer: node B marks the answer failed within the lease, and nothing stays running', async () => {

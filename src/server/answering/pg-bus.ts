@@ -7,6 +7,8 @@ import type { Db } from '../db/database';
 import type { AnswerEvent } from '../../contract/channel';
 import { answerEventStore, type AnswerEventBus, type BusMessage } from './events';
 
+/** The application name of the listening connections (pg_stat_activity). */
+export const LISTENER_NAME = 'csai-answer-events';
 /** The PostgreSQL channel every node listens on. */
 const CHANNEL = 'csai_answer_events';
 /** NOTIFY payloads must stay under 8000 bytes. */
@@ -166,7 +168,7 @@ export function pgEventBus({ url, db, nodeId, log }: { url: string; db: Db; node
 
   const connect = async (): Promise<void> => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    const c = new pg.Client({ connectionString: url, keepAlive: true, application_name: LISTENER_NAME });
     const failed = (err: unknown) => {
       if (client !== c) return;
       client = undefined;
