@@ -160,6 +160,23 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     llm.release();
   });
 
+  it('deleting on node B a question answered on node A ends its streams and leaves nothing of it', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 在另一节点删除');
+    await until(async () => llm.heldCount, (n) => n === 1, 20_000);
+    const streamed = readEvents(client, questionId);
+    expect((await on(b, client).request('DELETE', `${CH}/questions/${questionId}`)).status).toBe(200);
+    // The stream on A ends (deleted), without an end event.
+    const { events } = await streamed;
+    expect(events.some((e) => e.event === 'done' || e.event === 'error')).toBe(false);
+    llm.release();
+    // A's run stopped writing: nothing of the question is left, now or a moment later.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await sql.query('select 1 from answer_event_log where question_id = $1', [questionId])).rowCount).toBe(0);
+    expect((await sql.query('select 1 from question_events where question_id = $1', [questionId])).rowCount).toBe(0);
+    expect((await on(b, client).get(`${CH}/questions/${questionId}/events`)).status).toBe(404);
+  });
+
   it('rate limits and the code cooldown count requests to both nodes together', async () => {
     const ip = uniqueIp();
     const account = uniqueEmail('limit');

@@ -288,9 +288,10 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     const resumed = await requeueInterruptedResearch(db, questionIds);
     if (resumed) log.warn({ count: resumed }, 'deep-research answers of a node that stopped resume here');
     for (const id of questionIds) await finalise(id, { status: 'failed', message: RESTART_MESSAGE }, ['running']);
-    if (resumed) void pump();
   }
-  const lease = node ? nodeLease({ db, nodeId: node.id, leaseMs: node.leaseMs, log, adopt }) : undefined;
+  // After each sweep the queue is looked at too: answers queued on a node that died (or whose
+  // user's slot freed on another node) start here.
+  const lease = node ? nodeLease({ db, nodeId: node.id, leaseMs: node.leaseMs, log, adopt, afterSweep: () => void pump() }) : undefined;
   node?.bus.onControl((kind, ids) => {
     for (const id of ids) {
       const run = running.get(id);

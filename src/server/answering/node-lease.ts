@@ -18,6 +18,7 @@ export function nodeLease({
   leaseMs,
   log,
   adopt,
+  afterSweep,
 }: {
   db: Db;
   nodeId: string;
@@ -25,6 +26,8 @@ export function nodeLease({
   log: FastifyBaseLogger;
   /** Finishes answers this node just took over from a dead one. */
   adopt: (questionIds: string[]) => Promise<void>;
+  /** Called after every periodic sweep. */
+  afterSweep?: () => void;
 }) {
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
@@ -76,6 +79,7 @@ export function nodeLease({
       try {
         await renew();
         await sweep();
+        afterSweep?.();
       } catch (err) {
         log.warn({ err }, 'node lease or sweep failed; tried again shortly');
       } finally {
