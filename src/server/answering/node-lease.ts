@@ -30,6 +30,8 @@ export function nodeLease({
   afterSweep?: () => void;
 }) {
   let timer: NodeJS.Timeout | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let renewing: Promise<void> | undefined;
   let sweeping: Promise<void> | undefined;
   let stopped = false;
 
@@ -73,15 +75,22 @@ export function nodeLease({
     await db.deleteFrom('rate_limits').where('reset_at', '<', Date.now()).execute();
   };
 
+  // Renewal has its own timer, so a long sweep never lets this node's lease run out.
+  const renewTick = () => {
+    if (stopped || renewing) return;
+    renewing = renew()
+      .catch((err: unknown) => log.warn({ err }, 'node lease not renewed; tried again shortly'))
+      .finally(() => (renewing = undefined));
+  };
+
   const tick = () => {
     if (stopped || sweeping) return;
     sweeping = (async () => {
       try {
-        await renew();
         await sweep();
         afterSweep?.();
       } catch (err) {
-        log.warn({ err }, 'node lease or sweep failed; tried again shortly');
+        log.warn({ err }, 'sweep of dead nodes failed; tried again shortly');
       } finally {
         sweeping = undefined;
       }
@@ -95,7 +104,10 @@ export function nodeLease({
       await db.deleteFrom('nodes').where('id', '=', nodeId).execute();
       await sweep();
       await db.insertInto('nodes').values({ id: nodeId, started_at: now(), expires_at: now(leaseMs) }).onConflict((oc) => oc.column('id').doNothing()).execute();
-      timer = setInterval(tick, Math.max(100, Math.floor(leaseMs / 3)));
+      const every = Math.max(100, Math.floor(leaseMs / 3));
+      renewTimer = setInterval(renewTick, every);
+      renewTimer.unref();
+      timer = setInterval(tick, every);
       timer.unref();
     },
 
@@ -103,7 +115,9 @@ export function nodeLease({
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearInterval(renewTimer);
       await sweeping;
+      await renewing;
       await db.deleteFrom('nodes').where('id', '=', nodeId).execute().catch(() => undefined);
     },
   };
