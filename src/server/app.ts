@@ -20,6 +20,7 @@ import { AppError } from './errors';
 import { loadSecret } from './auth/secret';
 import { sessionsRepo } from './auth/sessions';
 import { installHttpSession } from './auth/http-session';
+import { databaseRateLimitStore } from './auth/shared-limits';
 import { createNotifier } from './notify/notifier';
 import authRoutes from './routes/auth';
 import generalRoutes from './routes/general';
@@ -96,6 +97,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     global: false,
     hook: 'preHandler',
     errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
+    // Several nodes over PostgreSQL count one client together (issue 14 §3); one SQLite process counts in memory.
+    ...(config.DATABASE_URL ? { store: databaseRateLimitStore(db) } : {}),
   });
   installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db, tokenOnly: ['/mcp'] });
 

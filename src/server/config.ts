@@ -116,6 +116,8 @@ export const configSchema = z.object({
   CSAI_MAX_ANSWERS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** The time a deep-research run may take (SPEC: about 10–20 minutes); with a model, follow-up searches stop at 60 % of it. 0: no follow-up rounds. */
   CSAI_DEEP_RESEARCH_MINUTES: z.coerce.number().min(0).max(120).default(15),
+  /** Several nodes over PostgreSQL (issue 14 §3): a node silent this long is taken for dead and its answers are finished elsewhere. */
+  CSAI_NODE_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** SPEC §6 alternate tool list: ADMET disabled, docking submission and task query omitted. */
   CSAI_TOOLS_RESTRICTED: flag,
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */

@@ -13,6 +13,8 @@ import { foldAnswerEvents } from '../../contract/answer-fold';
 import { deepResearch, requeueInterruptedResearch } from './deep-research';
 import { NOT_CONFIGURED, notConfiguredNotice, type OnlineSources } from '../online/sources';
 import { searchBeforeAnswer, type ReadPage } from './online-search';
+import type { SharedEventBus } from './pg-bus';
+import { nodeLease } from './node-lease';
 
 /** Passages retrieved for one answer. */
 const PASSAGES_PER_ANSWER = 8;
@@ -42,6 +44,12 @@ export interface AnswerServiceDeps {
   online?: OnlineSources;
   /** Reads a web page in full (page crawl); deep research falls back to the snippets without it. */
   readPage?: ReadPage;
+  /**
+   * PostgreSQL (issue 14 §3): this process is one of possibly several nodes. Answers it runs carry
+   * its id; its lease (node-lease.ts) lets the others finish them if it dies; stops and deletes of
+   * answers running elsewhere travel on the shared bus.
+   */
+  node?: { id: string; leaseMs: number; bus: SharedEventBus };
 }
 
 /** One answer being written: events go out in order; once closed (finished, stopped, deleted) nothing more is written. */
@@ -83,9 +91,9 @@ class AnswerRun {
  * queued answers start normally. Deep-research answers are the exception: they go back to the
  * queue and resume from their last finished step (deep-research.ts).
  */
-export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser, researchBudgetMs, online = {}, readPage }: AnswerServiceDeps) {
+export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUser, researchBudgetMs, online = {}, readPage, node }: AnswerServiceDeps) {
   // Events go out through one group-commit writer: stored in batches, published after each commit.
-  const writer = answerEventWriter(db, bus);
+  const writer = answerEventWriter(db, bus, node?.id ?? null);
   const research = deepResearch({ db, engine, knowledge, live: writer, online, ...(researchBudgetMs === undefined ? {} : { budgetMs: researchBudgetMs }), ...(readPage ? { readPage } : {}) });
   const running = new Map<string, AnswerRun>();
   const toldQueued = new Set<string>();
@@ -93,16 +101,27 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   let pumping = false;
   let pumpAgain = false;
 
-  const append = async (questionId: string, event: NewAnswerEvent) => void (await writer.append(questionId, event));
+  // Several nodes: a note to a question this node does not run is stored outside the writer (whose
+  // memory of a question's last id holds only for answers it writes).
+  const append = node
+    ? async (questionId: string, event: NewAnswerEvent) => bus.publish(questionId, { type: 'event', event: await answerEventStore(db, writer).append(questionId, event) })
+    : async (questionId: string, event: NewAnswerEvent) => void (await writer.append(questionId, event));
 
   /** Writes the end of an answer: the folded answer on the row and the terminal event, in one transaction. */
   async function finalise(questionId: string, outcome: Outcome, onlyFrom?: AnswerStatus[]): Promise<boolean> {
     await writer.drained(questionId); // the end comes after every event handed in before it
     writer.forget(questionId);
     const stored = await db.transaction().execute(async (tx) => {
-      const row = await tx.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
+      const row = await tx.selectFrom('questions').select(['status', 'node_id']).where('id', '=', questionId).executeTakeFirst();
       if (!row) writer.moved(questionId); // deleted meanwhile: what it wrote is gone with it
       if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
+      if (node && (row.status === 'running' ? row.node_id !== node.id : !onlyFrom)) {
+        // Several nodes: taken over by another node (this one was taken for dead) or already ended
+        // there; that node wrote the end, and whatever this one wrote since is dropped.
+        await tx.deleteFrom('answer_event_log').where('question_id', '=', questionId).where('node_id', '=', node.id).execute();
+        writer.moved(questionId);
+        return null;
+      }
       // The events in the answer event log join the others for good, with the end.
       await writer.moveTo(tx, questionId);
       const so = foldAnswerEvents(await answerEventStore(tx).after(questionId));
@@ -220,7 +239,14 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
           .limit(500)
           .execute();
         const perUser = new Map<string, number>();
-        for (const r of running.values()) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+        if (node) {
+          // Answers running on every node count.
+          const counts = await db.selectFrom('questions').select(['user_id', (eb) => eb.fn.countAll<number>().as('n')]).where('status', '=', 'running').groupBy('user_id').execute();
+          for (const c of counts) perUser.set(c.user_id, Number(c.n));
+          for (const r of running.values()) if (!perUser.has(r.userId)) perUser.set(r.userId, 1);
+        } else {
+          for (const r of running.values()) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+        }
         for (const q of queued) {
           if (closing) return;
           const n = perUser.get(q.user_id) ?? 0;
@@ -236,7 +262,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
           running.set(q.id, run);
           const claimed = await db
             .updateTable('questions')
-            .set({ status: 'running', started_at: now() })
+            .set({ status: 'running', started_at: now(), ...(node ? { node_id: node.id } : {}) })
             .where('id', '=', q.id)
             .where('status', '=', 'queued')
             .executeTakeFirst();
@@ -259,9 +285,45 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     }
   }
 
+  /** Several nodes: answers taken over from a dead node end failed (deep research goes back to the queue to resume). */
+  async function adopt(questionIds: string[]) {
+    const resumed = await requeueInterruptedResearch(db, questionIds);
+    if (resumed) log.warn({ count: resumed }, 'deep-research answers of a node that stopped resume here');
+    for (const id of questionIds) await finalise(id, { status: 'failed', message: RESTART_MESSAGE }, ['running']);
+  }
+  // After each sweep the queue is looked at too: answers queued on a node that died (or whose
+  // user's slot freed on another node) start here.
+  const lease = node ? nodeLease({ db, nodeId: node.id, leaseMs: node.leaseMs, log, adopt, afterSweep: () => void pump() }) : undefined;
+  node?.bus.onControl((kind, ids) => {
+    for (const id of ids) {
+      const run = running.get(id);
+      if (!run) continue;
+      if (kind === 'stop') void run.close(() => finalise(id, { status: 'stopped' }).then(() => undefined));
+      else void run.close().then(() => writer.moved(id));
+    }
+  });
+
+  /** Several nodes: asks the node running the answer to stop it, and waits (up to a lease) until it has ended. */
+  async function stopElsewhere(questionId: string) {
+    if (!node) return;
+    await node.bus.control('stop', [questionId]);
+    const until = Date.now() + node.leaseMs * 2;
+    while (Date.now() < until) {
+      const row = await db.selectFrom('questions').select('finished_at').where('id', '=', questionId).executeTakeFirst();
+      if (!row || row.finished_at !== null) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   return {
     /** Crash recovery, then start what is queued. */
     async start() {
+      if (lease) {
+        // Several nodes: only what dead nodes left is recovered (node-lease.ts); live nodes' answers are theirs.
+        await lease.start();
+        void pump();
+        return;
+      }
       const recovered = await recoverEventLog(db);
       if (recovered) log.warn({ count: recovered }, 'answer events left in the log by the previous process kept');
       const resumed = await requeueInterruptedResearch(db);
@@ -290,6 +352,8 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
         if (await finalise(questionId, { status: 'stopped' }, ['queued'])) return;
         // Not queued and not running here: already ended, or claimed just now (then the run exists).
         if (!running.has(questionId)) {
+          // Several nodes: running on another node, which stops it.
+          if (node) return stopElsewhere(questionId);
           // A row left `running` with no run in this process (cannot normally happen) is stopped too.
           await finalise(questionId, { status: 'stopped' }, ['running']);
           return;
@@ -300,6 +364,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     /** Before questions are deleted: their runs stop writing at once. */
     async cancel(questionIds: string[]) {
       for (const id of questionIds) toldQueued.delete(id);
+      if (node) await node.bus.control('cancel', questionIds).catch((err: unknown) => log.warn({ err }, 'cancel not sent to the other nodes'));
       await Promise.all(questionIds.map((id) => running.get(id)?.close()));
     },
 
@@ -322,6 +387,9 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     async close() {
       closing = true;
       await Promise.race([Promise.allSettled([...running.values()].map((r) => r.close())), new Promise((r) => setTimeout(r, 2000))]);
+      // Several nodes: the lease goes, so another node finishes what this one leaves at once.
+      await lease?.stop();
+      await node?.bus.close();
     },
   };
 }

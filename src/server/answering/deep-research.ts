@@ -670,7 +670,8 @@ export const MAX_RESUMES = 3;
  * the queue starts them again and they resume from their saved state. Returns how many. The saved
  * state of research that has ended (done, stopped, failed) is dropped: it is never needed again.
  */
-export async function requeueInterruptedResearch(db: Db): Promise<number> {
+export async function requeueInterruptedResearch(db: Db, only?: readonly string[]): Promise<number> {
+  if (only && !only.length) return 0;
   await db
     .deleteFrom('research_runs')
     .where(({ not, exists, selectFrom }) =>
@@ -681,6 +682,7 @@ export async function requeueInterruptedResearch(db: Db): Promise<number> {
     .updateTable('questions')
     .set({ status: 'queued' })
     .where('status', '=', 'running')
+    .$if(only !== undefined, (qb) => qb.where('id', 'in', only ?? []))
     .where(jsonTrue(engineOf(db), 'request', 'deepresearch'))
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('research_runs').select('question_id').whereRef('research_runs.question_id', '=', 'questions.id').where('resumes', '>=', MAX_RESUMES))),

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../db/database';
 import { hasSqliteHandle, now, withSqlite } from '../db/database';
 import { engineOf, intList, larger } from '../db/dialect';
 import { answerEvent, type AnswerEvent } from '../../contract/channel';
+import { sharedLog } from './shared-log';
 
 /** An event before it is stored (the store gives it its id). */
 export type NewAnswerEvent = AnswerEvent extends infer E ? (E extends AnswerEvent ? Omit<E, 'id'> : never) : never;
@@ -75,6 +76,11 @@ export interface LiveEvents {
   rows(questionId: string): readonly number[];
   /** The id of the question's last event in the log; 0 when it has none. */
   lastId(questionId: string): number;
+  /**
+   * PostgreSQL (several nodes): the log holds other nodes' answers too, so reads find a question's
+   * log rows in the database (by question) rather than through `rows`.
+   */
+  readonly shared?: boolean;
 }
 const noLiveEvents: LiveEvents = { rows: () => [], lastId: () => 0 };
 
@@ -97,6 +103,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
     /** Stores one event outside the writer (a new question's first, an answer's end). */
     async append(questionId: string, event: NewAnswerEvent): Promise<AnswerEvent> {
       const liveLast = live.lastId(questionId);
+      if (live.shared) return sharedLog.append(db, questionId, event, liveLast);
       const row = await db
         .insertInto('question_events')
         .values({
@@ -135,6 +142,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
 
     /** Events after the given id, in order. */
     async after(questionId: string, afterId = 0): Promise<AnswerEvent[]> {
+      if (live.shared) return (await sharedLog.of(db, [questionId], afterId)).get(questionId) ?? [];
       const rows = await db
         .selectFrom('question_events')
         .select(['seq', 'type', 'data'])
@@ -149,6 +157,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
     /** Events of several questions at once, grouped by question. */
     async ofQuestions(questionIds: string[]): Promise<Map<string, AnswerEvent[]>> {
       if (!questionIds.length) return new Map();
+      if (live.shared) return sharedLog.of(db, questionIds);
       const rows = await db
         .selectFrom('question_events')
         .select(['question_id', 'seq', 'type', 'data'])
@@ -164,6 +173,7 @@ export function answerEventStore(db: Executor, live: LiveEvents = noLiveEvents) 
 
     async lastIds(questionIds: string[]): Promise<Map<string, number>> {
       if (!questionIds.length) return new Map();
+      if (live.shared) return sharedLog.lastIds(db, questionIds);
       const rows = await db
         .selectFrom('question_events')
         .select(['question_id', (eb) => eb.fn.max('seq').as('m')])
@@ -213,7 +223,7 @@ export async function recoverEventLog(db: Db): Promise<number> {
  * (`moveTo`), then `moved` lets them go, and the log is emptied from its start up to the oldest
  * answer still being written. After a crash, `recoverEventLog` does the same for what was left.
  */
-export function answerEventWriter(db: Db, bus: AnswerEventBus) {
+export function answerEventWriter(db: Db, bus: AnswerEventBus, nodeId: string | null = null) {
   interface Pending {
     questionId: string;
     event: NewAnswerEvent;
@@ -339,32 +349,24 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
   }
 
   /**
-   * PostgreSQL (no synchronous handle): the same batch, written with one multi-row insert per
-   * LOG_INSERT_ROWS rows in one transaction; the state here changes only once it committed.
+   * PostgreSQL (no synchronous handle; possibly several nodes writing the one log): the same batch,
+   * written with one multi-row insert per LOG_INSERT_ROWS rows in one transaction, the rows
+   * numbered by the database and marked with this node (see shared-log.ts). The log is not trimmed
+   * here: an answer's rows leave it when it ends (moveTo). The state here changes only once it committed.
    */
   async function storeWithKysely(batch: Pending[]): Promise<Array<AnswerEvent | Error>> {
-    if (lastRow < 0) {
-      const top = await db.selectFrom('answer_event_log').select(sql<number>`coalesce(max(id), 0)`.as('m')).executeTakeFirstOrThrow();
-      lastRow = trimmed = Number(top.m);
-    }
     const unknown = [...new Set(batch.map((p) => p.questionId).filter((id) => !lastIds.has(id)))];
     const missing = new Set(unknown);
     if (unknown.length) {
-      const found = await db
-        .selectFrom('questions as q')
-        .select(['q.id', sql<number>`coalesce((select max(seq) from question_events e where e.question_id = q.id), 0)`.as('m')])
-        .where('q.id', 'in', unknown)
-        .execute();
-      for (const r of found) {
-        missing.delete(r.id);
-        lastIds.set(r.id, Math.max(Number(r.m), live.get(r.id)?.lastId ?? 0));
+      for (const [id, m] of await sharedLog.known(db, unknown)) {
+        missing.delete(id);
+        lastIds.set(id, Math.max(m, live.get(id)?.lastId ?? 0));
       }
     }
     const t = now();
     const rows: Array<{ event: AnswerEvent; row: number } | Error> = [];
     const taken = new Map<string, number>();
-    const values: Array<{ id: number; question_id: string; seq: number; type: string; data: string; created_at: string }> = [];
-    let next = lastRow;
+    const values: Array<{ question_id: string; seq: number; type: string; data: string; created_at: string; node_id: string | null }> = [];
     for (const { questionId, event } of batch) {
       if (missing.has(questionId)) {
         rows.push(new Error(`question ${questionId} does not exist`));
@@ -372,19 +374,15 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
       }
       const seq = (taken.get(questionId) ?? lastIds.get(questionId)!) + 1;
       const data = JSON.stringify(event.data);
-      values.push({ id: ++next, question_id: questionId, seq, type: event.event, data, created_at: t });
+      values.push({ question_id: questionId, seq, type: event.event, data, created_at: t, node_id: nodeId });
       taken.set(questionId, seq);
       const stored = withId(event, seq);
       dataJson.set(stored, data);
-      rows.push({ event: stored, row: next });
+      rows.push({ event: stored, row: 0 });
     }
-    const trim = spentBelow - trimmed >= LOG_TRIM_ROWS || (!live.size && spentBelow > trimmed) ? spentBelow : undefined;
     await db.transaction().execute(async (tx) => {
-      if (trim !== undefined) await tx.deleteFrom('answer_event_log').where('id', '<', trim).execute();
       for (let i = 0; i < values.length; i += LOG_INSERT_ROWS) await tx.insertInto('answer_event_log').values(values.slice(i, i + LOG_INSERT_ROWS)).execute();
     });
-    lastRow = next;
-    if (trim !== undefined) trimmed = trim;
     return kept(batch, rows, taken);
   }
 
@@ -437,22 +435,16 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
     let oldest = Infinity;
     for (const entry of live.values()) oldest = Math.min(oldest, entry.rows[0]!);
     spentBelow = oldest === Infinity ? lastRow + 1 : oldest;
-    // No answer is being written, so no batch may come for a while: the log is emptied now.
-    if (!live.size && !trimming) {
+    // No answer is being written, so no batch may come for a while: the log is emptied now
+    // (SQLite; on PostgreSQL an answer's rows left the log with its end).
+    if (sqliteFast && !live.size && !trimming) {
       trimming = true;
       setImmediate(() => {
-        const trim = sqliteFast
-          ? withSqlite(db, (sqlite) => {
-              if (live.size || spentBelow <= trimmed) return;
-              (statements ??= prepare(sqlite)).trim.run(spentBelow);
-              trimmed = spentBelow;
-            })
-          : (async () => {
-              if (live.size || spentBelow <= trimmed) return;
-              const below = spentBelow;
-              await db.deleteFrom('answer_event_log').where('id', '<', below).execute();
-              trimmed = Math.max(trimmed, below);
-            })();
+        const trim = withSqlite(db, (sqlite) => {
+          if (live.size || spentBelow <= trimmed) return;
+          (statements ??= prepare(sqlite)).trim.run(spentBelow);
+          trimmed = spentBelow;
+        });
         void trim
           .catch(() => undefined) // left for the next batch
           .finally(() => (trimming = false));
@@ -503,6 +495,9 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
       return live.get(questionId)?.lastId ?? 0;
     },
 
+    /** PostgreSQL: reads find log rows by question (LiveEvents.shared). */
+    shared: !sqliteFast,
+
     /** Before events of the question are written elsewhere (its end): the next batch looks its last id up. */
     forget(questionId: string) {
       lastIds.delete(questionId);
@@ -510,6 +505,7 @@ export function answerEventWriter(db: Db, bus: AnswerEventBus) {
 
     /** In the transaction that writes the answer's end: its live events are copied to question_events. */
     async moveTo(tx: Executor, questionId: string): Promise<void> {
+      if (!sqliteFast) return sharedLog.moveOut(tx, questionId);
       await answerEventStore(tx).moveFromLog(live.get(questionId)?.rows ?? []);
     },
 

@@ -3,7 +3,10 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { answerService } from './answers';
 import type { AnswerEngine, AnswerSink } from './engine';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { memoryEventBus } from './events';
+import { pgEventBus } from './pg-bus';
 import { openAiEngine } from './openai-engine';
 import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { ToolRegistry } from '../tools/registry';
@@ -72,8 +75,27 @@ export async function startAnswering({
   online?: OnlineSources;
   readPage?: ReadPage;
 }) {
-  const bus = memoryEventBus();
-  const answers = answerService({ db, log, engine, tools, knowledge, bus, maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER, researchBudgetMs: config.CSAI_DEEP_RESEARCH_MINUTES * 60_000, online, ...(readPage ? { readPage } : {}) });
+  // PostgreSQL: this process is one node of possibly several (issue 14 §3): events fan out over
+  // LISTEN/NOTIFY, and a lease lets the other nodes finish its answers if it dies.
+  // The node id is the host and port, the same when the node starts again (so it takes its own
+  // interrupted answers over at once, without waiting for its old lease); random on port 0.
+  const nodeId = config.PORT ? `${os.hostname()}:${config.PORT}` : randomUUID();
+  const node = config.DATABASE_URL ? { id: nodeId, leaseMs: config.CSAI_NODE_LEASE_MS } : undefined;
+  const shared = node && config.DATABASE_URL ? { ...node, bus: pgEventBus({ url: config.DATABASE_URL, db, nodeId: node.id, log }) } : undefined;
+  const bus = shared?.bus ?? memoryEventBus();
+  const answers = answerService({
+    db,
+    log,
+    engine,
+    tools,
+    knowledge,
+    bus,
+    maxPerUser: config.CSAI_MAX_ANSWERS_PER_USER,
+    researchBudgetMs: config.CSAI_DEEP_RESEARCH_MINUTES * 60_000,
+    online,
+    ...(readPage ? { readPage } : {}),
+    ...(shared ? { node: shared } : {}),
+  });
   await answers.start();
   return { engine, bus, tools, answers };
 }

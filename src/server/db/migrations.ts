@@ -505,4 +505,35 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0023_nodes': {
+    async up(db: Kysely<unknown>) {
+      // Several app nodes over one PostgreSQL (issue 14 §3). Each process is a node with a lease it
+      // renews; a live node finishes the answers of a node whose lease ran out (answering/node-lease.ts).
+      await db.schema
+        .createTable('nodes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      // Which node runs an answer, and which node wrote a log row (null: written by a single-node server).
+      await db.schema.alterTable('questions').addColumn('node_id', 'text').execute();
+      await db.schema.alterTable('answer_event_log').addColumn('node_id', 'text').execute();
+      // Counters of the rate limits and cooldowns shared by the nodes (one row per limit and key).
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('window_start', real(db), (c) => c.notNull())
+        .addColumn('reset_at', real(db), (c) => c.notNull())
+        .execute();
+      if (engineOf(db) === 'postgres') {
+        // Every node reads the log by question (another node's answers are in it too); SQLite keeps
+        // its log index-free (one process, rows found through the writer's memory).
+        await db.schema.createIndex('answer_event_log_question').on('answer_event_log').columns(['question_id', 'seq']).execute();
+        await db.schema.createIndex('questions_running_node').on('questions').column('node_id').where(sql.ref('status'), '=', 'running').execute();
+        // Log ids now come from the identity sequence (several writers); the single-node writer gave them itself.
+        await sql`select setval(pg_get_serial_sequence('answer_event_log', 'id'), (select coalesce(max(id), 0) + 1 from answer_event_log), false)`.execute(db);
+      }
+    },
+  },
 };

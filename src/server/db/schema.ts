@@ -210,6 +210,8 @@ export interface QuestionTable {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The node running the answer (migration 0023; set on PostgreSQL only). */
+  node_id: string | null;
 }
 
 export interface QuestionEventTable {
@@ -234,6 +236,24 @@ export interface AnswerEventLogTable {
   type: string;
   data: string;
   created_at: string;
+  /** The node that wrote the row (migration 0023; PostgreSQL only, null on SQLite). */
+  node_id: Generated<string | null>;
+}
+
+/** An app node (migration 0023): alive while `expires_at` (renewed by the node) is in the future. */
+export interface NodeTable {
+  id: string;
+  started_at: string;
+  expires_at: string;
+}
+
+/** A rate-limit or cooldown counter shared by the nodes (migration 0023; used on PostgreSQL). */
+export interface RateLimitTable {
+  key: string;
+  count: number;
+  /** Epoch milliseconds. */
+  window_start: number;
+  reset_at: number;
 }
 
 /** A passage's embedding (migration 0005): Float32 little-endian, L2-normalised. */
@@ -365,6 +385,8 @@ export interface Database {
   questions: QuestionTable;
   question_events: QuestionEventTable;
   answer_event_log: AnswerEventLogTable;
+  nodes: NodeTable;
+  rate_limits: RateLimitTable;
   kb_chunk_vectors: KbChunkVectorTable;
   research_runs: ResearchRunTable;
   api_tokens: ApiTokenTable;

@@ -27,6 +27,7 @@ import { sessionsRepo } from '../auth/sessions';
 import { now } from '../db/database';
 import { AppError, badRequest, forbidden, notFound } from '../errors';
 import { apiTokensRepo } from '../auth/api-tokens';
+import { sharedCounter } from '../auth/shared-limits';
 import { ok, type App, type Services } from './types';
 
 const HOUR = 3600_000;
@@ -107,8 +108,14 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
 
   /** When each normalised account last asked for a code, known or not (so the cooldown reveals nothing). */
   const otpRequested = new Map<string, number>();
-  const otpCooldown = (account: string) => {
+  // Several nodes over PostgreSQL: the cooldown is counted in the database, so asking another node is no way round it.
+  const sharedCooldown = config.DATABASE_URL ? sharedCounter(db) : undefined;
+  const otpCooldown = async (account: string) => {
     const key = accountKey(account);
+    if (sharedCooldown) {
+      if ((await sharedCooldown.hit(`otp-cooldown|${key}`, OTP_RESEND_MS)).current > 1) throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
+      return;
+    }
     const t = Date.now();
     const last = otpRequested.get(key);
     if (last !== undefined && t - last < OTP_RESEND_MS) throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
@@ -243,7 +250,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     preHandler: perAddress(100, 60),
   }, async (req) => {
     // The same answers (cooldown included) whether or not the account exists: no enumeration.
-    otpCooldown(req.body.account);
+    await otpCooldown(req.body.account);
     const user = await users.byAccount(req.body.account);
     const answer = ok(null, '如果该账号已注册，验证码已发送，10分钟内有效');
     if (!user || user.status === 'disabled') return answer;

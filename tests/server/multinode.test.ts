@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, uniqueEmail, uniqueIp } from './helpers';
+import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } from './answering-helpers';
+import { fileDatabase, hasPostgres } from './postgres-harness';
+import { exited, freePort, startServerProcess } from './server-process';
+import { RESTART_MESSAGE } from '../../src/server/answering/answers';
+import { LISTENER_NAME } from '../../src/server/answering/pg-bus';
+
+/** Short, so a killed node's answers are taken over within seconds (CSAI_NODE_LEASE_MS). */
+const LEASE_MS = 3000;
+
+type Node = Awaited<ReturnType<typeof startServerProcess>>;
+
+/**
+ * Issue 14 §3: two real server processes on two ports over one PostgreSQL and one data folder,
+ * as behind a load balancer. A client signs in on one and carries on on the other; answers
+ * written by one node stream from the other; limits count across both; a node killed mid-answer
+ * leaves nothing running.
+ */
+describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof fileDatabase>>;
+  let sql: pg.Client;
+  let llm: Awaited<ReturnType<typeof startFakeLlm>>;
+  let a: Node;
+  let b: Node;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-multinode-'));
+
+  const startNode = async () =>
+    startServerProcess({
+      dataDir,
+      port: await freePort(),
+      env: { DATABASE_URL: database.url, CSAI_NODE_LEASE_MS: String(LEASE_MS), LLM_BASE_URL: llm.url, LLM_MODEL: 'fake', CSAI_LOG_LEVEL: 'error' },
+    });
+
+  beforeAll(async () => {
+    database = await fileDatabase('multinode');
+    sql = new pg.Client({ connectionString: database.url });
+    llm = await startFakeLlm();
+    a = await startNode(); // migrates the database
+    b = await startNode();
+    await sql.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const node of [a, b]) if (node && node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
+    await Promise.all([a, b].filter(Boolean).map((n) => exited(n.child)));
+    await sql?.end();
+    await llm?.close();
+    database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** The same browser (cookies, address) pointed at another node. */
+  const on = (node: Node, client: Client) => {
+    const moved = new Client(node.url, client.ip);
+    for (const [k, v] of client.cookies) moved.cookies.set(k, v);
+    return moved;
+  };
+
+  const outbox = async (recipient: string) => {
+    const { rows } = await sql.query<{ body: string }>('select body from outbox where recipient = $1 order by id desc limit 1', [recipient]);
+    return rows[0]?.body ?? '';
+  };
+
+  /** Signs up and in on node A; returns the client (cookies of A). */
+  async function signedInOnA() {
+    const client = new Client(a.url);
+    const email = uniqueEmail('multi');
+    expect((await client.post('/api/v1/auth/sign-up', { email, password: 'passw0rd-ok', name: '多节点用户' })).status).toBe(200);
+    const token = /activate_transit=([A-Za-z0-9_-]+)/.exec(await outbox(email))?.[1];
+    expect((await client.post('/api/v1/auth/activate', { token })).status).toBe(200);
+    expect((await client.post('/api/v1/auth/sign-in', { account: email, password: 'passw0rd-ok' })).status).toBe(200);
+    return { client, email };
+  }
+
+  const question = async (id: string) =>
+    (await sql.query<{ status: string; error: string | null; node_id: string | null }>('select status, error, node_id from questions where id = $1', [id])).rows[0]!;
+
+  /** Ids 1..n, each once, in order. */
+  const numberedWithoutGaps = (events: SseEvent[]) => events.map((e) => e.id).every((id, i) => id === i + 1);
+
+  it('a session and CSRF token made on node A work on node B; a forged token is refused there', async () => {
+    const { client, email } = await signedInOnA();
+    const onB = on(b, client);
+    const me = await onB.get<{ email: string; name: string }>('/api/v1/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ email, name: '多节点用户' });
+    const made = await onB.post<{ id: string; name: string }>(CH, { name: '在B节点创建' });
+    expect(made.status).toBe(200);
+    // Listed on A as well: one database.
+    const listed = await client.get<{ items: Array<{ name: string }> }>(CH);
+    expect(listed.body.data.items.map((c) => c.name)).toContain('在B节点创建');
+    // A token that is not A's (nor B's) signature is refused on B.
+    const forged = await onB.post(CH, { name: 'x' }, { headers: { 'x-csrf-token': `${client.csrf!.split('.')[0]}.AAAA` } });
+    expect(forged.status).toBe(403);
+    // Signed out on B: the session is gone on A too.
+    expect((await onB.post('/api/v1/auth/sign-out')).status).toBe(200);
+    expect((await client.get('/api/v1/auth/me')).status).toBe(401);
+  });
+
+  it('an answer written by node A streams to a client of node B, live, whole and numbered without gaps', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 跨节点流式回答');
+    const firstDelta = { seen: false };
+    const streamed = readEvents(on(b, client), questionId, {
+      stopAfter: (e) => {
+        if (e.event === 'delta') firstDelta.seen = true;
+        return false;
+      },
+    });
+    // Node B shows the first part while node A's model is still held: it came over the bus.
+    await until(async () => firstDelta.seen && llm.heldCount, (v) => v === 1, 20_000);
+    const [nodeA] = (await sql.query<{ id: string }>('select id from nodes order by started_at limit 1')).rows;
+    expect((await question(questionId)).node_id).toBe(nodeA!.id);
+    llm.release();
+    const { events, status } = await streamed;
+    expect(status).toBe(200);
+    expect(answerText(events)).toBe('第一段。第二段。');
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    expect(numberedWithoutGaps(events)).toBe(true);
+    expect((await question(questionId)).status).toBe('done');
+    // Nothing of it is left in the answer event log.
+    expect((await sql.query('select 1 from answer_event_log where question_id = $1', [questionId])).rowCount).toBe(0);
+  });
+
+  it('a stream cut on node A resumes on node B with Last-Event-ID: no event twice, none missing', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 刷新后换节点续传');
+    const first = await readEvents(client, questionId, { stopAfter: (e) => e.event === 'delta' });
+    const lastId = first.events.at(-1)!.id;
+    await until(async () => llm.heldCount, (n) => n === 1, 20_000);
+    const resumed = readEvents(on(b, client), questionId, { lastEventId: lastId });
+    llm.release();
+    const rest = (await resumed).events;
+    expect(rest[0]!.id).toBe(lastId + 1);
+    const all = [...first.events, ...rest];
+    expect(numberedWithoutGaps(all)).toBe(true);
+    expect(answerText(all)).toBe('第一段。第二段。');
+    expect(all.at(-1)!.event).toBe('done');
+    // A Last-Event-ID that is not a number is refused on B as on A.
+    const bad = await on(b, client).get(`${CH}/questions/${questionId}/events`, { headers: { 'last-event-id': 'abc' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Last-Event-ID 无效');
+  });
+
+  it('stopping on node B an answer running on node A stops it there, keeping what was written', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 在另一节点停止');
+    await until(async () => llm.heldCount, (n) => n === 1, 20_000);
+    const stopped = await on(b, client).request('PUT', `${CH}/stop_questions/${questionId}`);
+    expect(stopped.status).toBe(200);
+    expect((await question(questionId)).status).toBe('stopped');
+    const { events } = await readEvents(on(b, client), questionId);
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'stopped' } });
+    expect(answerText(events)).toBe('第一段。');
+    llm.release();
+  });
+
+  it('deleting on node B a question answered on node A ends its streams and leaves nothing of it', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 在另一节点删除');
+    await until(async () => llm.heldCount, (n) => n === 1, 20_000);
+    const streamed = readEvents(client, questionId);
+    expect((await on(b, client).request('DELETE', `${CH}/questions/${questionId}`)).status).toBe(200);
+    // The stream on A ends (deleted), without an end event.
+    const { events } = await streamed;
+    expect(events.some((e) => e.event === 'done' || e.event === 'error')).toBe(false);
+    llm.release();
+    // A's run stopped writing: nothing of the question is left, now or a moment later.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await sql.query('select 1 from answer_event_log where question_id = $1', [questionId])).rowCount).toBe(0);
+    expect((await sql.query('select 1 from question_events where question_id = $1', [questionId])).rowCount).toBe(0);
+    expect((await on(b, client).get(`${CH}/questions/${questionId}/events`)).status).toBe(404);
+  });
+
+  it('rate limits and the code cooldown count requests to both nodes together', async () => {
+    const ip = uniqueIp();
+    const account = uniqueEmail('limit');
+    const tries: number[] = [];
+    // Sign-in: 10 per 15 minutes per address and account, alternating nodes.
+    for (let i = 0; i < 11; i++) {
+      const node = i % 2 ? b : a;
+      tries.push((await new Client(node.url, ip).post('/api/v1/auth/sign-in', { account, password: 'wrong-passw0rd' })).status);
+    }
+    expect(tries.slice(0, 10).filter((s) => s === 429)).toEqual([]);
+    const limited = await new Client(a.url, ip).post('/api/v1/auth/sign-in', { account, password: 'wrong-passw0rd' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toBe('请求过于频繁，请稍后再试');
+    expect(tries[10]).toBe(429);
+    // One-time code: asked on A, asked again at once on B.
+    const phoneless = uniqueEmail('otp');
+    expect((await new Client(a.url).post('/api/v1/auth/otp/send', { account: phoneless })).status).toBe(200);
+    const again = await new Client(b.url).post('/api/v1/auth/otp/send', { account: phoneless });
+    expect(again.status).toBe(429);
+    expect(again.body.message).toBe('验证码发送过于频繁，请60秒后再试');
+  });
+
+  it('a node whose listening connection is cut opens it again and its streams miss nothing', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 监听连接中断');
+    await until(async () => llm.heldCount, (n) => n === 1, 20_000);
+    const seen: SseEvent[] = [];
+    const streamed = readEvents(on(b, client), questionId, {
+      stopAfter: (e) => {
+        seen.push(e);
+        return false;
+      },
+    });
+    await until(async () => seen.some((e) => e.event === 'delta'), (v) => v, 20_000);
+    // Both nodes lose their LISTEN connection; the rest of the answer is written meanwhile.
+    const cut = await sql.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [LISTENER_NAME]);
+    expect(cut.rowCount).toBe(2);
+    llm.release();
+    const { events } = await streamed;
+    expect(answerText(events)).toBe('第一段。第二段。');
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    expect(numberedWithoutGaps(events)).toBe(true);
+    await until(async () => (await sql.query('select 1 from pg_stat_activity where application_name = $1', [LISTENER_NAME])).rowCount, (n) => n === 2, 20_000);
+  });
+
+  it('node A killed mid-answer: node B marks the answer failed within the lease, and nothing stays running', async () => {
+    const { client } = await signedInOnA();
+    const { questionId } = await ask(client, '[hold] 节点宕机');
+    const seen: SseEvent[] = [];
+    const streamed = readEvents(on(b, client), questionId, {
+      stopAfter: (e) => {
+        seen.push(e);
+        return false;
+      },
+    });
+    await until(async () => seen.some((e) => e.event === 'delta') && llm.heldCount, (v) => v === 1, 20_000);
+    const done = exited(a.child);
+    a.child.kill('SIGKILL');
+    await done;
+    const killedAt = Date.now();
+    const { events } = await streamed;
+    const tookMs = Date.now() - killedAt;
+    // The lease runs out, then a sweep (every third of the lease) takes the answer over.
+    expect(tookMs).toBeLessThan(LEASE_MS * 3);
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { status: 'failed', message: RESTART_MESSAGE } });
+    expect(numberedWithoutGaps(events)).toBe(true);
+    expect(answerText(events)).toBe('第一段。');
+    expect(await question(questionId)).toMatchObject({ status: 'failed', error: RESTART_MESSAGE });
+    expect((await sql.query("select 1 from questions where status = 'running'")).rowCount).toBe(0);
+    expect((await sql.query('select 1 from answer_event_log')).rowCount).toBe(0);
+    // The folded answer keeps what A wrote; B still answers new questions.
+    const channelId = (await sql.query<{ channel_id: string }>('select channel_id from questions where id = $1', [questionId])).rows[0]!.channel_id;
+    const list = await on(b, client).get<{ items: Array<{ question_id: string; answer: string; status: string }> }>(`${CH}/questions/${channelId}`);
+    expect(list.body.data.items.find((q) => q.question_id === questionId)).toMatchObject({ status: 'failed', answer: '第一段。' });
+    llm.release();
+    const next = await ask(on(b, client), '节点B继续回答');
+    const answered = await readEvents(on(b, client), next.questionId);
+    expect(answered.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+  });
+});
