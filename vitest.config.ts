@@ -1,8 +1,26 @@
+import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { preactAliasEntries } from './scripts/preact-aliases.mjs';
+import { postgresTestFiles } from './scripts/postgres-files.mjs';
 
-// CSAI_TEST_DB=postgres runs the server tests on a real PostgreSQL (tests/server/postgres-global.ts).
+// Issue 14 §1: the server suite runs on SQLite (project `server`) and again on a real PostgreSQL
+// (project `server-postgres`: every server test file that reaches the database, derived by
+// scripts/postgres-files.mjs; tests/server/postgres-global.ts starts Debian's PostgreSQL 15).
+// CSAI_TEST_DB=postgres runs the `server` project itself on PostgreSQL (any file, by hand).
 const onPostgres = process.env.CSAI_TEST_DB === 'postgres';
+const hasPostgres = fs.existsSync('/usr/lib/postgresql/15/bin/pg_ctl');
+const SERVER_FILES = ['tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts'];
+const POSTGRES_GLOBAL = 'tests/server/postgres-global.ts';
+// postgres-global.ts puts the server's URL in this variable of the vitest process, which every
+// worker inherits: the SQLite project's workers get it emptied (postgres-harness.ts reads it).
+const PG_SERVER_ENV = 'CSAI_TEST_PG_SERVER';
+
+const serverTest = {
+  environment: 'node',
+  pool: 'forks',
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+} as const;
 
 export default defineConfig({
   test: {
@@ -21,14 +39,25 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
-          environment: 'node',
-          pool: 'forks',
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-          ...(onPostgres ? { globalSetup: ['tests/server/postgres-global.ts'] } : {}),
+          include: SERVER_FILES,
+          ...serverTest,
+          ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
         },
       },
+      // Defined only when asked for (npm run test:postgres): npm test runs the storage-heavy files
+      // on PostgreSQL in its own step, to keep CI time down.
+      ...(hasPostgres && !onPostgres && process.env.CSAI_TEST_POSTGRES_ALL === '1'
+        ? [
+            {
+              test: {
+                name: 'server-postgres',
+                include: postgresTestFiles().included,
+                ...serverTest,
+                globalSetup: [POSTGRES_GLOBAL],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -39,7 +39,11 @@ function vitestCount(file) {
   return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length, names };
 }
 
-/** The server test files that also run on PostgreSQL in `npm test` (accounts, knowledge, channels and answers, retrieval, jobs, molecule search). */
+/**
+ * The server test files that also run on PostgreSQL in `npm test` (accounts, knowledge, channels and
+ * answers, retrieval, jobs, molecule search, backup). `npm run test:postgres` runs every server test
+ * file that reaches the database there (scripts/postgres-files.mjs).
+ */
 const POSTGRES_FILES = [
   'tests/server/auth.test.ts',
   'tests/server/auth-session.test.ts',
@@ -53,6 +57,7 @@ const POSTGRES_FILES = [
   'tests/server/retrieval-search.test.ts',
   'tests/server/jobs/queue-fairness.test.ts',
   'tests/server/molecules.test.ts',
+  'tests/server/backup.test.ts',
 ];
 
 const suites = [

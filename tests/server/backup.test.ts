@@ -6,13 +6,18 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { KB, makePdf, upload } from './knowledge-helpers';
+import { suiteOnPostgres, testDatabaseUrl } from './postgres-harness';
 
 // Issue 16 #10: `npm run backup` copies a running server's data consistently; `npm run restore`
-// puts it back; every record and file acknowledged before the backup is there afterwards.
+// puts it back; every record and file acknowledged before the backup is there afterwards. On
+// PostgreSQL (CSAI_TEST_DB=postgres / server-postgres) the CLI gets the data folder's database as
+// DATABASE_URL, as the server does, and backs it up with pg_dump.
 const ROOT = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
-const cli = (args: string[], dataDir: string) =>
-  run(process.execPath, ['--import', 'tsx', 'src/server/cli/backup.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, CSAI_DATA_DIR: dataDir } });
+const cli = async (args: string[], dataDir: string) => {
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  return run(process.execPath, ['--import', 'tsx', 'src/server/cli/backup.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, CSAI_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+};
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -82,6 +87,12 @@ describe('backup under write load, then restore into a fresh data folder', () =>
     const dir = path.join(backupsDir, fs.readdirSync(backupsDir)[0]!);
     const target = await startServer();
     await target.close();
+    if (suiteOnPostgres()) {
+      // A backup of PostgreSQL cannot go into a SQLite data folder: said, nothing written.
+      const noUrl = run(process.execPath, ['--import', 'tsx', 'src/server/cli/backup.ts', 'restore', dir], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, CSAI_DATA_DIR: target.dataDir } });
+      await expect(noUrl).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('set DATABASE_URL') });
+      expect(fs.existsSync(path.join(target.dataDir, 'csai.sqlite'))).toBe(false);
+    }
     await expect(cli(['restore', dir], target.dataDir)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('already holds a database') });
     await cli(['restore', dir, '--force'], target.dataDir);
     expect(fs.readdirSync(path.dirname(target.dataDir)).some((d) => d.startsWith(`${path.basename(target.dataDir)}.before-restore-`))).toBe(true);

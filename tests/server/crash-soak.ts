@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, openSqlite, registerDataDir, signUp } from './helpers';
 import { KB, makePdf, upload } from './knowledge-helpers';
+import { suiteOnPostgres, testDatabaseUrl } from './postgres-harness';
 import { exited, freePort, startServerProcess } from './server-process';
 
 // Issue 16, crash safety: the real server in its own process under uploads, parses, questions and
@@ -80,7 +81,10 @@ export async function crashSoak(opts: SoakOptions): Promise<SoakReport> {
   const liveDocs = new Set<string>();
   const deletedDocs = new Set<string>();
   const askedQuestions = new Set<string>();
-  let server = await startServerProcess({ dataDir, port, entry: opts.entry ?? 'tsx', env: { CSAI_LOG_LEVEL: 'error' } });
+  // Under CSAI_TEST_DB=postgres, the data folder's PostgreSQL database (what openSqlite reads too).
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const env = { CSAI_LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  let server = await startServerProcess({ dataDir, port, entry: opts.entry ?? 'tsx', env });
   report.firstStartMs = server.ms;
   try {
     const workers: Worker[] = [];
@@ -178,7 +182,7 @@ export async function crashSoak(opts: SoakOptions): Promise<SoakReport> {
 
       // With the server dead: the database is whole and holds everything acknowledged.
       const runningAnswers = checkDatabase(dataDir, { liveDocs, deletedDocs, askedQuestions }, report, `cycle ${cycle}`);
-      const restarted = await startServerProcess({ dataDir, port, entry: opts.entry ?? 'tsx', env: { CSAI_LOG_LEVEL: 'error' } });
+      const restarted = await startServerProcess({ dataDir, port, entry: opts.entry ?? 'tsx', env });
       server = restarted;
       report.restartMs.push(restarted.ms);
       checkFiles(dataDir, report, `cycle ${cycle}`);
@@ -244,10 +248,13 @@ function checkDatabase(
   report.inFlight.tempFiles += fs.existsSync(tmp) ? fs.readdirSync(tmp).length : 0;
   const db = openSqlite(dataDir);
   try {
-    const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') report.problems.push(`${where}: integrity_check says ${String(integrity)}`);
-    const fk = db.pragma('foreign_key_check') as unknown[];
-    if (fk.length) report.problems.push(`${where}: ${fk.length} foreign key violations`);
+    // SQLite's own checks of its file (PostgreSQL enforces foreign keys itself and has no such pragma).
+    if (!suiteOnPostgres()) {
+      const integrity = db.pragma('integrity_check', { simple: true });
+      if (integrity !== 'ok') report.problems.push(`${where}: integrity_check says ${String(integrity)}`);
+      const fk = db.pragma('foreign_key_check') as unknown[];
+      if (fk.length) report.problems.push(`${where}: ${fk.length} foreign key violations`);
+    }
     const docs = new Set((db.prepare('select id from kb_documents').all() as Array<{ id: string }>).map((r) => r.id));
     for (const id of want.liveDocs) if (!docs.has(id)) report.problems.push(`${where}: acknowledged document ${id} lost`);
     for (const id of want.deletedDocs) if (docs.has(id)) report.problems.push(`${where}: deleted document ${id} came back`);

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/database';
 
+// postgres: sqlite-only — SQLite's write-ahead log and its checkpoint thread; PostgreSQL has neither.
 // Checkpoints run on their own thread: the connection the server writes through never copies
 // the write-ahead log itself, yet what it wrote reaches the database file.
 let dir: string | undefined;

@@ -79,7 +79,9 @@ describe('kill -9 in the middle of an upload', () => {
 });
 
 describe('kill -9 in the middle of a parse', () => {
-  it('retries the interrupted parse after the restart, and fails one whose attempts are used up — none stays at 1', async () => {
+  // The test's own waits allow the retried parse 120 s (a loaded machine, a second vitest worker):
+  // the default 60 s would cut them short.
+  it('retries the interrupted parse after the restart, and fails one whose attempts are used up — none stays at 1', { timeout: 180_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-crash-'));
     const { child, url } = await spawnServerProcess(dataDir);
     const { client, account, password } = await signedIn(url);

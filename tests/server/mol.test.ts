@@ -1,5 +1,3 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOL_LIMITS } from '../../src/contract/mol';
 import { createChemEngine, type ChemEngine } from '../../src/server/chem/engine';
@@ -294,7 +292,7 @@ describe('GET /api/v1/mol/get_mol_string', () => {
     sdfDoc = await upload(alice, 'two.sdf', sdfText(['CC(=O)Oc1ccccc1C(=O)O', 'c1ccccc1']));
     pdbDoc = await upload(alice, 'other.pdb', pdbText('2PTC'));
     // The SDF parser stores one kb_molecules row per record; when it has not (yet), store them here.
-    const db = new Database(path.join(server.dataDir, 'csai.sqlite'));
+    const db = server.sqlite();
     try {
       const stored = db.prepare('select count(*) as n, min(idx) as first from kb_molecules where doc_id = ?').get(sdfDoc) as { n: number; first: number | null };
       if (stored.n === 0) {

@@ -1,6 +1,7 @@
 /**
  * `npm run backup -- [--to DIR]` and `npm run restore -- DIR [--force]` on the data folder of
- * CSAI_DATA_DIR (default ./data). See src/server/ops/backup.ts for what a backup holds.
+ * CSAI_DATA_DIR (default ./data), and of the PostgreSQL database of DATABASE_URL when set. See
+ * src/server/ops/backup.ts for what a backup holds.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,13 +11,9 @@ import { backup, BackupUsageError, restore } from '../ops/backup';
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const config = loadConfig();
-  // The backup copies the SQLite file; a PostgreSQL database is backed up with its own tools.
-  if (config.DATABASE_URL && (command === 'backup' || command === 'restore')) {
-    throw new BackupUsageError(`${command} covers the SQLite database only; with DATABASE_URL (PostgreSQL) use pg_dump / pg_restore, and copy ${config.dataDir} for the files`);
-  }
   if (command === 'backup') {
     const { values } = parseArgs({ args: rest, options: { to: { type: 'string' } } });
-    const { dir, manifest: m } = await backup(config.dataDir, path.resolve(values.to ?? 'backups'));
+    const { dir, manifest: m } = await backup(config.dataDir, path.resolve(values.to ?? 'backups'), config.DATABASE_URL);
     console.log(`backup written: ${dir}\n  ${m.users} users, ${m.documents} documents, ${m.files} files`);
     // With CSAI_STORAGE=s3 the files are in the bucket, not in the data folder: the bucket is backed up by the store.
     if (config.CSAI_STORAGE === 's3') console.warn(`  files are in the bucket ${config.S3_BUCKET ?? ''} and were not copied: back them up with the store's versioning or replication`);
@@ -26,7 +23,7 @@ async function main(argv: string[]) {
   if (command === 'restore') {
     const { values, positionals } = parseArgs({ args: rest, options: { force: { type: 'boolean' } }, allowPositionals: true });
     if (positionals.length !== 1) throw new BackupUsageError('restore <backup folder> [--force]');
-    const m = restore(path.resolve(positionals[0]!), config.dataDir, values.force ?? false);
+    const m = await restore(path.resolve(positionals[0]!), config.dataDir, values.force ?? false, config.DATABASE_URL);
     console.log(`restored into ${config.dataDir}: ${m.users} users, ${m.documents} documents, ${m.files} files (backup of ${m.created_at})`);
     return;
   }

@@ -92,6 +92,11 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   };
 
   const update = (id: string, fields: Partial<Omit<TaskRow, 'id'>>) => db.updateTable('tasks').set({ ...fields, updated_at: now() }).where('id', '=', id).execute();
+  /** Updates a task only while it is queued or running (a cancellation is never overwritten); whether it was. */
+  const updateOpen = async (id: string, fields: Partial<Omit<TaskRow, 'id'>>) => {
+    const r = await db.updateTable('tasks').set({ ...fields, updated_at: now() }).where('id', '=', id).where('state', 'in', ['queued', 'running']).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  };
 
   /** The caller's own task, else 404 (someone else's is not revealed). */
   async function ownRow(viewer: Viewer, id: string): Promise<TaskRow> {
@@ -216,7 +221,12 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     const timer = setTimeout(() => stop.abort('timeout'), timeoutMs);
     const signal = AbortSignal.any([stop.signal, stopping.signal]);
     const startedAt = now();
-    await update(taskId, { state: 'running', progress: 0.02, message: '正在准备配体（三维结构、pH 7.4 质子化）', started_at: startedAt, finished_at: null, result: null });
+    // Cancelled between the read above and here (the request runs beside this job): nothing to do.
+    if (!(await updateOpen(taskId, { state: 'running', progress: 0.02, message: '正在准备配体（三维结构、pH 7.4 质子化）', started_at: startedAt, finished_at: null, result: null }))) {
+      clearTimeout(timer);
+      running.delete(taskId);
+      return;
+    }
     try {
       const result = await prepareAndDock(
         { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, reference: spec.reference },
@@ -230,7 +240,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
 
       const current = await db.selectFrom('tasks').select('state').where('id', '=', taskId).executeTakeFirst();
       if (current?.state !== 'running') return; // cancelled at the last moment
-      await update(taskId, { state: 'done', progress: 1, message: '完成', result: JSON.stringify(result), finished_at: now() });
+      await updateOpen(taskId, { state: 'done', progress: 1, message: '完成', result: JSON.stringify(result), finished_at: now() });
     } catch (err) {
       if (stopping.signal.aborted) throw new Error('server stopping'); // the job stays running and runs again after the restart
       const current = await db.selectFrom('tasks').select('state').where('id', '=', taskId).executeTakeFirst();
@@ -242,7 +252,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
         log.warn({ err, taskId, stderr: err instanceof ProgramError ? err.stderr.slice(-2000) : undefined }, 'docking failed');
         message = err instanceof ProgramError && /vina/.test(err.message) ? `Vina 运行失败：${lastLine(err.stderr) || err.message}` : `对接失败：${err instanceof ProgramError ? lastLine(err.stderr) || err.message : '内部错误'}`;
       }
-      await update(taskId, { state: 'failed', message, finished_at: now() });
+      await updateOpen(taskId, { state: 'failed', message, finished_at: now() });
     } finally {
       clearTimeout(timer);
       running.delete(taskId);
@@ -293,7 +303,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     async cancel(viewer: Viewer, id: string): Promise<DockingTask> {
       const row = await ownRow(viewer, id);
       if (row.state !== 'queued' && row.state !== 'running') throw conflict('任务已经结束，无法取消', 'task_finished');
-      await update(id, { state: 'cancelled', message: '已取消', finished_at: now() });
+      // Only while still open: a task that finished meanwhile is not turned into a cancelled one.
+      if (!(await updateOpen(id, { state: 'cancelled', message: '已取消', finished_at: now() }))) throw conflict('任务已经结束，无法取消', 'task_finished');
       if (row.job_id !== null) await db.updateTable('jobs').set({ state: 'failed', error: 'cancelled', updated_at: now() }).where('id', '=', row.job_id).where('state', '=', 'queued').execute();
       running.get(id)?.abort('cancelled');
       return toTask(await ownRow(viewer, id));

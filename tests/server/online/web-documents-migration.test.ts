@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/server/db/database';
 import { migrations } from '../../../src/server/db/migrations';
 
+// postgres: sqlite-only — the table rebuild of 0014 is SQLite's (PostgreSQL alters the check in place, migrations.ts).
 // 0014_web_documents rebuilds kb_documents to allow type 7: a database with documents, passages and
 // shares from before must come through whole, with its foreign keys and indexes working.
 describe('migration 0014_web_documents', () => {

@@ -7,7 +7,7 @@ import { buildApp } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import { Client, signedInUser, startServer, type TestServer } from '../helpers';
 import { KB } from '../knowledge-helpers';
-import { suiteOnPostgres } from '../postgres-harness';
+import { suiteOnPostgres, testDatabaseUrl } from '../postgres-harness';
 
 // Issue 16: the vulnerability classes of tests/security/README.md that no other suite proves.
 let server: TestServer;
@@ -117,7 +117,8 @@ describe('log injection', () => {
       },
     });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-log-'));
-    const config = loadConfig({ CSAI_DATA_DIR: dataDir, CSAI_WEB_DIR: path.join(dataDir, 'no-web'), CSAI_PASSWORD_COST: '12', CSAI_TRUST_PROXY: '1', PORT: '0' });
+    const databaseUrl = await testDatabaseUrl(dataDir);
+    const config = loadConfig({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), CSAI_DATA_DIR: dataDir, CSAI_WEB_DIR: path.join(dataDir, 'no-web'), CSAI_PASSWORD_COST: '12', CSAI_TRUST_PROXY: '1', PORT: '0' });
     const app = await buildApp({ config, version: 'test', logger: { level: 'info', stream } });
     try {
       const forged = '\n{"level":60,"msg":"forged","time":0}\r\n';

@@ -1,0 +1,1 @@
+export declare function postgresTestFiles(): { included: string[]; excluded: Array<{ file: string; reason: string }> };
