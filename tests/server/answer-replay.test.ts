@@ -118,7 +118,7 @@ describe('an answer watched live and the same answer reloaded', () => {
 
   it('are the same for deep research with its steps and citations, reloaded at every event', async () => {
     const { channelId, questionId, events, client, stored } = await watch('compound X affinity || compound X selectivity kinase [replay]', { docIdList: [docId], deepresearch: true });
-    expect(client.steps.filter((s) => s.type === 'research_step').map((s) => (s.type === 'research_step' ? s.step : ''))).toEqual(['plan', 'search', 'search', 'read', 'write']);
+    expect(client.steps.filter((s) => s.type === 'research_step').map((s) => (s.type === 'research_step' ? s.step : ''))).toEqual(['plan', 'search', 'search', 'follow_up', 'read', 'write']);
     expect(client.citations.map((c) => c.n)).toEqual([1, 2]);
     same(client, stored);
     // A reload after any event of the recorded log (the history folded up to it) resumes to the same answer.
