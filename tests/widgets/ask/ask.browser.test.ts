@@ -197,15 +197,17 @@ describe('<csai-ask>', () => {
       await waitFor(() => chips().every((c) => c.dataset.phase === 'done'), 'both parsed');
       expect(chips()[0]!.textContent).to.contain('完成');
       expect(statusStore().ask.$docIdList.value).to.deep.equal(['pa1', 'pb2']);
-      // This test's own documents only: an element of an earlier test may still be winding down.
+      // This test's own documents only. A one-off fetch of them after sending (an element adopting
+      // the ids of the shared store) is not polling: polling would keep asking every second.
       const docPolls = () => calls.filter((c) => c.path === '/knowledge_base/doc/pa1' || c.path === '/knowledge_base/doc/pb2').length;
-      const pollsAtDone = docPolls();
       typeInto(input(el), '总结这两篇文献');
       key(input(el), {});
       await waitFor(sent, 'the question');
       expect(sent()!.body).to.deep.include({ docIdList: ['pa1', 'pb2'], kb_ids: [] });
       await new Promise((r) => setTimeout(r, 1200)); // longer than the poll interval
-      expect(docPolls(), 'polling stopped').to.equal(pollsAtDone);
+      const settled = docPolls();
+      await new Promise((r) => setTimeout(r, 2500)); // two more poll intervals
+      expect(docPolls(), 'polling stopped').to.equal(settled);
     });
 
     it('files dropped on the box are uploaded', async () => {
