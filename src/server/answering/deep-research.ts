@@ -164,19 +164,22 @@ export function planHeuristically(question: string): string[] {
 /** The planner's answer as the model should give it: {"sub_questions": [...]} (a bare array is accepted too). */
 const modelPlan = z.union([z.object({ sub_questions: z.array(z.string()) }).loose(), z.array(z.string())]);
 
-/** The sub-questions in a model's planning answer, or null when it is not the JSON asked for. */
-export function parseModelPlan(text: string): string[] | null {
+/** The JSON in a model's answer (its thinking and code fences aside), or undefined when there is none. */
+function jsonIn(text: string): unknown {
   const cleaned = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/```(?:json)?/gi, '');
   const start = cleaned.search(/[[{]/);
-  if (start < 0) return null;
+  if (start < 0) return undefined;
   const end = Math.max(cleaned.lastIndexOf('}'), cleaned.lastIndexOf(']'));
-  let json: unknown;
   try {
-    json = JSON.parse(cleaned.slice(start, end + 1));
+    return JSON.parse(cleaned.slice(start, end + 1));
   } catch {
-    return null;
+    return undefined;
   }
-  const parsed = modelPlan.safeParse(json);
+}
+
+/** The sub-questions in a model's planning answer, or null when it is not the JSON asked for. */
+export function parseModelPlan(text: string): string[] | null {
+  const parsed = modelPlan.safeParse(jsonIn(text));
   if (!parsed.success) return null;
   const list = Array.isArray(parsed.data) ? parsed.data : parsed.data.sub_questions;
   const out: string[] = [];
@@ -202,17 +205,7 @@ const modelFollowUps = z.union([z.object({ follow_ups: z.array(z.string()) }).lo
 
 /** The follow-up sub-questions in a model's answer (new ones only), or null when it is not the JSON asked for. */
 export function parseFollowUps(text: string, known: readonly string[]): string[] | null {
-  const cleaned = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/```(?:json)?/gi, '');
-  const start = cleaned.search(/[[{]/);
-  if (start < 0) return null;
-  const end = Math.max(cleaned.lastIndexOf('}'), cleaned.lastIndexOf(']'));
-  let json: unknown;
-  try {
-    json = JSON.parse(cleaned.slice(start, end + 1));
-  } catch {
-    return null;
-  }
-  const parsed = modelFollowUps.safeParse(json);
+  const parsed = modelFollowUps.safeParse(jsonIn(text));
   if (!parsed.success) return null;
   const norm = (q: string) => q.replace(/[\s？?。！!；;，,.]+/g, '').toLowerCase();
   const seen = new Set(known.map(norm));
