@@ -102,18 +102,33 @@ function finish(dataDir: string, partial: string, final: string, result: Manifes
   fs.renameSync(partial, final);
 }
 
-/** Makes one backup of `dataDir` (and of the PostgreSQL database at `databaseUrl`, if given) under `toDir`; returns its folder. */
-export async function backup(dataDir: string, toDir: string, databaseUrl?: string): Promise<{ dir: string; manifest: Manifest }> {
-  if (databaseUrl) return backupPostgres(dataDir, toDir, databaseUrl);
-  const source = path.join(dataDir, DB_FILE);
-  if (!fs.existsSync(source)) throw new BackupUsageError(`no database at ${source}`);
+/**
+ * One backup folder under `toDir`, built as `<name>.partial` and renamed when whole: the stored
+ * files are copied first (a document deleted after the snapshot keeps its file), then `snapshot`
+ * copies the database into the folder and returns the manifest; on any failure the folder goes.
+ */
+async function backupFolder(dataDir: string, toDir: string, snapshot: (partial: string) => Promise<Manifest>): Promise<{ dir: string; manifest: Manifest }> {
   fs.mkdirSync(toDir, { recursive: true });
   const final = path.join(toDir, `csai-backup-${stamp()}`);
   const partial = `${final}.partial`;
   fs.mkdirSync(partial);
   try {
-    // Files first (a document deleted after the snapshot keeps its file), then the snapshot.
     for (const name of storedFiles(dataDir)) takeFile(dataDir, partial, name);
+    const result = await snapshot(partial);
+    finish(dataDir, partial, final, result);
+    return { dir: final, manifest: result };
+  } catch (err) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Makes one backup of `dataDir` (and of the PostgreSQL database at `databaseUrl`, if given) under `toDir`; returns its folder. */
+export async function backup(dataDir: string, toDir: string, databaseUrl?: string): Promise<{ dir: string; manifest: Manifest }> {
+  if (databaseUrl) return backupFolder(dataDir, toDir, (partial) => snapshotPostgres(dataDir, partial, databaseUrl));
+  const source = path.join(dataDir, DB_FILE);
+  if (!fs.existsSync(source)) throw new BackupUsageError(`no database at ${source}`);
+  return backupFolder(dataDir, toDir, async (partial) => {
     const live = new SQLite(source, { fileMustExist: true });
     try {
       live.pragma('busy_timeout = 10000');
@@ -132,32 +147,16 @@ export async function backup(dataDir: string, toDir: string, databaseUrl?: strin
     }
     const check = integrity(path.join(partial, DB_FILE));
     if (check !== 'ok') throw new Error(`the copied database fails its integrity check: ${check}`);
-    finish(dataDir, partial, final, result);
-    return { dir: final, manifest: result };
-  } catch (err) {
-    fs.rmSync(partial, { recursive: true, force: true });
-    throw err;
-  }
+    return result;
+  });
 }
 
-async function backupPostgres(dataDir: string, toDir: string, url: string): Promise<{ dir: string; manifest: Manifest }> {
-  fs.mkdirSync(toDir, { recursive: true });
-  const final = path.join(toDir, `csai-backup-${stamp()}`);
-  const partial = `${final}.partial`;
-  fs.mkdirSync(partial);
-  try {
-    // Files first (a document deleted after the snapshot keeps its file), then the dump.
-    for (const name of storedFiles(dataDir)) takeFile(dataDir, partial, name);
-    const dumped = await dumpPostgres(url, path.join(partial, DUMP_FILE));
-    const missing = settleFiles(dataDir, partial, dumped.referenced);
-    if (!(await readableDump(path.join(partial, DUMP_FILE)))) throw new Error('pg_restore cannot read the dump just written');
-    const result: Manifest = { format: 1, created_at: new Date().toISOString(), users: dumped.users, documents: dumped.documents, files: dumped.referenced.length - missing.length, missing_files: missing, database: 'postgres' };
-    finish(dataDir, partial, final, result);
-    return { dir: final, manifest: result };
-  } catch (err) {
-    fs.rmSync(partial, { recursive: true, force: true });
-    throw err;
-  }
+/** The PostgreSQL database dumped into a backup folder (pg_dump on the snapshot that names the files taken). */
+async function snapshotPostgres(dataDir: string, partial: string, url: string): Promise<Manifest> {
+  const dumped = await dumpPostgres(url, path.join(partial, DUMP_FILE));
+  const missing = settleFiles(dataDir, partial, dumped.referenced);
+  if (!(await readableDump(path.join(partial, DUMP_FILE)))) throw new Error('pg_restore cannot read the dump just written');
+  return { format: 1, created_at: new Date().toISOString(), users: dumped.users, documents: dumped.documents, files: dumped.referenced.length - missing.length, missing_files: missing, database: 'postgres' };
 }
 
 /**
