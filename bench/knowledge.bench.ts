@@ -1,10 +1,12 @@
 // Issue 4: document parsing and uploads, each figure a ratio to a baseline measured in the same run.
 // - parse: pages/s from upload to parseStatus 2 (worker thread, index written) vs raw pdf.js
-//   text extraction of the same file in this process, pdf.js as shipped. Target >= 0.9x (issue
-//   17). Also shown: against raw extraction with pdf.js loaded as the parse workers load it
-//   (parsing/pdfjs.ts gives back the built-ins its polyfills replace; in a worker thread here).
-// - two at once: two copies uploaded together, pages/s until both are parsed, vs one alone
-//   (the figure above). Target >= 1.6x on two cores (issue 17); shown without a target on one.
+//   text extraction of the same file in this process, pdf.js as shipped, measured just before
+//   it; the ratio is the median of five such rounds' ratios. Target >= 0.9x (issue 17). Also
+//   shown: against raw extraction with pdf.js loaded as the parse workers load it (parsing/
+//   pdfjs.ts gives back the built-ins its polyfills replace; in a worker thread here).
+// - two at once: two copies uploaded together, pages/s until both are parsed, vs one copy
+//   alone parsed just before (median of five rounds' ratios). Target >= 1.6x on two cores
+//   (issue 17); shown without a target on one.
 // - event loop: while a 500-page PDF parses, every ping is answered (target 1.0), and the ping
 //   p99 latency is shown against the idle p99.
 // - upload: a 150 MB file through multipart vs a plain streamed file copy on the same disk
@@ -210,30 +212,43 @@ export async function run(): Promise<Figure[]> {
     const warmIds = await Promise.all(warm.map((w, j) => uploadFile(server, w, `warm-up-${j}.pdf`)));
     await Promise.all(warmIds.map((docId) => waitParsed(server, docId)));
     for (const w of warm) fs.rmSync(w);
+    // Five rounds, each measuring the baselines and the parse back to back; the ratios are the
+    // medians of the rounds' own ratios, so a slow spell of this shared machine that spans one
+    // round moves its two sides together instead of one figure's median.
+    const ROUNDS = 5;
     const raw: number[] = [];
     const rawRestored: number[] = [];
     const parsed: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    let made = 0;
+    const parseOne = async (tag: string) => {
+      const copy = variant(book, 100 + made++);
+      const started = performance.now();
+      const id = await uploadFile(server, copy, `lshort-${tag}.pdf`);
+      await waitParsed(server, id);
+      const pagesPerSecond = 139 / ((performance.now() - started) / 1000);
+      fs.rmSync(copy);
+      return pagesPerSecond;
+    };
+    for (let i = 0; i < ROUNDS; i++) {
       raw.push(await rawExtraction(book));
       rawRestored.push(await restored.extract(book));
-      const copy = variant(book, i);
-      const started = performance.now();
-      const id = await uploadFile(server, copy, `lshort-${i}.pdf`);
-      await waitParsed(server, id);
-      parsed.push(139 / ((performance.now() - started) / 1000));
-      fs.rmSync(copy);
+      parsed.push(await parseOne(`${i}`));
     }
+    const ratioOf = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
     const [r, p] = [median(raw), median(parsed)];
-    figures.push({ name: 'parse lshort-zh-cn.pdf (139 pages, upload → parseStatus 2)', value: `${p.toFixed(1)} pages/s`, baseline: `${r.toFixed(1)} pages/s raw pdf.js text`, ratio: p / r, target: { op: '>=', ratio: 0.9 } });
+    figures.push({ name: `parse lshort-zh-cn.pdf (139 pages, upload → parseStatus 2; median of ${ROUNDS} paired rounds)`, value: `${p.toFixed(1)} pages/s`, baseline: `${r.toFixed(1)} pages/s raw pdf.js text`, ratio: ratioOf(parsed, raw), target: { op: '>=', ratio: 0.9 } });
     // The parse workers load pdf.js with the built-ins given back (parsing/pdfjs.ts); against raw
     // extraction with that same pdf.js, what is left is the parse's own work (layout, passages,
     // index words, storing), shown without a target.
     const rr = median(rawRestored);
-    figures.push({ name: 'parse lshort-zh-cn.pdf vs raw text of pdf.js loaded as the parse workers load it', value: `${p.toFixed(1)} pages/s`, baseline: `${rr.toFixed(1)} pages/s raw pdf.js text, built-ins given back`, ratio: p / rr });
+    figures.push({ name: 'parse lshort-zh-cn.pdf vs raw text of pdf.js loaded as the parse workers load it', value: `${p.toFixed(1)} pages/s`, baseline: `${rr.toFixed(1)} pages/s raw pdf.js text, built-ins given back`, ratio: ratioOf(parsed, rawRestored) });
 
-    // Two documents at once (one parse worker per core, at most two): three rounds, median.
+    // Two documents at once (one parse worker per core, at most two), each round against one
+    // document alone parsed just before it.
     const pairs: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    const alone: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      alone.push(await parseOne(`alone-${i}`));
       const copies = [variant(book, 10 + i), variant(book, 20 + i)];
       const started = performance.now();
       const ids = await Promise.all(copies.map((c, j) => uploadFile(server, c, `pair-${i}-${j}.pdf`)));
@@ -241,13 +256,12 @@ export async function run(): Promise<Figure[]> {
       pairs.push((2 * 139) / ((performance.now() - started) / 1000));
       for (const c of copies) fs.rmSync(c);
     }
-    const two = median(pairs);
     const cores = os.availableParallelism();
     figures.push({
-      name: `parse two copies at once (${cores} cores) vs one alone`,
-      value: `${two.toFixed(1)} pages/s`,
-      baseline: `${p.toFixed(1)} pages/s one document`,
-      ratio: two / p,
+      name: `parse two copies at once (${cores} cores) vs one alone (median of ${ROUNDS} paired rounds)`,
+      value: `${median(pairs).toFixed(1)} pages/s`,
+      baseline: `${median(alone).toFixed(1)} pages/s one document`,
+      ratio: ratioOf(pairs, alone),
       ...(cores >= 2 ? { target: { op: '>=' as const, ratio: 1.6 } } : {}),
     });
 

@@ -94,24 +94,34 @@ export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[]
   return [...out, ...chem];
 }
 
+/** Words of Han runs seen lately (hanWords), emptied when full. */
+const runWords = new Map<string, string[]>();
+const RUN_WORDS_MAX = 50_000;
+
 /**
  * The words of each Han run, from one pass of the segmenter over all of them joined by spaces (a
  * word never spans a space, and ICU's dictionary splits each run of Han characters on its own, so
  * the words are the same as run by run; one call instead of one per run is ~1.5× faster).
  */
 function hanWords(runs: string[]): string[][] {
-  const words = runs.map((): string[] => []);
-  if (!runs.length) return words;
-  const ends: number[] = [];
-  let end = -1;
-  for (const r of runs) ends.push((end += r.length + 1));
-  let run = 0;
-  for (const s of segmenter.segment(runs.join(' '))) {
-    if (!s.isWordLike) continue;
-    while (s.index >= ends[run]!) run++;
-    words[run]!.push(s.segment);
+  // For the same reason a run's words can be remembered: a parse meets a fifth of its Han text
+  // again (running phrases, a section heading indexed with each of its passages, merged passages).
+  const fresh = [...new Set(runs.filter((r) => !runWords.has(r)))];
+  if (fresh.length) {
+    if (runWords.size + fresh.length > RUN_WORDS_MAX) runWords.clear();
+    const words = fresh.map((): string[] => []);
+    const ends: number[] = [];
+    let end = -1;
+    for (const r of fresh) ends.push((end += r.length + 1));
+    let run = 0;
+    for (const s of segmenter.segment(fresh.join(' '))) {
+      if (!s.isWordLike) continue;
+      while (s.index >= ends[run]!) run++;
+      words[run]!.push(s.segment);
+    }
+    fresh.forEach((r, i) => runWords.set(r, words[i]!));
   }
-  return words;
+  return runs.map((r) => runWords.get(r)!);
 }
 
 /** The segmented form stored in the index. */
