@@ -1,0 +1,162 @@
+// General second-stage variants tried on the hard retrieval set (issue 17), chosen on the even half
+// (tuning) and shown beside the odd half (held out): a deeper candidate pool, pseudo-relevance
+// feedback over the pool (RM3: Lavrenko & Croft 2001, "Relevance-based language models"; the
+// parameters of Anserini's RM3 — fbDocs 10, fbTerms 10, originalQueryWeight 0.5 — among the grid),
+// evidence of a passage's page (its other candidates) and of its previous passage (a heading or a
+// question split from its answer). Every variant reorders the first stage's candidates only (no
+// second query to the index).
+// Needs the index bench/retrieval-hard-halves.ts keeps: npx tsx bench/retrieval-hard-halves.ts /tmp/hard/db,
+// then npx tsx bench/retrieval-hard-variants.ts /tmp/hard/db
+import { openDatabase } from '../src/server/db/database';
+import { looksLikeNavigation } from '../src/server/parsing/navigation';
+import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS, type Scored } from '../src/server/retrieval/rerank';
+import { search, type Passage } from '../src/server/retrieval/search';
+import { queryTerms } from '../src/server/text/segment';
+import { root } from './lib';
+import { evaluate, loadHardSet, type HardSet } from './retrieval-eval';
+
+const set = loadHardSet(root);
+const db = await openDatabase(process.argv[2] ?? '/tmp/hard/db');
+const ids = Object.keys(set.docs);
+const half = (parity: number): HardSet => ({ ...set, questions: set.questions.filter((_, i) => i % 2 === parity) });
+
+// Every passage by document and text, with its neighbours (the previous passage of the same document).
+const chunks = await db.selectFrom('kb_chunks').select(['doc_id', 'ordinal', 'page', 'text', 'segmented']).orderBy('doc_id').orderBy('ordinal').execute();
+const byKey = new Map(chunks.map((c, i) => [`${c.doc_id}\u0000${c.text}`, i]));
+const previous = (p: Passage) => {
+  const i = byKey.get(`${p.docId}\u0000${p.text}`);
+  if (i === undefined || i === 0) return undefined;
+  const c = chunks[i - 1]!;
+  return c.doc_id === p.docId ? c : undefined;
+};
+
+const depths = [20, 30, 40, 60];
+const pools = new Map<string, Passage[]>();
+for (const d of depths) for (const q of set.questions) pools.set(`${d}|${q.question}`, await search(db, ids, q.question, d, { expand: true }));
+
+const HAN1 = /^\p{Script=Han}$/u;
+const STOP = /^(?:\d+|[a-z]|the|and|for|with|that|this|are|is|of|to|in|on|by|be|or|an|as|it|at|from|which|can|not)$/;
+
+interface Variant {
+  depth: number;
+  /** RM3 feedback: passages, terms, weight of the feedback part (0: off). */
+  fbDocs: number;
+  fbTerms: number;
+  fbWeight: number;
+  /** Share of the page's other candidates' scores added to a passage's. */
+  page: number;
+  /** Weight of the score of the passage read with its previous passage. */
+  prev: number;
+  /** Bonus for the longest run of the question's Chinese characters found verbatim in the passage (3 or more). */
+  phrase?: number;
+  /** Only in its first line (heading or question). */
+  phraseHeading?: boolean;
+}
+
+const ASKING = /什么|怎么|怎样|如何|为什么|为何|哪些|哪个|哪里|哪儿|是否|能否|可以|可否|能不能|是不是|有没有|多少|几种|吗|呢|请问|一下|一些|应该|需要|我们|你们|进行/gu;
+/** Length of the longest run of the question's Han characters (asking words cut out) that the text holds. */
+function longestRun(question: string, text: string): number {
+  const runs = question.normalize('NFKC').replace(ASKING, ' ').match(/\p{Script=Han}+/gu) ?? [];
+  const t = text.normalize('NFKC');
+  let best = 0;
+  for (const r of runs) {
+    const cs = [...r];
+    for (let i = 0; i < cs.length; i++) for (let j = i + best + 1; j <= cs.length; j++) {
+      if (t.includes(cs.slice(i, j).join(''))) best = j - i;
+      else break;
+    }
+  }
+  return best;
+}
+
+const diversify = (ranked: Scored[]): Scored[] => {
+  const head: Scored[] = [];
+  const later: Scored[] = [];
+  const seen = new Set<string>();
+  for (const p of ranked) {
+    const key = `${p.docId}\u0000${p.page ?? ''}`;
+    if (head.length < RERANK_WEIGHTS.diverseTop && !seen.has(key)) {
+      seen.add(key);
+      head.push(p);
+    } else later.push(p);
+  }
+  return [...head, ...later];
+};
+
+function reorder(question: string, pool: Passage[], v: Variant): Scored[] {
+  let ranked = rerank(question, pool);
+  if (v.prev) {
+    const withPrev = pool.map((p) => {
+      const c = previous(p);
+      return c ? { ...p, text: `${c.text}\n${p.text}`, segmented: `${c.segmented} ${p.segmented ?? ''}` } : p;
+    });
+    const ctx = new Map(rerank(question, withPrev).map((p, i) => [p.text, p.score] as const));
+    const own = new Map(pool.map((p, i) => [p.text, withPrev[i]!.text] as const));
+    ranked = ranked.map((p) => ({ ...p, score: p.score + v.prev * (ctx.get(own.get(p.text) ?? '') ?? 0) })).sort((a, b) => b.score - a.score);
+  }
+  if (v.phrase) {
+    ranked = ranked
+      .map((p) => {
+        const L = longestRun(question, v.phraseHeading ? p.text.split('\n', 1)[0]!.slice(0, 120) : p.text);
+        return { ...p, score: p.score * (1 + v.phrase! * (L >= 3 ? Math.min(1, (L - 2) / 3) : 0)) };
+      })
+      .sort((a, b) => b.score - a.score);
+  }
+  if (v.page) {
+    const sums = new Map<string, number>();
+    for (const p of ranked) sums.set(`${p.docId}|${p.page}`, (sums.get(`${p.docId}|${p.page}`) ?? 0) + p.score);
+    ranked = ranked.map((p) => ({ ...p, score: p.score + v.page * (sums.get(`${p.docId}|${p.page}`)! - p.score) })).sort((a, b) => b.score - a.score);
+  }
+  if (v.fbWeight) {
+    const words = new Map(pool.map((p) => [p.text, (p.segmented ?? '').split(' ').filter(Boolean)] as const));
+    const asked = new Set(queryTerms(question, { expand: true }).map((t) => t.slice(1, -1)));
+    const fb = ranked.slice(0, v.fbDocs);
+    const total = fb.reduce((s, p) => s + p.score, 0) || 1;
+    const rel = new Map<string, number>();
+    for (const p of fb) {
+      const ws = words.get(p.text) ?? [];
+      for (const w of ws) if (!HAN1.test(w) && !STOP.test(w) && !asked.has(w)) rel.set(w, (rel.get(w) ?? 0) + p.score / total / ws.length);
+    }
+    const n = pool.length;
+    const df = (w: string) => pool.filter((p) => words.get(p.text)!.includes(w)).length;
+    const expansion = [...rel.entries()].sort((a, b) => b[1] - a[1]).slice(0, v.fbTerms);
+    const z = expansion.reduce((s, e) => s + e[1], 0) || 1;
+    const idf = new Map(expansion.map(([w]) => [w, Math.log(1 + (n + 1) / (df(w) + 0.5))]));
+    const avg = pool.reduce((s, p) => s + words.get(p.text)!.length, 0) / Math.max(1, n);
+    const fbScore = (p: Scored) => {
+      const ws = words.get(p.text) ?? [];
+      const norm = 1.2 * (0.25 + (0.75 * ws.length) / avg);
+      return expansion.reduce((s, [w, pw]) => {
+        const f = ws.filter((x) => x === w).length;
+        return s + (f ? ((pw / z) * idf.get(w)! * f * 2.2) / (f + norm) : 0);
+      }, 0);
+    };
+    const fbs = ranked.map(fbScore);
+    const fbTop = Math.max(...fbs, 1e-9);
+    const top = Math.max(...ranked.map((p) => p.score), 1e-9);
+    ranked = ranked.map((p, i) => ({ ...p, score: (1 - v.fbWeight) * (p.score / top) + v.fbWeight * (fbs[i]! / fbTop) })).sort((a, b) => b.score - a.score);
+  }
+  return diversify(ranked);
+}
+
+const run = (s: HardSet, v: Variant) =>
+  evaluate(s, async (q) => reorder(q, pools.get(`${v.depth}|${q}`)!, v), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+
+const base: Variant = { depth: 20, fbDocs: 0, fbTerms: 0, fbWeight: 0, page: 0, prev: 0 };
+const variants: Variant[] = [base];
+for (const depth of depths) if (depth !== 20) variants.push({ ...base, depth });
+for (const depth of [20, 40]) for (const fbDocs of [3, 5, 10]) for (const fbTerms of [10, 20]) for (const fbWeight of [0.1, 0.2, 0.3, 0.5]) variants.push({ ...base, depth, fbDocs, fbTerms, fbWeight });
+for (const depth of [20, 40]) for (const page of [0.1, 0.2, 0.3, 0.5]) variants.push({ ...base, depth, page });
+for (const depth of [20, 40]) for (const prev of [0.1, 0.2, 0.3, 0.5, 1]) variants.push({ ...base, depth, prev });
+
+if (process.env.PHRASE_ONLY) variants.length = 1;
+for (const depth of [20, 40]) for (const phrase of [0.1, 0.2, 0.3, 0.5, 1]) for (const phraseHeading of [false, true]) variants.push({ ...base, depth, phrase, phraseHeading });
+const f3 = (x: number) => x.toFixed(3);
+console.log('variant | tune R5 MRR abst nav | held R5 MRR abst nav');
+for (const v of variants) {
+  const t = await run(half(0), v);
+  const h = await run(half(1), v);
+  const name = `d${v.depth}${v.fbWeight ? ` rm3(${v.fbDocs},${v.fbTerms},${v.fbWeight})` : ''}${v.page ? ` page ${v.page}` : ''}${v.prev ? ` prev ${v.prev}` : ''}${v.phrase ? ` phrase${v.phraseHeading ? '(head)' : ''} ${v.phrase}` : ''}`;
+  console.log(`${name.padEnd(24)} | ${f3(t.recall5)} ${f3(t.mrr)} ${f3(t.abstainRight)} ${t.navigationInTop5} | ${f3(h.recall5)} ${f3(h.mrr)} ${f3(h.abstainRight)} ${h.navigationInTop5}`);
+}
+await db.destroy();
