@@ -51,6 +51,37 @@ interface Variant {
   phrase?: number;
   /** Only in its first line (heading or question). */
   phraseHeading?: boolean;
+  /** The pool scored again by BM25 with these constants (document frequencies of all the set's passages), its best 20 reranked. */
+  okapi?: { k1: number; b: number; fts5Idf?: boolean };
+}
+
+// Document frequencies and average length over every passage of the set (all its documents are searched).
+const dfs = new Map<string, number>();
+let totalLength = 0;
+for (const c of chunks) {
+  const ws = c.segmented.split(' ').filter(Boolean);
+  totalLength += ws.length;
+  for (const w of new Set(ws)) dfs.set(w, (dfs.get(w) ?? 0) + 1);
+}
+const avgdl = totalLength / chunks.length;
+function okapi(question: string, pool: Passage[], k1: number, b: number, fts5Idf = false): Passage[] {
+  const terms = queryTerms(question, { expand: true }).map((t) => t.slice(1, -1).replace(/""/g, '"'));
+  const N = chunks.length;
+  return pool
+    .map((p) => {
+      const ws = (p.segmented ?? '').split(' ').filter(Boolean);
+      const norm = k1 * (1 - b + (b * ws.length) / avgdl);
+      let score = 0;
+      for (const t of terms) {
+        const f = ws.filter((w) => w === t).length;
+        if (!f) continue;
+        const n = dfs.get(t) ?? 0;
+        score += (fts5Idf ? Math.max(1e-6, Math.log((N - n + 0.5) / (n + 0.5))) : Math.log(1 + (N - n + 0.5) / (n + 0.5))) * ((f * (k1 + 1)) / (f + norm));
+      }
+      return { ...p, score };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 20);
 }
 
 const ASKING = /什么|怎么|怎样|如何|为什么|为何|哪些|哪个|哪里|哪儿|是否|能否|可以|可否|能不能|是不是|有没有|多少|几种|吗|呢|请问|一下|一些|应该|需要|我们|你们|进行/gu;
@@ -84,13 +115,13 @@ const diversify = (ranked: Scored[]): Scored[] => {
 };
 
 function reorder(question: string, pool: Passage[], v: Variant): Scored[] {
-  let ranked = rerank(question, pool);
+  let ranked = rerank(question, v.okapi ? okapi(question, pool, v.okapi.k1, v.okapi.b, v.okapi.fts5Idf) : pool);
   if (v.prev) {
     const withPrev = pool.map((p) => {
       const c = previous(p);
       return c ? { ...p, text: `${c.text}\n${p.text}`, segmented: `${c.segmented} ${p.segmented ?? ''}` } : p;
     });
-    const ctx = new Map(rerank(question, withPrev).map((p, i) => [p.text, p.score] as const));
+    const ctx = new Map(rerank(question, withPrev).map((p) => [p.text, p.score] as const));
     const own = new Map(pool.map((p, i) => [p.text, withPrev[i]!.text] as const));
     ranked = ranked.map((p) => ({ ...p, score: p.score + v.prev * (ctx.get(own.get(p.text) ?? '') ?? 0) })).sort((a, b) => b.score - a.score);
   }
@@ -150,13 +181,18 @@ for (const depth of [20, 40]) for (const page of [0.1, 0.2, 0.3, 0.5]) variants.
 for (const depth of [20, 40]) for (const prev of [0.1, 0.2, 0.3, 0.5, 1]) variants.push({ ...base, depth, prev });
 
 if (process.env.PHRASE_ONLY) variants.length = 1;
-for (const depth of [20, 40]) for (const phrase of [0.1, 0.2, 0.3, 0.5, 1]) for (const phraseHeading of [false, true]) variants.push({ ...base, depth, phrase, phraseHeading });
+if (process.env.OKAPI_ONLY) {
+  variants.length = 1;
+  for (const depth of [20, 40]) for (const k1 of [0.6, 0.9, 1.2, 1.6, 2]) for (const b of [0.3, 0.5, 0.75, 0.9]) variants.push({ ...base, depth, okapi: { k1, b } });
+  for (const depth of [20, 40]) for (const k1 of [1.2, 1.4, 1.6, 1.8, 2]) for (const b of [0.6, 0.75, 0.85]) variants.push({ ...base, depth, okapi: { k1, b, fts5Idf: true } });
+}
+if (!process.env.OKAPI_ONLY) for (const depth of [20, 40]) for (const phrase of [0.1, 0.2, 0.3, 0.5, 1]) for (const phraseHeading of [false, true]) variants.push({ ...base, depth, phrase, phraseHeading });
 const f3 = (x: number) => x.toFixed(3);
 console.log('variant | tune R5 MRR abst nav | held R5 MRR abst nav');
 for (const v of variants) {
   const t = await run(half(0), v);
   const h = await run(half(1), v);
-  const name = `d${v.depth}${v.fbWeight ? ` rm3(${v.fbDocs},${v.fbTerms},${v.fbWeight})` : ''}${v.page ? ` page ${v.page}` : ''}${v.prev ? ` prev ${v.prev}` : ''}${v.phrase ? ` phrase${v.phraseHeading ? '(head)' : ''} ${v.phrase}` : ''}`;
+  const name = `d${v.depth}${v.fbWeight ? ` rm3(${v.fbDocs},${v.fbTerms},${v.fbWeight})` : ''}${v.page ? ` page ${v.page}` : ''}${v.prev ? ` prev ${v.prev}` : ''}${v.okapi ? ` k1 ${v.okapi.k1} b ${v.okapi.b}${v.okapi.fts5Idf ? ' fts5idf' : ''}` : ''}${v.phrase ? ` phrase${v.phraseHeading ? '(head)' : ''} ${v.phrase}` : ''}`;
   console.log(`${name.padEnd(24)} | ${f3(t.recall5)} ${f3(t.mrr)} ${f3(t.abstainRight)} ${t.navigationInTop5} | ${f3(h.recall5)} ${f3(h.mrr)} ${f3(h.abstainRight)} ${h.navigationInTop5}`);
 }
 await db.destroy();
