@@ -5,11 +5,21 @@
 // evidence of a passage's page (its other candidates) and of its previous passage (a heading or a
 // question split from its answer). Every variant reorders the first stage's candidates only (no
 // second query to the index).
+//
+// Result (2026-11-26; recall@5 / MRR, tuning half | held-out half; baseline 0.920 / 0.833 | 0.973 / 0.812):
+// no variant raised the tuning half's recall@5 and MRR together except scoring the pool again with
+// BM25 k1 = 1.4 (OKAPI_ONLY=1, fts5idf: 0.933 / 0.842 | 0.973 / 0.814), which was tried in search.ts
+// (commit 53a590a, SearchOptions.rescore) and reverted: with other documents in the index it left
+// the held-out half unchanged (0.973 / 0.812) and lowered the easy set's MRR through the second stage
+// (bench/data/retrieval-set.json, 0.881 → 0.857). RM3 lowered the tuning half's MRR at every setting
+// (best 0.822 at fbDocs 5, fbTerms 20, weight 0.1); page and previous-passage evidence, verbatim
+// phrase runs, deeper pools (30–60) and the second stage's floor / proximity / heading weights
+// (WEIGHTS_ONLY=1) gave nothing on the tuning half beyond ±0.002 MRR.
 // Needs the index bench/retrieval-hard-halves.ts keeps: npx tsx bench/retrieval-hard-halves.ts /tmp/hard/db,
 // then npx tsx bench/retrieval-hard-variants.ts /tmp/hard/db
 import { openDatabase } from '../src/server/db/database';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
-import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS, type Scored } from '../src/server/retrieval/rerank';
+import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS, type RerankWeights, type Scored } from '../src/server/retrieval/rerank';
 import { search, type Passage } from '../src/server/retrieval/search';
 import { queryTerms } from '../src/server/text/segment';
 import { root } from './lib';
@@ -53,6 +63,8 @@ interface Variant {
   phraseHeading?: boolean;
   /** The pool scored again by BM25 with these constants (document frequencies of all the set's passages), its best 20 reranked. */
   okapi?: { k1: number; b: number; fts5Idf?: boolean };
+  /** The second stage's own weights (rerank.ts RERANK_WEIGHTS) changed. */
+  weights?: Partial<RerankWeights>;
 }
 
 // Document frequencies and average length over every passage of the set (all its documents are searched).
@@ -115,7 +127,7 @@ const diversify = (ranked: Scored[]): Scored[] => {
 };
 
 function reorder(question: string, pool: Passage[], v: Variant): Scored[] {
-  let ranked = rerank(question, v.okapi ? okapi(question, pool, v.okapi.k1, v.okapi.b, v.okapi.fts5Idf) : pool);
+  let ranked = rerank(question, v.okapi ? okapi(question, pool, v.okapi.k1, v.okapi.b, v.okapi.fts5Idf) : pool, { ...RERANK_WEIGHTS, ...v.weights });
   if (v.prev) {
     const withPrev = pool.map((p) => {
       const c = previous(p);
@@ -181,18 +193,22 @@ for (const depth of [20, 40]) for (const page of [0.1, 0.2, 0.3, 0.5]) variants.
 for (const depth of [20, 40]) for (const prev of [0.1, 0.2, 0.3, 0.5, 1]) variants.push({ ...base, depth, prev });
 
 if (process.env.PHRASE_ONLY) variants.length = 1;
+if (process.env.WEIGHTS_ONLY) {
+  variants.length = 1;
+  for (const floor of [0.2, 0.35, 0.5]) for (const proximity of [0, 0.2, 0.35, 0.6]) for (const heading of [0.25, 0.5, 0.75, 1]) variants.push({ ...base, weights: { floor, proximity, heading } });
+}
 if (process.env.OKAPI_ONLY) {
   variants.length = 1;
   for (const depth of [20, 40]) for (const k1 of [0.6, 0.9, 1.2, 1.6, 2]) for (const b of [0.3, 0.5, 0.75, 0.9]) variants.push({ ...base, depth, okapi: { k1, b } });
   for (const depth of [20, 40]) for (const k1 of [1.2, 1.4, 1.6, 1.8, 2]) for (const b of [0.6, 0.75, 0.85]) variants.push({ ...base, depth, okapi: { k1, b, fts5Idf: true } });
 }
-if (!process.env.OKAPI_ONLY) for (const depth of [20, 40]) for (const phrase of [0.1, 0.2, 0.3, 0.5, 1]) for (const phraseHeading of [false, true]) variants.push({ ...base, depth, phrase, phraseHeading });
+if (!process.env.OKAPI_ONLY && !process.env.WEIGHTS_ONLY) for (const depth of [20, 40]) for (const phrase of [0.1, 0.2, 0.3, 0.5, 1]) for (const phraseHeading of [false, true]) variants.push({ ...base, depth, phrase, phraseHeading });
 const f3 = (x: number) => x.toFixed(3);
 console.log('variant | tune R5 MRR abst nav | held R5 MRR abst nav');
 for (const v of variants) {
   const t = await run(half(0), v);
   const h = await run(half(1), v);
-  const name = `d${v.depth}${v.fbWeight ? ` rm3(${v.fbDocs},${v.fbTerms},${v.fbWeight})` : ''}${v.page ? ` page ${v.page}` : ''}${v.prev ? ` prev ${v.prev}` : ''}${v.okapi ? ` k1 ${v.okapi.k1} b ${v.okapi.b}${v.okapi.fts5Idf ? ' fts5idf' : ''}` : ''}${v.phrase ? ` phrase${v.phraseHeading ? '(head)' : ''} ${v.phrase}` : ''}`;
+  const name = `d${v.depth}${v.fbWeight ? ` rm3(${v.fbDocs},${v.fbTerms},${v.fbWeight})` : ''}${v.page ? ` page ${v.page}` : ''}${v.prev ? ` prev ${v.prev}` : ''}${v.okapi ? ` k1 ${v.okapi.k1} b ${v.okapi.b}${v.okapi.fts5Idf ? ' fts5idf' : ''}` : ''}${v.weights ? ` ${JSON.stringify(v.weights)}` : ''}${v.phrase ? ` phrase${v.phraseHeading ? '(head)' : ''} ${v.phrase}` : ''}`;
   console.log(`${name.padEnd(24)} | ${f3(t.recall5)} ${f3(t.mrr)} ${f3(t.abstainRight)} ${t.navigationInTop5} | ${f3(h.recall5)} ${f3(h.mrr)} ${f3(h.abstainRight)} ${h.navigationInTop5}`);
 }
 await db.destroy();

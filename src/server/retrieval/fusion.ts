@@ -65,8 +65,7 @@ export async function hybridSearch(db: Executor, docIds: string[], query: string
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
-  // BM25 alone: FTS5's best candidates scored again with search.ts's k1 (measured on the hard set's halves there).
-  if (!client || !docIds.length || !query.trim()) return { passages: await search(db, docIds, query, k, { expand: true, rescore: true }), byMeaning: none };
+  if (!client || !docIds.length || !query.trim()) return { passages: await search(db, docIds, query, k, { expand: true }), byMeaning: none };
   const depth = depthFor(k);
   const semantic = async () => {
     try {

@@ -23,11 +23,6 @@ export interface SearchOptions {
    * queryTerms' expand): for the second stage (fusion.ts), which counts them as covering the words.
    */
   expand?: boolean;
-  /**
-   * Score the candidates again here with every token (BM25 with K1 and B below) even when FTS5
-   * ranked them with all of them: for the second stage (fusion.ts), whose candidates this orders.
-   */
-  rescore?: boolean;
 }
 
 /**
@@ -45,12 +40,8 @@ const SPAN_GAP = 2000;
 const MAX_SPANS = 6;
 /** SQLite allows 500 terms in a compound SELECT; the counts go in statements of at most this many. */
 const COUNTS_PER_STATEMENT = 400;
-// The constants of the BM25 the candidates are scored with here (FTS5's bm25() ranks them with
-// k1 = 1.2, b = 0.75). k1 = 1.4 (a repeated question word counts a little more) was chosen for the
-// second stage's candidates on the even half of bench/data/retrieval-hard.json among k1 1.2–2.0 ×
-// b 0.6–0.85 (bench/retrieval-hard-variants.ts, OKAPI_ONLY=1): recall@5 0.920 → 0.933, MRR
-// 0.833 → 0.842; held-out odd half recall@5 0.973 → 0.973, MRR 0.812 → 0.814.
-const K1 = 1.4;
+// FTS5's bm25() constants.
+const K1 = 1.2;
 const B = 0.75;
 
 /**
@@ -148,13 +139,6 @@ async function selectTerms(db: Executor, ft: FullText, terms: string[], spans: S
   return { present, lead, candidates };
 }
 
-/** Every token counted exactly in ranges holding at most `budget` passages: all of them lead. */
-async function countAll(db: Executor, ft: FullText, terms: string[], spans: Span[], docIds: string[], budget: number) {
-  const counts = await passageCounts(db, ft, terms, spans, docIds, budget + 1);
-  const present = terms.map((term, i) => ({ term, ...counts[i]! })).filter((t) => t.n > 0);
-  return { present, lead: present.length, candidates: 0 };
-}
-
 /** The best passages of the documents in the spans holding any of the terms, by BM25. */
 async function rank(ft: FullText, terms: string[], spans: Span[], docIds: string[], limit: number): Promise<Hit[]> {
   const hits: Hit[] = [];
@@ -198,14 +182,11 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
   const budget = Math.max(1, Math.floor(opts.budget ?? RANK_BUDGET));
   const limit = Number.isFinite(k) ? Math.max(1, Math.min(100, Math.floor(k))) : 8;
 
-  // Ranges no larger than the budget cannot hold more candidates than it: every token is ranked,
-  // uncounted, or (to score the candidates again) counted exactly over at most `budget` passages.
+  // Ranges no larger than the budget cannot hold more candidates than it: no counting needed.
   const small = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0) <= budget;
-  const { present, lead: kept, candidates } = !small
-    ? await selectTerms(db, ft, terms, spans, docIds, budget)
-    : opts.rescore
-      ? await countAll(db, ft, terms, spans, docIds, budget)
-      : { present: terms.map((term) => ({ term, n: 1, exact: true })), lead: terms.length, candidates: 0 };
+  const { present, lead: kept, candidates } = small
+    ? { present: terms.map((term) => ({ term, n: 1, exact: true })), lead: terms.length, candidates: 0 }
+    : await selectTerms(db, ft, terms, spans, docIds, budget);
   if (!present.length) return [];
   if (candidates > budget) {
     // Even the rarest token is everywhere: rank the passages up to its budget-th one.
@@ -214,14 +195,13 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
     spans = spans.filter((s) => s.lo <= end).map((s) => ({ ...s, hi: Math.min(s.hi, end) }));
   }
   const rare = present.slice(0, kept);
-  // Tokens left out of FTS5's ranking: its best RESCORE_DEPTH are scored again with all of them.
-  const pruned = kept < present.length;
+  const rescore = kept < present.length;
   const hits = await rank(
     ft,
     rare.map((t) => t.term),
     spans,
     docIds,
-    pruned ? Math.max(limit, RESCORE_DEPTH) : limit,
+    rescore ? Math.max(limit, RESCORE_DEPTH) : limit,
   );
   if (!hits.length) return [];
   const rows = await chunksById(
@@ -229,49 +209,48 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
     hits.map((h) => h.id),
   );
 
-  if (!pruned && !opts.rescore) return hits.flatMap((h) => passageOf(rows, h));
-  // The candidates are scored here with every token (K1, B above), in whichever order FTS5 gave them.
-  const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
-  const avgdl = await ft.averageLength();
-  // The question's tokens are words of the segmented text as they are (text/segment.ts makes both),
-  // so their frequencies are counted on its words directly.
-  const weighted = present.map((t) => ({
-    word: t.term.slice(1, -1).replace(/""/g, '"'),
-    idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
-  }));
-  const index = new Map(weighted.map((w, i) => [w.word, i]));
-  const best = hits
-    .map((h) => {
-      const words = (rows.get(h.id)?.segmented ?? '').split(' ');
-      const freq = weighted.map(() => 0);
-      for (const w of words) {
-        const i = index.get(w);
-        if (i !== undefined) freq[i]!++;
-      }
-      const norm = K1 * (1 - B + (B * words.length) / avgdl);
-      let score = 0;
-      weighted.forEach((w, i) => {
-        const f = freq[i]!;
-        if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
-      });
-      return { id: h.id, score };
-    })
-    .sort((a, b) => b.score - a.score || a.id - b.id)
-    .slice(0, limit);
-  return best.flatMap((h) => passageOf(rows, h));
+  let best = hits;
+  if (rescore) {
+    const size = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0);
+    const avgdl = await ft.averageLength();
+    // The question's tokens are words of the segmented text as they are (text/segment.ts makes both),
+    // so their frequencies are counted on its words directly.
+    const weighted = present.map((t) => ({
+      word: t.term.slice(1, -1).replace(/""/g, '"'),
+      idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
+    }));
+    const index = new Map(weighted.map((w, i) => [w.word, i]));
+    best = hits
+      .map((h) => {
+        const words = (rows.get(h.id)?.segmented ?? '').split(' ');
+        const freq = weighted.map(() => 0);
+        for (const w of words) {
+          const i = index.get(w);
+          if (i !== undefined) freq[i]!++;
+        }
+        const norm = K1 * (1 - B + (B * words.length) / avgdl);
+        let score = 0;
+        weighted.forEach((w, i) => {
+          const f = freq[i]!;
+          if (f) score += (w.idf * f * (K1 + 1)) / (f + norm);
+        });
+        return { id: h.id, score };
+      })
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .slice(0, limit);
+  }
+  return best.flatMap((h) => {
+    const r = rows.get(h.id);
+    if (!r) return [];
+    return [
+      {
+        docId: r.doc_id,
+        page: r.page,
+        bbox: r.bbox ? (JSON.parse(r.bbox) as [number, number, number, number]) : null,
+        text: r.text,
+        score: h.score,
+        segmented: r.segmented,
+      },
+    ];
+  });
 }
-
-const passageOf = (rows: Map<number, ChunkRow>, h: Hit): Passage[] => {
-  const r = rows.get(h.id);
-  if (!r) return [];
-  return [
-    {
-      docId: r.doc_id,
-      page: r.page,
-      bbox: r.bbox ? (JSON.parse(r.bbox) as [number, number, number, number]) : null,
-      text: r.text,
-      score: h.score,
-      segmented: r.segmented,
-    },
-  ];
-};
