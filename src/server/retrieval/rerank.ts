@@ -127,6 +127,12 @@ export interface RerankWeights {
   chars: number;
   /** Weight of the same share in the passage's first line (a heading or FAQ question). */
   headingChars: number;
+  /** What a passage covering none of the question keeps of its BM25 score (coverage adds to it). */
+  floor: number;
+  /** Weight of how close together the question's words stand in the passage. */
+  proximity: number;
+  /** Weight of the share of the question's words in the passage's first line (a heading or FAQ question). */
+  heading: number;
   /** At most this many passages of one page among the first `diverseTop` (the rest move down). */
   perPage: number;
   diverseTop: number;
@@ -134,7 +140,7 @@ export interface RerankWeights {
 // Chosen on the even half of the hard set and checked on the odd half (bench/retrieval-hard-tune.ts):
 // the character shares raised the tuning half's recall@5 (0.880 → 0.920) but not the held-out
 // half's (0.920 → 0.920, MRR 0.800 → 0.786), so they stay off; one passage per page helped both.
-export const RERANK_WEIGHTS: RerankWeights = { bm25: 1, chars: 0, headingChars: 0, perPage: 1, diverseTop: 5 };
+export const RERANK_WEIGHTS: RerankWeights = { bm25: 1, chars: 0, headingChars: 0, floor: 0.35, proximity: 0.35, heading: 0.5, perPage: 1, diverseTop: 5 };
 
 const HAN_CHAR = /\p{Script=Han}/gu;
 /** The question's Chinese characters that say what it is about (not how it asks), each with a weight: rarer among the candidates weighs more. */
@@ -175,7 +181,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const charShare = chars.length && weights.chars ? weights.chars * charsIn(p.text) : 0;
       const headingShare = chars.length && weights.headingChars && firstLine.length < 120 ? weights.headingChars * charsIn(firstLine) : 0;
-      const score = (p.score / top) ** weights.bm25 * (0.35 + coverage + charShare) * (1 + 0.35 * proximity + 0.5 * heading + headingShare) * nav;
+      const score = (p.score / top) ** weights.bm25 * (weights.floor + coverage + charShare) * (1 + weights.proximity * proximity + weights.heading * heading + headingShare) * nav;
       const { segmented: _, ...rest } = p;
       return { ...rest, score, coverage: answers * nav * believed };
     })
