@@ -80,7 +80,7 @@ describe.skipIf(!hasPostgres())('per-user answer limits over two app nodes', () 
 
   it('questions of one user posted to both nodes at once: never more than the limit running, all finish, each that waited says 排队中 once on either node', async () => {
     const { onA, onB, userId } = await signedIn();
-    const N = 8;
+    const N = 16;
     // Sampled without pause for the whole test: the most answers of the user running at one moment.
     const sampled = { most: 0, count: 0, on: true };
     const sampler = (async () => {
