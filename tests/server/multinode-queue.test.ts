@@ -132,6 +132,34 @@ describe.skipIf(!hasPostgres())('per-user answer limits over two app nodes', () 
     expect(told.filter((n) => n === 1)).toHaveLength(N - LIMIT);
   }, 180_000);
 
+  it('waiting answers stopped on either node while both nodes claim: each ends stopped, once, and nothing stays queued or running', async () => {
+    const { onA, onB, userId } = await signedIn();
+    const N = 12;
+    const channels = await Promise.all(Array.from({ length: N }, (_, i) => onA.post<{ id: string }>(CH, { name: `停止排队${i}` })));
+    const asked = await Promise.all(channels.map((c, i) => ask(i % 2 ? onB : onA, `[hold] 停止排队${i}`, {}, c.body.data.id)));
+    await until(async () => llm.heldCount, (n) => n >= LIMIT, 20_000);
+    const statusOf = async (id: string) => (await sql.query<{ status: string }>('select status from questions where id = $1', [id])).rows[0]!.status;
+    const waiting: string[] = [];
+    for (const q of asked) if ((await statusOf(q.questionId)) === 'queued') waiting.push(q.questionId);
+    expect(waiting).toHaveLength(N - LIMIT);
+    // The running answers end while the waiting ones are stopped, half on each node: the nodes
+    // claim waiting answers at the moment they are stopped.
+    llm.release();
+    const stops = await Promise.all(waiting.map((id, i) => (i % 2 ? onA : onB).request('PUT', `${CH}/stop_questions/${id}`)));
+    expect(stops.map((r) => r.status)).toEqual(waiting.map(() => 200));
+    await until(async () => Promise.all(waiting.map(statusOf)), (all) => all.every((st) => st === 'stopped'), 20_000);
+    const unfinished = () => countOf("select count(*) as n from questions where user_id = $1 and status in ('queued', 'running')", [userId]);
+    await until(unfinished, (n) => n === 0, 20_000);
+    await new Promise((r) => setTimeout(r, 500)); // nothing starts afterwards
+    expect(await unfinished()).toBe(0);
+    llm.release(); // a model request of a stopped answer may still be held
+    for (const id of waiting) {
+      const { events } = await readEvents(onB, id);
+      expect(events.filter((e) => e.event === 'done' || e.event === 'error')).toHaveLength(1);
+      expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'stopped' } });
+    }
+  }, 120_000);
+
   it(`questions posted to both nodes at once never leave more than ${MAX_QUEUED_PER_USER} waiting; the others are refused and nothing of them is stored`, async () => {
     const { onA, onB, userId } = await signedIn();
     const channelId = (await onA.post<{ id: string }>(CH, { name: '很多问题同时提' })).body.data.id;

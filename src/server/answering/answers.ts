@@ -28,6 +28,9 @@ export const NO_WEB_SEARCH = NOT_CONFIGURED.all;
 export const NO_TOOLS = '所选工具暂未提供，本次回答没有使用工具';
 export const queuedMessage = (limit: number) => `排队中：每人同时最多进行${limit}个回答，前面的回答结束后自动开始`;
 
+/** Rolls back an answer's end whose row changed between reading and writing it (another node claimed or ended it). */
+class ChangedMeanwhile extends Error {}
+
 type Outcome = { status: 'done' | 'stopped' } | { status: 'failed'; message: string };
 
 export interface AnswerServiceDeps {
@@ -167,38 +170,47 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   async function finalise(questionId: string, outcome: Outcome, onlyFrom?: AnswerStatus[]): Promise<boolean> {
     await writer.drained(questionId); // the end comes after every event handed in before it
     writer.forget(questionId);
-    const stored = await db.transaction().execute(async (tx) => {
-      const row = await tx.selectFrom('questions').select(['status', 'node_id']).where('id', '=', questionId).executeTakeFirst();
-      if (!row) writer.moved(questionId); // deleted meanwhile: what it wrote is gone with it
-      if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
-      if (node && (row.status === 'running' ? row.node_id !== node.id : !onlyFrom)) {
-        // Several nodes: taken over by another node (this one was taken for dead) or already ended
-        // there; that node wrote the end, and whatever this one wrote since is dropped.
-        await tx.deleteFrom('answer_event_log').where('question_id', '=', questionId).where('node_id', '=', node.id).execute();
-        writer.moved(questionId);
-        return null;
-      }
-      // The events in the answer event log join the others for good, with the end.
-      await writer.moveTo(tx, questionId);
-      const so = foldAnswerEvents(await answerEventStore(tx).after(questionId));
-      await tx
-        .updateTable('questions')
-        .set({
-          status: outcome.status,
-          answer: so.answer,
-          thinking: so.thinking,
-          steps: JSON.stringify(so.steps),
-          citations: JSON.stringify(so.citations),
-          error: outcome.status === 'failed' ? outcome.message : null,
-          finished_at: now(),
-        })
-        .where('id', '=', questionId)
-        .execute();
-      return answerEventStore(tx).append(
-        questionId,
-        outcome.status === 'failed' ? { event: 'error', data: { status: 'failed', message: outcome.message } } : { event: 'done', data: { status: outcome.status } },
-      );
-    });
+    const stored = await db
+      .transaction()
+      .execute(async (tx) => {
+        const row = await tx.selectFrom('questions').select(['status', 'node_id']).where('id', '=', questionId).executeTakeFirst();
+        if (!row) writer.moved(questionId); // deleted meanwhile: what it wrote is gone with it
+        if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
+        if (node && (row.status === 'running' ? row.node_id !== node.id : !onlyFrom)) {
+          // Several nodes: taken over by another node (this one was taken for dead) or already ended
+          // there; that node wrote the end, and whatever this one wrote since is dropped.
+          await tx.deleteFrom('answer_event_log').where('question_id', '=', questionId).where('node_id', '=', node.id).execute();
+          writer.moved(questionId);
+          return null;
+        }
+        // The events in the answer event log join the others for good, with the end.
+        await writer.moveTo(tx, questionId);
+        const so = foldAnswerEvents(await answerEventStore(tx).after(questionId));
+        const ended = await tx
+          .updateTable('questions')
+          .set({
+            status: outcome.status,
+            answer: so.answer,
+            thinking: so.thinking,
+            steps: JSON.stringify(so.steps),
+            citations: JSON.stringify(so.citations),
+            error: outcome.status === 'failed' ? outcome.message : null,
+            finished_at: now(),
+          })
+          .where('id', '=', questionId)
+          // Several nodes: claimed (or ended) by another node since it was read — nothing of this end is kept.
+          .where('status', '=', row.status)
+          .executeTakeFirst();
+        if (Number(ended.numUpdatedRows) !== 1) throw new ChangedMeanwhile();
+        return answerEventStore(tx).append(
+          questionId,
+          outcome.status === 'failed' ? { event: 'error', data: { status: 'failed', message: outcome.message } } : { event: 'done', data: { status: outcome.status } },
+        );
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ChangedMeanwhile) return null;
+        throw err;
+      });
     if (!stored) return false;
     writer.moved(questionId);
     bus.publish(questionId, { type: 'event', event: stored });
@@ -319,13 +331,18 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
           });
           if (claimed !== 'claimed' || run.closed) {
             if (running.get(q.id) === run) running.delete(q.id);
-            if (claimed === 'full') {
-              // Several nodes: another node filled the user's slots since the count above.
-              perUser.set(q.user_id, maxPerUser);
-              // A stop that came meanwhile found the run and ended nothing (the answer was still
-              // queued, and no longer this node's to run): it ends here.
-              if (run.closed) await finalise(q.id, { status: 'stopped' }, ['queued']);
-              else await tellQueued(q.id);
+            // Several nodes: another node filled the user's slots since the count above.
+            if (claimed === 'full') perUser.set(q.user_id, maxPerUser);
+            if (node && run.closed && !closing) {
+              // A stop (or delete) came during the claim (at shutdown, a run closes with no end). Its end, written before the claim was
+              // decided, may have found the row still queued and ended nothing: the answer ends
+              // here, after it — where it is now (a no-op if that end was written).
+              // Ended elsewhere meanwhile, or taken by another node: the node running it (if any) is told.
+              await run.close();
+              const ended = claimed !== 'gone' && (await finalise(q.id, { status: 'stopped' }, [claimed === 'claimed' ? 'running' : 'queued']));
+              if (!ended) await node.bus.control('stop', [q.id]).catch((err: unknown) => log.warn({ err }, 'stop not sent to the other nodes'));
+            } else if (claimed === 'full') {
+              await tellQueued(q.id);
             }
             continue;
           }
