@@ -268,6 +268,29 @@ describe('a user with many questions waiting', () => {
   });
 });
 
+describe('a user posting many questions at once', () => {
+  it('is still refused beyond 20 queued: the count and the insert are one step', async () => {
+    const erin = (await signedInUser(server)).client;
+    const channelId = (await erin.post<{ id: string }>(CH, { name: '同时很多问题' })).body.data.id;
+    const posted = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => erin.post<{ question_id: string }>(`${CH}/init_questions`, { question: `[hold] 同时${i}`, channel_id: channelId, if_search_online: false, if_thinking: false })),
+    );
+    const accepted = posted.filter((r) => r.status === 200).map((r) => r.body.data.question_id);
+    for (const r of posted.filter((p) => p.status !== 200)) {
+      expect(r.status).toBe(429);
+      expect(r.body.message).toBe('排队中的问题已有20个，请等待前面的回答完成后再提问');
+    }
+    await until(async () => llm.heldCount, (n) => n >= 2);
+    const list = await erin.get<{ total: number; items: Array<{ status: string }> }>(`${CH}/questions/${channelId}?size=50`);
+    expect(list.body.data.total).toBe(accepted.length);
+    expect(list.body.data.items.filter((q) => q.status === 'queued').length).toBeLessThanOrEqual(20);
+    expect(accepted.length).toBeGreaterThanOrEqual(20);
+    expect(accepted.length).toBeLessThanOrEqual(22);
+    for (const id of accepted) await erin.request('PUT', `${CH}/stop_questions/${id}`);
+    llm.release();
+  });
+});
+
 describe('deleting while an answer is written', () => {
   it('ends the open streams and writes nothing more, for a question and for a whole channel', async () => {
     const one = await ask(alice, '[hold] 删除进行中的问题');

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/database';
+import type { Db, Executor } from '../db/database';
+import { lockForTransaction } from '../db/dialect';
 import { now } from '../db/database';
 import type { AnswerStatus } from '../db/schema';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
@@ -26,6 +27,9 @@ export const RESTART_MESSAGE = '服务重启，回答被中断，请重新提问
 export const NO_WEB_SEARCH = NOT_CONFIGURED.all;
 export const NO_TOOLS = '所选工具暂未提供，本次回答没有使用工具';
 export const queuedMessage = (limit: number) => `排队中：每人同时最多进行${limit}个回答，前面的回答结束后自动开始`;
+
+/** Rolls back an answer's end whose row changed between reading and writing it (another node claimed or ended it). */
+class ChangedMeanwhile extends Error {}
 
 type Outcome = { status: 'done' | 'stopped' } | { status: 'failed'; message: string };
 
@@ -101,48 +105,112 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
   let pumping = false;
   let pumpAgain = false;
 
-  // Several nodes: a note to a question this node does not run is stored outside the writer (whose
-  // memory of a question's last id holds only for answers it writes).
-  const append = node
-    ? async (questionId: string, event: NewAnswerEvent) => bus.publish(questionId, { type: 'event', event: await answerEventStore(db, writer).append(questionId, event) })
-    : async (questionId: string, event: NewAnswerEvent) => void (await writer.append(questionId, event));
+  /**
+   * The 排队中 notice of an answer waiting for its user's slot, once per wait. One process: this
+   * node's memory says whether it was written. Several nodes: the memory only spares queries; the
+   * notice is written with a conditional UPDATE of the question's `queued_notice_at`, in the
+   * transaction that stores it, so of nodes finding the answer waiting at once only one writes it
+   * (outside the writer, whose memory of a question's last id holds only for answers it writes).
+   */
+  async function tellQueued(questionId: string) {
+    if (toldQueued.has(questionId)) return;
+    toldQueued.add(questionId);
+    const event: NewAnswerEvent = { event: 'status', data: { status: 'queued', message: queuedMessage(maxPerUser) } };
+    if (!node) {
+      await writer.append(questionId, event).catch(() => undefined);
+      return;
+    }
+    try {
+      const stored = await db.transaction().execute(async (tx) => {
+        const first = await tx
+          .updateTable('questions')
+          .set({ queued_notice_at: now() })
+          .where('id', '=', questionId)
+          .where('status', '=', 'queued')
+          .where('queued_notice_at', 'is', null)
+          .executeTakeFirst();
+        return Number(first.numUpdatedRows) === 1 ? answerEventStore(tx, writer).append(questionId, event) : undefined;
+      });
+      if (stored) bus.publish(questionId, { type: 'event', event: stored });
+    } catch (err) {
+      toldQueued.delete(questionId); // tried again at the next look at the queue
+      log.warn({ err, questionId }, 'queue notice not stored');
+    }
+  }
+
+  /**
+   * Claims a queued answer for this node. Several nodes: the count of the user's running answers
+   * (on every node) and the claim are one transaction under a per-user lock, so two nodes claiming
+   * answers of one user at the same moment never run more than `maxPerUser`. One process: the
+   * caller counted this process's runs, which are all there are.
+   */
+  async function claim(questionId: string, userId: string): Promise<'claimed' | 'full' | 'gone'> {
+    const started = (ex: Executor) =>
+      ex
+        .updateTable('questions')
+        .set({ status: 'running', started_at: now(), ...(node ? { node_id: node.id, queued_notice_at: null } : {}) })
+        .where('id', '=', questionId)
+        .where('status', '=', 'queued')
+        .executeTakeFirst()
+        .then((r) => (Number(r.numUpdatedRows) === 1 ? ('claimed' as const) : ('gone' as const)));
+    if (!node) return started(db);
+    return db.transaction().execute(async (tx) => {
+      await lockForTransaction(tx, 'answers-of-user', userId);
+      const { n } = await tx
+        .selectFrom('questions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow();
+      return Number(n) >= maxPerUser ? 'full' : started(tx);
+    });
+  }
 
   /** Writes the end of an answer: the folded answer on the row and the terminal event, in one transaction. */
   async function finalise(questionId: string, outcome: Outcome, onlyFrom?: AnswerStatus[]): Promise<boolean> {
     await writer.drained(questionId); // the end comes after every event handed in before it
     writer.forget(questionId);
-    const stored = await db.transaction().execute(async (tx) => {
-      const row = await tx.selectFrom('questions').select(['status', 'node_id']).where('id', '=', questionId).executeTakeFirst();
-      if (!row) writer.moved(questionId); // deleted meanwhile: what it wrote is gone with it
-      if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
-      if (node && (row.status === 'running' ? row.node_id !== node.id : !onlyFrom)) {
-        // Several nodes: taken over by another node (this one was taken for dead) or already ended
-        // there; that node wrote the end, and whatever this one wrote since is dropped.
-        await tx.deleteFrom('answer_event_log').where('question_id', '=', questionId).where('node_id', '=', node.id).execute();
-        writer.moved(questionId);
-        return null;
-      }
-      // The events in the answer event log join the others for good, with the end.
-      await writer.moveTo(tx, questionId);
-      const so = foldAnswerEvents(await answerEventStore(tx).after(questionId));
-      await tx
-        .updateTable('questions')
-        .set({
-          status: outcome.status,
-          answer: so.answer,
-          thinking: so.thinking,
-          steps: JSON.stringify(so.steps),
-          citations: JSON.stringify(so.citations),
-          error: outcome.status === 'failed' ? outcome.message : null,
-          finished_at: now(),
-        })
-        .where('id', '=', questionId)
-        .execute();
-      return answerEventStore(tx).append(
-        questionId,
-        outcome.status === 'failed' ? { event: 'error', data: { status: 'failed', message: outcome.message } } : { event: 'done', data: { status: outcome.status } },
-      );
-    });
+    const stored = await db
+      .transaction()
+      .execute(async (tx) => {
+        const row = await tx.selectFrom('questions').select(['status', 'node_id']).where('id', '=', questionId).executeTakeFirst();
+        if (!row) writer.moved(questionId); // deleted meanwhile: what it wrote is gone with it
+        if (!row || (onlyFrom && !onlyFrom.includes(row.status))) return null;
+        if (node && (row.status === 'running' ? row.node_id !== node.id : !onlyFrom)) {
+          // Several nodes: taken over by another node (this one was taken for dead) or already ended
+          // there; that node wrote the end, and whatever this one wrote since is dropped.
+          await tx.deleteFrom('answer_event_log').where('question_id', '=', questionId).where('node_id', '=', node.id).execute();
+          writer.moved(questionId);
+          return null;
+        }
+        // The events in the answer event log join the others for good, with the end.
+        await writer.moveTo(tx, questionId);
+        const so = foldAnswerEvents(await answerEventStore(tx).after(questionId));
+        const ended = await tx
+          .updateTable('questions')
+          .set({
+            status: outcome.status,
+            answer: so.answer,
+            thinking: so.thinking,
+            steps: JSON.stringify(so.steps),
+            citations: JSON.stringify(so.citations),
+            error: outcome.status === 'failed' ? outcome.message : null,
+            finished_at: now(),
+          })
+          .where('id', '=', questionId)
+          // Several nodes: claimed (or ended) by another node since it was read — nothing of this end is kept.
+          .where('status', '=', row.status)
+          .executeTakeFirst();
+        if (Number(ended.numUpdatedRows) !== 1) throw new ChangedMeanwhile();
+        return answerEventStore(tx).append(
+          questionId,
+          outcome.status === 'failed' ? { event: 'error', data: { status: 'failed', message: outcome.message } } : { event: 'done', data: { status: outcome.status } },
+        );
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ChangedMeanwhile) return null;
+        throw err;
+      });
     if (!stored) return false;
     writer.moved(questionId);
     bus.publish(questionId, { type: 'event', event: stored });
@@ -251,23 +319,31 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
           if (closing) return;
           const n = perUser.get(q.user_id) ?? 0;
           if (n >= maxPerUser) {
-            if (!toldQueued.has(q.id)) {
-              toldQueued.add(q.id);
-              await append(q.id, { event: 'status', data: { status: 'queued', message: queuedMessage(maxPerUser) } }).catch(() => undefined);
-            }
+            await tellQueued(q.id);
             continue;
           }
           // Registered before the claim so that a stop arriving meanwhile finds it.
           const run = new AnswerRun(q.id, q.user_id, writer, log);
           running.set(q.id, run);
-          const claimed = await db
-            .updateTable('questions')
-            .set({ status: 'running', started_at: now(), ...(node ? { node_id: node.id } : {}) })
-            .where('id', '=', q.id)
-            .where('status', '=', 'queued')
-            .executeTakeFirst();
-          if (Number(claimed.numUpdatedRows) !== 1 || run.closed) {
+          const claimed = await claim(q.id, q.user_id).catch((err: unknown) => {
             if (running.get(q.id) === run) running.delete(q.id);
+            throw err;
+          });
+          if (claimed !== 'claimed' || run.closed) {
+            if (running.get(q.id) === run) running.delete(q.id);
+            // Several nodes: another node filled the user's slots since the count above.
+            if (claimed === 'full') perUser.set(q.user_id, maxPerUser);
+            if (node && run.closed && !closing) {
+              // A stop (or delete) came during the claim (at shutdown, a run closes with no end). Its end, written before the claim was
+              // decided, may have found the row still queued and ended nothing: the answer ends
+              // here, after it — where it is now (a no-op if that end was written).
+              // Ended elsewhere meanwhile, or taken by another node: the node running it (if any) is told.
+              await run.close();
+              const ended = claimed !== 'gone' && (await finalise(q.id, { status: 'stopped' }, [claimed === 'claimed' ? 'running' : 'queued']));
+              if (!ended) await node.bus.control('stop', [q.id]).catch((err: unknown) => log.warn({ err }, 'stop not sent to the other nodes'));
+            } else if (claimed === 'full') {
+              await tellQueued(q.id);
+            }
             continue;
           }
           toldQueued.delete(q.id);

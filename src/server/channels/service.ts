@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
+import { lockForTransaction } from '../db/dialect';
 import { randomToken } from '../auth/crypto';
 import { AppError, notFound } from '../errors';
 import type { Viewer } from '../access/access';
@@ -127,16 +128,19 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       await canAccessChannel(db, viewer, request.channel_id);
       const stored = toStoredRequest(request);
       await knowledge.checkSources(viewer, sourcesOf(stored));
-      const waiting = await db
-        .selectFrom('questions')
-        .select(sql<number>`count(*)`.as('n'))
-        .where('user_id', '=', viewer.userId)
-        .where('status', '=', 'queued')
-        .executeTakeFirstOrThrow();
-      if (waiting.n >= MAX_QUEUED_PER_USER) throw new AppError(429, 'too_many_queued', `排队中的问题已有${MAX_QUEUED_PER_USER}个，请等待前面的回答完成后再提问`);
       const id = randomToken(12);
       const t = now();
       await db.transaction().execute(async (tx) => {
+        // Counted in the transaction that stores the question, under a per-user lock: questions
+        // posted at once (to one node or several) never leave more than the cap waiting.
+        await lockForTransaction(tx, 'questions-of-user', viewer.userId);
+        const waiting = await tx
+          .selectFrom('questions')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('user_id', '=', viewer.userId)
+          .where('status', '=', 'queued')
+          .executeTakeFirstOrThrow();
+        if (Number(waiting.n) >= MAX_QUEUED_PER_USER) throw new AppError(429, 'too_many_queued', `排队中的问题已有${MAX_QUEUED_PER_USER}个，请等待前面的回答完成后再提问`);
         await tx
           .insertInto('questions')
           .values({

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 
 /**
  * The SQL that differs between SQLite and PostgreSQL (issue 14 §1), in one place. Everything else
@@ -74,4 +74,15 @@ export function jsonNumber(engine: Engine, column: string, key: string): RawBuil
   return engine === 'postgres'
     ? sql`(case when jsonb_typeof(${sql.ref(column)}::jsonb -> ${sql.lit(key)}) = 'number' then (${sql.ref(column)}::jsonb ->> ${sql.lit(key)})::numeric end)`
     : sql`json_extract(${sql.ref(column)}, ${sql.lit(`$.${key}`)})`;
+}
+
+/**
+ * Inside a transaction: waits until no other transaction holds the lock on (`scope`, `key`), and
+ * holds it until this one ends — a check and the write it allows then see each other across nodes
+ * (PostgreSQL's transaction-scoped advisory lock; keys are hashed, so a collision only serialises
+ * more). SQLite needs none: its transactions already run one at a time on the one connection.
+ */
+export async function lockForTransaction(tx: QueryExecutorProvider, scope: string, key: string): Promise<void> {
+  if (engineOf(tx) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`.execute(tx);
 }

@@ -536,4 +536,13 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0024_answer_claims': {
+    async up(db: Kysely<unknown>) {
+      // Several app nodes (issue 14 §3): when the 排队中 notice was written for the answer's current
+      // wait. Set by one conditional UPDATE, so of two nodes finding the answer waiting only one
+      // writes the notice; cleared when the answer is claimed (a deep-research answer that goes back
+      // to the queue is told again).
+      await db.schema.alterTable('questions').addColumn('queued_notice_at', 'text').execute();
+    },
+  },
 };

@@ -212,6 +212,8 @@ export interface QuestionTable {
   finished_at: string | null;
   /** The node running the answer (migration 0023; set on PostgreSQL only). */
   node_id: string | null;
+  /** When the 排队中 notice was written for the answer's current wait (migration 0024; set on PostgreSQL only). */
+  queued_notice_at: string | null;
 }
 
 export interface QuestionEventTable {
