@@ -22,8 +22,15 @@ const serverTest = {
   hookTimeout: 60_000,
 } as const;
 
+// vitest's default is one worker fewer than the cores, i.e. ONE on CI's 2-core machine, so the
+// files ran one after another although most server files mostly wait (child processes, HTTP
+// servers, PostgreSQL). Files share nothing (each has its own temp folder, free ports and its own
+// PostgreSQL database), so more workers than cores pays off. CSAI_TEST_WORKERS overrides it.
+const MAX_WORKERS = Number(process.env.CSAI_TEST_WORKERS) || 3;
+
 export default defineConfig({
   test: {
+    maxWorkers: MAX_WORKERS,
     projects: [
       {
         // The browser code runs on preact/compat, as in the Vite build.
@@ -44,8 +51,8 @@ export default defineConfig({
           ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
         },
       },
-      // Defined only when asked for (npm run test:postgres): npm test runs the storage-heavy files
-      // on PostgreSQL in its own step, to keep CI time down.
+      // Defined only when asked for (CSAI_TEST_POSTGRES_ALL=1: npm run test:postgres, and npm test's
+      // step vitest-postgres), so that a plain `vitest run` does not run the files twice.
       ...(hasPostgres && !onPostgres && process.env.CSAI_TEST_POSTGRES_ALL === '1'
         ? [
             {

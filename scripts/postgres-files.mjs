@@ -1,7 +1,9 @@
 // Which server test files run a second time on PostgreSQL (issue 14 §1), derived, never listed
 // by hand: every file under tests/server and tests/scripts whose imports reach the code that
 // opens the database (src/server/db/database.ts), unless the file says why it cannot run there
-// with a line `// postgres: sqlite-only — <reason>`. A file that does not reach the database
+// with a line `// postgres: sqlite-only — <reason>`, or says that it runs on PostgreSQL already in
+// the SQLite suite (it starts its own server and compares, say) with `// postgres: itself — <reason>`
+// — running it again would repeat the same work on the same server program. A file that does not reach the database
 // cannot store anything, so running it again would test nothing new; each file left out is
 // listed with its reason (`node scripts/postgres-files.mjs` prints them).
 import fs from 'node:fs';
@@ -15,8 +17,8 @@ const TEST_DIRS = ['tests/server', 'tests/scripts'];
 // Static imports, `export … from` and dynamic import(); `import type` / `export type` are left
 // out (they vanish at run time and open nothing).
 const IMPORT = /(?:^|[;\s])(?:import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
-/** The marker of a file that must stay on SQLite, with its reason. */
-const SQLITE_ONLY = /^\s*\/\/\s*postgres:\s*sqlite-only\s*[—–-]\s*(.+)$/m;
+/** The marker of a file that must stay on SQLite or runs on PostgreSQL by itself, with its reason. */
+const MARKER = /^\s*\/\/\s*postgres:\s*(sqlite-only|itself)\s*[—–-]\s*(.+)$/m;
 
 function resolveImport(from, spec) {
   const base = path.resolve(path.dirname(from), spec);
@@ -65,8 +67,8 @@ export function postgresTestFiles() {
   const excluded = [];
   const rel = (p) => path.relative(ROOT, p).split(path.sep).join('/');
   for (const file of TEST_DIRS.flatMap((d) => testFiles(path.join(ROOT, d))).sort()) {
-    const marker = SQLITE_ONLY.exec(fs.readFileSync(file, 'utf8'));
-    if (marker) excluded.push({ file: rel(file), reason: `sqlite-only: ${marker[1].trim()}` });
+    const marker = MARKER.exec(fs.readFileSync(file, 'utf8'));
+    if (marker) excluded.push({ file: rel(file), reason: `${marker[1]}: ${marker[2].trim()}` });
     else if (!reachesDatabase(file)) excluded.push({ file: rel(file), reason: 'opens no database (its imports do not reach src/server/db/database.ts)' });
     else included.push(rel(file));
   }

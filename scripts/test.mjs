@@ -39,26 +39,6 @@ function vitestCount(file) {
   return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length, names };
 }
 
-/**
- * The server test files that also run on PostgreSQL in `npm test` (accounts, knowledge, channels and
- * answers, retrieval, jobs, molecule search, backup). `npm run test:postgres` runs every server test
- * file that reaches the database there (scripts/postgres-files.mjs).
- */
-const POSTGRES_FILES = [
-  'tests/server/auth.test.ts',
-  'tests/server/auth-session.test.ts',
-  'tests/server/api-tokens.test.ts',
-  'tests/server/people.test.ts',
-  'tests/server/knowledge.test.ts',
-  'tests/server/knowledge-folders.test.ts',
-  'tests/server/knowledge-access.test.ts',
-  'tests/server/channels.test.ts',
-  'tests/server/answering-stream.test.ts',
-  'tests/server/retrieval-search.test.ts',
-  'tests/server/jobs/queue-fairness.test.ts',
-  'tests/server/molecules.test.ts',
-  'tests/server/backup.test.ts',
-];
 
 const suites = [
   { name: 'typecheck', run: () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
@@ -69,11 +49,12 @@ const suites = [
     count: () => vitestCount('.artifacts/vitest.json'),
   },
   {
-    // The storage-heavy server tests again on a real PostgreSQL (issue 14 §1; CSAI_TEST_DB=postgres
-    // runs any server test file there, tests/server/postgres-global.ts starts it).
+    // Every server test file that reaches the database, again on a real PostgreSQL (issue 14 §1):
+    // the project `server-postgres` of vitest.config.ts, its list derived by scripts/postgres-files.mjs;
+    // tests/server/postgres-global.ts starts the server, each test gets its own database.
     name: 'vitest-postgres',
     skip: () => !fs.existsSync('/usr/lib/postgresql/15/bin/pg_ctl'),
-    run: () => run(bin('vitest'), ['run', '--project', 'server', ...POSTGRES_FILES, '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest-postgres.json'], { CSAI_TEST_DB: 'postgres' }),
+    run: () => run(bin('vitest'), ['run', '--project', 'server-postgres', '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest-postgres.json'], { CSAI_TEST_POSTGRES_ALL: '1' }),
     count: () => vitestCount('.artifacts/vitest-postgres.json'),
   },
   {

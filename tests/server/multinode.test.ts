@@ -10,6 +10,7 @@ import { exited, freePort, startServerProcess } from './server-process';
 import { RESTART_MESSAGE } from '../../src/server/answering/answers';
 import { LISTENER_NAME } from '../../src/server/answering/pg-bus';
 
+// postgres: itself — both nodes run on the PostgreSQL it opens itself (postgres-harness.ts fileDatabase).
 /** Short, so a killed node's answers are taken over within seconds (CSAI_NODE_LEASE_MS). */
 const LEASE_MS = 3000;
 
@@ -213,15 +214,17 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
       },
     });
     await until(async () => seen.some((e) => e.event === 'delta'), (v) => v, 20_000);
-    // Both nodes lose their LISTEN connection; the rest of the answer is written meanwhile.
-    const cut = await sql.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [LISTENER_NAME]);
+    // Both nodes lose their LISTEN connection; the rest of the answer is written meanwhile. Only
+    // this database's: on a PostgreSQL shared by test files running in parallel, every other
+    // file's server listens too.
+    const cut = await sql.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()', [LISTENER_NAME]);
     expect(cut.rowCount).toBe(2);
     llm.release();
     const { events } = await streamed;
     expect(answerText(events)).toBe('第一段。第二段。');
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
     expect(numberedWithoutGaps(events)).toBe(true);
-    await until(async () => (await sql.query('select 1 from pg_stat_activity where application_name = $1', [LISTENER_NAME])).rowCount, (n) => n === 2, 20_000);
+    await until(async () => (await sql.query('select 1 from pg_stat_activity where application_name = $1 and datname = current_database()', [LISTENER_NAME])).rowCount, (n) => n === 2, 20_000);
   });
 
   it('node A killed mid-answer: node B marks the answer failed within the lease, and nothing stays running', async () => {

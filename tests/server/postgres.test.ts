@@ -9,6 +9,7 @@ import { STACK_FRAME } from './helpers';
 import { fileDatabase, hasPostgres } from './postgres-harness';
 import { freePort } from './process-helpers';
 
+// postgres: itself — every test here opens its own PostgreSQL (postgres-harness.ts fileDatabase) or none.
 // Issue 14 §1: DATABASE_URL=postgres://… runs the server on PostgreSQL. What a wrong URL gets at
 // start-up, and the job queue's claims on PostgreSQL (locks, lease expiry).
 const ROOT = path.resolve(__dirname, '../..');

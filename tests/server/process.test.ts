@@ -9,7 +9,9 @@ const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => { for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL'); });
 
 function start(env: Record<string, string>) {
-  const child = spawn('node_modules/.bin/tsx', ['src/server/main.ts'], {
+  // node with tsx's loader, not the tsx command: that wrapper relays a signal to its child and, when
+  // the child does not confirm it within 30 ms (a loaded machine), kills it and exits with 143.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: { ...process.env, CSAI_LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

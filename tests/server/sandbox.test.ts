@@ -44,7 +44,8 @@ async function stillHealthy() {
   expect(tools.status).toBe(200);
   expect(tools.body.data.flatMap((g) => g.tools).find((t) => t.value === 'code_execution')?.enabled).toBe(true);
   const ok = await run('print(6 * 7)');
-  expect(ok.status).toBe('ok');
+  // What the run said when it did not end well (a lost run names why in its message and stderr).
+  expect(ok.status, `${ok.message} ${ok.stderr}`).toBe('ok');
   expect(ok.stdout).toBe('42\n');
 }
 
