@@ -87,7 +87,9 @@ interface ChatRequest {
  * tool message) an answer ([badtool], [bigtool]: with bad arguments; [loop]: a call in every round offering tools); [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
  * chunks, then silence; [hold] one chunk, then more only after release(); [cites] good, wrong and out-of-range citations of
  * the passages holding "IC50" and "Aspirin". Otherwise an answer
- * that cites [1] when the system prompt holds passages. Deep research: the planner gets the
+ * that cites [1] when the system prompt holds passages, in three pieces 5 ms apart ([paced]: 150 ms
+ * apart, as a slow model streams, so that each piece is stored before the next comes even on a
+ * loaded machine — the event writer merges deltas that wait for the same write). Deep research: the planner gets the
  * question's "||"-separated parts as JSON ([badplan]: prose; [holdplan]: held), the report writer
  * a short cited report ([hold]: held after its first paragraph; a continuation request: the rest).
  */
@@ -237,9 +239,10 @@ export async function startFakeLlm() {
       return;
     }
     const cites = system.includes('[1]') ? '根据文献，答案如下 [1]。' : '这是回答。';
+    const gap = question.includes('[paced]') ? 150 : 5;
     for (const piece of [cites.slice(0, 4), cites.slice(4, 9), cites.slice(9)]) {
       send(chunk({ content: piece }));
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, gap));
     }
     if (last.role === 'tool') send(chunk({ content: `工具说：${last.content ?? ''}` }));
     finish();

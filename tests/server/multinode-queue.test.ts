@@ -10,6 +10,8 @@ import { exited, freePort, startServerProcess } from './server-process';
 import { queuedMessage } from '../../src/server/answering/answers';
 import { MAX_QUEUED_PER_USER } from '../../src/server/channels/service';
 
+// postgres: itself — both nodes run on the PostgreSQL it opens itself (postgres-harness.ts fileDatabase).
+
 /** CSAI_MAX_ANSWERS_PER_USER of both nodes. */
 const LIMIT = 2;
 
