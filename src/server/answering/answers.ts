@@ -334,10 +334,11 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
             // Several nodes: another node filled the user's slots since the count above.
             if (claimed === 'full') perUser.set(q.user_id, maxPerUser);
             if (node && run.closed && !closing) {
-              // A stop (or delete) came during the claim (at shutdown, a run closes with no end). Its end, written before the claim was
-              // decided, may have found the row still queued and ended nothing: the answer ends
-              // here, after it — where it is now (a no-op if that end was written).
-              // Ended elsewhere meanwhile, or taken by another node: the node running it (if any) is told.
+              // Several nodes: a stop (or delete) came during the claim. Its end, written before the
+              // claim was decided, may have found the row still queued and ended nothing, so the
+              // answer ends here, in whatever state the claim left it (a no-op if that end was
+              // written). Ended elsewhere meanwhile, or taken by another node: that node is told.
+              // (At shutdown a run closes without an end; `closing` leaves it to the restart.)
               await run.close();
               const ended = claimed !== 'gone' && (await finalise(q.id, { status: 'stopped' }, [claimed === 'claimed' ? 'running' : 'queued']));
               if (!ended) await node.bus.control('stop', [q.id]).catch((err: unknown) => log.warn({ err }, 'stop not sent to the other nodes'));
