@@ -27,6 +27,11 @@ const serverTest = {
 // servers, PostgreSQL). Files share nothing (each has its own temp folder, free ports and its own
 // PostgreSQL database), so more workers than cores pays off. CSAI_TEST_WORKERS overrides it.
 const MAX_WORKERS = Number(process.env.CSAI_TEST_WORKERS) || 3;
+// Files that measure the memory of this process (parse workers ending, a 150 MB upload streamed
+// to S3) and need the machine to themselves: with other files' servers beside them the figures
+// move by more than their limits. They run after all the others, one at a time (projects
+// `server-alone` and `server-postgres-alone`).
+const ALONE_FILES = ['tests/server/parse-memory.test.ts', 'tests/server/s3-storage.test.ts'];
 
 export default defineConfig({
   test: {
@@ -47,8 +52,19 @@ export default defineConfig({
         test: {
           name: 'server',
           include: SERVER_FILES,
+          exclude: ['**/node_modules/**', ...ALONE_FILES],
           ...serverTest,
           ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
+        },
+      },
+      {
+        test: {
+          name: 'server-alone',
+          include: ALONE_FILES,
+          ...serverTest,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          env: { [PG_SERVER_ENV]: '' },
         },
       },
       // Defined only when asked for (CSAI_TEST_POSTGRES_ALL=1: npm run test:postgres, and npm test's
@@ -58,8 +74,18 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres',
-                include: postgresTestFiles().included,
+                include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f)),
                 ...serverTest,
+                globalSetup: [POSTGRES_GLOBAL],
+              },
+            },
+            {
+              test: {
+                name: 'server-postgres-alone',
+                include: postgresTestFiles().included.filter((f) => ALONE_FILES.includes(f)),
+                ...serverTest,
+                maxWorkers: 1,
+                sequence: { groupOrder: 1 },
                 globalSetup: [POSTGRES_GLOBAL],
               },
             },

@@ -54,7 +54,7 @@ const suites = [
     // tests/server/postgres-global.ts starts the server, each test gets its own database.
     name: 'vitest-postgres',
     skip: () => !fs.existsSync('/usr/lib/postgresql/15/bin/pg_ctl'),
-    run: () => run(bin('vitest'), ['run', '--project', 'server-postgres', '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest-postgres.json'], { CSAI_TEST_POSTGRES_ALL: '1' }),
+    run: () => run(bin('vitest'), ['run', '--project', 'server-postgres*', '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest-postgres.json'], { CSAI_TEST_POSTGRES_ALL: '1' }),
     count: () => vitestCount('.artifacts/vitest-postgres.json'),
   },
   {

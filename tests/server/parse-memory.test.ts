@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { workerPool, type WorkerPool } from '../../src/server/parsing/worker-pool';
 import { makePdf } from './knowledge-helpers';
 
+// postgres: sqlite-only — it measures parse workers' memory and stores nothing (its helpers reach the database module; it opens none).
+
 // Issue 16 #2: memory is given back after a large parse. A worker thread keeps what pdf.js, RDKit's
 // WebAssembly memory and OCR images grew to; the pool ends a worker after a large file or a task
 // that grew the process, and the next task gets a fresh one.
