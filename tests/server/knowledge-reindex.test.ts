@@ -143,7 +143,8 @@ describe('documents indexed by an older version', () => {
         expect(pdfTexts).not.toContain('7.');
         expect(chunkTexts(db, sdfId!)[0]).toMatch(/^painkillers\.sdf：SDF 分子集/);
         expect(docRow(db, pdfId!)).toMatchObject({ parse_status: 2, indexed_title: 'selectivity.pdf' });
-        expect(reindexJobs(db, pdfId!).map((j) => j.state)).toEqual(['done']);
+        const jobs = await waitFor(() => reindexJobs(db, pdfId!), (j) => j[0]?.state !== 'running');
+        expect(jobs.map((j) => j.state)).toEqual(['done']);
         // The old vector went with its passage; the new passages get theirs through the embed jobs.
         expect(db.prepare('select count(*) as n from kb_chunk_vectors where chunk_id = ?').get(oldChunk)).toEqual({ n: 0 });
         const vectors = () =>
@@ -200,7 +201,8 @@ describe('documents indexed by an older version', () => {
 
       server = await start({}, server.dataDir);
       await waitFor(() => docRow(sqlite, pdfId).index_version, (v) => v === INDEX_VERSION);
-      const jobs = reindexJobs(sqlite, pdfId);
+      // The passages are swapped first; the queue marks the job done when its handler returns.
+      const jobs = await waitFor(() => reindexJobs(sqlite, pdfId), (j) => j[0]?.state !== 'running');
       expect(jobs.map((j) => [j.id, j.state])).toEqual([[job!.id, 'done']]);
       expect(jobs[0]!.attempts).toBeGreaterThanOrEqual(2);
       const after = await search(db, [pdfId], 'CSAI-7 hERG assay', 3);
