@@ -12,6 +12,7 @@ import {
   SqliteDialect,
   type KyselyPlugin,
   type PrimitiveValueListNode,
+  type SqliteDatabase,
   type Transaction,
   type ValueNode,
 } from 'kysely';
@@ -114,9 +115,35 @@ function openSqliteFile(dataDir: string): Db {
   // pressure. Capped by SQLite at its compile-time limit (2 GB in better-sqlite3).
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   checkpointElsewhere(sqlite, file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
   handles.set(db, sqlite);
   return db;
+}
+
+/** How many prepared statements the SQLite connection keeps (by SQL text, least recently used out). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * The connection as Kysely sees it, with a prepare that keeps its statements. Kysely prepares
+ * every query it runs afresh, and compiling the SQL was the largest single cost of a request in
+ * the server's main thread (a profile while documents parse and their status is polled: about a
+ * fifth of the thread's busy time). A kept statement is reset after each run by better-sqlite3,
+ * so it holds no read lock; SQLite re-prepares it by itself after a schema change.
+ */
+function keepingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const kept = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = kept.get(sql);
+      // Map order is use order: the first key is the least recently used.
+      if (stmt) kept.delete(sql);
+      else stmt = sqlite.prepare(sql);
+      kept.set(sql, stmt);
+      if (kept.size > STATEMENT_CACHE) kept.delete(kept.keys().next().value!);
+      return stmt;
+    },
+  };
 }
 
 /** How often the checkpoint thread copies the write-ahead log into the database file. */
