@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { preactAliasEntries } from './scripts/preact-aliases.mjs';
+import { isolatedTestFiles } from './scripts/isolated-files.mjs';
 import { postgresTestFiles } from './scripts/postgres-files.mjs';
 
 // Issue 14 §1: the server suite runs on SQLite (project `server`) and again on a real PostgreSQL
@@ -20,6 +21,8 @@ const serverTest = {
   pool: 'forks',
   testTimeout: 60_000,
   hookTimeout: 60_000,
+  // Evaluated before each file, also in a shared module graph: the per-file clean-up hooks.
+  setupFiles: 'tests/server/file-setup.ts',
 } as const;
 
 // vitest's default is one worker fewer than the cores, i.e. ONE on CI's 2-core machine, so the
@@ -32,6 +35,20 @@ const MAX_WORKERS = Number(process.env.CSAI_TEST_WORKERS) || 3;
 // move by more than their limits. They run after all the others, one at a time (projects
 // `server-alone` and `server-postgres-alone`).
 const ALONE_FILES = ['tests/server/parse-memory.test.ts', 'tests/server/s3-storage.test.ts'];
+// Importing the server (Fastify app, every route, tsx/vite transforms) took most of a server file's
+// time when each file got a fresh module graph. The projects `server` and `server-postgres` run
+// their files with isolate: false — a worker keeps its module graph from file to file. That is
+// safe because each file builds its own app (helpers.ts startServer, explicit config, own temp
+// folder and database), no test file mocks modules or stubs globals, environment changes are put
+// back in `finally`, the few process-wide singletons (RDKit service, extraction pool, the cgroup
+// probe) are caches of what the machine has, and per-file clean-up hooks live in a setup file
+// (tests/server/file-setup.ts). The files that change their thread's globals (they load pdf.js,
+// whose core-js polyfills stay) or say why they need it run isolated, each in a fresh process
+// (projects `server-isolated`, `server-postgres-isolated`; scripts/isolated-files.mjs derives
+// the list). So `--project server` alone leaves those out: run `--project 'server*'`.
+// CSAI_TEST_ISOLATE=1 gives every file a fresh module graph again (to rule out a leak between files).
+const ISOLATED_FILES = isolatedTestFiles().map((e) => e.file);
+const SHARE_MODULES = process.env.CSAI_TEST_ISOLATE !== '1';
 
 export default defineConfig({
   test: {
@@ -52,7 +69,16 @@ export default defineConfig({
         test: {
           name: 'server',
           include: SERVER_FILES,
-          exclude: ['**/node_modules/**', ...ALONE_FILES],
+          exclude: ['**/node_modules/**', ...ALONE_FILES, ...ISOLATED_FILES],
+          ...serverTest,
+          isolate: !SHARE_MODULES,
+          ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
+        },
+      },
+      {
+        test: {
+          name: 'server-isolated',
+          include: ISOLATED_FILES.filter((f) => !ALONE_FILES.includes(f)),
           ...serverTest,
           ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
         },
@@ -74,7 +100,16 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres',
-                include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f)),
+                include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f) && !ISOLATED_FILES.includes(f)),
+                ...serverTest,
+                isolate: !SHARE_MODULES,
+                globalSetup: [POSTGRES_GLOBAL],
+              },
+            },
+            {
+              test: {
+                name: 'server-postgres-isolated',
+                include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f) && ISOLATED_FILES.includes(f)),
                 ...serverTest,
                 globalSetup: [POSTGRES_GLOBAL],
               },

@@ -1,1 +1,4 @@
 export declare function postgresTestFiles(): { included: string[]; excluded: Array<{ file: string; reason: string }> };
+export declare function resolveImport(from: string, spec: string): string | undefined;
+export declare function importsOf(file: string): string[];
+export declare function testFiles(dir: string): string[];

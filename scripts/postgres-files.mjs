@@ -20,13 +20,14 @@ const IMPORT = /(?:^|[;\s])(?:import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?[
 /** The marker of a file that must stay on SQLite or runs on PostgreSQL by itself, with its reason. */
 const MARKER = /^\s*\/\/\s*postgres:\s*(sqlite-only|itself)\s*[—–-]\s*(.+)$/m;
 
-function resolveImport(from, spec) {
+export function resolveImport(from, spec) {
   const base = path.resolve(path.dirname(from), spec);
   const candidates = [base, base.replace(/\.(m?js)$/, '.ts'), `${base}.ts`, `${base}.tsx`, `${base}.mts`, path.join(base, 'index.ts')];
   return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
 }
 
-function importsOf(file) {
+/** The run-time relative imports of a source file, resolved to files. */
+export function importsOf(file) {
   const text = fs.readFileSync(file, 'utf8');
   const out = [];
   for (const m of text.matchAll(IMPORT)) {
@@ -51,7 +52,7 @@ function reachesDatabase(file, seen = new Set()) {
   return result;
 }
 
-function testFiles(dir) {
+export function testFiles(dir) {
   const out = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);

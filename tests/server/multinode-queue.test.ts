@@ -1,21 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, uniqueEmail } from './helpers';
-import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } from './answering-helpers';
-import { fileDatabase, hasPostgres } from './postgres-harness';
-import { exited, freePort, startServerProcess } from './server-process';
+import { CH, answerText, ask, readEvents, until, type SseEvent } from './answering-helpers';
+import { hasPostgres } from './postgres-harness';
+import { onNode as on, startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
 import { queuedMessage } from '../../src/server/answering/answers';
 import { MAX_QUEUED_PER_USER } from '../../src/server/channels/service';
 
-// postgres: itself — both nodes run on the PostgreSQL it opens itself (postgres-harness.ts fileDatabase).
+// postgres: itself — both nodes run on the PostgreSQL it opens itself (two-nodes.ts, postgres-harness.ts fileDatabase).
 
 /** CSAI_MAX_ANSWERS_PER_USER of both nodes. */
 const LIMIT = 2;
-
-type Node = Awaited<ReturnType<typeof startServerProcess>>;
 
 /**
  * Issue 14 §3, the per-user limits with several nodes: two real server processes over one
@@ -24,45 +19,18 @@ type Node = Awaited<ReturnType<typeof startServerProcess>>;
  * nodes together, as on one.
  */
 describe.skipIf(!hasPostgres())('per-user answer limits over two app nodes', () => {
-  let database: Awaited<ReturnType<typeof fileDatabase>>;
+  let nodes: TwoNodes;
   let sql: pg.Client;
-  let llm: Awaited<ReturnType<typeof startFakeLlm>>;
-  let a: Node;
-  let b: Node;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-multinode-queue-'));
-
-  const startNode = async () =>
-    startServerProcess({
-      dataDir,
-      port: await freePort(),
-      env: { DATABASE_URL: database.url, CSAI_NODE_LEASE_MS: '3000', CSAI_MAX_ANSWERS_PER_USER: String(LIMIT), LLM_BASE_URL: llm.url, LLM_MODEL: 'fake', CSAI_LOG_LEVEL: 'error' },
-    });
+  let llm: TwoNodes['llm'];
+  let a: ServerNode;
+  let b: ServerNode;
 
   beforeAll(async () => {
-    database = await fileDatabase('multinode_queue');
-    sql = new pg.Client({ connectionString: database.url });
-    llm = await startFakeLlm();
-    a = await startNode(); // migrates the database
-    b = await startNode();
-    await sql.connect();
+    nodes = await startTwoNodes({ name: 'multinode_queue', env: { CSAI_NODE_LEASE_MS: '3000', CSAI_MAX_ANSWERS_PER_USER: String(LIMIT) } });
+    ({ a, b, sql, llm } = nodes);
   }, 180_000);
 
-  afterAll(async () => {
-    llm?.release();
-    for (const node of [a, b]) if (node && node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
-    await Promise.all([a, b].filter(Boolean).map((n) => exited(n.child)));
-    await sql?.end();
-    await llm?.close();
-    database?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  /** The same browser (cookies, address) pointed at another node. */
-  const on = (node: Node, client: Client) => {
-    const moved = new Client(node.url, client.ip);
-    for (const [k, v] of client.cookies) moved.cookies.set(k, v);
-    return moved;
-  };
+  afterAll(() => nodes?.close());
 
   /** Signs up and in on node A; returns the client (cookies of A), with the same browser on node B, and the user's id. */
   async function signedIn() {

@@ -1,20 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, uniqueEmail, uniqueIp } from './helpers';
-import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } from './answering-helpers';
-import { fileDatabase, hasPostgres } from './postgres-harness';
-import { exited, freePort, startServerProcess } from './server-process';
+import { CH, answerText, ask, readEvents, until, type SseEvent } from './answering-helpers';
+import { hasPostgres } from './postgres-harness';
+import { exited } from './server-process';
+import { onNode as on, startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
 import { RESTART_MESSAGE } from '../../src/server/answering/answers';
 import { LISTENER_NAME } from '../../src/server/answering/pg-bus';
 
-// postgres: itself — both nodes run on the PostgreSQL it opens itself (postgres-harness.ts fileDatabase).
+// postgres: itself — both nodes run on the PostgreSQL it opens itself (two-nodes.ts, postgres-harness.ts fileDatabase).
 /** Short, so a killed node's answers are taken over within seconds (CSAI_NODE_LEASE_MS). */
 const LEASE_MS = 3000;
-
-type Node = Awaited<ReturnType<typeof startServerProcess>>;
 
 /**
  * Issue 14 §3: two real server processes on two ports over one PostgreSQL and one data folder,
@@ -23,44 +19,18 @@ type Node = Awaited<ReturnType<typeof startServerProcess>>;
  * leaves nothing running.
  */
 describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof fileDatabase>>;
+  let nodes: TwoNodes;
   let sql: pg.Client;
-  let llm: Awaited<ReturnType<typeof startFakeLlm>>;
-  let a: Node;
-  let b: Node;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-multinode-'));
-
-  const startNode = async () =>
-    startServerProcess({
-      dataDir,
-      port: await freePort(),
-      env: { DATABASE_URL: database.url, CSAI_NODE_LEASE_MS: String(LEASE_MS), LLM_BASE_URL: llm.url, LLM_MODEL: 'fake', CSAI_LOG_LEVEL: 'error' },
-    });
+  let llm: TwoNodes['llm'];
+  let a: ServerNode;
+  let b: ServerNode;
 
   beforeAll(async () => {
-    database = await fileDatabase('multinode');
-    sql = new pg.Client({ connectionString: database.url });
-    llm = await startFakeLlm();
-    a = await startNode(); // migrates the database
-    b = await startNode();
-    await sql.connect();
+    nodes = await startTwoNodes({ name: 'multinode', env: { CSAI_NODE_LEASE_MS: String(LEASE_MS) } });
+    ({ a, b, sql, llm } = nodes);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const node of [a, b]) if (node && node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
-    await Promise.all([a, b].filter(Boolean).map((n) => exited(n.child)));
-    await sql?.end();
-    await llm?.close();
-    database?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  /** The same browser (cookies, address) pointed at another node. */
-  const on = (node: Node, client: Client) => {
-    const moved = new Client(node.url, client.ip);
-    for (const [k, v] of client.cookies) moved.cookies.set(k, v);
-    return moved;
-  };
+  afterAll(() => nodes?.close());
 
   const outbox = async (recipient: string) => {
     const { rows } = await sql.query<{ body: string }>('select body from outbox where recipient = $1 order by id desc limit 1', [recipient]);

@@ -187,6 +187,8 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       const ids = rows.map((r) => r.id);
       const lastIds = await events.lastIds(ids);
       // Answers still being written are folded from their events; ended ones were written on the row.
+      // A running answer's last_event_id is that of the last event folded (read after lastIds, so an
+      // event written in between is in the answer and not sent again after the id).
       const live = await events.ofQuestions(rows.filter((r) => r.finished_at === null).map((r) => r.id));
       const codeRuns = await codeRunsOf(db, ids);
       const items: Question[] = rows.map((r) => {
@@ -218,7 +220,7 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
           deepresearch: req.deepresearch,
           tools_name: req.tools_name,
           engine: r.engine,
-          last_event_id: lastIds.get(r.id) ?? 0,
+          last_event_id: (r.finished_at === null ? live.get(r.id)?.at(-1)?.id : undefined) ?? lastIds.get(r.id) ?? 0,
           created_at: r.created_at,
           finished_at: r.finished_at,
           code_runs: codeRuns.get(r.id) ?? [],

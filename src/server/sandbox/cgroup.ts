@@ -146,6 +146,16 @@ function make(cap: Extract<MemoryCap, { kind: 'cgroup2' | 'cgroup1' }>, memoryBy
 
 let probed: MemoryCap | undefined;
 
+/** Whether a process with this id exists (EPERM: it does, under another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err instanceof Error && 'code' in err && err.code === 'EPERM';
+  }
+}
+
 /**
  * Which memory cap runs get here (checked once): a cgroup made and removed as a trial decides.
  * Left-over run cgroups of earlier server processes are removed on the way.
@@ -159,7 +169,9 @@ export function memoryCap(): MemoryCap {
       for (const name of fs.readdirSync(cap.parent)) {
         if (!name.startsWith(PREFIX)) continue;
         const pid = Number(name.slice(PREFIX.length).split('-')[0]);
-        if (pid === process.pid || !Number.isInteger(pid)) continue;
+        // Only those of processes that are gone: a live server's empty cgroup may be a run it is
+        // just starting (made, its process not yet moved in), which removing here would lose.
+        if (pid === process.pid || !Number.isInteger(pid) || alive(pid)) continue;
         try {
           fs.rmdirSync(path.join(cap.parent, name));
         } catch {

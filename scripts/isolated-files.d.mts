@@ -1,0 +1,1 @@
+export declare function isolatedTestFiles(): Array<{ file: string; reason: string }>;
