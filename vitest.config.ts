@@ -30,8 +30,8 @@ const serverTest = {
 // servers, PostgreSQL). Files share nothing (each has its own temp folder, free ports and its own
 // PostgreSQL database), so more workers than cores pays off. CSAI_TEST_WORKERS overrides it.
 const MAX_WORKERS = Number(process.env.CSAI_TEST_WORKERS) || 3;
-// Files that measure the memory of this process (parse workers ending, a 150 MB upload streamed
-// to S3) and need the machine to themselves: with other files' servers beside them the figures
+// Files that measure memory (parse workers' heaps after a large job, this process's resident size
+// during a 150 MB upload streamed to S3) and need the machine to themselves: with other files' servers beside them the figures
 // move by more than their limits. They run after all the others, one at a time (projects
 // `server-alone` and `server-postgres-alone`).
 const ALONE_FILES = ['tests/server/parse-memory.test.ts', 'tests/server/s3-storage.test.ts'];

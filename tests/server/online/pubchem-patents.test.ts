@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pubchemPatentAdapter, patentDetailsOf } from '../../../src/server/online/patents/pubchem';
 import { ASPIRIN_KEY, startFakePubChem, type FakePubChem } from './pubchem-server';
 
 // PubChem's patent cross-references are numbers only: title, assignee and date come from each
 // patent's PUG View record (a local server speaking PubChem's documented shapes).
+// A server of its own for each test: a request of an earlier test (one a stop cut off) that the
+// server reads only after that test ended, on a busy machine, must not count as this test's.
 let pubchem: FakePubChem;
-beforeAll(async () => {
+beforeEach(async () => {
   pubchem = await startFakePubChem();
 });
-afterAll(() => pubchem?.close());
-beforeEach(() => {
-  pubchem.view = 'ok';
-  pubchem.requests.length = 0;
-});
+afterEach(() => pubchem?.close());
 
 const signal = () => AbortSignal.timeout(20_000);
 const adapter = (options: { detailsBudgetMs?: number; minIntervalMs?: number } = {}) => pubchemPatentAdapter({ baseUrl: pubchem.url, minIntervalMs: 0, ...options });
