@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importsOf, testFiles } from './postgres-files.mjs';
+import { reachesAny, testFiles } from './postgres-files.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TEST_DIRS = ['tests/server', 'tests/scripts'];
@@ -20,18 +20,8 @@ const PDFJS = /(?:^|[;\s])(?:import\s*(?:[^'";]*?\bfrom\s*)?|import\s*\(\s*)['"]
 const PDFJS_LOADER = path.join(ROOT, 'src/server/parsing/pdfjs.ts');
 const MARKER = /^\s*\/\/\s*vitest:\s*isolate\s*[—–-]\s*(.+)$/m;
 
-const loads = new Map();
 /** Whether a source file's run-time imports load pdf.js into the importing thread. */
-function loadsPdfjs(file, seen = new Set()) {
-  if (file === PDFJS_LOADER) return true;
-  if (loads.has(file)) return loads.get(file);
-  if (seen.has(file)) return false;
-  seen.add(file);
-  const result = PDFJS.test(fs.readFileSync(file, 'utf8')) || importsOf(file).some((f) => loadsPdfjs(f, seen));
-  // Only a positive answer is final: a negative one may be cut short by a cycle.
-  if (result) loads.set(file, true);
-  return result;
-}
+const loadsPdfjs = reachesAny((file) => file === PDFJS_LOADER || PDFJS.test(fs.readFileSync(file, 'utf8')));
 
 /** The server test files that need a module graph of their own, with why (paths relative to the repository). */
 export function isolatedTestFiles() {

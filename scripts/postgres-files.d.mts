@@ -2,3 +2,4 @@ export declare function postgresTestFiles(): { included: string[]; excluded: Arr
 export declare function resolveImport(from: string, spec: string): string | undefined;
 export declare function importsOf(file: string): string[];
 export declare function testFiles(dir: string): string[];
+export declare function reachesAny(hit: (file: string) => boolean): (file: string) => boolean;

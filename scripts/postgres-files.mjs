@@ -39,18 +39,25 @@ export function importsOf(file) {
   return out;
 }
 
-const reaches = new Map();
-/** Whether a source file's run-time imports lead to database.ts. */
-function reachesDatabase(file, seen = new Set()) {
-  if (file === DATABASE) return true;
-  if (reaches.has(file)) return reaches.get(file);
-  if (seen.has(file)) return false;
-  seen.add(file);
-  const result = importsOf(file).some((f) => reachesDatabase(f, seen));
-  // Only a positive answer is final: a negative one may be cut short by a cycle.
-  if (result) reaches.set(file, true);
-  return result;
+/**
+ * A memoised test of whether a source file, or any file its run-time imports lead to, is a `hit`.
+ * Only positive answers are kept: a negative one may be cut short by an import cycle.
+ */
+export function reachesAny(hit) {
+  const known = new Set();
+  const reaches = (file, seen = new Set()) => {
+    if (known.has(file)) return true;
+    if (seen.has(file)) return false;
+    seen.add(file);
+    const result = hit(file) || importsOf(file).some((f) => reaches(f, seen));
+    if (result) known.add(file);
+    return result;
+  };
+  return reaches;
 }
+
+/** Whether a source file's run-time imports lead to database.ts. */
+const reachesDatabase = reachesAny((file) => file === DATABASE);
 
 export function testFiles(dir) {
   const out = [];
