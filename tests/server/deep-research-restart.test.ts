@@ -41,8 +41,7 @@ describe('deep research across a crash', () => {
 
     const second = await spawnServerProcess(dataDir, env);
     try {
-      const again = new Client(second.url, client.ip);
-      for (const [k, v] of client.cookies) again.cookies.set(k, v);
+      const again = client.at(second.url);
       const all = (await readEvents(again, questionId)).events;
       // Ids run 1..n without a gap or a repeat; the earlier events are untouched.
       expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));

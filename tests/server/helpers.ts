@@ -82,6 +82,13 @@ export class Client {
     return this.cookies.get('XSRF-TOKEN');
   }
 
+  /** The same browser (its cookies and address) pointed at another server: a restarted one, another node. */
+  at(base: string): Client {
+    const moved = new Client(base, this.ip);
+    for (const [k, v] of this.cookies) moved.cookies.set(k, v);
+    return moved;
+  }
+
   private store(headers: Headers) {
     for (const line of headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';');

@@ -39,9 +39,7 @@ async function stop(server: TestServer) {
 }
 /** The same signed-in session against a restarted server (sessions live in the database). */
 function sameSession(client: Client, server: TestServer) {
-  const moved = new Client(server.url, client.ip);
-  for (const [k, v] of client.cookies) moved.cookies.set(k, v);
-  return moved;
+  return client.at(server.url);
 }
 
 interface DocRow {

@@ -17,8 +17,7 @@ describe('restart', () => {
 
     const second = await startServer({}, first.dataDir);
     try {
-      const again = new Client(second.url, client.ip);
-      for (const [k, v] of client.cookies) again.cookies.set(k, v);
+      const again = client.at(second.url);
       const me = await again.get<{ email: string; name: string }>('/api/v1/auth/me');
       expect(me.status).toBe(200);
       expect(me.body.data).toMatchObject({ email: account, name: '持久用户' });

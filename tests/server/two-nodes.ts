@@ -58,7 +58,5 @@ export async function startTwoNodes(opts: { name: string; env?: Record<string, s
 
 /** The same browser (cookies, address) pointed at another node. */
 export function onNode(node: ServerNode, client: Client): Client {
-  const moved = new Client(node.url, client.ip);
-  for (const [k, v] of client.cookies) moved.cookies.set(k, v);
-  return moved;
+  return client.at(node.url);
 }

@@ -49,8 +49,7 @@ describe('online deep research across a crash', () => {
 
     const second = await spawnServerProcess(dataDir, env);
     try {
-      const again = new Client(second.url, client.ip);
-      for (const [k, v] of client.cookies) again.cookies.set(k, v);
+      const again = client.at(second.url);
       const all = (await readEvents(again, questionId)).events;
       expect(all.at(-1)).toMatchObject({ event: 'done' });
       // No search was made again, and every step is shown once.
