@@ -46,7 +46,9 @@ async function startServer(): Promise<Server> {
   const db = await openDatabase(dataDir);
   await usersRepo(db).create({ email: 'kb@example.com', phone: null, name: '基准', password_hash: await hashPassword('bench-passw0rd', 12), department_id: null, status: 'active' });
   await db.destroy();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // The server as `npm start` runs it: the bundle built by scripts/build-server.mjs (main.js and
+  // its parse-worker.js), not the sources through tsx.
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CSAI_DATA_DIR: dataDir, CSAI_LOG_LEVEL: 'warn', CSAI_WEB_DIR: path.join(dataDir, 'none') },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -211,6 +213,7 @@ async function pingLatencies(url: string, until: () => boolean): Promise<{ p99: 
 export async function run(): Promise<Figure[]> {
   const docsDir = execFileSync(process.execPath, [path.join(root, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
   const book = path.join(docsDir, 'lshort-zh-cn.pdf');
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
   const server = await startServer();
   const restored = restoredExtractor();
   const figures: Figure[] = [];
