@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument, type TextItem } from './pdfjs';
+import { openDocument, type TextItem } from './pdfjs';
 import { chunkBlocks } from './chunks';
 import { ocrPdfPages } from './pdf-ocr';
 import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';
@@ -17,7 +17,7 @@ const isTextItem = (item: object): item is TextItem => 'str' in item && 'transfo
  */
 export async function parsePdf(file: string, progress: Progress): Promise<ParseResult> {
   const data = new Uint8Array(await fs.readFile(file));
-  const task = getDocument({
+  const { task, close } = openDocument({
     data,
     isEvalSupported: false,
     cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
@@ -31,6 +31,7 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
   try {
     doc = await task.promise;
   } catch (err) {
+    await close();
     const name = (err as { name?: string }).name;
     if (name === 'PasswordException') throw new Error('PDF 已加密，无法解析');
     if (name === 'InvalidPDFException') throw new Error('PDF 文件已损坏或格式无效');
@@ -67,6 +68,6 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
     const notes = [...ocr.notes, ...(chunks.length ? [] : ['未提取到文字'])];
     return { markdown, pageCount: doc.numPages, chunks, molecules: [], notes };
   } finally {
-    await doc.destroy();
+    await close();
   }
 }

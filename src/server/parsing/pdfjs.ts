@@ -11,6 +11,9 @@
  * Every import of pdf.js in the server (and in bench/knowledge.bench.ts's baseline) goes
  * through this module.
  */
+import type { DocumentInitParameters } from 'pdfjs-dist/types/src/display/api';
+import { SameThreadPort } from './pdf-port';
+
 const natives = [
   [Array.prototype, 'push', Array.prototype.push],
   [JSON, 'parse', JSON.parse],
@@ -22,10 +25,10 @@ const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // Node has no web workers: pdf.js runs its worker half in this thread ("fake worker"), importing
 // pdf.worker.mjs — with core-js polyfills of its own — at the first getDocument(). It is loaded
 // here instead, before the built-ins are put back; it registers itself as globalThis.pdfjsWorker,
-// which pdf.js then uses without importing anything.
-// (The package ships no types for it; nothing of it is used here by name.)
+// which pdf.js's fallback uses without importing anything; openDocument below connects to it itself.
+// (The package ships no types for it.)
 const workerModule: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-await import(workerModule);
+const { WorkerMessageHandler } = (await import(workerModule)) as { WorkerMessageHandler: { initializeFromPort(port: SameThreadPort): void } };
 
 for (const [owner, name, native] of natives) {
   // Unchanged when pdf.js was loaded before this module ran (its polyfills are then all there is).
@@ -33,5 +36,25 @@ for (const [owner, name, native] of natives) {
 }
 
 export const { getDocument, OPS } = pdfjs;
+
+/**
+ * A document opened with pdf.js's worker half in this thread over a SameThreadPort (pdf-port.ts:
+ * no deep copy of the messages that need none) instead of pdf.js's fake worker. `close` ends the
+ * document and its worker half.
+ */
+export function openDocument(params: Omit<DocumentInitParameters, 'worker'>) {
+  const port = new SameThreadPort();
+  WorkerMessageHandler.initializeFromPort(port);
+  const worker = pdfjs.PDFWorker.create({ port: port as unknown as Worker });
+  const task = pdfjs.getDocument({ ...params, worker });
+  return {
+    task,
+    async close() {
+      await task.destroy();
+      worker.destroy();
+      port.terminate();
+    },
+  };
+}
 export type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 export type { TextItem } from 'pdfjs-dist/types/src/display/api';
