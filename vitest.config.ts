@@ -3,7 +3,6 @@ import { defineConfig } from 'vitest/config';
 import { preactAliasEntries } from './scripts/preact-aliases.mjs';
 import { isolatedTestFiles } from './scripts/isolated-files.mjs';
 import { postgresTestFiles } from './scripts/postgres-files.mjs';
-import LongestFirst from './tests/sequencer';
 
 // Issue 14 §1: the server suite runs on SQLite (project `server`) and again on a real PostgreSQL
 // (project `server-postgres`: every server test file that reaches the database, derived by
@@ -54,8 +53,6 @@ const SHARE_MODULES = process.env.CSAI_TEST_ISOLATE !== '1';
 export default defineConfig({
   test: {
     maxWorkers: MAX_WORKERS,
-    // Longest files first, so a run does not end on one long file (tests/sequencer.ts).
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // The browser code runs on preact/compat, as in the Vite build.
