@@ -70,7 +70,7 @@ describe('the same-thread port of pdf.js', () => {
     }
   });
 
-  it('reports a damaged file as pdf.js does and leaves nothing open', async () => {
+  it('reports a damaged file as pdf.js does, and closes after the failure', async () => {
     const { openDocument } = await import('../../src/server/parsing/pdfjs');
     const { task, close } = openDocument({ data: new Uint8Array(Buffer.from('%PDF-1.7\nnot really a pdf')), isEvalSupported: false, verbosity: 0 });
     await expect(task.promise).rejects.toMatchObject({ name: 'InvalidPDFException' });
