@@ -37,10 +37,6 @@ async function stop(server: TestServer) {
   servers.splice(servers.indexOf(server), 1);
   await server.close();
 }
-/** The same signed-in session against a restarted server (sessions live in the database). */
-function sameSession(client: Client, server: TestServer) {
-  return client.at(server.url);
-}
 
 interface DocRow {
   index_version: number;
@@ -152,7 +148,7 @@ describe('documents indexed by an older version', () => {
 
         // The earlier answer's citation (document, page and box) still opens: the answer stored
         // them, not passage ids, and the document and its file are the same.
-        const again = sameSession(client, server);
+        const again = client.at(server.url);
         const list = await again.get<{ items: { question_id: string; citations: unknown[] }[] }>(`/api/v1/channel/questions/${channelId}`);
         expect(list.status).toBe(200);
         expect(list.body.data.items.find((q) => q.question_id === questionId)!.citations).toEqual(cited);
@@ -233,7 +229,7 @@ describe('documents indexed by an older version', () => {
       } finally {
         await db.destroy();
       }
-      const doc = await sameSession(client, server).get<{ parseStatus: number }>(`${KB}/doc/${pdfId}`);
+      const doc = await client.at(server.url).get<{ parseStatus: number }>(`${KB}/doc/${pdfId}`);
       expect(doc.body.data.parseStatus).toBe(2);
 
       await stop(server);

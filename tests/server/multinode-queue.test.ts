@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, uniqueEmail } from './helpers';
 import { CH, answerText, ask, readEvents, until, type SseEvent } from './answering-helpers';
 import { hasPostgres } from './postgres-harness';
-import { onNode as on, startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
+import { startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
 import { queuedMessage } from '../../src/server/answering/answers';
 import { MAX_QUEUED_PER_USER } from '../../src/server/channels/service';
 
@@ -42,7 +42,7 @@ describe.skipIf(!hasPostgres())('per-user answer limits over two app nodes', () 
     expect((await client.post('/api/v1/auth/activate', { token })).status).toBe(200);
     expect((await client.post('/api/v1/auth/sign-in', { account: email, password: 'passw0rd-ok' })).status).toBe(200);
     const userId = (await sql.query<{ id: string }>('select id from users where email = $1', [email])).rows[0]!.id;
-    return { onA: client, onB: on(b, client), userId };
+    return { onA: client, onB: client.at(b.url), userId };
   }
 
   const countOf = async (text: string, params: unknown[]) => Number((await sql.query<{ n: string }>(text, params)).rows[0]!.n);

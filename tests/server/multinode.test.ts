@@ -4,7 +4,7 @@ import { Client, uniqueEmail, uniqueIp } from './helpers';
 import { CH, answerText, ask, readEvents, until, type SseEvent } from './answering-helpers';
 import { hasPostgres } from './postgres-harness';
 import { exited } from './server-process';
-import { onNode as on, startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
+import { startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
 import { RESTART_MESSAGE } from '../../src/server/answering/answers';
 import { LISTENER_NAME } from '../../src/server/answering/pg-bus';
 
@@ -56,7 +56,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
 
   it('a session and CSRF token made on node A work on node B; a forged token is refused there', async () => {
     const { client, email } = await signedInOnA();
-    const onB = on(b, client);
+    const onB = client.at(b.url);
     const me = await onB.get<{ email: string; name: string }>('/api/v1/auth/me');
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ email, name: '多节点用户' });
@@ -77,7 +77,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { client } = await signedInOnA();
     const { questionId } = await ask(client, '[hold] 跨节点流式回答');
     const firstDelta = { seen: false };
-    const streamed = readEvents(on(b, client), questionId, {
+    const streamed = readEvents(client.at(b.url), questionId, {
       stopAfter: (e) => {
         if (e.event === 'delta') firstDelta.seen = true;
         return false;
@@ -104,7 +104,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const first = await readEvents(client, questionId, { stopAfter: (e) => e.event === 'delta' });
     const lastId = first.events.at(-1)!.id;
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
-    const resumed = readEvents(on(b, client), questionId, { lastEventId: lastId });
+    const resumed = readEvents(client.at(b.url), questionId, { lastEventId: lastId });
     llm.release();
     const rest = (await resumed).events;
     expect(rest[0]!.id).toBe(lastId + 1);
@@ -113,7 +113,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     expect(answerText(all)).toBe('第一段。第二段。');
     expect(all.at(-1)!.event).toBe('done');
     // A Last-Event-ID that is not a number is refused on B as on A.
-    const bad = await on(b, client).get(`${CH}/questions/${questionId}/events`, { headers: { 'last-event-id': 'abc' } });
+    const bad = await client.at(b.url).get(`${CH}/questions/${questionId}/events`, { headers: { 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Last-Event-ID 无效');
   });
@@ -122,10 +122,10 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { client } = await signedInOnA();
     const { questionId } = await ask(client, '[hold] 在另一节点停止');
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
-    const stopped = await on(b, client).request('PUT', `${CH}/stop_questions/${questionId}`);
+    const stopped = await client.at(b.url).request('PUT', `${CH}/stop_questions/${questionId}`);
     expect(stopped.status).toBe(200);
     expect((await question(questionId)).status).toBe('stopped');
-    const { events } = await readEvents(on(b, client), questionId);
+    const { events } = await readEvents(client.at(b.url), questionId);
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'stopped' } });
     expect(answerText(events)).toBe('第一段。');
     llm.release();
@@ -136,7 +136,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { questionId } = await ask(client, '[hold] 在另一节点删除');
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
     const streamed = readEvents(client, questionId);
-    expect((await on(b, client).request('DELETE', `${CH}/questions/${questionId}`)).status).toBe(200);
+    expect((await client.at(b.url).request('DELETE', `${CH}/questions/${questionId}`)).status).toBe(200);
     // The stream on A ends (deleted), without an end event.
     const { events } = await streamed;
     expect(events.some((e) => e.event === 'done' || e.event === 'error')).toBe(false);
@@ -147,7 +147,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     await until(left, (n) => n === 0, 15_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(await left()).toBe(0);
-    expect((await on(b, client).get(`${CH}/questions/${questionId}/events`)).status).toBe(404);
+    expect((await client.at(b.url).get(`${CH}/questions/${questionId}/events`)).status).toBe(404);
   });
 
   it('rate limits and the code cooldown count requests to both nodes together', async () => {
@@ -177,7 +177,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { questionId } = await ask(client, '[hold] 监听连接中断');
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
     const seen: SseEvent[] = [];
-    const streamed = readEvents(on(b, client), questionId, {
+    const streamed = readEvents(client.at(b.url), questionId, {
       stopAfter: (e) => {
         seen.push(e);
         return false;
@@ -201,7 +201,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { client } = await signedInOnA();
     const { questionId } = await ask(client, '[hold] 节点宕机');
     const seen: SseEvent[] = [];
-    const streamed = readEvents(on(b, client), questionId, {
+    const streamed = readEvents(client.at(b.url), questionId, {
       stopAfter: (e) => {
         seen.push(e);
         return false;
@@ -224,11 +224,11 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     expect((await sql.query('select 1 from answer_event_log')).rowCount).toBe(0);
     // The folded answer keeps what A wrote; B still answers new questions.
     const channelId = (await sql.query<{ channel_id: string }>('select channel_id from questions where id = $1', [questionId])).rows[0]!.channel_id;
-    const list = await on(b, client).get<{ items: Array<{ question_id: string; answer: string; status: string }> }>(`${CH}/questions/${channelId}`);
+    const list = await client.at(b.url).get<{ items: Array<{ question_id: string; answer: string; status: string }> }>(`${CH}/questions/${channelId}`);
     expect(list.body.data.items.find((q) => q.question_id === questionId)).toMatchObject({ status: 'failed', answer: '第一段。' });
     llm.release();
-    const next = await ask(on(b, client), '节点B继续回答');
-    const answered = await readEvents(on(b, client), next.questionId);
+    const next = await ask(client.at(b.url), '节点B继续回答');
+    const answered = await readEvents(client.at(b.url), next.questionId);
     expect(answered.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
   });
 });

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { Client } from './helpers';
 import { startFakeLlm } from './answering-helpers';
 import { fileDatabase } from './postgres-harness';
 import { exited, freePort, startServerProcess } from './server-process';
@@ -54,9 +53,4 @@ export async function startTwoNodes(opts: { name: string; env?: Record<string, s
     await close();
     throw err;
   }
-}
-
-/** The same browser (cookies, address) pointed at another node. */
-export function onNode(node: ServerNode, client: Client): Client {
-  return client.at(node.url);
 }
