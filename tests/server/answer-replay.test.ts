@@ -3,8 +3,9 @@ import { signedInUser, startServer, type Client, type TestServer } from './helpe
 import { makePdf, upload, waitParsed } from './knowledge-helpers';
 import { CH, ask, readEvents, startFakeLlm, until, type SseEvent } from './answering-helpers';
 import { answerOf, foldAnswerEvents, type AnswerState } from '../../src/contract/answer-fold';
-import { answerEvent, type Question } from '../../src/contract/channel';
+import { answerEvent, type AnswerEvent, type Question } from '../../src/contract/channel';
 import { answerModel } from '../../src/core/answer-model';
+import { answerSoFar } from '../../src/server/channels/service';
 
 // The one fold, replayed: every answer below is recorded from the real server's event stream and
 // the state the browser builds from it (the core's answerModel, started from the question as the
@@ -128,5 +129,32 @@ describe('an answer watched live and the same answer reloaded', () => {
       const page = { ...q, ...foldAnswerEvents(parsed.filter((e) => e.id <= cut.id)), last_event_id: cut.id };
       same(browser(page, events.filter((e) => e.id > cut.id - 2)).$state.value, stored);
     }
+  });
+});
+
+describe('the history read while an answer ends', () => {
+  // The history reads a question's row, then its events: an answer can end in between. The row
+  // then still says running while the events hold the end; the page must open on the end.
+  const runningRow = { status: 'running' as const, finished_at: null, answer: null, thinking: null, steps: null, citations: null, error: null };
+  const events: AnswerEvent[] = [
+    { id: 1, event: 'status', data: { status: 'queued' } },
+    { id: 2, event: 'status', data: { status: 'running' } },
+    { id: 3, event: 'delta', data: { text: '部分内容' } },
+    { id: 4, event: 'error', data: { status: 'failed', message: '语言模型服务出错：upstream exploded' } },
+  ];
+
+  it('gives the end the events hold, not the running status of the row read before them', () => {
+    const page = answerSoFar(runningRow, events);
+    expect(page).toMatchObject({ status: 'failed', answer: '部分内容', error: '语言模型服务出错：upstream exploded' });
+    // The page opened on it, with nothing left to stream after its last event, shows the failure.
+    const model = answerModel('q1');
+    model.reset({ ...page, lastEventId: 4 });
+    expect(model.$state.value).toMatchObject({ status: 'failed', error: '语言模型服务出错：upstream exploded' });
+    expect(model.$live.value).toBe(false);
+  });
+
+  it('keeps the row’s status while the events have not ended (a claimed answer writes its running event after)', () => {
+    expect(answerSoFar(runningRow, events.slice(0, 1)).status).toBe('running');
+    expect(answerSoFar(runningRow, events.slice(0, 3))).toMatchObject({ status: 'running', answer: '部分内容', error: null });
   });
 });

@@ -10,8 +10,9 @@ import { answerEventStore } from '../answering/events';
 import type { KnowledgePort } from '../retrieval/knowledge-port';
 import { sourcesOf, storedRequest, toStoredRequest } from '../answering/request';
 import type { AnswerService } from '../answering/answers';
-import { answerStep, citation, type Channel, type Question, type QuestionRequest } from '../../contract/channel';
-import { foldAnswerEvents, type AnswerState } from '../../contract/answer-fold';
+import { answerStep, citation, type AnswerEvent, type Channel, type Question, type QuestionRequest } from '../../contract/channel';
+import { foldAnswerEvents, isLiveAnswer, type AnswerState } from '../../contract/answer-fold';
+import type { QuestionTable } from '../db/schema';
 import { z } from 'zod';
 import { codeRunsOf } from '../sandbox/runs';
 
@@ -20,8 +21,30 @@ const CHANNEL_NOT_FOUND = '频道不存在';
 export const MAX_QUEUED_PER_USER = 20;
 const QUESTION_NOT_FOUND = '问题不存在';
 
-/** The folded answer's fields a question carries (its status is the row's). */
-const answerFields = ({ answer, thinking, steps, citations, error }: AnswerState) => ({ answer, thinking, steps, citations, error });
+const stepsJson = z.array(answerStep);
+const citationsJson = z.array(citation);
+
+type AnswerRow = Pick<QuestionTable, 'status' | 'finished_at' | 'answer' | 'thinking' | 'steps' | 'citations' | 'error'>;
+
+/**
+ * A question's answer as the history gives it. An ended answer was written on its row. One still
+ * being written is folded from its events, read after the row: when they end meanwhile (the row
+ * read while running, the events with the end), the end is its status, as its answer and error are.
+ */
+export function answerSoFar(row: AnswerRow, events: readonly AnswerEvent[] = []): Omit<AnswerState, 'lastEventId'> {
+  if (row.finished_at === null) {
+    const { status, answer, thinking, steps, citations, error } = foldAnswerEvents(events);
+    return { status: isLiveAnswer(status) ? row.status : status, answer, thinking, steps, citations, error };
+  }
+  return {
+    status: row.status,
+    answer: row.answer ?? '',
+    thinking: row.thinking ?? '',
+    steps: stepsJson.parse(JSON.parse(row.steps ?? '[]')),
+    citations: citationsJson.parse(JSON.parse(row.citations ?? '[]')),
+    error: row.error,
+  };
+}
 
 interface ListArgs {
   page: number;
@@ -44,9 +67,6 @@ export async function canAccessQuestion(db: Executor, viewer: Viewer, questionId
   if (!row || row.user_id !== viewer.userId) throw notFound(QUESTION_NOT_FOUND);
   return row;
 }
-
-const stepsJson = z.array(answerStep);
-const citationsJson = z.array(citation);
 
 /** Channels and their questions (SPEC §7 Channels). Knows nothing of HTTP. */
 export function channelService(db: Db, knowledge: KnowledgePort, answers: AnswerService, engineName: string) {
@@ -193,22 +213,11 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       const codeRuns = await codeRunsOf(db, ids);
       const items: Question[] = rows.map((r) => {
         const req = storedRequest.parse(JSON.parse(r.request));
-        const so =
-          r.finished_at === null
-            ? answerFields(foldAnswerEvents(live.get(r.id) ?? []))
-            : {
-                answer: r.answer ?? '',
-                thinking: r.thinking ?? '',
-                steps: stepsJson.parse(JSON.parse(r.steps ?? '[]')),
-                citations: citationsJson.parse(JSON.parse(r.citations ?? '[]')),
-                error: r.error,
-              };
         return {
           question_id: r.id,
           channel_id: r.channel_id,
           question: r.question,
-          status: r.status,
-          ...so,
+          ...answerSoFar(r, live.get(r.id)),
           effect: r.effect,
           effect_comment: r.effect_comment,
           docIdList: req.docIdList,
