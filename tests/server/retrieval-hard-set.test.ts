@@ -67,6 +67,18 @@ describe('the second stage', () => {
     expect(quotable(on).length).toBe(3);
   });
 
+  it('quotes the strongest passages, not the first of each page the ranking spread over the top', () => {
+    const onPage = (page: number, text: string, score: number) => ({ ...passage(text, score), page });
+    const ranked = rerank('CTEX 套装 区别', [
+      onPage(9, '17 CTEX套装的Basic和Full版本有什么区别？\nFull版本包含完整的MiKTEX。', 10),
+      onPage(9, '18 CTEX-Fonts和CTEX套装有什么区别？\n它们是套装之外单独的安装包。', 9),
+      onPage(8, '15 如何升级MiKTEX？\nCTEX套装中的MiKTEX可以用更新向导升级。', 8),
+    ]);
+    // One passage per page first: the ranking moves the second passage of page 9 below page 8's.
+    expect(ranked.map((p) => p.page)).toEqual([9, 8, 9]);
+    expect(quotable(ranked).map((p) => p.text.slice(0, 2))).toEqual(['17', '18', '15']);
+  });
+
   it('abstains on a Chinese question naming, in Latin letters, something no candidate mentions', () => {
     const proxy = [passage('Overleaf 服务器的反向代理配置：在配置文件中设置端口和域名。', 5), passage('配置反向代理后重启服务。', 3)];
     expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理', proxy))).toBe(true);

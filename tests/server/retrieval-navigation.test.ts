@@ -154,6 +154,17 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     expect([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual(cited.map((c) => c.n));
   });
 
+  it('quotes the strongest passages for "CTeX 套装和 CTeX 宏包有什么区别？", two of one page rather than a weaker one of another', async () => {
+    const { questionId } = await ask(me, 'CTeX 套装和 CTeX 宏包有什么区别？', { docIdList: [ids['ctex-faq.pdf']!] });
+    const { events } = await readEvents(me, questionId);
+    const text = answerText(events);
+    // The FAQ entry on the suite's add-ons and how they relate to it (page 9, beside the Basic/Full
+    // entry) is quoted; the entry on upgrading MiKTeX, weaker, is not.
+    expect(text).toMatch(/第9页：“[^”]*CTEX-Fonts[^”]*” \[2\]/);
+    expect(text).not.toContain('MiKTEX Update Wizard');
+    expect(events.filter((e) => e.event === 'citation').map((e) => e.data.page)).toEqual([9, 9, 7]);
+  });
+
   it('says it found nothing in the chosen sources when no passage covers the question', async () => {
     const { questionId } = await ask(me, '阿司匹林的分子量是多少？', { docIdList: [ids['ctex-faq.pdf']!, ids['lshort-zh-cn.pdf']!] });
     const { events } = await readEvents(me, questionId);

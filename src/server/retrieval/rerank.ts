@@ -216,14 +216,18 @@ export const nothingRelevant = (passages: Array<Passage & { coverage?: number }>
 export const MAX_QUOTES = 3;
 
 /**
- * The passages worth quoting, best first: those covering enough of the question whose second-stage
- * score is at least 0.3 of the best one's (or that are the best of their document), at most MAX_QUOTES; none when nothing is relevant.
+ * The passages worth quoting, strongest first: those covering enough of the question whose
+ * second-stage score is at least 0.3 of the best one's (or that are the best of their document), at
+ * most MAX_QUOTES; none when nothing is relevant. By score, not in the ranking's order, which
+ * spreads its top over pages (for a model's context): two FAQ entries of one page both beat a
+ * weaker entry of the next.
  */
 export function quotable<T extends Passage & { coverage?: number }>(passages: T[]): T[] {
   if (nothingRelevant(passages)) return [];
   const best = passages[0]?.score ?? 0;
   const docs = new Set<string>();
-  return passages
+  return [...passages]
+    .sort((a, b) => b.score - a.score)
     .filter((p, i) => {
       // Another document's best passage that covers the question is worth quoting even when weaker.
       const newDoc = !docs.has(p.docId);
