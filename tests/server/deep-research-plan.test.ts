@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localReport, parseModelPlan, planHeuristically, readFindings } from '../../src/server/answering/deep-research';
+import { aboutItem, localReport, parseModelPlan, planHeuristically, readFindings } from '../../src/server/answering/deep-research';
 import type { RetrievedPassage } from '../../src/server/retrieval/knowledge-port';
 
 describe('deep research without a model: the heuristic plan', () => {
@@ -46,6 +46,17 @@ describe('deep research with a model: the plan it gives', () => {
 
 describe('the read step', () => {
   const p = (docId: string, page: number, text: string, score: number): RetrievedPassage => ({ docId, title: `${docId}.pdf`, page, bbox: [0, 0, 10, 10], text, score });
+
+  it('keeps of an item’s sub-question the passages about the item, those both searches found first', () => {
+    const both = p('d1', 3, '布洛芬的作用机制：可逆地抑制环氧合酶', 6);
+    const asked = [p('d1', 9, '常见问题与作用机制总结', 10), both, p('d1', 4, '萘普生的作用机制', 5)];
+    const named = [p('d1', 1, '布洛芬的历史', 4), { ...both, score: 3 }, p('d2', 2, 'Ibuprofen (布洛芬) tablets', 2)];
+    const kept = aboutItem('布洛芬', asked, named);
+    // 6/10 + 3/4 for the passage both found; the others score their share of their one search.
+    expect(kept.map((x) => [x.page, Number(x.score.toFixed(2))])).toEqual([[3, 1.35], [1, 1], [2, 0.5]]);
+    // A passage naming the item is kept though only the sub-question's search found it.
+    expect(aboutItem('萘普生', asked, []).map((x) => x.page)).toEqual([4]);
+  });
 
   it('gives each passage to the first sub-question that found it, drops weak ones, numbers them in report order', () => {
     const shared = p('d1', 2, '阿司匹林抑制环氧合酶', 9);

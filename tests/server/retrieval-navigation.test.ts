@@ -165,6 +165,20 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     expect(events.filter((e) => e.event === 'citation').map((e) => e.data.page)).toEqual([9, 9, 7]);
   });
 
+  it('researches "系统总结 LaTeX 中插图、表格和浮动体的用法与常见问题" item by item, each section quoting the pages on its item', async () => {
+    const { questionId } = await ask(me, '系统总结 LaTeX 中插图、表格和浮动体的用法与常见问题', { docIdList: [ids['lshort-zh-cn.pdf']!], deepresearch: true });
+    const { events } = await readEvents(me, questionId);
+    const sections = answerText(events).split(/^### /m);
+    const pagesOf = (title: string) => [...sections.find((s) => s.startsWith(title))!.matchAll(/第(\d+)页/g)].map((m) => Number(m[1]));
+    // lshort's sections 3.7 图片 (page 44), 3.6 表格 (page 39) and 3.9 浮动体 (page 47) lead their
+    // items' sections; appendix B on errors (page 119), which shares the question's 总结, 常见 and
+    // 问题 but no item, leads none of them and is quoted only under the whole question.
+    expect(pagesOf('1. 系统总结 LaTeX 中插图')[0]).toBe(44);
+    expect(pagesOf('2. 系统总结 LaTeX 中表格')[0]).toBe(39);
+    expect(pagesOf('3. 系统总结 LaTeX 中浮动体')[0]).toBe(47);
+    for (const n of [1, 2, 3]) expect(pagesOf(`${n}. `)).not.toContain(119);
+  });
+
   it('says it found nothing in the chosen sources when no passage covers the question', async () => {
     const { questionId } = await ask(me, '阿司匹林的分子量是多少？', { docIdList: [ids['ctex-faq.pdf']!, ids['lshort-zh-cn.pdf']!] });
     const { events } = await readEvents(me, questionId);

@@ -12,7 +12,7 @@ import { tokens } from '../text/segment';
 import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
 import { citationGuard, removedCitationsNotice } from './citation-check';
-import { withEnumeration } from './enumeration';
+import { enumerationOf, itemOf, withEnumeration } from './enumeration';
 import type { KnowledgePort, RetrievedPassage } from '../retrieval/knowledge-port';
 
 /** Sub-questions a plan holds at most (the local planner adds the whole question after them). */
@@ -245,6 +245,28 @@ function sectionWords(question: string): Set<string> {
 }
 
 const passageKey = (p: RetrievedPassage) => `${p.docId}\u0000${p.page ?? ''}\u0000${p.text}`;
+
+/**
+ * The passages of a sub-question about one item of the question's list, from its own search and a
+ * search for the item alone: those about the item (found by its search, or naming it), each scored
+ * by its share of the best score in each search it is in (so a passage both found comes first);
+ * the sub-question's other passages are about another item, or none, and are left out.
+ */
+export function aboutItem(item: string, asked: RetrievedPassage[], named: RetrievedPassage[]): RetrievedPassage[] {
+  const shares = (list: RetrievedPassage[]) => {
+    const top = Math.max(...list.map((p) => p.score), 1e-9);
+    return new Map(list.map((p) => [passageKey(p), p.score / top]));
+  };
+  const [byQuestion, byItem] = [shares(asked), shares(named)];
+  const name = item.toLowerCase();
+  const out = new Map<string, RetrievedPassage>();
+  for (const p of [...named, ...asked]) {
+    const key = passageKey(p);
+    if (out.has(key) || (!byItem.has(key) && !p.text.toLowerCase().includes(name))) continue;
+    out.set(key, { ...p, score: (byQuestion.get(key) ?? 0) + (byItem.get(key) ?? 0) });
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score);
+}
 
 /**
  * The read step: per sub-question the strongest passages (none far weaker than the best; for the
@@ -524,13 +546,21 @@ export function deepResearch({
       // 2. Search each sub-question (documents, then online, then read the best pages); each
       // sub-question's finding is saved before the next, so a restart never repeats a search.
       let pagesRead = 0;
+      // A sub-question about one item of the question's list is searched for that item alone too:
+      // "插图" finds the pages on figures that "系统总结…插图的用法与常见问题" loses to pages
+      // on errors, whose words (总结, 常见, 问题) every item's sub-question shares.
+      const items = enumerationOf(job.question)?.items ?? [];
+      const searchDocuments = async (question: string, item: string | null) => {
+        const asked = await knowledge.search(docIds, question, PASSAGES_PER_SEARCH);
+        return item ? aboutItem(item, asked, await knowledge.search(docIds, item, PASSAGES_PER_SEARCH)) : asked;
+      };
       const searchPlan = async () => {
         const plan = state.plan!.questions;
         const total = plan.length + 3;
         for (const [i, question] of plan.entries()) {
           if (i >= state.findings.length) {
             stopped();
-            const found = docIds.length ? await knowledge.search(docIds, question, PASSAGES_PER_SEARCH) : [];
+            const found = docIds.length ? await searchDocuments(question, itemOf(items, question)) : [];
             stopped();
             const onlineFound = searchesOnline ? await searchAndRead(question, request.search_type, signal) : null;
             stopped();

@@ -3,7 +3,8 @@
  * one list — "插图、表格和浮动体的用法", "比较阿司匹林、布洛芬和萘普生的作用机制", "compare aspirin,
  * ibuprofen and naproxen in terms of …", "CTeX 套装和 CTeX 宏包有什么区别" — becomes one
  * sub-question per item: the question with the list replaced by that item. Each is searched on
- * its own, so one item's passages do not crowd out another's; the report has a section per item.
+ * its own, and its item alone too (deep-research.ts `aboutItem`), so one item's passages do not
+ * crowd out another's, nor the question's other words the item; the report has a section per item.
  */
 
 /** Items of one list at most (a longer list is cut: each item is a search and a report section). */
@@ -117,8 +118,13 @@ export function enumerationOf(question: string): Enumeration | null {
 export function withEnumeration(question: string, plan: readonly string[], max: number): string[] {
   const e = enumerationOf(question);
   if (!e) return [...plan];
-  const about = (s: string) => e.items.filter((i) => s.toLowerCase().includes(i.toLowerCase()));
-  const perItem = e.items.map((item, i) => plan.find((s) => about(s).length === 1 && about(s)[0] === item) ?? e.subQuestions[i]!);
+  const perItem = e.items.map((item, i) => plan.find((s) => itemOf(e.items, s) === item) ?? e.subQuestions[i]!);
   const others = plan.filter((s) => !perItem.includes(s));
   return [...perItem, ...others].slice(0, Math.max(max, perItem.length + 1));
+}
+
+/** The one item of a list that a sub-question names (it is about that item alone), or null. */
+export function itemOf(items: readonly string[], subQuestion: string): string | null {
+  const named = items.filter((i) => subQuestion.toLowerCase().includes(i.toLowerCase()));
+  return named.length === 1 ? named[0]! : null;
 }
