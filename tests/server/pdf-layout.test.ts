@@ -90,6 +90,34 @@ describe('structure', () => {
   });
 });
 
+describe('running heads named after their section', () => {
+  // A book with twelve pages of front matter: page 13 is printed "1". Odd pages carry the section
+  // and the printed number at the top edge, each section for two pages at most, so no head repeats.
+  const sections = ['§1.1 安装', '§1.2 第一次使用', '§2.1 命令', '§2.2 环境', '§3.1 表格', '§3.2 插图'];
+  const pages: PageText[] = Array.from({ length: 12 }, (_, i) => {
+    const page = 13 + i;
+    const printed = page - 12;
+    const head = printed % 2 ? `${sections[Math.floor(i / 2)]} ${printed}` : `${printed} 第${Math.ceil(printed / 4)}章`;
+    const runs = [run(head, 72, 770), run(`正文第 ${printed} 页，讲的是排版中的具体做法和需要注意的地方。`, 72, 600)];
+    // A numbered heading a little below the edge, on a page whose printed number it happens to hold.
+    if (printed === 5) runs.push(run('5 浮动体的位置', 72, 700, 14));
+    return { page, width: 612, height: 792, runs };
+  });
+
+  it('are dropped when they carry the page’s printed number, whatever the offset of the numbering', () => {
+    const md = toMarkdown(layoutDocument(pages));
+    expect(md).not.toContain('§');
+    expect(md).not.toMatch(/第\d章/);
+    expect(md).toContain('正文第 7 页');
+    expect(md).toContain('5 浮动体的位置');
+  });
+
+  it('stay when the number they end with is not the page’s (a short line at the edge of a page that prints no numbers)', () => {
+    const md = toMarkdown(layoutDocument([{ page: 1, width: 612, height: 792, runs: [run('Table 7', 72, 770), run('正文，一段足够长的内容，说明表格的用法。', 72, 600)] }]));
+    expect(md).toContain('Table 7');
+  });
+});
+
 describe('passages for the index', () => {
   it('never join the two columns in one box, and keep a heading with its first paragraph', async () => {
     const { chunkBlocks } = await import('../../src/server/parsing/chunks');

@@ -285,7 +285,46 @@ const isMarginal = (l: Line, p: PageText) => {
   return y > p.height * 0.9 || y < p.height * 0.1;
 };
 
-/** Lines repeated at the same place on many pages (running heads, page numbers) are dropped. */
+/** Running heads sit at the very edge of the page; a numbered heading a little lower ("1 Introduction") stays. */
+const atEdge = (l: Line, p: PageText) => {
+  const y = l.y - (p.y0 ?? 0);
+  return y > p.height * 0.92 || y < p.height * 0.08;
+};
+/** The numbers a short line starts and ends with ("§3.9浮动体 35", "36 第3章 排版", "1 Introduction 3"). */
+function edgeNumbers(text: string): number[] {
+  if (text.length >= 80) return [];
+  const first = /^(\d{1,4})\s/.exec(text);
+  const last = /\s(\d{1,4})$/.exec(text);
+  return [first?.[1], last?.[1]].filter((n) => n !== undefined).map(Number);
+}
+/** Pages that must share one printed numbering before it is trusted. */
+const NUMBERING_PAGES = 3;
+
+/**
+ * The difference between the pages' indices and their printed numbers, from the numbers that
+ * lines at the page edge carry: the difference most pages agree on (front matter shifts it —
+ * lshort-zh-cn's page 47 is printed 35), or 0 when no difference holds on enough pages.
+ */
+function printedNumbering(pages: Array<{ page: PageText; lines: Line[] }>): number {
+  const pagesBy = new Map<number, Set<number>>();
+  for (const { page, lines } of pages) {
+    for (const l of lines) {
+      if (!atEdge(l, page)) continue;
+      for (const n of edgeNumbers(lineText(l))) {
+        const offset = page.page - n;
+        pagesBy.set(offset, (pagesBy.get(offset) ?? new Set()).add(page.page));
+      }
+    }
+  }
+  const [offset, on] = [...pagesBy.entries()].sort((a, b) => b[1].size - a[1].size || Math.abs(a[0]) - Math.abs(b[0]))[0] ?? [0, new Set()];
+  return on.size >= NUMBERING_PAGES ? offset : 0;
+}
+
+/**
+ * Lines repeated at the same place on many pages (running heads, page numbers) are dropped, and
+ * so are lines at the page edge carrying the page's number: a running head naming the section,
+ * which changes too often to repeat ("§3.9浮动体 35"), with the page's printed number.
+ */
 function furnitureFilter(pages: Array<{ page: PageText; lines: Line[] }>) {
   const key = (l: Line) => `${Math.round(l.y / 4)}|${lineText(l).replace(/\d+/g, '#')}`;
   const seen = new Map<string, number>();
@@ -294,17 +333,15 @@ function furnitureFilter(pages: Array<{ page: PageText; lines: Line[] }>) {
     for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
   }
   const threshold = 3;
+  const offset = printedNumbering(pages);
   return (l: Line, page: PageText) => {
     if (!isMarginal(l, page)) return true;
     if ((seen.get(key(l)) ?? 0) >= threshold) return false;
     const text = lineText(l);
-    // A lone page number, or a running head that starts or ends with this page's number.
-    const n = String(page.page);
+    // A lone page number.
     if (/^[-–—\s]*\d{1,4}[-–—\s]*$/.test(text)) return false;
-    // Running heads sit at the very edge; a numbered heading a little lower ("1 Introduction") stays.
-    const y = l.y - (page.y0 ?? 0);
-    const edge = y > page.height * 0.92 || y < page.height * 0.08;
-    return !(edge && text.length < 80 && (text.endsWith(` ${n}`) || text.startsWith(`${n} `)));
+    if (!atEdge(l, page)) return true;
+    return !edgeNumbers(text).some((n) => n === page.page || n === page.page - offset);
   };
 }
 
