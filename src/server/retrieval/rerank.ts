@@ -224,10 +224,10 @@ export const MAX_QUOTES = 3;
  */
 export function quotable<T extends Passage & { coverage?: number }>(passages: T[]): T[] {
   if (nothingRelevant(passages)) return [];
-  const best = passages[0]?.score ?? 0;
+  const strongest = [...passages].sort((a, b) => b.score - a.score);
+  const best = strongest[0]?.score ?? 0;
   const docs = new Set<string>();
-  return [...passages]
-    .sort((a, b) => b.score - a.score)
+  return strongest
     .filter((p, i) => {
       // Another document's best passage that covers the question is worth quoting even when weaker.
       const newDoc = !docs.has(p.docId);
