@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docPath, loadHardSet } from '../../bench/retrieval-eval';
-import { nothingRelevant, quotable, rerank } from '../../src/server/retrieval/rerank';
+import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS } from '../../src/server/retrieval/rerank';
 import type { Passage } from '../../src/server/retrieval/search';
 
 // Issue 17's evaluation set (bench/data/retrieval-hard.json) and the second stage it measures.
@@ -65,6 +65,18 @@ describe('the second stage', () => {
     const on = rerank('表格 p 参数 列 对齐', [1, 2, 3, 4, 5].map((i) => passage(`表格的列参数中的p参数可以指定列的宽度和对齐方式，例 ${i}。`, 10 - i)));
     expect(nothingRelevant(on)).toBe(false);
     expect(quotable(on).length).toBe(3);
+  });
+
+  it('puts a passage holding the Latin name a Chinese question asks about above ones sharing only its Chinese words', () => {
+    const faq = [1, 2, 3].map((i) => passage(`${60 + i} 分栏文档中为何某些位置选项不起作用？在不同的系统上设置选项${i}的效果不同。`, 10));
+    const row = passage('表2: tlmgr option的部分可用选项\nautobackup | 升级操作是否备份\ndesktop_integration | 仅Windows:创建开始菜单的快捷方式', 6);
+    const q = 'desktop_integration 选项在哪个系统上起作用';
+    expect(rerank(q, [...faq, row])[0]!.text.startsWith('表2')).toBe(true);
+    // Without the rule, the FAQ entries' words and BM25 score carried them above it.
+    expect(rerank(q, [...faq, row], { ...RERANK_WEIGHTS, nameMissing: 1 })[0]!.text.startsWith('表2')).toBe(false);
+    // A Latin word most candidates hold (TeX) names nothing in particular: nobody loses for lacking it.
+    const tex = [passage('TeX 的宏包都装在 texmf 目录下，安装宏包时放到这里。', 10), passage('TeX 发行版自带常用的宏包。', 9), passage('宏包的安装方法：先下载再刷新文件名数据库，宏包就能用了。', 8)];
+    expect(rerank('TeX 宏包怎样安装', tex).map((p) => p.score)).toEqual(rerank('TeX 宏包怎样安装', tex, { ...RERANK_WEIGHTS, nameMissing: 1 }).map((p) => p.score));
   });
 
   it('quotes the strongest passages, not the first of each page the ranking spread over the top', () => {
