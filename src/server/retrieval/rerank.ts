@@ -85,22 +85,23 @@ function proximityOf(terms: Term[], seq: string[]): number {
 /** A Latin-script word of the question (a name, a command, a term), as the index writes it. */
 const LATIN_WORD = /^[a-z][a-z0-9_\-.]{2,}$/;
 
+/** The question's Latin-script words, as the index writes them. */
+const latinWordsOf = (question: string) => queryTerms(question).map((t) => t.slice(1, -1)).filter((w) => LATIN_WORD.test(w));
+
 /**
  * The question's Latin-script words that no candidate holds, not even inside a longer index word
  * (mmff in r_mmffld_potential_energy). BM25 ranks by any shared word, so the candidates hold every
  * word of the question the documents have: one missing here is missing from the documents.
  */
 function absentWords(question: string, docs: string[][]): string[] {
-  const words = queryTerms(question).map((t) => t.slice(1, -1));
   const vocabulary = [...new Set(docs.flat())].filter((w) => /[a-z]/.test(w)).join(' ');
-  return words.filter((w) => LATIN_WORD.test(w) && !vocabulary.includes(w));
+  return latinWordsOf(question).filter((w) => !vocabulary.includes(w));
 }
 
 /** The Latin-script words of a Chinese question that some but few candidates hold (the things it names). */
 function namesIn(question: string, docs: string[][], share: number): string[] {
   if (!HAN.test(question)) return [];
-  const words = queryTerms(question).map((t) => t.slice(1, -1)).filter((w) => LATIN_WORD.test(w));
-  return words.filter((w) => {
+  return latinWordsOf(question).filter((w) => {
     const df = docs.filter((d) => d.includes(w)).length;
     return df > 0 && df <= docs.length * share;
   });
@@ -150,11 +151,11 @@ export interface RerankWeights {
   diverseTop: number;
   /**
    * What a passage keeps of its score when a Chinese question names something in Latin letters
-   * that few candidates hold (desktop_integration, \\fbox, IC50) and the passage holds none of it
+   * that few candidates hold (desktop_integration, fbox, IC50) and the passage holds none of it
    * (1: nothing lost); `namedShare` is the share of candidates above which a name is too common to count.
    */
-  nameMissing?: number;
-  namedShare?: number;
+  nameMissing: number;
+  namedShare: number;
 }
 // Chosen on the even half of the hard set and checked on the odd half (bench/retrieval-hard-tune.ts):
 // the character shares raised the tuning half's recall@5 (0.880 → 0.920) but not the held-out
@@ -187,7 +188,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   const top = Math.max(...candidates.map((p) => p.score), 1e-9);
   const believed = belief(question, seqs);
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
-  const names = weights.nameMissing !== undefined && weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare ?? 0.35) : [];
+  const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));
   const ranked = candidates
     .map((p, i) => {
@@ -206,7 +207,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const charShare = chars.length && weights.chars ? weights.chars * charsIn(p.text) : 0;
       const headingShare = chars.length && weights.headingChars && firstLine.length < 120 ? weights.headingChars * charsIn(firstLine) : 0;
-      const named = names.length && !names.some((n) => words.has(n)) ? weights.nameMissing! : 1;
+      const named = names.length && !names.some((n) => words.has(n)) ? weights.nameMissing : 1;
       const score = (p.score / top) ** weights.bm25 * (weights.floor + coverage + charShare) * (1 + weights.proximity * proximity + weights.heading * heading + headingShare) * nav * named;
       const { segmented: _, ...rest } = p;
       return { ...rest, score, coverage: answers * nav * believed };
