@@ -135,7 +135,33 @@ export default async function channelRoutes(app: App, { db, runtime }: Services)
       res.write(frameOf(e));
       if (isTerminal(e)) end();
     };
-    const onMessage = (m: BusMessage) => (m.type === 'deleted' ? end() : send(m.event));
+    // An event past the next id (the one between still on its way from another node, or notices
+    // of two nodes crossing) is not sent over the gap: the store holds every event published, so
+    // what is missing is read from it, in order, and the stream stays numbered without gaps.
+    let filling: Promise<void> | undefined;
+    let fillAgain = false;
+    const fill = () => {
+      if (filling) {
+        fillAgain = true;
+        return;
+      }
+      filling = (async () => {
+        do {
+          fillAgain = false;
+          for (const e of await store.after(q.id, sent)) send(e);
+        } while (fillAgain && !ended);
+      })()
+        .catch((err: unknown) => {
+          req.log.error({ err }, 'answer stream failed');
+          end();
+        })
+        .finally(() => (filling = undefined));
+    };
+    const onMessage = (m: BusMessage) => {
+      if (m.type === 'deleted') return end();
+      if (m.event.id === sent + 1) return send(m.event);
+      if (m.event.id > sent) fill();
+    };
     // Subscribe before reading the stored events, so nothing falls between the two.
     const unsubscribe = bus.subscribe(q.id, (m) => (replaying ? pending.push(m) : onMessage(m)));
     res.on('close', end);
