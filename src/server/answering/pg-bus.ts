@@ -74,9 +74,11 @@ export function pgEventBus({ url, db, nodeId, log }: { url: string; db: Db; node
     await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
   };
 
-  /** Sends what was published this turn, in as few notices as fit. */
+  /**
+   * Sends what was published this turn, in as few notices as fit. One flush at a time: two running
+   * at once on two pooled connections could commit their notices in the other order.
+   */
   const flush = async () => {
-    flushing = false;
     const entries = outgoing;
     outgoing = [];
     let chunk: Entry[] = [];
@@ -95,6 +97,8 @@ export function pgEventBus({ url, db, nodeId, log }: { url: string; db: Db; node
       size += bytes;
     }
     await send();
+    if (outgoing.length) setImmediate(() => void flush());
+    else flushing = false;
   };
 
   const queue = (entry: Entry) => {
