@@ -364,9 +364,20 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
 
   /** Several nodes: answers taken over from a dead node end failed (deep research goes back to the queue to resume). */
   async function adopt(questionIds: string[]) {
-    const resumed = await requeueInterruptedResearch(db, questionIds);
-    if (resumed) log.warn({ count: resumed }, 'deep-research answers of a node that stopped resume here');
-    for (const id of questionIds) await finalise(id, { status: 'failed', message: RESTART_MESSAGE }, ['running']);
+    // One not ended (the database failed meanwhile) is let go of, so that the next sweep — here or
+    // on another node — takes it again, rather than leaving it running under this live node.
+    const letGo = async (ids: string[], err: unknown) => {
+      log.warn({ err, questionIds: ids }, 'answers taken over from a stopped node not ended; taken again at the next sweep');
+      await db.updateTable('questions').set({ node_id: null }).where('id', 'in', ids).where('status', '=', 'running').where('node_id', '=', node!.id).execute()
+        .catch((e: unknown) => log.warn({ err: e }, 'answers taken over not let go'));
+    };
+    try {
+      const resumed = await requeueInterruptedResearch(db, questionIds);
+      if (resumed) log.warn({ count: resumed }, 'deep-research answers of a node that stopped resume here');
+    } catch (err) {
+      return letGo(questionIds, err);
+    }
+    for (const id of questionIds) await finalise(id, { status: 'failed', message: RESTART_MESSAGE }, ['running']).catch((err: unknown) => letGo([id], err));
   }
   // After each sweep the queue is looked at too: answers queued on a node that died (or whose
   // user's slot freed on another node) start here.
