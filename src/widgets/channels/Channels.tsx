@@ -38,8 +38,13 @@ const PAGE_SIZE = 20;
 
 type Renderer = typeof import('./markdown');
 let rendererPromise: Promise<Renderer> | undefined;
+let rendererLoaded = false;
 /** The markdown stack loads on first use, in its own chunk. */
-const loadRenderer = () => (rendererPromise ??= import('./markdown'));
+const loadRenderer = () =>
+  (rendererPromise ??= import('./markdown').then((r) => {
+    rendererLoaded = true;
+    return r;
+  }));
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : '');
 
@@ -72,9 +77,16 @@ function AnswerBody({ text, state, onSlots }: { text: string; state: AnswerState
   const t = useT('channels');
   useEffect(() => {
     let cancelled = false;
+    // Until the markdown chunk has loaded (the first answer on a slow connection), the answer shows
+    // as plain text rather than as an empty box under a finished status.
+    if (!rendererLoaded && ref.current) {
+      ref.current.textContent = text;
+      ref.current.dataset.plain = '';
+    }
     const frame = requestAnimationFrame(() => {
       void loadRenderer().then((r) => {
         if (cancelled || !ref.current) return;
+        delete ref.current.dataset.plain;
         r.renderAnswer(ref.current, text, state.citations, {
           image: (alt) => t('image', { alt }),
           citation: (c) =>

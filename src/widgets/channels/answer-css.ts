@@ -1,6 +1,7 @@
 /** Typography of rendered answers (markdown output carries no classes twind would see). */
 export const answerCss = `
 .csai-answer { line-height: 1.7; overflow-wrap: anywhere; }
+.csai-answer[data-plain] { white-space: pre-wrap; }
 .csai-answer > :first-child { margin-top: 0; }
 .csai-answer p, .csai-answer ul, .csai-answer ol, .csai-answer pre, .csai-answer table, .csai-answer blockquote { margin: 0.5em 0; }
 .csai-answer ul, .csai-answer ol { padding-left: 1.5em; }
