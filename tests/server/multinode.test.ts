@@ -63,6 +63,19 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     return { runner, other: runner === a ? b : a, id: id! };
   }
 
+  /** The answer's stream on `node`, its events collected as they come; resolves once the first part has come. */
+  async function followToFirstPart(client: Client, node: ServerNode, questionId: string) {
+    const seen: SseEvent[] = [];
+    const streamed = readEvents(client.at(node.url), questionId, {
+      stopAfter: (e) => {
+        seen.push(e);
+        return false;
+      },
+    });
+    await until(async () => seen.some((e) => e.event === 'delta'), Boolean, 20_000);
+    return { seen, streamed };
+  }
+
   /** Ids 1..n, each once, in order. */
   const numberedWithoutGaps = (events: SseEvent[]) => events.map((e) => e.id).every((id, i) => id === i + 1);
 
@@ -90,15 +103,9 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { questionId } = await ask(client, '[hold] 跨节点流式回答');
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
     const { other } = await runnerOf(questionId);
-    const firstDelta = { seen: false };
-    const streamed = readEvents(client.at(other.url), questionId, {
-      stopAfter: (e) => {
-        if (e.event === 'delta') firstDelta.seen = true;
-        return false;
-      },
-    });
     // The other node shows the first part while the runner's model is still held.
-    await until(async () => firstDelta.seen && llm.heldCount, (v) => v === 1, 20_000);
+    const { streamed } = await followToFirstPart(client, other, questionId);
+    expect(llm.heldCount).toBe(1);
     llm.release();
     const { events, status } = await streamed;
     expect(status).toBe(200);
@@ -170,15 +177,8 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
     const { other, id: runnerId } = await runnerOf(questionId);
     // Opened on the other node once the first part is stored: it has it from the database, none of it over the bus.
-    const got: SseEvent[] = [];
-    const streamed = readEvents(client.at(other.url), questionId, {
-      stopAfter: (e) => {
-        got.push(e);
-        return false;
-      },
-    });
-    await until(async () => got.some((e) => e.event === 'delta'), Boolean, 20_000);
-    const k = got.at(-1)!.id;
+    const { seen, streamed } = await followToFirstPart(client, other, questionId);
+    const k = seen.at(-1)!.id;
     // A third node stores two events, and the notice of the first is overtaken by the second's
     // (two notices committed in the other order): the node streaming hears of k + 2 alone.
     for (const [seq, text] of [[k + 1, '（其一）'], [k + 2, '（其二）']] as const) {
@@ -186,12 +186,12 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
         [questionId, seq, 'delta', JSON.stringify({ text }), new Date().toISOString(), runnerId]);
     }
     await sql.query('select pg_notify($1, $2)', ['csai_answer_events', JSON.stringify({ n: 'another-node', e: [[questionId, k + 2, k + 2]] })]);
-    await until(async () => got.filter((e) => e.id > k).length, (n) => n >= 2, 10_000).catch(() => undefined);
-    expect(got.filter((e) => e.id > k).map((e) => [e.id, e.data.text])).toEqual([[k + 1, '（其一）'], [k + 2, '（其二）']]);
+    await until(async () => seen.filter((e) => e.id > k).length, (n) => n >= 2, 10_000).catch(() => undefined);
+    expect(seen.filter((e) => e.id > k).map((e) => [e.id, e.data.text])).toEqual([[k + 1, '（其一）'], [k + 2, '（其二）']]);
     // Done with it: deleted, the stream ends and the runner stops.
     expect((await client.at(other.url).request('DELETE', `${CH}/questions/${questionId}`)).status).toBe(200);
     await streamed;
-    expect(numberedWithoutGaps(got)).toBe(true);
+    expect(numberedWithoutGaps(seen)).toBe(true);
     llm.release();
   });
 
@@ -221,14 +221,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { client } = await signedInOnA();
     const { questionId } = await ask(client, '[hold] 监听连接中断');
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
-    const seen: SseEvent[] = [];
-    const streamed = readEvents(client.at(b.url), questionId, {
-      stopAfter: (e) => {
-        seen.push(e);
-        return false;
-      },
-    });
-    await until(async () => seen.some((e) => e.event === 'delta'), (v) => v, 20_000);
+    const { streamed } = await followToFirstPart(client, b, questionId);
     // Both nodes lose their LISTEN connection; the rest of the answer is written meanwhile. Only
     // this database's: on a PostgreSQL shared by test files running in parallel, every other
     // file's server listens too.
@@ -247,14 +240,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
     const { questionId } = await ask(client, '[hold] 节点宕机');
     await until(async () => llm.heldCount, (n) => n === 1, 20_000);
     const { runner, other, id: runnerId } = await runnerOf(questionId);
-    const seen: SseEvent[] = [];
-    const streamed = readEvents(client.at(other.url), questionId, {
-      stopAfter: (e) => {
-        seen.push(e);
-        return false;
-      },
-    });
-    await until(async () => seen.some((e) => e.event === 'delta'), Boolean, 20_000);
+    const { streamed } = await followToFirstPart(client, other, questionId);
     const done = exited(runner.child);
     runner.child.kill('SIGKILL');
     await done;
