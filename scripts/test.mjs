@@ -28,16 +28,18 @@ const hasFiles = (dir, pattern) => {
   return fs.existsSync(dir) && walk(dir);
 };
 
+/** The first lines of a failure message (colours and stack frames left out), indented under its test's name. */
+const firstLines = (message) => message.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('at ')).slice(0, 4).map((l) => `\n      ${l.slice(0, 300)}`).join('');
+
 function vitestCount(file) {
   const r = readJson(file);
   if (!r) return undefined;
   // A file that failed without a failing test (it did not load) counts once.
   const broken = r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'));
   // With the first lines of why, so the tail of a CI log is enough to tell what went wrong.
-  const why = (a) => (a.failureMessages ?? []).join('\n').replace(/\x1b\[[0-9;]*m/g, '').split('\n')
-    .map((l) => l.trim()).filter((l) => l && !l.startsWith('at ')).slice(0, 4).map((l) => `\n      ${l.slice(0, 300)}`).join('');
   const names = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed')
-    .map((a) => `${path.relative(process.cwd(), f.name)} › ${a.fullName}${why(a)}`));
+    .map((a) => `${path.relative(process.cwd(), f.name)} › ${a.fullName}${firstLines((a.failureMessages ?? []).join('\n'))}`));
   names.push(...broken.map((f) => `${path.relative(process.cwd(), f.name)} (did not load: ${f.message.split('\n')[0]})`));
   return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length, names };
 }
@@ -79,10 +81,7 @@ const suites = [
         for (const spec of suite.specs ?? []) {
           const bad = spec.tests.find((t) => t.status === 'unexpected');
           if (!bad) continue;
-          const error = bad.results?.at(-1)?.error?.message ?? '';
-          const why = error.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4)
-            .map((l) => `\n      ${l.slice(0, 300)}`).join('');
-          names.push(`${spec.file}:${spec.line} › ${prefix}${spec.title}${why}`);
+          names.push(`${spec.file}:${spec.line} › ${prefix}${spec.title}${firstLines(bad.results?.at(-1)?.error?.message ?? '')}`);
         }
         for (const s of suite.suites ?? []) walk(s, suite.title && !suite.file ? `${prefix}${suite.title} › ` : prefix);
       };
