@@ -9,9 +9,10 @@
 //   Target >= 1.6x on two cores (issue 17); shown without a target on one.
 // - All parse figures are steady-state throughput: they are measured after an untimed warm-up
 //   of 16 documents per parse worker (and as many raw extractions for the baselines), because a
-//   parse worker's JIT keeps optimising for its first dozen or so documents (traced with node
-//   --trace-opt: about 250 optimised compilations in the first document, 20-60 per document
-//   around the tenth, a handful after the thirtieth). Those compilations run on V8's helper
+//   parse worker's JIT keeps optimising for its first dozen or so documents (lshort-zh-cn.pdf
+//   parsed 40 times by one worker, traced with node --trace-opt: about 250 optimised
+//   compilations taking 1.7 s in the first document, 5-50 taking 0.02-0.4 s in each of the 10th
+//   to 20th, about 0.05 s per document after the 30th). Those compilations run on V8's helper
 //   threads beside the parse, so they cost the second core when two documents parse at once.
 //   The warm-up itself is shown, without a target: two at once in its last round vs its first.
 // - event loop: while a 500-page PDF parses, every ping is answered (target 1.0), and the ping
