@@ -6,7 +6,7 @@ import { hasPostgres } from './postgres-harness';
 import { exited } from './server-process';
 import { startTwoNodes, type ServerNode, type TwoNodes } from './two-nodes';
 import { RESTART_MESSAGE } from '../../src/server/answering/answers';
-import { LISTENER_NAME } from '../../src/server/answering/pg-bus';
+import { CHANNEL, LISTENER_NAME } from '../../src/server/answering/pg-bus';
 
 // postgres: itself — both nodes run on the PostgreSQL it opens itself (two-nodes.ts, postgres-harness.ts fileDatabase).
 /** Short, so a killed node's answers are taken over within seconds (CSAI_NODE_LEASE_MS). */
@@ -185,7 +185,7 @@ describe.skipIf(!hasPostgres())('two app nodes over one PostgreSQL', () => {
       await sql.query('insert into answer_event_log (question_id, seq, type, data, created_at, node_id) values ($1, $2, $3, $4, $5, $6)',
         [questionId, seq, 'delta', JSON.stringify({ text }), new Date().toISOString(), runnerId]);
     }
-    await sql.query('select pg_notify($1, $2)', ['csai_answer_events', JSON.stringify({ n: 'another-node', e: [[questionId, k + 2, k + 2]] })]);
+    await sql.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ n: 'another-node', e: [[questionId, k + 2, k + 2]] })]);
     await until(async () => seen.filter((e) => e.id > k).length, (n) => n >= 2, 10_000).catch(() => undefined);
     expect(seen.filter((e) => e.id > k).map((e) => [e.id, e.data.text])).toEqual([[k + 1, '（其一）'], [k + 2, '（其二）']]);
     // Done with it: deleted, the stream ends and the runner stops.

@@ -10,7 +10,7 @@ import { answerEventStore, type AnswerEventBus, type BusMessage } from './events
 /** The application name of the listening connections (pg_stat_activity). */
 export const LISTENER_NAME = 'csai-answer-events';
 /** The PostgreSQL channel every node listens on. */
-const CHANNEL = 'csai_answer_events';
+export const CHANNEL = 'csai_answer_events';
 /** NOTIFY payloads must stay under 8000 bytes. */
 const PAYLOAD_BYTES = 7000;
 /** How often the listening connection is checked, and the longest wait before it is opened again. */
