@@ -18,6 +18,7 @@ const union = (a: Box, b: Box): Box => [Math.min(a[0], b[0]), Math.min(a[1], b[1
 export const MIN_MEANINGFUL = 20;
 const HAN_CHAR = /\p{Script=Han}/u;
 const LETTER_RUN = /\p{L}{2}/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
  * The meaningful characters of a passage: letters and digits, a Han character counting twice (it
@@ -26,7 +27,7 @@ const LETTER_RUN = /\p{L}{2}/u;
 export function meaningfulLength(text: string): number {
   if (!LETTER_RUN.test(text)) return 0;
   let n = 0;
-  for (const c of text) if (/[\p{L}\p{N}]/u.test(c)) n += HAN_CHAR.test(c) ? 2 : 1;
+  for (const c of text) if (LETTER_OR_DIGIT.test(c)) n += HAN_CHAR.test(c) ? 2 : 1;
   return n;
 }
 
@@ -40,23 +41,13 @@ export function meaningfulLength(text: string): number {
  * (the markdown keeps it).
  */
 function mergeTiny(chunks: ParsedChunk[]): ParsedChunk[] {
-  const fits = (a: ParsedChunk, b: ParsedChunk) => a.page === b.page && (a.kind ?? 'content') === (b.kind ?? 'content') && (!a.bbox || !b.bbox ? !a.bbox && !b.bbox : sameColumn(a.bbox, b.bbox));
-  const join = (first: ParsedChunk, second: ParsedChunk): ParsedChunk => {
-    const text = `${first.text}\n${second.text}`;
-    return { page: first.page, bbox: first.bbox && second.bbox ? union(first.bbox, second.bbox) : null, text, segmented: segmentForIndex(text), ...(first.kind ? { kind: first.kind } : {}) };
-  };
   const out: ParsedChunk[] = [];
-  // Merged into the passage before it, or left out when that is impossible.
-  const backwards = (c: ParsedChunk) => {
-    const prev = out[out.length - 1];
-    if (prev && fits(prev, c)) out[out.length - 1] = join(prev, c);
-  };
   let pending: ParsedChunk | null = null; // a tiny passage waiting for the one after it
   for (const c of chunks) {
     let cur = c;
     if (pending) {
       if (fits(pending, cur)) cur = join(pending, cur);
-      else backwards(pending);
+      else mergeBackwards(out, pending);
       pending = null;
     }
     if (meaningfulLength(cur.text) >= MIN_MEANINGFUL) out.push(cur);
@@ -67,9 +58,23 @@ function mergeTiny(chunks: ParsedChunk[]): ParsedChunk[] {
       else pending = cur;
     }
   }
-  if (pending) backwards(pending);
+  if (pending) mergeBackwards(out, pending);
   // A document whose only text is short (an image with one label) still gets its passage.
   return out.length || !chunks.length ? out : chunks;
+}
+
+/** Whether two passages can become one: same page, same kind, same column. */
+const fits = (a: ParsedChunk, b: ParsedChunk) => a.page === b.page && (a.kind ?? 'content') === (b.kind ?? 'content') && (!a.bbox || !b.bbox ? !a.bbox && !b.bbox : sameColumn(a.bbox, b.bbox));
+
+function join(first: ParsedChunk, second: ParsedChunk): ParsedChunk {
+  const text = `${first.text}\n${second.text}`;
+  return { page: first.page, bbox: first.bbox && second.bbox ? union(first.bbox, second.bbox) : null, text, segmented: segmentForIndex(text), ...(first.kind ? { kind: first.kind } : {}) };
+}
+
+/** A tiny passage merged into the passage before it, or left out when that is impossible. */
+function mergeBackwards(out: ParsedChunk[], c: ParsedChunk) {
+  const prev = out[out.length - 1];
+  if (prev && fits(prev, c)) out[out.length - 1] = join(prev, c);
 }
 
 /** A lone list or section number ("7.", "iv)", "(3)", "B."): it belongs to the text after it. */
@@ -96,20 +101,12 @@ const startsSection = (b: Block, kind: PassageKind) => kind === 'content' && (b.
 export function chunkBlocks(blocks: Block[]): ParsedChunk[] {
   const kinds = navigationKinds(blocks);
   const out: ParsedChunk[] = [];
-  type Passage = { page: number; bbox: Box | null; parts: string[]; len: number; heading: boolean; kind: PassageKind; lastBlock: Block; context: string | null };
   let cur: Passage | null = null;
   // The heading or question of the section being read: a passage that continues a section (after
   // a page break or past TARGET) carries its words in its index words, not in its text.
   let section: string | null = null;
-  const flush = () => {
-    if (cur && cur.bbox && cur.parts.join('').trim()) {
-      const text = cur.parts.join('\n');
-      const context = cur.context ? `${segmentForIndex(cur.context)} ` : '';
-      out.push({ page: cur.page, bbox: cur.bbox, text, segmented: context + segmentForIndex(text), kind: cur.kind });
-    }
-    cur = null;
-  };
-  blocks.forEach((b, i) => {
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
     const text = b.text;
     const kind = kinds[i]!;
     // A caption right before its table opens the passage that holds both.
@@ -117,32 +114,66 @@ export function chunkBlocks(blocks: Block[]): ParsedChunk[] {
     const pairedCaption = !opensTable && cur !== null && cur.page === b.page && cur.kind === kind && isCaptionPair(cur.lastBlock, b);
     if (!cur || cur.page !== b.page || cur.kind !== kind || ((startsSection(b, kind) || opensTable) && !pairedCaption) || (cur.len + text.length > TARGET && !pairedCaption) || !cur.bbox || !sameColumn(cur.bbox, b.bbox)) {
       // A heading followed by nothing yet stays with what comes next, on this page or the next.
-      const carry: Passage | null = cur;
-      if (carry && carry.heading && carry.parts.length === 1 && carry.kind === kind && carry.len < 120 && !startsSection(b, kind) && (carry.page !== b.page ? movesToNextPage(carry.parts[0]!, text) : carry.bbox && sameColumn(carry.bbox, b.bbox))) {
-        if (carry.page !== b.page) {
-          carry.page = b.page;
-          carry.bbox = b.bbox;
-        } else carry.bbox = carry.bbox ? union(carry.bbox, b.bbox) : b.bbox;
-        carry.parts.push(text);
-        carry.len += text.length;
-        carry.lastBlock = b;
-        return;
+      if (cur && carriesOver(cur, b, kind)) {
+        if (cur.page !== b.page) {
+          cur.page = b.page;
+          cur.bbox = b.bbox;
+        } else cur.bbox = cur.bbox ? union(cur.bbox, b.bbox) : b.bbox;
+        cur.parts.push(text);
+        cur.len += text.length;
+        cur.lastBlock = b;
+        continue;
       }
-      flush();
+      if (cur) pushPassage(out, cur);
       const opens = startsSection(b, kind);
       if (opens) section = b.kind === 'heading' ? text : (QUESTION_START.exec(text)?.[0] ?? null);
       if (kind !== 'content') section = null;
       cur = { page: b.page, bbox: b.bbox, parts: [text], len: text.length, heading: opens && text.length < 120, kind, lastBlock: b, context: opens || opensTable ? null : section };
-      return;
+      continue;
     }
     cur.parts.push(text);
     cur.len += text.length;
     cur.bbox = union(cur.bbox, b.bbox);
     cur.lastBlock = b;
-  });
-  flush();
+  }
+  if (cur) pushPassage(out, cur);
   // Very long single blocks (a huge table) are split so no passage gets unwieldy.
-  return mergeTiny(out).flatMap((c) => (c.text.length <= TARGET * 3 ? [c] : splitLong(c)));
+  const passages: ParsedChunk[] = [];
+  for (const c of mergeTiny(out)) {
+    if (c.text.length <= TARGET * 3) passages.push(c);
+    else passages.push(...splitLong(c));
+  }
+  return passages;
+}
+
+/** A passage being gathered by chunkBlocks. */
+interface Passage {
+  page: number;
+  bbox: Box | null;
+  parts: string[];
+  len: number;
+  heading: boolean;
+  kind: PassageKind;
+  lastBlock: Block;
+  /** The heading or question of the section it continues, for its index words. */
+  context: string | null;
+}
+
+/** Whether a passage that is only a heading takes the next block in (instead of standing alone). */
+const carriesOver = (carry: Passage, b: Block, kind: PassageKind) =>
+  carry.heading &&
+  carry.parts.length === 1 &&
+  carry.kind === kind &&
+  carry.len < 120 &&
+  !startsSection(b, kind) &&
+  (carry.page !== b.page ? movesToNextPage(carry.parts[0]!, b.text) : !!carry.bbox && sameColumn(carry.bbox, b.bbox));
+
+/** A gathered passage as an indexed passage, unless it is empty or has no box. */
+function pushPassage(out: ParsedChunk[], cur: Passage) {
+  if (!cur.bbox || !cur.parts.join('').trim()) return;
+  const text = cur.parts.join('\n');
+  const context = cur.context ? `${segmentForIndex(cur.context)} ` : '';
+  out.push({ page: cur.page, bbox: cur.bbox, text, segmented: context + segmentForIndex(text), kind: cur.kind });
 }
 
 /** A heading or question at the foot of a page goes over to its text at the top of the next one (not to a stray page number). */

@@ -38,20 +38,33 @@ const indexEntries = (text: string) => (/[,，]\s?\d/.test(text) ? count(text, I
 function tocPages(blocks: Block[]): Set<number> {
   const leaders = new Map<number, number>();
   for (const b of blocks) leaders.set(b.page, (leaders.get(b.page) ?? 0) + count(b.text, LEADER_ENTRY));
-  return new Set([...leaders].filter(([, n]) => n >= 4).map(([p]) => p));
+  const pages = new Set<number>();
+  for (const [page, n] of leaders) if (n >= 4) pages.add(page);
+  return pages;
 }
+
+// Module-level predicates rather than closures made per block: V8 keeps their optimized code
+// from one document to the next (see pdf-layout.ts).
+const nonBlank = (l: string) => l.trim() !== '';
+const isPagedLine = (l: string) => ENDS_WITH_PAGE.test(l) || PAGE_ONLY.test(l.trim()) || count(l, LEADER_ENTRY) > 0;
+const isReferenceItem = (l: string) => REFERENCE_ITEM.test(l);
+const countOf = (lines: string[], test: (l: string) => boolean) => {
+  let n = 0;
+  for (const l of lines) if (test(l)) n++;
+  return n;
+};
 
 /** The kind of one block, given whether its page is a table-of-contents page and the section it is in. */
 function blockKind(b: Block, onTocPage: boolean, section: PassageKind): PassageKind {
   const text = b.text.trim();
   const firstLine = text.split('\n')[0] ?? '';
   if (TOC_TITLE.test(firstLine) && (onTocPage || count(text, LEADER_ENTRY) > 0 || ENDS_WITH_PAGE.test(text))) return 'toc';
-  const lines = text.split('\n').filter((l) => l.trim());
+  const lines = text.split('\n').filter(nonBlank);
   const leaders = count(text, LEADER_ENTRY);
   // Mostly "title . . . . 12" entries (several may share one line when the layout joined them).
   if (leaders > 0 && leaders >= 0.5 * lines.length) return 'toc';
   if (onTocPage) {
-    const paged = lines.filter((l) => ENDS_WITH_PAGE.test(l) || PAGE_ONLY.test(l.trim()) || count(l, LEADER_ENTRY) > 0).length;
+    const paged = countOf(lines, isPagedLine);
     if (lines.length && paged >= 0.6 * lines.length) return 'toc';
   }
   // An index: dense "term, page, page" entries (fewer are enough inside an index).
@@ -59,7 +72,7 @@ function blockKind(b: Block, onTocPage: boolean, section: PassageKind): PassageK
   if (entries >= 3 && entries * 32 >= text.length) return 'index';
   if (section === 'index' && entries >= 1 && entries * 40 >= text.length) return 'index';
   if (INDEX_TITLE.test(firstLine) && (entries >= 2 || section === 'index')) return 'index';
-  const refs = lines.filter((l) => REFERENCE_ITEM.test(l)).length;
+  const refs = countOf(lines, isReferenceItem);
   if (REFERENCES_TITLE.test(firstLine) && (refs > 0 || lines.length === 1)) return 'references';
   if (refs >= 2 && refs >= 0.6 * lines.length) return 'references';
   if (section === 'references' && refs >= 1 && refs >= 0.5 * lines.length) return 'references';
@@ -74,14 +87,16 @@ function blockKind(b: Block, onTocPage: boolean, section: PassageKind): PassageK
 export function navigationKinds(blocks: Block[]): PassageKind[] {
   const toc = tocPages(blocks);
   let section: PassageKind = 'content';
-  return blocks.map((b) => {
+  const kinds: PassageKind[] = [];
+  for (const b of blocks) {
     const kind = blockKind(b, toc.has(b.page), section);
     const first = b.text.trim().split('\n')[0] ?? '';
     if (b.kind === 'heading') section = INDEX_TITLE.test(first) ? 'index' : REFERENCES_TITLE.test(first) ? 'references' : 'content';
     else if (kind === 'index' || kind === 'references') section = kind;
     else if (kind === 'content' && b.text.length > 200) section = 'content';
-    return kind;
-  });
+    kinds.push(kind);
+  }
+  return kinds;
 }
 
 /**
@@ -90,12 +105,12 @@ export function navigationKinds(blocks: Block[]): PassageKind[] {
  */
 export function looksLikeNavigation(text: string): boolean {
   const t = text.trim();
-  const lines = t.split('\n').filter((l) => l.trim());
+  const lines = t.split('\n').filter(nonBlank);
   if (!lines.length) return false;
   const leaders = count(t, LEADER_ENTRY);
   if (leaders > 0 && leaders >= 0.5 * lines.length) return true;
   const entries = indexEntries(t);
   if (entries >= 3 && entries * 32 >= t.length) return true;
-  const refs = lines.filter((l) => REFERENCE_ITEM.test(l)).length;
+  const refs = countOf(lines, isReferenceItem);
   return refs >= 2 && refs >= 0.6 * lines.length;
 }

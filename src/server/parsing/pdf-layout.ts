@@ -57,8 +57,16 @@ interface Line {
 const HAN = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u;
 const LIST_MARK = /^(?:[•·●○◦▪■□◆◇▶►‣⁃–—*-]\s*|\(?\d{1,2}[.)．、]\s*|[（(]\d{1,2}[)）]\s*|[①-⑳]\s*|[a-zA-Z][.)]\s+|[一二三四五六七八九十]+、)/u;
 
+// The callbacks of the functions below (comparators, predicates) live at module level, not as
+// closures made per call: V8 holds a closure's optimized code only weakly, so the layout code,
+// which runs once per document after pdf.js has run for a while, was compiled again after nearly
+// every major GC (about ten compilations per document on the parse workers' helper threads).
+const ascending = (a: number, b: number) => a - b;
+const descending = (a: number, b: number) => b - a;
+const sizeOf = (x: { size: number }) => x.size;
+
 const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = [...xs].sort(ascending);
   return s.length ? s[Math.floor(s.length / 2)]! : 0;
 };
 
@@ -93,10 +101,15 @@ function segmentText(runs: Run[]): string {
   return tidy(out);
 }
 
+const isVisible = (r: Run) => r.size > 0.5 && r.text.trim() !== '';
+const topDownThenLeft = (a: Run, b: Run) => b.y - a.y || a.x - b.x;
+const leftToRight = (a: Run, b: Run) => a.x - b.x;
+const hasText = (s: Segment) => s.text !== '';
+
 /** Groups runs on the same baseline into lines, and splits lines at wide gaps into segments. */
 export function buildLines(runs: Run[]): Line[] {
-  const visible = runs.filter((r) => r.text.trim() && r.size > 0.5);
-  visible.sort((a, b) => b.y - a.y || a.x - b.x);
+  const visible = runs.filter(isVisible);
+  visible.sort(topDownThenLeft);
   const groups: Run[][] = [];
   for (const r of visible) {
     const g = groups[groups.length - 1];
@@ -105,35 +118,43 @@ export function buildLines(runs: Run[]): Line[] {
     if (g && ref && Math.abs(ref.y - r.y) <= Math.max(ref.size, r.size) * 0.45) g.push(r);
     else groups.push([r]);
   }
-  return groups.map((g) => {
-    g.sort((a, b) => a.x - b.x);
-    const size = median(g.map((r) => r.size));
-    const base = g.reduce((best, r) => (r.size >= best.size ? r : best), g[0]!);
-    const segments: Segment[] = [];
-    let cur: Run[] = [];
-    let end = -Infinity;
-    for (const r of g) {
-      if (cur.length && r.x - end > Math.max(size, r.size) * 1.4) {
-        segments.push(makeSegment(cur, base.y));
-        cur = [];
-      }
-      cur.push(r);
-      end = Math.max(end, r.x + r.width);
+  const lines: Line[] = [];
+  for (const g of groups) {
+    const line = lineOf(g);
+    if (line.segments.length) lines.push(line);
+  }
+  return lines;
+}
+
+/** One line from the runs of one baseline: on the baseline of its largest run, cut at wide gaps. */
+function lineOf(g: Run[]): Line {
+  g.sort(leftToRight);
+  const size = median(g.map(sizeOf));
+  let base = g[0]!;
+  for (const r of g) if (r.size >= base.size) base = r;
+  const segments: Segment[] = [];
+  let cur: Run[] = [];
+  let end = -Infinity;
+  for (const r of g) {
+    if (cur.length && r.x - end > Math.max(size, r.size) * 1.4) {
+      segments.push(makeSegment(cur, base.y));
+      cur = [];
     }
-    if (cur.length) segments.push(makeSegment(cur, base.y));
-    return { y: base.y, size, segments: segments.filter((s) => s.text) };
-  }).filter((l) => l.segments.length);
+    cur.push(r);
+    end = Math.max(end, r.x + r.width);
+  }
+  if (cur.length) segments.push(makeSegment(cur, base.y));
+  return { y: base.y, size, segments: segments.filter(hasText) };
 }
 
 function makeSegment(runs: Run[], y: number): Segment {
-  return {
-    runs,
-    x0: Math.min(...runs.map((r) => r.x)),
-    x1: Math.max(...runs.map((r) => r.x + r.width)),
-    y,
-    size: median(runs.map((r) => r.size)),
-    text: segmentText(runs),
-  };
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (const r of runs) {
+    x0 = Math.min(x0, r.x);
+    x1 = Math.max(x1, r.x + r.width);
+  }
+  return { runs, x0, x1, y, size: median(runs.map(sizeOf)), text: segmentText(runs) };
 }
 
 /** A stretch of the page read top to bottom: a column, or the full width. */
@@ -147,12 +168,20 @@ type Stream = Line[];
 export function readingOrder(lines: Line[], pageWidth: number, x0 = 0): Stream[] {
   const mid = x0 + pageWidth / 2;
   const colWidth = pageWidth * 0.22;
-  const side = (s: Segment) => (s.x1 <= mid + 2 ? 'left' : s.x0 >= mid - 2 ? 'right' : 'span');
   // Columns are judged segment by segment: the baselines of two columns rarely line up.
-  const segments = lines.flatMap((l) => l.segments);
-  const wide = (sd: string) => segments.filter((s) => side(s) === sd && s.x1 - s.x0 > colWidth).length;
-  const [leftWide, rightWide] = [wide('left'), wide('right')];
-  const spanning = segments.filter((s) => side(s) === 'span').length;
+  let leftWide = 0;
+  let rightWide = 0;
+  let spanning = 0;
+  for (const l of lines) {
+    for (const s of l.segments) {
+      const side = sideOf(s, mid);
+      if (side === 'span') spanning++;
+      else if (s.x1 - s.x0 > colWidth) {
+        if (side === 'left') leftWide++;
+        else rightWide++;
+      }
+    }
+  }
   const twoColumns = lines.length >= 6 && leftWide >= 3 && rightWide >= 3 && leftWide + rightWide >= Math.max(6, spanning * 1.5);
   if (!twoColumns) return [lines];
 
@@ -160,63 +189,98 @@ export function readingOrder(lines: Line[], pageWidth: number, x0 = 0): Stream[]
   let left: Line[] = [];
   let right: Line[] = [];
   const spanStreams = new Set<Stream>();
-  const flush = () => {
-    if (left.length) streams.push(left);
-    if (right.length) streams.push(right);
-    left = [];
-    right = [];
-  };
-  // A segment that crosses the middle only because the gutter gap is narrow (dot leaders,
-  // tight columns) is cut at the gap that contains the middle.
-  const splitAtGutter = (s: Segment): Segment[] => {
-    if (side(s) !== 'span') return [s];
-    for (let k = 0; k + 1 < s.runs.length; k++) {
-      const a = s.runs[k]!;
-      const b = s.runs[k + 1]!;
-      // Wider than a word space, so a full-width line of prose is never cut.
-      if (a.x + a.width <= mid + 2 && b.x >= mid - 2 && b.x - (a.x + a.width) > Math.max(a.size, b.size) * 0.8) {
-        return [makeSegment(s.runs.slice(0, k + 1), s.y), makeSegment(s.runs.slice(k + 1), s.y)].filter((x) => x.text);
-      }
-    }
-    return [s];
-  };
   for (const raw of lines) {
-    const line = { ...raw, segments: raw.segments.flatMap(splitAtGutter) };
-    if (line.segments.some((s) => side(s) === 'span')) {
+    const segments: Segment[] = [];
+    for (const s of raw.segments) segments.push(...splitAtGutter(s, mid));
+    const line = { ...raw, segments };
+    if (spansMiddle(segments, mid)) {
       // Full-width lines in a row form one stream, so their paragraph stays whole.
       const last = streams[streams.length - 1];
       if (!left.length && !right.length && last && spanStreams.has(last)) last.push(line);
       else {
-        flush();
+        pushColumns(streams, left, right);
+        left = [];
+        right = [];
         const stream = [line];
         spanStreams.add(stream);
         streams.push(stream);
       }
       continue;
     }
-    const l = line.segments.filter((s) => side(s) === 'left');
-    const r = line.segments.filter((s) => side(s) === 'right');
+    const l: Segment[] = [];
+    const r: Segment[] = [];
+    for (const s of segments) (sideOf(s, mid) === 'left' ? l : r).push(s);
     if (l.length) left.push({ ...line, segments: l });
     if (r.length) right.push({ ...line, segments: r });
   }
-  flush();
+  pushColumns(streams, left, right);
   return streams;
 }
 
-const unionBox = (boxes: Box[]): Box => [
-  Math.min(...boxes.map((b) => b[0])),
-  Math.min(...boxes.map((b) => b[1])),
-  Math.max(...boxes.map((b) => b[2])),
-  Math.max(...boxes.map((b) => b[3])),
-];
+type Side = 'left' | 'right' | 'span';
+const sideOf = (s: Segment, mid: number): Side => (s.x1 <= mid + 2 ? 'left' : s.x0 >= mid - 2 ? 'right' : 'span');
+
+function spansMiddle(segments: Segment[], mid: number): boolean {
+  for (const s of segments) if (sideOf(s, mid) === 'span') return true;
+  return false;
+}
+
+/** Ends a stretch of two columns: the left column is read before the right one. */
+function pushColumns(streams: Stream[], left: Line[], right: Line[]) {
+  if (left.length) streams.push(left);
+  if (right.length) streams.push(right);
+}
+
+/**
+ * A segment that crosses the middle only because the gutter gap is narrow (dot leaders, tight
+ * columns) is cut at the gap that contains the middle.
+ */
+function splitAtGutter(s: Segment, mid: number): Segment[] {
+  if (sideOf(s, mid) !== 'span') return [s];
+  for (let k = 0; k + 1 < s.runs.length; k++) {
+    const a = s.runs[k]!;
+    const b = s.runs[k + 1]!;
+    // Wider than a word space, so a full-width line of prose is never cut.
+    if (a.x + a.width <= mid + 2 && b.x >= mid - 2 && b.x - (a.x + a.width) > Math.max(a.size, b.size) * 0.8) {
+      return [makeSegment(s.runs.slice(0, k + 1), s.y), makeSegment(s.runs.slice(k + 1), s.y)].filter(hasText);
+    }
+  }
+  return [s];
+}
+
+function unionBox(boxes: Box[]): Box {
+  const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const b of boxes) {
+    box[0] = Math.min(box[0], b[0]);
+    box[1] = Math.min(box[1], b[1]);
+    box[2] = Math.max(box[2], b[2]);
+    box[3] = Math.max(box[3], b[3]);
+  }
+  return box;
+}
 const segBox = (s: Segment): Box => [s.x0, s.y - s.size * 0.25, s.x1, s.y + s.size * 0.85];
 const lineBox = (l: Line): Box => unionBox(l.segments.map(segBox));
-const lineText = (l: Line) => l.segments.map((s) => s.text).join(' ');
+const textOf = (s: { text: string }) => s.text;
+const lineText = (l: Line) => l.segments.map(textOf).join(' ');
+
+type Column = [number, number];
+const byStart = (a: Column, b: Column) => a[0] - b[0];
+
+/** The index of the column a segment falls in, or -1. */
+function columnOf(cols: Column[], s: Segment): number {
+  for (let k = 0; k < cols.length; k++) {
+    const [a, b] = cols[k]!;
+    if (s.x0 >= a - 1 && s.x1 <= b + 1) return k;
+  }
+  return -1;
+}
 
 /** Column intervals shared by the rows of a would-be table, or null when rows do not align. */
-function tableColumns(rows: Line[]): Array<[number, number]> | null {
-  const intervals = rows.flatMap((r) => r.segments.map((s): [number, number] => [s.x0, s.x1])).sort((a, b) => a[0] - b[0]);
-  const cols: Array<[number, number]> = [];
+function tableColumns(rows: Line[]): Column[] | null {
+  const intervals: Column[] = [];
+  for (const r of rows) for (const s of r.segments) intervals.push([s.x0, s.x1]);
+  intervals.sort(byStart);
+  const cols: Column[] = [];
   for (const [a, b] of intervals) {
     const last = cols[cols.length - 1];
     if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
@@ -225,11 +289,26 @@ function tableColumns(rows: Line[]): Array<[number, number]> | null {
   if (cols.length < 2) return null;
   // Every row's segments must fall in distinct columns.
   for (const r of rows) {
-    const used = r.segments.map((s) => cols.findIndex(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1));
-    if (used.includes(-1) || new Set(used).size !== used.length) return null;
+    const used = new Set<number>();
+    for (const s of r.segments) {
+      const k = columnOf(cols, s);
+      if (k === -1 || used.has(k)) return null;
+      used.add(k);
+    }
   }
   return cols;
 }
+
+/** A table row's cell texts, one per column. */
+function tableRow(r: Line, cols: Column[]): string[] {
+  const row = new Array<string>(cols.length).fill('');
+  for (const s of r.segments) {
+    const k = columnOf(cols, s);
+    row[k] = joinText(row[k]!, s.text);
+  }
+  return row;
+}
+const joinCells = (row: string[]) => row.join(' | ');
 
 /** Splits a stream into paragraphs, list items and tables. */
 function blocksOf(stream: Stream, page: number): Block[] {
@@ -244,15 +323,9 @@ function blocksOf(stream: Stream, page: number): Block[] {
       const rows = stream.slice(i, j);
       const cols = rows.length >= 2 ? tableColumns(rows) : null;
       if (cols) {
-        const cells = rows.map((r) => {
-          const row = cols.map(() => '');
-          for (const s of r.segments) {
-            const k = cols.findIndex(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1);
-            row[k] = joinText(row[k]!, s.text);
-          }
-          return row;
-        });
-        blocks.push({ kind: 'table', page, bbox: unionBox(rows.map(lineBox)), text: cells.map((r) => r.join(' | ')).join('\n'), rows: cells, size: median(rows.map((r) => r.size)) });
+        const cells: string[][] = [];
+        for (const r of rows) cells.push(tableRow(r, cols));
+        blocks.push({ kind: 'table', page, bbox: unionBox(rows.map(lineBox)), text: cells.map(joinCells).join('\n'), rows: cells, size: median(rows.map(sizeOf)) });
         i = j;
         continue;
       }
@@ -273,7 +346,8 @@ function blocksOf(stream: Stream, page: number): Block[] {
       members.push(next);
       j++;
     }
-    const text = members.reduce((acc, l) => joinText(acc, lineText(l), '\n'), '');
+    let text = '';
+    for (const l of members) text = joinText(text, lineText(l), '\n');
     blocks.push({ kind: isList ? 'list' : 'paragraph', page, bbox: unionBox(members.map(lineBox)), text, size: line.size });
     i = j;
   }
@@ -293,9 +367,12 @@ const atEdge = (l: Line, p: PageText) => {
 /** The numbers a short line starts and ends with ("§3.9浮动体 35", "36 第3章 排版", "1 Introduction 3"). */
 function edgeNumbers(text: string): number[] {
   if (text.length >= 80) return [];
+  const numbers: number[] = [];
   const first = /^(\d{1,4})\s/.exec(text);
   const last = /\s(\d{1,4})$/.exec(text);
-  return [first?.[1], last?.[1]].filter((n) => n !== undefined).map(Number);
+  if (first) numbers.push(Number(first[1]));
+  if (last) numbers.push(Number(last[1]));
+  return numbers;
 }
 /** Pages that must share one printed numbering before it is trusted. */
 const NUMBERING_PAGES = 3;
@@ -316,65 +393,92 @@ function printedNumbering(pages: Array<{ page: PageText; lines: Line[] }>): numb
       }
     }
   }
-  const [offset, on] = [...pagesBy.entries()].sort((a, b) => b[1].size - a[1].size || Math.abs(a[0]) - Math.abs(b[0]))[0] ?? [0, new Set()];
+  const [offset, on] = [...pagesBy.entries()].sort(mostPagesThenSmallest)[0] ?? [0, new Set()];
   return on.size >= NUMBERING_PAGES ? offset : 0;
 }
+const mostPagesThenSmallest = (a: [number, Set<number>], b: [number, Set<number>]) => b[1].size - a[1].size || Math.abs(a[0]) - Math.abs(b[0]);
 
 /**
  * Lines repeated at the same place on many pages (running heads, page numbers) are dropped, and
  * so are lines at the page edge carrying the page's number: a running head naming the section,
  * which changes too often to repeat ("§3.9浮动体 35"), with the page's printed number.
  */
-function furnitureFilter(pages: Array<{ page: PageText; lines: Line[] }>) {
-  const key = (l: Line) => `${Math.round(l.y / 4)}|${lineText(l).replace(/\d+/g, '#')}`;
+function furniture(pages: Array<{ page: PageText; lines: Line[] }>): Furniture {
   const seen = new Map<string, number>();
   for (const { page, lines } of pages) {
-    const keys = new Set(lines.filter((l) => isMarginal(l, page)).map((l) => key(l)));
+    const keys = new Set<string>();
+    for (const l of lines) if (isMarginal(l, page)) keys.add(furnitureKey(l));
     for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
   }
-  const threshold = 3;
-  const offset = printedNumbering(pages);
-  return (l: Line, page: PageText) => {
-    if (!isMarginal(l, page)) return true;
-    if ((seen.get(key(l)) ?? 0) >= threshold) return false;
-    const text = lineText(l);
-    // A lone page number.
-    if (/^[-–—\s]*\d{1,4}[-–—\s]*$/.test(text)) return false;
-    if (!atEdge(l, page)) return true;
-    return !edgeNumbers(text).some((n) => n === page.page || n === page.page - offset);
-  };
+  return { seen, offset: printedNumbering(pages) };
+}
+
+interface Furniture {
+  /** Pages on which each marginal line (by furnitureKey) appears. */
+  seen: Map<string, number>;
+  /** Page index minus printed page number (printedNumbering). */
+  offset: number;
+}
+/** A marginal line repeated on this many pages is furniture. */
+const REPEATED_ON = 3;
+const furnitureKey = (l: Line) => `${Math.round(l.y / 4)}|${lineText(l).replace(/\d+/g, '#')}`;
+
+/** Whether a line of the page is content (not a running head, a repeated line or a page number). */
+function isContent(l: Line, page: PageText, { seen, offset }: Furniture): boolean {
+  if (!isMarginal(l, page)) return true;
+  if ((seen.get(furnitureKey(l)) ?? 0) >= REPEATED_ON) return false;
+  const text = lineText(l);
+  // A lone page number.
+  if (/^[-–—\s]*\d{1,4}[-–—\s]*$/.test(text)) return false;
+  if (!atEdge(l, page)) return true;
+  for (const n of edgeNumbers(text)) if (n === page.page || n === page.page - offset) return false;
+  return true;
 }
 
 /** Font sizes of headings, largest first, from the body size of the whole document. */
-function headingLevels(blocks: Block[]): (b: Block) => number | undefined {
+function headingSizes(blocks: Block[]): HeadingSizes {
   // Body size: the size covering the most page width (a Chinese character weighs more than a letter).
   const weight = new Map<number, number>();
   for (const b of blocks) {
     const s = Math.round(b.size * 2) / 2;
     weight.set(s, (weight.get(s) ?? 0) + (b.bbox[2] - b.bbox[0]) * Math.max(1, Math.round((b.bbox[3] - b.bbox[1]) / (b.size * 1.2))));
   }
-  const body = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
-  const isHeadingSize = (b: Block) => b.kind !== 'table' && b.size >= body * 1.12 && b.text.length <= 120 && !/[。；;]$/.test(b.text);
-  const sizes = [...new Set(blocks.filter(isHeadingSize).map((b) => Math.round(b.size * 2) / 2))].sort((a, b) => b - a);
-  return (b: Block) => {
-    if (!isHeadingSize(b)) return undefined;
-    const i = sizes.indexOf(Math.round(b.size * 2) / 2);
-    return Math.min(4, i + 1);
-  };
+  const body = [...weight.entries()].sort(heaviest)[0]?.[0] ?? 10;
+  const sizes = new Set<number>();
+  for (const b of blocks) if (isHeadingSize(b, body)) sizes.add(Math.round(b.size * 2) / 2);
+  return { body, sizes: [...sizes].sort(descending) };
+}
+
+interface HeadingSizes {
+  /** The body text's font size. */
+  body: number;
+  /** Heading font sizes (to half a point), largest first. */
+  sizes: number[];
+}
+const heaviest = (a: [number, number], b: [number, number]) => b[1] - a[1];
+const isHeadingSize = (b: Block, body: number) => b.kind !== 'table' && b.size >= body * 1.12 && b.text.length <= 120 && !/[。；;]$/.test(b.text);
+
+/** A block's heading level 1–4 by its font size, or undefined when it is not a heading. */
+function headingLevel(b: Block, { body, sizes }: HeadingSizes): number | undefined {
+  if (!isHeadingSize(b, body)) return undefined;
+  const i = sizes.indexOf(Math.round(b.size * 2) / 2);
+  return Math.min(4, i + 1);
 }
 
 /** Structured blocks of a whole document, in reading order. */
 export function layoutDocument(pages: PageText[]): Block[] {
-  const withLines = pages.map((page) => ({ page, lines: buildLines(page.runs) }));
-  const keep = furnitureFilter(withLines);
+  const withLines: Array<{ page: PageText; lines: Line[] }> = [];
+  for (const page of pages) withLines.push({ page, lines: buildLines(page.runs) });
+  const marginal = furniture(withLines);
   const blocks: Block[] = [];
   for (const { page, lines } of withLines) {
-    const content = lines.filter((l) => keep(l, page));
+    const content: Line[] = [];
+    for (const l of lines) if (isContent(l, page, marginal)) content.push(l);
     for (const stream of readingOrder(content, page.width, page.x0)) blocks.push(...blocksOf(stream, page.page));
   }
-  const levelOf = headingLevels(blocks);
+  const headings = headingSizes(blocks);
   for (const b of blocks) {
-    const level = levelOf(b);
+    const level = headingLevel(b, headings);
     if (level) {
       b.kind = 'heading';
       b.level = level;
@@ -384,6 +488,12 @@ export function layoutDocument(pages: PageText[]): Block[] {
 }
 
 const escapeCell = (s: string) => s.replace(/\|/g, '\\|');
+/** A markdown table row of `width` cells. */
+function tableLine(r: string[], width: number): string {
+  const cells: string[] = [];
+  for (let k = 0; k < width; k++) cells.push(escapeCell(r[k] ?? ''));
+  return `| ${cells.join(' | ')} |`;
+}
 
 /** Markdown of the blocks, with a page marker comment where each page starts. */
 export function toMarkdown(blocks: Block[]): string {
@@ -405,9 +515,11 @@ export function toMarkdown(blocks: Block[]): string {
         break;
       case 'table': {
         const rows = b.rows ?? [];
-        const width = Math.max(...rows.map((r) => r.length));
-        const line = (r: string[]) => `| ${Array.from({ length: width }, (_, k) => escapeCell(r[k] ?? '')).join(' | ')} |`;
-        out.push([line(rows[0] ?? []), `| ${Array.from({ length: width }, () => '---').join(' | ')} |`, ...rows.slice(1).map(line)].join('\n'));
+        let width = -Infinity;
+        for (const r of rows) width = Math.max(width, r.length);
+        const lines = [tableLine(rows[0] ?? [], width), `| ${new Array<string>(Math.max(0, width)).fill('---').join(' | ')} |`];
+        for (const r of rows.slice(1)) lines.push(tableLine(r, width));
+        out.push(lines.join('\n'));
         break;
       }
       default:

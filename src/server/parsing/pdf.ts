@@ -11,6 +11,8 @@ const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dis
 
 const isTextItem = (item: object): item is TextItem => 'str' in item && 'transform' in item;
 
+const byPage = (a: { page: number }, b: { page: number }) => a.page - b.page;
+
 /**
  * PDF → structured markdown and passages with page and box (pdfjs-dist, legacy build for Node,
  * eval disabled per DESIGN §9; CMaps and standard fonts from the package for Chinese).
@@ -61,7 +63,7 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
     // Scanned pages have no text layer: read them with OCR.
     const ocr = textless.length ? await ocrPdfPages(doc, textless, progress) : { blocks: [], notes: [] };
     progress(88, '正在识别标题、段落和表格');
-    const blocks = [...layoutDocument(pages), ...ocr.blocks].sort((a, b) => a.page - b.page);
+    const blocks = [...layoutDocument(pages), ...ocr.blocks].sort(byPage);
     const markdown = toMarkdown(blocks);
     progress(94, '正在建立检索索引');
     const chunks = chunkBlocks(blocks);

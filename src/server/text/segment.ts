@@ -24,38 +24,42 @@ const WORD_OR_HAN = /(\p{Script=Han}+)|(?:(?!\p{Script=Han})[\p{L}\p{N}_])+(?:['
 
 /** A chemistry token as one index word: its characters outside [a-z0-9] become their code. */
 export function chemToken(token: string): string {
-  return 'x' + [...token.toLowerCase()].map((c) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.toString(36)}_`)).join('').replace(/_/g, 'q');
+  return 'x' + [...token.toLowerCase()].map(chemChar).join('').replace(/_/g, 'q');
 }
+// Callbacks here are module-level functions, not closures made per call: V8 keeps their optimized
+// code from one document to the next (see parsing/pdf-layout.ts).
+const chemChar = (c: string) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.toString(36)}_`);
 
 const isFormula = (t: string) => /\d/.test(t) && /[A-Z]/.test(t) && t.length >= 4;
 
 /** Strips unmatched leading '(' / trailing ')' and trailing sentence dots from a candidate. */
 function balanced(m: string): string {
   let s = m.replace(/\.+$/, '');
-  const count = (c: string) => s.split(c).length - 1;
-  while (s.endsWith(')') && count(')') > count('(')) s = s.slice(0, -1);
-  while (s.startsWith('(') && count('(') > count(')')) s = s.slice(1);
+  while (s.endsWith(')') && occurrences(s, ')') > occurrences(s, '(')) s = s.slice(0, -1);
+  while (s.startsWith('(') && occurrences(s, '(') > occurrences(s, ')')) s = s.slice(1);
   return s;
 }
+const occurrences = (s: string, c: string) => s.split(c).length - 1;
 
 /** The chemistry tokens of a text and the text with them blanked out. */
 function takeChemistry(text: string): { tokens: string[]; rest: string } {
   const tokens: string[] = [];
-  let rest = text.replace(CAS, (m) => {
-    tokens.push(chemToken(m));
-    return ' ';
-  });
-  rest = rest.replace(SMILES, (raw) => {
+  for (const [m] of text.matchAll(CAS)) tokens.push(chemToken(m));
+  let rest = text.replace(CAS, ' ');
+  // Each SMILES is blanked out of its match; a match that is no SMILES stays as it is.
+  let kept = '';
+  let from = 0;
+  for (const match of rest.matchAll(SMILES)) {
+    const raw = match[0];
     // Prose brackets around a formula or SMILES, e.g. "(C9H8O4)", are not part of it.
     const m = balanced(raw);
-    if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) return raw;
+    if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) continue;
     tokens.push(chemToken(m));
-    return raw.replace(m, ' ');
-  });
-  rest = rest.replace(FORMULA, (m) => {
-    if (isFormula(m)) tokens.push(m.toLowerCase());
-    return m;
-  });
+    kept += rest.slice(from, match.index) + raw.replace(m, ' ');
+    from = match.index + raw.length;
+  }
+  rest = kept + rest.slice(from);
+  for (const [m] of rest.matchAll(FORMULA)) if (isFormula(m)) tokens.push(m.toLowerCase());
   return { tokens, rest };
 }
 
@@ -78,7 +82,8 @@ export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[]
   // Intl.Segmenter is slow (≈0.5 MB/s), so it sees only the Han runs; other scripts split on a
   // regular expression that makes the same words (letters, digits, _, inner . and ').
   const matches = [...rest.matchAll(WORD_OR_HAN)];
-  const runs = matches.flatMap((m) => (m[1] ? [m[1]] : []));
+  const runs: string[] = [];
+  for (const m of matches) if (m[1]) runs.push(m[1]);
   const words = hanWords(runs);
   let run = 0;
   for (const m of matches) {
@@ -106,10 +111,11 @@ const RUN_WORDS_MAX = 50_000;
 function hanWords(runs: string[]): string[][] {
   // For the same reason a run's words can be remembered: a parse meets a fifth of its Han text
   // again (running phrases, a section heading indexed with each of its passages, merged passages).
-  const fresh = [...new Set(runs.filter((r) => !runWords.has(r)))];
+  const fresh = [...new Set(runs.filter(isUnseen))];
   if (fresh.length) {
     if (runWords.size + fresh.length > RUN_WORDS_MAX) runWords.clear();
-    const words = fresh.map((): string[] => []);
+    const words: string[][] = [];
+    for (let i = 0; i < fresh.length; i++) words.push([]);
     const ends: number[] = [];
     let end = -1;
     for (const r of fresh) ends.push((end += r.length + 1));
@@ -119,10 +125,12 @@ function hanWords(runs: string[]): string[][] {
       while (s.index >= ends[run]!) run++;
       words[run]!.push(s.segment);
     }
-    fresh.forEach((r, i) => runWords.set(r, words[i]!));
+    for (let i = 0; i < fresh.length; i++) runWords.set(fresh[i]!, words[i]!);
   }
-  return runs.map((r) => runWords.get(r)!);
+  return runs.map(wordsOfRun);
 }
+const isUnseen = (run: string) => !runWords.has(run);
+const wordsOfRun = (run: string) => runWords.get(run)!;
 
 /** The segmented form stored in the index. */
 export const segmentForIndex = (text: string) => tokens(text).join(' ');
