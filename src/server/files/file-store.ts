@@ -60,6 +60,8 @@ export interface FileStore {
   close(): void;
 }
 
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
 /** A storage name is the hex SHA-256 of the content. */
 export function checkStorageName(storageName: string): string {
   if (!/^[0-9a-f]{64}$/.test(storageName)) throw new Error(`bad storage name ${storageName}`);
@@ -107,7 +109,10 @@ export function diskFileStore(dataDir: string): FileStore {
       const tempPath = path.join(tmp, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
       const tap = contentTap();
       try {
-        await pipeline(source, tap.stream, fs.createWriteStream(tempPath, { flags: 'wx' }));
+        // A 1 MB write buffer: the request's many small chunks go to disk in a few writev calls
+        // instead of one write each, with the socket paused after every one (bench/knowledge.bench.ts:
+        // a 150 MB upload about a fifth faster, 220-270 -> 275-320 MB/s).
+        await pipeline(source, tap.stream, fs.createWriteStream(tempPath, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
       } catch (err) {
         await fsp.rm(tempPath, { force: true });
         throw err;
