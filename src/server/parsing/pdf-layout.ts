@@ -414,7 +414,7 @@ function furniture(pages: Array<{ page: PageText; lines: Line[] }>): Furniture {
 }
 
 interface Furniture {
-  /** Pages on which each marginal line (by furnitureKey) appears. */
+  /** On how many pages each marginal line (by furnitureKey) appears. */
   seen: Map<string, number>;
   /** Page index minus printed page number (printedNumbering). */
   offset: number;
