@@ -28,9 +28,19 @@ const hasFiles = (dir, pattern) => {
   return fs.existsSync(dir) && walk(dir);
 };
 
-/** The first lines of a failure message (colours and stack frames left out), indented under its test's name. */
-const firstLines = (message) => message.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim())
-  .filter((l) => l && !l.startsWith('at ')).slice(0, 4).map((l) => `\n      ${l.slice(0, 300)}`).join('');
+/**
+ * The first lines of a failure message (colours and stack frames left out), indented under its
+ * test's name; for a failed comparison, the lines of its diff that differ (a rare failure on a
+ * loaded CI machine is then explained by the log's tail alone).
+ */
+const firstLines = (message) => {
+  const lines = message.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim() && !l.trim().startsWith('at '));
+  const diff = lines.findIndex((l) => l.trim() === '- Expected');
+  const head = (diff < 0 ? lines : lines.slice(0, diff)).slice(0, 4).map((l) => l.trim());
+  const changed = diff < 0 ? [] : lines.slice(diff + 2).filter((l) => /^[-+] /.test(l)).slice(0, 16);
+  if (changed.length) head.push('- expected  + received:', ...changed);
+  return head.map((l) => `\n      ${l.slice(0, 300)}`).join('');
+};
 
 function vitestCount(file) {
   const r = readJson(file);
