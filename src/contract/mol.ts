@@ -10,6 +10,12 @@ export const MOL_LIMITS = {
   smartsLength: 500,
   /** Heavy atoms of a structure that is drawn. */
   depictHeavyAtoms: 500,
+  /**
+   * Atoms of any structure a molecule call reads (counted in the text before RDKit reads it):
+   * RDKit's WASM build runs out of stack on longer chains (a 700-carbon chain traps in
+   * canonicalisation) and can leave its memory corrupt for the next call.
+   */
+  atoms: 500,
   /** Atom or bond indices in one highlight list. */
   highlightIndices: 1000,
   /** Smallest and largest drawing size in pixels. */

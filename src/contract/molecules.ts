@@ -31,8 +31,8 @@ export const molSearchBody = z
     {
       query: z
         .string({ error: '请输入查询结构（SMILES、SMARTS 或绘制的结构）' })
-        .trim()
-        .min(1, '请输入查询结构（SMILES、SMARTS 或绘制的结构）')
+        // Not trimmed: a drawn structure's molfile starts with its title line, often empty.
+        .refine((s) => s.trim().length > 0, '请输入查询结构（SMILES、SMARTS 或绘制的结构）')
         .max(MOLECULE_SEARCH_LIMITS.queryLength, `查询结构不能超过${MOLECULE_SEARCH_LIMITS.queryLength}个字符`),
       mode: z.enum(MOLECULE_SEARCH_MODES, { error: modeMessage }),
       threshold: z

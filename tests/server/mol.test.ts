@@ -106,7 +106,7 @@ describe('POST /api/v1/mol/draw_svg', () => {
       ['a blank SMILES', { smiles: '   ' }, 'invalid_input', /^SMILES 不能为空$/, 'smiles'],
       ['a SMILES of the wrong type', { smiles: 123 }, 'invalid_input', /^SMILES 必须是字符串$/, 'smiles'],
       ['a SMILES that is too long', { smiles: 'C'.repeat(MOL_LIMITS.smilesLength + 1) }, 'invalid_input', /SMILES 不能超过2000个字符/, 'smiles'],
-      ['too many atoms to draw', { smiles: 'C'.repeat(MOL_LIMITS.depictHeavyAtoms + 1) }, 'too_many_atoms', /分子过大：含 501 个重原子/, 'smiles'],
+      ['too many atoms to draw', { smiles: 'C'.repeat(MOL_LIMITS.depictHeavyAtoms + 1) }, 'too_many_atoms', /^分子过大：含 501 个原子，上限为 500 个$/, 'smiles'],
       ['an unknown key', { smiles: 'CCO', colour: 'red' }, 'invalid_input', /^不支持的参数：colour$/, 'colour'],
       ['an unknown highlight key', { smiles: 'CCO', highlight: { colour: 'red' } }, 'invalid_input', /^不支持的参数：highlight\.colour$/, 'highlight.colour'],
       ['a width below the range', { smiles: 'CCO', width: 10 }, 'invalid_input', /^宽度不能小于50像素$/, 'width'],
@@ -176,6 +176,49 @@ describe('POST /api/v1/mol/draw_svg', () => {
     const res = await draw(alice, { smiles: 'c1ccccc1' });
     expect(res.status).toBe(200);
     expect(res.body.data.formula).toBe('C6H6');
+  });
+});
+
+/** A V2000 molfile of a carbon chain of `n` atoms (no title line, as RDKit and Ketcher write it). */
+const chainMolfile = (n: number) =>
+  [
+    '',
+    '     RDKit          2D',
+    '',
+    `${String(n).padStart(3)}${String(n - 1).padStart(3)}  0  0  0  0  0  0  0  0999 V2000`,
+    ...Array.from({ length: n }, (_, i) => `${(i * 1.5).toFixed(4).padStart(10)}${'0.0000'.padStart(10)}${'0.0000'.padStart(10)} C   0  0  0  0  0  0  0  0  0  0  0  0`),
+    ...Array.from({ length: n - 1 }, (_, i) => `${String(i + 1).padStart(3)}${String(i + 2).padStart(3)}  1  0`),
+    'M  END',
+    '',
+  ].join('\n');
+
+// RDKit's WASM build traps ("memory access out of bounds") on very large structures — a 700-carbon
+// chain in canonicalisation — and a trap can leave its memory corrupt for the next call, another
+// user's. Every molecule call refuses such a structure, counted from its text, before RDKit reads it.
+describe('a structure larger than any molecule call reads', () => {
+  const chain = 'C'.repeat(900);
+  it.each([
+    ['drawing a SMILES', '/api/v1/mol/draw_svg', { smiles: chain }, 'smiles'],
+    ['drawing a molfile', '/api/v1/mol/draw_svg', { molfile: chainMolfile(700) }, 'molfile'],
+    ['ADMET', '/api/v1/mol/admet', { smiles: [chain] }, undefined],
+    ['completing a SMILES', '/api/v1/mol/smiles_completion', { smiles: 'C'.repeat(1999) }, 'smiles'],
+    ['a similarity search', '/api/v1/mol/search', { query: 'C'.repeat(1999), mode: 'similarity' }, 'query'],
+    ['a search by a drawn molfile', '/api/v1/mol/search', { query: chainMolfile(700), mode: 'exact' }, 'query'],
+  ])('%s gets a 400 that says how large it is, and the next call of another user is answered', async (_what, url, body, field) => {
+    const res = await alice.post(url, body);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(400);
+    expect(res.body.message).toMatch(/分子过大：含 \d+ 个原子，上限为 500 个/);
+    expect(res.body.message).not.toMatch(/memory|bounds|RuntimeError/);
+    if (field) expect(res.body.field).toBe(field);
+    const next = await draw(bob, { smiles: 'CCCCCCCCCCCCCCCCCCCCCCCN' });
+    expect(next.status).toBe(200);
+    expect(next.body.data.formula).toBe('C23H49N');
+  });
+
+  it('a structure at the limit is still read', async () => {
+    const res = await draw(alice, { smiles: 'C'.repeat(MOL_LIMITS.atoms) });
+    expect(res.status).toBe(200);
+    expect(res.body.data.num_atoms).toBe(MOL_LIMITS.atoms);
   });
 });
 

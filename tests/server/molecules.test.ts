@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intelligenceSearchOutput, type MolSearchResult } from '../../src/contract/molecules';
 import { knowledgePort } from '../../src/server/retrieval/knowledge-port';
 import { createChemService } from '../../src/server/chem/service';
+import { createChemEngine } from '../../src/server/chem/engine';
+import { loadRdkit } from '../../src/server/chem/rdkit-loader';
 import { loadConfig } from '../../src/server/config';
 import { openTestDatabase } from './postgres-harness';
 import { intelligenceSearchTool } from '../../src/server/tools/intelligence-search';
@@ -119,6 +121,14 @@ describe('searching under the documents’ access rule', () => {
     const theirs = await search(stranger, { query: THEIR_MOLECULE, mode: 'exact' });
     expect(theirs.body.data.hits.map((h) => [h.doc_id, h.source, h.name, h.mol_key])).toEqual([[docs['aspirin.sdf'], 'sdf', 'Aspirin', `${docs['aspirin.sdf']}:1`]]);
     expect((await search(owner, { query: THEIR_MOLECULE, mode: 'exact' })).body.data.hits).toEqual([]);
+  });
+
+  it('finds the same by a drawn structure: the molfile the editor gives, its first (title) line empty', async () => {
+    const molfile = createChemEngine(await loadRdkit()).molfile({ smiles: ASPIRIN });
+    expect(molfile.split('\n')[0]).toBe('');
+    const drawn = await search(owner, { query: molfile, mode: 'exact' });
+    expect(drawn.status, JSON.stringify(drawn.body).slice(0, 300)).toBe(200);
+    expect(drawn.body.data.hits.map((h) => [h.doc_id, h.source, h.page])).toEqual([[docs['paper.pdf'], 'text', 2]]);
   });
 
   it('lets a colleague find the molecules of a document once it is shared with them, and not before', async () => {

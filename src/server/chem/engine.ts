@@ -2,6 +2,7 @@ import type { MainModule, Mol } from '@rdkit/rdkit';
 import { MOL_LIMITS, type MolHighlight } from '../../contract/mol';
 import { ELEMENT_SYMBOLS, hillFormula } from './elements';
 import { sanitizeSvg } from './svg-sanitize';
+import { declaredAtoms } from './atom-count';
 
 /** A structure as the user gave it. */
 export type MolInput = { smiles: string } | { molfile: string };
@@ -75,6 +76,15 @@ function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
   }
 }
 
+/**
+ * Refuses a structure with more atoms than any molecule call reads (MOL_LIMITS.atoms), before
+ * RDKit reads it: a very large one can trap RDKit's WASM build.
+ */
+export function checkAtomCount(text: string, kind: 'smiles' | 'molfile', field: string = kind) {
+  const n = declaredAtoms(text, kind);
+  if (n > MOL_LIMITS.atoms) throw new ChemInputError('too_many_atoms', `分子过大：含 ${n} 个原子，上限为 ${MOL_LIMITS.atoms} 个`, field);
+}
+
 /** Reads a SMILES or molfile the user gave; bad input throws ChemInputError. The caller deletes the Mol. */
 export function parseMolInput(rdkit: MainModule, input: MolInput): Mol {
   if ('smiles' in input) {
@@ -87,6 +97,7 @@ export function parseMolInput(rdkit: MainModule, input: MolInput): Mol {
     if (!/^[\x21-\x7e]+(?: [\x20-\x7e]*)?$/.test(smiles) || smiles.startsWith('{')) {
       throw new ChemInputError('invalid_smiles', '无法解析 SMILES：包含不允许的字符', 'smiles');
     }
+    checkAtomCount(smiles, 'smiles');
     const mol = rdkit.get_mol(smiles);
     if (!mol) throw new ChemInputError('invalid_smiles', `无法解析 SMILES：${shorten(smiles)}，请检查结构式是否正确`, 'smiles');
     return mol;
@@ -96,6 +107,7 @@ export function parseMolInput(rdkit: MainModule, input: MolInput): Mol {
   if (!/^M {2}END\s*$/m.test(molfile) || !/V[23]000/.test(molfile)) {
     throw new ChemInputError('invalid_molfile', '无法解析 Molfile：缺少 V2000/V3000 头或 “M  END” 结束行', 'molfile');
   }
+  checkAtomCount(molfile, 'molfile');
   const mol = rdkit.get_mol(molfile);
   if (!mol) throw new ChemInputError('invalid_molfile', '无法解析 Molfile：原子或键的定义有误', 'molfile');
   return mol;
@@ -175,7 +187,8 @@ export function createChemEngine(rdkit: MainModule) {
         try {
           mol = parse({ smiles });
         } catch (err) {
-          if (err instanceof ChemInputError) return null;
+          // Too large is said as such (a name or a completion of that size is not "unreadable").
+          if (err instanceof ChemInputError && err.code !== 'too_many_atoms') return null;
           throw err;
         }
         return using(mol, (m) => {

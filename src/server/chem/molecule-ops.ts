@@ -7,7 +7,8 @@ import type { MainModule, Mol } from '@rdkit/rdkit';
 import { z } from 'zod';
 import { MOL_LIMITS } from '../../contract/mol';
 import type { MoleculeSearchMode } from '../../contract/molecules';
-import { ChemInputError } from './engine';
+import { declaredAtoms } from './atom-count';
+import { ChemInputError, checkAtomCount } from './engine';
 import type { CallLimits, ChemService } from './service';
 
 /** Morgan radius 2 (ECFP4-like) and both fingerprints 2048 bits long: 256 bytes each. */
@@ -105,6 +106,8 @@ export function createMoleculeOps(rdkit: MainModule) {
 
   function records(inputs: RecordInput[]): (MoleculeRecord | null)[] {
     return inputs.map((input) => {
+      // Larger than any molecule call reads (MOL_LIMITS.atoms): not indexed, like a structure RDKit cannot read.
+      if ('smiles' in input ? declaredAtoms(input.smiles, 'smiles') > MOL_LIMITS.atoms : declaredAtoms(input.molfile, 'molfile') > MOL_LIMITS.atoms) return null;
       const mol = 'smiles' in input ? rdkit.get_mol(input.smiles) : rdkit.get_mol(input.molfile, JSON.stringify({ removeHs: true }));
       if (!mol) return null;
       try {
@@ -122,7 +125,10 @@ export function createMoleculeOps(rdkit: MainModule) {
     const text = raw.trim();
     if (!text) throw new ChemInputError('invalid_smiles', '请输入查询结构（SMILES、SMARTS 或绘制的结构）', 'query');
     if (isMolfile(text)) {
-      const mol = rdkit.get_mol(text, JSON.stringify({ removeHs: true }));
+      // A molfile's first line is its title, often empty (RDKit, Ketcher): only its end is trimmed.
+      const molfile = raw.trimEnd();
+      checkAtomCount(molfile, 'molfile', 'query');
+      const mol = rdkit.get_mol(molfile, JSON.stringify({ removeHs: true }));
       if (!mol) throw new ChemInputError('invalid_molfile', '无法解析绘制的结构（Molfile），请检查结构是否完整', 'query');
       return { mol, form: 'mol' };
     }
@@ -130,6 +136,7 @@ export function createMoleculeOps(rdkit: MainModule) {
     if (!/^[\x21-\x7e]+$/.test(text) || text.startsWith('{')) {
       throw new ChemInputError('invalid_smiles', '查询结构只能是一行 SMILES 或 SMARTS，不能包含空格或其他字符', 'query');
     }
+    checkAtomCount(text, 'smiles', 'query');
     if (!SMARTS_ONLY.test(text)) {
       const mol = rdkit.get_mol(text);
       if (mol) return { mol, form: 'mol' };

@@ -59,7 +59,14 @@ export interface CallLimits {
   timeoutMs?: number;
 }
 
-type Job = { request: ChemRequest; timeoutMs: number; resolve: (value: unknown) => void; reject: (err: Error) => void };
+type Job = {
+  request: ChemRequest;
+  timeoutMs: number;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  /** Already failed once inside RDKit and was given to a fresh worker. */
+  retried?: boolean;
+};
 
 /** The file URL of tsx's ESM API (its `./esm/api` export for `import`), found from `from`. */
 function tsxEsmApi(from: string): string {
@@ -135,9 +142,15 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
       if (res.ok) finish(lane, (job) => job.resolve(res.result));
       else if (res.kind === 'input') finish(lane, (job) => job.reject(new ChemInputError(res.code, res.message, res.field)));
       else {
-        // RDKit may be left in a bad state after an internal failure (e.g. out of WASM memory).
+        // A failure inside RDKit (a WASM trap such as "memory access out of bounds") leaves its
+        // memory unusable, and may come from an earlier call that corrupted it rather than from
+        // this one: the worker is replaced and the call tried once more on the fresh one. Failing
+        // there too, it is the structure's doing (no internal text reaches the user).
         stopWorker(lane);
-        finish(lane, (job) => job.reject(new ChemUnavailableError(`化学计算失败：${res.message}`)));
+        finish(lane, (job) => {
+          if (!job.retried) queue.unshift({ request: job.request, timeoutMs: job.timeoutMs, resolve: job.resolve, reject: job.reject, retried: true });
+          else job.reject(new ChemInputError('mol_too_complex', '结构过于复杂，化学计算失败，请简化结构后重试', fieldOf('input' in job.request ? job.request.input : undefined)));
+        });
       }
     });
     const crashed = (why: string) => {

@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import { loadRdkit } from '../chem/rdkit-loader';
+import { declaredAtoms } from '../chem/atom-count';
+import { MOL_LIMITS } from '../../contract/mol';
 import { segmentForIndex } from '../text/segment';
 import { titleWords } from './chunks';
 import type { ParsedChunk, ParsedMolecule, ParseResult, Progress } from './protocol';
@@ -46,8 +48,9 @@ export async function parseSdf(file: string, title: string, progress: Progress):
       continue;
     }
     let smiles: string | null = null;
-    // Explicit hydrogens (common in 3D SDF files) are folded in, so the SMILES is the usual canonical one.
-    const mol = rdkit.get_mol(parts.molfile, JSON.stringify({ removeHs: true }));
+    // Explicit hydrogens (common in 3D SDF files) are folded in, so the SMILES is the usual canonical
+    // one. A record larger than RDKit reads safely (MOL_LIMITS.atoms) is kept without a structure.
+    const mol = declaredAtoms(parts.molfile, 'molfile') > MOL_LIMITS.atoms ? null : rdkit.get_mol(parts.molfile, JSON.stringify({ removeHs: true }));
     try {
       if (mol?.is_valid()) smiles = mol.get_smiles();
       else invalid++;
