@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { errorResponses, failure, ok as okSchema, paged } from '../../contract/envelope';
 import {
   allDocsQuery,
@@ -63,6 +64,37 @@ function checkBoundary(contentType: string) {
 const isMalformedMultipart = (err: unknown) =>
   err instanceof Error && !(err instanceof AppError) && !('code' in err && err.code) && /multipart|unexpected end of|part header/i.test(err.message);
 
+/** How long the multipart parser may sit on received bytes without handing on a part before the upload counts as malformed. */
+const UPLOAD_STALL_MS = 10_000;
+
+/**
+ * The next part of an upload, or a malformed-upload error when the parser has stopped: bytes are
+ * waiting for it (the whole body received, or the request's buffer full) and none has been read
+ * for UPLOAD_STALL_MS. @fastify/busboy 3.2.6 never finishes once it skips a part over 16 KB (a
+ * file name with a line break, a part without Content-Disposition), which would otherwise hold the
+ * request open for ever. A client that is merely slow leaves nothing waiting and is not cut off.
+ */
+async function nextPart<T>(parts: AsyncIterator<T>, raw: IncomingMessage): Promise<IteratorResult<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    let lastRead = raw.socket?.bytesRead ?? 0;
+    let since = Date.now();
+    const check = () => {
+      const read = raw.socket?.bytesRead ?? 0;
+      if (read !== lastRead) [lastRead, since] = [read, Date.now()];
+      const waiting = raw.complete || raw.readableLength > 0;
+      if (waiting && Date.now() - since >= UPLOAD_STALL_MS) return reject(badRequest(MALFORMED_UPLOAD, 'files', 'malformed_multipart'));
+      timer = setTimeout(check, 1000);
+    };
+    timer = setTimeout(check, 1000);
+  });
+  try {
+    return await Promise.race([parts.next(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Knowledge bases (SPEC §7): folders, documents, uploads, sharing, public folders. */
 export default async function knowledgeBaseRoutes(app: App, { db, config, runtime }: Services) {
   const { files, parsing } = runtime;
@@ -102,7 +134,9 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
     if (folderId) await kb.checkUploadTarget(viewer, folderId);
     const incoming: IncomingFile[] = [];
     try {
-      for await (const part of req.parts()) {
+      const parts = req.parts()[Symbol.asyncIterator]();
+      for (let next = await nextPart(parts, req.raw); !next.done; next = await nextPart(parts, req.raw)) {
+        const part = next.value;
         if (part.type === 'field') {
           if (part.fieldname === 'folder_id' && !folderId && typeof part.value === 'string' && part.value.trim()) folderId = part.value.trim();
           continue;
