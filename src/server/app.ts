@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -118,6 +119,10 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  /** Whether the failure is the request's connection going away (ECONNRESET, "aborted") rather than the server's. */
+  const clientLeft = (raw: IncomingMessage, error: Error) =>
+    (raw.destroyed || raw.socket?.destroyed === true) && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'aborted');
+
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send({ success: false, message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) });
@@ -128,6 +133,12 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ success: false, ...clientErrorText(error) });
+    }
+    if (clientLeft(request.raw, error)) {
+      // The client closed the connection mid-request (a cancelled upload, a closed tab): not a
+      // server failure, and there is no one left to answer.
+      request.log.info({ code: (error as NodeJS.ErrnoException).code, message: error.message }, 'client left before the request was read');
+      return reply.status(400).send({ success: false, message: '请求在发送完成前被中断', code: 'request_aborted' });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ success: false, message: '服务器内部错误，请稍后重试', code: 'internal_error' });

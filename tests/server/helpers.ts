@@ -15,7 +15,7 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
  * per-address rate limits see each client as a different visitor (tests that check a limit
  * use one client, or give two clients the same `ip`).
  */
-export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools' | 'online' | 'readPage' | 'outbound'> = {}) {
+export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools' | 'online' | 'readPage' | 'outbound' | 'logger'> = {}) {
   const databaseUrl = await testDatabaseUrl(dataDir);
   const config = loadConfig({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

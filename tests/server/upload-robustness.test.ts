@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
+import { until } from './answering-helpers';
 import { KB } from './knowledge-helpers';
 
 let server: TestServer;
@@ -135,4 +136,42 @@ describe('malformed multipart (issue 16 #3)', () => {
       before.close();
     });
   }
+});
+
+describe('a client that leaves mid-upload', () => {
+  it('is not logged as a server failure, and the server goes on', async () => {
+    const lines: string[] = [];
+    const logged = await startServer({}, undefined, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    try {
+      const { client: uploader } = await signedInUser(logged);
+      const url = new URL(`${logged.url}${KB}/upload`);
+      const boundary = 'leaving';
+      await new Promise<void>((resolve) => {
+        const req = http.request({
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: url.pathname,
+          headers: {
+            cookie: [...uploader.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; '),
+            'x-requested-with': 'XMLHttpRequest',
+            'x-csrf-token': uploader.csrf ?? '',
+            'x-forwarded-for': uploader.ip,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': String(10 * 1024 * 1024),
+          },
+        });
+        req.on('error', () => resolve());
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`);
+        req.write(Buffer.alloc(200 * 1024, 0x20), () => setTimeout(() => (req.destroy(), resolve()), 200));
+      });
+      // The server noticed (the request ended) and logged it, below error level.
+      await until(async () => lines.some((l) => l.includes('client left before the request was read')), (seen) => seen);
+      const levels = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(levels.filter((l) => l.level >= 50)).toEqual([]);
+      expect((await uploader.get('/api/v1/')).status).toBe(200);
+    } finally {
+      await logged.close();
+    }
+  }, 30_000);
 });
