@@ -3,6 +3,10 @@ import { z } from 'zod';
 /** Limits of a docking request; the server also caps exhaustiveness, CPUs and time by configuration. */
 export const DOCKING_LIMITS = {
   smilesLength: 1000,
+  /** Atoms of the ligand (counted in its SMILES): drug-like ligands have well under 100 heavy atoms. */
+  maxLigandAtoms: 150,
+  /** Largest absolute box-centre coordinate in Å (the PDB format's own range). */
+  maxCoordinate: 9999,
   /** Longest edge of the search box in Å (Vina slows down and loses accuracy past ~30 Å). */
   maxBoxEdge: 40,
   /** Shortest edge of the search box in Å. */
@@ -15,8 +19,13 @@ export const DOCKING_LIMITS = {
   schemaMaxExhaustiveness: 256,
 } as const;
 
+const coordinate = (label: string) =>
+  z
+    .number({ error: `${label}必须是数字` })
+    .min(-DOCKING_LIMITS.maxCoordinate, `${label}必须在 -${DOCKING_LIMITS.maxCoordinate} 到 ${DOCKING_LIMITS.maxCoordinate} Å 之间`)
+    .max(DOCKING_LIMITS.maxCoordinate, `${label}必须在 -${DOCKING_LIMITS.maxCoordinate} 到 ${DOCKING_LIMITS.maxCoordinate} Å 之间`);
 const vec3 = (label: string) =>
-  z.tuple([z.number({ error: `${label}必须是数字` }), z.number({ error: `${label}必须是数字` }), z.number({ error: `${label}必须是数字` })], {
+  z.tuple([coordinate(label), coordinate(label), coordinate(label)], {
     error: `${label}必须是 3 个数字 [x, y, z]`,
   });
 

@@ -135,6 +135,12 @@ describe('docking', () => {
       [{ ...redock, reference_ligand: undefined, center: [1, 2, 3] }, 400, /盒子尺寸/],
       [{ ...redock, smiles: '' }, 400, /SMILES/],
       [{ ...redock, bogus: 1 }, 400, /bogus/],
+      // A ligand far larger than a drug (one like it made Vina take 8 GB and more), a wildcard atom,
+      // a box away from the protein (Vina searched empty space and gave scores of 0), an absurd centre.
+      [{ ...redock, smiles: `c1ccccc1${'c1ccc(cc1)'.repeat(30)}` }, 400, /^配体过大：含 186 个原子，对接的上限为 150 个$/],
+      [{ ...redock, smiles: '*' }, 400, /连接点或未知原子（\*）/],
+      [{ ...redock, reference_ligand: undefined, center: [5000, 5000, 5000], size: [20, 20, 20] }, 400, /对接盒子里没有受体的原子：盒子中心 \[5000, 5000, 5000\] 离蛋白太远/],
+      [{ ...redock, reference_ligand: undefined, center: [1e308, 0, 0], size: [10, 10, 10] }, 400, /盒子中心必须在 -9999 到 9999 Å 之间/],
     ];
     const before = (await alice.client.get<DockingTask[]>(TASKS)).body.data.length;
     for (const [body, status, message] of cases) {

@@ -89,6 +89,13 @@ export function checkBox(size: readonly number[]) {
   if (!(smallest >= DOCKING_LIMITS.minBoxEdge)) throw new DockingInputError(`对接盒子过小：每条边至少 ${DOCKING_LIMITS.minBoxEdge} Å`, 'size');
 }
 
+/** Refuses a box given by coordinates that holds no atom of the receptor (Vina would search empty space). */
+export function checkBoxHoldsReceptor(box: Pick<DockingBox, 'center' | 'size'>, receptor: string) {
+  const inside = (a: Atom3d) => [a.x, a.y, a.z].every((v, i) => Math.abs(v - box.center[i]!) <= box.size[i]! / 2);
+  for (const line of receptor.split('\n')) if (line.startsWith('ATOM  ') && inside(pdbAtom(line))) return;
+  throw new DockingInputError(`对接盒子里没有受体的原子：盒子中心 [${box.center.map(round).join(', ')}] 离蛋白太远，请检查坐标，或用参考配体、口袋残基来定义盒子`, 'center');
+}
+
 /** The reference ligand named `spec` (`5DN`, `5DN A:401`), else the first ligand. */
 export function findReference(ligands: PdbLigand[], spec: string | undefined): PdbLigand {
   if (ligands.length === 0) {

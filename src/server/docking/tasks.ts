@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { dockingBox, dockingResult, DOCKING_LIMITS, type DockingBox, type DockingSubmitInput, type DockingTask } from '../../contract/docking';
+import { declaredAtoms } from '../chem/atom-count';
 import type { Config } from '../config';
 import { now, type Db } from '../db/database';
 import type { TaskTable } from '../db/schema';
@@ -20,7 +21,7 @@ import { structures } from '../chem/structures';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
 import { DOCK_FILES as FILES, prepareAndDock } from './run';
-import { boxAround, checkBox, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
+import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
 
 export const DOCKING_JOB = 'docking';
 const PDB_TYPE = 6;
@@ -172,6 +173,12 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       reference = `${ligand.records.join('\n')}\nEND\n`;
     }
     checkBox(box.size);
+    if (box.source === 'explicit') checkBoxHoldsReceptor(box, receptor);
+    if (input.smiles.includes('*')) throw new DockingInputError('对接分子不能含连接点或未知原子（*）：请给出完整的结构', 'smiles');
+    const atoms = declaredAtoms(input.smiles, 'smiles');
+    if (atoms > DOCKING_LIMITS.maxLigandAtoms) {
+      throw new DockingInputError(`配体过大：含 ${atoms} 个原子，对接的上限为 ${DOCKING_LIMITS.maxLigandAtoms} 个`, 'smiles');
+    }
     const docked = await protonate(input.smiles);
 
     const id = randomBytes(12).toString('base64url');
@@ -329,11 +336,14 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   };
 }
 
+/** Sign-offs Vina ends its error report with ("Please report this bug…", "Thank you!"): not the reason. */
+const SIGN_OFF = /^(thank you!?|please (report|contact|send)\b.*|.*\bbug report\b.*|-+|=+)$/i;
+/** The last line of a program's error output that says what went wrong. */
 const lastLine = (text: string) =>
   text
     .split('\n')
     .map((l) => l.trim())
-    .filter(Boolean)
+    .filter((l) => l && !SIGN_OFF.test(l))
     .slice(-1)[0]
     ?.slice(0, 300) ?? '';
 
