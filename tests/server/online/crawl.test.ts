@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlError, createPageReader, type PageReader } from '../../../src/server/online/crawl/read-page';
 import { parseRobots, robotsCache } from '../../../src/server/online/crawl/robots';
@@ -140,6 +141,20 @@ describe('bad input is refused with a clear message', () => {
     expect(err.status).toBe(403);
     expect(err.message).toBe(`该网站的 robots.txt 不允许抓取此网页：${site.base}/private/page`);
     await expect(read(`${site.base}/private/open`, signal())).resolves.toMatchObject({ title: 'Private page' });
+  });
+
+  it('says a site that does not answer cannot be reached, not that its robots.txt refuses', async () => {
+    // A port nothing listens on: robots.txt cannot be read, so nothing is fetched (RFC 9309), and the reason is the site.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const err = await refusal(read(`http://127.0.0.1:${closed}/page`, signal()));
+    expect(err.code).toBe('network');
+    expect(err.message).toBe(`无法访问该网站（127.0.0.1:${closed}）：网站没有响应或无法解析域名，请检查网址或稍后重试`);
+    expect(err.status).toBe(422);
   });
 
   it('refuses an error status, an image and a page without text', async () => {

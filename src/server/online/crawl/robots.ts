@@ -20,10 +20,15 @@ interface Rule {
 export interface RobotsRules {
   /** Whether the path (with query) may be fetched. */
   allows(pathAndQuery: string): boolean;
+  /**
+   * Set when robots.txt itself could not be read (the site did not answer, or answered with a
+   * server error): then nothing is allowed (RFC 9309 §2.3.1.4), and the reason is the site, not its rules.
+   */
+  unreachable?: boolean;
 }
 
 const ALLOW_ALL: RobotsRules = { allows: () => true };
-const DENY_ALL: RobotsRules = { allows: () => false };
+const DENY_ALL: RobotsRules = { allows: () => false, unreachable: true };
 
 /** A path pattern as a regular expression: `*` any run of characters, a final `$` the end. */
 function patternRegex(pattern: string): RegExp {
