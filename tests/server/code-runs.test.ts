@@ -5,6 +5,8 @@ import type { CodeExecutionResult } from '../../src/contract/code';
 import type { Question } from '../../src/contract/channel';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { ask, readEvents } from './answering-helpers';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 // Issue 13: a 运行 of a Python block of an answer is kept with that answer (the last run of each
 // block), so reopening the channel shows it again; the files a run or an answer's code tool kept
@@ -170,5 +172,33 @@ describe('POST /code/run with a question refuses bad input in Chinese', () => {
     }
     // Nothing was kept by any refused call.
     expect((await questionOf(alice, channelId, questionId)).code_runs).toEqual([]);
+  });
+});
+
+describe('runs one user may have going at once', () => {
+  it('are two, by every way in: runs started over MCP hold the 运行 button back (429) and a third MCP call', { timeout: 90_000 }, async () => {
+    const { client: carol } = await signedInUser(server);
+    const token = (await carol.post<{ token: string }>('/api/v1/auth/tokens', { name: 'MCP' })).body.data.token;
+    const connect = async () => {
+      const mcp = new McpClient({ name: 'csai-test', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return mcp;
+    };
+    const [a, b, c] = await Promise.all([connect(), connect(), connect()]);
+    const slow = { name: 'code_execution', arguments: { code: 'import time\ntime.sleep(6)\nprint("slept")' } };
+    const running = [a.callTool(slow), b.callTool(slow)];
+    // A run holds its slot from the moment the call arrives (before the sandbox starts) to its end.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const button = await carol.post('/api/v1/code/run', { code: 'print(1)' });
+    expect(button.status).toBe(429);
+    expect(button.body).toMatchObject({ code: 'too_many_runs', message: '同时运行的代码最多2个，请等待之前的运行结束' });
+    const third = await c.callTool(slow);
+    expect(third.isError).toBe(true);
+    expect(JSON.stringify(third.content)).toContain('同时运行的代码最多2个');
+    // Another user is not held back, and once the two end the button runs again.
+    expect((await alice.post('/api/v1/code/run', { code: 'print(1)' })).status).toBe(200);
+    for (const done of await Promise.all(running)) expect(JSON.stringify(done.content)).toContain('slept');
+    expect((await carol.post('/api/v1/code/run', { code: 'print(1)' })).status).toBe(200);
+    await Promise.all([a.close(), b.close(), c.close()]);
   });
 });

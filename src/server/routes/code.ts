@@ -5,11 +5,10 @@ import { contentDisposition } from '../knowledge/names';
 import { artifactStore } from '../sandbox/artifacts';
 import { codeRunStore } from '../sandbox/runs';
 import { canAccessQuestion } from '../channels/service';
+import { TOO_MANY_RUNS } from '../tools/code-execution';
 import { ok, type App, type Services } from './types';
 
 const tags = ['tools'];
-/** Runs one user may have going at once through this route. */
-const MAX_RUNS_PER_USER = 2;
 const ARTIFACT_NOT_FOUND = '文件不存在';
 const ANSWER_NOT_DONE = '回答完成后才能运行其中的代码';
 
@@ -22,7 +21,6 @@ const ANSWER_NOT_DONE = '回答完成后才能运行其中的代码';
 export default async function codeRoutes(app: App, { db, config, runtime }: Services) {
   const artifacts = artifactStore(db, config.dataDir);
   const runs = codeRunStore(db, config.dataDir);
-  const running = new Map<string, number>();
 
   app.post('/run', {
     schema: {
@@ -41,9 +39,6 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
     const groups = runtime.tools.groups();
     const entry = groups.flatMap((g) => g.tools).find((t) => t.value === 'code_execution');
     if (!entry?.enabled) throw new AppError(503, 'tool_disabled', entry?.description ?? '代码执行不可用');
-    const count = running.get(userId) ?? 0;
-    if (count >= MAX_RUNS_PER_USER) throw new AppError(429, 'too_many_runs', `同时运行的代码最多${MAX_RUNS_PER_USER}个，请等待之前的运行结束`);
-    running.set(userId, count + 1);
     // The run stops when the caller goes away.
     const gone = new AbortController();
     const onClose = () => gone.abort();
@@ -51,6 +46,8 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
     try {
       const input = { code: req.body.code, ...(req.body.doc_ids.length ? { files: req.body.doc_ids } : {}) };
       const result = await runtime.tools.run('code_execution', input, { viewer: { userId }, docIds: req.body.doc_ids, signal: gone.signal, questionId });
+      // The per-user limit is the tool's (it holds for MCP and answers too); here it is a 429.
+      if (!result.ok && result.content === TOO_MANY_RUNS) throw new AppError(429, 'too_many_runs', TOO_MANY_RUNS);
       if (!result.ok) throw new AppError(400, 'run_failed', result.content);
       const out = codeExecutionResult.parse(result.data);
       // Kept as the block's last run, shown under it when the channel is opened again.
@@ -60,9 +57,6 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
       return ok(out, result.content.split('\n')[0] ?? '');
     } finally {
       req.raw.socket.off('close', onClose);
-      const left = (running.get(userId) ?? 1) - 1;
-      if (left > 0) running.set(userId, left);
-      else running.delete(userId);
     }
   });
 

@@ -69,7 +69,12 @@ export function summarizeRun(out: CodeExecutionResult): string {
 }
 
 /** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
+/** Sandboxed runs one user may have going at once, by every way in (the 运行 button, MCP, an answer's tool call). */
+export const MAX_RUNS_PER_USER = 2;
+export const TOO_MANY_RUNS = `同时运行的代码最多${MAX_RUNS_PER_USER}个，请等待之前的运行结束`;
+
 export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExecutionInput, CodeExecutionResult> => {
+  const running = new Map<string, number>();
   const artifacts = artifactStore(services.db, services.config.dataDir);
   const sandbox = createSandbox(services.config, artifacts);
   void artifacts.sweep().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
@@ -89,10 +94,20 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
     // The sandbox's own limit stops the code; the rest is Python's start and keeping the files.
     timeoutMs: services.config.CSAI_SANDBOX_TIMEOUT_MS + 15_000,
     async run(input, ctx) {
-      const inputs = await inputsOf(services, ctx, input.files);
-      return withLocalPaths(services.files, inputs.map((i) => i.storageName), (paths) =>
-        sandbox.run({ userId: ctx.viewer.userId, questionId: ctx.questionId }, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
-      );
+      const { userId } = ctx.viewer;
+      const count = running.get(userId) ?? 0;
+      if (count >= MAX_RUNS_PER_USER) throw new ToolInputError(TOO_MANY_RUNS);
+      running.set(userId, count + 1);
+      try {
+        const inputs = await inputsOf(services, ctx, input.files);
+        return await withLocalPaths(services.files, inputs.map((i) => i.storageName), (paths) =>
+          sandbox.run({ userId, questionId: ctx.questionId }, input.code, inputs.map((i, k) => ({ name: i.name, hostPath: paths[k]! })), ctx.signal),
+        );
+      } finally {
+        const left = (running.get(userId) ?? 1) - 1;
+        if (left > 0) running.set(userId, left);
+        else running.delete(userId);
+      }
     },
     summarize: summarizeRun,
   };
