@@ -115,7 +115,7 @@ export const apiTokenBody = z
       .trim()
       .min(1, '请输入令牌名称')
       .max(50, '令牌名称不能超过50个字符')
-      .refine(printable, '令牌名称包含非法字符'),
+      .refine(isPlainName, '令牌名称不能包含控制字符或不可见的格式字符'),
   })
   .strict();
 

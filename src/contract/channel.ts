@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './envelope';
+import { isPlainName } from './text';
 import { codeRunRecord } from './code';
 
 /** SPEC §9: a channel is named after the first 50 characters of its first question. */
@@ -31,7 +32,7 @@ const channelName = z
   .max(20_000, '频道名称过长')
   .transform(channelNameOf)
   .refine((s) => s.length > 0, '频道名称不能为空')
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), '频道名称不能包含控制字符');
+  .refine(isPlainName, '频道名称不能包含控制字符或不可见的格式字符');
 
 /** POST /channel and PUT /channel/{id}: the name is trimmed and cut to its first 50 characters. */
 export const channelNameBody = z.object({ name: channelName }).strict();

@@ -56,7 +56,9 @@ describe('creating, listing and revoking tokens', () => {
     ['a blank name', { name: '   ' }, 400, '请输入令牌名称'],
     ['a number', { name: 5 }, 400, '请输入令牌名称'],
     ['a name of a million characters', { name: 'x'.repeat(1_000_000) }, 400, '令牌名称不能超过50个字符'],
-    ['a control character', { name: 'a\u0000b' }, 400, '令牌名称包含非法字符'],
+    ['a control character', { name: 'a\u0000b' }, 400, '令牌名称不能包含控制字符或不可见的格式字符'],
+    ['only a zero-width space', { name: '\u200b' }, 400, '令牌名称不能包含控制字符或不可见的格式字符'],
+    ['a right-to-left override', { name: 'a\u202eb' }, 400, '令牌名称不能包含控制字符或不可见的格式字符'],
     ['an extra field', { name: 'ok', scope: 'admin' }, 400, ''],
   ])('refuses %s', async (_what, body, status, message) => {
     const before = (await alice.get<unknown[]>(TOKENS)).body.data.length;

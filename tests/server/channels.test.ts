@@ -38,7 +38,7 @@ describe('channels', () => {
 
   it('refuse an empty, missing or malformed name and create nothing', async () => {
     const before = count('channels');
-    for (const body of [{ name: '' }, { name: '   \n ' }, {}, { name: 12 }, { name: 'ok', extra: 1 }, '{bad json']) {
+    for (const body of [{ name: '' }, { name: '   \n ' }, {}, { name: 12 }, { name: 'ok', extra: 1 }, '{bad json', { name: '\u200b' }, { name: 'a\u202eb' }]) {
       const res = await alice.post(CH, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.success).toBe(false);
@@ -219,6 +219,10 @@ describe('the local engine (no language model configured)', () => {
     const docs = await alice.get<string[]>(`${CH}/channel_docs/${channelId}`);
     expect(docs.body.data).toEqual([docId]);
     expect((await bob.get(`${CH}/channel_docs/${channelId}`)).status).toBe(404);
+    // Stopping it now changes nothing, and says so rather than "stopped".
+    const stop = await alice.request<{ status: string }>('PUT', `${CH}/stop_questions/${questionId}`);
+    expect(stop.status).toBe(200);
+    expect(stop.body).toMatchObject({ message: '回答已结束，无需停止', data: { status: 'done' } });
   });
 
   it('answers in Chinese from a knowledge base', async () => {

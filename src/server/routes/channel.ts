@@ -83,7 +83,11 @@ export default async function channelRoutes(app: App, { db, runtime }: Services)
 
   app.put('/stop_questions/:id', {
     schema: { tags, summary: 'Stop an answer, keeping what was written', params: channelRefParams, response: { 200: okSchema(stopResult), ...errorResponses } },
-  }, async (req) => ok(await channels.stop(await user(req), req.params.id), '已停止'));
+  }, async (req) => {
+    const stopped = await channels.stop(await user(req), req.params.id);
+    // An answer that had already ended is left as it was, and said to be so.
+    return ok(stopped, stopped.status === 'stopped' ? '已停止' : '回答已结束，无需停止');
+  });
 
   app.post('/answer/effect', {
     schema: { tags, summary: 'Like, dislike (with an optional comment) or clear an answer', body: effectBody, response: { 200: okSchema(effectResult), ...errorResponses } },
