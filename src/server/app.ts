@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -64,6 +65,26 @@ export interface BuildOptions {
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
+/**
+ * A request Node's HTTP parser refused (headers or URL over its 16 KB limit, a timeout, bytes that
+ * are not HTTP): answered with the API envelope and the connection closed, as Fastify's own
+ * handler does with its own body.
+ */
+function unparsableRequest(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'header_too_large', '请求的网址或请求头过长']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', '请求超时，请重试']
+        : [400, 'bad_request', '请求格式不正确'];
+  const body = JSON.stringify({ success: false, message, code });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
@@ -78,6 +99,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     requestIdHeader: false,
     // A malformed URL ('/api/v1/%') is answered before routing: give it the envelope too.
     frameworkErrors: badUrl,
+    // So is what Node's HTTP parser refuses before Fastify sees a request (a URL or headers too large).
+    clientErrorHandler: unparsableRequest,
   }).withTypeProvider<ZodTypeProvider>();
   collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);

@@ -128,6 +128,16 @@ describe('unknown routes', () => {
     expect(res.body).toEqual({ success: false, code: 'bad_url', message: '请求地址无效' });
   });
 
+  it('a URL or headers beyond what the HTTP parser takes get 431 with the envelope, and the server goes on', async () => {
+    const long = await fetch(`${server.url}/api/v1/knowledge_base/folder?search=${'x'.repeat(100_000)}`);
+    expect(long.status).toBe(431);
+    expect(long.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await long.json()).toEqual({ success: false, code: 'header_too_large', message: '请求的网址或请求头过长' });
+    const cookie = await fetch(`${server.url}/api/v1/`, { headers: { cookie: `a=${'y'.repeat(20_000)}` } });
+    expect(cookie.status).toBe(431);
+    expect((await fetch(`${server.url}/api/v1/`)).status).toBe(200);
+  });
+
   it('a GET of an auth call that only takes POST is a 404, never a 500', async () => {
     const res = await server.client().get('/api/v1/auth/sign-in');
     expect(res.status).toBe(404);
