@@ -54,6 +54,8 @@ describe('POST /api/v1/mol/admet', () => {
       ['a blank SMILES', { smiles: ['  '] }, /分子不能为空/],
       ['an unknown field', { smiles: ['CCO'], extra: 1 }, /.+/],
       ['control characters', { smiles: ['CC\u0000O'] }, /无法解析 SMILES：包含不允许的字符/],
+      ['two structures in one string (the second was dropped)', { smiles: ['CCO c1ccccc1'] }, /SMILES 中不能有空格/],
+      ['a wildcard atom (it had a molecular weight of 0)', { smiles: ['*'] }, /ADMET 需要完整的分子：结构中含连接点或未知原子（\*）/],
     ])('%s', async (_what, body, message) => {
       const res = await admet(alice, body);
       expect(res.status).toBe(400);

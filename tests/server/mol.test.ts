@@ -102,6 +102,7 @@ describe('POST /api/v1/mol/draw_svg', () => {
     it.each([
       ['an invalid SMILES', { smiles: 'C1CC' }, 'invalid_smiles', /无法解析 SMILES/, 'smiles'],
       ['an unknown element', { smiles: 'C[Xy]C' }, 'invalid_smiles', /无法解析 SMILES/, 'smiles'],
+      ['two structures separated by a space', { smiles: 'CCO CCC' }, 'invalid_smiles', /^SMILES 中不能有空格：一次只能提交一个结构，多个分子请分开提交$/, 'smiles'],
       ['an empty SMILES', { smiles: '' }, 'invalid_input', /^SMILES 不能为空$/, 'smiles'],
       ['a blank SMILES', { smiles: '   ' }, 'invalid_input', /^SMILES 不能为空$/, 'smiles'],
       ['a SMILES of the wrong type', { smiles: 123 }, 'invalid_input', /^SMILES 必须是字符串$/, 'smiles'],

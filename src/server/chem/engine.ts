@@ -97,6 +97,12 @@ export function parseMolInput(rdkit: MainModule, input: MolInput): Mol {
     if (!/^[\x21-\x7e]+(?: [\x20-\x7e]*)?$/.test(smiles) || smiles.startsWith('{')) {
       throw new ChemInputError('invalid_smiles', '无法解析 SMILES：包含不允许的字符', 'smiles');
     }
+    // After a space RDKit reads a name (SMILES files) and ignores it: a second structure pasted
+    // there would be dropped without a word. Only CXSMILES extensions (" |…|") may follow.
+    const rest = smiles.indexOf(' ');
+    if (rest > 0 && !smiles.slice(rest + 1).startsWith('|')) {
+      throw new ChemInputError('invalid_smiles', 'SMILES 中不能有空格：一次只能提交一个结构，多个分子请分开提交', 'smiles');
+    }
     checkAtomCount(smiles, 'smiles');
     const mol = rdkit.get_mol(smiles);
     if (!mol) throw new ChemInputError('invalid_smiles', `无法解析 SMILES：${shorten(smiles)}，请检查结构式是否正确`, 'smiles');
