@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { checkUrl, guardedLookup, isPublicAddress, SafeFetchError } from './safe-fetch';
+import { checkUrl, guardedLookup, isPublicAddress, networkFailure, SafeFetchError } from './safe-fetch';
 
 /**
  * A WHATWG-`fetch`-shaped client over the same guards as `safeFetch` (DESIGN §9): for callers that
@@ -72,7 +72,7 @@ export function guardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
           clearTimeout(waiting);
           if (err instanceof SafeFetchError) reject(err);
           else if (signal?.aborted) reject(signal.reason instanceof Error ? signal.reason : err);
-          else reject(new SafeFetchError('network', `外部请求失败：${err.message}`));
+          else reject(new SafeFetchError('network', networkFailure(err)));
         });
         req.on('response', (res) => {
           clearTimeout(waiting);
@@ -110,7 +110,7 @@ export function guardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
                 if ((controller.desiredSize ?? 1) <= 0) res.pause();
               });
               res.on('end', () => finish(() => controller.close()));
-              res.on('error', (err) => finish(() => controller.error(signal?.aborted ? err : new SafeFetchError('network', `外部请求失败：${err.message}`))));
+              res.on('error', (err) => finish(() => controller.error(signal?.aborted ? err : new SafeFetchError('network', networkFailure(err)))));
               res.on('close', () => finish(() => controller.error(new SafeFetchError('network', '外部请求失败：连接已关闭'))));
             },
             pull() {

@@ -22,6 +22,30 @@ export class SafeFetchError extends Error {
   }
 }
 
+/** Node's network error codes, said in Chinese (the code kept for whoever debugs it). */
+const NETWORK_REASONS: Record<string, string> = {
+  ENOTFOUND: '找不到该主机名（域名无法解析）',
+  EAI_AGAIN: '域名暂时无法解析',
+  ECONNREFUSED: '连接被拒绝（服务未运行或端口错误）',
+  ECONNRESET: '连接被对方重置',
+  ETIMEDOUT: '连接超时',
+  EHOSTUNREACH: '主机不可达',
+  ENETUNREACH: '网络不可达',
+  EPIPE: '连接已断开',
+  CERT_HAS_EXPIRED: '对方的 HTTPS 证书已过期',
+  DEPTH_ZERO_SELF_SIGNED_CERT: '对方使用自签名的 HTTPS 证书',
+  SELF_SIGNED_CERT_IN_CHAIN: '对方的 HTTPS 证书链中有自签名证书',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: '无法验证对方的 HTTPS 证书',
+  ERR_TLS_CERT_ALTNAME_INVALID: '对方的 HTTPS 证书与域名不符',
+};
+
+/** "外部请求失败：…" for a network error, in Chinese where Node gave a known code. */
+export function networkFailure(err: Error & { code?: unknown }): string {
+  const code = typeof err.code === 'string' ? err.code : '';
+  const reason = NETWORK_REASONS[code];
+  return `外部请求失败：${reason ? `${reason}（${code}）` : code ? `网络错误（${code}）` : '网络错误'}`;
+}
+
 export interface SafeFetchOptions {
   /** Bytes of the body at most (default 10 MiB). */
   maxBytes?: number;
@@ -139,7 +163,7 @@ function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAl
     req.on('error', (err) => {
       if (err instanceof SafeFetchError) reject(err);
       else if (opts.signal.aborted) reject(new SafeFetchError('timeout', '外部请求超时'));
-      else reject(new SafeFetchError('network', `外部请求失败：${err.message}`));
+      else reject(new SafeFetchError('network', networkFailure(err)));
     });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
@@ -166,7 +190,7 @@ function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAl
         chunks.push(chunk);
       });
       res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', (err) => reject(opts.signal.aborted ? new SafeFetchError('timeout', '外部请求超时') : new SafeFetchError('network', `外部请求失败：${err.message}`)));
+      res.on('error', (err) => reject(opts.signal.aborted ? new SafeFetchError('timeout', '外部请求超时') : new SafeFetchError('network', networkFailure(err))));
     });
     req.end(opts.body);
   });

@@ -91,6 +91,12 @@ describe('safeFetch mechanics (policy widened to this test server only)', () => 
     expect(res.text()).toContain('1CRN');
   });
 
+  it('says in Chinese why a connection failed, with Node\'s code', async () => {
+    const err = await refusal(safeFetch('http://127.0.0.1:1/x', opts));
+    expect(err.code).toBe('network');
+    expect(err.message).toBe('外部请求失败：连接被拒绝（服务未运行或端口错误）（ECONNREFUSED）');
+  });
+
   it('returns other statuses as they are', async () => {
     expect((await safeFetch(`${base}/missing`, opts)).status).toBe(404);
   });
