@@ -67,7 +67,13 @@ export const dockingSubmitInput = z
       .max(DOCKING_LIMITS.schemaMaxExhaustiveness, `exhaustiveness 不能超过 ${DOCKING_LIMITS.schemaMaxExhaustiveness}`)
       .default(8),
     num_modes: z.number().int().min(1).max(DOCKING_LIMITS.maxModes, `构象数不能超过 ${DOCKING_LIMITS.maxModes}`).default(9),
-    seed: z.number().int().min(-2147483648).max(2147483647).optional().describe('随机种子；相同种子与输入得到相同结果'),
+    seed: z
+      .number({ error: 'seed 必须是数字' })
+      .int('seed 必须是整数')
+      .min(-2147483648, 'seed 必须在 -2147483648 到 2147483647 之间')
+      .max(2147483647, 'seed 必须在 -2147483648 到 2147483647 之间')
+      .optional()
+      .describe('随机种子；相同种子与输入得到相同结果'),
   })
   .strict();
 export type DockingSubmitInput = z.infer<typeof dockingSubmitInput>;

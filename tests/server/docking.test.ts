@@ -141,6 +141,8 @@ describe('docking', () => {
       [{ ...redock, smiles: '*' }, 400, /连接点或未知原子（\*）/],
       [{ ...redock, reference_ligand: undefined, center: [5000, 5000, 5000], size: [20, 20, 20] }, 400, /对接盒子里没有受体的原子：盒子中心 \[5000, 5000, 5000\] 离蛋白太远/],
       [{ ...redock, reference_ligand: undefined, center: [1e308, 0, 0], size: [10, 10, 10] }, 400, /盒子中心必须在 -9999 到 9999 Å 之间/],
+      [{ ...redock, seed: 3_000_000_000 }, 400, /^seed 必须在 -2147483648 到 2147483647 之间$/],
+      [{ ...redock, seed: 1.5 }, 400, /^seed 必须是整数$/],
     ];
     const before = (await alice.client.get<DockingTask[]>(TASKS)).body.data.length;
     for (const [body, status, message] of cases) {
