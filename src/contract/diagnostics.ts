@@ -10,7 +10,8 @@ export const diagnostics = z.object({
   llm_reasoning_model: z.string().nullable(),
   /** The embedding model fused with BM25 in retrieval (DESIGN §5), or null when embeddings are off. */
   embedding_model: z.string().nullable(),
-  storage: z.object({ kind: z.literal('sqlite'), data_dir: z.string() }),
+  /** The database in use; the data folder (files, and the SQLite file) is shown to administrators only. */
+  storage: z.object({ kind: z.enum(['sqlite', 'postgresql']), data_dir: z.string().nullable() }),
   services: z.object({ smtp: z.boolean(), llm: z.boolean(), embeddings: z.boolean(), dev_outbox: z.boolean() }),
   /** Every tool of the registry with its group and state; a disabled one says why and how to enable it. */
   tools: z.array(z.object({ value: z.string(), label: z.string(), group: z.string(), enabled: z.boolean(), description: z.string() })),

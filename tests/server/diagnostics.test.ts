@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from './helpers';
+import { SUITE_SERVER_ENV } from './postgres-harness';
 
 describe('GET /api/v1/diagnostics', () => {
   describe('with no optional service configured', () => {
@@ -13,7 +14,10 @@ describe('GET /api/v1/diagnostics', () => {
       expect(res.body.message).toBe('请先登录');
     });
 
-    it('tells a signed-in user the version, the local engine, SQLite storage and no services', async () => {
+    // The database the suite runs on (this file also runs on PostgreSQL): what it says must be true.
+    const kind = process.env[SUITE_SERVER_ENV] ? 'postgresql' : 'sqlite';
+
+    it('tells a signed-in user the version, the local engine, the database and no services, but not where the data lives', async () => {
       const { client } = await signedInUser(server);
       const res = await client.get<Record<string, unknown>>('/api/v1/diagnostics');
       expect(res.status).toBe(200);
@@ -21,10 +25,20 @@ describe('GET /api/v1/diagnostics', () => {
         version: 'test',
         answer_engine: 'local',
         llm_model: null,
-        storage: { kind: 'sqlite', data_dir: server.dataDir },
+        storage: { kind, data_dir: null },
         services: { smtp: false, llm: false, dev_outbox: false },
         mcp_path: '/mcp',
       });
+      expect(JSON.stringify(res.body)).not.toContain(server.dataDir);
+    });
+
+    it('shows an administrator the data folder too', async () => {
+      const { client, email } = await signedInUser(server);
+      const db = server.sqlite();
+      db.prepare('update users set is_admin = 1 where email = ?').run(email);
+      db.close();
+      const res = await client.get<{ storage: unknown }>('/api/v1/diagnostics');
+      expect(res.body.data.storage).toEqual({ kind, data_dir: server.dataDir });
     });
 
     it('shows every tool of SPEC §9 with its state; one not usable says why', async () => {

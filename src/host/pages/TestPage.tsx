@@ -51,9 +51,8 @@ export default function TestPage() {
               {info.llm_model && (<><dt>{t('test.model')}</dt><dd>{info.llm_model}</dd></>)}
               {info.llm_reasoning_model && (<><dt>{t('test.reasoning_model')}</dt><dd>{info.llm_reasoning_model}</dd></>)}
               <dt>{t('test.storage')}</dt>
-              <dd>SQLite</dd>
-              <dt>{t('test.data_dir')}</dt>
-              <dd><code>{info.storage.data_dir}</code></dd>
+              <dd>{info.storage.kind === 'postgresql' ? 'PostgreSQL' : 'SQLite'}</dd>
+              {info.storage.data_dir !== null && (<><dt>{t('test.data_dir')}</dt><dd><code>{info.storage.data_dir}</code></dd></>)}
               <dt>{t('test.node')}</dt>
               <dd>{info.node_version}</dd>
               <dt>{t('test.uptime')}</dt>
