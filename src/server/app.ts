@@ -64,7 +64,6 @@ export interface BuildOptions {
   outbound?: OutboundPolicy;
 }
 
-/** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
 /**
  * A request Node's HTTP parser refused (headers or URL over its 16 KB limit, a timeout, bytes that
  * are not HTTP): answered with the API envelope and the connection closed, as Fastify's own
@@ -85,6 +84,7 @@ function unparsableRequest(err: NodeJS.ErrnoException, socket: Duplex) {
   socket.destroy(err);
 }
 
+/** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
 export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {

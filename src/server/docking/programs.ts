@@ -44,11 +44,12 @@ export interface RunOptions {
   maxOutput?: number;
   /** Called with the child's pid once it runs (its process group id too). */
   onSpawn?: (pid: number) => void;
-  /** Address space the program may use (RLIMIT_AS, set through util-linux's prlimit); default PROGRAM_MEMORY_BYTES. */
-  memoryBytes?: number;
 }
 
-/** Address space Vina and Open Babel may use: a huge ligand once made Vina take 8 GB and still grow. */
+/**
+ * Address space Vina and Open Babel may use (RLIMIT_AS, set through util-linux's prlimit): a huge
+ * ligand once made Vina take 8 GB and still grow.
+ */
 export const PROGRAM_MEMORY_BYTES = 4 * 1024 ** 3;
 
 /**
@@ -60,7 +61,7 @@ export function runProgram(program: string, args: string[], opts: RunOptions = {
     if (opts.signal?.aborted) return reject(new ProgramError(`${program} stopped`, '', true));
     // prlimit sets the limit and then execs the program (same pid, same process group).
     const prlimit = findProgram('prlimit');
-    const [file, argv] = prlimit ? [prlimit, [`--as=${opts.memoryBytes ?? PROGRAM_MEMORY_BYTES}`, '--', program, ...args]] : [program, args];
+    const [file, argv] = prlimit ? [prlimit, [`--as=${PROGRAM_MEMORY_BYTES}`, '--', program, ...args]] : [program, args];
     const child = spawn(file, argv, { cwd: opts.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const max = opts.maxOutput ?? 8 * 1024 * 1024;
     let stdout = '';
