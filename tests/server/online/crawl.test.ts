@@ -153,7 +153,7 @@ describe('bad input is refused with a clear message', () => {
     });
     const err = await refusal(read(`http://127.0.0.1:${closed}/page`, signal()));
     expect(err.code).toBe('network');
-    expect(err.message).toBe(`无法访问该网站（127.0.0.1:${closed}）：网站没有响应或无法解析域名，请检查网址或稍后重试`);
+    expect(err.message).toBe(`无法访问该网站（127.0.0.1:${closed}）：网站没有响应、域名无法解析或返回服务器错误，请检查网址或稍后重试`);
     expect(err.status).toBe(422);
   });
 

@@ -193,7 +193,7 @@ export function createPageReader(options: PageReaderOptions = {}): PageReader {
     try {
       const rules = await robots.rulesFor(url, signal);
       if (!rules.allows(`${url.pathname}${url.search}`)) {
-        if (rules.unreachable) throw new CrawlError('network', `无法访问该网站（${url.host.slice(0, 200)}）：网站没有响应或无法解析域名，请检查网址或稍后重试`);
+        if (rules.unreachable) throw new CrawlError('network', `无法访问该网站（${url.host.slice(0, 200)}）：网站没有响应、域名无法解析或返回服务器错误，请检查网址或稍后重试`);
         throw new CrawlError('robots_disallowed', `该网站的 robots.txt 不允许抓取此网页：${url.href.slice(0, 200)}`);
       }
       res = await safeFetch(url, {
