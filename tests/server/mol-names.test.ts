@@ -29,6 +29,13 @@ describe('POST /api/v1/mol/name_to_smiles', () => {
     expect(res.body.data).toMatchObject({ found: true, inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', source: 'opsin' });
   }, 30_000);
 
+  it('says a name whose structure is larger than any molecule call reads is too large, not unknown', async () => {
+    // OPSIN reads "octactane" as an 800-carbon chain, which traps RDKit's WASM build.
+    const res = await byName({ name: 'octactane' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'too_many_atoms', field: 'name', message: '该名称对应的结构过大：含 800 个原子，上限为 500 个' });
+  }, 30_000);
+
   it('says plainly when a name is unknown', async () => {
     const res = await byName({ name: '不存在的化合物XYZ' });
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 // How many atoms a structure declares, read from its text before RDKit reads it (a structure
 // over MOL_LIMITS.atoms can trap RDKit's WASM build). No RDKit here: the parse workers use it too.
+import { MOL_LIMITS } from '../../contract/mol';
 
 /** Atoms written in a SMILES (bracket atoms, the organic subset, aromatic atoms and `*`). */
 const SMILES_ATOM = /\[[^\]]*\]|Br|Cl|[BCNOPSFI]|[bcnops]|\*/g;
@@ -13,3 +14,6 @@ export function declaredAtoms(text: string, kind: 'smiles' | 'molfile'): number 
   const counts = text.split(/\r?\n/)[3] ?? '';
   return Number(counts.slice(0, 3).trim()) || 0;
 }
+
+/** Whether a structure declares more atoms than any molecule call reads (MOL_LIMITS.atoms). */
+export const overAtomLimit = (text: string, kind: 'smiles' | 'molfile') => declaredAtoms(text, kind) > MOL_LIMITS.atoms;

@@ -7,7 +7,7 @@ import type { MainModule, Mol } from '@rdkit/rdkit';
 import { z } from 'zod';
 import { MOL_LIMITS } from '../../contract/mol';
 import type { MoleculeSearchMode } from '../../contract/molecules';
-import { declaredAtoms } from './atom-count';
+import { overAtomLimit } from './atom-count';
 import { ChemInputError, checkAtomCount } from './engine';
 import type { CallLimits, ChemService } from './service';
 
@@ -107,7 +107,7 @@ export function createMoleculeOps(rdkit: MainModule) {
   function records(inputs: RecordInput[]): (MoleculeRecord | null)[] {
     return inputs.map((input) => {
       // Larger than any molecule call reads (MOL_LIMITS.atoms): not indexed, like a structure RDKit cannot read.
-      if ('smiles' in input ? declaredAtoms(input.smiles, 'smiles') > MOL_LIMITS.atoms : declaredAtoms(input.molfile, 'molfile') > MOL_LIMITS.atoms) return null;
+      if ('smiles' in input ? overAtomLimit(input.smiles, 'smiles') : overAtomLimit(input.molfile, 'molfile')) return null;
       const mol = 'smiles' in input ? rdkit.get_mol(input.smiles) : rdkit.get_mol(input.molfile, JSON.stringify({ removeHs: true }));
       if (!mol) return null;
       try {

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import { loadRdkit } from '../chem/rdkit-loader';
-import { declaredAtoms } from '../chem/atom-count';
-import { MOL_LIMITS } from '../../contract/mol';
+import { overAtomLimit } from '../chem/atom-count';
 import { segmentForIndex } from '../text/segment';
 import { titleWords } from './chunks';
 import type { ParsedChunk, ParsedMolecule, ParseResult, Progress } from './protocol';
@@ -50,7 +49,7 @@ export async function parseSdf(file: string, title: string, progress: Progress):
     let smiles: string | null = null;
     // Explicit hydrogens (common in 3D SDF files) are folded in, so the SMILES is the usual canonical
     // one. A record larger than RDKit reads safely (MOL_LIMITS.atoms) is kept without a structure.
-    const mol = declaredAtoms(parts.molfile, 'molfile') > MOL_LIMITS.atoms ? null : rdkit.get_mol(parts.molfile, JSON.stringify({ removeHs: true }));
+    const mol = overAtomLimit(parts.molfile, 'molfile') ? null : rdkit.get_mol(parts.molfile, JSON.stringify({ removeHs: true }));
     try {
       if (mol?.is_valid()) smiles = mol.get_smiles();
       else invalid++;

@@ -68,11 +68,11 @@ export function summarizeRun(out: CodeExecutionResult): string {
   return lines.join('\n');
 }
 
-/** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
 /** Sandboxed runs one user may have going at once, by every way in (the 运行 button, MCP, an answer's tool call). */
 export const MAX_RUNS_PER_USER = 2;
 export const TOO_MANY_RUNS = `同时运行的代码最多${MAX_RUNS_PER_USER}个，请等待之前的运行结束`;
 
+/** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
 export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExecutionInput, CodeExecutionResult> => {
   const running = new Map<string, number>();
   const artifacts = artifactStore(services.db, services.config.dataDir);

@@ -120,8 +120,9 @@ function describe(err: unknown, auth?: SpecAuth): string {
   if (/ENOTFOUND|EAI_AGAIN/.test(raw)) return '找不到该主机名';
   if (err instanceof StreamableHTTPError || err instanceof SseError) {
     // The SDK's own text ("Streamable HTTP error: Error POSTing to endpoint: …") is not for users.
-    if (typeof status === 'number' && status >= 400) return `服务器返回 HTTP ${status}：该地址可能不是 MCP 端点，或传输方式（${err instanceof SseError ? 'SSE' : 'Streamable HTTP'}）选错了`;
-    return `服务器没有按 MCP 协议应答（${err instanceof SseError ? 'SSE' : 'Streamable HTTP'}）：请检查地址和传输方式`;
+    const transport = err instanceof SseError ? 'SSE' : 'Streamable HTTP';
+    if (typeof status === 'number' && status >= 400) return `服务器返回 HTTP ${status}：该地址可能不是 MCP 端点，或传输方式（${transport}）选错了`;
+    return `服务器没有按 MCP 协议应答（${transport}）：请检查地址和传输方式`;
   }
   if (err instanceof SafeFetchError) {
     if (err.code === 'blocked_address') return `${err.message}（内网的 MCP 服务器须由运维在 CSAI_MCP_ALLOWED_HOSTS 中列出）`;

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../../../contract/names';
 import type { ChatCompletion } from '../../llm/chat';
 import type { ChemService } from '../../chem/service';
+import { declaredAtoms } from '../../chem/atom-count';
 import { ChemInputError } from '../../chem/engine';
+import { MOL_LIMITS } from '../../../contract/mol';
 import type { Config } from '../../config';
 import { safeFetch, type SafeFetchOptions } from '../../net/safe-fetch';
 import { ToolInputError, type NameResolver, type ResolvedName, type ToolAvailability } from '../types';
@@ -81,12 +83,9 @@ export function createNameResolver(deps: NameResolverDeps): NameResolver & { dic
   const pubchemTimeoutMs = deps.pubchemTimeoutMs ?? 10_000;
 
   async function identified(name: string, smiles: string, source: string): Promise<ResolvedName | null> {
-    const [id] = await chem.identify([smiles]).catch((err: unknown) => {
-      if (err instanceof ChemInputError && err.code === 'too_many_atoms') {
-        throw new ChemInputError('too_many_atoms', `该名称对应的结构过大：${err.message.replace(/^分子过大：/, '')}`, 'name');
-      }
-      throw err;
-    });
+    const atoms = declaredAtoms(smiles, 'smiles');
+    if (atoms > MOL_LIMITS.atoms) throw new ChemInputError('too_many_atoms', `该名称对应的结构过大：含 ${atoms} 个原子，上限为 ${MOL_LIMITS.atoms} 个`, 'name');
+    const [id] = await chem.identify([smiles]);
     if (!id) {
       log.warn({ name: name.slice(0, 200), source }, 'name resolved to a SMILES RDKit cannot read');
       return null;
