@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, openSqlite, signUp, startServer } from './helpers';
 import { KB, upload, waitParsed } from './knowledge-helpers';
 import { killed, spawnServerProcess } from './process-helpers';
+import { until } from './until';
 
 const ROOT = path.resolve(__dirname, '../..');
 const docsDir = execFileSync(process.execPath, [path.join(ROOT, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
@@ -54,9 +55,7 @@ describe('kill -9 in the middle of an upload', () => {
       duplex: 'half',
     } as RequestInit).catch((err: unknown) => err);
     // Wait until the server is writing the file, then kill it.
-    for (let i = 0; i < 400 && !tmpFiles(dataDir).some((f) => fs.statSync(path.join(dataDir, 'files', '.tmp', f)).size > 1024 * 1024); i++) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await until(() => tmpFiles(dataDir).some((f) => fs.statSync(path.join(dataDir, 'files', '.tmp', f)).size > 1024 * 1024));
     expect(tmpFiles(dataDir).length).toBe(1);
     await killed(child);
     expect(await pending).toBeInstanceOf(Error);

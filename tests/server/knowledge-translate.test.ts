@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from './helpers';
 import { KB, makePdf, upload, waitParsed } from './knowledge-helpers';
+import { until } from './until';
 
 /**
  * A tiny OpenAI-compatible /chat/completions that "translates" by tagging the text it was given,
@@ -149,10 +150,10 @@ describe('translate', () => {
       body: JSON.stringify({ text: 'Kinase inhibitors bind the ATP pocket.' }),
     }).catch(() => 'aborted');
     const seen = model.seen.length;
-    for (let i = 0; i < 100 && model.seen.length === seen; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => model.seen.length > seen);
     abort.abort();
     expect(await sent).toBe('aborted');
-    for (let i = 0; i < 100 && model.closed() === before; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => model.closed() > before);
     expect(model.closed(), 'the model’s connection was closed before its end').toBe(before + 1);
   });
 

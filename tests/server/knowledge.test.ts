@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from './helpers';
 import { aspirinSdf, jpegHead, KB, makePdf, openDb, tinyPng, upload, waitParsed } from './knowledge-helpers';
+import { until } from './until';
 
 type NameId = { name_id: Array<{ name: string; docId: string }> };
 type Doc = { docId: string; title: string; type: number; parseStatus: number; folder_id: string; size: number; page_count: number | null; progress_texts: string[] };
@@ -252,11 +253,11 @@ describe('an upload the client abandons half-way', () => {
       signal: controller.signal,
     } as RequestInit).catch((err: unknown) => err);
     const tmp = () => storedFiles().filter((f) => f.startsWith('.tmp'));
-    for (let i = 0; i < 400 && tmp().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => tmp().length > 0);
     expect(tmp()).toHaveLength(1);
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
-    for (let i = 0; i < 400 && tmp().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => tmp().length === 0);
     expect(tmp()).toEqual([]);
     expect(docCount()).toBe(before);
   });

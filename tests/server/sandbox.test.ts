@@ -7,6 +7,7 @@ import type { CodeExecutionResult } from '../../src/contract/code';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { upload, waitParsed } from './knowledge-helpers';
 import { answerText, ask, readEvents } from './answering-helpers';
+import { until } from './until';
 
 // Issue 13 §2: hostile code against the real bubblewrap sandbox through POST /api/v1/code/run.
 // Every case must end with a clear Chinese message and leave the server answering.
@@ -401,7 +402,7 @@ describe('artifacts on disk', () => {
       await own.close();
       again = await startServer({}, own.dataDir);
       // The sweep runs when the tool is built; its result shows on disk.
-      for (let i = 0; i < 100 && fs.readdirSync(dir).length > 2; i++) await new Promise((r) => setTimeout(r, 50));
+      await until(() => fs.readdirSync(dir).length <= 2);
       expect(fs.readdirSync(dir).sort()).toEqual([kept.id, 'recent-orphan-0001'].sort());
       const db = again.sqlite();
       expect(db.prepare('select name from artifacts where id = ?').get(kept.id)).toEqual({ name: 'kept.txt' });
