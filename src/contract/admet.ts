@@ -12,7 +12,7 @@ export const ADMET_LIMITS = {
 } as const;
 
 const moleculeText = z
-  .string({ error: '每个分子必须是字符串（SMILES 或名称）' })
+  .string({ error: '每个分子必须是 SMILES 字符串' })
   .trim()
   .min(1, '分子不能为空')
   .max(ADMET_LIMITS.smilesLength, `单个分子不能超过${ADMET_LIMITS.smilesLength}个字符`);

@@ -50,7 +50,7 @@ describe('POST /api/v1/mol/admet', () => {
       ['a 1 MB string', { smiles: ['C'.repeat(1_000_000)] }, /单个分子不能超过2000个字符/],
       ['no molecule', { smiles: [] }, /请至少提供 1 个分子/],
       ['not a list', { smiles: 'CCO' }, /smiles 必须是字符串数组/],
-      ['a number instead of a SMILES', { smiles: [42] }, /每个分子必须是字符串/],
+      ['a number instead of a SMILES', { smiles: [42] }, /每个分子必须是 SMILES 字符串/],
       ['a blank SMILES', { smiles: ['  '] }, /分子不能为空/],
       ['an unknown field', { smiles: ['CCO'], extra: 1 }, /.+/],
       ['control characters', { smiles: ['CC\u0000O'] }, /无法解析 SMILES：包含不允许的字符/],

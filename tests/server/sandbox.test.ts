@@ -107,7 +107,7 @@ describe('code execution: a chemist plots molecular weights from an SDF', () => 
     // The other user cannot mount the owner's document either.
     const refused = await other.post('/api/v1/code/run', { code: 'print(1)', doc_ids: [docId] });
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toMatch(/不在本次提问附带的文档中，或你无权读取/);
+    expect(refused.body.message).toMatch(/不在所附的文档中，或你无权读取/);
   });
 });
 
@@ -357,7 +357,7 @@ describe('POST /code/run refuses bad input in Chinese', () => {
     }
     const missing = await alice.post('/api/v1/code/run', { code: 'print(1)', doc_ids: ['no-such-doc'] });
     expect(missing.status).toBe(400);
-    expect(missing.body.message).toMatch(/文件“no-such-doc”不在本次提问附带的文档中/);
+    expect(missing.body.message).toMatch(/文件“no-such-doc”不在所附的文档中/);
     const traversal = await alice.get('/api/v1/code/artifacts/..%2F..%2Fetc');
     expect(traversal.status).toBe(400);
     expect(traversal.body.message).toBe('文件不存在');

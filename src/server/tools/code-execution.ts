@@ -24,7 +24,7 @@ export function inputName(title: string, type: number, taken: Set<string>): stri
 async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonly string[] | undefined): Promise<Array<{ name: string; storageName: string }>> {
   const ids = [...new Set(ctx.docIds)];
   if (!ids.length) {
-    if (files?.length) throw new ToolInputError(`文件“${files[0]}”不在本次提问附带的文档中`);
+    if (files?.length) throw new ToolInputError(`文件“${files[0]}”不在所附的文档中`);
     return [];
   }
   const rows = await services.db
@@ -39,7 +39,7 @@ async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonl
     chosen = [];
     for (const ref of files) {
       const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.title === ref) ?? rows.find((r) => r.title.toLowerCase() === ref.toLowerCase());
-      if (!row) throw new ToolInputError(`文件“${ref}”不在本次提问附带的文档中，或你无权读取`);
+      if (!row) throw new ToolInputError(`文件“${ref}”不在所附的文档中，或你无权读取`);
       if (!chosen.includes(row)) chosen.push(row);
     }
   }
