@@ -97,7 +97,7 @@ export const updateFolderBody = z
 export const folderIdParams = z.object({ folder_id: id('知识库') });
 export const idParams = z.object({ id: id('编号') });
 export const docIdParams = z.object({ doc_id: id('文档') });
-export const getFolderQuery = z.object({ folder_name: z.string().trim().min(1, '请输入知识库名称').max(100).optional() }).strict();
+export const getFolderQuery = z.object({ folder_name: z.string().trim().min(1, '请输入知识库名称').max(100).optional() });
 
 export const checkFolderBody = z
   .object({ folder_ids: z.array(id('知识库'), { error: '请提供知识库列表' }).min(1, '请选择知识库').max(100) })

@@ -48,6 +48,8 @@ describe('folders', () => {
     const found = await me.get<Folder>(`${KB}/get_folder/xxx?folder_name=${encodeURIComponent('B 激酶抑制剂（二期）')}`);
     expect(found.body.data.id).toBe(id);
     expect((await me.get(`${KB}/get_folder/xxx?folder_name=nope`)).status).toBe(404);
+    // A parameter the route does not know (a cache-buster, say) is ignored, as on every list route.
+    expect((await me.get<Folder>(`${KB}/get_folder/xxx?folder_name=${encodeURIComponent('B 激酶抑制剂（二期）')}&_=1764201600`)).body.data.id).toBe(id);
     expect((await me.get<Folder>(`${KB}/get_folder/${id}`)).body.data.name).toBe('B 激酶抑制剂（二期）');
   });
 

@@ -98,7 +98,7 @@ export default async function channelRoutes(app: App, { db, runtime }: Services)
       tags,
       summary: 'The answer as Server-Sent Events (status, thinking, tool_call, tool_result, delta, citation, research_step, done, error); resumes after Last-Event-ID',
       params: questionIdParams,
-      querystring: z.object({ last_event_id: z.string().max(20).optional() }).strict(),
+      querystring: z.object({ last_event_id: z.string().max(20).optional() }),
     },
   }, async (req, reply) => {
     const viewer = await user(req);
