@@ -133,6 +133,8 @@ export const dockingTask = z.object({
   num_modes: z.number().int(),
   seed: z.number().int(),
   cpu: z.number().int(),
+  /** Scoring evaluations each Monte Carlo run of Vina may make (the server's CSAI_DOCKING_MAX_EVALS); 0: Vina's own heuristic. */
+  max_evals: z.number().int(),
   result: dockingResult.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),

@@ -241,6 +241,12 @@ export const configSchema = z.object({
   CSAI_DOCKING_MAX_EXHAUSTIVENESS: z.coerce.number().int().min(1).max(256).default(32),
   /** CPU threads one Vina run may use (never more than the machine has). */
   CSAI_DOCKING_CPUS: z.coerce.number().int().min(1).max(256).default(2),
+  /**
+   * Scoring evaluations each of Vina's Monte Carlo runs may make (its --max_evals); 0 leaves the
+   * length to Vina's heuristic, which grows with the ligand. The default keeps a drug-sized ligand
+   * within about half a minute on two cores; bench/docking.bench.ts measures what it costs in scores.
+   */
+  CSAI_DOCKING_MAX_EVALS: z.coerce.number().int().min(0).max(1_000_000_000).default(500_000),
   /** Longest one docking job may run, in seconds, preparation included. */
   CSAI_DOCKING_TIMEOUT_S: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(1800),
   /** Docking jobs one user may have queued or running at once. */

@@ -32,6 +32,12 @@ describe('configuration', () => {
     for (const bad of ['-1', '121', 'soon']) expect(() => loadConfig({ CSAI_DEEP_RESEARCH_MINUTES: bad })).toThrowError(/CSAI_DEEP_RESEARCH_MINUTES/);
   });
 
+  it('takes a docking search budget (Vina --max_evals per Monte Carlo run), 0 for Vina\'s own heuristic', () => {
+    expect(loadConfig({}).CSAI_DOCKING_MAX_EVALS).toBe(500_000);
+    expect(loadConfig({ CSAI_DOCKING_MAX_EVALS: '0' }).CSAI_DOCKING_MAX_EVALS).toBe(0);
+    for (const bad of ['-1', '2.5', 'lots']) expect(() => loadConfig({ CSAI_DOCKING_MAX_EVALS: bad })).toThrowError(/CSAI_DOCKING_MAX_EVALS/);
+  });
+
   it('reads flags as 1/true and 0/false, and rejects anything else', () => {
     expect(loadConfig({ CSAI_DEV_OUTBOX: '1' }).CSAI_DEV_OUTBOX).toBe(true);
     expect(loadConfig({ CSAI_DEV_OUTBOX: 'false' }).CSAI_DEV_OUTBOX).toBe(false);

@@ -75,6 +75,8 @@ describe('docking', () => {
     expect(a.body.data.state).toBe('queued');
     expect(a.body.data.box.source).toBe('ligand');
     expect(a.body.data.box.label).toBe('5DN A:401');
+    // Vina searched with the server's evaluation budget (CSAI_DOCKING_MAX_EVALS, default 500,000).
+    expect(a.body.data.max_evals).toBe(500_000);
 
     first = await waitTask(alice.client, a.body.data.id, finished);
     const second = await waitTask(alice.client, b.body.data.id, finished);

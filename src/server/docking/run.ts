@@ -20,6 +20,8 @@ export interface DockRun {
   numModes: number;
   seed: number;
   cpu: number;
+  /** Scoring evaluations per Monte Carlo run (Vina's --max_evals); 0: Vina's heuristic. */
+  maxEvals: number;
   reference: boolean;
 }
 
@@ -67,6 +69,7 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
   const args = [
     '--receptor', DOCK_FILES.receptorPdbqt, '--ligand', DOCK_FILES.ligand, '--out', DOCK_FILES.poses, ...boxArgs(run.box),
     '--exhaustiveness', String(run.exhaustiveness), '--num_modes', String(run.numModes), '--seed', String(run.seed), '--cpu', String(run.cpu),
+    ...(run.maxEvals > 0 ? ['--max_evals', String(run.maxEvals)] : []),
   ];
   let docking = false;
   let stars = 0;

@@ -39,6 +39,8 @@ const dockingSpec = z.object({
   num_modes: z.number().int(),
   seed: z.number().int(),
   cpu: z.number().int(),
+  /** Vina's --max_evals; 0 (and tasks queued before it was kept) is Vina's own heuristic. */
+  max_evals: z.number().int().default(0),
 });
 type DockingSpec = z.infer<typeof dockingSpec>;
 type TaskRow = Selectable<TaskTable>;
@@ -85,6 +87,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       num_modes: spec.num_modes,
       seed: spec.seed,
       cpu: spec.cpu,
+      max_evals: spec.max_evals,
       result,
       created_at: row.created_at,
       started_at: row.started_at,
@@ -193,6 +196,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       num_modes: input.num_modes,
       seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
       cpu: cpus,
+      max_evals: config.CSAI_DOCKING_MAX_EVALS,
     };
     const dir = dirOf(id);
     await fsp.mkdir(dir, { recursive: true });
@@ -236,7 +240,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
     try {
       const result = await prepareAndDock(
-        { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, reference: spec.reference },
+        { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference },
         {
           signal,
           // Only while running: a late progress line must not overwrite a cancellation.

@@ -16,7 +16,7 @@ const okJson = (data: unknown) => json(200, { success: true, data, message: '' }
 const queued: DockingTask = {
   id: 't1', kind: 'docking', state: 'queued', progress: 0, message: '排队中', title: '5DN → 5DPV', smiles: 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2', receptor: '5DPV',
   box: { center: [-6.9, -10.6, 13.1], size: [18.5, 16.2, 15.1], source: 'ligand', label: '5DN A:401' },
-  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
+  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, max_evals: 500000, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
 };
 const running: DockingTask = { ...queued, state: 'running', progress: 0.5, message: 'Vina 对接中（50%）', started_at: '2026-01-01T00:00:01Z' };
 const done: DockingTask = {
@@ -96,6 +96,8 @@ describe('docking cards', () => {
     await waitLong(() => q(shadow, 'docking-progress'), 'the progress bar');
     expect(shadow.textContent).to.contain('排队中');
     expect(shadow.textContent).to.contain('来自参考配体 5DN A:401');
+    // The search budget the server ran Vina with (CSAI_DOCKING_MAX_EVALS) is part of the parameters.
+    expect(shadow.textContent).to.contain('每轮蒙特卡洛搜索至多评分 500,000 次');
     await waitLong(() => (shadow.textContent ?? '').includes('Vina 对接中（50%）'), 'the running state');
     const table = await waitLong(() => q(shadow, 'docking-poses'), 'the poses');
     expect(q(shadow, 'docking-note')!.textContent).to.equal('Vina 打分（kcal/mol）是打分函数的估计值，不是实测的结合亲和力，只适合在同一受体的分子之间粗略比较。');

@@ -83,7 +83,7 @@ export function TaskView({ initial }: { initial: DockingTask }) {
         <br />
         {`${t('box', { center: box.center.join(', '), size: box.size.join(' × ') })}，${boxSource}`}
         <br />
-        {t('params', { exhaustiveness: task.exhaustiveness, seed: task.seed, cpu: task.cpu })}
+        {`${t('params', { exhaustiveness: task.exhaustiveness, seed: task.seed, cpu: task.cpu })} · ${task.max_evals > 0 ? t('search_budget', { evals: task.max_evals.toLocaleString('en-US') }) : t('search_heuristic')}`}
       </p>
       {active(task) && (
         <div className="flex flex-wrap items-center gap-2">
