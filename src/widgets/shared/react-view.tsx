@@ -35,6 +35,14 @@ class RenderBoundary extends Component<{ host: HTMLElement; lang: string | undef
 /** `theme="dark"` is dark; anything else (or nothing) is light. */
 export const resolveTheme = (theme: string | undefined): 'light' | 'dark' => (theme?.trim().toLowerCase() === 'dark' ? 'dark' : 'light');
 
+/**
+ * Whether a token attribute's value is one the CSS property accepts. A custom property takes any
+ * text, and a value its user cannot read is not replaced by the fallback but makes the property
+ * `unset` (an accent of "blu" would leave buttons transparent with white text), so a bad value is
+ * not applied: the page-wide token, or the default, stays.
+ */
+const cssAccepts = (property: string, value: string) => typeof CSS === 'undefined' || typeof CSS.supports !== 'function' || CSS.supports(property, value);
+
 /** Trims a trailing slash; '' (same origin) when the attribute is absent. */
 export const apiOriginOf = (apiBase: string | undefined) => (apiBase ?? '').replace(/\/+$/, '');
 
@@ -53,8 +61,8 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
         // Attribute tokens override the page-wide --csai-* ones for this element only. Set through
         // CSSOM (React's style prop), which a CSP without 'unsafe-inline' still allows.
         const style: Record<string, string> = {};
-        if (props.accent) style['--csai-accent'] = props.accent;
-        if (props.radius) style['--csai-radius'] = props.radius;
+        if (props.accent && cssAccepts('color', props.accent)) style['--csai-accent'] = props.accent;
+        if (props.radius && cssAccepts('border-radius', props.radius)) style['--csai-radius'] = props.radius;
         reactRoot.render(
           <HostContext.Provider value={info}>
             <div className="csai-root" part="root" data-theme={info.resolvedTheme} lang={props.lang ?? 'zh-CN'} style={style as CSSProperties}>

@@ -195,6 +195,16 @@ describe('<csai-status>', () => {
       expect(rgb(part(el, 'pill'), 'border-top-left-radius')).to.equal('8px');
     });
 
+    it('an accent or radius the browser cannot read is not applied: the default or the page-wide token stays', async () => {
+      const { el } = await show('accent="blu" radius="round"');
+      expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(37, 99, 235)');
+      expect(rgb(part(el, 'pill'), 'border-top-left-radius')).to.equal('8px');
+      box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
+      expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(1, 2, 3)');
+      el.setAttribute('accent', 'rgb(0, 128, 0)');
+      await waitFor(() => rgb(part(el, 'product'), 'color') === 'rgb(0, 128, 0)', 'a good accent after a bad one');
+    });
+
     it('page-wide --csai-* tokens inherit through the shadow root', async () => {
       const { el } = await show();
       box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
