@@ -78,6 +78,8 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
   const box = useRef<HTMLDivElement>(null);
   const viewer = useRef<GLViewer | null>(null);
   const poses = useRef<string[]>([]);
+  /** The docking pose drawn (from 1), as `data-pose` on the canvas. */
+  const [shownPose, setShownPose] = useState<number>();
   const poseModel = useRef<ReturnType<GLViewer['addModel']> | null>(null);
   const [state, setState] = useState<{ state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; atoms: number; ligand: boolean; format: 'pdb' | 'sdf' }>({ state: 'loading' });
   const [style, setStyle] = useState<Style>('cartoon');
@@ -137,8 +139,11 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
     // A docking task: the selected pose (SDF atoms are hetero atoms, so it is drawn as the ligand).
     if (poses.current.length) {
       if (poseModel.current) v.removeModel(poseModel.current);
-      const record = poses.current[Math.min(Math.max((pose ?? 1) - 1, 0), poses.current.length - 1)]!;
-      poseModel.current = v.addModel(record, 'sdf');
+      // `pose` from 1; absent or unreadable (pose="best" reaches here as NaN): the best.
+      const wanted = pose !== undefined && Number.isFinite(pose) ? Math.trunc(pose) - 1 : 0;
+      const index = Math.min(Math.max(wanted, 0), poses.current.length - 1);
+      poseModel.current = v.addModel(poses.current[index]!, 'sdf');
+      setShownPose(index + 1);
     }
     v.setStyle({}, style === 'cartoon' ? { cartoon: { color: 'spectrum' } } : style === 'stick' ? { stick: {} } : { sphere: { scale: 0.9 } });
     if (style === 'cartoon') v.setStyle(LIGAND, { stick: { colorscheme: 'greenCarbon' } });
@@ -215,7 +220,7 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
         )}
       </div>
       <div className="relative flex-1 min-h-[16rem]">
-        <div ref={box} part="canvas" role="img" aria-label={t('viewer_3d')} className="absolute inset-0 rounded-csai border border-line overflow-hidden bg-white" />
+        <div ref={box} part="canvas" role="img" aria-label={t('viewer_3d')} data-pose={shownPose} className="absolute inset-0 rounded-csai border border-line overflow-hidden bg-white" />
         {state.state === 'loading' && (
           <p part="status" role="status" className="absolute inset-0 flex items-center justify-center text-sm text-muted m-0">
             {t('loading_3d')}

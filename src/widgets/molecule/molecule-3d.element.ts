@@ -26,7 +26,7 @@ export const molecule3dAttributes = {
  * @attr {string} doc-id - A PDB (type 6) or SDF (type 5) document of the knowledge base.
  * @attr {string} mol-key - A molecule of a parsed SDF document: `docId:index`.
  * @attr {string} task-id - One of the user's docking tasks (GET /api/v1/tasks/{id}/download): its receptor with a docked pose.
- * @attr {number} pose - With `task-id`: which pose to show, from 1 (the best); 1 when absent.
+ * @attr {number} pose - With `task-id`: which pose to show, from 1 (the best); 1 when absent, unreadable or below 1; a fraction counts as its whole part, a number past the last pose as the last.
  * @attr {"cartoon" | "stick" | "sphere"} representation - The first style; cartoon for PDB and stick for SDF when absent.
  * @attr {boolean} spin - Start spinning.
  * @attr {string} api-base - Origin of the CSAI server; the page's own origin when absent.
@@ -45,7 +45,7 @@ export const molecule3dAttributes = {
  * @csspart reset - Reset the view button.
  * @csspart spin - Spin toggle.
  * @csspart atoms - The atom count.
- * @csspart canvas - The box 3Dmol draws in.
+ * @csspart canvas - The box 3Dmol draws in; with `task-id`, its `data-pose` is the pose drawn (from 1).
  * @csspart status - The loading notice.
  * @csspart error - The failure notice.
  *

@@ -112,6 +112,18 @@ describe('docking cards', () => {
     table.querySelectorAll<HTMLButtonElement>('tbody button')[1]!.click();
     await waitLong(() => viewer.getAttribute('pose') === '2', 'pose 2');
     expect(table.querySelectorAll('tbody tr')[1]!.getAttribute('aria-selected')).to.equal('true');
+    const canvas = viewer.shadowRoot!.querySelector('[part~="canvas"]')!;
+    await waitLong(() => canvas.getAttribute('data-pose') === '2', 'pose 2 drawn');
+    // A page may set the attribute itself: a fraction is its whole pose, anything unreadable or
+    // below 1 the best pose.
+    viewer.setAttribute('pose', '3.7');
+    await waitLong(() => canvas.getAttribute('data-pose') === '3', 'pose 3 for pose="3.7"');
+    viewer.setAttribute('pose', 'best');
+    await waitLong(() => canvas.getAttribute('data-pose') === '1', 'the best pose for pose="best"');
+    viewer.setAttribute('pose', '2');
+    await waitLong(() => canvas.getAttribute('data-pose') === '2', 'pose 2 again');
+    viewer.setAttribute('pose', '-4');
+    await waitLong(() => canvas.getAttribute('data-pose') === '1', 'the best pose for pose="-4"');
     expect(q(shadow, 'docking-download-sdf')).to.not.equal(null);
   });
 
