@@ -148,7 +148,7 @@ export function createChemService({ timeoutMs = 10_000, maxQueue = 64, workers =
         // there too, it is the structure's doing (no internal text reaches the user).
         stopWorker(lane);
         finish(lane, (job) => {
-          if (!job.retried) queue.unshift({ request: job.request, timeoutMs: job.timeoutMs, resolve: job.resolve, reject: job.reject, retried: true });
+          if (!job.retried) queue.unshift({ ...job, retried: true });
           else job.reject(new ChemInputError('mol_too_complex', '结构过于复杂，化学计算失败，请简化结构后重试', fieldOf('input' in job.request ? job.request.input : undefined)));
         });
       }

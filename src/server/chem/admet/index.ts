@@ -181,9 +181,8 @@ export function createAdmetEngine(rdkit: MainModule) {
     });
   }
 
-  function row(mol: Mol, item: AdmetItem): AdmetMolecule {
+  function row(mol: Mol, g: MolGraph, item: AdmetItem): AdmetMolecule {
     const t = target(mol);
-    const g = readGraph(mol.get_json());
     const d = readDescriptors(mol);
     const wlogp = d.CrippenClogP;
     const ml = mlogp.mlogp(t, g);
@@ -248,11 +247,10 @@ export function createAdmetEngine(rdkit: MainModule) {
       const mol = parseMolInput(rdkit, item.input);
       try {
         if (mol.get_num_atoms() === 0) throw new ChemInputError('empty_structure', '结构中没有原子', 'smiles');
+        const g = readGraph(mol.get_json());
         // A wildcard or attachment point (atomic number 0) has no properties to predict from.
-        if ((JSON.parse(mol.get_json()) as { molecules?: { atoms?: { z?: number }[] }[]; defaults?: { atom?: { z?: number } } }).molecules?.[0]?.atoms?.some((a) => a.z === 0)) {
-          throw new ChemInputError('invalid_smiles', 'ADMET 需要完整的分子：结构中含连接点或未知原子（*）', 'smiles');
-        }
-        return row(mol, item);
+        if (g.atoms.some((a) => a.z === 0)) throw new ChemInputError('invalid_smiles', 'ADMET 需要完整的分子：结构中含连接点或未知原子（*）', 'smiles');
+        return row(mol, g, item);
       } finally {
         mol.delete();
       }
