@@ -7,7 +7,7 @@ import { makePdf } from './knowledge-helpers';
 
 // postgres: sqlite-only — it checks parse workers' memory and stores nothing (its helpers reach the database module; it opens none).
 
-// Issue 16 #2: memory is given back after a large parse. A worker thread keeps what pdf.js, RDKit's
+// Issue 16 #2: memory is given back after a large parse. A parse process keeps what pdf.js, RDKit's
 // WebAssembly memory and OCR images grew to; the pool ends a worker after a large file or a task
 // that grew the process, and the next task gets a fresh one.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-parse-mem-'));
@@ -24,9 +24,9 @@ afterAll(async () => {
 
 describe('parse workers after a large job', () => {
   it('are replaced after a large file, and the next task runs in a worker holding what a fresh one holds', async () => {
-    // What the job's thread holds (its heap, ArrayBuffers, WebAssembly memory; reported by the
-    // worker itself), not the process's resident size: that moved by 100–180 MB between runs of
-    // the same steps on this machine, mostly with a new thread's start-up (loading and compiling
+    // What the job's process holds (its heap, ArrayBuffers, WebAssembly memory; reported by the
+    // worker itself), not the resident size: that moved by 100–180 MB between runs of the same
+    // steps on this machine (measured when workers were threads), mostly with a new worker's start-up (loading and compiling
     // pdf.js, memory the allocator keeps), while the large parse itself added about 11 MB.
     const largeMb = fs.statSync(large).size / MB;
     const pool = workerPool(1, { taskTimeoutMs: 300_000, recycle: { workerMemoryMb: 100_000, largeFileMb: largeMb / 2 } });

@@ -27,7 +27,7 @@ const TASK_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * The document parse pipeline: clean up after a crash, then run parse jobs from the durable
- * queue in worker threads, writing parseStatus / parse_progress / progress_texts as they go.
+ * queue in parse processes (worker-pool.ts), writing parseStatus / parse_progress / progress_texts as they go.
  */
 export async function startParsing({
   db,
@@ -46,7 +46,7 @@ export async function startParsing({
   const queue = jobQueue(db);
   const engine = engineOf(db);
   // One parse per core, at most two (issue 17: two documents at once on two cores). A parse is
-  // CPU-bound in its own thread; the event loop stays responsive beside it (bench/knowledge.bench.ts
+  // CPU-bound in its own process; the event loop stays responsive beside it (bench/knowledge.bench.ts
   // pings the server while a 500-page PDF parses).
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism()));
   const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS });
@@ -159,7 +159,7 @@ export async function startParsing({
   };
 
   /**
-   * A re-index (reindex.ts): the stored file parsed again in the same worker threads, and the
+   * A re-index (reindex.ts): the stored file parsed again in the same parse processes, and the
    * passages swapped in one transaction. Until then, and for good when every attempt fails, the
    * document keeps its old passages and stays parsed; its status and progress texts are not touched.
    */
@@ -188,7 +188,7 @@ export async function startParsing({
   };
 
   const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500 });
-  // One re-index at a time, so new uploads keep at least one share of the worker threads.
+  // One re-index at a time, so new uploads keep at least one share of the parse processes.
   const reindexer = jobRunner(db, log, { [REINDEX_JOB]: reindex }, { concurrency: 1, pollMs: 1000 });
   runner.start();
   reindexer.start();

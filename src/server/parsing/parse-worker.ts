@@ -1,4 +1,3 @@
-import { parentPort } from 'node:worker_threads';
 import { parseImage } from './image';
 import { parsePdb } from './pdb';
 import { parsePdf } from './pdf';
@@ -8,7 +7,7 @@ import { withTitle } from './chunks';
 import type { ParseResult, ParseTask, WorkerMessage } from './protocol';
 
 /**
- * What this thread holds after a task: its V8 heap and the memory outside it (ArrayBuffers such as
+ * What this process holds after a task: its V8 heap and the memory outside it (ArrayBuffers such as
  * page images, WebAssembly memory), in MB. The pool ends a worker that holds too much (worker-pool.ts).
  */
 function memoryMb(): number {
@@ -16,12 +15,17 @@ function memoryMb(): number {
   return Math.round((m.heapTotal + m.external) / (1024 * 1024));
 }
 
-/** The parse worker thread: one task at a time, progress and result as messages. */
-const port = parentPort;
-if (!port) throw new Error('parse-worker must run in a worker thread');
+/** The parse process (forked by worker-pool.ts): one task at a time, progress and result as messages. */
+if (!process.send) throw new Error('parse-worker must run as a forked process');
+// The server went away (its end of the channel closed, or a send found it closed): nothing is left
+// to parse for.
+const leave = () => process.exit(0);
+process.on('disconnect', leave);
+const send = (msg: WorkerMessage) => {
+  if (process.connected) process.send?.(msg, undefined, undefined, (err: Error | null) => err && leave());
+};
 
-port.on('message', (task: ParseTask) => {
-  const send = (msg: WorkerMessage) => port.postMessage(msg);
+process.on('message', (task: ParseTask) => {
   const progress = (percent: number, text?: string) => send({ type: 'progress', taskId: task.taskId, percent, ...(text ? { text } : {}) });
   const work = (): Promise<ParseResult> => {
     switch (task.kind) {

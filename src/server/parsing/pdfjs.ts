@@ -41,7 +41,7 @@ for (const [owner, name, native] of natives) {
 // each of a document's many small streams. Without the global pdf.js inflates them itself, at once,
 // in this thread: the same bytes (every test PDF parses to identical results), and a parse about a
 // tenth faster (bench/knowledge.bench.ts, 1.00× → 1.10× raw pdf.js text). Only pdf.js uses the
-// global in the threads that load this module (parse workers).
+// global in the processes that load this module (parse workers).
 Reflect.deleteProperty(globalThis, 'DecompressionStream');
 
 export const { getDocument, OPS } = pdfjs;

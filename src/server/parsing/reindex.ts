@@ -11,7 +11,7 @@ import { INDEX_VERSION } from './index-version';
  * swapped for the new ones in one transaction (index-store.ts replacePassages). The old
  * passages stay searchable until then, and stay for good when every attempt fails.
  *
- * One durable job per document (the same queue and worker threads as parse jobs, parse-job.ts):
+ * One durable job per document (the same queue and parse processes as parse jobs, parse-job.ts):
  * a restart resumes it, failures are retried MAX_ATTEMPTS times with back-off, and a document whose
  * re-index failed for good at this version and title is not queued again at the next start (only
  * after the failed job is pruned, a week later).

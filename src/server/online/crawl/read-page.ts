@@ -147,7 +147,7 @@ let pdfPool: WorkerPool | undefined;
 
 /**
  * A PDF's bytes through the project's PDF parser (from a temporary file, removed afterwards), in a
- * parse worker thread. Never in the server's own thread: pdf.js's legacy build installs core-js
+ * parse process (parsing/worker-pool.ts). Never in the server's own thread: pdf.js's legacy build installs core-js
  * polyfills that replace JSON.parse, JSON.stringify and Array.prototype.push with slower
  * JavaScript versions for the whole thread it is loaded in.
  */
