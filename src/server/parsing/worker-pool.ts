@@ -129,7 +129,7 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
   function retire(slot: Slot) {
     slots.splice(slots.indexOf(slot), 1);
     stats.recycled++;
-    terminate(slot);
+    void terminate(slot);
   }
 
   /** Ends a worker's process; resolves once it has exited. */
