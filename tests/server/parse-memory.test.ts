@@ -26,8 +26,9 @@ describe('parse workers after a large job', () => {
   it('are replaced after a large file, and the next task runs in a worker holding what a fresh one holds', async () => {
     // What the job's process holds (its heap, ArrayBuffers, WebAssembly memory; reported by the
     // worker itself), not the resident size: that moved by 100–180 MB between runs of the same
-    // steps on this machine (measured when workers were threads), mostly with a new worker's start-up (loading and compiling
-    // pdf.js, memory the allocator keeps), while the large parse itself added about 11 MB.
+    // steps on this machine (measured when workers were threads), mostly with a new worker's
+    // start-up (loading and compiling pdf.js, memory the allocator keeps), while the large parse
+    // itself added about 11 MB.
     const largeMb = fs.statSync(large).size / MB;
     const pool = workerPool(1, { taskTimeoutMs: 300_000, recycle: { workerMemoryMb: 100_000, largeFileMb: largeMb / 2 } });
     pools.push(pool);

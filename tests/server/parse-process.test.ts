@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectsOnOwnThread, workerPool, type WorkerPool } from '../../src/server/parsing/worker-pool';
+import { trackChild } from './children';
 import { makePdf } from './knowledge-helpers';
+import { killed } from './process-helpers';
 import { until } from './until';
 
 // postgres: sqlite-only — it checks the parse processes themselves and stores nothing.
@@ -100,13 +102,14 @@ setInterval(() => {}, 1000);
 `,
     );
     const server = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    trackChild(server); // killed after the file if a check below fails first
     let out = '';
     server.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await until(() => out.includes('PARSING'), 60_000);
     expect(out).toContain('PARSING');
     const [child] = parseProcesses(server.pid!);
     expect(child).toBeDefined();
-    server.kill('SIGKILL');
+    await killed(server);
     await until(() => !alive(child!.pid));
     expect(alive(child!.pid)).toBe(false);
   }, 120_000);
