@@ -63,3 +63,16 @@ export function failOnConsoleErrors() {
     if (errors.length) throw new Error(`console.error during the test:\n${errors.join('\n')}`);
   });
 }
+
+/**
+ * Waits until the CSS transitions and finite animations running in the element (its shadow root
+ * included) have finished. axe reads colours as drawn: a button whose tone just changed (the
+ * translate dialog's 停止 button becoming 重新翻译, the same <button> under `transition-colors`)
+ * is a blend of both for 150 ms, white text on a pale fill, and was reported as a contrast failure.
+ * Endless animations (spinners) are not waited for.
+ */
+export async function transitionsDone(el: Element) {
+  const root: DocumentOrShadowRoot = el.shadowRoot ?? document;
+  const finite = root.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+  await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+}

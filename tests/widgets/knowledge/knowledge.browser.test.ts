@@ -6,7 +6,7 @@ import { setNavigate } from '../../../src/core/page';
 import { perFileProgress, totalProgress } from '../../../src/core/upload-progress';
 import { UPLOAD_CLEAR_MS } from '../../../src/widgets/knowledge/MainList';
 import { selectFolder } from '../../../src/widgets/knowledge/state';
-import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, mount, nextFrame, part, transitionsDone, waitFor } from '../harness';
 import { doc, FakeXhr, fakeServer, folder } from './fake-server';
 
 const shadow = (el: Element) => el.shadowRoot!;
@@ -44,6 +44,8 @@ async function until(check: () => unknown, what: string, ms: number) {
 }
 
 async function seriousViolations(el: Element) {
+  // The element at rest, as a user reads it (not a colour change half-way through).
+  await transitionsDone(el);
   const result = await axe.run(el);
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
