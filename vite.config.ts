@@ -2,26 +2,7 @@ import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pdfjsAssets } from './scripts/vite-pdfjs-assets';
 import { precompress } from './scripts/vite-precompress';
-import { preactAliasEntries, preactAliases } from './scripts/preact-aliases.mjs';
 
-/**
- * React → preact/compat for the shipped browser code (smaller and faster to start, see README),
- * in every environment but `ketcher`: Ketcher's iframe page needs real React.
- */
-function preactCompat(): Plugin {
-  return {
-    name: 'csai-preact-compat',
-    enforce: 'pre',
-    applyToEnvironment: (environment) => environment.name !== 'ketcher',
-    resolveId: {
-      filter: { id: /^react(-dom)?(\/|$)/ },
-      handler(source, importer, options) {
-        const target = preactAliases[source];
-        return target ? this.resolve(target, importer, { ...options, skipSelf: true }) : null;
-      },
-    },
-  };
-}
 const only = (environment: string, plugin: Plugin): Plugin => ({ ...plugin, applyToEnvironment: (e) => e.name === environment });
 
 const output: Rolldown.OutputOptions = {
@@ -32,15 +13,12 @@ const output: Rolldown.OutputOptions = {
 };
 
 /**
- * Two builds into dist/web: `client` (the site and the embed loader, on Preact) and then `ketcher`
- * (the chemical editor's iframe page, on React). The loader keeps a stable name
+ * Two builds into dist/web: `client` (the site and the embed loader) and then `ketcher` (the
+ * chemical editor's iframe page), both on React 19. The loader keeps a stable name
  * (/widgets/csai.js) so host pages can reference it; everything else is content-hashed.
  */
-export default defineConfig(({ command }) => ({
-  plugins: [preactCompat(), react(), only('client', pdfjsAssets()), only('ketcher', precompress())],
-  // The dev server has one environment (and pre-bundles dependencies outside the plugin
-  // pipeline), so there the mapping is a plain alias; the Ketcher frame is a production-build concern.
-  resolve: command === 'serve' ? { alias: preactAliasEntries } : {},
+export default defineConfig(() => ({
+  plugins: [react(), only('client', pdfjsAssets()), only('ketcher', precompress())],
   base: '/',
   experimental: {
     // The loader runs on foreign pages: URLs inside JavaScript (lazy chunks, preloads) resolve
@@ -72,14 +50,15 @@ export default defineConfig(({ command }) => ({
           output: {
             ...output,
             // The home page's first load in few files (HTTP/1.1 fetches six at a time per host): the
-            // libraries every page and element start with, and the shared browser core.
+            // libraries every page and element start with (React and ReactDOM among them, so they
+            // load once per page however many elements it holds), and the shared browser core.
             codeSplitting: {
               groups: [
                 // Vite's preload helper stays its own file: the embed loader imports only it at start.
                 { name: 'preload-helper', test: /preload-helper/, priority: 2 },
                 {
                   name: 'vendor',
-                  test: /[\\/]node_modules[\\/](preact|i18next|react-i18next|use-sync-external-store|wouter|regexparam|mitt|@preact[\\/]signals-core|@preact[\\/]signals|wretch)[\\/]/,
+                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|use-sync-external-store|wouter|regexparam|mitt|@preact[\\/]signals-core|@preact[\\/]signals-react)[\\/]/,
                 },
                 { name: 'core', test: /[\\/]src[\\/]core[\\/](api|page|status-store|toast|i18n|validation)\.ts$/ },
               ],

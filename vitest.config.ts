@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
-import { preactAliasEntries } from './scripts/preact-aliases.mjs';
 import { isolatedTestFiles } from './scripts/isolated-files.mjs';
 import { postgresTestFiles } from './scripts/postgres-files.mjs';
 
@@ -55,8 +54,6 @@ export default defineConfig({
     maxWorkers: MAX_WORKERS,
     projects: [
       {
-        // The browser code runs on preact/compat, as in the Vite build.
-        resolve: { alias: preactAliasEntries },
         test: {
           name: 'unit',
           include: ['tests/core/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/widgets/**/*.test.ts'],

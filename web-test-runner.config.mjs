@@ -1,22 +1,10 @@
-// Browser tests in Debian's Chromium. Each test file is bundled with esbuild (the shipped code's
-// 'react' imports resolve to preact/compat, as in the Vite build), see STACK-NOTES.
+// Browser tests in Debian's Chromium. Each test file is bundled with esbuild (on React 19, as in
+// the Vite build), see STACK-NOTES.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
-import { preactAliases } from './scripts/preact-aliases.mjs';
-
-/** esbuild: React's entry points → preact/compat (exact specifiers, see scripts/preact-aliases.mjs). */
-const preactCompat = {
-  name: 'preact-compat',
-  setup(b) {
-    b.onResolve({ filter: /^react(-dom)?(\/|$)/ }, (args) => {
-      const target = preactAliases[args.path];
-      return target ? b.resolve(target, { kind: args.kind, resolveDir: args.resolveDir }) : undefined;
-    });
-  },
-};
 
 const bundleTests = {
   name: 'bundle-tests',
@@ -34,7 +22,6 @@ const bundleTests = {
       sourcemap: 'inline',
       define: { 'process.env.NODE_ENV': '"development"' },
       logLevel: 'silent',
-      plugins: [preactCompat],
       inject: [path.join(process.cwd(), 'tests/browser-setup.ts')],
     });
     return { body: result.outputFiles[0].text, type: 'js' };

@@ -1,8 +1,8 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Router, Switch, useLocation } from 'wouter';
-// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
-import '@preact/signals';
+// Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
+import { useSignals } from '@preact/signals-react/runtime';
 import { statusStore } from '../core/status-store';
 import { hostI18n } from './i18n';
 import { notFoundPage, routes, type RouteDef } from './routes';
@@ -16,6 +16,7 @@ import { whenIdle } from './shell/idle';
 
 /** Shows its children to a signed-in user; otherwise confirms the session (401 → sign-in). */
 function RequireUser({ children }: { children: ReactNode }) {
+  useSignals();
   const [, navigate] = useLocation();
   const known = statusStore().session.$user_info.value.id !== '' || probablySignedIn();
   const [confirmed, setConfirmed] = useState(false);

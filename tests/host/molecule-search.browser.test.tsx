@@ -1,6 +1,6 @@
 // /molecules: the molecule search screen, with the server's POST /mol/search answered by a fake
 // fetch (the search itself is tested against the real server in tests/server/molecules.test.ts).
-import { act } from 'preact/test-utils';
+import { act } from '../react-act';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import type { MolSearchResult } from '../../src/contract/molecules';

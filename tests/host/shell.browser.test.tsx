@@ -1,4 +1,4 @@
-import { act } from 'preact/test-utils';
+import { act } from '../react-act';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';

@@ -1,7 +1,7 @@
 // A saved web page (type 7) in the viewer route: its text rendered from the parse result, a link to
 // the original that opens in a new tab without an opener, and the fetch time. The server is a fake
 // fetch (saving and parsing pages is tested against the real server in tests/server/online/).
-import { act } from 'preact/test-utils';
+import { act } from '../react-act';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import type { KbDocument } from '../../src/contract/knowledge';

@@ -1,7 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
-// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
-import '@preact/signals';
 import { lazySchema } from '../../core/api';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';

@@ -1,8 +1,8 @@
 import './MoleculeSearchPage.strings';
 import { useEffect, useMemo, useRef, type FormEvent } from 'react';
 import { Link } from 'wouter';
-// Installs Preact's signal tracking: the page re-renders when a signal of its model changes.
-import '@preact/signals';
+// Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
+import { useSignals } from '@preact/signals-react/runtime';
 import { MOLECULE_SEARCH_LIMITS, MOLECULE_SEARCH_MODES, moleculeHitPath, type MoleculeHit } from '../../contract/molecules';
 import { moleculeSearchModel } from '../../core/molecule-search';
 import { api } from '../../core/page';
@@ -18,6 +18,7 @@ const TOP_K_CHOICES = [10, 50, 200, MOLECULE_SEARCH_LIMITS.maxTopK];
  * score and a link to its document (and page).
  */
 export default function MoleculeSearchPage() {
+  useSignals();
   const t = useT();
   usePageTitle(t('molecules.title'));
   const model = useMemo(() => moleculeSearchModel(api()), []);

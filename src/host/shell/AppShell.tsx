@@ -1,7 +1,7 @@
 import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
-import '@preact/signals';
+// Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
+import { useSignals } from '@preact/signals-react/runtime';
 import { statusStore } from '../../core/status-store';
 import { useT } from '../i18n';
 import { Banner } from './Banner';
@@ -109,6 +109,7 @@ function SidebarContents({ compact, onNavigate }: { compact: boolean; onNavigate
 
 /** The mobile drawer: a modal panel over the page, closed by Escape, the overlay or a choice. */
 function Drawer() {
+  useSignals();
   const t = useT();
   const panel = useRef<HTMLDivElement>(null);
   const open = $openMobile.value;
@@ -150,6 +151,7 @@ export function AppShell({ title, children, wide = false, fill = false }: {
   /** The page's element fills the height below the top bar and scrolls inside (knowledge bases). */
   fill?: boolean;
 }) {
+  useSignals();
   const t = useT();
   const isMobile = useIsMobile();
   seedSidebarFromCookie();

@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
-// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
-import '@preact/signals';
+// Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
+import { useSignals } from '@preact/signals-react/runtime';
 import { $routeProgress, finishRouteProgress, PROGRESS_SPEED, startRouteProgress } from './route-progress';
 
 /** SPEC §2: the bar and spinner at the top of the window on every route change. */
 export function ProgressBar() {
+  useSignals();
   const [location] = useLocation();
   const first = useRef(true);
   useEffect(() => {

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
-import '@preact/signals';
+// Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
+import { useSignals } from '@preact/signals-react/runtime';
 import { bindToastHotkey, isSwipeDismiss, toastStore, TOAST_HOTKEY, type Toast } from '../../core/toast';
 import { Icon } from './Icons';
 import { useTranslation } from 'react-i18next';
 
 /** The toast region of the root view (SPEC §2): F8 focuses it; a swipe right dismisses a toast. */
 export function Toaster() {
+  useSignals();
   const { t } = useTranslation('core');
   const region = useRef<HTMLOListElement>(null);
   const store = toastStore();

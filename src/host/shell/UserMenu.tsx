@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
-// Installs Preact's signal tracking: a component re-renders when a signal it read changes.
-import '@preact/signals';
+// Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
+import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
@@ -30,6 +30,7 @@ export async function signOut(navigate: (path: string) => void, t: (key: string)
 
 /** The user menu at the foot of the sidebar: name, disabled upgrade, version history, sign-out. */
 export function UserMenu({ compact }: { compact: boolean }) {
+  useSignals();
   const t = useT();
   const { t: tAny } = useTranslation();
   const [, navigate] = useLocation();

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { signal } from '@preact/signals-react';
 
 /** SPEC §9: the route progress bar's animation speed (ms) and trickle interval (ms). */
 export const PROGRESS_SPEED = 300;

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { signal } from '@preact/signals-react';
 import { statusStore } from '../../core/status-store';
 
 /** SPEC §2/§9: the cookie that keeps the sidebar's open state. */

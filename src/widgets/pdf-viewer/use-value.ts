@@ -6,7 +6,7 @@ import type { ReadonlySignal } from '@preact/signals-core';
  * layout effect that first compares the value rendered with the current one: a value written by
  * another layout effect of the same commit (the view's size, measured as the column mounts)
  * re-renders before the browser paints, where a subscription in a passive effect
- * (`useSyncExternalStore` on preact/compat) would lose a frame before the first page.
+ * (`useSyncExternalStore`) could lose a frame before the first page.
  */
 export function useValue<T>($signal: ReadonlySignal<T>): T {
   const [, changed] = useReducer((n: number) => n + 1, 0);

@@ -1,6 +1,6 @@
 // The intelligence_search card of an answer: passages and molecules with links to their documents,
 // or the tool's Chinese message when the call failed.
-import { act } from 'preact/test-utils';
+import { act } from '../../react-act';
 import { createRoot, type Root } from 'react-dom/client';
 import type { IntelligenceSearchOutput } from '../../../src/contract/molecules';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards/index';

@@ -1,2 +1,0 @@
-export declare const preactAliases: Record<string, string>;
-export declare const preactAliasEntries: { find: RegExp; replacement: string }[];
