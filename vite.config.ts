@@ -60,6 +60,9 @@ export default defineConfig(() => ({
                   name: 'vendor',
                   test: /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|use-sync-external-store|wouter|regexparam|mitt|@preact[\\/]signals-core|@preact[\\/]signals-react)[\\/]/,
                 },
+                // The element shells the embed loader defines at start, in one file with it: each
+                // chunk costs its own import list and gzip framing (budget 5 KB).
+                { name: 'elements', test: /[\\/]src[\\/]widgets[\\/](shared[\\/](element|events|define-once)|ask[\\/]ask-request|[\w-]+[\\/][\w-]+\.element)\.ts$/ },
                 { name: 'core', test: /[\\/]src[\\/]core[\\/](api|page|status-store|toast|i18n|validation)\.ts$/ },
               ],
             },

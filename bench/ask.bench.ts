@@ -2,7 +2,7 @@
 // fetches (loader, element shell, React, twind, i18n, zod, the question box) until the box is
 // ready to type in, gzip, against an empty Vite React page built in the same run. Response schemas
 // (zod) load with the first call, not before the box is interactive.
-// Target: at most 120 KB gzip in all. Needs `npm run build` first (dist/web).
+// Target: at most 135 KB gzip in all (issue 27: on real React 19). Needs `npm run build` first (dist/web).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -14,7 +14,7 @@ import { startDemoServer } from '../scripts/demo-server.mjs';
 import { freePort, root, spawnServer, type Figure } from './lib';
 import { baselinePage, scriptBytes } from './widgets.bench';
 
-const ASK_BUDGET_KB = 120;
+const ASK_BUDGET_KB = 135;
 
 /** Gzip bytes of the scripts loaded until the box is interactive, then after its first call (the tool list on hover). */
 async function askBytes(browser: Browser, url: string): Promise<{ interactive: number; afterFirstCall: number }> {
