@@ -30,7 +30,7 @@ window.fetch = async (input, init) => {
 let root: Root | undefined;
 let host: HTMLElement;
 /**
- * Renders with effects flushed (Preact's act), so listeners installed by effects — the sidebar
+ * Renders with effects flushed (React's act), so listeners installed by effects — the sidebar
  * shortcut — exist before a test dispatches events; then waits for the first paint.
  */
 async function mount(node: React.ReactNode) {

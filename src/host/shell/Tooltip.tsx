@@ -59,8 +59,8 @@ export function Tooltip({ label, children, placement = 'right', disabled = false
     });
   };
   useEffect(() => () => clearTimeout(timer.current), []);
-  // A layout effect: Escape works from the moment the tooltip shows (Preact runs plain effects
-  // after the next frame).
+  // A layout effect: Escape works from the moment the tooltip shows (plain effects may run after
+  // the next frame).
   useLayoutEffect(() => {
     if (!shown) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && hide();

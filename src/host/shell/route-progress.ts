@@ -14,7 +14,7 @@ let hide: ReturnType<typeof setTimeout> | undefined;
 const step = (n: number) => (n < 0.2 ? 0.1 : n < 0.5 ? 0.04 : n < 0.8 ? 0.02 : n < 0.99 ? 0.005 : 0);
 
 // The location whose page last finished rendering. The bar's start and the page's finish run in
-// effects of different components, which Preact does not order: a page can report first.
+// effects of different components, whose order is not promised: a page can report first.
 let finishedFor: string | undefined;
 
 /** Starts the bar on a route change (to `location`, unless that page has rendered already). */

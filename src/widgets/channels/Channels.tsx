@@ -368,7 +368,7 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
       toasts.toast({ variant: 'destructive', title: t('failed_action'), description: messageOf(error) || t('retry_later') });
     }
   };
-  // Focus the name field when it appears (Preact sets `autofocus` as an attribute only, which a
+  // Focus the name field when it appears (through a ref: an `autofocus` attribute, which a
   // browser honours once per page, not for a field inserted later).
   const focusField = useCallback((field: HTMLInputElement | null) => field?.focus(), []);
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {

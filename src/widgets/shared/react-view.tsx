@@ -1,5 +1,5 @@
 import { Component, type ComponentType, type CSSProperties, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import type { CommonProps, View } from './element';
 import { emit } from './events';
 import { HostContext, type HostInfo } from './host-context';
@@ -46,6 +46,38 @@ const cssAccepts = (property: string, value: string) => typeof CSS === 'undefine
 /** Trims a trailing slash; '' (same origin) when the attribute is absent. */
 export const apiOriginOf = (apiBase: string | undefined) => (apiBase ?? '').replace(/\/+$/, '');
 
+/** Each shadow root's React root, and whether its unmount is waiting for the current task to end. */
+const roots = new WeakMap<ShadowRoot, { root: Root; leaving: boolean }>();
+
+/**
+ * A React root for the shadow root: the one left by a disconnection in this same task (an element
+ * moved in the DOM) is taken up again rather than created twice.
+ */
+function rootOf(shadow: ShadowRoot): { root: Root; leaving: boolean } {
+  const known = roots.get(shadow);
+  if (known) {
+    known.leaving = false;
+    return known;
+  }
+  const entry = { root: createRoot(shadow), leaving: false };
+  roots.set(shadow, entry);
+  return entry;
+}
+
+/**
+ * Unmounts after the current task's script: an element removed while another React tree commits
+ * (a card's <csai-molecule> dropped by <csai-channels>) disconnects inside that commit, where React
+ * cannot unmount a root synchronously.
+ */
+function leave(shadow: ShadowRoot, entry: { root: Root; leaving: boolean }): void {
+  entry.leaving = true;
+  queueMicrotask(() => {
+    if (!entry.leaving || roots.get(shadow) !== entry) return;
+    roots.delete(shadow);
+    entry.root.unmount();
+  });
+}
+
 /**
  * Turns a React component into an element view: renders it into the shadow root inside a
  * `.csai-root` wrapper (theme and attribute tokens live there), with twind styles attached and
@@ -55,7 +87,8 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
   return {
     mount(root, host, initial) {
       const detachStyles = attachStyles(root);
-      const reactRoot = createRoot(root);
+      const entry = rootOf(root);
+      const reactRoot = entry.root;
       const render = (props: P) => {
         const info: HostInfo = { ...props, host, root, resolvedTheme: resolveTheme(props.theme), apiOrigin: apiOriginOf(props.apiBase) };
         // Attribute tokens override the page-wide --csai-* ones for this element only. Set through
@@ -64,13 +97,13 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
         if (props.accent && cssAccepts('color', props.accent)) style['--csai-accent'] = props.accent;
         if (props.radius && cssAccepts('border-radius', props.radius)) style['--csai-radius'] = props.radius;
         reactRoot.render(
-          <HostContext.Provider value={info}>
+          <HostContext value={info}>
             <div className="csai-root" part="root" data-theme={info.resolvedTheme} lang={props.lang ?? 'zh-CN'} style={style as CSSProperties}>
               <RenderBoundary host={host} lang={props.lang}>
                 <Component {...props} />
               </RenderBoundary>
             </div>
-          </HostContext.Provider>,
+          </HostContext>,
         );
       };
       // An element speaking a language whose strings load lazily renders once they are there,
@@ -96,7 +129,7 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
         update: show,
         unmount() {
           mounted = false;
-          reactRoot.unmount();
+          leave(root, entry);
           detachStyles();
         },
       };

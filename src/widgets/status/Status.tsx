@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { alert as alertSchema, ping as pingSchema, type Alert } from '../../contract/general';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -26,15 +26,14 @@ const dotColour = { checking: 'bg-muted', online: 'bg-success', offline: 'bg-dan
 
 /** Server reachability (GET /api/v1/) and the server banner (GET /api/v1/prompt/get_alert). */
 export function Status({ compact }: StatusProps) {
-  const { host } = useHost();
+  const { host, apiOrigin } = useHost();
   const client = useApi();
   const t = useT('status');
   const [reach, setReach] = useState<Reachability>({ state: 'checking' });
   const [banner, setBanner] = useState<Alert | null>(null);
 
-  useEffect(() => {
-    const abort = new AbortController();
-    const { signal } = abort;
+  // The checks run again for another server, not for another language (the client's messages).
+  const check = useEffectEvent((signal: AbortSignal) => {
     setReach({ state: 'checking' });
     // A failure reaches the page as the client's csai-error (toErrorDetail); the pill says it in its words.
     client.get('/', pingSchema, { signal, redirect: false }).then(
@@ -58,8 +57,12 @@ export function Status({ compact }: StatusProps) {
         if (!signal.aborted) setBanner(null);
       },
     );
+  });
+  useEffect(() => {
+    const abort = new AbortController();
+    check(abort.signal);
     return () => abort.abort();
-  }, [client, host]);
+  }, [apiOrigin, host]);
 
   const label = reach.state === 'online' ? t('online') : reach.state === 'offline' ? t('offline') : t('checking');
   return (
