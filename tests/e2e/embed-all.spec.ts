@@ -58,6 +58,11 @@ test('every element works on a foreign origin under a strict CSP and a hostile s
   const sdf = await upload(page, 'cdk2.sdf', 'chemical/x-mdl-sdfile');
 
   const problems = watchProblems(page);
+  // The page's scripts (the chemical editor's frame is a document of its own).
+  const scripts: Promise<string>[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script' && res.request().frame() === page.mainFrame()) scripts.push(res.text().catch(() => ''));
+  });
   await page.goto(`${demo.url}/embed-all.html?pdf=${pdf}&sdf=${sdf}`);
 
   // <csai-knowledge>: the user's folders, the question folder among them.
@@ -101,6 +106,9 @@ test('every element works on a foreign origin under a strict CSP and a hostile s
   // Nothing reported a failure, nothing broke the page's policy.
   await expect(page.locator('#events')).not.toContainText('csai-error');
   expect(problems).toEqual([]);
+  // React and ReactDOM (both hold the element symbol) arrive once, in one shared chunk, for every element.
+  const withReact = (await Promise.all(scripts)).filter((text) => text.includes('react.transitional.element'));
+  expect(withReact).toHaveLength(1);
   // The elements' styles stay in their shadow roots.
   expect(await page.evaluate(() => ({ sheets: document.styleSheets.length, adopted: document.adoptedStyleSheets.length, styled: document.querySelectorAll('[style]').length }))).toEqual({ sheets: 1, adopted: 0, styled: 0 });
 });
