@@ -8,7 +8,7 @@ import path from 'node:path';
 import { openDatabase } from '../src/server/db/database';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
 import { hybridSearch, RERANK_DEPTH } from '../src/server/retrieval/fusion';
-import { nothingRelevant, quotable } from '../src/server/retrieval/rerank';
+import { nothingRelevant, citedPassages } from '../src/server/retrieval/rerank';
 import { root } from './lib';
 import { evaluate, indexHardSet, loadHardSet, type HardFigures, type HardSet } from './retrieval-eval';
 
@@ -28,7 +28,7 @@ async function main() {
       await indexHardSet(db, root, set);
       fs.writeFileSync(path.join(dir, 'indexed'), '');
     }
-    const run = (s: HardSet) => evaluate(s, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+    const run = (s: HardSet) => evaluate(s, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => citedPassages(ps), looksLikeNavigation);
     const all = await run(set);
     console.log('set        R@1    R@5    MRR    cite   abst   ansOK  nav');
     console.log(row('all', all));
