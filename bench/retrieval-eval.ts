@@ -41,6 +41,15 @@ export const hardSetSchema = z.object({
 });
 export type HardSet = z.infer<typeof hardSetSchema>;
 
+/**
+ * The set's two halves: questions at even positions (0, 2, …: the half every weight, threshold and
+ * lexicon entry of retrieval and the answer is tuned on) and at odd positions (held out). Split
+ * by position, not by a hash, because the second stage's weights were tuned on the even half so:
+ * any other split would report them on questions they were tuned on.
+ */
+export const HALVES = { even: 0, odd: 1 } as const;
+export const halfOf = (set: HardSet, half: keyof typeof HALVES): HardSet => ({ ...set, questions: set.questions.filter((_, i) => i % 2 === HALVES[half]) });
+
 export const loadHardSet = (root: string): HardSet => hardSetSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'bench/data/retrieval-hard.json'), 'utf8')));
 
 /** The file of a set document on this machine. */
@@ -145,6 +154,74 @@ export async function evaluate(
     tableRecall5: tables ? tableHits / tables : 1,
     tables,
     navigationInTop5: nav,
+    misses,
+  };
+}
+
+/** What an answer cited and whether it said it found nothing. */
+export interface AnswerOutcome {
+  cited: Passage[];
+  abstained: boolean;
+}
+
+export interface AnswerFigures {
+  answerable: number;
+  unanswerable: number;
+  /** Answerable questions whose answering passage is among the answer's citations. */
+  answerRecall: number;
+  /** Answerable questions whose answering passage is among retrieval's top 5 (the same search the answer used). */
+  recall5: number;
+  /** Answerable questions where retrieval's top 5 held the answering passage but the answer did not cite it. */
+  lost: number;
+  /** Share of the unanswerable questions the answer abstains on. */
+  abstainRight: number;
+  /** Share of the answerable questions the answer wrongly abstains on. */
+  abstainWrong: number;
+  misses: string[];
+}
+
+/**
+ * The answer itself, not retrieval: each question answered by `answer` (the real answer path) over
+ * all the set's documents; answer-level recall is the share of answerable questions whose
+ * answering page is among the answer's citations, beside recall@5 of the passages the answer was given.
+ */
+export async function evaluateAnswers(set: HardSet, answer: (question: string, docIds: string[]) => Promise<AnswerOutcome & { retrieved: Passage[] }>): Promise<AnswerFigures> {
+  const docIds = Object.keys(set.docs);
+  let cited = 0;
+  let top5 = 0;
+  let lost = 0;
+  let abstainRight = 0;
+  let abstainWrong = 0;
+  const misses: string[] = [];
+  const answerable = set.questions.filter((q) => q.page !== null);
+  const unanswerable = set.questions.filter((q) => q.page === null);
+  for (const q of set.questions) {
+    const out = await answer(q.question, docIds);
+    if (q.page === null) {
+      if (out.abstained) abstainRight++;
+      else misses.push(`  answered the unanswerable: ${q.question}`);
+      continue;
+    }
+    if (out.abstained) abstainWrong++;
+    const right = (p: Passage) => p.docId === q.doc && (p.page ?? 1) === q.page && (!q.contains || p.text.includes(q.contains));
+    const inTop5 = out.retrieved.slice(0, 5).some(right);
+    const inAnswer = out.cited.some(right);
+    if (inTop5) top5++;
+    if (inAnswer) cited++;
+    if (inTop5 && !inAnswer) {
+      lost++;
+      misses.push(`  lost by the answer: [${q.doc} p.${q.page}] ${q.question} → cited ${out.cited.map((p) => `${p.docId}:${p.page}`).join(', ') || '(none)'}${out.abstained ? ' (abstained)' : ''}`);
+    }
+  }
+  const n = answerable.length || 1;
+  return {
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    answerRecall: cited / n,
+    recall5: top5 / n,
+    lost,
+    abstainRight: unanswerable.length ? abstainRight / unanswerable.length : 1,
+    abstainWrong: abstainWrong / n,
     misses,
   };
 }

@@ -1,6 +1,6 @@
 // The hard retrieval set (bench/retrieval-eval.ts) evaluated on its two halves: questions at even
 // positions (the half the second stage and abstention rule may be tuned on) and at odd positions
-// (held out). Run: npx tsx bench/retrieval-hard-halves.ts [index-dir] — with a directory, the
+// (held out), retrieval and the answer without a model. Run: npx tsx bench/retrieval-hard-halves.ts [index-dir] — with a directory, the
 // parsed index is kept there and reused by the next run (parsing the eight documents takes minutes).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,13 +8,13 @@ import path from 'node:path';
 import { openDatabase } from '../src/server/db/database';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
 import { hybridSearch, RERANK_DEPTH } from '../src/server/retrieval/fusion';
-import { nothingRelevant, quotable } from '../src/server/retrieval/rerank';
+import { nothingRelevant, citedPassages } from '../src/server/retrieval/rerank';
 import { root } from './lib';
-import { evaluate, indexHardSet, loadHardSet, type HardFigures, type HardSet } from './retrieval-eval';
+import { evaluate, evaluateAnswers, halfOf, indexHardSet, loadHardSet, type AnswerFigures, type HardFigures, type HardSet } from './retrieval-eval';
+import { localAnswerer } from './retrieval-answer';
 
-const half = (set: HardSet, parity: number): HardSet => ({ ...set, questions: set.questions.filter((_, i) => i % 2 === parity) });
-const row = (name: string, f: HardFigures) =>
-  `${name.padEnd(10)} ${f.recall1.toFixed(3)}  ${f.recall5.toFixed(3)}  ${f.mrr.toFixed(3)}  ${f.citationPrecision.toFixed(3)}  ${f.abstainRight.toFixed(3)}  ${f.answerRight.toFixed(3)}  ${String(f.navigationInTop5).padStart(3)}`;
+const row = (name: string, f: HardFigures, a: AnswerFigures) =>
+  `${name.padEnd(10)} ${f.recall1.toFixed(3)}  ${f.recall5.toFixed(3)}  ${f.mrr.toFixed(3)}  ${f.citationPrecision.toFixed(3)}  ${f.abstainRight.toFixed(3)}  ${f.answerRight.toFixed(3)}  ${String(f.navigationInTop5).padStart(3)}  ${a.answerRecall.toFixed(3)}  ${a.abstainRight.toFixed(3)}  ${a.abstainWrong.toFixed(3)}`;
 
 async function main() {
   const set = loadHardSet(root);
@@ -28,12 +28,14 @@ async function main() {
       await indexHardSet(db, root, set);
       fs.writeFileSync(path.join(dir, 'indexed'), '');
     }
-    const run = (s: HardSet) => evaluate(s, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+    const run = (s: HardSet) => evaluate(s, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => citedPassages(ps), looksLikeNavigation);
+    const answers = (s: HardSet) => evaluateAnswers(s, localAnswerer(db));
     const all = await run(set);
-    console.log('set        R@1    R@5    MRR    cite   abst   ansOK  nav');
-    console.log(row('all', all));
-    console.log(row('even(tune)', await run(half(set, 0))));
-    console.log(row('odd(held)', await run(half(set, 1))));
+    // Retrieval (R@1 … nav) and the answer without a model (ansR: answer-level recall; aAbst / aWrong: it abstains on unanswerable / answerable questions).
+    console.log('set        R@1    R@5    MRR    cite   abst   ansOK  nav  ansR   aAbst  aWrong');
+    console.log(row('all', all, await answers(set)));
+    console.log(row('even(tune)', await run(halfOf(set, 'even')), await answers(halfOf(set, 'even'))));
+    console.log(row('odd(held)', await run(halfOf(set, 'odd')), await answers(halfOf(set, 'odd'))));
     if (process.env.CSAI_BENCH_VERBOSE) console.log(all.misses.join('\n'));
   } finally {
     await db.destroy();

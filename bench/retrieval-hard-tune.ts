@@ -5,7 +5,7 @@
 import { root } from './lib';
 import { openDatabase } from '../src/server/db/database';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
-import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS, type RerankWeights } from '../src/server/retrieval/rerank';
+import { nothingRelevant, citedPassages, rerank, RERANK_WEIGHTS, type RerankWeights } from '../src/server/retrieval/rerank';
 import { search, type Passage } from '../src/server/retrieval/search';
 import { evaluate, loadHardSet, type HardSet } from './retrieval-eval';
 const set = loadHardSet(root);
@@ -14,7 +14,7 @@ const cache = new Map<string, Passage[]>();
 const ids = Object.keys(set.docs);
 for (const q of set.questions) cache.set(q.question, await search(db, ids, q.question, 20, { expand: true }));
 const half = (parity: number): HardSet => ({ ...set, questions: set.questions.filter((_, i) => i % 2 === parity) });
-const run = (s: HardSet, w: RerankWeights) => evaluate(s, async (q) => rerank(q, cache.get(q)!, w), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+const run = (s: HardSet, w: RerankWeights) => evaluate(s, async (q) => rerank(q, cache.get(q)!, w), (_q, ps) => nothingRelevant(ps), (ps) => citedPassages(ps), looksLikeNavigation);
 const rows: Array<[number, string]> = [];
 for (const bm25 of [1, 0.7, 0.5, 0.35]) for (const chars of [0, 0.3, 0.6, 1]) for (const headingChars of [0, 0.3, 0.6, 1]) for (const perPage of [99, 1, 2]) {
   const w = { ...RERANK_WEIGHTS, bm25, chars, headingChars, perPage };

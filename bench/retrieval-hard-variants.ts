@@ -21,7 +21,7 @@
 // then npx tsx bench/retrieval-hard-variants.ts /tmp/hard/db
 import { openDatabase } from '../src/server/db/database';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
-import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS, type RerankWeights, type Scored } from '../src/server/retrieval/rerank';
+import { nothingRelevant, citedPassages, rerank, RERANK_WEIGHTS, type RerankWeights, type Scored } from '../src/server/retrieval/rerank';
 import { search, type Passage } from '../src/server/retrieval/search';
 import { queryTerms } from '../src/server/text/segment';
 import { root } from './lib';
@@ -207,7 +207,7 @@ async function poolOf(q: string, v: Variant): Promise<Passage[]> {
   return [...first, ...second.filter((p) => !seen.has(p.text)).map((p) => ({ ...p, score: floor * (p.score / top2) }))];
 }
 const run = (s: HardSet, v: Variant) =>
-  evaluate(s, async (q) => reorder(q, await poolOf(q, v), v), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+  evaluate(s, async (q) => reorder(q, await poolOf(q, v), v), (_q, ps) => nothingRelevant(ps), (ps) => citedPassages(ps), looksLikeNavigation);
 
 const base: Variant = { depth: 20, fbDocs: 0, fbTerms: 0, fbWeight: 0, page: 0, prev: 0 };
 const variants: Variant[] = [base];

@@ -34,9 +34,12 @@ import { startEmbeddingServer } from '../tests/server/embedding-server';
 import { search } from '../src/server/retrieval/search';
 import { matchQuery } from '../src/server/text/segment';
 import { root, type Figure } from './lib';
-import { evaluate, indexHardSet, loadHardSet } from './retrieval-eval';
+import { evaluate, evaluateAnswers, halfOf, indexHardSet, loadHardSet, type AnswerFigures, type HardSet } from './retrieval-eval';
+import { localAnswerer, outcomeAt, tuneAbstention, MAX_FALSE_ABSTENTION, type TuneRow } from './retrieval-answer';
+import { PASSAGES_PER_ANSWER } from '../src/server/answering/answers';
+import { knowledgePort } from '../src/server/retrieval/knowledge-port';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
-import { nothingRelevant, quotable } from '../src/server/retrieval/rerank';
+import { ABSTAIN_BELOW, nothingRelevant, citedPassages } from '../src/server/retrieval/rerank';
 import { RERANK_DEPTH } from '../src/server/retrieval/fusion';
 
 const retrievalSetSchema = z.object({
@@ -72,7 +75,7 @@ async function hardFigures(): Promise<Figure[]> {
   try {
     await indexHardSet(db, root, set);
     const bm25 = await evaluate(set, (q, ids) => search(db, ids, q, 5), (_q, ps) => ps.length === 0, (ps) => ps.slice(0, 3), looksLikeNavigation);
-    const reranked = await evaluate(set, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation);
+    const reranked = await evaluate(set, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => citedPassages(ps), looksLikeNavigation);
     if (process.env.CSAI_BENCH_VERBOSE) console.log(reranked.misses.join('\n'));
     const size = `${set.questions.length} questions, ${Object.keys(set.docs).length} documents, ${reranked.unanswerable} unanswerable`;
     return [
@@ -85,11 +88,77 @@ async function hardFigures(): Promise<Figure[]> {
       { name: 'hard set: abstention right on unanswerable questions', value: reranked.abstainRight.toFixed(3), baseline: 'all (1.000)', ratio: reranked.abstainRight, target: { op: '>=', ratio: 0.8 } },
       { name: 'hard set: answerable questions not abstained on', value: reranked.answerRight.toFixed(3), baseline: 'all (1.000)', ratio: reranked.answerRight },
       { name: 'hard set: navigation passages in any top 5', value: String(reranked.navigationInTop5), baseline: `BM25 alone ${bm25.navigationInTop5}`, ratio: reranked.navigationInTop5, target: { op: '<=', ratio: 0 } },
+      ...(await answerFigures(db, set)),
     ];
   } finally {
     await db.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Issue 32 §1: the answer itself, without a model (the local engine over the passages answers.ts
+ * gives it), on the hard set's two halves. Answer-level recall = share of answerable questions
+ * whose answering page is among the answer's citations; it must equal recall@5 of the passages the
+ * answer was given. The abstention threshold (ABSTAIN_BELOW) is tuned on the even half
+ * (bench/retrieval-answer.ts tuneAbstention) and the odd half is held out; the same rule tuned on
+ * the odd half is reported on the even half too (the halves swapped).
+ */
+export async function answerFigures(db: Db, set: HardSet): Promise<Figure[]> {
+  const answer = localAnswerer(db);
+  const docIds = Object.keys(set.docs);
+  const knowledge = knowledgePort(db);
+  const rows = new Map<string, TuneRow>();
+  for (const question of set.questions) {
+    const passages = (await knowledge.search(docIds, question.question, PASSAGES_PER_ANSWER)).map((p, i) => ({ ...p, n: i + 1 }));
+    rows.set(question.question, { question, passages });
+  }
+  const rowsOf = (s: HardSet) => s.questions.map((q) => rows.get(q.question)!);
+  const even = halfOf(set, 'even');
+  const odd = halfOf(set, 'odd');
+  const tunedOnEven = tuneAbstention(rowsOf(even));
+  const tunedOnOdd = tuneAbstention(rowsOf(odd));
+  const shipped = { even: await evaluateAnswers(even, answer), odd: await evaluateAnswers(odd, answer) };
+  const swapped = await evaluateAnswers(even, async (q) => outcomeAt(rows.get(q)!, tunedOnOdd));
+  if (process.env.CSAI_BENCH_VERBOSE) console.log([...shipped.even.misses, ...shipped.odd.misses].join('\n'));
+  const all = (pick: (f: AnswerFigures) => number, n: (f: AnswerFigures) => number) => (pick(shipped.even) * n(shipped.even) + pick(shipped.odd) * n(shipped.odd)) / (n(shipped.even) + n(shipped.odd));
+  const rows4 = (label: string, f: AnswerFigures, held: boolean): Figure[] => [
+    {
+      name: `answer without a model, ${label}: answer-level recall (answering page among the answer's citations, ${f.answerable} answerable)`,
+      value: f.answerRecall.toFixed(3),
+      baseline: `retrieval recall@5 ${f.recall5.toFixed(3)}; ${f.lost} lost between them`,
+      ratio: f.recall5 ? f.answerRecall / f.recall5 : 0,
+      ...(held ? { target: { op: '>=' as const, ratio: 1 } } : {}),
+    },
+    ...(held ? [{ name: `answer without a model, ${label}: answer-level recall against the 0.95 target`, value: f.answerRecall.toFixed(3), baseline: '0.95', ratio: f.answerRecall / 0.95, target: { op: '>=' as const, ratio: 1 } }] : []),
+    {
+      name: `answer without a model, ${label}: abstained on answerable questions (wrong)`,
+      value: f.abstainWrong.toFixed(3),
+      baseline: `at most ${MAX_FALSE_ABSTENTION.toFixed(2)}`,
+      ratio: f.abstainWrong / MAX_FALSE_ABSTENTION,
+      ...(held ? { target: { op: '<=' as const, ratio: 1 } } : {}),
+    },
+    { name: `answer without a model, ${label}: abstained on unanswerable questions (right, ${f.unanswerable})`, value: f.abstainRight.toFixed(3), baseline: 'all (1.000)', ratio: f.abstainRight },
+  ];
+  return [
+    {
+      name: 'answer without a model: abstention threshold tuned on the even half (the tuning half) = the shipped ABSTAIN_BELOW',
+      value: tunedOnEven.toFixed(2),
+      baseline: `shipped ${ABSTAIN_BELOW.toFixed(2)}`,
+      ratio: Math.abs(tunedOnEven - ABSTAIN_BELOW),
+      target: { op: '<=', ratio: 1e-9 },
+    },
+    ...rows4('even half (tuning half)', shipped.even, false),
+    ...rows4('odd half (held out)', shipped.odd, true),
+    ...rows4(`halves swapped: threshold ${tunedOnOdd.toFixed(2)} tuned on the odd half, even half held out`, swapped, false),
+    {
+      name: 'answer without a model, both halves: abstained on the unanswerable questions (right)',
+      value: all((f) => f.abstainRight, (f) => f.unanswerable).toFixed(3),
+      baseline: 'all (1.000)',
+      ratio: all((f) => f.abstainRight, (f) => f.unanswerable),
+      target: { op: '>=', ratio: 0.8 },
+    },
+  ];
 }
 
 async function originalFigures(): Promise<Figure[]> {

@@ -3,7 +3,7 @@ import { signedInUser, startServer, type Client, type TestServer } from './helpe
 import { makePdf, upload, waitParsed } from './knowledge-helpers';
 import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } from './answering-helpers';
 import { testTools } from './tool-stand-ins';
-import { MAX_TOOL_ROUNDS } from '../../src/server/answering/openai-engine';
+import { MAX_TOOL_ROUNDS, OTHER_PASSAGES_HEADING } from '../../src/server/answering/openai-engine';
 
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 let server: TestServer;
@@ -67,6 +67,34 @@ describe('the openai engine', () => {
     expect(system.content).toContain('[1] 《paper.pdf》 第2页');
     expect(system.content).toContain('nanomolar affinity');
     expect(await questionOf(alice, channelId, questionId)).toMatchObject({ status: 'done', engine: 'openai', answer: '根据文献，答案如下 [1]。' });
+  });
+
+  it('gives the model retrieval’s best passages and keeps them cited: the ones its answer left out are listed after it', async () => {
+    const pages = [
+      ['Kinase assay', 'Compound Y inhibits the kinase with an IC50 of 12 nM in the enzyme assay.'],
+      ['Selectivity', 'Compound Y is selective for the kinase over forty related kinases.'],
+      ['Cell data', 'In cells, compound Y blocks kinase signalling at 100 nM.'],
+      ['Methods', 'The kinase was expressed in insect cells and purified.'],
+    ];
+    const up = await upload(alice, [{ name: 'kinase-y.pdf', data: makePdf(pages), type: 'application/pdf' }]);
+    const docId = up.body.data.name_id[0]!.docId;
+    await waitParsed(alice, docId);
+    const { questionId } = await ask(alice, 'How does compound Y act on the kinase?', { docIdList: [docId], tools_name: [] });
+    const { events } = await readEvents(alice, questionId);
+    const text = answerText(events);
+    // The stand-in model cites [1] only; every page was given to it.
+    const system = lastRequestFor('compound Y act').messages[0]!.content ?? '';
+    for (const n of [1, 2, 3, 4]) expect(system).toContain(`[${n}] 《kinase-y.pdf》`);
+    expect(text.startsWith('根据文献，答案如下 [1]。')).toBe(true);
+    const citations = events.filter((e) => e.event === 'citation').map((e) => e.data);
+    // What the model cited comes first, then retrieval's other best passages, each cited once.
+    expect(citations[0]).toMatchObject({ n: 1, docId });
+    expect(citations.map((c) => c.n)).toEqual([1, 2, 3, 4]);
+    expect(new Set(citations.map((c) => c.page))).toEqual(new Set([1, 2, 3, 4]));
+    expect(text).toContain(`\n\n${OTHER_PASSAGES_HEADING}\n- 《kinase-y.pdf》第`);
+    expect([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4]);
+    // The stored answer keeps the list.
+    expect(storedEvents(questionId).filter((r) => r.type === 'citation')).toHaveLength(4);
   });
 
   it('gives earlier turns of the channel to the model', async () => {

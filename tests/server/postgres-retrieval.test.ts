@@ -11,7 +11,7 @@ import { parsePdf } from '../../src/server/parsing/pdf';
 import { parseSdf } from '../../src/server/parsing/sdf';
 import { looksLikeNavigation } from '../../src/server/parsing/navigation';
 import { hybridSearch, RERANK_DEPTH } from '../../src/server/retrieval/fusion';
-import { nothingRelevant, quotable } from '../../src/server/retrieval/rerank';
+import { nothingRelevant, citedPassages } from '../../src/server/retrieval/rerank';
 import { search, type Passage } from '../../src/server/retrieval/search';
 import { fileDatabase, hasPostgres } from './postgres-harness';
 
@@ -83,7 +83,7 @@ describe.skipIf(!hasPostgres())('retrieval on PostgreSQL and on SQLite', () => {
   it('scores the evaluation on PostgreSQL at least as well as on SQLite (BM25 alone and with the second stage)', async () => {
     const figures = async (db: Db): Promise<[HardFigures, HardFigures]> => [
       await evaluate(set, (q, ids) => search(db, ids, q, 5), (_q, ps) => ps.length === 0, (ps) => ps.slice(0, 3), looksLikeNavigation),
-      await evaluate(set, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => quotable(ps), looksLikeNavigation),
+      await evaluate(set, (q, ids) => hybridSearch(db, ids, q, RERANK_DEPTH), (_q, ps) => nothingRelevant(ps), (ps) => citedPassages(ps), looksLikeNavigation),
     ];
     const [onSqlite, onPostgres] = [await figures(sqlite), await figures(postgres)];
     for (const i of [0, 1]) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docPath, loadHardSet } from '../../bench/retrieval-eval';
-import { nothingRelevant, quotable, rerank, RERANK_WEIGHTS } from '../../src/server/retrieval/rerank';
+import { CITED_TOP, citedPassages, nothingRelevant, rerank, RERANK_WEIGHTS } from '../../src/server/retrieval/rerank';
 import type { Passage } from '../../src/server/retrieval/search';
 
 // Issue 17's evaluation set (bench/data/retrieval-hard.json) and the second stage it measures.
@@ -58,13 +58,13 @@ describe('the second stage', () => {
     expect(ranked[0]!.text.startsWith('Basic版本')).toBe(true);
   });
 
-  it('abstains when no passage covers enough of the question, and quotes at most three otherwise', () => {
+  it('abstains when no passage covers enough of the question, and cites retrieval’s top five otherwise', () => {
     const off = rerank('阿司匹林的分子量是多少', [passage('CTEX是一个关于TEX的中文网站。', 3), passage('表格中使用p参数的列如何改变对齐方式？', 2)]);
     expect(nothingRelevant(off)).toBe(true);
-    expect(quotable(off)).toEqual([]);
-    const on = rerank('表格 p 参数 列 对齐', [1, 2, 3, 4, 5].map((i) => passage(`表格的列参数中的p参数可以指定列的宽度和对齐方式，例 ${i}。`, 10 - i)));
+    expect(citedPassages(off)).toEqual([]);
+    const on = rerank('表格 p 参数 列 对齐', [1, 2, 3, 4, 5, 6, 7].map((i) => ({ ...passage(`表格的列参数中的p参数可以指定列的宽度和对齐方式，例 ${i}。`, 10 - i), page: i })));
     expect(nothingRelevant(on)).toBe(false);
-    expect(quotable(on).length).toBe(3);
+    expect(citedPassages(on)).toEqual(on.slice(0, CITED_TOP));
   });
 
   it('puts a passage holding the Latin name a Chinese question asks about above ones sharing only its Chinese words', () => {
@@ -79,16 +79,19 @@ describe('the second stage', () => {
     expect(rerank('TeX 宏包怎样安装', tex).map((p) => p.score)).toEqual(rerank('TeX 宏包怎样安装', tex, { ...RERANK_WEIGHTS, nameMissing: 1 }).map((p) => p.score));
   });
 
-  it('quotes the strongest passages, not the first of each page the ranking spread over the top', () => {
+  it('cites in retrieval’s order, one passage per page first, and keeps a weak passage only when it shares the subject', () => {
     const onPage = (page: number, text: string, score: number) => ({ ...passage(text, score), page });
     const ranked = rerank('CTEX 套装 区别', [
       onPage(9, '17 CTEX套装的Basic和Full版本有什么区别？\nFull版本包含完整的MiKTEX。', 10),
       onPage(9, '18 CTEX-Fonts和CTEX套装有什么区别？\n它们是套装之外单独的安装包。', 9),
       onPage(8, '15 如何升级MiKTEX？\nCTEX套装中的MiKTEX可以用更新向导升级。', 8),
+      onPage(7, '行距可以用 linespread 命令调整。', 7),
     ]);
-    // One passage per page first: the ranking moves the second passage of page 9 below page 8's.
-    expect(ranked.map((p) => p.page)).toEqual([9, 8, 9]);
-    expect(quotable(ranked).map((p) => p.text.slice(0, 2))).toEqual(['17', '18', '15']);
+    // One passage per page first: the ranking moves the second passage of page 9 below pages 8 and 7.
+    expect(ranked.map((p) => p.page)).toEqual([9, 8, 7, 9]);
+    // The page-7 passage covers nothing of the question: cited only when the caller says it is related.
+    expect(citedPassages(ranked, () => false).map((p) => p.text.slice(0, 2))).toEqual(['17', '15', '18']);
+    expect(citedPassages(ranked).map((p) => p.page)).toEqual([9, 8, 7, 9]);
   });
 
   it('abstains on a Chinese question naming, in Latin letters, something no candidate mentions', () => {

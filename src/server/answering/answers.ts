@@ -18,7 +18,7 @@ import type { SharedEventBus } from './pg-bus';
 import { nodeLease } from './node-lease';
 
 /** Passages retrieved for one answer. */
-const PASSAGES_PER_ANSWER = 8;
+export const PASSAGES_PER_ANSWER = 8;
 /** Earlier turns of the channel given to the model. */
 const HISTORY_TURNS = 4;
 

@@ -1,6 +1,6 @@
 import { titleWords } from '../parsing/chunks';
-import { looksLikeNavigation } from '../parsing/navigation';
-import { quotable } from '../retrieval/rerank';
+import { citedPassages } from '../retrieval/rerank';
+import type { RetrievedPassage } from '../retrieval/knowledge-port';
 import { tokens } from '../text/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import { questionStructures, structureLines } from './question-structures';
@@ -14,9 +14,6 @@ export const NO_MODEL_WEB = '未配置大语言模型，以下内容直接摘自
 export const WEB_RESULTS_HEADING = '**联网搜索结果**';
 export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的段落，可以换个说法或选择其他文档再试。';
 
-/** At most this many passages are quoted, and none far weaker than the best. */
-const MAX_QUOTED = 6;
-const MIN_RELATIVE_SCORE = 0.25;
 const QUOTE_LENGTH = 160;
 /** The best passage is quoted at more length. */
 const BEST_QUOTE_LENGTH = 320;
@@ -77,7 +74,7 @@ export function asQuoteText(text: string): string {
 }
 
 /**
- * DESIGN §4 `local`: answers from the retrieved passages alone. The best passages are grouped by
+ * DESIGN §4 `local`: answers from the retrieved passages alone. Retrieval's best passages are grouped by
  * document (strongest document first, best passage first), each quoted briefly and cited as [n].
  * Deep research does not come here: deep-research.ts plans, searches and writes its own report.
  */
@@ -176,18 +173,14 @@ export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<
 }
 
 /**
- * The passages to quote. Reranked passages (with coverage, retrieval/rerank.ts): none when nothing
- * covers enough of the question (the answer then says it found nothing), else the few worth
- * quoting. Otherwise: the best, and others not far weaker that share a word with the question.
+ * The passages to quote and cite: retrieval's best (rerank.ts `citedPassages`), in its order. None
+ * when nothing covers enough of the question (the answer then says it found nothing). After the
+ * first, a passage covering little of the question is kept when it shares a word of the
+ * question's subject, in its text or its file's name (which the index holds too). `abstainBelow`:
+ * another abstention threshold (bench/retrieval-answer.ts tunes it).
  */
-export function choosePassages(passages: NumberedPassage[], questionTokens: Set<string>): NumberedPassage[] {
-  if (passages.some((p) => p.coverage !== undefined)) return quotable(passages.filter((p) => !looksLikeNavigation(p.text)));
-  const best = passages[0]?.score ?? 0;
-  // Weak passages, and ones sharing no word with the question (in their text or their file's
-  // name, which the index holds too), are left out (the best one always stays).
-  return passages
-    .filter((p, i) => i === 0 || (p.score >= best * MIN_RELATIVE_SCORE && (overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0)))
-    .slice(0, MAX_QUOTED);
+export function choosePassages<T extends RetrievedPassage>(passages: T[], questionTokens: Set<string>, abstainBelow?: number): T[] {
+  return citedPassages(passages, (p) => overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0, abstainBelow);
 }
 
 /** Passages whose words are mostly the same (Jaccard ≥ 0.8) are one quote: groups in order of their first passage. */

@@ -9,6 +9,7 @@ import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
 import { CITING_TOOLS, toolCitations } from './tool-citations';
+import { asQuoteText, choosePassages, subjectTokens } from './local-engine';
 
 /** Rounds of tool calls an answer may make (issue 18); one more round then offers no tools, so the model must answer. */
 export const MAX_TOOL_ROUNDS = 8;
@@ -314,6 +315,12 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
         const removed = guard.end();
         if (!calls.length || !offer) {
+          // Retrieval's best passages the model left uncited are listed after its answer and cited there.
+          const rest = uncitedBest(input, tracker.cited);
+          if (rest) {
+            sink.delta(rest);
+            tracker.push(rest);
+          }
           if (removed.length) sink.notice(removedCitationsNotice(removed));
           return;
         }
@@ -334,6 +341,23 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       }
     },
   };
+}
+
+export const OTHER_PASSAGES_HEADING = '**所选文档中的其他相关段落**';
+export const PASSAGES_HEADING = '**所选文档中的相关段落**';
+
+/**
+ * The passages an answer without a model would cite (retrieval's best, local-engine.ts
+ * `choosePassages`) that the model's answer did not cite (or whose citation the check removed),
+ * as lines to end the answer with, each citing its passage: an answer never loses what retrieval
+ * found (issue 32 §1). Undefined when the model cited them all or nothing was relevant.
+ */
+export function uncitedBest(input: Pick<AnswerInput, 'question' | 'passages'>, cited: readonly number[]): string | undefined {
+  const done = new Set(cited);
+  const rest = choosePassages(input.passages, subjectTokens(input.question)).filter((p) => !done.has(p.n));
+  if (!rest.length) return undefined;
+  const heading = input.passages.some((p) => done.has(p.n)) ? OTHER_PASSAGES_HEADING : PASSAGES_HEADING;
+  return ['', '', heading, ...rest.map((p) => `- 《${asQuoteText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]`)].join('\n');
 }
 
 /** A registry tool as an OpenAI function: the same JSON Schema MCP lists. */
