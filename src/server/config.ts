@@ -165,6 +165,13 @@ export const configSchema = z.object({
   CSAI_SANDBOX_FILE_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(16),
   CSAI_SANDBOX_DISK_MB: z.coerce.number().int().min(1).max(4096).default(64),
   CSAI_SANDBOX_OUTPUT_KB: z.coerce.number().int().min(1).max(65_536).default(1024),
+  /** Files code runs may keep for one user at most, in MB and in number (issue 33); a run past either is refused. */
+  CSAI_ARTIFACT_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  CSAI_ARTIFACT_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Hours the files of a run not kept with an answer (no question) are kept; then they are removed. */
+  CSAI_ARTIFACT_TTL_HOURS: z.coerce.number().positive().max(100_000).default(24),
+  /** Code runs one user may start per minute (beyond the two at once), by every way in. */
+  CSAI_CODE_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Local sign-up (e-mail or phone); 0 turns it off, e.g. when everyone signs in through the directory. */
   CSAI_LOCAL_SIGNUP: flagOn,
   /** Directory sign-in (issue 14 §4): ldap://host:389 or ldaps://host:636; unset, only local accounts. */
