@@ -260,6 +260,10 @@ export const configSchema = z.object({
   CSAI_DOCKING_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Docking jobs the server runs at once (each with up to CSAI_DOCKING_CPUS threads). */
   CSAI_DOCKING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Docking tasks (with their files) one user may keep; a submission past it is refused until some are deleted or expire (issue 33). */
+  CSAI_DOCKING_MAX_TASKS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Days an ended docking task (done, failed, cancelled) and its files are kept; then they are removed. */
+  CSAI_DOCKING_TASK_TTL_DAYS: z.coerce.number().positive().max(100_000).default(30),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

@@ -206,6 +206,8 @@ const EXPECTED: Record<string, Case> = {
   // read, so it is refused (400) before anything is queued — no docking starts.
   'POST /api/v1/tasks/docking': { access: 'user', of: 'shared-read', call: (o) => ({ path: '/api/v1/tasks/docking', body: json({ smiles: 'C1CC(', receptor: o.sharedPdb }) }), expect: { owner: 400, token: 400, reader: 400 } },
   'GET /api/v1/tasks/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
+  // Issue 33: an ended task is deleted with its files, by its owner only.
+  'DELETE /api/v1/tasks/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
   // The owner's task has ended: its owner is told so (409); anyone else learns nothing (404).
   'POST /api/v1/tasks/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/cancel` }), expect: { owner: 409, token: 409 } },
   'GET /api/v1/tasks/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/download?format=receptor` }) },
@@ -311,8 +313,8 @@ async function ownerThings(fresh?: { base: OwnerThings; withToken: boolean }): P
   const channel = must(await client.post<{ id: string }>('/api/v1/channel/', { name: '矩阵' }), 'channel').id;
   const question = must(await client.post<{ question_id: string }>('/api/v1/channel/init_questions', { question: '总结', channel_id: channel, docIdList: [] }), 'ask').question_id;
   const tokenId = !fresh || fresh.withToken ? must(await client.post<{ id: string }>('/api/v1/auth/tokens', { name: name() }), 'token').id : fresh.base.tokenId;
-  // A file of a run without a question: the deletes of such files take it.
-  if (fresh) return { ...fresh.base, sharedFolder, sharedDoc: shared[0]!, shareId: share.records[0]!.share_id, channel, question, tokenId, artifact: ownerTaskAndArtifact().artifact };
+  // An ended docking task, and a file of a run without a question: the deletes of such take them.
+  if (fresh) return { ...fresh.base, sharedFolder, sharedDoc: shared[0]!, shareId: share.records[0]!.share_id, channel, question, tokenId, ...ownerTaskAndArtifact() };
   const privateFolder = must(await client.post<{ id: string }>(`${KB}/folder`, { name: name() }), 'folder').id;
   const [privateDoc] = must(await upload(client, [{ name: 'private.pdf', data: pdf }], privateFolder), 'upload').name_id.map((n) => n.docId);
   return {
