@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Writable } from 'node:stream';
-import type { ParseKind, ParseResult, ParseTask, PoolMessage, WorkerMessage } from './protocol';
+import type { Socket } from 'node:net';
+import { TURN_FD, type ParseKind, type ParseResult, type ParseTask, type PoolMessage, type WorkerMessage } from './protocol';
 
 /** Thrown to pending tasks when the pool closes (server shutting down). */
 export class PoolClosedError extends Error {
@@ -124,9 +124,10 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     // An idle pool does not keep the server (or a test) running.
     slot.worker.unref();
     slot.worker.channel?.unref();
-    const turnPipe = slot.worker.stdio[4] as (Writable & { unref?: () => void }) | null;
-    turnPipe?.on('error', () => undefined); // the process died: its exit handler cleans up
-    (turnPipe as { unref?: () => void } | null)?.unref?.();
+    // The turn pipe (a socket): errors mean the process died, which its exit handler deals with.
+    const turnPipe = slot.worker.stdio[TURN_FD] as Socket | null;
+    turnPipe?.on('error', () => undefined);
+    turnPipe?.unref();
     slot.worker.on('message', (msg: WorkerMessage) => {
       const task = tasks.get(msg.taskId);
       if (!task) return;
@@ -227,7 +228,7 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     startClock(task);
     const token = Buffer.alloc(4);
     token.writeUInt32LE(slot.pauseSerial);
-    (slot.worker.stdio[4] as Writable | null)?.write(token);
+    (slot.worker.stdio[TURN_FD] as Socket | null)?.write(token);
   }
 
   function start(task: Task) {
