@@ -170,6 +170,9 @@ export const configSchema = z.object({
   CSAI_ARTIFACT_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Hours the files of a run not kept with an answer (no question) are kept; then they are removed. */
   CSAI_ARTIFACT_TTL_HOURS: z.coerce.number().positive().max(100_000).default(24),
+  /** Pages and papers one user may save from the web (crawl, literature) in all, in MB and in number (issue 33). */
+  CSAI_WEB_DOCS_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  CSAI_WEB_DOCS_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** Code runs one user may start per minute (beyond the two at once), by every way in. */
   CSAI_CODE_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Local sign-up (e-mail or phone); 0 turns it off, e.g. when everyone signs in through the directory. */
