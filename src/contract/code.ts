@@ -107,3 +107,14 @@ export const codeRunRecord = z.object({
 export type CodeRunRecord = z.infer<typeof codeRunRecord>;
 
 export const artifactParams = z.object({ id: z.string().max(64, '文件不存在').regex(/^[A-Za-z0-9_-]{8,64}$/, '文件不存在') }).strict();
+
+/** GET /api/v1/code/artifacts: the caller's files of runs without a question (they expire), and what their kept files take against the quota. */
+export const looseArtifacts = z.object({
+  artifacts: z.array(codeArtifact.extend({ created_at: z.string(), expires_at: z.string() })),
+  used_bytes: z.number().int(),
+  used_files: z.number().int(),
+  quota_bytes: z.number().int(),
+  quota_files: z.number().int(),
+});
+export type LooseArtifacts = z.infer<typeof looseArtifacts>;
+export const artifactsDeleted = z.object({ deleted: z.number().int() });

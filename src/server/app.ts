@@ -17,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { boundedLogStream } from './log-stream';
 import { openDatabase, type Db } from './db/database';
 import { AppError } from './errors';
 import { loadSecret } from './auth/secret';
@@ -89,6 +90,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
+      // Never blocks the event loop on a stdout nobody reads; drops (and counts) what it cannot hold.
+      stream: boundedLogStream(),
       redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
     },
     // One hop: the address our proxy appended, not the left-most X-Forwarded-For entry a client

@@ -165,6 +165,16 @@ export const configSchema = z.object({
   CSAI_SANDBOX_FILE_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(16),
   CSAI_SANDBOX_DISK_MB: z.coerce.number().int().min(1).max(4096).default(64),
   CSAI_SANDBOX_OUTPUT_KB: z.coerce.number().int().min(1).max(65_536).default(1024),
+  /** Files code runs may keep for one user at most, in MB and in number (issue 33); a run past either is refused. */
+  CSAI_ARTIFACT_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  CSAI_ARTIFACT_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Hours the files of a run not kept with an answer (no question) are kept; then they are removed. */
+  CSAI_ARTIFACT_TTL_HOURS: z.coerce.number().positive().max(100_000).default(24),
+  /** Pages and papers one user may save from the web (crawl, literature) in all, in MB and in number (issue 33). */
+  CSAI_WEB_DOCS_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  CSAI_WEB_DOCS_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  /** Code runs one user may start per minute (beyond the two at once), by every way in. */
+  CSAI_CODE_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Local sign-up (e-mail or phone); 0 turns it off, e.g. when everyone signs in through the directory. */
   CSAI_LOCAL_SIGNUP: flagOn,
   /** Directory sign-in (issue 14 §4): ldap://host:389 or ldaps://host:636; unset, only local accounts. */
@@ -253,6 +263,10 @@ export const configSchema = z.object({
   CSAI_DOCKING_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Docking jobs the server runs at once (each with up to CSAI_DOCKING_CPUS threads). */
   CSAI_DOCKING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Docking tasks (with their files) one user may keep; a submission past it is refused until some are deleted or expire (issue 33). */
+  CSAI_DOCKING_MAX_TASKS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Days an ended docking task (done, failed, cancelled) and its files are kept; then they are removed. */
+  CSAI_DOCKING_TASK_TTL_DAYS: z.coerce.number().positive().max(100_000).default(30),
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string; webDir: string };

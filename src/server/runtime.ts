@@ -129,7 +129,7 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
     // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
     const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
     stops.push(() => started.answers.close());
-    const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name) };
+    const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir) };
     return { files, chem, parsing, names, tasks, tools, mcp, online, answering, close };
   } catch (err) {
     await close();

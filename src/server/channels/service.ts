@@ -1,3 +1,4 @@
+import { removeArtifacts } from '../sandbox/artifacts';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
@@ -69,7 +70,13 @@ export async function canAccessQuestion(db: Executor, viewer: Viewer, questionId
 }
 
 /** Channels and their questions (SPEC §7 Channels). Knows nothing of HTTP. */
-export function channelService(db: Db, knowledge: KnowledgePort, answers: AnswerService, engineName: string) {
+export function channelService(db: Db, knowledge: KnowledgePort, answers: AnswerService, engineName: string, dataDir?: string) {
+  /** The files code runs kept with these questions: their rows go with the questions (cascade), their bytes here. */
+  const runFilesOf = async (questionIds: readonly string[]) =>
+    questionIds.length ? (await db.selectFrom('artifacts').select('id').where('question_id', 'in', [...questionIds]).execute()).map((r) => r.id) : [];
+  const removeRunFiles = async (ids: readonly string[]) => {
+    if (dataDir) await removeArtifacts(db, dataDir, ids);
+  };
   const events = answerEventStore(db, answers.events);
 
   const channelView = async (ids: string[]): Promise<Map<string, number>> => {
@@ -126,8 +133,10 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       await canAccessChannel(db, viewer, channelId);
       const ids = (await db.selectFrom('questions').select('id').where('channel_id', '=', channelId).execute()).map((r) => r.id);
       await answers.cancel(ids);
+      const files = await runFilesOf(ids);
       await db.deleteFrom('channels').where('id', '=', channelId).where('user_id', '=', viewer.userId).execute();
       answers.deleted(ids);
+      await removeRunFiles(files);
       return { deleted: 1 };
     },
 
@@ -241,8 +250,10 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
     async removeQuestion(viewer: Viewer, questionId: string) {
       await canAccessQuestion(db, viewer, questionId);
       await answers.cancel([questionId]);
+      const files = await runFilesOf([questionId]);
       await db.deleteFrom('questions').where('id', '=', questionId).where('user_id', '=', viewer.userId).execute();
       answers.deleted([questionId]);
+      await removeRunFiles(files);
       return { deleted: 1 };
     },
 

@@ -69,6 +69,9 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   const running = new Map<string, AbortController>();
   const stopping = new AbortController();
   const cpus = Math.max(1, Math.min(config.CSAI_DOCKING_CPUS, os.availableParallelism()));
+  const ttlMs = config.CSAI_DOCKING_TASK_TTL_DAYS * 24 * 3600_000;
+  const ttlText = config.CSAI_DOCKING_TASK_TTL_DAYS >= 1 ? `${config.CSAI_DOCKING_TASK_TTL_DAYS} 天` : `${Math.round(ttlMs / 60_000)} 分钟`;
+  let sweeper: NodeJS.Timeout | undefined;
 
   const toTask = (row: TaskRow): DockingTask => {
     const spec = dockingSpec.parse(JSON.parse(row.input));
@@ -153,6 +156,11 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       .where('user_id', '=', viewer.userId)
       .where('state', 'in', ['queued', 'running'])
       .executeTakeFirst();
+    const kept = await db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', viewer.userId).executeTakeFirst();
+    const keep = config.CSAI_DOCKING_MAX_TASKS_PER_USER;
+    if (Number(kept?.n ?? 0) >= keep) {
+      throw new AppError(403, 'task_quota', `你保存的对接任务已达上限（${keep} 个），请先删除不再需要的任务（结束超过 ${ttlText} 的任务会自动删除）后再提交`);
+    }
     const limit = config.CSAI_DOCKING_MAX_ACTIVE_PER_USER;
     if (Number(active?.n ?? 0) >= limit) {
       throw new AppError(429, 'too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
@@ -283,6 +291,24 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     { concurrency: config.CSAI_DOCKING_CONCURRENCY, pollMs: 1000 },
   );
 
+  /** Ended tasks older than CSAI_DOCKING_TASK_TTL_DAYS go with their files; returns how many. */
+  async function expire(at = Date.now()): Promise<number> {
+    const old = await db
+      .selectFrom('tasks')
+      .select('id')
+      .where('state', 'in', ['done', 'failed', 'cancelled'])
+      .where('updated_at', '<', new Date(at - ttlMs).toISOString())
+      .execute();
+    for (const t of old) await removeTask(t.id);
+    return old.length;
+  }
+
+  /** Removes a task's row, then its folder. */
+  async function removeTask(id: string) {
+    await db.deleteFrom('tasks').where('id', '=', id).execute();
+    await fsp.rm(dirOf(id), { recursive: true, force: true });
+  }
+
   /** After a restart: tasks left running wait for their job again; those whose job is gone or failed for good fail. */
   async function reconcile() {
     const open = await db
@@ -304,6 +330,17 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     async start() {
       await reconcile();
       runner.start();
+      const sweep = () => void expire().then((n) => n && log.info({ removed: n }, 'expired docking tasks removed'), (err: unknown) => log.warn({ err }, 'docking task expiry failed'));
+      sweep();
+      sweeper = setInterval(sweep, Math.max(1000, Math.min(3600_000, ttlMs / 4)));
+      sweeper.unref();
+    },
+    /** Deletes one of the caller's ended tasks with its files (an open one is cancelled first). */
+    async remove(viewer: Viewer, id: string): Promise<{ deleted: number }> {
+      const row = await ownRow(viewer, id);
+      if (row.state === 'queued' || row.state === 'running') throw conflict('任务还在排队或运行，请先取消再删除', 'task_running');
+      await removeTask(id);
+      return { deleted: 1 };
     },
     submit,
     async list(viewer: Viewer, limit = 50): Promise<DockingTask[]> {
@@ -333,6 +370,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     /** Pids of the processes of running tasks are not kept; tests look them up by the task folder. */
     dirOf,
     async stop() {
+      if (sweeper) clearInterval(sweeper);
       const done = runner.stop();
       stopping.abort();
       await done;

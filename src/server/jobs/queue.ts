@@ -51,9 +51,10 @@ export function jobQueue(db: Executor) {
      * 16 #2): jobs about a document are taken round-robin by its owner — every owner's oldest job
      * before anyone's second, counting the jobs of theirs already running — so one user's backlog
      * never holds up another's first document. Jobs of no document share one owner; inside a turn
-     * the oldest goes first.
+     * the oldest goes first. With `newOwnersOnly`, only the first job of an owner with none running
+     * (on any node) is taken: the runner's claims beyond its capacity (issue 33).
      */
-    async claim(kinds: string[]): Promise<Job | undefined> {
+    async claim(kinds: string[], opts: { newOwnersOnly?: boolean } = {}): Promise<Job | undefined> {
       const t = now();
       const engine = engineOf(db);
       const docId = jsonText(engine, 'jobs.payload', 'docId');
@@ -64,7 +65,7 @@ export function jobQueue(db: Executor) {
                 where jobs.state = 'queued' and jobs.kind in (${sql.join(kinds)}) and jobs.run_after <= ${t}) q
           left join (select coalesce(d.owner_id, '') as owner, count(*) as n from jobs left join kb_documents d on d.id = ${docId}
                 where jobs.state = 'running' and jobs.kind in (${sql.join(kinds)}) group by 1) r on r.owner = q.owner
-        ) as f order by turn, id limit ${sql.lit(limit)})`;
+        ) as f ${opts.newOwnersOnly ? sql`where turn = 1` : sql``} order by turn, id limit ${sql.lit(limit)})`;
       if (engine === 'postgres') return claimLocked(db, fair(CLAIM_CANDIDATES), kinds, t);
       const next = fair(1);
       const job = await db

@@ -7,9 +7,11 @@ export type JobHandler = (job: Job, ctx: { heartbeat: () => Promise<void>; isFin
 
 /**
  * Runs queued jobs of the given kinds, `concurrency` at a time, in this process. Polls the table
- * (a wake-up after enqueue avoids the wait) and keeps each running job's lease fresh.
+ * (a wake-up after enqueue avoids the wait) and keeps each running job's lease fresh. With
+ * `newOwnerExtra`, up to that many more jobs are taken when full, each the first job of an owner
+ * with nothing running (the parse pool then shares its processes between owners: issue 33).
  */
-export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<string, JobHandler>, opts: { concurrency: number; pollMs?: number }) {
+export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<string, JobHandler>, opts: { concurrency: number; pollMs?: number; newOwnerExtra?: number }) {
   const queue = jobQueue(db);
   const kinds = Object.keys(handlers);
   let running = 0;
@@ -35,8 +37,8 @@ export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<strin
 
   const tick = async () => {
     timer = undefined;
-    while (!stopped && running < opts.concurrency) {
-      const job = await queue.claim(kinds);
+    while (!stopped && running < opts.concurrency + (opts.newOwnerExtra ?? 0)) {
+      const job = await queue.claim(kinds, { newOwnersOnly: running >= opts.concurrency });
       if (!job) break;
       running++;
       const p = runOne(job).finally(() => {

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { AppError } from '../errors';
 import type { Viewer } from '../access/access';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
 import type { FileStore } from '../files/file-store';
 import { cleanTitle } from './names';
 import type { KnowledgeService } from './service';
@@ -17,6 +19,32 @@ export interface WebDocument {
   fetchedAt: string;
 }
 
+/** What one user may keep of documents saved from the web (README table, CSAI_WEB_DOCS_QUOTA_*). */
+export interface WebQuota {
+  bytes: number;
+  files: number;
+}
+export const webQuota = (config: Config): WebQuota => ({ bytes: config.CSAI_WEB_DOCS_QUOTA_MB * 2 ** 20, files: config.CSAI_WEB_DOCS_QUOTA_FILES });
+
+/**
+ * Refuses (403, in Chinese) when the user's documents saved from the web, with `adding` bytes more,
+ * would pass the quota. Called before anything is fetched (adding 0) and again before the document
+ * is stored, so nothing is half-written. Deleting such documents in the knowledge base frees room.
+ */
+export async function checkWebQuota(db: Db, userId: string, quota: WebQuota, adding = 0): Promise<void> {
+  const row = await db
+    .selectFrom('kb_documents')
+    .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes')])
+    .where('owner_id', '=', userId)
+    .where('source_url', 'is not', null)
+    .executeTakeFirstOrThrow();
+  const files = Number(row.files) + (adding ? 1 : 0);
+  const bytes = Number(row.bytes) + adding;
+  if (files > quota.files || bytes > quota.bytes || (!adding && (files >= quota.files || bytes >= quota.bytes))) {
+    throw new AppError(403, 'web_docs_quota', `你从网页保存的文档已达上限（共 ${Math.round(quota.bytes / 2 ** 20)} MB 或 ${quota.files} 个），请先在知识库中删除不再需要的网页文档后再保存`);
+  }
+}
+
 /** Characters of a title kept (a page's title can be a paragraph). */
 const TITLE_CHARS = 150;
 
@@ -26,7 +54,8 @@ const TITLE_CHARS = 150;
  * and its parse job, so it is parsed, indexed and searchable like any document. The URL and fetch
  * time are kept with it; a clashing title gets _1, _2.
  */
-export async function saveWebDocument(kb: KnowledgeService, files: FileStore, viewer: Viewer, folderId: string, doc: WebDocument) {
+export async function saveWebDocument(kb: KnowledgeService, files: FileStore, viewer: Viewer, folderId: string, doc: WebDocument, limit?: { db: Db; quota: WebQuota }) {
+  if (limit) await checkWebQuota(limit.db, viewer.userId, limit.quota, Math.max(1, doc.body.length));
   const base = cleanTitle(doc.title).replace(/[\\/]+/g, ' ').trim().slice(0, TITLE_CHARS) || '网页';
   const kind = doc.format === 'pdf' ? 'pdf' : 'web';
   const title = base.toLowerCase().endsWith(`.${kind === 'pdf' ? 'pdf' : 'md'}`) ? base : `${base}.${kind === 'pdf' ? 'pdf' : 'md'}`;

@@ -49,7 +49,7 @@ export async function startParsing({
   // CPU-bound in its own process; the event loop stays responsive beside it (bench/knowledge.bench.ts
   // pings the server while a 500-page PDF parses).
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism()));
-  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS });
+  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS, spare: true });
 
   const appendText = async (docId: string, text: string, fields: { parse_status?: 1 | 2 | 3; parse_progress?: number } = {}) => {
     await db
@@ -137,7 +137,7 @@ export async function startParsing({
             else await db.updateTable('kb_documents').set({ parse_progress: p }).where('id', '=', docId).execute();
           })
           .catch((err: unknown) => log.warn({ err, docId }, 'progress update failed'));
-      }));
+      }, doc.owner_id));
       await writes;
       await storeParseResult(db, docId, result, { version: INDEX_VERSION, title: doc.title });
       onParsed?.(docId);
@@ -174,7 +174,7 @@ export async function startParsing({
       if (twin) {
         if (!(await replacePassagesFromTwin(db, docId, twin.id))) return;
       } else {
-        const result = await files.withLocalPath(doc.storage_name, (filePath) => pool.run(kindOf[doc.type], filePath, doc.title, () => {}));
+        const result = await files.withLocalPath(doc.storage_name, (filePath) => pool.run(kindOf[doc.type], filePath, doc.title, () => {}, doc.owner_id));
         if (!(await replacePassages(db, docId, result, { version: INDEX_VERSION, title: doc.title }))) return;
       }
       log.info({ docId, version: INDEX_VERSION, fromTwin: !!twin }, 'document re-indexed');
@@ -187,7 +187,11 @@ export async function startParsing({
     }
   };
 
-  const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500 });
+  // Beyond one parse per process, the first document of an owner with none parsing is taken too:
+  // the pool pauses a running parse at its next page to make room (worker-pool.ts, issue 33), so one
+  // user's long documents cannot hold every process while another's small one waits. Paused parses
+  // keep their process (and its memory): at most `size` of them.
+  const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500, newOwnerExtra: size });
   // One re-index at a time, so new uploads keep at least one share of the parse processes.
   const reindexer = jobRunner(db, log, { [REINDEX_JOB]: reindex }, { concurrency: 1, pollMs: 1000 });
   runner.start();

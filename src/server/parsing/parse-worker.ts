@@ -4,7 +4,8 @@ import { parsePdf } from './pdf';
 import { parseSdf } from './sdf';
 import { parseMarkdown } from './markdown';
 import { withTitle } from './chunks';
-import type { ParseResult, ParseTask, WorkerMessage } from './protocol';
+import fs from 'node:fs';
+import { TURN_FD, type ParseResult, type PoolMessage, type WorkerMessage } from './protocol';
 
 /**
  * What this process holds after a task: its V8 heap and the memory outside it (ArrayBuffers such as
@@ -25,8 +26,54 @@ const send = (msg: WorkerMessage) => {
   if (process.connected) process.send?.(msg, undefined, undefined, (err: Error | null) => err && leave());
 };
 
-process.on('message', (task: ParseTask) => {
-  const progress = (percent: number, text?: string) => send({ type: 'progress', taskId: task.taskId, percent, ...(text ? { text } : {}) });
+/**
+ * Waits, blocking this process, for the pool's token `serial` on the turn pipe (issue 33: the pool
+ * pauses a parse at a page boundary to let another owner's document run). The parse's state stays
+ * in memory meanwhile. Tokens of earlier pauses (asked and resumed before this process saw them)
+ * are skipped. The pipe closing means the server is gone.
+ */
+function waitForTurn(serial: number) {
+  const token = Buffer.alloc(4);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    let got = 0;
+    while (got < 4) {
+      let n: number;
+      try {
+        n = fs.readSync(TURN_FD, token, got, 4 - got, null);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        Atomics.wait(nap, 0, 0, 20);
+        continue;
+      }
+      if (n === 0) leave();
+      got += n;
+    }
+    if (token.readUInt32LE(0) >= serial) return;
+  }
+}
+
+/** The task being parsed, and the pause the pool asked of it (the serial to wait for). */
+let current: number | undefined;
+let pauseAsked: number | undefined;
+
+process.on('message', (msg: PoolMessage) => {
+  if (msg.type === 'pause') {
+    if (msg.taskId === current) pauseAsked = msg.serial;
+    return;
+  }
+  const task = msg;
+  current = task.taskId;
+  pauseAsked = undefined;
+  // Parsers report progress at page (or record) boundaries: where a pause takes effect.
+  const progress = (percent: number, text?: string) => {
+    send({ type: 'progress', taskId: task.taskId, percent, ...(text ? { text } : {}) });
+    if (pauseAsked !== undefined && current === task.taskId) {
+      const serial = pauseAsked;
+      pauseAsked = undefined;
+      waitForTurn(serial);
+    }
+  };
   const work = (): Promise<ParseResult> => {
     switch (task.kind) {
       // A page document's first passage also carries its title's words (SDF and PDB add their own).
@@ -42,8 +89,18 @@ process.on('message', (task: ParseTask) => {
         return parseMarkdown(task.path, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title) }));
     }
   };
+  const end = () => {
+    current = undefined;
+    pauseAsked = undefined;
+  };
   work().then(
-    (result) => send({ type: 'done', taskId: task.taskId, result, memoryMb: memoryMb() }),
-    (err: unknown) => send({ type: 'error', taskId: task.taskId, message: err instanceof Error ? err.message : String(err), memoryMb: memoryMb() }),
+    (result) => {
+      end();
+      send({ type: 'done', taskId: task.taskId, result, memoryMb: memoryMb() });
+    },
+    (err: unknown) => {
+      end();
+      send({ type: 'error', taskId: task.taskId, message: err instanceof Error ? err.message : String(err), memoryMb: memoryMb() });
+    },
   );
 });

@@ -4,6 +4,7 @@ import type { PassageKind } from './navigation';
 export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb' | 'markdown';
 
 export interface ParseTask {
+  type?: 'task';
   taskId: number;
   kind: ParseKind;
   path: string;
@@ -39,6 +40,19 @@ export interface ParseResult {
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
 }
+
+/**
+ * Asks the process to stop at its next page boundary (its next progress report) and wait there
+ * until the pool writes `serial` (UInt32LE) to the turn pipe, fd TURN_FD (issue 33: fair sharing).
+ */
+export interface PauseMessage {
+  type: 'pause';
+  taskId: number;
+  serial: number;
+}
+export type PoolMessage = ParseTask | PauseMessage;
+/** The parse process's file descriptor the pool writes resume tokens to. */
+export const TURN_FD = 4;
 
 export type WorkerMessage =
   | { type: 'progress'; taskId: number; percent: number; text?: string }

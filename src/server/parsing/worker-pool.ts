@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ParseKind, ParseResult, ParseTask, WorkerMessage } from './protocol';
+import type { Socket } from 'node:net';
+import { TURN_FD, type ParseKind, type ParseResult, type ParseTask, type PoolMessage, type WorkerMessage } from './protocol';
 
 /** Thrown to pending tasks when the pool closes (server shutting down). */
 export class PoolClosedError extends Error {
@@ -42,12 +43,23 @@ function startWorker(singleThreadedGc: boolean): ChildProcess {
   const fromSource = here.endsWith('.ts');
   if (fromSource) execArgv.unshift('--import', pathToFileURL(createRequire(here).resolve('tsx')).href);
   const script = fileURLToPath(new URL(fromSource ? './parse-worker.ts' : './parse-worker.js', here));
-  return fork(script, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // fd 4 is the turn pipe (protocol.ts TURN_FD): a paused parse waits on it for its next turn.
+  return fork(script, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'] });
 }
+
+/**
+ * How long a parse keeps its process before it yields to a waiting one of the same standing
+ * (round-robin between documents of one owner, or when tasks outnumber processes). A waiting
+ * owner with fewer parses running takes a turn at the next page, whatever the quantum.
+ */
+export const TURN_MS = 5_000;
 
 interface Slot {
   worker: ChildProcess;
-  busy: boolean;
+  /** The task the process holds (running, or paused at a page boundary), if any. */
+  task: Task | undefined;
+  /** Serial of the last pause asked of this process; a resume writes it to the turn pipe. */
+  pauseSerial: number;
 }
 
 /**
@@ -63,12 +75,22 @@ export interface RecyclePolicy {
 }
 export const DEFAULT_RECYCLE: RecyclePolicy = { workerMemoryMb: 384, largeFileMb: 32 };
 const MB = 1024 * 1024;
-interface Pending {
+
+interface Task {
+  id: number;
+  message: ParseTask;
+  /** Whose document: parses are shared fairly between owners. */
+  owner: string;
+  state: 'waiting' | 'running' | 'paused';
+  slot: Slot | undefined;
   resolve: (r: ParseResult) => void;
   reject: (e: Error) => void;
   onProgress: (percent: number, text?: string) => void;
-  slot: Slot;
-  timer: NodeJS.Timeout;
+  /** When the current turn began (running), or when the task last stopped running or arrived (waiting, paused). */
+  since: number;
+  /** Running time left before the task times out (paused time does not count). */
+  budgetMs: number;
+  timer: NodeJS.Timeout | undefined;
   /** The size of the task's file (recycling looks at it). */
   bytes: number;
 }
@@ -76,35 +98,48 @@ interface Pending {
 /**
  * Parsing runs in child processes (startWorker) so pdf.js, RDKit and OCR never block the server's
  * event loop. A worker that dies or overruns the time limit is replaced.
+ *
+ * Fair sharing (issue 33): the pool may hold more parses than it has running processes (the job
+ * runner claims one extra parse for an owner with none running). At most `size` run at once; the
+ * others are paused at a page boundary in their own process (parse-worker.ts blocks on its turn
+ * pipe), which keeps their progress, and resumed in turn. Which run is chosen owner by owner: every
+ * owner's best parse before anyone's second, a parse inside its turn (TURN_MS) before one that
+ * waited longest. So one user's long OCR documents yield to another user's small one within a page.
  */
-export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy }) {
+export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean }) {
   const recycle = opts.recycle ?? DEFAULT_RECYCLE;
-  const stats = { started: 0, recycled: 0, lastWorkerMb: 0 };
+  const spare = opts.spare ?? false;
+  const turnMs = opts.turnMs ?? TURN_MS;
+  const stats = { started: 0, recycled: 0, lastWorkerMb: 0, pauses: 0 };
   const slots: Slot[] = [];
-  const waiting: Array<() => void> = [];
-  const pending = new Map<number, Pending>();
+  const tasks = new Map<number, Task>();
   let nextId = 1;
   let closed = false;
+  let rotation: NodeJS.Timeout | undefined;
 
   const singleThreadedGc = collectsOnOwnThread(size);
   const spawn = (): Slot => {
-    const slot: Slot = { worker: startWorker(singleThreadedGc), busy: false };
+    const slot: Slot = { worker: startWorker(singleThreadedGc), task: undefined, pauseSerial: 0 };
     stats.started++;
     // An idle pool does not keep the server (or a test) running.
     slot.worker.unref();
     slot.worker.channel?.unref();
+    // The turn pipe (a socket): errors mean the process died, which its exit handler deals with.
+    const turnPipe = slot.worker.stdio[TURN_FD] as Socket | null;
+    turnPipe?.on('error', () => undefined);
+    turnPipe?.unref();
     slot.worker.on('message', (msg: WorkerMessage) => {
-      const p = pending.get(msg.taskId);
-      if (!p) return;
-      if (msg.type === 'progress') return p.onProgress(msg.percent, msg.text);
+      const task = tasks.get(msg.taskId);
+      if (!task) return;
+      if (msg.type === 'progress') return task.onProgress(msg.percent, msg.text);
       stats.lastWorkerMb = msg.memoryMb;
-      finish(msg.taskId, msg.type === 'done' ? { result: msg.result } : { error: new Error(msg.message) }, msg.memoryMb);
+      finish(task, msg.type === 'done' ? { result: msg.result } : { error: new Error(msg.message) }, msg.memoryMb);
     });
     const onDeath = (err: Error) => {
-      for (const [id, p] of pending) if (p.slot === slot) finish(id, { error: closed ? new PoolClosedError() : err });
       const i = slots.indexOf(slot);
       if (i >= 0) slots.splice(i, 1);
-      release();
+      if (slot.task) finish(slot.task, { error: closed ? new PoolClosedError() : err });
+      else schedule();
     };
     slot.worker.on('error', onDeath);
     slot.worker.on('exit', (code, signal) => onDeath(new Error(`解析进程意外退出（${code ?? signal}）`)));
@@ -112,17 +147,34 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     return slot;
   };
 
-  function finish(taskId: number, outcome: { result: ParseResult } | { error: Error }, workerMb = 0) {
-    const p = pending.get(taskId);
-    if (!p) return;
-    pending.delete(taskId);
-    clearTimeout(p.timer);
-    p.slot.busy = false;
+  const startClock = (task: Task) => {
+    const began = Date.now();
+    task.timer = setTimeout(() => {
+      const slot = task.slot;
+      finish(task, { error: new Error('解析超时') });
+      if (slot) void terminate(slot);
+    }, task.budgetMs);
+    task.since = began;
+  };
+  const stopClock = (task: Task) => {
+    clearTimeout(task.timer);
+    task.timer = undefined;
+    task.budgetMs = Math.max(0, task.budgetMs - (Date.now() - task.since));
+    task.since = Date.now();
+  };
+
+  function finish(task: Task, outcome: { result: ParseResult } | { error: Error }, workerMb = 0) {
+    if (!tasks.delete(task.id)) return;
+    if (task.state === 'running') clearTimeout(task.timer);
+    const slot = task.slot;
+    if (slot) slot.task = undefined;
     // A large file, or a worker left holding much memory: the worker goes, and its memory with it.
-    if (!closed && slots.includes(p.slot) && (workerMb > recycle.workerMemoryMb || p.bytes >= recycle.largeFileMb * MB)) retire(p.slot);
-    if ('result' in outcome) p.resolve(outcome.result);
-    else p.reject(outcome.error);
-    release();
+    // So does an idle process beyond the pool's size when another one is idle too.
+    const extraIdle = slots.length > size && slots.some((s) => s !== slot && !s.task);
+    if (slot && !closed && slots.includes(slot) && (workerMb > recycle.workerMemoryMb || task.bytes >= recycle.largeFileMb * MB || extraIdle)) retire(slot);
+    if ('result' in outcome) task.resolve(outcome.result);
+    else task.reject(outcome.error);
+    schedule();
   }
 
   /** Takes a worker out of the pool and ends it (its heap and WebAssembly memory are freed). */
@@ -142,46 +194,103 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     });
   }
 
-  function release() {
-    const next = waiting.shift();
-    if (next) next();
+  /** Which tasks should run now: up to `size`, owner by owner (see workerPool). */
+  function chooseRunning(now: number): Set<Task> {
+    const inTurn = (t: Task) => t.state === 'running' && now - t.since < turnMs;
+    const order = [...tasks.values()].sort((a, b) => Number(inTurn(b)) - Number(inTurn(a)) || (a.state === 'running' ? now : a.since) - (b.state === 'running' ? now : b.since) || a.id - b.id);
+    const chosen = new Set<Task>();
+    const perOwner = new Map<string, number>();
+    while (chosen.size < size) {
+      let best: Task | undefined;
+      for (const t of order) {
+        if (chosen.has(t)) continue;
+        if (!best || (perOwner.get(t.owner) ?? 0) < (perOwner.get(best.owner) ?? 0)) best = t;
+      }
+      if (!best) break;
+      chosen.add(best);
+      perOwner.set(best.owner, (perOwner.get(best.owner) ?? 0) + 1);
+    }
+    return chosen;
   }
 
-  const acquire = async (): Promise<Slot> => {
-    for (;;) {
-      if (closed) throw new PoolClosedError();
-      const free = slots.find((s) => !s.busy);
-      if (free) return free;
-      if (slots.length < size) return spawn();
-      await new Promise<void>((r) => waiting.push(r));
+  function pause(task: Task) {
+    const slot = task.slot!;
+    stopClock(task);
+    task.state = 'paused';
+    stats.pauses++;
+    slot.pauseSerial++;
+    slot.worker.send({ type: 'pause', taskId: task.id, serial: slot.pauseSerial } satisfies PoolMessage, () => undefined);
+  }
+
+  function resume(task: Task) {
+    const slot = task.slot!;
+    task.state = 'running';
+    startClock(task);
+    const token = Buffer.alloc(4);
+    token.writeUInt32LE(slot.pauseSerial);
+    (slot.worker.stdio[TURN_FD] as Socket | null)?.write(token);
+  }
+
+  function start(task: Task) {
+    const slot = slots.find((s) => !s.task) ?? spawn();
+    slot.task = task;
+    task.slot = slot;
+    task.state = 'running';
+    startClock(task);
+    slot.worker.send(task.message, (err) => {
+      if (err) finish(task, { error: err });
+    });
+  }
+
+  /** Pauses, resumes and starts tasks so that the chosen ones run; rotates turns while any wait. */
+  function schedule() {
+    if (closed) return;
+    const chosen = chooseRunning(Date.now());
+    for (const t of tasks.values()) if (t.state === 'running' && !chosen.has(t)) pause(t);
+    for (const t of chosen) {
+      if (t.state === 'paused') resume(t);
+      else if (t.state === 'waiting') start(t);
     }
-  };
+    // Every process holds a parse: one spare process is started (it loads pdf.js and the parsers
+    // now), so another owner's document starts at once instead of after a process start-up.
+    if (spare && slots.length < size * 2 && slots.every((s) => s.task) && [...tasks.values()].some((t) => t.state === 'running')) spawn();
+    const someWait = [...tasks.values()].some((t) => t.state !== 'running');
+    if (someWait && !rotation) {
+      rotation = setTimeout(() => {
+        rotation = undefined;
+        schedule();
+      }, turnMs);
+      rotation.unref();
+    } else if (!someWait && rotation) {
+      clearTimeout(rotation);
+      rotation = undefined;
+    }
+  }
 
   return {
-    async run(kind: ParseKind, path: string, title: string, onProgress: (percent: number, text?: string) => void): Promise<ParseResult> {
+    /** Parses a file in a parse process; `owner` (whose document it is) decides its share when parses outnumber processes. */
+    async run(kind: ParseKind, path: string, title: string, onProgress: (percent: number, text?: string) => void, owner = ''): Promise<ParseResult> {
       const bytes = await fs.stat(path).then((st) => st.size, () => 0);
-      const slot = await acquire();
-      slot.busy = true;
-      const taskId = nextId++;
+      if (closed) throw new PoolClosedError();
+      const id = nextId++;
       return new Promise<ParseResult>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          finish(taskId, { error: new Error('解析超时') });
-          void terminate(slot);
-        }, opts.taskTimeoutMs);
-        pending.set(taskId, { resolve, reject, onProgress, slot, timer, bytes });
-        slot.worker.send({ taskId, kind, path, title } satisfies ParseTask, (err) => {
-          if (err) finish(taskId, { error: err });
-        });
+        tasks.set(id, { id, message: { taskId: id, kind, path, title }, owner, state: 'waiting', slot: undefined, resolve, reject, onProgress, since: Date.now(), budgetMs: opts.taskTimeoutMs, timer: undefined, bytes });
+        schedule();
       });
     },
     get closed() {
       return closed;
     },
-    /** Workers started and retired by the recycle policy since the pool was made, and the memory the last finished task left its worker holding (MB). */
+    /** Workers started and retired by the recycle policy since the pool was made, pauses for fairness, and the memory the last finished task left its worker holding (MB). */
     stats: () => ({ ...stats }),
     async close() {
       closed = true;
-      for (const w of waiting.splice(0)) w();
+      if (rotation) clearTimeout(rotation);
+      for (const t of [...tasks.values()]) {
+        tasks.delete(t.id);
+        clearTimeout(t.timer);
+        t.reject(new PoolClosedError());
+      }
       await Promise.all(slots.map(terminate));
     },
   };

@@ -1,11 +1,12 @@
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
-import { artifactParams, codeExecutionResult, codeRunBody } from '../../contract/code';
+import { artifactParams, artifactsDeleted, codeExecutionResult, codeRunBody, looseArtifacts } from '../../contract/code';
 import { AppError, notFound } from '../errors';
 import { contentDisposition } from '../knowledge/names';
 import { artifactStore } from '../sandbox/artifacts';
 import { codeRunStore } from '../sandbox/runs';
 import { canAccessQuestion } from '../channels/service';
-import { TOO_MANY_RUNS } from '../tools/code-execution';
+import { isQuotaMessage, isRateMessage } from '../tools/code-execution';
+import { artifactQuota } from '../sandbox/service';
 import { ok, type App, type Services } from './types';
 
 const tags = ['tools'];
@@ -46,8 +47,10 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
     try {
       const input = { code: req.body.code, ...(req.body.doc_ids.length ? { files: req.body.doc_ids } : {}) };
       const result = await runtime.tools.run('code_execution', input, { viewer: { userId }, docIds: req.body.doc_ids, signal: gone.signal, questionId });
-      // The per-user limit is the tool's (it holds for MCP and answers too); here it is a 429.
-      if (!result.ok && result.content === TOO_MANY_RUNS) throw new AppError(429, 'too_many_runs', TOO_MANY_RUNS);
+      // The per-user limits are the tool's (they hold for MCP and answers too); here they are a 429,
+      // and a full file quota a 403: nothing ran, nothing was written.
+      if (!result.ok && isRateMessage(result.content)) throw new AppError(429, 'too_many_runs', result.content);
+      if (!result.ok && isQuotaMessage(result.content)) throw new AppError(403, 'artifact_quota', result.content);
       if (!result.ok) throw new AppError(400, 'run_failed', result.content);
       const out = codeExecutionResult.parse(result.data);
       // Kept as the block's last run, shown under it when the channel is opened again.
@@ -58,6 +61,39 @@ export default async function codeRoutes(app: App, { db, config, runtime }: Serv
     } finally {
       req.raw.socket.off('close', onClose);
     }
+  });
+
+  const quota = artifactQuota(config);
+  const ttlMs = config.CSAI_ARTIFACT_TTL_HOURS * 3600_000;
+
+  app.get('/artifacts', {
+    schema: { tags, summary: "The caller's files of runs without a question (removed after CSAI_ARTIFACT_TTL_HOURS), and what all their kept run files take against the per-user quota", response: { 200: okSchema(looseArtifacts), ...errorResponses } },
+  }, async (req) => {
+    const { userId } = await req.requireUser();
+    const [rows, used] = await Promise.all([artifacts.listLoose(userId), artifacts.usage(userId)]);
+    return ok({
+      artifacts: rows.map((r) => ({ id: r.id, name: r.name, mime: r.mime, size: r.size, kind: r.kind, created_at: r.created_at, expires_at: new Date(Date.parse(r.created_at) + ttlMs).toISOString() })),
+      used_bytes: used.bytes,
+      used_files: used.files,
+      quota_bytes: quota.bytes,
+      quota_files: quota.files,
+    });
+  });
+
+  app.delete('/artifacts', {
+    schema: { tags, summary: "Deletes all the caller's files of runs without a question (files kept with an answer go with their question or channel)", response: { 200: okSchema(artifactsDeleted), ...errorResponses } },
+  }, async (req) => {
+    const { userId } = await req.requireUser();
+    return ok({ deleted: await artifacts.removeLoose(userId) }, '已删除');
+  });
+
+  app.delete('/artifacts/:id', {
+    schema: { tags, summary: "Deletes one of the caller's files of a run without a question", params: artifactParams, response: { 200: okSchema(artifactsDeleted), ...errorResponses } },
+  }, async (req) => {
+    const { userId } = await req.requireUser();
+    const deleted = await artifacts.removeLoose(userId, req.params.id);
+    if (!deleted) throw notFound(ARTIFACT_NOT_FOUND);
+    return ok({ deleted }, '已删除');
   });
 
   app.get('/artifacts/:id', {

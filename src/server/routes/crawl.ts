@@ -2,14 +2,15 @@ import { crawlSaveBody, savedDocument } from '../../contract/crawl';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { AppError } from '../errors';
 import { knowledgeService } from '../knowledge/service';
-import { saveWebDocument } from '../knowledge/web-documents';
+import { checkWebQuota, saveWebDocument, webQuota } from '../knowledge/web-documents';
 import { CrawlError, createPageReader, pageAsMarkdown, readPage } from '../online/crawl/read-page';
 import { ok, type App, type Services } from './types';
 
 const tags = ['crawl'];
 
 /** Page crawl (issue 15 §2): a page read through the SSRF-safe client and kept in a knowledge base. */
-export default async function crawlRoutes(app: App, { db, runtime, outbound }: Services) {
+export default async function crawlRoutes(app: App, { db, config, runtime, outbound }: Services) {
+  const quota = webQuota(config);
   const { files, parsing } = runtime;
   const kb = knowledgeService(db, files);
   const read = outbound ? createPageReader({ fetch: outbound }) : readPage;
@@ -30,6 +31,8 @@ export default async function crawlRoutes(app: App, { db, runtime, outbound }: S
     const viewer = { userId: (await req.requireUser()).userId };
     // The folder is checked before anything is fetched: no write permission, no request goes out.
     await kb.checkUploadTarget(viewer, req.body.folder_id);
+    // A user whose saved web documents fill the quota: refused before anything is fetched.
+    await checkWebQuota(db, viewer.userId, quota);
     const stop = new AbortController();
     // A caller who goes away stops the fetch.
     reply.raw.once('close', () => reply.raw.writableFinished || stop.abort());
@@ -42,7 +45,7 @@ export default async function crawlRoutes(app: App, { db, runtime, outbound }: S
     }
     const saved = await saveWebDocument(kb, files, viewer, req.body.folder_id, page.format === 'pdf' && page.pdf
       ? { title: page.title, format: 'pdf', body: page.pdf, url: page.url, fetchedAt: page.fetchedAt }
-      : { title: page.title, format: 'markdown', body: Buffer.from(pageAsMarkdown(page), 'utf8'), url: page.url, fetchedAt: page.fetchedAt });
+      : { title: page.title, format: 'markdown', body: Buffer.from(pageAsMarkdown(page), 'utf8'), url: page.url, fetchedAt: page.fetchedAt }, { db, quota });
     parsing.wake();
     return ok(saved, '网页已保存到知识库');
   });

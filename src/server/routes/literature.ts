@@ -3,7 +3,7 @@ import { savedDocument } from '../../contract/crawl';
 import { literatureSaveBody, literatureSearchQuery, literatureSearchResult } from '../../contract/literature';
 import { AppError } from '../errors';
 import { knowledgeService } from '../knowledge/service';
-import { saveWebDocument } from '../knowledge/web-documents';
+import { checkWebQuota, saveWebDocument, webQuota } from '../knowledge/web-documents';
 import { safeFetch, SafeFetchError } from '../net/safe-fetch';
 import { CrawlError, checkPageUrl } from '../online/crawl/read-page';
 import { CRAWLER_USER_AGENT } from '../online/crawl/robots';
@@ -17,6 +17,7 @@ const PDF_TIMEOUT_MS = 60_000;
 
 /** Literature search (issue 15 §3) and adding an open-access PDF to a knowledge base in one click. */
 export default async function literatureRoutes(app: App, { db, config, runtime, outbound }: Services) {
+  const quota = webQuota(config);
   const { files, parsing } = runtime;
   const kb = knowledgeService(db, files);
   const literature = createLiteratureSearch(config);
@@ -52,6 +53,8 @@ export default async function literatureRoutes(app: App, { db, config, runtime, 
   }, async (req) => {
     const viewer = { userId: (await req.requireUser()).userId };
     await kb.checkUploadTarget(viewer, req.body.folder_id);
+    // A user whose saved web documents fill the quota: refused before anything is fetched.
+    await checkWebQuota(db, viewer.userId, quota);
     let url: URL;
     try {
       url = checkPageUrl(req.body.pdf_url);
@@ -71,7 +74,7 @@ export default async function literatureRoutes(app: App, { db, config, runtime, 
       throw new AppError(422, 'pdf_unreachable', `无法下载 PDF：${err.message}`, 'pdf_url');
     }
     if (res.status < 200 || res.status >= 300) throw new AppError(422, 'pdf_http_status', `下载 PDF 失败：对方返回错误状态 ${res.status}`, 'pdf_url');
-    const saved = await saveWebDocument(kb, files, viewer, req.body.folder_id, { title: req.body.title, format: 'pdf', body: res.body, url: res.url, fetchedAt: new Date().toISOString() });
+    const saved = await saveWebDocument(kb, files, viewer, req.body.folder_id, { title: req.body.title, format: 'pdf', body: res.body, url: res.url, fetchedAt: new Date().toISOString() }, { db, quota });
     parsing.wake();
     return ok(saved, '文献已添加到知识库');
   });

@@ -45,6 +45,10 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
     schema: { tags, summary: 'Cancel a queued or running task (its processes are killed)', params: taskIdParams, response: { 200: okSchema(dockingTask), ...errorResponses } },
   }, async (req) => ok(await tasks.cancel(await user(req), req.params.id)));
 
+  app.delete('/:id', {
+    schema: { tags, summary: "Delete one of the caller's ended tasks with its files (ended tasks are also removed after CSAI_DOCKING_TASK_TTL_DAYS)", params: taskIdParams, response: { 200: okSchema(z.object({ deleted: z.number().int() })), ...errorResponses } },
+  }, async (req) => ok(await tasks.remove(await user(req), req.params.id), '已删除'));
+
   app.get('/:id/download', {
     schema: { tags, summary: 'The poses as SDF or PDBQT, or the prepared receptor as PDB', params: taskIdParams, querystring: taskDownloadQuery },
   }, async (req, reply) => {

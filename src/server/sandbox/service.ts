@@ -1,6 +1,6 @@
 import type { CodeExecutionResult } from '../../contract/code';
 import type { Config } from '../config';
-import type { ArtifactOwner, ArtifactStore } from './artifacts';
+import type { ArtifactOwner, ArtifactQuota, ArtifactStore } from './artifacts';
 import { probeSandbox, runSandboxed, type SandboxInput, type SandboxLimits, type SandboxPrograms, type SandboxResult } from './runner';
 
 const MB = 2 ** 20;
@@ -19,6 +19,9 @@ export function sandboxLimits(config: Config): SandboxLimits {
     maxFilesBytes: Math.min(20 * MB, config.CSAI_SANDBOX_DISK_MB * MB),
   };
 }
+
+/** The files one user's runs may keep (README table, CSAI_ARTIFACT_QUOTA_*). */
+export const artifactQuota = (config: Config): ArtifactQuota => ({ bytes: config.CSAI_ARTIFACT_QUOTA_MB * MB, files: config.CSAI_ARTIFACT_QUOTA_FILES });
 
 export const sandboxPrograms = (config: Config): SandboxPrograms => ({ bwrap: config.CSAI_SANDBOX_BWRAP, python: config.CSAI_SANDBOX_PYTHON });
 
@@ -71,6 +74,7 @@ export function describeRun(r: SandboxResult, limits: SandboxLimits): Pick<CodeE
 export function createSandbox(config: Config, artifacts: ArtifactStore) {
   const programs = sandboxPrograms(config);
   const limits = sandboxLimits(config);
+  const quota = artifactQuota(config);
   let probed: ReturnType<typeof probeSandbox> | undefined;
   return {
     limits,
@@ -81,9 +85,11 @@ export function createSandbox(config: Config, artifacts: ArtifactStore) {
     /** Runs code for a user (and a question), keeping its files as their artifacts. */
     async run(owner: ArtifactOwner, code: string, inputs: readonly SandboxInput[], signal?: AbortSignal): Promise<CodeExecutionResult> {
       const r = await runSandboxed(programs, limits, code, inputs, signal);
-      const saved = await artifacts.save(owner, r.files);
+      const { saved, overQuota } = await artifacts.save(owner, r.files, quota);
+      const described = describeRun(r, limits);
+      if (overQuota) described.message += `；生成的 ${r.files.length} 个文件会超过你的存储上限（共 ${size(quota.bytes)} 或 ${quota.files} 个文件），未保留`;
       return {
-        ...describeRun(r, limits),
+        ...described,
         exit_code: r.exitCode,
         stdout: r.stdout,
         stderr: r.stderr,

@@ -1,8 +1,8 @@
 import { codeExecutionInput, codeExecutionResult, type CodeExecutionInput, type CodeExecutionResult } from '../../contract/code';
 import { docReadable } from '../access/access';
 import type { FileStore } from '../files/file-store';
-import { artifactStore } from '../sandbox/artifacts';
-import { createSandbox } from '../sandbox/service';
+import { artifactStore, quotaFullMessage } from '../sandbox/artifacts';
+import { artifactQuota, createSandbox } from '../sandbox/service';
 import { describeMemoryCap, memoryCap } from '../sandbox/cgroup';
 import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
 
@@ -71,13 +71,33 @@ export function summarizeRun(out: CodeExecutionResult): string {
 /** Sandboxed runs one user may have going at once, by every way in (the 运行 button, MCP, an answer's tool call). */
 export const MAX_RUNS_PER_USER = 2;
 export const TOO_MANY_RUNS = `同时运行的代码最多${MAX_RUNS_PER_USER}个，请等待之前的运行结束`;
+/** The message of a user past CSAI_CODE_RUNS_PER_MINUTE (the route answers 429 with it). */
+export const runsPerMinuteMessage = (n: number) => `代码运行过于频繁（每分钟最多 ${n} 次），请稍后再试`;
+/** Messages the route answers with a 4xx other than 400: too many at once or per minute (429), files over the quota (403). */
+export const isRateMessage = (text: string) => text === TOO_MANY_RUNS || text.startsWith('代码运行过于频繁（');
+export const isQuotaMessage = (text: string) => text.startsWith('你保存的代码运行文件已达上限');
 
 /** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
 export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExecutionInput, CodeExecutionResult> => {
   const running = new Map<string, number>();
+  /** Start times of each user's runs in the last minute (CSAI_CODE_RUNS_PER_MINUTE; counted on this node). */
+  const recent = new Map<string, number[]>();
+  const perMinute = services.config.CSAI_CODE_RUNS_PER_MINUTE;
   const artifacts = artifactStore(services.db, services.config.dataDir);
   const sandbox = createSandbox(services.config, artifacts);
-  void artifacts.sweep().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
+  const quota = artifactQuota(services.config);
+  // Files of runs without a question expire after CSAI_ARTIFACT_TTL_HOURS; files no row names any
+  // more (their question, channel or user was deleted meanwhile) go too. At start, then periodically.
+  const ttlMs = services.config.CSAI_ARTIFACT_TTL_HOURS * 3600_000;
+  const clean = async () => {
+    const t = Date.now();
+    for (const [user, starts] of recent) if (!starts.some((s) => t - s < 60_000)) recent.delete(user);
+    const removed = (await artifacts.sweep()) + (await artifacts.expire(ttlMs));
+    if (removed) services.log.info({ removed }, 'expired or orphaned run files removed');
+  };
+  const cleanNow = () => void clean().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
+  cleanNow();
+  setInterval(cleanNow, Math.max(1000, Math.min(3600_000, ttlMs / 4))).unref();
   // Which memory cap runs get here: one cgroup per run (all its processes together) or prlimit per process.
   const cap = memoryCap();
   const capNote = describeMemoryCap(cap, sandbox.limits.memoryBytes);
@@ -97,7 +117,14 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
       const { userId } = ctx.viewer;
       const count = running.get(userId) ?? 0;
       if (count >= MAX_RUNS_PER_USER) throw new ToolInputError(TOO_MANY_RUNS);
-      running.set(userId, count + 1);
+      const t = Date.now();
+      const starts = (recent.get(userId) ?? []).filter((s) => t - s < 60_000);
+      if (starts.length >= perMinute) throw new ToolInputError(runsPerMinuteMessage(perMinute));
+      if (await artifacts.full(userId, quota)) throw new ToolInputError(quotaFullMessage(quota));
+      if ((running.get(userId) ?? 0) >= MAX_RUNS_PER_USER) throw new ToolInputError(TOO_MANY_RUNS);
+      starts.push(t);
+      recent.set(userId, starts);
+      running.set(userId, (running.get(userId) ?? 0) + 1);
       try {
         const inputs = await inputsOf(services, ctx, input.files);
         return await withLocalPaths(services.files, inputs.map((i) => i.storageName), (paths) =>

@@ -194,6 +194,10 @@ const EXPECTED: Record<string, Case> = {
   // gets ("不在所附的文档中，或你无权读取"), so the refusal does not tell it exists (tests/server/sandbox.test.ts).
   'POST /api/v1/code/run': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/code/run', body: json({ code: 'print(1)', doc_ids: [o.privateDoc] }) }), expect: { reader: 400, stranger: 400, admin: 400 } },
   'GET /api/v1/code/artifacts/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/code/artifacts/${o.artifact}` }) },
+  // Issue 33: every caller lists and deletes only their own files of runs without a question.
+  'GET /api/v1/code/artifacts': { access: 'user', call: () => ({ path: '/api/v1/code/artifacts' }) },
+  'DELETE /api/v1/code/artifacts': { access: 'user', destructive: true, call: () => ({ path: '/api/v1/code/artifacts' }) },
+  'DELETE /api/v1/code/artifacts/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/code/artifacts/${o.artifact}` }) },
 
   // ---------- docking tasks (issue 13): only their owner sees them ----------
   'GET /api/v1/tasks': { access: 'user', call: () => ({ path: '/api/v1/tasks' }) },
@@ -202,6 +206,8 @@ const EXPECTED: Record<string, Case> = {
   // read, so it is refused (400) before anything is queued — no docking starts.
   'POST /api/v1/tasks/docking': { access: 'user', of: 'shared-read', call: (o) => ({ path: '/api/v1/tasks/docking', body: json({ smiles: 'C1CC(', receptor: o.sharedPdb }) }), expect: { owner: 400, token: 400, reader: 400 } },
   'GET /api/v1/tasks/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
+  // Issue 33: an ended task is deleted with its files, by its owner only.
+  'DELETE /api/v1/tasks/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
   // The owner's task has ended: its owner is told so (409); anyone else learns nothing (404).
   'POST /api/v1/tasks/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/cancel` }), expect: { owner: 409, token: 409 } },
   'GET /api/v1/tasks/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/download?format=receptor` }) },
@@ -307,11 +313,13 @@ async function ownerThings(fresh?: { base: OwnerThings; withToken: boolean }): P
   const channel = must(await client.post<{ id: string }>('/api/v1/channel/', { name: '矩阵' }), 'channel').id;
   const question = must(await client.post<{ question_id: string }>('/api/v1/channel/init_questions', { question: '总结', channel_id: channel, docIdList: [] }), 'ask').question_id;
   const tokenId = !fresh || fresh.withToken ? must(await client.post<{ id: string }>('/api/v1/auth/tokens', { name: name() }), 'token').id : fresh.base.tokenId;
-  if (fresh) return { ...fresh.base, sharedFolder, sharedDoc: shared[0]!, shareId: share.records[0]!.share_id, channel, question, tokenId };
+  // An ended docking task, and a file of a run without a question: the deletes of such take them.
+  if (fresh) return { ...fresh.base, sharedFolder, sharedDoc: shared[0]!, shareId: share.records[0]!.share_id, channel, question, tokenId, ...ownerTaskAndArtifact() };
   const privateFolder = must(await client.post<{ id: string }>(`${KB}/folder`, { name: name() }), 'folder').id;
   const [privateDoc] = must(await upload(client, [{ name: 'private.pdf', data: pdf }], privateFolder), 'upload').name_id.map((n) => n.docId);
   return {
-    ...ownerTaskAndArtifact(),
+    // Kept with the question (its readers may read it; run-file deletes leave it alone).
+    ...ownerTaskAndArtifact(question),
     sharedFolder,
     sharedDoc: shared[0]!,
     sharedSdf: shared[1]!,
@@ -331,7 +339,7 @@ async function ownerThings(fresh?: { base: OwnerThings; withToken: boolean }): P
  * the owner's sandboxed run kept, written as the task service and the artifact store keep them:
  * the matrix then reads them without running Vina or the sandbox for the fixture.
  */
-function ownerTaskAndArtifact(): { task: string; artifact: string } {
+function ownerTaskAndArtifact(question: string | null = null): { task: string; artifact: string } {
   const task = `t${randomBytes(8).toString('hex')}`;
   const artifact = randomBytes(16).toString('base64url');
   const at = new Date().toISOString();
@@ -344,7 +352,7 @@ function ownerTaskAndArtifact(): { task: string; artifact: string } {
   try {
     db.prepare("insert into tasks (id, user_id, kind, job_id, state, progress, message, title, input, result, created_at, started_at, finished_at, updated_at) values (?, ?, 'docking', null, 'failed', 1, '对接失败', 'CCO', ?, null, ?, ?, ?, ?)")
       .run(task, people.owner.id, JSON.stringify(spec), at, at, at, at);
-    db.prepare("insert into artifacts (id, user_id, name, mime, kind, size, created_at) values (?, ?, 'table.csv', 'text/plain; charset=utf-8', 'file', 8, ?)").run(artifact, people.owner.id, at);
+    db.prepare("insert into artifacts (id, user_id, name, mime, kind, size, created_at, question_id) values (?, ?, 'table.csv', 'text/plain; charset=utf-8', 'file', 8, ?, ?)").run(artifact, people.owner.id, at, question);
   } finally {
     db.close();
   }
