@@ -9,6 +9,7 @@ import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
 import { CITING_TOOLS, toolCitations } from './tool-citations';
+import { titleGuard } from './title-guard';
 
 /** Rounds of tool calls an answer may make (issue 18); one more round then offers no tools, so the model must answer. */
 export const MAX_TOOL_ROUNDS = 8;
@@ -299,12 +300,15 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         tracker.push(text);
       });
       // Online results of the tools the model calls are numbered after these and cited the same way.
+      // A source title the model copies is shown as text, never as markdown of its own.
+      const titles = titleGuard(citable.flatMap((c) => ('url' in c ? [c.title, c.site] : [c.title])), (text) => guard.push(text));
       const cited = toolCitations(citable, (hits) => {
         tracker.add(hits);
         guard.add(hits);
+        titles.add(hits.flatMap((h) => [h.title, h.site]));
       });
       const on = {
-        content: (text: string) => guard.push(text),
+        content: (text: string) => titles.push(text),
         reasoning: (text: string) => input.options.if_thinking && sink.thinking(text),
       };
 
@@ -312,6 +316,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       for (let round = 1; ; round++) {
         const offer = toolParams.length > 0 && round <= MAX_TOOL_ROUNDS;
         const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
+        titles.end();
         const removed = guard.end();
         if (!calls.length || !offer) {
           if (removed.length) sink.notice(removedCitationsNotice(removed));
