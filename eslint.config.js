@@ -11,7 +11,7 @@ const layer = (files, forbidden, message, paths = []) => ({
 const below = (...folders) => folders.map((f) => [`**/${f}`, `**/${f}/**`]);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.artifacts/**', 'data/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.artifacts/**', 'data/**', '.tmp/**', '.cache/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

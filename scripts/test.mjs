@@ -1,5 +1,6 @@
 // `npm test`: every check in order, each counted, ending with "N passed, N failed".
-// Suites: typecheck, lint, vitest (unit + server), browser (wtr), build, end-to-end (Playwright).
+// Suites: typecheck, lint, vitest (unit + server), browser (wtr), build, end-to-end (Playwright),
+// and a subset of the server and end-to-end tests again on Node 22 (scripts/node22.mjs).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,9 +100,23 @@ const suites = [
       return { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected, names };
     },
   },
+  {
+    // A subset again on Node 22 LTS (issue 33): a few server files and two end-to-end specs, with
+    // Node 22 from the npm registry and better-sqlite3 built for it (scripts/node22.mjs; cached in .cache/node22).
+    name: 'node22',
+    skip: () => process.platform !== 'linux' || process.arch !== 'x64' || process.versions.node.startsWith('22.'),
+    run: () => run(process.execPath, ['scripts/node22.mjs']),
+    count: () => {
+      const server = vitestCount('.artifacts/vitest-node22.json');
+      const r = readJson('.artifacts/playwright-node22.json');
+      if (!server) return undefined;
+      const e2e = r ? { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected } : { passed: 0, failed: 0 };
+      return { passed: server.passed + e2e.passed, failed: server.failed + e2e.failed, names: [...server.names, ...(e2e.failed ? ['end-to-end on Node 22 (see .artifacts/playwright-node22.json)'] : [])] };
+    },
+  },
 ];
 
-if (suites.some((s) => ['browser', 'e2e'].includes(s.name) && !s.skip?.())) {
+if (suites.some((s) => ['browser', 'e2e', 'node22'].includes(s.name) && !s.skip?.())) {
   process.env.CHROMIUM_PATH = chromiumPath({ install: true });
 }
 

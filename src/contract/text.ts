@@ -2,9 +2,15 @@
  * Invisible formatting characters that make a name display differently from what it is
  * (issue 16 #6): bidi embeddings, overrides and isolates (`\u202efdp.exe` shows as `exe.pdf`),
  * directional marks, zero-width spaces and joiners, the word joiner and invisible operators, the
- * byte-order mark and the Mongolian vowel separator.
+ * byte-order mark and the Mongolian vowel separator; and (issue 33) the other characters that
+ * show as nothing or break the line: the soft hyphen, the combining grapheme joiner, the Hangul
+ * fillers (U+115F, U+1160, U+3164, U+FFA0), the Khmer inherent vowels, the Mongolian free
+ * variation selectors, the line and paragraph separators, the deprecated format controls
+ * U+206A–U+206F, the Braille blank, the interlinear annotation marks, the musical formatting
+ * controls and the tag characters (U+E0000–U+E007F).
  */
-export const INVISIBLE_FORMAT = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+export const INVISIBLE_FORMAT =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u2800\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/gu;
 
 /** Whether a name is free of control characters and invisible formatting (see {@link INVISIBLE_FORMAT}). */
 export const isPlainName = (s: string) => !/[\u0000-\u001f\u007f-\u009f]/.test(s) && !new RegExp(INVISIBLE_FORMAT.source, 'u').test(s);

@@ -132,8 +132,12 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   // A response sent before its request's body was read (an upload refused at its first part, a 401
   // before the body) would leave the rest of the body in a keep-alive connection, where it stalls the
   // next request until a reset. Such connections are closed after the answer instead (issue 16 #1).
+  // A request without a body is complete however early the answer is (Node sets `complete` only
+  // after the handler's turn, so a page answered at once closed its connection: issue 33).
   app.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete) reply.header('Connection', 'close');
+    const { headers } = request.raw;
+    const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+    if (hasBody && !request.raw.complete) reply.header('Connection', 'close');
   });
 
   await app.register(swagger, {
@@ -143,7 +147,15 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The API documentation (Swagger UI) under a policy of its own: the plugin's (its inline script
+  // and style by hash), without the outside sources it allows (any https style or font, the online
+  // validator's badge), and framed by no other site (issue 33).
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply) => {
+      reply.headers({ 'X-Frame-Options': 'SAMEORIGIN', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'X-Content-Type-Options': 'nosniff' });
+    });
+    await docs.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, transformStaticCSP: docsPolicy, uiConfig: { validatorUrl: null } });
+  });
 
   /** Whether the failure is the request's connection going away (ECONNRESET, "aborted") rather than the server's. */
   const clientLeft = (raw: IncomingMessage, error: Error) =>
@@ -239,6 +251,28 @@ export function pageHeaders(kind: 'site' | 'editor-frame', embedOrigins: readonl
   };
 }
 
+/** The Swagger UI page's policy: the hashes of its inline scripts (from the plugin's own policy), nothing from elsewhere. */
+export function docsPolicy(pluginPolicy: string): string {
+  const hashes = (directive: string) =>
+    (new RegExp(`(?:^|;)\\s*${directive}\\s+([^;]*)`).exec(pluginPolicy)?.[1] ?? '').split(/\s+/).filter((s) => /^'sha(256|384|512)-[A-Za-z0-9+/=]+'$/.test(s));
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${hashes('script-src').join(' ')}`.trim(),
+    "script-src-attr 'none'",
+    // Swagger UI writes <style> elements and style attributes as it runs (its animations and code
+    // highlighting). Styles run no code, and the page shows only the server's own API description
+    // (no user text whose styling could be abused), so inline styles are allowed here, not scripts.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
 /** The built site: hashed assets cached for a year, everything else revalidated; SPA fallback. */
 async function registerWeb(app: App, webDir: string, embedOrigins: readonly string[]) {
   const sitePage = pageHeaders('site', embedOrigins);
@@ -301,7 +335,8 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
     const isApi = request.url.startsWith('/api/');
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const hasExtension = !!path.extname(request.url.split('?')[0]!);
-    const wantsPage = request.method === 'GET' && !isApi && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
+    // HEAD answers as GET does, without the body (Node's response writes none for HEAD).
+    const wantsPage = isRead && !isApi && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
     if (hasWeb && wantsPage && !hasExtension) {
       const page = indexPage();
       if (!page) {

@@ -85,7 +85,7 @@ interface ChatRequest {
  * A small OpenAI-compatible /chat/completions server on 127.0.0.1. What it streams depends on a
  * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
  * tool message) an answer ([badtool], [bigtool]: with bad arguments; [loop]: a call in every round offering tools); [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
- * chunks, then silence; [hold] one chunk, then more only after release(); [cites] good, wrong and out-of-range citations of
+ * chunks, then silence; [hold] one chunk, then more only after release(); [echotitle] the first passage's title repeated; [cites] good, wrong and out-of-range citations of
  * the passages holding "IC50" and "Aspirin". Otherwise an answer
  * that cites [1] when the system prompt holds passages, in three pieces 5 ms apart ([paced]: 150 ms
  * apart, as a slow model streams, so that each piece is stored before the next comes even on a
@@ -224,6 +224,14 @@ export async function startFakeLlm() {
       await new Promise<void>((resolve) => held.add(resolve));
       clearInterval(keepAlive);
       send(chunk({ content: '第二段。' }));
+      finish();
+      return;
+    }
+    if (question.includes('[echotitle]')) {
+      // A model repeating the first passage's title as the prompt gives it, in small pieces.
+      const title = /^\[1\] 《(.*)》/m.exec(system)?.[1] ?? '';
+      const answer = `据《${title}》所述，答案如下。`;
+      for (let i = 0; i < answer.length; i += 3) send(chunk({ content: answer.slice(i, i + 3) }));
       finish();
       return;
     }

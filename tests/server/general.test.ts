@@ -210,6 +210,33 @@ describe('OpenAPI at /api/docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
   });
+
+  // Issue 33: the page had no CSP and could be framed by any site.
+  it('the documentation page has a strict script policy that admits its own scripts, and no other site may frame it', async () => {
+    const res = await fetch(`${server.url}/api/docs/`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const csp = new Map((res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+    expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+    expect(csp.get('script-src')!.filter((s) => !/^'sha256-/.test(s))).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]); // Swagger UI writes styles as it runs; they run no code
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    // Every inline script of the page is admitted by its hash; every file it loads is served here.
+    const { createHash } = await import('node:crypto');
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    for (const [, body] of html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)) if (body!.trim()) expect(csp.get('script-src')).toContain(hash(body!));
+    const files = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(files.some((f) => /swagger-ui-bundle\.js$/.test(f))).toBe(true);
+    for (const file of files) {
+      const url = new URL(file, `${server.url}/api/docs/`);
+      expect(url.origin).toBe(server.url);
+      expect((await fetch(url)).status, file).toBe(200);
+    }
+  });
 });
 
 describe('the dev outbox (CSAI_DEV_OUTBOX=1)', () => {

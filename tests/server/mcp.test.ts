@@ -128,6 +128,40 @@ describe('/mcp', () => {
     }
   });
 
+  it('code_execution mounts the files the token\'s user may read, named by title or id, and no one else\'s (issue 33)', async () => {
+    const sdf = readFileSync('/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf');
+    const up = await upload(alice, [{ name: 'cdk2 ligands.sdf', data: sdf }], 'folder_for_question_channel');
+    const docId = up.body.data.name_id[0]!.docId;
+    const records = sdf.toString('utf8').split('$$$$').length - 1;
+    const code = 'import os\nfor n in sorted(os.listdir("/input")):\n    print(n, open("/input/" + n).read().count("$$$$"))';
+    const client = await connect();
+    try {
+      for (const ref of ['cdk2 ligands.sdf', 'CDK2 LIGANDS.SDF', docId]) {
+        const result = await client.callTool({ name: 'code_execution', arguments: { code, files: [ref] } });
+        expect(result.isError, JSON.stringify(result.content)).toBe(false);
+        expect((result.structuredContent as { stdout: string }).stdout).toBe(`cdk2 ligands.sdf ${records}\n`);
+      }
+      const missing = await client.callTool({ name: 'code_execution', arguments: { code, files: ['no such file.sdf'] } });
+      expect(missing.isError).toBe(true);
+      expect((missing.content as Array<{ text: string }>)[0]!.text).toContain('文件“no such file.sdf”不存在，或你无权读取');
+    } finally {
+      await client.close();
+    }
+    // Another user's token cannot mount it, by id or by title.
+    const bob = (await signedInUser(server)).client;
+    const bobToken = (await bob.post<{ token: string }>('/api/v1/auth/tokens', { name: 'MCP' })).body.data.token;
+    const other = await connect(bobToken);
+    try {
+      for (const ref of [docId, 'cdk2 ligands.sdf']) {
+        const result = await other.callTool({ name: 'code_execution', arguments: { code, files: [ref] } });
+        expect(result.isError).toBe(true);
+        expect((result.content as Array<{ text: string }>)[0]!.text).toContain('不存在，或你无权读取');
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses GET and DELETE (stateless: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${token}` } });

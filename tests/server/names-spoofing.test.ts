@@ -5,7 +5,9 @@ import { KB, upload } from './knowledge-helpers';
 
 // Issue 16 #6: names that display differently from what they are (bidi overrides, zero-width
 // characters) are refused where a person types them and stripped where a file system gives them.
-const SPOOFS = ['\u202efdp.exe', 'a\u200bb', 'x\u2066y\u2069', 'na\ufeffme', 'left\u200fright', 'join\u2060ed'];
+const SPOOFS = ['\u202efdp.exe', 'a\u200bb', 'x\u2066y\u2069', 'na\ufeffme', 'left\u200fright', 'join\u2060ed',
+  // Issue 33: still accepted before — invisible, or breaking the line where a name is shown.
+  'soft\u00adhyphen', 'line\u2028break', 'para\u2029graph', 'cg\u034fj', '\u115f', 'han\u3164gul', 'half\uffa0width', 'tag\u{e0041}ged', 'braille\u2800blank'];
 
 let server: TestServer;
 let client: Client;
@@ -30,7 +32,7 @@ describe('folder names', () => {
     });
   }
   it('keeps ordinary Chinese, English and emoji names', async () => {
-    for (const name of ['激酶抑制剂 2024', 'Kinase (A/B)', '🧪 实验']) expect((await client.post(`${KB}/folder`, { name })).status).toBe(200);
+    for (const name of ['激酶抑制剂 2024', 'Kinase (A/B)', '🧪 实验', '❤️ 한국어 café', 'Ｆｕｌｌ　ｗｉｄｔｈ']) expect((await client.post(`${KB}/folder`, { name })).status).toBe(200);
   });
 });
 

@@ -250,6 +250,28 @@ describe('hostile code is contained', () => {
     await stillHealthy();
   });
 
+  it('cannot create namespaces of its own: no user, PID, network or mount namespace (issue 33)', async () => {
+    // A nested user namespace would hand the code every capability inside it (mount, network
+    // setup, more kernel surface); bubblewrap's --disable-userns forbids it, and without a user
+    // namespace the code has no capability to create the others.
+    const code = [
+      'import os, subprocess',
+      'for flags in ["-U", "-r", "-Ur", "-Urn", "-Urm", "-Urpf", "-p -f", "-n", "-m", "-i", "-u"]:',
+      '    r = subprocess.run(["unshare", *flags.split(), "true"], capture_output=True)',
+      '    print("unshare", flags, "ok" if r.returncode == 0 else "refused")',
+      'r = subprocess.run(["unshare", "-U", "true"], capture_output=True, text=True)',
+      'print("why", r.stderr.strip())',
+    ].join('\n');
+    const out = await run(code);
+    expect(out.status, out.stderr).toBe('ok');
+    const lines = out.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('unshare '))).toHaveLength(11);
+    expect(lines.filter((l) => l.startsWith('unshare ') && l.endsWith(' ok'))).toEqual([]);
+    // Refused by the kernel's namespace limit, not because the program is missing.
+    expect(out.stdout).toMatch(/^why unshare: unshare failed: (No space left on device|Operation not permitted)$/m);
+    await stillHealthy();
+  });
+
   it('cannot spawn 1,000 processes', async () => {
     const code = [
       'import subprocess',

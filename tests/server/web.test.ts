@@ -82,6 +82,40 @@ describe('the built site', () => {
     }
   });
 
+  // Issue 33: HEAD answered 404 where GET answered 200, and every page closed its connection.
+  it('answers HEAD of every page route like GET, without a body, and keeps the connection open', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const request = (method: string, route: string, accept = '*/*') =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; reused: boolean }>((resolve, reject) => {
+        const req = http.request(`${server.url}${route}`, { method, agent, headers: { accept } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const seen: boolean[] = [];
+      for (const route of ['/', '/channels', '/knowledges', '/auth/sign-in']) {
+        for (const accept of ['text/html', '*/*']) {
+          const get = await request('GET', route, accept);
+          const head = await request('HEAD', route, accept);
+          expect(head.status, `HEAD ${route} (${accept})`).toBe(get.status);
+          expect(get.status).toBe(200);
+          expect(head.body).toBe('');
+          for (const name of ['content-type', 'content-length', 'etag', 'cache-control', 'content-security-policy', 'x-frame-options']) expect(head.headers[name], `${name} of HEAD ${route}`).toBe(get.headers[name]);
+          for (const res of [get, head]) expect(res.headers.connection, route).toBe('keep-alive');
+          seen.push(get.reused, head.reused);
+        }
+      }
+      // One connection served them all, one after another.
+      expect(seen.slice(1).every(Boolean)).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('revalidates the page by ETag and serves a new build at once', async () => {
     const first = await get('/knowledges');
     const etag = first.headers.get('etag');

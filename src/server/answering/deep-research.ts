@@ -9,7 +9,7 @@ import type { ReadPage } from './online-search';
 import type { ChatMessage } from '../llm/chat';
 import { answerEventStore, type LiveEvents } from './events';
 import { tokens } from '../text/segment';
-import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, overlap, quoteOf, subjectTokens } from './local-engine';
+import { NO_MODEL_LINE, NO_MODEL_NO_SOURCES, asQuoteText, hitQuoteLines, titleText, overlap, quoteOf, subjectTokens } from './local-engine';
 import { sourcesOf, type StoredRequest } from './request';
 import { citationGuard, removedCitationsNotice } from './citation-check';
 import { enumerationOf, itemOf, withEnumeration } from './enumeration';
@@ -330,7 +330,7 @@ export function localReport(question: string, sections: ResearchSection[], docCo
     for (const p of s.passages) {
       if (p.docId !== doc) {
         doc = p.docId;
-        lines.push(`**《${asQuoteText(p.title)}》**`);
+        lines.push(`**《${titleText(p.title)}》**`);
       }
       lines.push(`- ${p.page ? `第${p.page}页：` : ''}“${quoteOf(p.text, words)}” [${p.n}]`);
     }
@@ -344,7 +344,7 @@ export function localReport(question: string, sections: ResearchSection[], docCo
   for (const s of answered) {
     const p = s.passages[0];
     const h = s.online[0];
-    const source = p ? `《${asQuoteText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]` : `${asQuoteText(h!.site)}《${asQuoteText(h!.title)}》 [${h!.n}]`;
+    const source = p ? `《${titleText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]` : `${titleText(h!.site)}《${titleText(h!.title)}》 [${h!.n}]`;
     lines.push(`- ${asQuoteText(cut(s.question, 60))}：主要依据${source}。`);
   }
   lines.push('', '以上均为原文摘录，未经模型归纳，请结合原文判断。');

@@ -74,6 +74,22 @@ export function asQuoteText(text: string): string {
 }
 
 /**
+ * A title (a document's, a web page's) made plain text inside the answer's markdown: brackets
+ * full-width as in quotes, line breaks a space, and every ASCII punctuation mark escaped — so it
+ * is no link, image, emphasis or code, and no bare address or domain in it is linked either
+ * (markdown-it's linkify skips escaped characters). A title is written by whoever uploaded the
+ * file, and shared folders show it in everyone's answers (issue 16 #4, issue 33).
+ */
+export function titleText(title: string): string {
+  return title
+    .replace(/\s+/g, ' ')
+    .replace(/\[/g, '［')
+    .replace(/\]/g, '］')
+    .replace(/[!-/:-@\\^-`{-~]/g, (c) => `\\${c}`)
+    .trim();
+}
+
+/**
  * DESIGN §4 `local`: answers from the retrieved passages alone. Retrieval's best passages are grouped by
  * document (strongest document first, best passage first), each quoted briefly and cited as [n].
  * Deep research does not come here: deep-research.ts plans, searches and writes its own report.
@@ -140,7 +156,7 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       let first = true;
       for (const lists of byDoc.values()) {
         // A title is user text: escaped like the quotes, so a file name cannot plant links (issue 16 #4).
-        lines.push(`**《${asQuoteText(lists[0]![0]!.title)}》**`);
+        lines.push(`**《${titleText(lists[0]![0]!.title)}》**`);
         for (const list of lists) {
           const p = list[0]!;
           const where = p.page ? `第${p.page}页：` : '';
@@ -166,7 +182,7 @@ export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<
   for (const h of hits) {
     const quote = quoteOf(h.snippet, questionTokens);
     // Titles, sites and snippets are outside text: escaped like document quotes, so they plant no links or citations.
-    lines.push(`- ${asQuoteText(h.site)}《${asQuoteText(h.title)}》${quote ? `：“${quote}”` : ''} [${h.n}]`);
+    lines.push(`- ${titleText(h.site)}《${titleText(h.title)}》${quote ? `：“${quote}”` : ''} [${h.n}]`);
   }
   lines.push('');
   return lines;

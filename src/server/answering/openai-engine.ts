@@ -9,7 +9,8 @@ import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
 import { CITING_TOOLS, toolCitations } from './tool-citations';
-import { asQuoteText, choosePassages, subjectTokens } from './local-engine';
+import { choosePassages, subjectTokens, titleText } from './local-engine';
+import { titleGuard } from './title-guard';
 
 /** Rounds of tool calls an answer may make (issue 18); one more round then offers no tools, so the model must answer. */
 export const MAX_TOOL_ROUNDS = 8;
@@ -300,12 +301,15 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
         tracker.push(text);
       });
       // Online results of the tools the model calls are numbered after these and cited the same way.
+      // A source title the model copies is shown as text, never as markdown of its own.
+      const titles = titleGuard(citable.flatMap((c) => ('url' in c ? [c.title, c.site] : [c.title])), (text) => guard.push(text));
       const cited = toolCitations(citable, (hits) => {
         tracker.add(hits);
         guard.add(hits);
+        titles.add(hits.flatMap((h) => [h.title, h.site]));
       });
       const on = {
-        content: (text: string) => guard.push(text),
+        content: (text: string) => titles.push(text),
         reasoning: (text: string) => input.options.if_thinking && sink.thinking(text),
       };
 
@@ -313,6 +317,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       for (let round = 1; ; round++) {
         const offer = toolParams.length > 0 && round <= MAX_TOOL_ROUNDS;
         const { content, calls } = await streamRound(model, messages, offer ? toolParams : undefined, input.signal, on);
+        titles.end();
         const removed = guard.end();
         if (!calls.length || !offer) {
           // Retrieval's best passages the model left uncited are listed after its answer and cited there.
@@ -357,7 +362,7 @@ export function uncitedBest(input: Pick<AnswerInput, 'question' | 'passages'>, c
   const rest = choosePassages(input.passages, subjectTokens(input.question)).filter((p) => !done.has(p.n));
   if (!rest.length) return undefined;
   const heading = input.passages.some((p) => done.has(p.n)) ? OTHER_PASSAGES_HEADING : PASSAGES_HEADING;
-  return ['', '', heading, ...rest.map((p) => `- 《${asQuoteText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]`)].join('\n');
+  return ['', '', heading, ...rest.map((p) => `- 《${titleText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]`)].join('\n');
 }
 
 /** A registry tool as an OpenAI function: the same JSON Schema MCP lists. */

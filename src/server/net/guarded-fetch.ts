@@ -162,3 +162,31 @@ export function isAllowListEntry(entry: string): boolean {
   }
   return family !== 0 || /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*$/i.test(base);
 }
+
+/**
+ * The address check of a guarded fetch on its own, before any protocol is spoken: the URL's
+ * scheme and credentials, then every address its host resolves to. Callers whose client library
+ * wraps a fetch's errors in its own (the MCP SDK's SSE transport says "SSE error: …") check first,
+ * so a refused address is said as such whatever the transport (issue 33).
+ */
+export function checkDestination(input: string | URL, isAllowed: (address: string, family: 4 | 6, hostname: string) => boolean): Promise<URL> {
+  return new Promise<URL>((resolve, reject) => {
+    let url: URL;
+    let allowed: (address: string, family: 4 | 6) => boolean;
+    try {
+      const hostname = new URL(input).hostname.replace(/^\[|\]$/g, '');
+      allowed = (address, family) => isAllowed(address, family, hostname);
+      url = checkUrl(input, allowed);
+    } catch (err) {
+      reject(err instanceof SafeFetchError ? err : new SafeFetchError('invalid_url', `无效的网址：${String(input).slice(0, 200)}`));
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host)) return resolve(url);
+    guardedLookup(allowed)(host, { all: true }, (err) => {
+      if (err instanceof SafeFetchError) reject(err);
+      else if (err) reject(new SafeFetchError('network', networkFailure(err)));
+      else resolve(url);
+    });
+  });
+}

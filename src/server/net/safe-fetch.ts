@@ -90,27 +90,58 @@ for (const [net6, prefix] of [
   ['2001::', 23], ['2002::', 16],
 ] as const) blocked.addSubnet(net6, prefix, 'ipv6');
 
-/** The IPv4 address embedded in an IPv4-mapped, -compatible or NAT64 IPv6 address, if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail and `::` expanded); undefined if it is not one. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  if (!net.isIPv6(text)) return undefined;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
+  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, undefined];
+  const part = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = tail === undefined ? [] : part(tail);
+  const groups = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 ? groups : undefined;
+}
+
+const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+
+/**
+ * The IPv4 address an IPv6 address stands for, in every form a host may route to IPv4 (issue 33):
+ * IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d (deprecated, some stacks still route it),
+ * SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002:AABB:CCDD::/16 and Teredo 2001:0::/32 (its
+ * client address stored inverted). `::` and `::1` themselves are handled as IPv6.
+ */
+function embeddedIpv4(groups: number[]): string | undefined {
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const zero = (...gs: number[]) => gs.every((g) => g === 0);
+  if (zero(g0, g1, g2, g3, g4) && g5 === 0xffff) return v4Of(g6, g7);
+  if (zero(g0, g1, g2, g3) && g4 === 0xffff && g5 === 0) return v4Of(g6, g7);
+  if (zero(g0, g1, g2, g3, g4, g5) && !(g6 === 0 && g7 <= 1)) return v4Of(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && zero(g2, g3, g4, g5)) return v4Of(g6, g7);
+  if (g0 === 0x2002) return v4Of(g1, g2);
+  if (g0 === 0x2001 && g1 === 0) return v4Of(g6 ^ 0xffff, g7 ^ 0xffff);
   return undefined;
 }
 
 /** True for a public unicast address; false for private, loopback, link-local, multicast, reserved. */
 export function isPublicAddress(address: string, family: 4 | 6 = net.isIPv6(address) ? 6 : 4): boolean {
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return isPublicAddress(v4, 4);
-    if (address.toLowerCase().startsWith('64:ff9b:')) return false;
-    return net.isIPv6(address) && !blocked.check(address, 'ipv6');
+    const groups = ipv6Groups(address);
+    if (!groups) return false;
+    const v4 = embeddedIpv4(groups);
+    // Every IPv6 form of an IPv4 address is judged as that address; the translation and
+    // tunnelling ranges themselves stay refused below (a relay reached through them is not ours to judge).
+    if (v4 && !isPublicAddress(v4, 4)) return false;
+    // IPv4-compatible (deprecated) and SIIT forms are never a public host's address; NAT64's
+    // local-use prefix 64:ff9b:1::/48 (RFC 8215) translates to whatever the site chooses.
+    // (Not in the BlockList: its IPv6 rules on ::/96 would match every IPv4 address checked.)
+    if (groups.slice(0, 6).every((g) => g === 0) || (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0)) return false;
+    if (groups[0] === 0x64 && groups[1] === 0xff9b) return false;
+    return !blocked.check(groups.map((g) => g.toString(16)).join(':'), 'ipv6');
   }
   return net.isIPv4(address) && !blocked.check(address, 'ipv4');
 }

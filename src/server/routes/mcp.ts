@@ -12,7 +12,8 @@ const SERVER_INFO = { name: 'csai', title: 'CSAI 药物研发智能助手' };
 /**
  * One MCP server for one request (stateless Streamable HTTP: the SDK needs a new server and
  * transport per request). It lists the registry's usable tools with the same names and JSON
- * Schemas the model is offered, and runs them as the token's user.
+ * Schemas the model is offered, and runs them as the token's user; a tool's `files` names any
+ * document that user may read (there is no question with attached documents).
  */
 function mcpServer(tools: ToolRegistry, userId: string, version: string): Server {
   const server = new Server({ ...SERVER_INFO, version }, { capabilities: { tools: {} } });
@@ -21,7 +22,7 @@ function mcpServer(tools: ToolRegistry, userId: string, version: string): Server
     tools: tools.select(undefined, await tools.audience(userId)).map((t) => ({ name: t.name, title: t.label, description: t.description, inputSchema: t.inputSchema })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const result = await tools.run(request.params.name, request.params.arguments ?? {}, { viewer: { userId }, docIds: [], signal: extra.signal });
+    const result = await tools.run(request.params.name, request.params.arguments ?? {}, { viewer: { userId }, docIds: [], fileScope: 'readable', signal: extra.signal });
     const structured = result.ok && isRecord(result.data) ? { structuredContent: result.data } : {};
     return { content: [{ type: 'text', text: result.content }], isError: !result.ok, ...structured };
   });

@@ -121,6 +121,11 @@ export function sandboxArgv(programs: SandboxPrograms, limits: SandboxLimits, in
   const bwrap = [
     programs.bwrap,
     '--unshare-all',
+    // A user namespace of its own (--unshare-all only tries one), in which no nested one may be
+    // created: without it the code cannot gain the capabilities to make PID, network or mount
+    // namespaces either (bubblewrap ≥ 0.8 sets user.max_user_namespaces to 0 inside).
+    '--unshare-user',
+    '--disable-userns',
     '--die-with-parent',
     '--new-session',
     ...system,

@@ -20,26 +20,33 @@ export function inputName(title: string, type: number, taken: Set<string>): stri
   return name;
 }
 
-/** The readable documents of the call, mounted read-only under /input. `files` picks some by id or title. */
+/**
+ * The readable documents of the call, mounted read-only under /input. `files` picks some by id or
+ * title: among the question's documents, or (over MCP, `fileScope: 'readable'`) among every
+ * document the viewer may read — the most recently updated when titles repeat.
+ */
 async function inputsOf(services: ToolServices, ctx: ToolContext, files: readonly string[] | undefined): Promise<Array<{ name: string; storageName: string }>> {
+  const anyReadable = ctx.fileScope === 'readable' && !!files?.length;
   const ids = [...new Set(ctx.docIds)];
-  if (!ids.length) {
+  if (!ids.length && !anyReadable) {
     if (files?.length) throw new ToolInputError(`文件“${files[0]}”不在所附的文档中`);
     return [];
   }
+  const refs = [...new Set(files ?? [])];
+  const lowered = [...new Set(refs.map((r) => r.toLowerCase()))];
   const rows = await services.db
     .selectFrom('kb_documents')
     .select(['kb_documents.id', 'kb_documents.title', 'kb_documents.type', 'kb_documents.storage_name'])
-    .where('kb_documents.id', 'in', ids)
+    .where((eb) => (anyReadable ? eb.or([eb('kb_documents.id', 'in', refs), eb(eb.fn('lower', ['kb_documents.title']), 'in', lowered)]) : eb('kb_documents.id', 'in', ids)))
     .where(docReadable(ctx.viewer.userId))
-    .orderBy('kb_documents.title')
+    .orderBy(anyReadable ? 'kb_documents.updated_at' : 'kb_documents.title', anyReadable ? 'desc' : 'asc')
     .execute();
   let chosen = rows;
   if (files?.length) {
     chosen = [];
     for (const ref of files) {
       const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.title === ref) ?? rows.find((r) => r.title.toLowerCase() === ref.toLowerCase());
-      if (!row) throw new ToolInputError(`文件“${ref}”不在所附的文档中，或你无权读取`);
+      if (!row) throw new ToolInputError(anyReadable ? `文件“${ref}”不存在，或你无权读取` : `文件“${ref}”不在所附的文档中，或你无权读取`);
       if (!chosen.includes(row)) chosen.push(row);
     }
   }

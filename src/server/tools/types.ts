@@ -53,6 +53,11 @@ export interface ToolContext {
   viewer: Viewer;
   /** The readable documents the question chose (files or knowledge bases); may be empty. */
   docIds: string[];
+  /**
+   * What a tool's `files` may name: `attached` (default) only `docIds`; `readable` any document the
+   * viewer may read, by id or title — a call over MCP has no question to attach documents to.
+   */
+  fileScope?: 'attached' | 'readable';
   signal: AbortSignal;
   /** The question the call is made for (its answer, or a 运行 of one of its blocks): files the tool keeps belong to it. */
   questionId?: string | undefined;

@@ -48,6 +48,12 @@ describe('address policy', () => {
     'refuses IPv6 %s',
     (a) => expect(isPublicAddress(a)).toBe(false),
   );
+  // Issue 33: every IPv6 form of a reserved IPv4 address, and the translation prefixes themselves.
+  it.each([
+    '::127.0.0.1', '::7f00:1', '::a00:1', '::a9fe:a9fe', '0:0:0:0:0:0:127.0.0.1', '::ffff:0:127.0.0.1', '::ffff:169.254.169.254',
+    '64:ff9b::127.0.0.1', '64:ff9b::8.8.8.8', '64:ff9b:1::1', '2002:7f00:1::1', '2002:a00:1::1', '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001::1', '::ffff:7f00:1%eth0', 'not-an-address',
+  ])('refuses the IPv6 form %s', (a) => expect(isPublicAddress(a, 6)).toBe(false));
   it.each(['8.8.8.8', '1.1.1.1', '132.249.210.1', '2606:4700:4700::1111'])('allows public %s', (a) => expect(isPublicAddress(a)).toBe(true));
 });
 
@@ -67,6 +73,9 @@ describe('safeFetch with the default policy', () => {
     'http://0x7f.1/',
     'http://169.254.169.254/latest/meta-data/',
     'http://[::ffff:127.0.0.1]/',
+    'http://[::127.0.0.1]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[2002:7f00:1::1]/',
     'http://10.0.0.1/',
   ])('refuses %s', async (url) => {
     expect((await refusal(safeFetch(url))).code).toBe('blocked_address');

@@ -11,7 +11,7 @@ import { maskSecret, type McpAuthInput, type McpServerInput, type McpServerView 
 import type { ToolResultPayload } from '../../../contract/tools';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
-import { guardedFetch, hostAllowList, type GuardedFetch } from '../../net/guarded-fetch';
+import { checkDestination, guardedFetch, hostAllowList, type GuardedFetch } from '../../net/guarded-fetch';
 import { SafeFetchError } from '../../net/safe-fetch';
 import type { ToolSource } from '../types';
 import { readMcpConfigFile, type ConfiguredServer } from './config-file';
@@ -106,6 +106,12 @@ const MAX_RESULT_CHARS = 50_000;
 const fail = (content: string): ToolResultPayload => ({ ok: false, content });
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The SafeFetchError behind `err` (itself or a cause), if any. */
+function safeFetchErrorIn(err: unknown): SafeFetchError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof SafeFetchError) return e;
+  return undefined;
+}
+
 /** A connection failure in words an administrator can act on (`auth`: whether the server is sent authentication). */
 function describe(err: unknown, auth?: SpecAuth): string {
   const raw = err instanceof Error ? err.message : String(err);
@@ -116,6 +122,8 @@ function describe(err: unknown, auth?: SpecAuth): string {
       : '服务器要求认证（HTTP 401）：请为它设置认证（Bearer 令牌或自定义请求头）';
   }
   if (status === 403) return auth ? '服务器拒绝访问（HTTP 403）：所设置的认证信息没有访问权限' : '服务器拒绝访问（HTTP 403）：可能需要设置认证';
+  const refused = safeFetchErrorIn(err);
+  if (refused?.code === 'blocked_address') return `${refused.message}（内网的 MCP 服务器须由运维在 CSAI_MCP_ALLOWED_HOSTS 中列出）`;
   if (/ECONNREFUSED/.test(raw)) return '连接被拒绝（服务器未运行或端口错误）';
   if (/ENOTFOUND|EAI_AGAIN/.test(raw)) return '找不到该主机名';
   if (err instanceof StreamableHTTPError || err instanceof SseError) {
@@ -151,7 +159,8 @@ export async function startMcpManager({ config, db, log, secret, connectTimeoutM
   let closed = false;
   // Browser-added URLs: public addresses, or intranet hosts the operator listed. The configuration
   // file's URLs are the operator's own and trusted like LLM_BASE_URL.
-  const adminFetch: GuardedFetch = guardedFetch({ isAllowed: hostAllowList(config.CSAI_MCP_ALLOWED_HOSTS) });
+  const adminAllowed = hostAllowList(config.CSAI_MCP_ALLOWED_HOSTS);
+  const adminFetch: GuardedFetch = guardedFetch({ isAllowed: adminAllowed });
   const trustedFetch: GuardedFetch = guardedFetch({ isAllowed: () => true });
 
   const configured: ConfiguredServer[] = config.CSAI_MCP_CONFIG ? readMcpConfigFile(config.CSAI_MCP_CONFIG) : [];
@@ -215,6 +224,8 @@ export async function startMcpManager({ config, db, log, secret, connectTimeoutM
     const auth = entry.spec.transport === 'stdio' ? undefined : entry.spec.auth;
     try {
       if (auth && auth.value === undefined) throw new McpServerError('unreachable', UNREADABLE_AUTH);
+      // One address check for every transport, before either speaks (each request is checked again as it connects).
+      if (entry.spec.transport !== 'stdio' && entry.spec.origin === 'admin') await checkDestination(entry.spec.url, adminAllowed);
       const transport = transportOf(entry.spec);
       await client.connect(transport, { timeout: connectTimeoutMs });
       const tools: RemoteTool[] = [];
