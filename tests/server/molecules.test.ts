@@ -307,6 +307,10 @@ describe('the intelligence_search tool', () => {
       expect(sub.molecules?.hits).toHaveLength(5);
       expect(sub.molecules?.truncated).toBe(true);
       await expect(tool.run(tool.input.parse({ query: 'x', structure: '[#6;', mode: 'substructure' }), ctx(ownerId))).rejects.toThrow(ToolInputError);
+      // A salt found by its free base: the text the model reads says it matched the parent.
+      const salt = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: '苯海拉明', structure: DIPHENHYDRAMINE, mode: 'exact' }), ctx(ownerId)));
+      expect(salt.molecules?.hits.map((h) => [h.doc_id, h.matched])).toEqual([[docs['salts.sdf'], 'parent']]);
+      expect(tool.summarize(salt)).toContain(`按母体结构匹配（母体 ${DIPHENHYDRAMINE}）`);
       expect(tool.input.safeParse({ query: 'x', top_k: 1_000_000 }).success).toBe(false);
     } finally {
       await chem.close();
