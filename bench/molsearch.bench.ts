@@ -14,6 +14,7 @@
 // - substructure: the same queries matched in the workers against every molecule, without the
 //   pattern-fingerprint screen and without stopping at top_k (what the screen saves);
 // and against the budgets (exact 10 ms, similarity 200 ms, substructure 1 s).
+import type { Insertable } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
 import { usersRepo } from '../src/server/auth/accounts';
@@ -81,7 +82,7 @@ async function library(dir: string, chem: ReturnType<typeof createChemService>):
   const seen = new Set<string>();
   const wanted = LIBRARY + FOREIGN;
   let stored = 0;
-  let pending: Omit<MoleculeTable, 'id'>[] = [];
+  let pending: Insertable<MoleculeTable>[] = [];
   const started = Date.now();
   outer: for (const prefix of PREFIXES) {
     for (let i = 0; i < nci.length; i += 200) {
@@ -106,6 +107,8 @@ async function library(dir: string, chem: ReturnType<typeof createChemService>):
           morgan_fp: Buffer.from(r.morgan),
           pattern_fp: Buffer.from(r.pattern),
           pickle: Buffer.from(r.pickle),
+          parent_key: r.parentKey,
+          parent_smiles: r.parentSmiles,
         });
         stored++;
         if (stored >= wanted) break outer;

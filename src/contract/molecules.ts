@@ -46,6 +46,8 @@ export const molSearchBody = z
         .min(1, `返回数量必须是 1 到 ${MOLECULE_SEARCH_LIMITS.maxTopK} 之间的整数`)
         .max(MOLECULE_SEARCH_LIMITS.maxTopK, `返回数量必须是 1 到 ${MOLECULE_SEARCH_LIMITS.maxTopK} 之间的整数`)
         .optional(),
+      /** Exact search: also find salts, mixtures and charged forms of the query's parent (default true). */
+      match_parent: z.boolean({ error: 'match_parent 必须是 true 或 false' }).optional(),
     },
     { error: '请求体必须是 JSON 对象' },
   )
@@ -74,13 +76,23 @@ export const moleculeHit = z.object({
   inchikey: z.string(),
   /** Tanimoto similarity to the query (similarity and exact search); null for substructure hits. */
   score: z.number().nullable(),
+  /**
+   * Exact search: `structure` when the stored molecule is the query itself, `parent` when it matched
+   * through its standardised parent (a salt or mixture of the query, or the query is a salt of it);
+   * null in the other modes.
+   */
+  matched: z.enum(['structure', 'parent']).nullable().optional(),
+  /** The stored molecule's parent (largest organic fragment, neutralised) when it differs from the molecule; else null. */
+  parent_smiles: z.string().nullable().optional(),
+  /** Substructure search: the matched atoms and bonds, numbered as in `smiles` (what its picture is drawn from); else null. */
+  highlight: z.object({ atoms: z.array(z.number().int()), bonds: z.array(z.number().int()) }).nullable().optional(),
 });
 export type MoleculeHit = z.infer<typeof moleculeHit>;
 
 export const molSearchResult = z.object({
   mode: z.enum(MOLECULE_SEARCH_MODES),
-  /** What the query was read as: a molecule (canonical SMILES) or a SMARTS pattern. */
-  query: z.object({ form: z.enum(['mol', 'smarts']), text: z.string() }),
+  /** What the query was read as: a molecule (canonical SMILES) or a SMARTS pattern; `parent`: its standardised parent when it differs (exact search matches by it). */
+  query: z.object({ form: z.enum(['mol', 'smarts']), text: z.string(), parent: z.string().nullable().optional() }),
   hits: z.array(moleculeHit),
   /** More molecules matched than were returned (top_k reached). */
   truncated: z.boolean(),

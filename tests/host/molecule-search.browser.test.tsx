@@ -12,8 +12,8 @@ const result: MolSearchResult = {
   mode: 'substructure',
   query: { form: 'mol', text: 'c1ccccc1' },
   hits: [
-    { molecule_id: 1, doc_id: 'pdf1', doc_title: '综述.pdf', doc_type: 1, source: 'text', page: 3, name: null, mol_key: null, smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchikey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', score: null },
-    { molecule_id: 2, doc_id: 'sdf1', doc_title: 'cdk2.sdf', doc_type: 5, source: 'sdf', page: null, name: 'ZINC1', mol_key: 'sdf1:7', smiles: 'c1ccccc1CN', inchikey: 'X', score: null },
+    { molecule_id: 1, doc_id: 'pdf1', doc_title: '综述.pdf', doc_type: 1, source: 'text', page: 3, name: null, mol_key: null, smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchikey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', score: null, highlight: { atoms: [4, 5, 6, 7, 8, 9], bonds: [4, 5, 6, 7, 8, 12] } },
+    { molecule_id: 2, doc_id: 'sdf1', doc_title: 'cdk2.sdf', doc_type: 5, source: 'sdf', page: null, name: 'ZINC1', mol_key: 'sdf1:7', smiles: 'c1ccccc1CN', inchikey: 'X', score: null, highlight: null },
   ],
   truncated: false,
   searched: 120,
@@ -69,11 +69,28 @@ describe('the molecule search screen', () => {
     expect(host.querySelector('.molsearch__summary')?.textContent).to.contain('在 120 个分子中找到 2 个');
     const first = hits[0]!;
     expect(first.querySelector('csai-molecule')?.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    // The matched atoms go to the drawing, which asks the server to highlight them.
+    expect(first.querySelector('csai-molecule')?.getAttribute('highlight-atoms')).to.equal('4,5,6,7,8,9');
+    expect(first.querySelector('csai-molecule')?.getAttribute('highlight-bonds')).to.equal('4,5,6,7,8,12');
+    expect(hits[1]!.querySelector('csai-molecule')?.hasAttribute('highlight-atoms')).to.equal(false);
     expect(first.querySelector('a')?.getAttribute('href')).to.equal('/pdf_viewer?docId=pdf1&page=3');
     expect(first.textContent).to.contain('文中第 3 页');
     const second = hits[1]!;
     expect(second.querySelector('a')?.getAttribute('href')).to.equal('/pdf_viewer?docId=sdf1&type=5&mol=7');
     expect(second.textContent).to.contain('SDF 第 7 个分子');
+  });
+
+  it('says when an exact hit matched by its parent structure (a salt of the query)', async () => {
+    answer = () =>
+      jsonResponse(200, {
+        success: true,
+        data: { ...result, mode: 'exact', hits: [{ ...result.hits[1], smiles: 'CN(C)CCOC(c1ccccc1)c1ccccc1.Cl', score: 1, matched: 'parent', parent_smiles: 'CN(C)CCOC(c1ccccc1)c1ccccc1', highlight: null }] },
+        message: '',
+      });
+    await type('CN(C)CCOC(c1ccccc1)c1ccccc1');
+    await submit();
+    const hit = await waitFor(() => host.querySelector('.molsearch__hit'), 'a hit');
+    expect(hit.querySelector('.molsearch__parent')?.textContent).to.equal('按母体结构匹配：CN(C)CCOC(c1ccccc1)c1ccccc1');
   });
 
   it('sends the threshold of a similarity search and shows the scores', async () => {

@@ -29,6 +29,15 @@ const THEIR_MOLECULE = 'CC(=O)Oc1cccc(C(=O)O)c1';
 
 type NameId = { name_id: Array<{ name: string; docId: string }> };
 
+/** Diphenhydramine as its hydrochloride, nicotine as its tartrate: how suppliers' SDF files list salts. */
+const DIPHENHYDRAMINE = 'CN(C)CCOC(c1ccccc1)c1ccccc1';
+const SALTS: [string, string][] = [
+  ['diphenhydramine hydrochloride', `${DIPHENHYDRAMINE}.Cl`],
+  ['nicotine tartrate', 'CN1CCC[C@H]1c1cccnc1.OC(=O)[C@H](O)[C@@H](O)C(=O)O'],
+];
+/** 4-({5-amino-1-[(2,6-difluorophenyl)carbonyl]-1H-1,2,4-triazol-3-yl}amino)benzenesulfonamide: 5DPV's second ligand (HETNAM SKE). */
+const SKE = 'Nc1nc(Nc2ccc(S(N)(=O)=O)cc2)nn1C(=O)c1c(F)cccc1F';
+
 let server: TestServer;
 let dataDir: string;
 let owner: Client;
@@ -71,16 +80,22 @@ beforeAll(async () => {
     ['Kinase inhibitors', 'Introduction without structures.'],
     ['Reference compounds', `Aspirin ${ASPIRIN} was used as control.`, 'Caffeine Cn1cnc2c1c(=O)n(C)c(=O)n2C in water.'],
   ]);
+  const engine = createChemEngine(await loadRdkit());
+  const saltSdf = SALTS.map(([name, smiles]) => {
+    const molfile = engine.molfile({ smiles });
+    return `${name}${molfile.slice(molfile.indexOf('\n')).trimEnd()}\n$$$$\n`;
+  }).join('');
   const up = await upload<NameId>(owner, [
     { name: 'cdk2.sdf', data: real('cdk2.sdf') },
     { name: '5dpv.pdb', data: real('5dpv.pdb') },
     { name: 'paper.pdf', data: paper },
+    { name: 'salts.sdf', data: Buffer.from(saltSdf) },
   ]);
   expect(up.status).toBe(200);
   for (const { name, docId } of up.body.data.name_id) docs[name] = docId;
   const theirs = await upload<NameId>(stranger, [{ name: 'aspirin.sdf', data: aspirinSdf }]);
   docs['aspirin.sdf'] = theirs.body.data.name_id[0]!.docId;
-  for (const name of ['cdk2.sdf', '5dpv.pdb', 'paper.pdf']) expect((await waitParsed(owner, docs[name]!, 120_000)).parseStatus).toBe(2);
+  for (const name of ['cdk2.sdf', '5dpv.pdb', 'paper.pdf', 'salts.sdf']) expect((await waitParsed(owner, docs[name]!, 120_000)).parseStatus).toBe(2);
   expect((await waitParsed(stranger, docs['aspirin.sdf']!)).parseStatus).toBe(2);
   for (const id of Object.values(docs)) await waitIndexed(id);
 }, 240_000);
@@ -97,8 +112,10 @@ describe('filling the molecule table', () => {
       expect(count(docs['cdk2.sdf']!)).toBe(sdfRecords);
       expect(sdfRecords).toBeGreaterThan(40);
       const ligands = db.prepare('select name, canonical_smiles from molecules where doc_id = ? order by ordinal').all(docs['5dpv.pdb']) as { name: string; canonical_smiles: string }[];
-      expect(ligands.map((l) => l.name.split(' ')[0])).toEqual(expect.arrayContaining(['5DN']));
-      expect(ligands.find((l) => l.name.startsWith('5DN'))!.canonical_smiles).toContain('Br');
+      // Both ligands, each with its residue name, chain and number; SKE's distorted triazole defeats
+      // Open Babel's geometric perception, its bonds are worked out from the file's FORMUL record.
+      expect(ligands.map((l) => l.name)).toEqual(['5DN A:401', 'SKE A:402']);
+      expect(ligands[0]!.canonical_smiles).toContain('Br');
       const text = db.prepare('select page, canonical_smiles, inchikey, length(morgan_fp) as m, length(pattern_fp) as p from molecules where doc_id = ? order by ordinal').all(docs['paper.pdf']) as { page: number; canonical_smiles: string; inchikey: string; m: number; p: number }[];
       expect(text.map((t) => [t.page, t.canonical_smiles])).toEqual([
         [2, 'CC(=O)Oc1ccccc1C(=O)O'],
@@ -168,7 +185,7 @@ describe('searching under the documents’ access rule', () => {
     expect(few.body.data.hits).toHaveLength(3);
     expect(few.body.data.truncated).toBe(true);
     const benzene = await search(owner, { query: 'C1=CC=CC=C1', mode: 'substructure', top_k: 500 });
-    expect(benzene.body.data.query).toEqual({ form: 'mol', text: 'c1ccccc1' });
+    expect(benzene.body.data.query).toEqual({ form: 'mol', text: 'c1ccccc1', parent: null });
     expect(benzene.body.data.hits.some((h) => h.doc_id === docs['paper.pdf'])).toBe(true);
     const none = await search(stranger, { query: PURINE_SMARTS, mode: 'substructure' });
     expect(none.body.data.hits).toEqual([]);
@@ -190,6 +207,68 @@ describe('searching under the documents’ access rule', () => {
   it('finds a PDB ligand by its structure', async () => {
     const res = await search(owner, { query: 'OC(=O)c1cc(-c2cccc(Br)c2)nc2c(F)cccc12', mode: 'exact' });
     expect(res.body.data.hits.map((h) => [h.doc_id, h.source, h.name?.split(' ')[0]])).toEqual([[docs['5dpv.pdb'], 'pdb', '5DN']]);
+  });
+
+  it('finds the second ligand of a PDB file too, as the structure its HETNAM names', async () => {
+    const res = await search(owner, { query: SKE, mode: 'exact' });
+    expect(res.body.data.hits.map((h) => [h.doc_id, h.source, h.name, h.matched])).toEqual([[docs['5dpv.pdb'], 'pdb', 'SKE A:402', 'structure']]);
+    // Read back by RDKit: the stored SMILES is the named molecule (same InChIKey as the name's structure).
+    const rdkit = await loadRdkit();
+    const key = (smiles: string) => {
+      const mol = rdkit.get_mol(smiles)!;
+      try {
+        return rdkit.get_inchikey_for_inchi(mol.get_inchi());
+      } finally {
+        mol.delete();
+      }
+    };
+    expect(key(res.body.data.hits[0]!.smiles)).toBe(key(SKE));
+    expect(key(SKE)).toBe('KDKUVYLMPJIGKA-UHFFFAOYSA-N');
+  });
+});
+
+describe('salts and mixtures', () => {
+  it('finds a hydrochloride by its free base, keeping the salt’s structure and saying it matched the parent', async () => {
+    const res = await search(owner, { query: DIPHENHYDRAMINE, mode: 'exact' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.hits.map((h) => [h.doc_id, h.name, h.smiles, h.matched, h.parent_smiles])).toEqual([
+      [docs['salts.sdf'], 'diphenhydramine hydrochloride', 'CN(C)CCOC(c1ccccc1)c1ccccc1.Cl', 'parent', 'CN(C)CCOC(c1ccccc1)c1ccccc1'],
+    ]);
+    // The record keeps its full structure: its SDF record is the salt.
+    const record = await owner.get<{ molfile: string; smiles: string }>(`/api/v1/mol/get_mol_string?mol_key=${encodeURIComponent(res.body.data.hits[0]!.mol_key!)}`);
+    expect(record.body.data.smiles).toContain('Cl');
+    // The protonated form as a query has the same parent; the salt itself matches as its structure.
+    const cation = await search(owner, { query: 'C[NH+](C)CCOC(c1ccccc1)c1ccccc1', mode: 'exact' });
+    expect(cation.body.data.query.parent).toBe(DIPHENHYDRAMINE);
+    expect(cation.body.data.hits.map((h) => h.matched)).toEqual(['parent']);
+    const itself = await search(owner, { query: 'Cl.CN(C)CCOC(c1ccccc1)c1ccccc1', mode: 'exact' });
+    expect(itself.body.data.hits.map((h) => [h.doc_id, h.matched])).toEqual([[docs['salts.sdf'], 'structure']]);
+    // A mixture is filed under its largest organic part: nicotine, not tartaric acid.
+    const nicotine = await search(owner, { query: 'CN1CCC[C@H]1c1cccnc1', mode: 'exact' });
+    expect(nicotine.body.data.hits.map((h) => [h.name, h.matched])).toEqual([['nicotine tartrate', 'parent']]);
+    expect((await search(owner, { query: 'OC(=O)[C@H](O)[C@@H](O)C(=O)O', mode: 'exact' })).body.data.hits).toEqual([]);
+    // Only the structure itself when asked.
+    expect((await search(owner, { query: DIPHENHYDRAMINE, mode: 'exact', match_parent: false })).body.data.hits).toEqual([]);
+    // Not in documents the searcher may not read.
+    expect((await search(stranger, { query: DIPHENHYDRAMINE, mode: 'exact' })).body.data.hits).toEqual([]);
+  });
+});
+
+describe('substructure hits', () => {
+  it('carry the matched atoms, numbered as in their SMILES, and their pictures highlight exactly those', async () => {
+    const res = await search(owner, { query: 'CN(C)CCO', mode: 'substructure' });
+    expect(res.status).toBe(200);
+    const hit = res.body.data.hits.find((h) => h.doc_id === docs['salts.sdf'])!;
+    expect(hit.smiles).toBe('CN(C)CCOC(c1ccccc1)c1ccccc1.Cl');
+    expect(hit.highlight).toEqual({ atoms: [0, 1, 2, 3, 4, 5], bonds: [0, 1, 2, 3, 4] });
+    // What the result page's picture asks for (csai-molecule highlight-atoms / highlight-bonds).
+    const drawn = await owner.post<{ svg: string; highlighted_atoms: number[] }>('/api/v1/mol/draw_svg', { smiles: hit.smiles, width: 200, height: 150, highlight: hit.highlight });
+    expect(drawn.status).toBe(200);
+    expect(drawn.body.data.highlighted_atoms).toEqual([0, 1, 2, 3, 4, 5]);
+    const highlighted = [...drawn.body.data.svg.matchAll(/<ellipse[^>]*class="(atom-\d+)"[^>]*fill:#FF9933/g)].map((m) => m[1]);
+    expect(new Set(highlighted)).toEqual(new Set(['atom-0', 'atom-1', 'atom-2', 'atom-3', 'atom-4', 'atom-5']));
+    // Exact and similarity hits have no highlight.
+    expect((await search(owner, { query: DIPHENHYDRAMINE, mode: 'exact' })).body.data.hits.every((h) => h.highlight === null)).toBe(true);
   });
 });
 
@@ -228,6 +307,10 @@ describe('the intelligence_search tool', () => {
       expect(sub.molecules?.hits).toHaveLength(5);
       expect(sub.molecules?.truncated).toBe(true);
       await expect(tool.run(tool.input.parse({ query: 'x', structure: '[#6;', mode: 'substructure' }), ctx(ownerId))).rejects.toThrow(ToolInputError);
+      // A salt found by its free base: the text the model reads says it matched the parent.
+      const salt = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: '苯海拉明', structure: DIPHENHYDRAMINE, mode: 'exact' }), ctx(ownerId)));
+      expect(salt.molecules?.hits.map((h) => [h.doc_id, h.matched])).toEqual([[docs['salts.sdf'], 'parent']]);
+      expect(tool.summarize(salt)).toContain(`按母体结构匹配（母体 ${DIPHENHYDRAMINE}）`);
       expect(tool.input.safeParse({ query: 'x', top_k: 1_000_000 }).success).toBe(false);
     } finally {
       await chem.close();
@@ -247,6 +330,7 @@ describe('bad input', () => {
     ['a threshold above 1', { query: 'CCO', mode: 'similarity', threshold: 2 }, /阈值/],
     ['an empty query', { query: '  ', mode: 'exact' }, /请输入查询结构/],
     ['an unknown field', { query: 'CCO', mode: 'exact', limit: 3 }, /.+/],
+    ['match_parent as a string', { query: 'CCO', mode: 'exact', match_parent: 'yes' }, /match_parent/],
   ];
   for (const [what, body, message] of cases) {
     it(`answers ${what} with 400 and a Chinese message`, async () => {
@@ -287,9 +371,30 @@ describe('documents parsed before the molecule table', () => {
     db.prepare('delete from molecules where doc_id = ?').run(docs['paper.pdf']);
     db.prepare('delete from molecule_docs where doc_id = ?').run(docs['paper.pdf']);
     db.prepare("delete from jobs where kind = 'index_molecules'").run();
+    // The salts as an index from before parent keys (version 1): no parent key, no second ligand.
+    db.prepare("update molecules set parent_key = '', parent_smiles = null where doc_id = ?").run(docs['salts.sdf']);
+    db.prepare('update molecule_docs set version = 1 where doc_id = ?').run(docs['salts.sdf']);
     db.close();
     await server.close();
     server = await startServer({}, dataDir);
     expect(await waitIndexed(docs['paper.pdf']!)).toBe(2);
-  }, 60_000);
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const check = server.sqlite();
+      const version = (check.prepare('select version from molecule_docs where doc_id = ?').get(docs['salts.sdf']) as { version: number }).version;
+      check.close();
+      if (version > 1) break;
+      if (Date.now() > until) throw new Error('salts not indexed again');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const after = server.sqlite();
+    try {
+      expect(after.prepare('select parent_key, parent_smiles from molecules where doc_id = ? order by ordinal').all(docs['salts.sdf'])).toEqual([
+        { parent_key: 'ZZVUWRFHKOJYTH-UHFFFAOYSA-N', parent_smiles: DIPHENHYDRAMINE },
+        { parent_key: 'SNICXCGAKADSCV-JTQLQIEISA-N', parent_smiles: 'CN1CCC[C@H]1c1cccnc1' },
+      ]);
+    } finally {
+      after.close();
+    }
+  }, 120_000);
 });

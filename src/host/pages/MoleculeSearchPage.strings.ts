@@ -27,6 +27,8 @@ addHostStrings(
       where_page: '文中第 {{page}} 页',
       where_text: '文中',
       score: '相似度 {{score}}',
+      matched_parent: '按母体结构匹配：{{parent}}',
+      highlighted: '高亮显示与查询匹配的原子',
     },
   },
   {
@@ -53,6 +55,8 @@ addHostStrings(
       where_page: 'page {{page}} of the text',
       where_text: 'in the text',
       score: 'similarity {{score}}',
+      matched_parent: 'Matched by its parent structure: {{parent}}',
+      highlighted: 'Atoms matching the query are highlighted',
     },
   },
 );

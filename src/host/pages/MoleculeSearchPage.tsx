@@ -168,13 +168,19 @@ function HitCard({ hit }: { hit: MoleculeHit }) {
     : t('molecules.where_text');
   return (
     <li className="molsearch__hit">
-      <CustomElement tag="csai-molecule" attrs={{ smiles: hit.smiles, width: '200', height: '150', 'hide-copy': '' }} />
+      <CustomElement tag="csai-molecule" attrs={{ smiles: hit.smiles, width: '200', height: '150', 'hide-copy': '', ...highlightAttrs(hit) }} />
       <div className="molsearch__meta">
         <Link href={moleculeHitPath(hit)} className="molsearch__doc">{hit.doc_title}</Link>
         <span className="muted small">{where}{hit.source === 'sdf' && hit.name ? ` · ${hit.name}` : ''}</span>
         {hit.score !== null && <span className="badge badge--accent">{t('molecules.score', { score: hit.score.toFixed(2) })}</span>}
+        {hit.matched === 'parent' && <span className="badge molsearch__parent">{t('molecules.matched_parent', { parent: hit.parent_smiles ?? hit.smiles })}</span>}
         <code className="molsearch__smiles">{hit.smiles}</code>
       </div>
     </li>
   );
+}
+
+/** A substructure hit's matched atoms and bonds as the drawing's highlight attributes. */
+function highlightAttrs(hit: Pick<MoleculeHit, 'highlight'>): Record<string, string> {
+  return hit.highlight?.atoms.length ? { 'highlight-atoms': hit.highlight.atoms.join(','), 'highlight-bonds': hit.highlight.bonds.join(',') } : {};
 }

@@ -545,4 +545,15 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('questions').addColumn('queued_notice_at', 'text').execute();
     },
   },
+  '0025_molecule_parents': {
+    async up(db: Kysely<unknown>) {
+      // A salt or mixture is found by its parent (issue 32 §3): the key (InChIKey, or canonical SMILES
+      // without InChI) of the molecule's largest organic fragment, neutralised, and that parent's SMILES
+      // when it differs. Rows from before are filled by indexing every document again at the next start
+      // (MOLECULE_INDEX_VERSION 2); '' until then, when exact search still matches the structure itself.
+      await db.schema.alterTable('molecules').addColumn('parent_key', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema.alterTable('molecules').addColumn('parent_smiles', 'text').execute();
+      await db.schema.createIndex('molecules_parent_key').on('molecules').column('parent_key').execute();
+    },
+  },
 };

@@ -308,6 +308,10 @@ export interface MoleculeTable {
   morgan_fp: Buffer;
   pattern_fp: Buffer;
   pickle: Buffer;
+  /** The standardised parent's key (migration 0025): largest organic fragment, neutralised; '' before re-indexing. */
+  parent_key: Generated<string>;
+  /** The parent's canonical SMILES when it differs from the molecule (a salt, a mixture, a charged form). */
+  parent_smiles: string | null;
 }
 
 /** A document whose molecules are in the molecule table, and by which version. */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { engineOf, jsonText } from '../db/dialect';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { smilesInText } from '../../contract/smiles';
 import { moleculeChem, type MoleculeRecord, type RecordInput } from '../chem/molecule-ops';
 import { createChemService, type ChemService } from '../chem/service';
@@ -9,7 +9,7 @@ import type { MoleculeTable } from '../db/schema';
 import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
 import type { FileStore } from '../files/file-store';
-import { ligandSmiles, pdbLigands } from './pdb-ligands';
+import { ligandMolfile, ligandSmiles, pdbLigands, perceptionFailed } from './pdb-ligands';
 
 /**
  * Filling the molecule table (issue 18 §5): a durable job per document, queued when the document is
@@ -19,8 +19,8 @@ import { ligandSmiles, pdbLigands } from './pdb-ligands';
  * fingerprints catch up (fingerprints.ts).
  */
 export const MOLECULE_JOB = 'index_molecules';
-/** Bump when what is stored changes: every document is indexed again at the next start. */
-export const MOLECULE_INDEX_VERSION = 1;
+/** Bump when what is stored changes: every document is indexed again at the next start (2: parent keys, PDB ligands by formula). */
+export const MOLECULE_INDEX_VERSION = 2;
 const MAX_ATTEMPTS = 3;
 /** Structures sent to the chemistry worker in one call (well inside its time limit). */
 const BATCH = 100;
@@ -41,6 +41,8 @@ interface Candidate {
   page: number | null;
   name: string | null;
   input: RecordInput;
+  /** Read when RDKit refuses `input` (a PDB ligand's bonds worked out from its formula). */
+  fallback?: RecordInput;
 }
 
 function payloadOf(job: Job): MoleculeJobPayload | undefined {
@@ -85,8 +87,8 @@ export async function copyMolecules(ex: Executor, fromId: string, toId: string):
     await queueMoleculeIndex(ex, toId);
     return;
   }
-  await sql`insert into molecules (doc_id, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle)
-    select ${toId}, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle from molecules where doc_id = ${fromId} order by ordinal`.execute(ex);
+  await sql`insert into molecules (doc_id, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle, parent_key, parent_smiles)
+    select ${toId}, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle, parent_key, parent_smiles from molecules where doc_id = ${fromId} order by ordinal`.execute(ex);
   const t = now();
   await ex.insertInto('molecule_docs').values({ ...source, doc_id: toId, indexed_at: t }).execute();
   await ex.insertInto('molecule_changes').values({ doc_id: toId, changed_at: t }).execute();
@@ -103,8 +105,13 @@ async function candidatesOf(db: Db, files: FileStore, doc: { id: string; type: n
     const ligands = pdbLigands((await files.readAll(doc.storage_name)).toString('latin1'));
     const smiles = await ligandSmiles(ligands, signal);
     return ligands.flatMap((l, i) => {
+      // Open Babel perceives bond orders from the geometry; where that leaves a radical or a
+      // five-valent carbon (a distorted ring), the bonds are worked out from the file's formula.
       const s = smiles[i];
-      return s ? [{ source: 'pdb' as const, ordinal: i + 1, page: null, name: l.name, input: { smiles: s } }] : [];
+      const input = s && !perceptionFailed(s) ? { smiles: s } : null;
+      const molfile = ligandMolfile(l);
+      const fallback = molfile ? { molfile } : undefined;
+      return input || fallback ? [{ source: 'pdb' as const, ordinal: i + 1, page: null, name: l.name, input: input ?? fallback!, ...(input && fallback ? { fallback } : {}) }] : [];
     });
   }
   const chunks = await db.selectFrom('kb_chunks').select(['page', 'text']).where('doc_id', '=', doc.id).orderBy('ordinal').execute();
@@ -138,7 +145,12 @@ export async function indexDocumentMolecules(db: Db, files: FileStore, chem: Pic
     if (signal?.aborted) throw new Error('stopped');
     records.push(...(await rdkit.records(candidates.slice(i, i + BATCH).map((c) => c.input))));
   }
-  const rows: Omit<MoleculeTable, 'id'>[] = [];
+  const retry = candidates.flatMap((c, i) => (!records[i] && c.fallback ? [i] : []));
+  if (retry.length) {
+    const second = await rdkit.records(retry.map((i) => candidates[i]!.fallback!));
+    retry.forEach((i, k) => (records[i] = second[k] ?? null));
+  }
+  const rows: Insertable<MoleculeTable>[] = [];
   const seenInText = new Set<string>();
   candidates.forEach((c, i) => {
     const r = records[i];
@@ -162,6 +174,8 @@ export async function indexDocumentMolecules(db: Db, files: FileStore, chem: Pic
       morgan_fp: blob(r.morgan),
       pattern_fp: blob(r.pattern),
       pickle: blob(r.pickle),
+      parent_key: r.parentKey,
+      parent_smiles: r.parentSmiles,
     });
   });
   return db.transaction().execute(async (tx) => {

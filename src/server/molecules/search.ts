@@ -15,6 +15,8 @@ export interface MoleculeQuery {
   mode: MoleculeSearchMode;
   threshold?: number;
   topK?: number;
+  /** Exact search also finds the query's salts, mixtures and charged forms by their standardised parent (default true). */
+  matchParent?: boolean;
 }
 
 /**
@@ -41,12 +43,16 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
     ).map((r) => r.id);
 
   /** The stored rows of the given molecules as hits, in the order given. */
-  async function hitsOf(ids: number[], scores: Map<number, number | null>): Promise<MoleculeHit[]> {
+  async function hitsOf(
+    ids: number[],
+    scores: Map<number, number | null>,
+    extra: { matched?: (row: { inchikey: string; canonical_smiles: string }) => MoleculeHit['matched'] } = {},
+  ): Promise<MoleculeHit[]> {
     if (!ids.length) return [];
     const rows = await db
       .selectFrom('molecules')
       .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
-      .select(['molecules.id', 'molecules.doc_id', 'molecules.source', 'molecules.ordinal', 'molecules.page', 'molecules.name', 'molecules.canonical_smiles', 'molecules.inchikey', 'kb_documents.title', 'kb_documents.type'])
+      .select(['molecules.id', 'molecules.doc_id', 'molecules.source', 'molecules.ordinal', 'molecules.page', 'molecules.name', 'molecules.canonical_smiles', 'molecules.inchikey', 'molecules.parent_smiles', 'kb_documents.title', 'kb_documents.type'])
       .where('molecules.id', 'in', ids)
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -65,23 +71,36 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
         smiles: r.canonical_smiles,
         inchikey: r.inchikey,
         score: scores.get(id) ?? null,
+        matched: extra.matched?.(r) ?? null,
+        parent_smiles: r.parent_smiles,
+        highlight: null,
       }];
     });
   }
 
-  async function exact(viewer: Viewer, q: PreparedQuery, topK: number) {
+  /**
+   * The query's structure (InChIKey; canonical SMILES where InChI has none) and, with `matchParent`,
+   * every molecule with the same standardised parent: the hydrochloride of a free base, the free base
+   * of a salt, a mixture containing it as its largest organic part. The structure itself comes first.
+   */
+  async function exact(viewer: Viewer, q: PreparedQuery, topK: number, matchParent: boolean) {
+    const isStructure = (r: { inchikey: string; canonical_smiles: string }) => (q.inchiKey ? r.inchikey === q.inchiKey : r.inchikey === '' && r.canonical_smiles === q.display);
     const rows = await db
       .selectFrom('molecules')
       .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
-      .select('molecules.id')
-      .where((eb) => (q.inchiKey ? eb('molecules.inchikey', '=', q.inchiKey) : eb.and([eb('molecules.inchikey', '=', ''), eb('molecules.canonical_smiles', '=', q.display)])))
+      .select(['molecules.id', 'molecules.inchikey', 'molecules.canonical_smiles'])
+      .where((eb) => {
+        const same = q.inchiKey ? eb('molecules.inchikey', '=', q.inchiKey) : eb.and([eb('molecules.inchikey', '=', ''), eb('molecules.canonical_smiles', '=', q.display)]);
+        return matchParent && q.parentKey ? eb.or([same, eb('molecules.parent_key', '=', q.parentKey)]) : same;
+      })
       .where(docReadable(viewer.userId))
       .orderBy('kb_documents.created_at')
       .orderBy('molecules.ordinal')
-      .limit(topK + 1)
+      .limit(MOLECULE_SEARCH_LIMITS.maxTopK * 2 + 1)
       .execute();
-    const ids = rows.slice(0, topK).map((r) => r.id);
-    return { hits: await hitsOf(ids, new Map(ids.map((id) => [id, 1]))), truncated: rows.length > topK };
+    const ordered = [...rows.filter(isStructure), ...rows.filter((r) => !isStructure(r))];
+    const ids = ordered.slice(0, topK).map((r) => r.id);
+    return { hits: await hitsOf(ids, new Map(ids.map((id) => [id, 1])), { matched: (r) => (isStructure(r) ? 'structure' : 'parent') }), truncated: rows.length > topK };
   }
 
   async function substructure(queryText: string, q: PreparedQuery, candidates: number[], topK: number) {
@@ -99,17 +118,20 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
       });
     }
     const ids = found.slice(0, topK);
-    return { hits: await hitsOf(ids, new Map()), truncated: found.length > topK };
+    const hits = await hitsOf(ids, new Map());
+    // The matched atoms, numbered as in each hit's canonical SMILES (its picture), for highlighting.
+    const highlights = hits.length ? await rdkit.highlight(queryText, q.form, hits.map((h) => h.smiles)) : [];
+    return { hits: hits.map((h, i) => ({ ...h, highlight: highlights[i] ?? null })), truncated: found.length > topK };
   }
 
   return {
-    async search(viewer: Viewer, { query, mode, threshold = MOLECULE_SEARCH_LIMITS.defaultThreshold, topK = MOLECULE_SEARCH_LIMITS.defaultTopK }: MoleculeQuery): Promise<MolSearchResult> {
+    async search(viewer: Viewer, { query, mode, threshold = MOLECULE_SEARCH_LIMITS.defaultThreshold, topK = MOLECULE_SEARCH_LIMITS.defaultTopK, matchParent = true }: MoleculeQuery): Promise<MolSearchResult> {
       const started = performance.now();
       const [prepared, docs] = await Promise.all([rdkit.query(query, mode), readableDocs(viewer), index.refresh()]);
       const mask = index.maskOf(docs);
       let result: { hits: MoleculeHit[]; truncated: boolean; searched: number };
       if (mode === 'exact') {
-        const found = await exact(viewer, prepared, topK);
+        const found = await exact(viewer, prepared, topK, matchParent);
         result = { ...found, searched: countReadable(mask) };
       } else if (mode === 'similarity') {
         const { hits, searched, more } = index.similar(fingerprintWords(prepared.morgan ?? new Uint8Array(0)), mask, threshold, topK);
@@ -119,7 +141,7 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
         const { candidates, searched } = index.screen(fingerprintWords(prepared.pattern), mask);
         result = { ...(await substructure(query, prepared, candidates, topK)), searched };
       }
-      return { mode, query: { form: prepared.form, text: prepared.display }, ...result, took_ms: Math.round((performance.now() - started) * 10) / 10 };
+      return { mode, query: { form: prepared.form, text: prepared.display, parent: prepared.parentSmiles }, ...result, took_ms: Math.round((performance.now() - started) * 10) / 10 };
     },
   };
 

@@ -78,7 +78,9 @@ export const intelligenceSearchTool: ToolFactory = ({ db, chem, knowledge }) => 
           lines.push(`${head}：找到 ${m.hits.length}${m.truncated ? '+' : ''} 个分子：`);
           for (const h of m.hits) {
             const where = `《${h.doc_title}》${h.page ? `第 ${h.page} 页` : ''}${h.name ? `（${h.name}）` : ''}`;
-            lines.push(`- ${h.smiles}，${where}${h.score !== null ? `，相似度 ${h.score.toFixed(2)}` : ''}`);
+            // A salt or mixture found by its parent says so: the stored record is not the query itself.
+            const parent = h.matched === 'parent' ? `，按母体结构匹配（母体 ${h.parent_smiles ?? m.query.parent ?? m.query.text}）` : '';
+            lines.push(`- ${h.smiles}，${where}${h.score !== null ? `，相似度 ${h.score.toFixed(2)}` : ''}${parent}`);
           }
         }
       }

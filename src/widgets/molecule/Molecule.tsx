@@ -18,19 +18,24 @@ export interface MoleculeProps extends CommonProps {
   height: number | undefined;
   caption: boolean;
   hideCopy: boolean;
+  highlightAtoms: string | undefined;
+  highlightBonds: string | undefined;
 }
 
 const DEFAULT_W = 240;
 const DEFAULT_H = 180;
 const clampSize = (n: number | undefined, d: number) => (n === undefined ? d : Math.min(2000, Math.max(50, Math.round(n))));
 
-/** Drawings shared by every <csai-molecule> on the page (answers repeat structures), by input and size. */
+/** A comma-separated index list (`0,1,2`) as numbers; anything else is ignored. */
+const indices = (list: string | undefined) => (list ?? '').split(',').map((x) => x.trim()).filter((x) => /^\d{1,5}$/.test(x)).map(Number);
+
+/** Drawings shared by every <csai-molecule> on the page (answers repeat structures), by input, size and highlight. */
 const drawings = new Map<string, Promise<DrawSvgResult & { smilesIn: string }>>();
 const MAX_CACHED = 200;
 
 /** Draws through the client of the element that asks first (its csai-error reports a failure). */
-function draw(client: ApiClient, input: { smiles?: string; molKey?: string; molfile?: string }, width: number, height: number) {
-  const key = JSON.stringify([client.root, input.smiles, input.molKey, input.molfile, width, height]);
+function draw(client: ApiClient, input: { smiles?: string; molKey?: string; molfile?: string }, width: number, height: number, highlight?: { atoms: number[]; bonds: number[] }) {
+  const key = JSON.stringify([client.root, input.smiles, input.molKey, input.molfile, width, height, highlight]);
   let job = drawings.get(key);
   if (!job) {
     job = (async () => {
@@ -42,7 +47,7 @@ function draw(client: ApiClient, input: { smiles?: string; molKey?: string; molf
         smilesIn = mol.smiles;
       } else if (input.molfile) body = { molfile: input.molfile };
       else body = { smiles: input.smiles ?? '' };
-      const result = await client.post('/mol/draw_svg', { ...body, width, height }, drawSvgResult);
+      const result = await client.post('/mol/draw_svg', { ...body, width, height, ...(highlight ? { highlight } : {}) }, drawSvgResult);
       return { ...result, smilesIn };
     })();
     drawings.set(key, job);
@@ -56,7 +61,7 @@ function draw(client: ApiClient, input: { smiles?: string; molKey?: string; molf
 type State = { state: 'loading' } | { state: 'error'; message: string } | { state: 'done'; svg: SVGSVGElement; result: DrawSvgResult & { smilesIn: string } };
 
 /** A 2D structure drawn by the server (RDKit), with its formula and a copy-SMILES button. */
-export function Molecule({ smiles, molKey, molfile, width, height, caption, hideCopy }: MoleculeProps) {
+export function Molecule({ smiles, molKey, molfile, width, height, caption, hideCopy, highlightAtoms, highlightBonds }: MoleculeProps) {
   const client = useApi();
   const t = useT('molecule');
   const tRef = useRef(t);
@@ -75,7 +80,9 @@ export function Molecule({ smiles, molKey, molfile, width, height, caption, hide
       return;
     }
     setView({ state: 'loading' });
-    draw(client, { smiles, molKey, molfile }, w, h).then(
+    const atoms = indices(highlightAtoms);
+    const highlight = atoms.length ? { atoms, bonds: indices(highlightBonds) } : undefined;
+    draw(client, { smiles, molKey, molfile }, w, h, highlight).then(
       (result) => {
         if (!live) return;
         const svg = parseSvg(result.svg);
@@ -95,7 +102,7 @@ export function Molecule({ smiles, molKey, molfile, width, height, caption, hide
     return () => {
       live = false;
     };
-  }, [client, smiles, molKey, molfile, w, h]);
+  }, [client, smiles, molKey, molfile, w, h, highlightAtoms, highlightBonds]);
 
   // The drawing joins the DOM as nodes (never as an HTML string). A clone per element: the
   // cached parse may be shown by several elements.

@@ -10,6 +10,8 @@ export const moleculeAttributes = {
   height: 'number',
   caption: 'boolean',
   hideCopy: 'boolean',
+  highlightAtoms: 'string',
+  highlightBonds: 'string',
 } as const;
 
 /**
@@ -28,6 +30,8 @@ export const moleculeAttributes = {
  * @attr {number} height - Drawing height in pixels (50–2000, default 180).
  * @attr {boolean} caption - Show the molecular formula under the drawing.
  * @attr {boolean} hide-copy - Hide the copy-SMILES button.
+ * @attr {string} highlight-atoms - Atoms to highlight, comma-separated 0-based indices in the order of `smiles` (a substructure match).
+ * @attr {string} highlight-bonds - Bonds to highlight, comma-separated 0-based indices in the order of `smiles`.
  * @attr {string} api-base - Origin of the CSAI server; the page's own origin when absent.
  * @attr {"light" | "dark"} theme - Colour scheme; `light` when absent.
  * @attr {string} lang - Language of the texts: `zh` (default) or `en`.

@@ -80,6 +80,16 @@ describe('<csai-molecule>', () => {
     expect(calls.filter((c) => c.url.endsWith('draw_svg'))).to.have.length(1);
   });
 
+  it('asks for the atoms and bonds of highlight-atoms / highlight-bonds highlighted, ignoring what is not an index', async () => {
+    box = mount('<csai-molecule smiles="CCOc1ccccc1" highlight-atoms="3,4, 5,x,-1" highlight-bonds="3,4"></csai-molecule><csai-molecule smiles="CCOc1ccccc1" highlight-atoms="nonsense"></csai-molecule>');
+    const [a, b] = [...box.querySelectorAll('csai-molecule')];
+    await waitFor(() => part(a!, 'drawing')?.querySelector('svg') && part(b!, 'drawing')?.querySelector('svg'), 'both drawings');
+    const bodies = calls.filter((c) => c.url.endsWith('draw_svg')).map((c) => c.body);
+    expect(bodies).to.deep.include({ smiles: 'CCOc1ccccc1', width: 240, height: 180, highlight: { atoms: [3, 4, 5], bonds: [3, 4] } });
+    // Nothing usable: drawn without a highlight.
+    expect(bodies).to.deep.include({ smiles: 'CCOc1ccccc1', width: 240, height: 180 });
+  });
+
   it('draws a molecule of an SDF document from its mol-key', async () => {
     box = mount('<csai-molecule mol-key="doc1:0"></csai-molecule>');
     const el = box.querySelector('csai-molecule')!;

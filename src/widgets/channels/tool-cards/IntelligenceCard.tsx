@@ -16,6 +16,7 @@ addStrings('intelligence', {
     more: '还有更多匹配的分子',
     page: '第 {{page}} 页',
     score: '相似度 {{score}}',
+    matched_parent: '按母体结构匹配',
     modes: { exact: '精确结构', substructure: '子结构', similarity: '相似性' },
   },
   en: {
@@ -28,6 +29,7 @@ addStrings('intelligence', {
     more: 'More molecules match',
     page: 'page {{page}}',
     score: 'similarity {{score}}',
+    matched_parent: 'matched by its parent',
     modes: { exact: 'exact', substructure: 'substructure', similarity: 'similarity' },
   },
 });
@@ -76,13 +78,21 @@ function Result({ result }: { result: IntelligenceSearchOutput }) {
             <ul className="grid gap-2 grid-cols-[repeat(auto-fill,minmax(180px,1fr))]">
               {m.hits.map((h) => (
                 <li key={h.molecule_id} className="flex flex-col items-center gap-1 rounded-csai border border-line p-2 min-w-0">
-                  {createElement('csai-molecule', { smiles: h.smiles, width: '160', height: '120', 'hide-copy': '' })}
+                  {createElement('csai-molecule', {
+                    smiles: h.smiles,
+                    width: '160',
+                    height: '120',
+                    'hide-copy': '',
+                    // A substructure hit's matched atoms, highlighted in its picture.
+                    ...(h.highlight?.atoms.length ? { 'highlight-atoms': h.highlight.atoms.join(','), 'highlight-bonds': h.highlight.bonds.join(',') } : {}),
+                  })}
                   <a className={link} href={moleculeHitPath(h)} onClick={open}>
                     {h.doc_title}
                   </a>
                   <span className="text-muted text-xs">
                     {h.page !== null ? t('page', { page: h.page }) : h.name ?? ''}
                     {h.score !== null ? ` · ${t('score', { score: h.score.toFixed(2) })}` : ''}
+                    {h.matched === 'parent' ? ` · ${t('matched_parent')}` : ''}
                   </span>
                 </li>
               ))}
