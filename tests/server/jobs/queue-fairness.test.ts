@@ -55,4 +55,20 @@ describe('claiming jobs', () => {
     await queue.enqueue('embed', { docId: 'late' });
     expect(await queue.claim(['parse'])).toBeUndefined();
   });
+
+  it('beyond capacity takes only the first job of an owner with nothing running (issue 33)', async () => {
+    const queue = jobQueue(db);
+    await doc('d1', 'alice');
+    await doc('d2', 'alice');
+    await doc('e1', 'bob');
+    const d1 = await queue.enqueue('fair', { docId: 'd1' });
+    const d2 = await queue.enqueue('fair', { docId: 'd2' });
+    const e1 = await queue.enqueue('fair', { docId: 'e1' });
+    expect((await queue.claim(['fair']))?.id).toBe(d1);
+    // Alice has one running: only Bob's first job is a new owner's.
+    expect((await queue.claim(['fair'], { newOwnersOnly: true }))?.id).toBe(e1);
+    // Both have one running now: nothing is a new owner's, though Alice's second job waits.
+    expect(await queue.claim(['fair'], { newOwnersOnly: true })).toBeUndefined();
+    expect((await queue.claim(['fair']))?.id).toBe(d2);
+  });
 });
