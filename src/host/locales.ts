@@ -51,6 +51,13 @@ export const hostZh = {
       '总结近五年 KRAS G12C 抑制剂的研发进展',
       '布洛芬有哪些常见的合成路线？',
     ],
+    // Issue 32 §2: without a language model, questions the tools answer on this server alone.
+    examples_local: [
+      '阿司匹林的 ADMET 性质是什么？',
+      '布洛芬的结构式是什么？',
+      '画出 CC(=O)Oc1ccccc1C(=O)O 的结构并给出分子式',
+      '检索含 c1ccccc1C(=O)O 子结构的分子',
+    ],
     features_title: '核心能力',
     features: [
       { title: '第三方推理大模型', text: '接入兼容 OpenAI 接口的推理模型，支持深度思考与深度研究。' },

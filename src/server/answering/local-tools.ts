@@ -25,6 +25,8 @@ const MAX_ADMET_MOLECULES = 50;
 const ADMET_INTENT = /ADMET|性质|理化|成药|类药|溶解度|脂溶|log\s*[PS]\b|吸收|代谢|毒性|PAINS|Lipinski|drug[- ]?likeness|properties/i;
 const STRUCTURE_INTENT = /SMILES|结构式|结构|分子式|structure/i;
 const SEARCH_INTENT = /检索|查找|查询|搜索|找一下|找找|search|look\s*up/i;
+const SUBSTRUCTURE_INTENT = /子结构|亚结构|substructure/i;
+const EXACT_INTENT = /精确|完全相同|同一(?:个)?(?:分子|结构)|exact/i;
 const COMPLETION_INTENT = /补全|修正|修复|纠正|complete|fix/i;
 const DOCKING_INTENT = /对接|docking|\bdock\b/i;
 const TASK_INTENT = /任务(?:状态|进度|结果|列表)|查询任务|查看任务|我的任务|对接结果/i;
@@ -156,7 +158,10 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   }
   if (SEARCH_INTENT.test(question) && usable.has('intelligence_search') && !calls.length) {
     const query = question.replace(/请|帮我|帮忙|在情报数据库中|情报数据库|检索|查找|查询|搜索|找一下|找找|一下|[？?。！!]/g, ' ').replace(/\s+/g, ' ').trim();
-    calls.push({ name: 'intelligence_search', input: { query: query || question } });
+    // The structure written in the question is searched the way the words say (子结构 / 精确 / 相似).
+    const mode = SUBSTRUCTURE_INTENT.test(question) ? 'substructure' : EXACT_INTENT.test(question) ? 'exact' : 'similarity';
+    const structure = valid[0];
+    calls.push({ name: 'intelligence_search', input: { query: query || question, ...(structure ? { structure, mode } : {}) } });
   }
   return { calls, notes };
 }
