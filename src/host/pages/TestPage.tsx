@@ -71,6 +71,23 @@ export default function TestPage() {
               <dt>{t('test.dev_outbox')}</dt>
               <dd>{yesNo(info.services.dev_outbox)}</dd>
             </dl>
+            {info.online && (
+              <>
+                <h2 className="card__title">{t('test.online')}</h2>
+                {/* Issue 32 §2: what to configure is shown to administrators only (the server sends it to them alone). */}
+                <dl className="facts" aria-label={t('test.online')}>
+                  {(['web', 'literature', 'patents'] as const).map((kind) => (
+                    <div key={kind} data-online={kind} className="facts__row">
+                      <dt>{t(`test.online_${kind}`)}</dt>
+                      <dd>
+                        {yesNo(info.online![kind])}
+                        {info.online!.setup[kind] && <span className="small muted"> {info.online!.setup[kind]}</span>}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </>
+            )}
             <h2 className="card__title">{t('test.tools')}</h2>
             <dl className="facts" aria-label={t('test.tools')}>
               {info.tools.map((tool) => (

@@ -9,7 +9,7 @@ import { ok, type App, type Services } from './types';
 export default async function generalRoutes(app: App, { config, db, version, runtime }: Services) {
   app.get('/', {
     schema: { tags: ['general'], summary: 'Ping', response: { 200: okSchema(ping) } },
-  }, async () => ok({ name: 'csai' as const, version, time: new Date().toISOString(), model: runtime.answering.engine === 'model' }));
+  }, async () => ok({ name: 'csai' as const, version, time: new Date().toISOString(), model: runtime.answering.hasModel }));
 
   app.get('/prompt/get_alert', {
     schema: { tags: ['general'], summary: 'The banner notice (SPEC §3 Alert)', response: { 200: okSchema(alert) } },
