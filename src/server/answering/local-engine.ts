@@ -121,6 +121,11 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         return;
       }
       const chosen = choosePassages(input.passages, questionTokens);
+      if (!chosen.length && runs.length) {
+        // The question asked for a tool (a docking job into the attached PDB file): its result is the answer.
+        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures]);
+        return;
+      }
       if (!chosen.length) {
         const hits = (input.online ?? []).map((h, i) => ({ ...h, n: i + 1 }));
         writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND, ...(hits.length ? ['', ...hitQuoteLines(hits, questionTokens)] : [])], citationTracker(hits, sink));

@@ -168,6 +168,7 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
 
 /** One finished call of the local engine, for its short text. */
 export interface LocalToolRun {
+  name: string;
   label: string;
   result: ToolResultPayload;
 }
@@ -182,7 +183,7 @@ export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, i
     sink.toolCall({ call_id: callId, name: call.name, arguments: JSON.stringify(call.input) });
     const result = await tools.run(call.name, call.input, { viewer: input.viewer, docIds: input.docIds, signal: input.signal, questionId: input.questionId });
     sink.toolResult({ call_id: callId, name: call.name, ...result });
-    runs.push({ label: labels.get(call.name) ?? call.name, result });
+    runs.push({ name: call.name, label: labels.get(call.name) ?? call.name, result });
   }
   return runs;
 }
@@ -191,7 +192,12 @@ export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, i
 export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string[] {
   if (!runs.length && !notes.length) return [];
   const lines = ['**工具结果**', ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
-  for (const { label, result } of runs) {
+  for (const { name, label, result } of runs) {
+    // A docking job runs on after the answer: its state is the live card's to tell, not a sentence written now.
+    if (name === 'docking_submit' && result.ok) {
+      lines.push(`- ${label}：任务已提交，进度和结果见上方任务卡片（随任务状态实时更新）。`);
+      continue;
+    }
     // A table row (a tool's text for the model) reads badly in a sentence: the card shows the table.
     const first = result.content.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('|')) ?? '';
     // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.
