@@ -124,20 +124,12 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   }
   if (wantsAdmet && usable.has('admet')) {
     const molecules = [...valid];
-    if (!molecules.length && input.docIds.length && db) {
-      // The molecules of the attached SDF files the asker may read (the question's documents are checked already).
-      const rows = await db
-        .selectFrom('kb_molecules')
-        .select('smiles')
-        .where('doc_id', 'in', input.docIds)
-        .where('smiles', 'is not', null)
-        .orderBy('doc_id')
-        .orderBy('idx')
-        .limit(MAX_ADMET_MOLECULES)
-        .execute();
-      for (const r of rows) if (r.smiles) molecules.push(r.smiles);
-    }
-    if (!molecules.length && !broken.length) {
+    // The attached SDF files' molecules are read by the tool itself (with their names, up to its limit,
+    // saying how many it left out); passing them here as well would use up the limit (issue 32 §2).
+    const sdfAttached =
+      !molecules.length && input.docIds.length > 0 && !!db && !!(await db.selectFrom('kb_molecules').select('doc_id').where('doc_id', 'in', input.docIds).limit(1).executeTakeFirst());
+    if (sdfAttached) calls.push({ name: 'admet', input: { molecules: [] } });
+    if (!molecules.length && !broken.length && !sdfAttached) {
       const name = nameInQuestion(question);
       const state = names.availability();
       if (name && !state.enabled) notes.push(`无法识别“${name}”的结构：${state.reason}可以直接给出它的 SMILES 再提问。`);
