@@ -33,7 +33,7 @@ export const hostZh = {
     title: '版本历史',
     close: '关闭',
     empty: '暂无版本记录',
-    unreleased: '开发中',
+    unreleased: '预览版',
   },
   banner: {
     close: '关闭公告',
@@ -206,4 +206,5 @@ export const hostEn = {
     close_menu: 'Close navigation',
   },
   user: { menu: 'User menu', upgrade: 'Upgrade to Pro', versions: 'Version history', sign_out: 'Sign out', tokens: 'API tokens', mcp_servers: 'MCP servers' },
+  versions: { title: 'Version history', close: 'Close', empty: 'No releases yet', unreleased: 'Preview' },
 };
