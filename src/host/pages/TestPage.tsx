@@ -88,8 +88,17 @@ export default function TestPage() {
                 </dl>
               </>
             )}
+            <h2 className="card__title">{t('test.client')}</h2>
+            <dl className="facts">
+              <dt>{t('test.language')}</dt>
+              <dd>{navigator.language}</dd>
+              <dt>{t('test.user_agent')}</dt>
+              <dd className="small">{navigator.userAgent}</dd>
+            </dl>
+          </section>
+          <section className="card card--wide">
             <h2 className="card__title">{t('test.tools')}</h2>
-            <dl className="facts" aria-label={t('test.tools')}>
+            <dl className="facts facts--stacked" aria-label={t('test.tools')}>
               {info.tools.map((tool) => (
                 <div key={tool.value} data-tool={tool.value} className="facts__row">
                   <dt>{tool.group} · {tool.label}</dt>
@@ -101,13 +110,6 @@ export default function TestPage() {
               ))}
               <dt>{t('test.mcp')}</dt>
               <dd><code>{`${window.location.origin}${info.mcp_path}`}</code></dd>
-            </dl>
-            <h2 className="card__title">{t('test.client')}</h2>
-            <dl className="facts">
-              <dt>{t('test.language')}</dt>
-              <dd>{navigator.language}</dd>
-              <dt>{t('test.user_agent')}</dt>
-              <dd className="small">{navigator.userAgent}</dd>
             </dl>
           </section>
         </div>

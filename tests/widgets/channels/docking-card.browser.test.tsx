@@ -114,6 +114,11 @@ describe('docking cards', () => {
     expect(table.querySelectorAll('tbody tr')[1]!.getAttribute('aria-selected')).to.equal('true');
     const canvas = viewer.shadowRoot!.querySelector('[part~="canvas"]')!;
     await waitLong(() => canvas.getAttribute('data-pose') === '2', 'pose 2 drawn');
+    // Issue 32 §2: the view fills its box (no empty strip below the canvas).
+    const frame = viewer.parentElement!.getBoundingClientRect();
+    const drawn = canvas.getBoundingClientRect();
+    expect(viewer.getBoundingClientRect().height).to.be.closeTo(frame.height, 1);
+    expect(drawn.bottom).to.be.closeTo(frame.bottom, 2);
     // A page may set the attribute itself: a fraction is its whole pose, anything unreadable or
     // below 1 the best pose.
     viewer.setAttribute('pose', '3.7');
