@@ -545,4 +545,10 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('questions').addColumn('queued_notice_at', 'text').execute();
     },
   },
+  '0025_user_language': {
+    async up(db: Kysely<unknown>) {
+      // Issue 32 §2: the interface language a user chose in the user menu ('zh' or 'en'); null: not chosen.
+      await db.schema.alterTable('users').addColumn('language', 'text').execute();
+    },
+  },
 };
