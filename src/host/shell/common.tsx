@@ -1,4 +1,5 @@
 import { createElement, useEffect, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { Icon } from './Icons';
@@ -31,7 +32,9 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
   elementRef?: Ref<HTMLElement>;
   pending?: string;
 }) {
-  const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending };
+  // The element speaks the site's language (issue 32 §2) unless the page says otherwise.
+  const { i18n } = useTranslation();
+  const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN' };
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) props[k] = v;
   return createElement(tag, props);
 }

@@ -42,6 +42,7 @@ export function usersRepo(db: Executor) {
       const status = values.status ?? 'pending';
       const user: User = {
         id: randomToken(12),
+        language: null,
         email: values.email,
         phone: values.phone,
         name: values.name,

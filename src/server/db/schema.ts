@@ -16,7 +16,7 @@ export interface UserTable {
   is_admin: number;
   status: 'pending' | 'active' | 'disabled';
   /** The interface language chosen in the user menu, 'zh' or 'en'; null when never chosen (migration 0025). */
-  language: string | null;
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   activated_at: string | null;
   /** 'ldap': made or linked by a directory sign-in; the password is the directory's (migration 0017). */
