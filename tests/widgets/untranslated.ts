@@ -38,8 +38,8 @@ export function untranslated(root: ParentNode, lang: 'zh' | 'en', skip = ''): st
   if (lang === 'en') return [...new Set(text.match(/[\u3400-\u9fff\u3000-\u303f\uff01-\uff5e]+/g) ?? [])];
   // Original names kept beside their Chinese description, in full-width brackets after it, are fine.
   const plain = nodes.map((n) => n.replace(/[\u4e00-\u9fff]（[^）]*）/g, ''));
-  const formula = (w: string) => /^([A-Z][a-z]?\d*)+$/.test(w) && /\d/.test(w);
-  const words = (plain.join('\n').match(/[A-Za-z][A-Za-z0-9_/<>.+-]*[A-Za-z0-9]|[A-Za-z]/g) ?? []).filter((w) => w.length > 1 && !KEPT_TERMS.has(w) && !formula(w));
+  // A token with a digit is an identifier, not prose: a formula (C9H8O4), a PDB code (5DPV), a residue (A:401).
+  const words = (plain.join('\n').match(/[A-Za-z0-9]*[A-Za-z][A-Za-z0-9_/<>.+-]*[A-Za-z0-9]|[A-Za-z]/g) ?? []).filter((w) => w.length > 1 && !KEPT_TERMS.has(w) && !/\d/.test(w));
   // Half-width brackets against Chinese text, within one text.
   const brackets = plain.flatMap((n) => n.match(/[\u4e00-\u9fff]\s*[()]|[()]\s*[\u4e00-\u9fff]/g) ?? []);
   return [...new Set([...words, ...brackets])];
