@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostZh } from '../../src/host/locales';
+import { hostEn, hostZh } from '../../src/host/locales';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { answerText, ask, readEvents, startFakeLlm } from './answering-helpers';
 
@@ -21,7 +21,7 @@ describe('with no model configured', () => {
     expect(ping.body.data.model).toBe(false);
   });
 
-  it.each(hostZh.home.examples_local.map((q) => [q]))('the example “%s” is answered by the tools, not refused', async (question) => {
+  it.each([...hostZh.home.examples_local, ...hostEn.home.examples_local].map((q) => [q]))('the example “%s” is answered by the tools, not refused', async (question) => {
     const { questionId } = await ask(alice, question, { if_search_online: false });
     const { events } = await readEvents(alice, questionId);
     const text = answerText(events);
