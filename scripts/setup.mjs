@@ -19,13 +19,13 @@ const TOOLS = {
   'python3-numpy': 'code execution',
   'python3-pandas': 'code execution',
   'python3-matplotlib': 'code execution (plots)',
+  'fonts-wqy-microhei': 'Chinese labels in code-execution plots (matplotlib in the sandbox), Chinese text in browser screenshots',
   'bubblewrap': 'the code-execution sandbox',
   'autodock-vina': 'docking',
   'openbabel': 'docking (ligand and receptor preparation)',
 };
 const TEST = {
   chromium: 'browser and end-to-end tests',
-  'fonts-wqy-microhei': 'Chinese text in browser screenshots',
   slapd: 'directory sign-in tests (a real LDAP server)',
   'ldap-utils': 'directory sign-in tests (loading the test directory)',
   'postgresql-15': 'the server tests on PostgreSQL (DATABASE_URL; started by the tests as the postgres user)',

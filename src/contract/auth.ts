@@ -80,8 +80,16 @@ export const userInfo = z.object({
   department_name: z.string(),
   show_name: z.string(),
   is_admin: z.boolean(),
+  /** The interface language the user chose (issue 32 §2); null when never chosen. */
+  language: z.enum(['zh', 'en']).nullable().optional(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
+
+/** The interface languages of the site. */
+export const INTERFACE_LANGUAGES = ['zh', 'en'] as const;
+
+/** PUT /api/v1/auth/me/language: the user's interface language, remembered for their next visit. */
+export const languageBody = z.object({ language: z.enum(INTERFACE_LANGUAGES, { error: '界面语言只能是 zh（中文）或 en（English）' }) }, { error: '请求体必须是 JSON 对象' }).strict();
 
 /**
  * GET /api/v1/auth/session: who this browser is, answered 200 whether or not anyone is signed in

@@ -15,6 +15,15 @@ export const diagnostics = z.object({
   services: z.object({ smtp: z.boolean(), llm: z.boolean(), embeddings: z.boolean(), dev_outbox: z.boolean() }),
   /** Every tool of the registry with its group and state; a disabled one says why and how to enable it. */
   tools: z.array(z.object({ value: z.string(), label: z.string(), group: z.string(), enabled: z.boolean(), description: z.string() })),
+  /** The online sources (issue 32 §2); what to configure for a missing one is told to administrators only. */
+  online: z
+    .object({
+      web: z.boolean(),
+      literature: z.boolean(),
+      patents: z.boolean(),
+      setup: z.object({ web: z.string().optional(), literature: z.string().optional(), patents: z.string().optional() }),
+    })
+    .optional(),
   /** Where MCP clients connect (with an API token). */
   mcp_path: z.string(),
   node_version: z.string(),

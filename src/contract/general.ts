@@ -18,7 +18,13 @@ export const alertBody = z
   .strict();
 
 /** GET /api/v1/: the ping. */
-export const ping = z.object({ name: z.literal('csai'), version: z.string(), time: z.string() });
+export const ping = z.object({
+  name: z.literal('csai'),
+  version: z.string(),
+  time: z.string(),
+  /** Whether a language model answers (the home page offers questions this server can answer; issue 32 §2). */
+  model: z.boolean().optional(),
+});
 
 /** A department (GET /api/v1/departments). */
 export const department = z.object({ id: z.string(), name: z.string(), member_count: z.number().int() });

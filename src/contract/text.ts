@@ -17,3 +17,22 @@ export const isPlainName = (s: string) => !/[\u0000-\u001f\u007f-\u009f]/.test(s
 
 /** The name without control characters and invisible formatting, NFC-normalised and trimmed. */
 export const plainName = (s: string) => s.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(INVISIBLE_FORMAT, '').trim();
+
+/** Line breaks a text box can hold: CR/LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+/** A Markdown code fence line (```python, ~~~) says nothing about the question. */
+const FENCE = /^(`{3,}|~{3,})[\w+#.-]*$/;
+
+/**
+ * The title of a conversation started by a question (issue 32 §2): its first line with text
+ * (code fences skipped), tabs as spaces, control characters and invisible formatting removed,
+ * cut to `max` code points (a surrogate pair is never split). '' when no line has any text.
+ * @example conversationTitle('\n```python\nprint(1)\n```', 50) // 'print(1)'
+ */
+export function conversationTitle(text: string, max: number): string {
+  for (const raw of text.split(LINE_BREAK)) {
+    const line = plainName(raw.replace(/\t/g, ' ')).replace(/\s+/g, ' ');
+    if (line && !FENCE.test(line)) return [...line].slice(0, max).join('').trim();
+  }
+  return '';
+}

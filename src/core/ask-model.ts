@@ -43,18 +43,24 @@ export interface OnlineStatusView {
 /** The search-type menu's sources (全部/网页/文献/专利), as the server routes them. */
 const TYPE_SOURCES: Record<string, ReadonlyArray<'web' | 'literature' | 'patents'>> = { all: ['web', 'literature', 'patents'], web: ['web'], paper: ['literature'], patent: ['patents'] };
 
+/** What a search type would not search on this server: `all` (nothing configured), one source, or null (it searches). */
+export type OnlineMissing = 'all' | 'web' | 'literature' | 'patents';
+
 /**
- * What a question with online search on would not search, before it is sent: the server's
- * sentences of what to configure for the chosen type's missing sources, or null when all are there.
- * For 全部, said only when none is configured (the others are searched).
+ * What a question with online search on would not search, before it is sent, or null when the
+ * chosen type searches something. For 全部, said only when none is configured (the others are
+ * searched). Issue 32 §2: the asker gets one short line; what to configure is for administrators
+ * (the /test page), so the server's `missing` sentences are not shown here.
  */
-export function onlineGap(status: OnlineStatusView | null, searchType: string): string[] | null {
+export function onlineMissing(status: OnlineStatusView | null, searchType: string): OnlineMissing | null {
   if (!status) return null;
   const kinds = TYPE_SOURCES[searchType] ?? TYPE_SOURCES.all!;
   if (kinds.some((k) => status[k])) return null;
-  const lines = kinds.map((k) => status.missing[k]).filter((m): m is string => !!m);
-  return lines.length ? lines : null;
+  return kinds.length === 1 ? kinds[0]! : 'all';
 }
+
+/** Whether the server has any online source at all. */
+const anyOnline = (status: OnlineStatusView) => status.web || status.literature || status.patents;
 type KbDocument = z.output<Awaited<ReturnType<typeof loadSchemas>>['document']>;
 
 /** One file chip: uploading, parsing, done or failed (SPEC §4 parseStatus and upload progress). */
@@ -247,13 +253,22 @@ export function createAskModel(deps: AskModelDeps) {
   }
 
   // Online sources of GET /online/status, fetched when the toolbar shows (the toggle explains what is missing).
+  // Issue 32 §2: until the asker sets 联网搜索 themselves it is on exactly when the server has a source.
   let onlineLoad: Promise<void> | null = null;
   function loadOnline(): Promise<void> {
     onlineLoad ??= client.get('/online/status', responses.online, { quiet: true, redirect: false }).then(
-      (status) => void ($online.value = status),
+      (status) => {
+        $online.value = status;
+        if (!store.$isOnlineChosen.peek()) store.$isOnline.value = anyOnline(status);
+      },
       () => void (onlineLoad = null),
     );
     return onlineLoad;
+  }
+  /** The asker turns 联网搜索 on or off; from then on their choice stands. */
+  function setOnline(on: boolean) {
+    store.$isOnlineChosen.value = true;
+    store.$isOnline.value = on;
   }
 
   // Tools of GET /tools, fetched on first use (hover, click, send); all usable ones on by default (SPEC §4).
@@ -312,7 +327,8 @@ export function createAskModel(deps: AskModelDeps) {
       knowledgeCSAIDefault: docIds.length ? [] : defaults,
       client: deps.clientKind,
       kb_ids: kbIds,
-      if_search_online: store.$isOnline.peek(),
+      // Not yet chosen: the server's sources decide (a quick send before the toolbar loaded them waits for them).
+      if_search_online: store.$isOnlineChosen.peek() ? store.$isOnline.peek() : (await loadOnline(), store.$isOnline.peek()),
       search_type: store.$searchType.peek() || 'all',
       if_thinking: store.$isThinking.peek(),
       deepresearch: store.$isDeepResearch.peek(),
@@ -417,6 +433,7 @@ export function createAskModel(deps: AskModelDeps) {
     $toolsOn,
     $online: $online as ReadonlySignal<OnlineStatusView | null>,
     loadOnline,
+    setOnline,
     $folders: $folders as ReadonlySignal<{ own: KbFolder[]; shared: KbFolder[] } | null>,
     $failed: $failed as ReadonlySignal<{ question: string; channelId?: string } | null>,
     addFiles,

@@ -1,3 +1,4 @@
+import { conversationTitle } from '../contract/text';
 /** SPEC §9: files per question or upload. */
 export const MAX_FILES = 6;
 /** SPEC §9: knowledge bases per question. */
@@ -34,14 +35,18 @@ export function fileExtension(name: string): string {
   return dot <= 0 || dot === name.length - 1 ? '' : name.slice(dot + 1).toLowerCase();
 }
 
-/** SPEC §5: a question of only whitespace is not sent. */
+/** SPEC §5: a question of only whitespace (or invisible characters, or bare code fences) is not sent. */
 export function isSendableQuestion(question: string): boolean {
-  return question.trim() !== '';
+  return channelNameFor(question) !== '';
 }
 
-/** SPEC §4: the channel name for a question (its first 50 characters, counted as characters not UTF-16 units). */
+/**
+ * SPEC §4: the channel name for a question: its first line with text, cleaned of control and
+ * invisible format characters, cut to 50 characters (issue 32 §2: a question with a line break
+ * or a pasted code block starts a conversation too).
+ */
 export function channelNameFor(question: string): string {
-  return [...question.trim()].slice(0, CHANNEL_NAME_LENGTH).join('');
+  return conversationTitle(question, CHANNEL_NAME_LENGTH);
 }
 
 /** A file as the rules see it (a `File` fits). */

@@ -26,3 +26,30 @@ export function addHostStrings(zh: object, en: object) {
   instance.addResourceBundle('zh', 'host', zh, true, false);
   instance.addResourceBundle('en', 'host', en, true, false);
 }
+
+/** The interface languages (issue 32 §2). */
+export type InterfaceLanguage = 'zh' | 'en';
+/** Where the browser remembers the language before (and between) sign-ins. */
+const LANGUAGE_KEY = 'csai:language';
+
+/** The language this browser chose last, or null. */
+export function storedLanguage(): InterfaceLanguage | null {
+  try {
+    const v = window.localStorage.getItem(LANGUAGE_KEY);
+    return v === 'en' || v === 'zh' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Switches the site (pages and elements) to a language and remembers it in this browser. */
+export function applyLanguage(language: InterfaceLanguage): void {
+  try {
+    window.localStorage.setItem(LANGUAGE_KEY, language);
+  } catch {
+    // Storage blocked: the choice lasts for this page (and the server keeps it for a signed-in user).
+  }
+  document.documentElement.lang = language === 'en' ? 'en' : 'zh-CN';
+  const instance = hostI18n();
+  if (instance.language !== language) void instance.changeLanguage(language);
+}

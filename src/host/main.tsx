@@ -4,7 +4,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { setNavigate } from '../core/page';
 import { toastStore } from '../core/toast';
 import { App } from './App';
-import { hostI18n } from './i18n';
+import { applyLanguage, hostI18n, storedLanguage } from './i18n';
 import { routes } from './routes';
 import { confirmSession, probablySignedIn, rememberReturnPath } from './session';
 import { whenIdle } from './shell/idle';
@@ -28,6 +28,9 @@ setNavigate((path) => {
   navigate(path);
 });
 seedSidebarFromCookie();
+// Issue 32 §2: the language chosen in the user menu, remembered by this browser (also before sign-in).
+const language = storedLanguage();
+if (language) applyLanguage(language);
 // A tab opened before a rebuild reloads once when the chunks it asks for are gone.
 reloadOnStaleBuild();
 // Ask who is signed in while React starts, not after, when an app route waits for this answer.

@@ -66,6 +66,8 @@ export function confirmSession(navigate: (path: string) => void): Promise<boolea
         return false;
       }
       statusStore().session.signIn(await toStoredUser(user));
+      // The user's own choice of language (issue 32 §2) follows them to this browser.
+      if (user.language) void import('./i18n').then((m) => m.applyLanguage(user.language!));
       hint.set(true);
       return true;
     })
@@ -88,6 +90,7 @@ export function confirmSession(navigate: (path: string) => void): Promise<boolea
 /** Records a fresh sign-in (the sign-in and code pages call it). */
 export async function sessionStarted(user: UserInfo): Promise<void> {
   statusStore().session.signIn(await toStoredUser(user));
+  if (user.language) void import('./i18n').then((m) => m.applyLanguage(user.language!));
   hint.set(true);
   check = Promise.resolve(true);
 }

@@ -43,7 +43,8 @@ export interface Runtime {
   /** The configured online sources (issue 15): web search; literature and patents when their adapters are wired. */
   online: OnlineSources;
   /** Answering (event bus, answer jobs) and the channels that ask it. */
-  answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService };
+  /** `hasModel`: a language model answers (else the local engine: no model configured). */
+  answering: Awaited<ReturnType<typeof startAnswering>> & { channels: ChannelService; hasModel: boolean };
   /** Stops everything, answers first (they use the rest). */
   close(): Promise<void>;
 }
@@ -129,7 +130,7 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
     // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
     const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
     stops.push(() => started.answers.close());
-    const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir) };
+    const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir), hasModel: !!model };
     return { files, chem, parsing, names, tasks, tools, mcp, online, answering, close };
   } catch (err) {
     await close();

@@ -30,6 +30,20 @@ describe('a question', () => {
     expect(channelNameFor(q)).toBe('化'.repeat(50));
     expect(channelNameFor('  短问题  ')).toBe('短问题');
   });
+  it('with a line break or a pasted code block is named from its first line with text, cleaned', () => {
+    expect(channelNameFor('\n\n  第一行\n第二行')).toBe('第一行');
+    expect(channelNameFor('这段代码做什么？\r\n```python\nprint(1)\n```')).toBe('这段代码做什么？');
+    expect(channelNameFor('```python\nimport numpy as np\n```')).toBe('import numpy as np');
+    expect(channelNameFor('a\tb\u200b\u202ec\u0007')).toBe('a bc');
+    expect(channelNameFor('\u2028分子\u2029量')).toBe('分子');
+    expect(channelNameFor(`${'a'.repeat(49)}😀tail`)).toBe(`${'a'.repeat(49)}😀`);
+    // Nothing but invisible characters or fences is not a question: it is not sent at all.
+    for (const q of ['\u200b', '```\n```', '\u202e \n\t']) {
+      expect(channelNameFor(q)).toBe('');
+      expect(isSendableQuestion(q)).toBe(false);
+    }
+    expect(isSendableQuestion('```python\nprint(1)\n```')).toBe(true);
+  });
   it('Enter sends, Shift/Ctrl+Enter add a newline, composing never sends', () => {
     const key = (over: Partial<KeyboardEvent>) => ({ key: 'Enter', shiftKey: false, ctrlKey: false, isComposing: false, ...over });
     expect(questionKeyAction(key({}))).toBe('send');

@@ -18,8 +18,35 @@ describe('the version history dialog', () => {
     expect(first).to.match(/^v\d+\.\d+\.\d+/);
     // The headings and their notes are translated (a changelog line itself may quote the English word).
     for (const heading of dialog.querySelectorAll('.release h3')) expect(heading.textContent).not.to.match(/unreleased/i);
-    expect(dialog.querySelector('.release__note')?.textContent).to.equal('开发中');
+    expect(dialog.querySelector('.release__note')?.textContent).to.equal('预览版');
+    // Issue 32 §2: notes for chemists, not the developer record (databases, proxies, cgroups).
+    const items = [...dialog.querySelectorAll('.release li')].map((li) => li.textContent ?? '');
+    expect(items.length).to.be.greaterThan(3);
+    for (const item of items) expect(item).not.to.match(/PostgreSQL|nginx|cgroup|CSAI_[A-Z_]+|节点|租约/);
+    expect(items.some((i) => i.includes('ADMET'))).to.equal(true);
     root.unmount();
     host.remove();
+  });
+
+  it('in English, shows the English release notes with no Chinese left', async () => {
+    const i18n = hostI18n();
+    const before = i18n.language;
+    await i18n.changeLanguage('en');
+    const host = document.createElement('div');
+    document.body.append(host);
+    const root = createRoot(host);
+    try {
+      await act(() => root.render(<I18nextProvider i18n={i18n}><VersionDialog onClose={() => undefined} /></I18nextProvider>));
+      const dialog = await waitFor(() => host.querySelector('dialog[open]'), 'the open dialog');
+      expect(dialog.querySelector('h2')?.textContent).to.equal('Version history');
+      expect(dialog.querySelector('.release__note')?.textContent).to.equal('Preview');
+      const items = [...dialog.querySelectorAll('.release li')].map((li) => li.textContent ?? '');
+      expect(items.length).to.be.greaterThan(3);
+      expect(dialog.textContent).not.to.match(/[\u4e00-\u9fff]/);
+    } finally {
+      root.unmount();
+      host.remove();
+      await i18n.changeLanguage(before);
+    }
   });
 });

@@ -69,9 +69,25 @@ describe('the local engine runs the tool a question names', () => {
     const { events } = await readEvents(alice, questionId);
     const [call] = calls(events);
     expect(call?.name).toBe('admet');
-    expect((call?.arguments as { molecules: string[] }).molecules.length).toBeGreaterThan(0);
+    // The tool reads the attached SDF itself (names kept, its limit applied once).
+    expect(call?.arguments).toEqual({ molecules: [] });
     expect(results(events)[0]).toMatchObject({ name: 'admet', ok: true });
   });
+
+  it('a 200-molecule SDF: the first 50 are computed and the note says so (issue 32 §2)', async (t) => {
+    if (!enabled.has('admet')) t.skip();
+    const records = Array.from({ length: 200 }, (_, i) => aspirinSdf.replace('> <NAME>\nAspirin', `> <NAME>\nmol-${i + 1}`)).join('');
+    const up = await upload(alice, [{ name: 'library-200.sdf', data: Buffer.from(records), type: 'chemical/x-mdl-sdfile' }]);
+    const docId = up.body.data.name_id[0]!.docId;
+    await waitParsed(alice, docId);
+    const { questionId } = await ask(alice, '计算这些分子的ADMET性质', { docIdList: [docId] });
+    const { events } = await readEvents(alice, questionId);
+    const [result] = results(events) as Array<{ ok: boolean; content: string; data: { molecules: Array<{ name: string }>; notes: string[] } }>;
+    expect(result!.ok, result!.content).toBe(true);
+    expect(result!.data.molecules).toHaveLength(50);
+    expect(result!.data.molecules[0]!.name).toBe('mol-1');
+    expect(result!.data.notes).toEqual(['附带的 SDF 文件共有 200 个分子，单次最多计算 50 个，本次计算了其中 50 个。']);
+  }, 120_000);
 
   it('"检索 …" → intelligence_search with the subject of the question', async () => {
     const { questionId } = await ask(alice, '检索 阿司匹林 的合成路线');

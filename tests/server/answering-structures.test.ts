@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Citation } from '../../src/contract/channel';
 import type { AnswerInput, AnswerSink } from '../../src/server/answering/engine';
-import { localEngine, NO_MODEL_LINE, NO_MODEL_NO_SOURCES } from '../../src/server/answering/local-engine';
+import { localEngine, NO_MODEL_LINE, NO_MODEL_NO_SOURCES, NO_MODEL_STRUCTURES } from '../../src/server/answering/local-engine';
 import { questionStructures } from '../../src/server/answering/question-structures';
 import { createChemService } from '../../src/server/chem/service';
 import { createToolRegistry } from '../../src/server/tools/registry';
@@ -35,7 +35,9 @@ describe('structures in the question, with no document chosen', () => {
     const { text, status } = await answerOf('CC(=O)OC1=CC=CC=C1C(O)=O 的作用机制是什么？');
     expect(status).toBe('done');
     const lines = text.split('\n');
-    expect(lines[0]).toBe(NO_MODEL_NO_SOURCES);
+    // Issue 32 §2: never "无法直接回答" before an answer: the headline says the structure is RDKit's reading.
+    expect(lines[0]).toBe(NO_MODEL_STRUCTURES);
+    expect(text).not.toContain('无法直接回答');
     expect(text).toContain('**问题中的结构**');
     expect(text).toContain('- 分子式 C9H8O4，重原子 13 个（问题中写作 CC\\(\\=O\\)OC1\\=CC\\=CC\\=C1C\\(O\\)\\=O），规范 SMILES：`CC(=O)Oc1ccccc1C(=O)O`');
     expect(text).toContain('请在输入框的“文件”或“知识库”标签中选择文档后再提问');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { KB, makePdf, upload, waitParsed } from './knowledge-helpers';
 import { CH, answerText, ask, readEvents } from './answering-helpers';
+import { channelNameFor, isSendableQuestion } from '../../src/core/validation';
 
 let server: TestServer;
 let alice: Client;
@@ -34,6 +35,26 @@ describe('channels', () => {
     expect(res.body.data.name).toBe('苯'.repeat(50));
     const emoji = await alice.post<{ name: string }>(CH, { name: `${'a'.repeat(49)}😀tail` });
     expect(emoji.body.data.name).toBe(`${'a'.repeat(49)}😀`);
+  });
+
+  it('start from any question the question box accepts, named after its first line (issue 32 §2)', async () => {
+    const questions = [
+      '第一行\n第二行',
+      '请解释这段代码：\n```python\nfrom rdkit import Chem\nprint(Chem.MolFromSmiles("CCO"))\n```',
+      '```python\nprint(1)\n```',
+      '\r\n\t 布洛芬\u200b 的\u202e 结构\r\n',
+      `${'苯'.repeat(60)}\n尾`,
+    ];
+    for (const q of questions) {
+      expect(isSendableQuestion(q), q).toBe(true);
+      const created = await alice.post<{ id: string; name: string }>(CH, { name: channelNameFor(q) });
+      expect(created.status, JSON.stringify(q)).toBe(200);
+      expect(created.body.data.name).not.toMatch(/[\u0000-\u001f\u200b\u202e]/);
+      const sent = await alice.post<{ question_id: string }>(`${CH}/init_questions`, { question: q, channel_id: created.body.data.id, if_search_online: false });
+      expect(sent.status, JSON.stringify(q)).toBe(200);
+    }
+    expect((await alice.post<{ name: string }>(CH, { name: channelNameFor(questions[1]!) })).body.data.name).toBe('请解释这段代码：');
+    expect((await alice.post<{ name: string }>(CH, { name: channelNameFor(questions[2]!) })).body.data.name).toBe('print(1)');
   });
 
   it('refuse an empty, missing or malformed name and create nothing', async () => {

@@ -6,7 +6,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { upload, waitParsed } from './knowledge-helpers';
-import { ask, readEvents } from './answering-helpers';
+import { answerText, ask, readEvents } from './answering-helpers';
 
 // Docking (issue 13 §1) with the real programs: Debian's Open Babel and AutoDock Vina 1.2.3, on
 // rdkit-data's 5DPV (Aurora A kinase with ligands 5DN and SKE). Low exhaustiveness keeps it short.
@@ -20,6 +20,7 @@ let server: TestServer;
 let dataDir: string;
 let alice: { client: Client; id: string };
 let bob: { client: Client; id: string };
+let pdbDocId: string;
 
 /** The processes (pid → program) whose working directory is this task's folder: Open Babel and Vina run there. */
 function processesIn(dir: string): Map<number, string> {
@@ -57,7 +58,8 @@ beforeAll(async () => {
   alice = await signedInUser(server, { name: '爱丽丝' });
   bob = await signedInUser(server, { name: '鲍勃' });
   const up = await upload(alice.client, [{ name: '5dpv.pdb', data: fs.readFileSync(PDB) }], 'folder_for_question_channel');
-  await waitParsed(alice.client, up.body.data.name_id[0]!.docId);
+  pdbDocId = up.body.data.name_id[0]!.docId;
+  await waitParsed(alice.client, pdbDocId);
 }, 120_000);
 
 afterAll(async () => {
@@ -269,7 +271,22 @@ describe('docking', () => {
     const result = events.find((e) => e.event === 'tool_result')?.data as { ok: boolean; data: { task: DockingTask }; content: string };
     expect(result.ok, result.content).toBe(true);
     expect(result.data.task.state).toBe('queued');
+    // Issue 32 §2: the text does not claim a state the job will leave, names no tool, and adds no "nothing found".
+    const text = answerText(events);
+    expect(text).toContain('任务已提交，进度和结果见上方任务卡片');
+    expect(text).not.toMatch(/正在排队|task_query|docking_submit|exhaustiveness [0-9]/);
+    expect(result.content).not.toMatch(/task_query|正在排队/);
     await alice.client.post(`${TASKS}/${result.data.task.id}/cancel`);
+    // Asked with the PDB file attached: the docking answer, not "在所选文档中没有找到与问题相关的段落".
+    const withFile = await ask(alice.client, `把 ${REF_SMILES} 对接到这个蛋白的口袋里`, { docIdList: [pdbDocId] });
+    const attached = await readEvents(alice.client, withFile.questionId);
+    const attachedResult = attached.events.find((e) => e.event === 'tool_result')?.data as { ok: boolean; data: { task: DockingTask }; content: string };
+    expect(attachedResult.ok, attachedResult.content).toBe(true);
+    const attachedText = answerText(attached.events);
+    expect(attachedText).toContain('任务已提交');
+    expect(attachedText).not.toContain('没有找到与问题相关的段落');
+    expect(attachedText).not.toMatch(/task_query|docking_submit/);
+    await alice.client.post(`${TASKS}/${attachedResult.data.task.id}/cancel`);
     const { questionId: q2 } = await ask(alice.client, '我的任务进度如何？');
     const { events: e2 } = await readEvents(alice.client, q2);
     const listed = e2.find((e) => e.event === 'tool_result')?.data as { ok: boolean; data: { tasks: DockingTask[] } };

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { lazySchema } from '../../core/api';
 import { api } from '../../core/page';
@@ -35,6 +35,8 @@ export default function HomePage() {
   const t = useT();
   const search = useSearch();
   const askRef = useRef<HTMLElement>(null);
+  // Issue 32 §2: the examples are questions this server can answer (with a model or without one).
+  const [model, setModel] = useState(false);
   usePageTitle(t('product_full'));
 
   // SPEC §2: `docIds` (one id or a comma-separated list) preselects documents.
@@ -49,12 +51,13 @@ export default function HomePage() {
       whenIdle(() => {
         void api()
           .get('/', lazySchema(() => import('../../contract/general').then((m) => m.ping)), { quiet: true, redirect: false })
+          .then((ping) => setModel(ping.model === true))
           .catch(() => undefined);
       }),
     [],
   );
 
-  const examples = [0, 1, 2, 3].map((i) => t(`home.examples.${i}`));
+  const examples = [0, 1, 2, 3].map((i) => t(`home.${model ? 'examples' : 'examples_local'}.${i}`));
   return (
     <AppShell>
       <div className="home">

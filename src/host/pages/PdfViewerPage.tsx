@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { KbDocument } from '../../contract/knowledge';
 import { useT } from '../i18n';
-import { CustomElement, usePageTitle } from '../shell/common';
+import { BackLink, CustomElement, usePageTitle } from '../shell/common';
 
 type MoleculeModule = typeof import('./MoleculeDocument');
 
@@ -50,6 +50,7 @@ export default function PdfViewerPage() {
   return (
     <main id="main" className="viewer-page">
       <h1 className="visually-hidden">{t('pdf_viewer.title')}</h1>
+      <BackLink />
       {molecule && MoleculeView ? (
         <MoleculeView doc={molecule.doc} />
       ) : knownMolecule && !failed ? (

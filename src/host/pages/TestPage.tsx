@@ -71,8 +71,34 @@ export default function TestPage() {
               <dt>{t('test.dev_outbox')}</dt>
               <dd>{yesNo(info.services.dev_outbox)}</dd>
             </dl>
+            {info.online && (
+              <>
+                <h2 className="card__title">{t('test.online')}</h2>
+                {/* Issue 32 §2: what to configure is shown to administrators only (the server sends it to them alone). */}
+                <dl className="facts" aria-label={t('test.online')}>
+                  {(['web', 'literature', 'patents'] as const).map((kind) => (
+                    <div key={kind} data-online={kind} className="facts__row">
+                      <dt>{t(`test.online_${kind}`)}</dt>
+                      <dd>
+                        {yesNo(info.online![kind])}
+                        {info.online!.setup[kind] && <span className="small muted"> {info.online!.setup[kind]}</span>}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </>
+            )}
+            <h2 className="card__title">{t('test.client')}</h2>
+            <dl className="facts">
+              <dt>{t('test.language')}</dt>
+              <dd>{navigator.language}</dd>
+              <dt>{t('test.user_agent')}</dt>
+              <dd className="small">{navigator.userAgent}</dd>
+            </dl>
+          </section>
+          <section className="card card--wide">
             <h2 className="card__title">{t('test.tools')}</h2>
-            <dl className="facts" aria-label={t('test.tools')}>
+            <dl className="facts facts--stacked" aria-label={t('test.tools')}>
               {info.tools.map((tool) => (
                 <div key={tool.value} data-tool={tool.value} className="facts__row">
                   <dt>{tool.group} · {tool.label}</dt>
@@ -84,13 +110,6 @@ export default function TestPage() {
               ))}
               <dt>{t('test.mcp')}</dt>
               <dd><code>{`${window.location.origin}${info.mcp_path}`}</code></dd>
-            </dl>
-            <h2 className="card__title">{t('test.client')}</h2>
-            <dl className="facts">
-              <dt>{t('test.language')}</dt>
-              <dd>{navigator.language}</dd>
-              <dt>{t('test.user_agent')}</dt>
-              <dd className="small">{navigator.userAgent}</dd>
             </dl>
           </section>
         </div>

@@ -79,7 +79,7 @@ export default function TokensPage() {
         <form className="form" onSubmit={(e) => void create(e)} noValidate>
           <div className="field">
             <label className="field__label" htmlFor="token-name">{t('tokens.name')}</label>
-            <div className="field-row">
+            <div className="field-row field-row--bare">
               <input
                 id="token-name"
                 className="input"
@@ -100,7 +100,7 @@ export default function TokensPage() {
         {fresh && (
           <div className="form-success" role="status">
             <p>{t('tokens.created')}</p>
-            <div className="field-row">
+            <div className="field-row field-row--bare">
               <code className="input" data-testid="new-token">{fresh}</code>
               <button type="button" className="button field-row__action" onClick={() => void copy(fresh)}>
                 {t('tokens.copy')}

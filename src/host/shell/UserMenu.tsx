@@ -8,7 +8,7 @@ import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
 import { ApiError, lazySchema } from '../../core/api';
 import { sessionEnded } from '../session';
-import { useT } from '../i18n';
+import { applyLanguage, useT, type InterfaceLanguage } from '../i18n';
 import { Icon } from './Icons';
 
 const VersionDialog = lazy(() => import('./VersionDialog'));
@@ -28,11 +28,19 @@ export async function signOut(navigate: (path: string) => void, t: (key: string)
   }
 }
 
+/** Switches the interface language and remembers it for the signed-in user (quietly: the switch itself already happened). */
+function chooseLanguage(language: InterfaceLanguage) {
+  applyLanguage(language);
+  void api()
+    .put('/auth/me/language', { language }, lazySchema(() => import('../../contract/auth').then((m) => m.userInfo)), { quiet: true, redirect: false })
+    .catch(() => undefined);
+}
+
 /** The user menu at the foot of the sidebar: name, disabled upgrade, version history, sign-out. */
 export function UserMenu({ compact }: { compact: boolean }) {
   useSignals();
   const t = useT();
-  const { t: tAny } = useTranslation();
+  const { t: tAny, i18n } = useTranslation();
   const [, navigate] = useLocation();
   const [open, setOpen] = useState(false);
   const [showVersions, setShowVersions] = useState(false);
@@ -51,6 +59,13 @@ export function UserMenu({ compact }: { compact: boolean }) {
     { key: 'tokens', icon: 'tools' as const, label: t('user.tokens'), run: () => { close(); navigate('/tokens'); } },
     ...(user.is_admin ? [{ key: 'mcp-servers', icon: 'tools' as const, label: t('user.mcp_servers'), run: () => { close(); navigate('/admin/mcp_servers'); } }] : []),
     { key: 'diagnostics', icon: 'gauge' as const, label: t('user.diagnostics'), run: () => { close(); navigate('/test'); } },
+    // Issue 32 §2: each language named in itself; the choice is kept by this browser and for the user.
+    ...(['zh', 'en'] as const).map((language) => ({
+      key: `language-${language}`,
+      icon: (i18n.language === language ? 'check' : 'info') as 'check' | 'info',
+      label: language === 'zh' ? '中文' : 'English',
+      run: () => { close(); chooseLanguage(language); },
+    })),
     { key: 'sign-out', icon: 'logout' as const, label: t('user.sign_out'), run: () => { close(); void signOut(navigate, (k) => tAny(k)); } },
   ];
 

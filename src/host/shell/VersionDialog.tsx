@@ -1,7 +1,8 @@
 import { Fragment, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import changelog from '../../../CHANGELOG.md?raw';
 import { useT } from '../i18n';
-import { parseChangelog } from './changelog';
+import { parseChangelog, releaseLines } from './changelog';
 import { Icon } from './Icons';
 
 const releases = parseChangelog(changelog);
@@ -19,6 +20,7 @@ function Inline({ text }: { text: string }) {
 /** SPEC §2: the version history dialog, this project's CHANGELOG.md newest first. */
 export default function VersionDialog({ onClose }: { onClose: () => void }) {
   const t = useT();
+  const { i18n } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -41,7 +43,7 @@ export default function VersionDialog({ onClose }: { onClose: () => void }) {
                 v{r.version} {r.note && <span className="release__note">{/^unreleased$/i.test(r.note) ? t('versions.unreleased') : r.note}</span>}
               </h3>
               <ul>
-                {r.items.map((item, i) => (
+                {releaseLines(r, i18n.language).map((item, i) => (
                   <li key={i}>
                     <Inline text={item} />
                   </li>

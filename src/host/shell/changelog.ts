@@ -3,7 +3,20 @@ export interface Release {
   version: string;
   /** What follows the version in its heading, e.g. `unreleased` or `2026-01-20`. */
   note: string;
+  /** Every item of the release (for a release without notes for users, what the dialog shows). */
   items: string[];
+  /** Release notes for users (issue 32 §2): `### 更新说明` (zh) and `### Release notes` (en). */
+  notes: { zh: string[]; en: string[] };
+}
+
+/** The subsection headings of a release whose items are notes for users, by language. */
+const NOTE_HEADINGS: Record<string, 'zh' | 'en'> = { 更新说明: 'zh', 'release notes': 'en' };
+
+/** What the version history shows of a release in a language: its notes for users, else all its items. */
+export function releaseLines(release: Release, language: string): string[] {
+  const lang = language.startsWith('en') ? 'en' : 'zh';
+  const notes = release.notes[lang].length ? release.notes[lang] : release.notes[lang === 'en' ? 'zh' : 'en'];
+  return notes.length ? notes : release.items;
 }
 
 const compareVersions = (a: string, b: string) => {
@@ -20,17 +33,25 @@ const compareVersions = (a: string, b: string) => {
 export function parseChangelog(markdown: string): Release[] {
   const releases: Release[] = [];
   let current: Release | undefined;
+  let list: string[] | undefined;
   for (const line of markdown.split(/\r?\n/)) {
     const heading = /^##\s+v?([\d.]+)\s*(?:[—–-]\s*(.*))?$/.exec(line.trim());
     if (heading) {
-      current = { version: heading[1]!, note: (heading[2] ?? '').trim(), items: [] };
+      current = { version: heading[1]!, note: (heading[2] ?? '').trim(), items: [], notes: { zh: [], en: [] } };
+      list = current.items;
       releases.push(current);
       continue;
     }
+    const sub = /^###\s+(.*)$/.exec(line.trim());
+    if (sub && current) {
+      const lang = NOTE_HEADINGS[sub[1]!.trim().toLowerCase()];
+      list = lang ? current.notes[lang] : current.items;
+      continue;
+    }
     const item = /^[-*]\s+(.*)$/.exec(line.trim());
-    if (item && current) current.items.push(item[1]!);
-    else if (current && line.startsWith('  ') && line.trim() && current.items.length) {
-      current.items[current.items.length - 1] += ` ${line.trim()}`;
+    if (item && list) list.push(item[1]!);
+    else if (list && line.startsWith('  ') && line.trim() && list.length) {
+      list[list.length - 1] += ` ${line.trim()}`;
     }
   }
   return releases.sort((a, b) => compareVersions(a.version, b.version));

@@ -1,5 +1,8 @@
 import { createElement, useEffect, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { useT } from '../i18n';
+import { Icon } from './Icons';
 
 /** Sets the window title to `<title> · CSAI`. */
 export function usePageTitle(title: string): void {
@@ -29,7 +32,33 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
   elementRef?: Ref<HTMLElement>;
   pending?: string;
 }) {
-  const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending };
+  // The element speaks the site's language (issue 32 §2) unless the page says otherwise.
+  const { i18n } = useTranslation();
+  const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN' };
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) props[k] = v;
   return createElement(tag, props);
+}
+
+/**
+ * A way back from a full-window page (the document viewer, a PDB's 3D view; issue 32 §2): the
+ * previous page when the visit came from one, else the home page.
+ */
+export function BackLink() {
+  const t = useT();
+  const canGoBack = typeof history !== 'undefined' && history.length > 1;
+  return (
+    <nav className="viewer-page__bar" aria-label={t('errors.back')}>
+      {canGoBack ? (
+        <button type="button" className="button button--ghost" data-testid="back-link" onClick={() => history.back()}>
+          <Icon name="back" size={16} />
+          {t('errors.back')}
+        </button>
+      ) : (
+        <Link href="/" className="button button--ghost" data-testid="back-link">
+          <Icon name="back" size={16} />
+          {t('errors.home')}
+        </Link>
+      )}
+    </nav>
+  );
 }

@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry';
 export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
 export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
 export const NO_MODEL_TOOLS = '未配置大语言模型，以下结果由工具直接计算，未经模型归纳。';
+export const NO_MODEL_STRUCTURES = '未配置大语言模型，以下结构由 RDKit 直接解析，未经模型归纳。';
 export const NO_MODEL_WEB = '未配置大语言模型，以下内容直接摘自联网搜索结果的摘要，未经模型归纳。';
 export const WEB_RESULTS_HEADING = '**联网搜索结果**';
 export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的段落，可以换个说法或选择其他文档再试。';
@@ -112,14 +113,16 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         writeLines(sink, [NO_MODEL_WEB, '', ...toolLines, ...structures, ...hitQuoteLines(hits, questionTokens)], citationTracker(hits, sink));
         return;
       }
-      if (!input.hasSources && toolLines.length) {
-        writeLines(sink, [runs.length ? NO_MODEL_TOOLS : NO_MODEL_NO_SOURCES, '', ...toolLines, ...structures]);
+      // Something was computed: the headline says where it comes from, never "无法直接回答" before an answer.
+      if (!input.hasSources && runs.length) {
+        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures]);
         return;
       }
       if (!input.hasSources) {
         writeLines(sink, [
-          NO_MODEL_NO_SOURCES,
+          structures.length ? NO_MODEL_STRUCTURES : NO_MODEL_NO_SOURCES,
           '',
+          ...toolLines,
           ...structures,
           '没有语言模型时，我可以：',
           '- 从你选择的文件（最多6个）或知识库（最多2个）中找出与问题最相关的段落，逐条引用并标注出处页码；',
@@ -131,6 +134,11 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         return;
       }
       const chosen = choosePassages(input.passages, questionTokens);
+      if (!chosen.length && runs.length) {
+        // The question asked for a tool (a docking job into the attached PDB file): its result is the answer.
+        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures]);
+        return;
+      }
       if (!chosen.length) {
         const hits = (input.online ?? []).map((h, i) => ({ ...h, n: i + 1 }));
         writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND, ...(hits.length ? ['', ...hitQuoteLines(hits, questionTokens)] : [])], citationTracker(hits, sink));

@@ -25,6 +25,8 @@ const MAX_ADMET_MOLECULES = 50;
 const ADMET_INTENT = /ADMET|性质|理化|成药|类药|溶解度|脂溶|log\s*[PS]\b|吸收|代谢|毒性|PAINS|Lipinski|drug[- ]?likeness|properties/i;
 const STRUCTURE_INTENT = /SMILES|结构式|结构|分子式|structure/i;
 const SEARCH_INTENT = /检索|查找|查询|搜索|找一下|找找|search|look\s*up/i;
+const SUBSTRUCTURE_INTENT = /子结构|亚结构|substructure/i;
+const EXACT_INTENT = /精确|完全相同|同一(?:个)?(?:分子|结构)|exact/i;
 const COMPLETION_INTENT = /补全|修正|修复|纠正|complete|fix/i;
 const DOCKING_INTENT = /对接|docking|\bdock\b/i;
 const TASK_INTENT = /任务(?:状态|进度|结果|列表)|查询任务|查看任务|我的任务|对接结果/i;
@@ -122,20 +124,12 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   }
   if (wantsAdmet && usable.has('admet')) {
     const molecules = [...valid];
-    if (!molecules.length && input.docIds.length && db) {
-      // The molecules of the attached SDF files the asker may read (the question's documents are checked already).
-      const rows = await db
-        .selectFrom('kb_molecules')
-        .select('smiles')
-        .where('doc_id', 'in', input.docIds)
-        .where('smiles', 'is not', null)
-        .orderBy('doc_id')
-        .orderBy('idx')
-        .limit(MAX_ADMET_MOLECULES)
-        .execute();
-      for (const r of rows) if (r.smiles) molecules.push(r.smiles);
-    }
-    if (!molecules.length && !broken.length) {
+    // The attached SDF files' molecules are read by the tool itself (with their names, up to its limit,
+    // saying how many it left out); passing them here as well would use up the limit (issue 32 §2).
+    const sdfAttached =
+      !molecules.length && input.docIds.length > 0 && !!db && !!(await db.selectFrom('kb_molecules').select('doc_id').where('doc_id', 'in', input.docIds).limit(1).executeTakeFirst());
+    if (sdfAttached) calls.push({ name: 'admet', input: { molecules: [] } });
+    if (!molecules.length && !broken.length && !sdfAttached) {
       const name = nameInQuestion(question);
       const state = names.availability();
       if (name && !state.enabled) notes.push(`无法识别“${name}”的结构：${state.reason}可以直接给出它的 SMILES 再提问。`);
@@ -156,13 +150,17 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   }
   if (SEARCH_INTENT.test(question) && usable.has('intelligence_search') && !calls.length) {
     const query = question.replace(/请|帮我|帮忙|在情报数据库中|情报数据库|检索|查找|查询|搜索|找一下|找找|一下|[？?。！!]/g, ' ').replace(/\s+/g, ' ').trim();
-    calls.push({ name: 'intelligence_search', input: { query: query || question } });
+    // The structure written in the question is searched the way the words say (子结构 / 精确 / 相似).
+    const mode = SUBSTRUCTURE_INTENT.test(question) ? 'substructure' : EXACT_INTENT.test(question) ? 'exact' : 'similarity';
+    const structure = valid[0];
+    calls.push({ name: 'intelligence_search', input: { query: query || question, ...(structure ? { structure, mode } : {}) } });
   }
   return { calls, notes };
 }
 
 /** One finished call of the local engine, for its short text. */
 export interface LocalToolRun {
+  name: string;
   label: string;
   result: ToolResultPayload;
 }
@@ -177,7 +175,7 @@ export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, i
     sink.toolCall({ call_id: callId, name: call.name, arguments: JSON.stringify(call.input) });
     const result = await tools.run(call.name, call.input, { viewer: input.viewer, docIds: input.docIds, signal: input.signal, questionId: input.questionId });
     sink.toolResult({ call_id: callId, name: call.name, ...result });
-    runs.push({ label: labels.get(call.name) ?? call.name, result });
+    runs.push({ name: call.name, label: labels.get(call.name) ?? call.name, result });
   }
   return runs;
 }
@@ -186,7 +184,12 @@ export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, i
 export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string[] {
   if (!runs.length && !notes.length) return [];
   const lines = ['**工具结果**', ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
-  for (const { label, result } of runs) {
+  for (const { name, label, result } of runs) {
+    // A docking job runs on after the answer: its state is the live card's to tell, not a sentence written now.
+    if (name === 'docking_submit' && result.ok) {
+      lines.push(`- ${label}：任务已提交，进度和结果见上方任务卡片（随任务状态实时更新）。`);
+      continue;
+    }
     // A table row (a tool's text for the model) reads badly in a sentence: the card shows the table.
     const first = result.content.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('|')) ?? '';
     // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.

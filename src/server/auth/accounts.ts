@@ -42,6 +42,7 @@ export function usersRepo(db: Executor) {
       const status = values.status ?? 'pending';
       const user: User = {
         id: randomToken(12),
+        language: null,
         email: values.email,
         phone: values.phone,
         name: values.name,
@@ -61,6 +62,8 @@ export function usersRepo(db: Executor) {
     activate: (id: string, trx: Executor = db) =>
       trx.updateTable('users').set({ status: 'active', activated_at: now() }).where('id', '=', id).where('status', '=', 'pending').execute(),
 
+    setLanguage: (id: string, language: 'zh' | 'en', trx: Executor = db) => trx.updateTable('users').set({ language }).where('id', '=', id).execute(),
+
     setPassword: (id: string, password_hash: string, trx: Executor = db) =>
       trx.updateTable('users').set({ password_hash }).where('id', '=', id).execute(),
 
@@ -79,6 +82,7 @@ export function usersRepo(db: Executor) {
         department_name: dept?.name ?? 'none',
         show_name: displayName(user),
         is_admin: user.is_admin === 1,
+        language: user.language === 'en' || user.language === 'zh' ? user.language : null,
       };
     },
   };

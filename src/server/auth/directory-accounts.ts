@@ -54,6 +54,7 @@ export async function syncDirectoryUser(db: Db, person: DirectoryPerson, log: Pi
     }
     const user: User = {
       id: randomToken(12),
+      language: null,
       email,
       phone: null,
       name,

@@ -556,4 +556,10 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('molecules_parent_key').on('molecules').column('parent_key').execute();
     },
   },
+  '0026_user_language': {
+    async up(db: Kysely<unknown>) {
+      // Issue 32 §2: the interface language a user chose in the user menu ('zh' or 'en'); null: not chosen.
+      await db.schema.alterTable('users').addColumn('language', 'text').execute();
+    },
+  },
 };

@@ -15,6 +15,8 @@ export interface UserTable {
   department_id: string | null;
   is_admin: number;
   status: 'pending' | 'active' | 'disabled';
+  /** The interface language chosen in the user menu, 'zh' or 'en'; null when never chosen (migration 0025). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   activated_at: string | null;
   /** 'ldap': made or linked by a directory sign-in; the password is the directory's (migration 0017). */

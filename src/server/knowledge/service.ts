@@ -394,7 +394,29 @@ export function knowledgeService(db: Db, files: FileStore) {
           const t = now();
           const insert = db.transaction().execute(async (tx) => {
             const out = [];
+            // Issue 32 §2: a file uploaded into a question box again (same name, same bytes) is the
+            // document already there, not a second copy parsed again; one that failed to parse is
+            // uploaded anew. (The bytes are stored once anyway: stored names are content addresses.)
+            const sameFile = (sha256: string, title: string) => `${sha256}/${title}`;
+            const held = new Map<string, string>();
+            if (target === null) {
+              const rows = await tx
+                .selectFrom('kb_documents')
+                .select(['id', 'title', 'sha256'])
+                .where('owner_id', '=', viewer.userId)
+                .where('folder_id', 'is', null)
+                .where('sha256', 'in', named.map((f) => f.staged.sha256))
+                .where('parse_status', '!=', 3)
+                .orderBy('created_at')
+                .execute();
+              for (const r of rows) if (!held.has(sameFile(r.sha256, r.title))) held.set(sameFile(r.sha256, r.title), r.id);
+            }
             for (const file of named) {
+              const same = held.get(sameFile(file.staged.sha256, file.title));
+              if (same) {
+                out.push({ name: file.title, docId: same });
+                continue;
+              }
               const id = randomToken(12);
               await tx
                 .insertInto('kb_documents')

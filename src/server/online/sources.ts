@@ -39,6 +39,11 @@ export const SOURCE_SETUP: Record<OnlineKind, string> = {
   patents: '未配置专利检索服务：请设置 SURECHEMBL_URL（SureChEMBL）或 CSAI_PUBCHEM_URL（PubChem 专利交叉引用）中的至少一个，并重启服务。',
 };
 
+/** What to configure for each source this server lacks (for administrators: GET /diagnostics, GET /online/status). */
+export function missingSetup(sources: OnlineSources): Partial<Record<OnlineKind, string>> {
+  return Object.fromEntries(ONLINE_KINDS.filter((k) => !sources[k]).map((k) => [k, SOURCE_SETUP[k]]));
+}
+
 /** The notice for a search type none of whose sources is configured; undefined when one is. */
 export function notConfiguredNotice(sources: OnlineSources, searchType: string): string | undefined {
   const kinds = kindsOf(searchType);

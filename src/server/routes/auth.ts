@@ -8,6 +8,7 @@ import {
   apiTokenIdParams,
   createdApiToken,
   MAX_API_TOKENS,
+  languageBody,
   otpVerifyBody,
   resetPasswordBody,
   authOptions,
@@ -396,6 +397,17 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     const user = await users.byId(userId);
     if (!user) throw new AppError(401, 'session_invalid', 'Signature verification failed');
     return ok(await users.info(user));
+  });
+
+  // Issue 32 §2: the interface language chosen in the user menu, kept for the user's next visit.
+  app.put('/me/language', {
+    schema: { tags, summary: 'Remember the interface language (zh or en) of the signed-in user', body: languageBody, response: { 200: withUser, ...errorResponses } },
+  }, async (req) => {
+    const { userId } = await req.requireUser();
+    await users.setLanguage(userId, req.body.language);
+    const user = await users.byId(userId);
+    if (!user) throw new AppError(401, 'session_invalid', 'Signature verification failed');
+    return ok(await users.info(user), '修改成功');
   });
 
   // The site's page-load check: 200 for everyone, so a signed-out visitor's first load shows no

@@ -6,10 +6,10 @@ import { usersRepo } from '../auth/accounts';
 import { ok, type App, type Services } from './types';
 
 /** The ping and the server banner. */
-export default async function generalRoutes(app: App, { config, db, version }: Services) {
+export default async function generalRoutes(app: App, { config, db, version, runtime }: Services) {
   app.get('/', {
     schema: { tags: ['general'], summary: 'Ping', response: { 200: okSchema(ping) } },
-  }, async () => ok({ name: 'csai' as const, version, time: new Date().toISOString() }));
+  }, async () => ok({ name: 'csai' as const, version, time: new Date().toISOString(), model: runtime.answering.hasModel }));
 
   app.get('/prompt/get_alert', {
     schema: { tags: ['general'], summary: 'The banner notice (SPEC §3 Alert)', response: { 200: okSchema(alert) } },

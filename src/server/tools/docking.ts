@@ -37,7 +37,7 @@ const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
 /** One task for the model: its state and, when done, every pose. */
 export function describeTask(task: DockingTask): string {
   const head = `任务 ${task.id}（对接：${task.title}）：${STATE[task.state]}${task.state === 'running' ? `，进度 ${Math.round(task.progress * 100)}%` : ''}${task.message && task.state !== 'done' ? `，${task.message}` : ''}`;
-  const box = `盒子：中心 (${task.box.center.join(', ')})，尺寸 ${task.box.size.join(' × ')} Å，${task.box.source === 'ligand' ? `来自参考配体 ${task.box.label}` : task.box.source === 'residues' ? `来自残基 ${task.box.label}` : '手动给出'}；exhaustiveness ${task.exhaustiveness}，随机种子 ${task.seed}。`;
+  const box = `盒子：中心 (${task.box.center.join(', ')})，尺寸 ${task.box.size.join(' × ')} Å，${task.box.source === 'ligand' ? `来自参考配体 ${task.box.label}` : task.box.source === 'residues' ? `来自残基 ${task.box.label}` : '手动给出'}；搜索强度（Vina exhaustiveness）${task.exhaustiveness}，随机种子 ${task.seed}。`;
   if (task.state !== 'done' || !task.result) return `${head}\n${box}`;
   const r = task.result;
   const rows = r.poses.map((p) => `| ${p.mode} | ${p.score.toFixed(2)} | ${fmt(p.rmsd_to_best)} | ${fmt(p.rmsd_to_reference)} |`);
@@ -67,7 +67,8 @@ export const dockingSubmitTool: ToolFactory = (services): ToolDefinition<Docking
     const task = await services.tasks.submit(ctx.viewer, input, ctx.docIds).catch(asToolError);
     return { task };
   },
-  summarize: ({ task }) => `已提交对接任务 ${task.id}（${task.title}），正在排队，完成后可用 task_query 查看构象与打分。\n${describeTask(task)}\n${VINA_SCORE_NOTE}`,
+  // Issue 32 §2: said as of the submission, without a tool name; the task card shows the live state.
+  summarize: ({ task }) => `已提交对接任务 ${task.id}（${task.title}），任务在后台运行，进度和结果在回答中的任务卡片上实时更新。\n${describeTask(task)}\n${VINA_SCORE_NOTE}`,
 });
 
 /** `task_query` (issue 13 §1): the caller's tasks, or one of them with its result. */

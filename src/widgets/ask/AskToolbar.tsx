@@ -1,7 +1,7 @@
 // The question box's toolbar: the answer toggles, the tools panel, the search type, the chemical
 // editor and send / stop.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { onlineGap, type AskModel } from '../../core/ask-model';
+import { onlineMissing, type AskModel } from '../../core/ask-model';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
 import { useHost, useT } from '../shared/host-context';
@@ -86,8 +86,10 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
   const sending = useSignalValue(model.$sending);
   const answering = useSignalValue(model.$answering);
   const onlineStatus = useSignalValue(model.$online);
-  // 联网搜索 on, and nothing configured for the chosen type: said before sending, with what to set.
-  const gap = online ? onlineGap(onlineStatus, searchType) : null;
+  // 联网搜索 on, and nothing configured for the chosen type: one short line before sending (issue 32 §2).
+  const missing = online ? onlineMissing(onlineStatus, searchType) : null;
+  // The toggle's default follows the server's sources, so they are asked for once the box shows.
+  useEffect(() => void model.loadOnline(), [model]);
   const openChemEditor = useChemEditor(onSmiles);
   return (
     <>
@@ -99,7 +101,7 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
         <button type="button" part="toggle toggle-deep-research" aria-pressed={deepResearch} title={t('deep_research_hint')} className={toggleClass(deepResearch)} onClick={() => (store.$isDeepResearch.value = !deepResearch)}>
           {t('deep_research')}
         </button>
-        <button type="button" part="toggle toggle-online" aria-pressed={online} title={gap ? gap.join('\n') : undefined} data-missing={gap ? 'true' : undefined} className={toggleClass(online)} onClick={() => (store.$isOnline.value = !online)}>
+        <button type="button" part="toggle toggle-online" aria-pressed={online} title={missing ? t(`online_missing_${missing}`) : undefined} data-missing={missing ? 'true' : undefined} className={toggleClass(online)} onClick={() => model.setOnline(!online)}>
           {t('online')}
         </button>
         <Tools model={model} />
@@ -128,10 +130,9 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
           </button>
         )}
       </div>
-      {gap && (
-        <p part="online-hint" role="note" className="m-0 text-xs text-warning">
-          {t('online_missing')}
-          {gap.join(' ')}
+      {missing && (
+        <p part="online-hint" role="note" className="m-0 text-xs text-muted">
+          {t(`online_missing_${missing}`)}
         </p>
       )}
       {deepResearch && (

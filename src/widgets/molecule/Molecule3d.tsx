@@ -34,6 +34,8 @@ interface Structure {
 
 /** Ligands: hetero residues that are not water. */
 const LIGAND = { hetflag: true, not: { resn: 'HOH' } };
+/** Zoom factor after fitting the ligand: below 1 leaves room around it. */
+const LIGAND_MARGIN = 0.7;
 
 /** Whether this browser can give a WebGL context (3Dmol needs one). */
 export function hasWebGl(): boolean {
@@ -148,8 +150,11 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
     v.setStyle({}, style === 'cartoon' ? { cartoon: { color: 'spectrum' } } : style === 'stick' ? { stick: {} } : { sphere: { scale: 0.9 } });
     if (style === 'cartoon') v.setStyle(LIGAND, { stick: { colorscheme: 'greenCarbon' } });
     if (state.format === 'sdf' && style === 'cartoon') v.setStyle({}, { stick: {} });
-    if (poseModel.current) v.zoomTo(LIGAND);
-    else v.zoomTo();
+    // Issue 32 §2: the ligand with a margin around it, so no part of it is cut at the edges.
+    if (poseModel.current) {
+      v.zoomTo(LIGAND);
+      v.zoom(LIGAND_MARGIN);
+    } else v.zoomTo();
     v.render();
   }, [style, state, pose]);
 
@@ -163,7 +168,10 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => viewer.current?.resize());
+    const ro = new ResizeObserver(() => {
+      viewer.current?.resize();
+      viewer.current?.render();
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
@@ -171,7 +179,8 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
   const focusLigand = useCallback(() => {
     const v = viewer.current;
     if (!v) return;
-    v.zoomTo(LIGAND, 600);
+    v.zoomTo(LIGAND);
+    v.zoom(LIGAND_MARGIN, 600);
     v.render();
   }, []);
   const reset = useCallback(() => {

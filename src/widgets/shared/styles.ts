@@ -43,6 +43,8 @@ export const baseCss = `
 :host([hidden]) { display: none !important; }
 .csai-root {
   all: initial; display: block; box-sizing: border-box;
+  /* Fills a host given a height (a 3D view in a card); with an auto height it is auto as before. */
+  height: 100%;
   --csai-c-accent: var(--csai-accent, #2563eb);
   --csai-c-accent-fg: var(--csai-accent-contrast, #ffffff);
   --csai-c-radius: var(--csai-radius, 0.5rem);

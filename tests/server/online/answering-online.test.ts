@@ -105,19 +105,34 @@ describe('online search in an answer (local engine)', () => {
 });
 
 describe('what the client is told before sending', () => {
-  it('GET /online/status and the web_search tool say what is configured and what to set', async () => {
+  it('GET /online/status and the web_search tool say what is configured; what to set only to administrators', async () => {
     const on = (await signedInUser(server)).client;
-    expect((await on.get('/api/v1/online/status')).body.data).toEqual({ web: true, literature: true, patents: false, missing: { patents: expect.stringContaining('未配置专利检索服务') } });
-    const off = (await signedInUser(bare)).client;
-    const status = await off.get<{ web: boolean; missing: { web: string } }>('/api/v1/online/status');
-    expect(status.body.data).toMatchObject({ web: false, literature: false, patents: false });
-    expect(status.body.data.missing.web).toMatch(/SEARXNG_URL.*TAVILY_API_KEY.*BOCHA_API_KEY.*WEB_SEARCH_CUSTOM_URL/);
+    expect((await on.get('/api/v1/online/status')).body.data).toEqual({ web: true, literature: true, patents: false, missing: {} });
+    const signedIn = await signedInUser(bare);
+    const off = signedIn.client;
+    const status = await off.get<{ web: boolean; missing: { web?: string } }>('/api/v1/online/status');
+    // Issue 32 §2: an ordinary user is not shown environment variable names.
+    expect(status.body.data).toEqual({ web: false, literature: false, patents: false, missing: {} });
+    expect((await fetch(`${bare.url}/api/v1/online/status`).then((r) => r.text()))).not.toContain('SEARXNG_URL');
+    const db = bare.sqlite();
+    db.prepare('update users set is_admin = 1 where email = ?').run(signedIn.email);
+    db.close();
+    const asAdmin = await off.get<{ web: boolean; missing: { web?: string } }>('/api/v1/online/status');
+    expect(asAdmin.body.data.missing.web).toMatch(/SEARXNG_URL.*TAVILY_API_KEY.*BOCHA_API_KEY.*WEB_SEARCH_CUSTOM_URL/);
+    const diag = await off.get<{ online: { web: boolean; setup: { web?: string } } }>('/api/v1/diagnostics');
+    expect(diag.body.data.online).toMatchObject({ web: false, setup: { web: expect.stringContaining('SEARXNG_URL') } });
+    const plain = (await signedInUser(bare)).client;
+    expect((await plain.get<{ online: unknown }>('/api/v1/diagnostics')).body.data.online).toEqual({ web: false, literature: false, patents: false, setup: {} });
     const tool = async (c: typeof on) => (await c.get<Array<{ tools: Array<{ value: string; enabled: boolean }> }>>('/api/v1/tools')).body.data.flatMap((g) => g.tools).find((t) => t.value === 'web_search');
     expect(await tool(on)).toMatchObject({ enabled: true });
     expect(await tool(off)).toMatchObject({ enabled: false });
-    // Unconfigured, the answer says so once (as before).
+    // Unconfigured, an answer with online search on says so once; with it off (the question box's default here), never.
     const { questionId } = await ask(off, '阿司匹林', { if_search_online: true });
     expect(notices((await readEvents(off, questionId)).events)).toEqual(['未配置联网搜索服务，本次回答没有进行联网搜索']);
+    const quiet = await ask(off, '阿司匹林', { if_search_online: false });
+    const quietEvents = (await readEvents(off, quiet.questionId)).events;
+    expect(notices(quietEvents)).toEqual([]);
+    expect(answerText(quietEvents)).not.toContain('未配置联网搜索服务');
   });
 
   it('GET /online/status tells which sources exist, never their addresses or keys', async () => {

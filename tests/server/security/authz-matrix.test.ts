@@ -106,6 +106,7 @@ const EXPECTED: Record<string, Case> = {
   'GET /api/v1/diagnostics': { access: 'user', call: () => ({ path: '/api/v1/diagnostics' }) },
   'GET /api/v1/search_person_department': { access: 'user', call: () => ({ path: '/api/v1/search_person_department?keyword=matrix' }) },
   'GET /api/v1/auth/me': { access: 'user', call: () => ({ path: '/api/v1/auth/me' }) },
+  'PUT /api/v1/auth/me/language': { access: 'user', call: () => ({ path: '/api/v1/auth/me/language', body: json({ language: 'zh' }) }) },
   // Tokens are managed by a signed-in person, never by a token (403 token_not_allowed).
   'GET /api/v1/auth/tokens': { access: 'user', call: () => ({ path: '/api/v1/auth/tokens' }), expect: { token: 403 } },
   'POST /api/v1/auth/tokens': { access: 'user', call: () => ({ path: '/api/v1/auth/tokens', body: json({ name: 'matrix' }) }), expect: { token: 403 } },

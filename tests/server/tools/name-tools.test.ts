@@ -46,7 +46,7 @@ describe('the name_to_smiles and smiles_completion tools', () => {
     expect(tool.input.safeParse({ name: 'x'.repeat(1_000_000) }).error?.issues[0]?.message).toBe('化学名称不能超过500个字符');
     const out = await tool.run(tool.input.parse({ name: ' 布洛芬 ' }), ctx());
     expect(tool.output.parse(out)).toEqual({ found: true, name: '布洛芬', canonical_smiles: 'CC(C)Cc1ccc(C(C)C(=O)O)cc1', inchi_key: 'HEFNNWSXXWATRW-UHFFFAOYSA-N', source: 'dictionary' });
-    expect(tool.summarize(out)).toBe('布洛芬：SMILES CC(C)Cc1ccc(C(C)C(=O)O)cc1，InChIKey HEFNNWSXXWATRW-UHFFFAOYSA-N（来源：dictionary）');
+    expect(tool.summarize(out)).toBe('布洛芬：SMILES CC(C)Cc1ccc(C(C)C(=O)O)cc1，InChIKey HEFNNWSXXWATRW-UHFFFAOYSA-N（来源：内置药物与试剂词典）');
     const unknown = await tool.run({ name: 'zzz不存在' }, ctx());
     expect(unknown.found).toBe(false);
     expect(tool.summarize(unknown)).toContain('未找到“zzz不存在”对应的结构');

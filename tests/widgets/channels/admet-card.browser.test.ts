@@ -9,6 +9,7 @@ import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/too
 import type { CommonProps } from '../../../src/widgets/shared/element';
 import { reactView } from '../../../src/widgets/shared/react-view';
 import { expect, failOnConsoleErrors, json, nextFrame, waitFor } from '../harness';
+import { untranslated } from '../untranslated';
 
 const aspirin: AdmetMolecule = {
   input: 'CC(=O)Oc1ccccc1C(=O)O', name: '', source: 'smiles', smiles: 'CC(=O)Oc1ccccc1C(=O)O', formula: 'C9H8O4', mw: 180.16, heavy_atoms: 13,
@@ -73,13 +74,29 @@ describe('the ADMET tool card', () => {
     document.body.append(host);
     const root = host.attachShadow({ mode: 'open' });
     const handle = reactView(Card).mount(root, host, {
-      name: 'admet', ok: true, content: '| 分子 | …', data: RESULT, ...props,
-      theme: undefined, lang: undefined, apiBase: undefined, accent: undefined, radius: undefined,
+      name: 'admet', ok: true, content: '| 分子 | …', data: RESULT,
+      theme: undefined, lang: undefined, apiBase: undefined, accent: undefined, radius: undefined, ...props,
     });
     unmount = () => handle.unmount();
     await waitFor(() => root.querySelector('[part~="admet-card"], [part~="tool-error"]'), 'the card');
     return root;
   }
+
+  it('has no untranslated words: Chinese radar axes and alerts in Chinese, no Chinese in English (issue 32 §2)', async () => {
+    const zh = await show({ data: { ...RESULT, molecules: [{ ...aspirin, pains: ['quinone_A(370)'], brenk: ['phenol_ester', 'chinone_1'] }] } });
+    const skip = '[data-field="formula"], csai-molecule, [part~="admet-note"], summary .font-semibold';
+    expect(untranslated(zh, 'zh', skip)).to.deep.equal([]);
+    const axes = [...zh.querySelectorAll('[part~="admet-radar"] text[data-axis]')].map((t) => t.lastChild?.textContent);
+    expect(axes).to.deep.equal(['脂溶性', '分子大小', '极性', '不溶性', '饱和度', '柔性']);
+    expect(zh.querySelector('[part~="admet-radar"] text[data-axis="LIPO"] title')?.textContent).to.contain('LIPO');
+    expect(zh.querySelector('td[data-field="pains"]')?.textContent).to.equal('醌（quinone_A(370)）');
+    unmount();
+    host?.remove();
+    restore();
+    const en = await show({ lang: 'en', content: 'ADMET table', data: { molecules: [aspirin], notes: [] } } as Partial<ToolCardProps>);
+    expect(untranslated(en, 'en', skip)).to.deep.equal([]);
+    expect(en.querySelector('td[data-field="brenk"]')?.textContent).to.equal('phenol_ester');
+  });
 
   it('is the card the answer view loads for the admet tool', async () => {
     expect(await toolCards.admet?.()).to.equal(AdmetCard);
@@ -95,7 +112,8 @@ describe('the ADMET tool card', () => {
     expect(value('wlogp')).to.equal('1.31');
     expect(value('lipinski')).to.equal('符合');
     expect(value('muegge')).to.equal('1 项违规：MW<200');
-    expect(value('brenk')).to.equal('phenol_ester');
+    // Issue 32 §2: the alert's Chinese description, its original name beside it.
+    expect(value('brenk')).to.equal('酚酯（phenol_ester）');
     expect(value('pains')).to.equal('无');
     expect(value('esol_class')).to.equal('易溶');
     expect(first.textContent).to.contain('Log Po/w (XLOGP3)');

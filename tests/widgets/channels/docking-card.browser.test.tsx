@@ -8,6 +8,7 @@ import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, json, mockFetch, nextFrame } from '../harness';
+import { untranslated } from '../untranslated';
 
 const DOCS = '/.tmp/test-docs';
 const realFetch = globalThis.fetch.bind(globalThis);
@@ -104,6 +105,8 @@ describe('docking cards', () => {
     expect(table.querySelectorAll('tbody tr').length).to.equal(2);
     expect(table.textContent).to.contain('-9.26');
     expect(table.textContent).to.contain('0.84');
+    // Issue 32 §2: Chinese throughout (the SMILES, the receptor name and the 3D viewer's own controls aside).
+    expect(untranslated(shadow, 'zh', 'code, csai-molecule-3d, h3, header strong')).to.deep.equal([]);
     const viewer = shadow.querySelector('csai-molecule-3d')!;
     expect(viewer.getAttribute('task-id')).to.equal('t1');
     expect(viewer.getAttribute('pose')).to.equal('1');
@@ -114,6 +117,11 @@ describe('docking cards', () => {
     expect(table.querySelectorAll('tbody tr')[1]!.getAttribute('aria-selected')).to.equal('true');
     const canvas = viewer.shadowRoot!.querySelector('[part~="canvas"]')!;
     await waitLong(() => canvas.getAttribute('data-pose') === '2', 'pose 2 drawn');
+    // Issue 32 §2: the view fills its box (no empty strip below the canvas).
+    const frame = viewer.parentElement!.getBoundingClientRect();
+    const drawn = canvas.getBoundingClientRect();
+    expect(viewer.getBoundingClientRect().height).to.be.closeTo(frame.height, 1);
+    expect(drawn.bottom).to.be.closeTo(frame.bottom, 2);
     // A page may set the attribute itself: a fraction is its whole pose, anything unreadable or
     // below 1 the best pose.
     viewer.setAttribute('pose', '3.7');

@@ -7,6 +7,7 @@ import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import { admetStrings } from './admet.strings';
 import { BioavailabilityRadar, BoiledEgg } from './AdmetCharts';
+import { alertLabel } from './alert-names';
 import type { ToolCardProps } from './index';
 
 addStrings('admet', admetStrings);
@@ -22,13 +23,12 @@ const GROUPS: [string, AdmetField[]][] = [
   ['group_druglike', ['lipinski', 'ghose', 'veber', 'egan', 'muegge', 'bioavailability_score']],
   ['group_medchem', ['pains', 'brenk', 'leadlikeness', 'sa_score', 'qed']],
 ];
-const ALERTS: AdmetField[] = ['pains', 'brenk'];
-
 /** A cell as a chemist reads it: rules as “符合” or their violations, alerts by name, classes in words. */
-function cell(t: T, m: AdmetMolecule, field: AdmetField): string {
+function cell(t: T, m: AdmetMolecule, field: AdmetField, lang: string | undefined): string {
   const v = m[field];
   if (Array.isArray(v)) {
-    if (ALERTS.includes(field)) return v.length ? v.join('，') : t('none');
+    // Issue 32 §2: an alert is named in the interface's language (its original name kept beside it).
+    if (field === 'pains' || field === 'brenk') return v.length ? v.map((name) => alertLabel(field, name, lang)).join(t('list_separator')) : t('none');
     return v.length ? t('violations', { count: v.length, rules: v.join('，') }) : t('passes');
   }
   if (field === 'esol_class') return t(`class_${String(v)}`);
@@ -38,6 +38,7 @@ function cell(t: T, m: AdmetMolecule, field: AdmetField): string {
 }
 
 function MoleculeTable({ m, t }: { m: AdmetMolecule; t: T }) {
+  const { lang } = useHost();
   return (
     <table part="admet-table" className="w-full border-collapse text-xs">
       {GROUPS.map(([group, fields]) => (
@@ -53,7 +54,7 @@ function MoleculeTable({ m, t }: { m: AdmetMolecule; t: T }) {
                 {t(f)}
               </th>
               <td className="px-2 py-0.5 tabular-nums text-ink" data-field={f}>
-                {cell(t, m, f)}
+                {cell(t, m, f, lang)}
               </td>
             </tr>
           ))}
@@ -82,7 +83,7 @@ function MoleculePanel({ m, n, open, t }: { m: AdmetMolecule; n: number; open: b
         <div className="flex flex-col items-center gap-2">
           {/* <csai-molecule> draws through POST /mol/draw_svg (src/widgets/molecule). */}
           {createElement('csai-molecule', { smiles: m.smiles, 'aria-label': t('structure') })}
-          <BioavailabilityRadar molecule={m} label={t('radar')} />
+          <BioavailabilityRadar molecule={m} label={t('radar')} axisLabel={(key) => t(`radar_${key}`)} axisHint={(key) => t(`radar_${key}_hint`)} />
           <span className="text-xs text-muted">{t('radar')}</span>
         </div>
         <div className="min-w-0 flex-1">

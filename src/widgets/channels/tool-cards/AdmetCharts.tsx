@@ -16,7 +16,19 @@ const point = (axis: number, fraction: number) => {
 const polygon = (fractions: number[]) => fractions.map((f, i) => point(i, f).map((x) => x.toFixed(1)).join(',')).join(' ');
 
 /** The bioavailability radar (Daina, Michielin & Zoete 2017): the molecule against the optimal band. */
-export function BioavailabilityRadar({ molecule, label }: { molecule: AdmetMolecule; label: string }) {
+export function BioavailabilityRadar({
+  molecule,
+  label,
+  axisLabel = (key) => key,
+  axisHint,
+}: {
+  molecule: AdmetMolecule;
+  label: string;
+  /** An axis's name in the interface's language (SwissADME's LIPO, SIZE … by default). */
+  axisLabel?: (key: string) => string;
+  /** An axis's tooltip: its abbreviation, what it measures and its optimal range. */
+  axisHint?: (key: string) => string;
+}) {
   const outer = RADAR_AXES.map((a) => scale(a.max, a.lo, a.hi));
   const inner = RADAR_AXES.map((a) => scale(a.min, a.lo, a.hi));
   const values = RADAR_AXES.map((a) => scale(molecule[a.field], a.lo, a.hi));
@@ -32,8 +44,9 @@ export function BioavailabilityRadar({ molecule, label }: { molecule: AdmetMolec
       {RADAR_AXES.map((a, i) => {
         const [x, y] = point(i, 1.22);
         return (
-          <text key={a.key} x={x} y={y} textAnchor="middle" dominantBaseline="middle" fontSize="10" fill="currentColor" className="text-ink">
-            {a.key}
+          <text key={a.key} x={x} y={y} textAnchor="middle" dominantBaseline="middle" fontSize="10" fill="currentColor" className="text-ink" data-axis={a.key}>
+            {axisHint && <title>{axisHint(a.key)}</title>}
+            {axisLabel(a.key)}
           </text>
         );
       })}

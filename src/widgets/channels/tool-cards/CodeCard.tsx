@@ -75,13 +75,13 @@ export function CodeRun({ out }: { out: CodeExecutionResult }) {
       {out.inputs.length > 0 && <p className="m-0 text-xs text-muted">{t('inputs', { files: out.inputs.map((n) => `/input/${n}`).join('、') })}</p>}
       {out.stdout && (
         <div>
-          <div className="text-xs text-muted">stdout{out.stdout_truncated ? ` ${t('truncated')}` : ''}</div>
+          <div className="text-xs text-muted" title="stdout">{t('stdout')}{out.stdout_truncated ? ` ${t('truncated')}` : ''}</div>
           <pre part="code-stdout" className="m-0 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-csai bg-line p-2 text-xs font-mono">{out.stdout}</pre>
         </div>
       )}
       {out.stderr && (
         <details open={bad}>
-          <summary className="cursor-pointer text-xs text-muted">stderr{out.stderr_truncated ? ` ${t('truncated')}` : ''}</summary>
+          <summary className="cursor-pointer text-xs text-muted" title="stderr">{t('stderr')}{out.stderr_truncated ? ` ${t('truncated')}` : ''}</summary>
           <pre part="code-stderr" className="m-0 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-csai bg-line p-2 text-xs font-mono text-danger">{out.stderr}</pre>
         </details>
       )}

@@ -81,9 +81,9 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       <p className="m-0 text-xs text-muted">
         <code className="font-mono break-all">{task.smiles}</code> → {task.receptor}
         <br />
-        {`${t('box', { center: box.center.join(', '), size: box.size.join(' × ') })}，${boxSource}`}
+        {`${t('box', { center: box.center.join(', '), size: box.size.join(' × ') })}${t('comma')}${boxSource}`}
         <br />
-        {`${t('params', { exhaustiveness: task.exhaustiveness, seed: task.seed, cpu: task.cpu })} · ${task.max_evals > 0 ? t('search_budget', { evals: task.max_evals.toLocaleString('en-US') }) : t('search_heuristic')}`}
+        <span title={t('params_hint')}>{`${t('params', { exhaustiveness: task.exhaustiveness, seed: task.seed, cpu: task.cpu })} · ${task.max_evals > 0 ? t('search_budget', { evals: task.max_evals.toLocaleString('en-US') }) : t('search_heuristic')}`}</span>
       </p>
       {active(task) && (
         <div className="flex flex-wrap items-center gap-2">
@@ -140,7 +140,7 @@ export function TaskView({ initial }: { initial: DockingTask }) {
             </table>
           </div>
           {result.reference_note && <p className="m-0 text-xs text-muted">{result.reference_note}</p>}
-          <div className="h-80">{createElement('csai-molecule-3d', { 'task-id': task.id, pose: String(pose), representation: 'cartoon' })}</div>
+          <div className="h-80">{createElement('csai-molecule-3d', { 'task-id': task.id, pose: String(pose), representation: 'cartoon', className: 'block h-full' })}</div>
           <span className="flex gap-2">
             {(['sdf', 'pdbqt'] as const).map((f) => (
               <button key={f} type="button" part={`docking-download-${f}`} className={btn} disabled={busy !== null} onClick={() => void download(f)}>

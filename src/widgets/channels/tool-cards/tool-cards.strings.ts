@@ -40,6 +40,8 @@ export const nameCardStrings = {
 export const codeCardStrings = {
   zh: {
     meta: '（退出码 {{code}}，用时 {{seconds}} 秒）',
+    stdout: '输出',
+    stderr: '错误输出',
     inputs: '挂载的文件：{{files}}',
     truncated: '（已截断）',
     files: '生成的文件',
@@ -56,6 +58,8 @@ export const codeCardStrings = {
   },
   en: {
     meta: '(exit code {{code}}, {{seconds}} s)',
+    stdout: 'Output',
+    stderr: 'Error output',
     inputs: 'Mounted files: {{files}}',
     truncated: '(truncated)',
     files: 'Files written',
