@@ -15,7 +15,7 @@ export interface UserTable {
   department_id: string | null;
   is_admin: number;
   status: 'pending' | 'active' | 'disabled';
-  /** The interface language chosen in the user menu, 'zh' or 'en'; null when never chosen (migration 0025). */
+  /** The interface language chosen in the user menu, 'zh' or 'en'; null when never chosen (migration 0026). */
   language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   activated_at: string | null;
