@@ -1,3 +1,4 @@
+import LinkifyIt from 'linkify-it';
 import { titleWords } from '../parsing/chunks';
 import { citedPassages } from '../retrieval/rerank';
 import type { RetrievedPassage } from '../retrieval/knowledge-port';
@@ -74,20 +75,29 @@ export function asQuoteText(text: string): string {
     .trim();
 }
 
+/** The answer view's address finder (markdown-it's, with its defaults): what it would link in a title. */
+const linkify = new LinkifyIt();
+
 /**
  * A title (a document's, a web page's) made plain text inside the answer's markdown: brackets
- * full-width as in quotes, line breaks a space, and every ASCII punctuation mark escaped — so it
- * is no link, image, emphasis or code, and no bare address or domain in it is linked either
- * (markdown-it's linkify skips escaped characters). A title is written by whoever uploaded the
- * file, and shared folders show it in everyone's answers (issue 16 #4, issue 33).
+ * full-width as in quotes, line breaks a space, the marks that make markdown (emphasis, code,
+ * headings, HTML, entities, tables, images) escaped, and every punctuation mark of whatever the
+ * answer view would link (an address, a domain, an e-mail) escaped too — markdown-it's linkify
+ * skips escaped characters, so `evil.example.com` or `http://…` in a title is shown, not linked.
+ * A title is written by whoever uploaded the file, and shared folders show it in everyone's
+ * answers (issue 16 #4, issue 33). An ordinary `name.pdf` stays as it is.
  */
 export function titleText(title: string): string {
-  return title
-    .replace(/\s+/g, ' ')
-    .replace(/\[/g, '［')
-    .replace(/\]/g, '］')
-    .replace(/[!-/:-@\\^-`{-~]/g, (c) => `\\${c}`)
-    .trim();
+  const text = title.replace(/\s+/g, ' ').replace(/\[/g, '［').replace(/\]/g, '］').trim();
+  const links = linkify.match(text) ?? [];
+  let out = '';
+  let at = 0;
+  const plain = (s: string) => s.replace(/[\\*_`~<>#&|!]/g, (c) => `\\${c}`);
+  for (const link of links) {
+    out += plain(text.slice(at, link.index)) + text.slice(link.index, link.lastIndex).replace(/[!-/:-@\\^-`{-~]/g, (c) => `\\${c}`);
+    at = link.lastIndex;
+  }
+  return out + plain(text.slice(at));
 }
 
 /**
