@@ -15,6 +15,10 @@ export const diagnostics = z.object({
   services: z.object({ smtp: z.boolean(), llm: z.boolean(), embeddings: z.boolean(), dev_outbox: z.boolean() }),
   /** Every tool of the registry with its group and state; a disabled one says why and how to enable it. */
   tools: z.array(z.object({ value: z.string(), label: z.string(), group: z.string(), enabled: z.boolean(), description: z.string() })),
+  /** What reads images and scanned PDF pages in the parse processes: PP-OCR, tesseract where PP-OCR's models do not load, or nothing. */
+  ocr_engine: z.enum(['ppocr', 'tesseract', 'none']),
+  /** Why that engine (models, languages, the reason PP-OCR is not in use); administrators only, else null. */
+  ocr_detail: z.string().nullable(),
   /** Where MCP clients connect (with an API token). */
   mcp_path: z.string(),
   node_version: z.string(),

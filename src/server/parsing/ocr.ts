@@ -19,6 +19,8 @@ export const PAGE_OCR_MS = 60_000;
 
 /** A box's height over the font size of the text in it (PP-OCR's line boxes hold the ink and a little margin). */
 const BOX_PER_SIZE = 1.15;
+/** A line this much taller than the page's usual line is larger type. */
+const HEADING_RATIO = 1.3;
 
 /**
  * The engine this process reads with: PP-OCR when its models load here, else tesseract with the
@@ -95,7 +97,12 @@ export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: numbe
   const result = await ppocrPage(img, deadline);
   const { width, height } = result;
   // Layout works bottom-up (PDF space): the upright image's pixels, y flipped; the box's foot is the baseline.
-  const runs: Run[] = result.lines.map(({ text, box: [x0, y0, x1, y1] }) => ({ text, x: x0, y: height - y1, width: x1 - x0, size: (y1 - y0) / BOX_PER_SIZE }));
+  // A box's height varies with what its line holds (descenders, brackets): lines near the page's
+  // usual height get that height, so only clearly larger type reads as a heading.
+  const heights = result.lines.map((l) => l.box[3] - l.box[1]).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  const sizeOf = (h: number) => (h > usual * HEADING_RATIO || h < usual / HEADING_RATIO ? h : usual) / BOX_PER_SIZE;
+  const runs: Run[] = result.lines.map(({ text, box: [x0, y0, x1, y1] }) => ({ text, x: x0, y: height - y1, width: x1 - x0, size: sizeOf(y1 - y0) }));
   const blocks = layoutDocument([{ page, x0: 0, y0: 0, width, height, runs }]);
   for (const b of blocks) {
     const [bx0, by0, bx1, by1] = b.bbox;

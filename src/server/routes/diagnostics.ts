@@ -1,6 +1,7 @@
 import { diagnostics } from '../../contract/diagnostics';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { usersRepo } from '../auth/accounts';
+import { ocrEngineStatus } from '../parsing/ocr';
 import { ok, type App, type Services } from './types';
 
 /** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */
@@ -11,6 +12,7 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
     const { userId } = await req.requireUser();
     // Where the server keeps its files is for administrators, not every user.
     const admin = Boolean((await usersRepo(db).byId(userId))?.is_admin);
+    const ocr = await ocrEngineStatus();
     return ok({
       version,
       answer_engine: config.LLM_BASE_URL ? ('openai' as const) : ('local' as const),
@@ -20,6 +22,8 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
       storage: { kind: config.DATABASE_URL ? ('postgresql' as const) : ('sqlite' as const), data_dir: admin ? config.dataDir : null },
       services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, embeddings: !!config.EMBEDDING_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
       tools: runtime.tools.groups().flatMap((g) => g.tools.map((t) => ({ value: t.value, label: t.label, group: g.label, enabled: t.enabled, description: t.description }))),
+      ocr_engine: ocr.engine,
+      ocr_detail: admin ? ocr.detail : null,
       mcp_path: '/mcp',
       node_version: process.version,
       uptime_seconds: Math.round(process.uptime()),
