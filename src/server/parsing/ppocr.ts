@@ -389,9 +389,11 @@ function sampleLine(img: RgbImage, q: Quad, out: Float32Array, offset: number, p
 const lineWidth = (q: Quad, max: number) => Math.max(8, Math.min(max, Math.ceil((REC_HEIGHT * Math.max(side(q[0], q[1]), 1)) / Math.max(side(q[0], q[3]), 1))));
 
 /** The classifier's probability that each line is upside down. */
-async function upsideDown(m: Models, img: RgbImage, quads: Quad[]): Promise<number[]> {
+async function upsideDown(m: Models, img: RgbImage, quads: Quad[], deadline = Infinity): Promise<number[]> {
   const probs: number[] = [];
   for (let s = 0; s < quads.length; s += REC_BATCH * 4) {
+    // Past the deadline the rest count as upright (recognition stops there too).
+    if (Date.now() > deadline) return probs.concat(quads.slice(s).map(() => 0));
     const batch = quads.slice(s, s + REC_BATCH * 4);
     const size = 3 * REC_HEIGHT * CLS_WIDTH;
     const x = new Float32Array(batch.length * size);
@@ -458,6 +460,8 @@ const detSize = (img: RgbImage, scale: number): [number, number] => [Math.max(32
 const PROBE_SIDE = 960;
 /** The detector's input at most (pixels): the largest cost of a page. */
 const MAX_DET_PIXELS = 4_500_000;
+/** Lines read on one page at most. */
+const MAX_LINES = 2000;
 /** The height text is brought to (or left above) for the detector. */
 const DET_TEXT_HEIGHT = 22;
 
@@ -507,11 +511,13 @@ export async function ppocrPage(img: RgbImage, deadline = Infinity): Promise<Ocr
   scale = Math.min(scale, Math.sqrt(MAX_DET_PIXELS / (upright.width * upright.height)));
   const [w, h] = detSize(upright, scale);
   const regions = await detect(m, upright, w, h);
+  // The largest regions when a page (noise, a halftone picture) gives more than a page of text can hold.
+  if (regions.length > MAX_LINES) regions.sort((a, b) => b.hw * b.hh - a.hw * a.hh).splice(MAX_LINES);
   let quads = regions.map((r) => quadOf(r, false));
   // Reading order within the page: top to bottom, then left to right (the layout step splits columns).
   quads.sort((a, b) => a[0][1] + a[3][1] - (b[0][1] + b[3][1]) || a[0][0] - b[0][0]);
   // PaddleOCR's line classifier: a line read upside down (a label turned on the page) is turned.
-  const flips = await upsideDown(m, upright, quads);
+  const flips = await upsideDown(m, upright, quads, deadline);
   quads = quads.map((q, i) => (flips[i]! > CLS_THRESH ? turned(q) : q));
   const read = await recognise(m, upright, quads, deadline);
   const lines: OcrLine[] = [];
