@@ -14,13 +14,15 @@ const run = (cmd: string, args: string[], timeoutMs: number) =>
     );
   });
 
-let languages: Promise<string[] | null> | undefined;
-/** The tesseract languages installed, or null when tesseract is not there. */
+let languages: { path: string | undefined; list: Promise<string[] | null> } | undefined;
+/** The tesseract languages installed, or null when tesseract is not there (found again when PATH changes). */
 export function ocrLanguages(): Promise<string[] | null> {
-  languages ??= run('tesseract', ['--list-langs'], 10_000)
+  if (languages && languages.path === process.env.PATH) return languages.list;
+  const list = run('tesseract', ['--list-langs'], 10_000)
     .then(({ stdout, stderr }) => (stdout + stderr).split('\n').map((l) => l.trim()).filter((l) => /^[a-z_]+$/.test(l) && l !== 'osd'))
     .catch(() => null);
-  return languages;
+  languages = { path: process.env.PATH, list };
+  return list;
 }
 
 /** The text of an image file, read with the given tesseract languages (Chinese spacing removed). */
@@ -60,7 +62,7 @@ export async function parseImage(file: string, title: string, progress: Progress
     const img = await readImageFile(file, MAX_IMAGE_PIXELS, MAX_READ_PIXELS);
     // Boxes in the file's own pixels, bottom-up.
     const f = w / img.width;
-    const page = await ppocrBlocks(img, 1, (x, y) => [x * f, (img.height - y) * f], 1 / f, Date.now() + PAGE_OCR_MS);
+    const page = await ppocrBlocks(img, 1, (x, y) => [x * f, (img.height - y) * f], 1 / f, [0, 0, w, h], Date.now() + PAGE_OCR_MS);
     progress(90, '文字识别完成');
     const notes = orientationNote(page.orientation ? [{ page: 1, orientation: page.orientation }] : [], false);
     if (!page.complete) notes.push(`文字识别超过 ${PAGE_OCR_MS / 1000} 秒，部分文字未识别`);

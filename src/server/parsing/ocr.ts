@@ -33,7 +33,7 @@ export async function pageEngine(): Promise<{ engine: 'ppocr' } | { engine: 'tes
   return langs ? { engine: 'tesseract', langs: ocrLanguagesWanted(langs), reason: pp.reason } : { engine: 'none', reason: pp.reason };
 }
 
-let status: { dir: string; result: Promise<{ engine: OcrEngineName; detail: string }> } | undefined;
+let status: { key: string; result: Promise<{ engine: OcrEngineName; detail: string }> } | undefined;
 /**
  * What the parse processes read with, as the /test page shows it, checked in the server process
  * without loading the models (about 100 MB): PP-OCR when its model files are there and its
@@ -46,7 +46,8 @@ export function ocrEngineStatus(): Promise<{ engine: OcrEngineName; detail: stri
   } catch {
     dir = '';
   }
-  if (status?.dir === dir) return status.result;
+  const key = `${dir}\n${process.env.PATH ?? ''}`;
+  if (status?.key === key) return status.result;
   const result = (async () => {
     let reason: string;
     try {
@@ -62,7 +63,7 @@ export function ocrEngineStatus(): Promise<{ engine: OcrEngineName; detail: stri
     if (langs) return { engine: 'tesseract' as const, detail: `tesseract ${ocrLanguagesWanted(langs).join('+') || 'eng'}; PP-OCR: ${reason}` };
     return { engine: 'none' as const, detail: `PP-OCR: ${reason}; tesseract not installed` };
   })();
-  status = { dir, result };
+  status = { key, result };
   return result;
 }
 
@@ -91,9 +92,9 @@ export interface PageBlocks {
 /**
  * Reads a page image with PP-OCR into layout blocks of `page`. `toPage` maps a pixel of the image
  * as given (origin top-left) to page coordinates (PDF points, origin bottom-left); `pixelsPerUnit`
- * is the image's scale, for font sizes.
+ * is the image's scale, for font sizes; `bounds` the page's box, which block boxes stay within.
  */
-export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: number, y: number) => [number, number], pixelsPerUnit: number, deadline: number): Promise<PageBlocks> {
+export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: number, y: number) => [number, number], pixelsPerUnit: number, bounds: Box, deadline: number): Promise<PageBlocks> {
   const result = await ppocrPage(img, deadline);
   const { width, height } = result;
   // Layout works bottom-up (PDF space): the upright image's pixels, y flipped; the box's foot is the baseline.
@@ -112,7 +113,11 @@ export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: numbe
     ].map(([x, y]) => toPage(...unturn(x!, y!, result.orientation, width, height)));
     const xs = corners.map((c) => c[0]);
     const ys = corners.map((c) => c[1]);
-    b.bbox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] as Box;
+    // Within the page (a box grown around a line at the edge may reach past it).
+    const [px0, py0, px1, py1] = bounds;
+    const clampX = (v: number) => Math.min(px1, Math.max(px0, v));
+    const clampY = (v: number) => Math.min(py1, Math.max(py0, v));
+    b.bbox = [clampX(Math.min(...xs)), clampY(Math.min(...ys)), clampX(Math.max(...xs)), clampY(Math.max(...ys))];
     b.size /= pixelsPerUnit;
   }
   return { blocks, orientation: result.orientation, complete: result.complete };

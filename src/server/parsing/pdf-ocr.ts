@@ -100,7 +100,7 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
     if (engine.engine === 'ppocr') {
       // A page's time is bounded; so is the document's.
       const deadline = Math.min(Date.now() + PAGE_OCR_MS, started + MAX_OCR_MS);
-      const read = await ppocrBlocks(img, n, (x, y) => viewport.convertToPdfPoint(x, y) as [number, number], scale, deadline);
+      const read = await ppocrBlocks(img, n, (x, y) => viewport.convertToPdfPoint(x, y) as [number, number], scale, page.view as Box, deadline);
       blocks.push(...read.blocks);
       if (read.orientation) turned.push({ page: n, orientation: read.orientation });
       if (!read.complete) cut.push(n);
