@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { chunkBlocks, chunkText } from './chunks';
 import { toMarkdown } from './pdf-layout';
-import { orientationNote, pageEngine, PAGE_OCR_MS, ppocrBlocks } from './ocr';
+import { orientationNote, pageBudget, pageEngine, ppocrBlocks } from './ocr';
 import { readImageFile } from './ppocr';
 import sharp from 'sharp';
 import type { ParseResult, Progress } from './protocol';
@@ -62,10 +62,10 @@ export async function parseImage(file: string, title: string, progress: Progress
     const img = await readImageFile(file, MAX_IMAGE_PIXELS, MAX_READ_PIXELS);
     // Boxes in the file's own pixels, bottom-up.
     const f = w / img.width;
-    const page = await ppocrBlocks(img, 1, (x, y) => [x * f, (img.height - y) * f], 1 / f, [0, 0, w, h], Date.now() + PAGE_OCR_MS);
+    const page = await ppocrBlocks(img, 1, (x, y) => [x * f, (img.height - y) * f], 1 / f, [0, 0, w, h], pageBudget());
     progress(90, '文字识别完成');
     const notes = orientationNote(page.orientation ? [{ page: 1, orientation: page.orientation }] : [], false);
-    if (!page.complete) notes.push(`文字识别超过 ${PAGE_OCR_MS / 1000} 秒，部分文字未识别`);
+    if (!page.complete) notes.push('文字识别超过时限，部分文字未识别');
     if (!page.blocks.length) notes.push('图片中没有识别到文字');
     const body = toMarkdown(page.blocks).replace(/^<!-- page 1 -->\n*/, '');
     return { markdown: `# ${title}\n\n${body}\n`, pageCount: 1, chunks: chunkBlocks(page.blocks), molecules: [], notes };

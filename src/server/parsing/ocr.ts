@@ -10,12 +10,19 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ocrLanguages, ocrLanguagesWanted, ocrText } from './image';
 import { layoutDocument, type Block, type Box, type Run } from './pdf-layout';
-import { modelDir, ppocrAvailable, ppocrPage, type Orientation, type RgbImage } from './ppocr';
+import { modelDir, ppocrAvailable, ppocrPage, type Orientation, type PageBudget, type RgbImage } from './ppocr';
 
 export type OcrEngineName = 'ppocr' | 'tesseract' | 'none';
 
-/** Time for reading one page's lines at most; the lines left are dropped and the page is named in the notes. */
-export const PAGE_OCR_MS = 60_000;
+/**
+ * Time for reading one page at most: CPU seconds (what the page costs, whatever else the machine
+ * runs) and, as a backstop, wall-clock time. The lines left are dropped and the page is named in
+ * the notes.
+ */
+export const PAGE_OCR_CPU_SECONDS = 60;
+export const PAGE_OCR_MS = 5 * 60_000;
+/** A page's budget from now, ending no later than `end` (ms since the epoch). */
+export const pageBudget = (end = Infinity): PageBudget => ({ deadline: Math.min(Date.now() + PAGE_OCR_MS, end), cpuSeconds: PAGE_OCR_CPU_SECONDS });
 
 /** A box's height over the font size of the text in it (PP-OCR's line boxes hold the ink and a little margin). */
 const BOX_PER_SIZE = 1.15;
@@ -94,8 +101,8 @@ export interface PageBlocks {
  * as given (origin top-left) to page coordinates (PDF points, origin bottom-left); `pixelsPerUnit`
  * is the image's scale, for font sizes; `bounds` the page's box, which block boxes stay within.
  */
-export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: number, y: number) => [number, number], pixelsPerUnit: number, bounds: Box, deadline: number): Promise<PageBlocks> {
-  const result = await ppocrPage(img, deadline);
+export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: number, y: number) => [number, number], pixelsPerUnit: number, bounds: Box, budget: PageBudget): Promise<PageBlocks> {
+  const result = await ppocrPage(img, budget);
   const { width, height } = result;
   // Layout works bottom-up (PDF space): the upright image's pixels, y flipped; the box's foot is the baseline.
   // A box's height varies with what its line holds (descenders, brackets): lines near the page's

@@ -1,6 +1,6 @@
 import { OPS, type PDFDocumentProxy } from './pdfjs';
 import { PPOCR_UNAVAILABLE } from './image';
-import { orientationNote, pageEngine, PAGE_OCR_MS, ppocrBlocks, tesseractBlocks } from './ocr';
+import { orientationNote, pageBudget, pageEngine, ppocrBlocks, tesseractBlocks } from './ocr';
 import type { Block, Box } from './pdf-layout';
 import type { Orientation, RgbImage } from './ppocr';
 import type { Progress } from './protocol';
@@ -99,8 +99,7 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
     const img: RgbImage = { data: rgb, width: canvas.width, height: canvas.height };
     if (engine.engine === 'ppocr') {
       // A page's time is bounded; so is the document's.
-      const deadline = Math.min(Date.now() + PAGE_OCR_MS, started + MAX_OCR_MS);
-      const read = await ppocrBlocks(img, n, (x, y) => viewport.convertToPdfPoint(x, y) as [number, number], scale, page.view as Box, deadline);
+      const read = await ppocrBlocks(img, n, (x, y) => viewport.convertToPdfPoint(x, y) as [number, number], scale, page.view as Box, pageBudget(started + MAX_OCR_MS));
       blocks.push(...read.blocks);
       if (read.orientation) turned.push({ page: n, orientation: read.orientation });
       if (!read.complete) cut.push(n);
@@ -114,7 +113,7 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
   const read = todo.filter((n) => !tooLarge.includes(n) && !unread.includes(n));
   const notes = read.length ? [`第 ${list(read)} 页为扫描图像，已用 OCR 识别文字`] : [];
   notes.push(...orientationNote(turned));
-  if (cut.length) notes.push(`第 ${list(cut)} 页文字识别超过 ${PAGE_OCR_MS / 1000} 秒，部分文字未识别`);
+  if (cut.length) notes.push(`第 ${list(cut)} 页文字识别超过时限，部分文字未识别`);
   if (engine.engine === 'tesseract' && read.length) notes.push(PPOCR_UNAVAILABLE);
   if (tooLarge.length) notes.push(`第 ${list(tooLarge)} 页页面过大，已跳过识别`);
   if (unread.length) notes.push(`文字识别用时超过 ${MAX_OCR_MS / 60_000} 分钟，第 ${list(unread)} 页未识别`);

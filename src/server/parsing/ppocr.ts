@@ -389,11 +389,11 @@ function sampleLine(img: RgbImage, q: Quad, out: Float32Array, offset: number, p
 const lineWidth = (q: Quad, max: number) => Math.max(8, Math.min(max, Math.ceil((REC_HEIGHT * Math.max(side(q[0], q[1]), 1)) / Math.max(side(q[0], q[3]), 1))));
 
 /** The classifier's probability that each line is upside down. */
-async function upsideDown(m: Models, img: RgbImage, quads: Quad[], deadline = Infinity): Promise<number[]> {
+async function upsideDown(m: Models, img: RgbImage, quads: Quad[], over: () => boolean = () => false): Promise<number[]> {
   const probs: number[] = [];
   for (let s = 0; s < quads.length; s += REC_BATCH * 4) {
     // Past the deadline the rest count as upright (recognition stops there too).
-    if (Date.now() > deadline) return probs.concat(quads.slice(s).map(() => 0));
+    if (over()) return probs.concat(quads.slice(s).map(() => 0));
     const batch = quads.slice(s, s + REC_BATCH * 4);
     const size = 3 * REC_HEIGHT * CLS_WIDTH;
     const x = new Float32Array(batch.length * size);
@@ -405,13 +405,32 @@ async function upsideDown(m: Models, img: RgbImage, quads: Quad[], deadline = In
   return probs;
 }
 
-/** Reads line rectangles (in batches of similar width); stops between batches once `deadline` has passed (those lines come back null). */
-async function recognise(m: Models, img: RgbImage, quads: Quad[], deadline = Infinity): Promise<Array<{ text: string; score: number } | null>> {
+/** CPU seconds this process has used (all its threads: the inference threads too). */
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/** A page's time: a wall-clock deadline (ms since the epoch) and a CPU budget, whichever ends first. */
+export interface PageBudget {
+  deadline: number;
+  cpuSeconds: number;
+}
+
+/** A check that says when the budget, counted from now, is spent. */
+function spent(budget: PageBudget | undefined): () => boolean {
+  if (!budget) return () => false;
+  const cpuEnd = cpuSeconds() + budget.cpuSeconds;
+  return () => Date.now() > budget.deadline || cpuSeconds() > cpuEnd;
+}
+
+/** Reads line rectangles (in batches of similar width); stops between batches once `over()` says so (those lines come back null). */
+async function recognise(m: Models, img: RgbImage, quads: Quad[], over: () => boolean = () => false): Promise<Array<{ text: string; score: number } | null>> {
   const results: Array<{ text: string; score: number } | null> = quads.map(() => null);
   const widths = quads.map((q) => lineWidth(q, REC_MAX_WIDTH));
   const order = quads.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
   for (let s = 0; s < order.length; s += REC_BATCH) {
-    if (Date.now() > deadline) break;
+    if (over()) break;
     const batch = order.slice(s, s + REC_BATCH);
     const planeWidth = Math.max(...batch.map((i) => widths[i]!));
     const size = 3 * REC_HEIGHT * planeWidth;
@@ -499,11 +518,12 @@ async function orientationOf(m: Models, img: RgbImage): Promise<{ orientation: O
 
 /**
  * Reads one page image with PP-OCR: its orientation first (the image is turned upright), then the
- * lines. Stops reading lines once `deadline` (ms since the epoch) has passed (`complete` false).
+ * lines. Stops reading lines once the page's budget is spent (`complete` false).
  * Throws when the models cannot load.
  */
-export async function ppocrPage(img: RgbImage, deadline = Infinity): Promise<OcrPage> {
+export async function ppocrPage(img: RgbImage, budget?: PageBudget): Promise<OcrPage> {
   const m = await models();
+  const over = spent(budget);
   const { orientation, textHeight } = await orientationOf(m, img);
   // Upright: turn the image back (sharp turns clockwise).
   const upright = await rotateImage(img, ((360 - orientation) % 360) as Orientation);
@@ -517,9 +537,9 @@ export async function ppocrPage(img: RgbImage, deadline = Infinity): Promise<Ocr
   // Reading order within the page: top to bottom, then left to right (the layout step splits columns).
   quads.sort((a, b) => a[0][1] + a[3][1] - (b[0][1] + b[3][1]) || a[0][0] - b[0][0]);
   // PaddleOCR's line classifier: a line read upside down (a label turned on the page) is turned.
-  const flips = await upsideDown(m, upright, quads, deadline);
+  const flips = await upsideDown(m, upright, quads, over);
   quads = quads.map((q, i) => (flips[i]! > CLS_THRESH ? turned(q) : q));
-  const read = await recognise(m, upright, quads, deadline);
+  const read = await recognise(m, upright, quads, over);
   const lines: OcrLine[] = [];
   read.forEach((r, i) => {
     if (!r || r.score < DROP_SCORE || !r.text.trim()) return;
