@@ -22,7 +22,7 @@ import { cer, cjkFont, renderPage, renderTable, scanLike, turn } from '../tests/
 import { root, type Figure } from './lib';
 
 /** Chinese prose from a page range of lshort-zh-cn.pdf's text layer, as paragraphs of about `size` characters, mostly Han. */
-async function prose(count: number, size = 110): Promise<string[]> {
+export async function prose(count: number, size = 110): Promise<string[]> {
   const docs = execFileSync(process.execPath, [path.join(root, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const pdfjs = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));

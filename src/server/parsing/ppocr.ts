@@ -533,13 +533,23 @@ export async function ppocrPage(img: RgbImage, budget?: PageBudget): Promise<Ocr
   const regions = await detect(m, upright, w, h);
   // The largest regions when a page (noise, a halftone picture) gives more than a page of text can hold.
   if (regions.length > MAX_LINES) regions.sort((a, b) => b.hw * b.hh - a.hw * a.hh).splice(MAX_LINES);
-  let quads = regions.map((r) => quadOf(r, false));
+  const quads = regions.map((r) => quadOf(r, false));
   // Reading order within the page: top to bottom, then left to right (the layout step splits columns).
   quads.sort((a, b) => a[0][1] + a[3][1] - (b[0][1] + b[3][1]) || a[0][0] - b[0][0]);
   // PaddleOCR's line classifier: a line read upside down (a label turned on the page) is turned.
+  // The classifier can take a line of symbols and quotes for one upside down on a page already
+  // turned upright: such a line is read both ways and the more confident reading kept.
   const flips = await upsideDown(m, upright, quads, over);
-  quads = quads.map((q, i) => (flips[i]! > CLS_THRESH ? turned(q) : q));
-  const read = await recognise(m, upright, quads, over);
+  const doubt = quads.flatMap((q, i) => (flips[i]! > CLS_THRESH ? [i] : []));
+  const read = await recognise(m, upright, [...quads, ...doubt.map((i) => turned(quads[i]!))], over);
+  doubt.forEach((i, k) => {
+    const other = read[quads.length + k];
+    if (other && (!read[i] || other.score > read[i].score)) {
+      read[i] = other;
+      quads[i] = turned(quads[i]!);
+    }
+  });
+  read.length = quads.length;
   const lines: OcrLine[] = [];
   read.forEach((r, i) => {
     if (!r || r.score < DROP_SCORE || !r.text.trim()) return;
