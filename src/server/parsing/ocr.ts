@@ -107,10 +107,12 @@ export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: numbe
   // Layout works bottom-up (PDF space): the upright image's pixels, y flipped; the box's foot is the baseline.
   // A box's height varies with what its line holds (descenders, brackets): lines near the page's
   // usual height get that height, so only clearly larger type reads as a heading.
-  const heights = result.lines.map((l) => l.box[3] - l.box[1]).sort((a, b) => a - b);
+  // A tilted line (a crooked scan) stands at the height of its middle, with its own thickness: its
+  // upright box would reach into the lines above and below.
+  const heights = result.lines.map((l) => l.thickness).sort((a, b) => a - b);
   const usual = heights[Math.floor(heights.length / 2)] ?? 0;
   const sizeOf = (h: number) => (h > usual * HEADING_RATIO || h < usual / HEADING_RATIO ? h : usual) / BOX_PER_SIZE;
-  const runs: Run[] = result.lines.map(({ text, box: [x0, y0, x1, y1] }) => ({ text, x: x0, y: height - y1, width: x1 - x0, size: sizeOf(y1 - y0) }));
+  const runs: Run[] = result.lines.map(({ text, box: [x0, , x1], thickness, foot }) => ({ text, x: x0, y: height - foot, width: x1 - x0, size: sizeOf(thickness) }));
   const blocks = layoutDocument([{ page, x0: 0, y0: 0, width, height, runs }]);
   for (const b of blocks) {
     const [bx0, by0, bx1, by1] = b.bbox;

@@ -34,6 +34,9 @@ export interface OcrLine {
   text: string;
   score: number;
   box: [number, number, number, number];
+  /** The line's own height and the height of its foot at its middle (a tilted line's box is taller than the line). */
+  thickness: number;
+  foot: number;
 }
 
 export type Orientation = 0 | 90 | 180 | 270;
@@ -557,7 +560,9 @@ export async function ppocrPage(img: RgbImage, budget?: PageBudget): Promise<Ocr
     const xs = q.map((p) => p[0]);
     const ys = q.map((p) => p[1]);
     const box: [number, number, number, number] = [Math.max(0, Math.min(...xs)), Math.max(0, Math.min(...ys)), Math.min(upright.width, Math.max(...xs)), Math.min(upright.height, Math.max(...ys))];
-    lines.push({ text: r.text.trim(), score: r.score, box });
+    const thickness = (side(q[0], q[3]) + side(q[1], q[2])) / 2;
+    const foot = (q[2][1] + q[3][1]) / 2;
+    lines.push({ text: r.text.trim(), score: r.score, box, thickness, foot });
   });
   return { orientation, width: upright.width, height: upright.height, lines, complete: read.every(Boolean) };
 }
