@@ -21,6 +21,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   docking: () => import('./docking.bench'),
   crash: () => import('./crash.bench'),
   load: () => import('./load.bench'),
+  ocr: () => import('./ocr.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -24,6 +24,10 @@ export const diagnostics = z.object({
       setup: z.object({ web: z.string().optional(), literature: z.string().optional(), patents: z.string().optional() }),
     })
     .optional(),
+  /** What reads images and scanned PDF pages in the parse processes: PP-OCR, tesseract where PP-OCR's models do not load, or nothing. */
+  ocr_engine: z.enum(['ppocr', 'tesseract', 'none']),
+  /** Why that engine (models, languages, the reason PP-OCR is not in use); administrators only, else null. */
+  ocr_detail: z.string().nullable(),
   /** Where MCP clients connect (with an API token). */
   mcp_path: z.string(),
   node_version: z.string(),

@@ -159,6 +159,8 @@ test('signing in returns to the page asked for; the diagnostics and plan pages t
   await expect(page).toHaveURL(/\/test$/);
   await expect(page.getByRole('heading', { name: '系统诊断' })).toBeVisible();
   await expect(page.getByText('本地检索（未配置大模型）')).toBeVisible();
+  // The OCR engine in force (PP-OCR: its models come with the npm packages).
+  await expect(page.getByText('PP-OCRv4（onnxruntime，CPU）')).toBeVisible();
   await page.goto('/billing');
   await expect(page.getByRole('heading', { name: '免费版' })).toBeVisible();
   await expect(page.getByRole('button', { name: '立即升级' })).toBeDisabled();

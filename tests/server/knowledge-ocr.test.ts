@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OCR_PIXELS, ocrScale } from '../../src/server/parsing/pdf-ocr';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
-import { KB, upload, waitParsed } from './knowledge-helpers';
+import { KB, openDb, upload, waitParsed } from './knowledge-helpers';
 
 // Page 2 of zhlipsum.pdf (texlive-lang-chinese) rendered to PNG by scripts/fetch-test-docs.mjs.
 const ROOT = path.resolve(__dirname, '../..');
@@ -31,39 +31,71 @@ afterAll(async () => {
 });
 
 describe.runIf(fs.existsSync(image))('an image of Chinese print', () => {
-  it(hasTesseract ? 'is read by OCR into Chinese text' : 'finishes with a note that OCR is unavailable', async () => {
+  it('is read by OCR into Chinese text', async () => {
     const up = await upload<{ name_id: Array<{ docId: string }> }>(me, [{ name: '扫描页.png', data: fs.readFileSync(image) }]);
     expect(up.status).toBe(200);
     const id = up.body.data.name_id[0]!.docId;
-    const doc = await waitParsed(me, id, 120_000);
+    const doc = await waitParsed(me, id, 200_000);
     expect(doc.parseStatus).toBe(2);
     const md = (await me.get<{ markdown: string }>(`${KB}/doc_markdown/${id}`)).body.data.markdown;
-    if (hasTesseract) {
-      expect(md).toContain('乱数假文');
-      expect(md).toContain('常用来测试排版效果');
-      expect(doc.progress_texts).toContain('正在识别图片中的文字');
-    } else {
-      expect(doc.progress_texts).toContain('OCR 不可用：服务器未安装 tesseract，图片未做文字识别');
-    }
-  });
+    expect(md).toContain('乱数假文');
+    expect(md).toContain('常用来测试排版效果');
+    expect(doc.progress_texts).toContain('正在识别图片中的文字');
+  }, 240_000);
 });
 
-describe.runIf(fs.existsSync(image))('when tesseract is not installed', () => {
-  it('the image still finishes, and progress_texts says OCR is unavailable', async () => {
-    const other = await startServer();
-    const savedPath = process.env.PATH;
-    try {
-      const client = (await signedInUser(other)).client;
-      // The parse worker starts on the first task and takes this environment with it.
-      process.env.PATH = '/nonexistent';
+/** A server whose parse processes start with `env` (a worker takes the environment of its first task's time). */
+async function withEnv<T>(env: Record<string, string>, body: (client: Client, server: TestServer) => Promise<T>): Promise<T> {
+  const other = await startServer();
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  try {
+    const client = (await signedInUser(other)).client;
+    Object.assign(process.env, env);
+    return await body(client, other);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await other.close();
+  }
+}
+
+describe.runIf(fs.existsSync(image))('when neither PP-OCR\'s models nor tesseract can be used', () => {
+  it('the image still finishes, progress_texts says OCR is unavailable, and /test says so', async () => {
+    await withEnv({ PATH: '/nonexistent', CSAI_OCR_MODELS: '/nonexistent/models' }, async (client) => {
       const up = await upload<{ name_id: Array<{ docId: string }> }>(client, [{ name: 'photo.png', data: fs.readFileSync(image) }]);
-      const doc = await waitParsed(client, up.body.data.name_id[0]!.docId, 60_000);
+      const doc = await waitParsed(client, up.body.data.name_id[0]!.docId, 200_000);
       expect(doc.parseStatus).toBe(2);
       expect(doc.progress_texts).toContain('OCR 不可用：服务器未安装 tesseract，图片未做文字识别');
-    } finally {
-      process.env.PATH = savedPath;
-      await other.close();
-    }
+      const diag = await client.get<{ ocr_engine: string }>('/api/v1/diagnostics');
+      expect(diag.body.data.ocr_engine).toBe('none');
+    });
+  }, 240_000);
+});
+
+describe.runIf(fs.existsSync(image) && hasTesseract)('when PP-OCR\'s models cannot load', () => {
+  it('tesseract reads the image instead, progress_texts says so, and /test shows tesseract', async () => {
+    await withEnv({ CSAI_OCR_MODELS: '/nonexistent/models' }, async (client) => {
+      const diag = await client.get<{ ocr_engine: string }>('/api/v1/diagnostics');
+      expect(diag.body.data.ocr_engine).toBe('tesseract');
+      const up = await upload<{ name_id: Array<{ docId: string }> }>(client, [{ name: 'photo.png', data: fs.readFileSync(image) }]);
+      const id = up.body.data.name_id[0]!.docId;
+      const doc = await waitParsed(client, id, 200_000);
+      expect(doc.parseStatus).toBe(2);
+      expect(doc.progress_texts).toContain('PP-OCR 识别模型无法加载，已改用 tesseract 识别文字');
+      const md = (await client.get<{ markdown: string }>(`${KB}/doc_markdown/${id}`)).body.data.markdown;
+      expect(md).toContain('乱数假文');
+    });
+  }, 240_000);
+});
+
+describe('/test', () => {
+  it('shows PP-OCR as the engine in force when its models are installed', async () => {
+    const res = await me.get<{ ocr_engine: string; ocr_detail: string | null }>('/api/v1/diagnostics');
+    expect(res.body.data.ocr_engine).toBe('ppocr');
+    // The detail (model folder, reasons) is for administrators.
+    expect(res.body.data.ocr_detail).toBeNull();
   });
 });
 
@@ -102,7 +134,7 @@ async function scannedPdf(png: Buffer, widthPt = 595): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-describe.runIf(fs.existsSync(image) && hasTesseract)('a scanned PDF (pages without a text layer)', () => {
+describe.runIf(fs.existsSync(image))('a scanned PDF (pages without a text layer)', () => {
   it('is read page by page with OCR', async () => {
     const pdf = await scannedPdf(fs.readFileSync(image));
     const up = await upload<{ name_id: Array<{ docId: string }> }>(me, [{ name: '扫描版.pdf', data: pdf }]);
@@ -114,7 +146,21 @@ describe.runIf(fs.existsSync(image) && hasTesseract)('a scanned PDF (pages witho
     const md = (await me.get<{ markdown: string }>(`${KB}/doc_markdown/${id}`)).body.data.markdown;
     expect(md).toContain('<!-- page 1 -->');
     expect(md).toContain('乱数假文');
-  });
+    // Passages carry the box of their text on the page (PDF points), not the whole page: on the
+    // 595 × 421 pt page the picture's text runs from x ≈ 104 to 810 of 892 px (69–545 pt) and
+    // starts 78 px (52 pt) from the top.
+    const db = openDb(server);
+    const boxes = db.prepare('select bbox from kb_chunks where doc_id = ? order by ordinal').all(id) as Array<{ bbox: string }>;
+    db.close();
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const b of boxes) {
+      const [x0, y0, x1, y1] = JSON.parse(b.bbox) as [number, number, number, number];
+      expect(x0).toBeGreaterThan(60);
+      expect(x1).toBeLessThan(550);
+      expect(y0).toBeGreaterThanOrEqual(0);
+      expect(y1).toBeLessThan(380);
+    }
+  }, 240_000);
 });
 
 describe('pages too large to render for OCR (issue 16 #2)', () => {
@@ -128,7 +174,7 @@ describe('pages too large to render for OCR (issue 16 #2)', () => {
     expect(ocrScale(8000, 8000)).toBeNull();
   });
 
-  it.runIf(fs.existsSync(image) && hasTesseract)('a 5000-pt scanned page is skipped with a note and the document still finishes', async () => {
+  it.runIf(fs.existsSync(image))('a 5000-pt scanned page is skipped with a note and the document still finishes', async () => {
     const pdf = await scannedPdf(fs.readFileSync(image), 5000);
     const up = await upload<{ name_id: Array<{ docId: string }> }>(me, [{ name: '巨幅扫描.pdf', data: pdf }]);
     expect(up.status).toBe(200);
@@ -137,5 +183,5 @@ describe('pages too large to render for OCR (issue 16 #2)', () => {
     expect(doc.parseStatus).toBe(2);
     expect(doc.progress_texts).toContain('第 1 页页面过大，已跳过识别');
     expect(doc.progress_texts.some((t) => t.includes('已用 OCR 识别文字'))).toBe(false);
-  });
+  }, 240_000);
 });

@@ -50,6 +50,11 @@ export default function TestPage() {
               <dd>{info.answer_engine === 'openai' ? t('test.engine_openai') : t('test.engine_local')}</dd>
               {info.llm_model && (<><dt>{t('test.model')}</dt><dd>{info.llm_model}</dd></>)}
               {info.llm_reasoning_model && (<><dt>{t('test.reasoning_model')}</dt><dd>{info.llm_reasoning_model}</dd></>)}
+              <dt>{t('test.ocr')}</dt>
+              <dd data-ocr-engine={info.ocr_engine}>
+                {t(`test.ocr_${info.ocr_engine}`)}
+                {info.ocr_detail && (<><br /><small className="muted">{info.ocr_detail}</small></>)}
+              </dd>
               <dt>{t('test.storage')}</dt>
               <dd>{info.storage.kind === 'postgresql' ? 'PostgreSQL' : 'SQLite'}</dd>
               {info.storage.data_dir !== null && (<><dt>{t('test.data_dir')}</dt><dd><code>{info.storage.data_dir}</code></dd></>)}

@@ -1,10 +1,8 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { OPS, type PDFDocumentProxy } from './pdfjs';
-import { ocrLanguages, ocrLanguagesWanted, ocrText } from './image';
-import type { Block } from './pdf-layout';
+import { PPOCR_UNAVAILABLE } from './image';
+import { orientationNote, pageBudget, pageEngine, ppocrBlocks, tesseractBlocks } from './ocr';
+import type { Block, Box } from './pdf-layout';
+import type { Orientation, RgbImage } from './ppocr';
 import type { Progress } from './protocol';
 
 const IMAGE_OPS = new Set([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
@@ -39,7 +37,8 @@ function isCanvasLike(value: unknown): value is HTMLCanvasElement {
 
 /**
  * Pages without a text layer (scans) are rendered with pdf.js onto @napi-rs/canvas (pdf.js's
- * optional renderer in Node) and read with tesseract. Returns paragraph blocks with their page
+ * optional renderer in Node) and read with PP-OCR, or tesseract where its models do not load
+ * (ocr.ts). Pages with a text layer never come here (pdf.ts). Returns paragraph blocks with their page
  * and the page box, plus notes for progress_texts.
  */
 export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], progress: Progress): Promise<{ blocks: Block[]; notes: string[] }> {
@@ -52,61 +51,70 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
     page.cleanup();
   }
   if (!pages.length) return { blocks: [], notes: [] };
-  const langs = await ocrLanguages();
+  const engine = await pageEngine();
   const pageList = pages.length <= 10 ? pages.join('、') : `${pages.slice(0, 10).join('、')} 等`;
-  if (!langs) return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），服务器未安装 tesseract，未做文字识别`] };
+  if (engine.engine === 'none') return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），服务器未安装 tesseract，未做文字识别`] };
   let createCanvas: typeof import('@napi-rs/canvas').createCanvas;
   try {
     ({ createCanvas } = await import('@napi-rs/canvas'));
   } catch {
     return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），缺少渲染组件，未做文字识别`] };
   }
-  const wanted = ocrLanguagesWanted(langs);
   const todo = pages.slice(0, MAX_OCR_PAGES);
   const blocks: Block[] = [];
   const tooLarge: number[] = [];
   let unread: number[] = [];
+  const cut: number[] = [];
+  const turned: Array<{ page: number; orientation: Orientation }> = [];
   const started = Date.now();
-  const tmp = path.join(os.tmpdir(), `csai-ocr-${randomBytes(6).toString('hex')}.png`);
   progress(60, `第 ${pageList} 页没有文字层，正在用 OCR 识别`);
-  try {
-    for (let i = 0; i < todo.length; i++) {
-      const n = todo[i]!;
-      if (Date.now() - started > MAX_OCR_MS) {
-        unread = todo.slice(i);
-        break;
-      }
-      const page = await doc.getPage(n);
-      const size = page.getViewport({ scale: 1 });
-      const scale = ocrScale(size.width, size.height);
-      if (scale === null) {
-        tooLarge.push(n);
-        page.cleanup();
-        continue;
-      }
-      const viewport = page.getViewport({ scale });
-      const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-      const ctx = canvas.getContext('2d');
-      ctx.fillStyle = 'white';
-      ctx.fillRect(0, 0, canvas.width, canvas.height);
-      if (!isCanvasLike(canvas)) throw new Error('canvas unavailable');
-      await page.render({ canvas, viewport }).promise;
-      await fs.writeFile(tmp, canvas.toBuffer('image/png'));
-      const text = await ocrText(tmp, wanted);
-      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-      for (const para of text.split(/\n\s*\n/)) {
-        const t = para.replace(/\s*\n\s*/g, (m) => (/\p{Script=Han}/u.test(m) ? '' : ' ')).replace(/(\p{Script=Han})\s+(?=\p{Script=Han})/gu, '$1').trim();
-        if (t) blocks.push({ kind: 'paragraph', page: n, bbox: [x0, y0, x1, y1], text: t, size: 10 });
-      }
-      page.cleanup();
-      progress(60 + ((i + 1) / todo.length) * 28);
+  for (let i = 0; i < todo.length; i++) {
+    const n = todo[i]!;
+    if (Date.now() - started > MAX_OCR_MS) {
+      unread = todo.slice(i);
+      break;
     }
-  } finally {
-    await fs.rm(tmp, { force: true });
+    const page = await doc.getPage(n);
+    const size = page.getViewport({ scale: 1 });
+    const scale = ocrScale(size.width, size.height);
+    if (scale === null) {
+      tooLarge.push(n);
+      page.cleanup();
+      continue;
+    }
+    const viewport = page.getViewport({ scale });
+    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = 'white';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    if (!isCanvasLike(canvas)) throw new Error('canvas unavailable');
+    await page.render({ canvas, viewport }).promise;
+    const rgba = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    const rgb = new Uint8Array(canvas.width * canvas.height * 3);
+    for (let p = 0, q = 0; p < rgba.length; p += 4, q += 3) {
+      rgb[q] = rgba[p]!;
+      rgb[q + 1] = rgba[p + 1]!;
+      rgb[q + 2] = rgba[p + 2]!;
+    }
+    const img: RgbImage = { data: rgb, width: canvas.width, height: canvas.height };
+    if (engine.engine === 'ppocr') {
+      // A page's time is bounded; so is the document's.
+      const read = await ppocrBlocks(img, n, (x, y) => viewport.convertToPdfPoint(x, y) as [number, number], scale, page.view as Box, pageBudget(started + MAX_OCR_MS));
+      blocks.push(...read.blocks);
+      if (read.orientation) turned.push({ page: n, orientation: read.orientation });
+      if (!read.complete) cut.push(n);
+    } else {
+      blocks.push(...(await tesseractBlocks(img, n, page.view as Box, engine.langs)));
+    }
+    page.cleanup();
+    progress(60 + ((i + 1) / todo.length) * 28);
   }
   const list = (ns: number[]) => (ns.length <= 10 ? ns.join('、') : `${ns.slice(0, 10).join('、')} 等`);
   const read = todo.filter((n) => !tooLarge.includes(n) && !unread.includes(n));
   const notes = read.length ? [`第 ${list(read)} 页为扫描图像，已用 OCR 识别文字`] : [];
+  notes.push(...orientationNote(turned));
+  if (cut.length) notes.push(`第 ${list(cut)} 页文字识别超过时限，部分文字未识别`);
+  if (engine.engine === 'tesseract' && read.length) notes.push(PPOCR_UNAVAILABLE);
   if (tooLarge.length) notes.push(`第 ${list(tooLarge)} 页页面过大，已跳过识别`);
   if (unread.length) notes.push(`文字识别用时超过 ${MAX_OCR_MS / 60_000} 分钟，第 ${list(unread)} 页未识别`);
   if (pages.length > todo.length) notes.push(`扫描页过多，只识别了前 ${todo.length} 页`);

@@ -2,6 +2,7 @@ import { diagnostics } from '../../contract/diagnostics';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { usersRepo } from '../auth/accounts';
 import { missingSetup } from '../online/sources';
+import { ocrEngineStatus } from '../parsing/ocr';
 import { ok, type App, type Services } from './types';
 
 /** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */
@@ -12,6 +13,7 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
     const { userId } = await req.requireUser();
     // Where the server keeps its files is for administrators, not every user.
     const admin = Boolean((await usersRepo(db).byId(userId))?.is_admin);
+    const ocr = await ocrEngineStatus();
     return ok({
       version,
       answer_engine: config.LLM_BASE_URL ? ('openai' as const) : ('local' as const),
@@ -27,6 +29,8 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
         patents: !!runtime.online.patents,
         setup: admin ? missingSetup(runtime.online) : {},
       },
+      ocr_engine: ocr.engine,
+      ocr_detail: admin ? ocr.detail : null,
       mcp_path: '/mcp',
       node_version: process.version,
       uptime_seconds: Math.round(process.uptime()),
