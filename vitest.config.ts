@@ -32,8 +32,10 @@ const MAX_WORKERS = Number(process.env.CSAI_TEST_WORKERS) || 3;
 // Files that measure memory (parse workers' heaps after a large job, this process's resident size
 // during a 150 MB upload streamed to S3) and need the machine to themselves: with other files'
 // servers beside them the figures move by more than their limits. They run after all the others,
-// one at a time (projects `server-alone` and `server-postgres-alone`).
-const ALONE_FILES = ['tests/server/parse-memory.test.ts', 'tests/server/s3-storage.test.ts'];
+// one at a time (projects `server-alone` and `server-postgres-alone`). The parse-fairness file
+// waits for another user's page while OCR holds every parse process: beside other files' OCR the
+// machine, not the scheduler, decides when that page starts.
+const ALONE_FILES = ['tests/server/parse-memory.test.ts', 'tests/server/s3-storage.test.ts', 'tests/server/parse-fairness.test.ts'];
 // Importing the server (Fastify app, every route, tsx/vite transforms) took most of a server file's
 // time when each file got a fresh module graph. The projects `server` and `server-postgres` run
 // their files with isolate: false — a worker keeps its module graph from file to file. That is
