@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -129,8 +129,10 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   // A response sent before its request's body was read (an upload refused at its first part, a 401
   // before the body) would leave the rest of the body in a keep-alive connection, where it stalls the
   // next request until a reset. Such connections are closed after the answer instead (issue 16 #1).
+  // A request without a body has nothing left to read, even when it is answered before Node marks
+  // it complete (the site's page is): its connection stays open for the page's scripts.
   app.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete) reply.header('Connection', 'close');
+    if (!request.raw.complete && hasBody(request.headers)) reply.header('Connection', 'close');
   });
 
   await app.register(swagger, {
@@ -316,6 +318,11 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
     }
     return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
   });
+}
+
+/** Whether a request announces a body (RFC 9112 §6.3: Transfer-Encoding, or a Content-Length above 0). */
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
 
 /** Errors Fastify raises before routing (a malformed URL), as the envelope. */
