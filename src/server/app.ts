@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -135,9 +135,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   // A request without a body is complete however early the answer is (Node sets `complete` only
   // after the handler's turn, so a page answered at once closed its connection: issue 33).
   app.addHook('onSend', async (request, reply) => {
-    const { headers } = request.raw;
-    const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-    if (hasBody && !request.raw.complete) reply.header('Connection', 'close');
+    if (!request.raw.complete && hasBody(request.headers)) reply.header('Connection', 'close');
   });
 
   await app.register(swagger, {
@@ -354,6 +352,11 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
     }
     return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
   });
+}
+
+/** Whether a request announces a body (RFC 9112 §6.3: Transfer-Encoding, or a Content-Length above 0). */
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
 
 /** Errors Fastify raises before routing (a malformed URL), as the envelope. */

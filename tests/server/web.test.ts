@@ -116,6 +116,28 @@ describe('the built site', () => {
     }
   });
 
+  it('keeps the connection open after the page, so the browser fetches its scripts on it', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const request = (url: string, accept: string) =>
+      new Promise<{ status: number; connection: string | undefined; socket: unknown }>((resolve, reject) => {
+        const req = http.get(`${server.url}${url}`, { agent, headers: { accept } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const page = await request('/', 'text/html');
+      expect(page.status).toBe(200);
+      expect(page.connection).not.toBe('close');
+      const script = await request('/assets/index-abc123.js', '*/*');
+      expect(script.status).toBe(200);
+      expect(script.socket, 'the script came over the page’s connection').toBe(page.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('revalidates the page by ETag and serves a new build at once', async () => {
     const first = await get('/knowledges');
     const etag = first.headers.get('etag');
