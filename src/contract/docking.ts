@@ -92,6 +92,66 @@ export const dockingBox = z.object({
 });
 export type DockingBox = z.infer<typeof dockingBox>;
 
+/** Interaction kinds PLIP reports (issue 30), in the order the card lists them. */
+export const INTERACTION_TYPES = ['hbond', 'salt_bridge', 'halogen_bond', 'pi_stacking', 'pi_cation', 'water_bridge', 'metal_complex', 'hydrophobic'] as const;
+const xyz = z.tuple([z.number(), z.number(), z.number()]);
+
+/** One protein–ligand interaction of a pose, as PLIP (Debian `plip`) finds it. */
+export const poseInteraction = z.object({
+  type: z.enum(INTERACTION_TYPES),
+  /** `LYS166A`: residue name, number, chain. */
+  residue: z.string(),
+  restype: z.string(),
+  resnr: z.number().int(),
+  reschain: z.string(),
+  /** PLIP's distance (Å): H–acceptor for hydrogen bonds, acceptor–water for water bridges, centre–centre for rings and charges. */
+  distance: z.number(),
+  /** The ligand end and the protein end (atom, ring centre or charge centre; Å). */
+  ligand_xyz: xyz,
+  protein_xyz: xyz,
+  distance_donor_acceptor: z.number().optional(),
+  angle: z.number().optional(),
+  protein_is_donor: z.boolean().optional(),
+  /** π-stacking geometry: P (parallel) or T (T-shaped). */
+  stacking: z.string().optional(),
+  protein_charged: z.boolean().optional(),
+  protein_is_positive: z.boolean().optional(),
+  distance_donor_water: z.number().optional(),
+  metal: z.string().optional(),
+});
+export type PoseInteraction = z.infer<typeof poseInteraction>;
+
+/** PoseBusters-style checks of a pose with RDKit (issue 30); `passed` only when every check passes. */
+export const poseSanity = z.object({
+  passed: z.boolean(),
+  checks: z.object({
+    /** Bond lengths within 25 % of the molecule's own distance-geometry bounds. */
+    bond_lengths: z.boolean(),
+    /** Bond angles (1–3 distances) within 25 % of those bounds. */
+    bond_angles: z.boolean(),
+    /** No two atoms more than three bonds apart closer than 0.7 of their lower bound. */
+    internal_clash: z.boolean(),
+    /** Atoms of 5- and 6-membered aromatic rings within 0.25 Å of the ring's plane. */
+    aromatic_rings_flat: z.boolean(),
+    /** No ligand–protein heavy-atom pair closer than 0.75 of the sum of their van der Waals radii. */
+    protein_clash: z.boolean(),
+    /** Stereocentres and double bonds given in the SMILES keep their configuration. */
+    stereochemistry: z.boolean(),
+  }),
+  bad_bonds: z.number().int(),
+  bad_angles: z.number().int(),
+  internal_clashes: z.number().int(),
+  /** Largest distance of an aromatic-ring atom from its ring's plane (Å). */
+  ring_deviation: z.number(),
+  /** Closest ligand–protein contact as a fraction of the sum of van der Waals radii. */
+  closest_contact_ratio: z.number(),
+  /** That contact's distance (Å). */
+  closest_contact: z.number().nullable(),
+  /** Stereo elements whose configuration changed (atom symbol + number in the SMILES, or `i=j` for a double bond). */
+  stereo_changed: z.array(z.string()),
+});
+export type PoseSanity = z.infer<typeof poseSanity>;
+
 /** One docked pose. */
 export const dockingPose = z.object({
   mode: z.number().int(),
@@ -101,6 +161,9 @@ export const dockingPose = z.object({
   rmsd_to_best: z.number(),
   /** Heavy-atom RMSD to the reference ligand (Å, symmetry-aware, no fitting), when the box came from one and the molecules match. */
   rmsd_to_reference: z.number().nullable(),
+  /** PLIP's interactions of this pose with the receptor (absent for tasks docked before issue 30). */
+  interactions: z.array(poseInteraction).optional(),
+  sanity: poseSanity.optional(),
 });
 export type DockingPose = z.infer<typeof dockingPose>;
 
@@ -127,6 +190,8 @@ export const dockingTask = z.object({
   message: z.string(),
   title: z.string(),
   smiles: z.string(),
+  /** The SMILES that was docked: `smiles` protonated at pH 7.4 (Open Babel); the SDF's poses are this molecule. */
+  docked_smiles: z.string(),
   receptor: z.string(),
   box: dockingBox,
   exhaustiveness: z.number().int(),
@@ -158,7 +223,14 @@ export type TaskQueryOutput = z.infer<typeof taskQueryOutput>;
 
 export const taskIdParams = z.object({ id: z.string().min(1).max(64) });
 export const taskDownloadQuery = z.object({
-  format: z.enum(['sdf', 'pdbqt', 'receptor'], { error: 'format 只能是 sdf、pdbqt 或 receptor' }).default('sdf'),
+  format: z.enum(['sdf', 'pdbqt', 'receptor', 'complex'], { error: 'format 只能是 sdf、pdbqt、receptor 或 complex' }).default('sdf'),
+  /** For `complex`: the pose (from 1) placed in the receptor. */
+  pose: z.coerce
+    .number({ error: 'pose 必须是整数' })
+    .int('pose 必须是整数')
+    .min(1, 'pose 必须在 1 到 20 之间')
+    .max(DOCKING_LIMITS.maxModes, `pose 必须在 1 到 ${DOCKING_LIMITS.maxModes} 之间`)
+    .default(1),
 });
 
 /** Plain words every docking answer carries (SPEC: a score is not an affinity). */

@@ -20,7 +20,7 @@ import type { ChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
-import { DOCK_FILES as FILES, prepareAndDock } from './run';
+import { complexFile, DOCK_FILES as FILES, prepareAndDock } from './run';
 import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
 
 export const DOCKING_JOB = 'docking';
@@ -81,6 +81,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       message: row.message,
       title: row.title,
       smiles: spec.smiles,
+      docked_smiles: spec.docked_smiles,
       receptor: spec.receptor,
       box: spec.box,
       exhaustiveness: spec.exhaustiveness,
@@ -240,7 +241,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
     try {
       const result = await prepareAndDock(
-        { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference },
+        { dir, dockedSmiles: spec.docked_smiles, name: row.title.split(' → ')[0], box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference },
         {
           signal,
           // Only while running: a late progress line must not overwrite a cancellation.
@@ -320,12 +321,16 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       running.get(id)?.abort('cancelled');
       return toTask(await ownRow(viewer, id));
     },
-    /** A result file of the caller's finished task. */
-    async file(viewer: Viewer, id: string, format: 'sdf' | 'pdbqt' | 'receptor'): Promise<{ path: string; name: string; mime: string }> {
+    /** A result file of the caller's finished task (`complex`: pose `pose` placed in the receptor, as PLIP read it). */
+    async file(viewer: Viewer, id: string, format: 'sdf' | 'pdbqt' | 'receptor' | 'complex', pose = 1): Promise<{ path: string; name: string; mime: string }> {
       const row = await ownRow(viewer, id);
-      const name = format === 'sdf' ? FILES.sdf : format === 'pdbqt' ? FILES.poses : FILES.receptorPdb;
+      const name = format === 'sdf' ? FILES.sdf : format === 'pdbqt' ? FILES.poses : format === 'complex' ? complexFile(pose) : FILES.receptorPdb;
       if (format !== 'receptor' && row.state !== 'done') throw conflict('任务尚未完成，还没有可下载的结果', 'task_not_done');
       const file = path.join(dirOf(id), name);
+      if (format === 'complex' && !fs.existsSync(file)) {
+        const poses = row.result ? dockingResult.parse(JSON.parse(row.result)).poses.length : 0;
+        throw notFound(pose > poses ? `该任务只有 ${poses} 个构象，没有构象 ${pose}` : '该任务完成于相互作用分析之前，没有复合物文件');
+      }
       if (!fs.existsSync(file)) throw notFound('结果文件不存在');
       const mime = format === 'sdf' ? 'chemical/x-mdl-sdfile' : format === 'pdbqt' ? 'chemical/x-pdbqt' : 'chemical/x-pdb';
       return { path: file, name: `docking-${id}-${format === 'receptor' ? 'receptor.pdb' : name}`, mime };

@@ -46,9 +46,9 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
   }, async (req) => ok(await tasks.cancel(await user(req), req.params.id)));
 
   app.get('/:id/download', {
-    schema: { tags, summary: 'The poses as SDF or PDBQT, or the prepared receptor as PDB', params: taskIdParams, querystring: taskDownloadQuery },
+    schema: { tags, summary: 'The poses as SDF or PDBQT, the prepared receptor as PDB, or one pose in the receptor (complex, PDB with the pose as residue LIG Z 1)', params: taskIdParams, querystring: taskDownloadQuery },
   }, async (req, reply) => {
-    const file = await tasks.file(await user(req), req.params.id, req.query.format);
+    const file = await tasks.file(await user(req), req.params.id, req.query.format, req.query.pose);
     const size = (await fs.promises.stat(file.path)).size;
     reply
       .header('Content-Type', file.mime)
