@@ -200,6 +200,8 @@ export const dockingTask = z.object({
   cpu: z.number().int(),
   /** Scoring evaluations each Monte Carlo run of Vina may make (the server's CSAI_DOCKING_MAX_EVALS); 0: Vina's own heuristic. */
   max_evals: z.number().int(),
+  /** Set-up check (issue 30): this task redocks the co-crystal ligand of that task, with its box and settings. */
+  check_of: z.string().nullable(),
   result: dockingResult.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
@@ -222,6 +224,19 @@ export const taskQueryOutput = z.object({ tasks: z.array(dockingTask) });
 export type TaskQueryOutput = z.infer<typeof taskQueryOutput>;
 
 export const taskIdParams = z.object({ id: z.string().min(1).max(64) });
+/** POST /tasks/:id/check: redock the structure's own co-crystal ligand with the task's box and settings. */
+export const setupCheckInput = z
+  .object({
+    reference_ligand: z
+      .string({ error: 'reference_ligand 必须是字符串' })
+      .trim()
+      .min(1, 'reference_ligand 不能为空')
+      .max(20, 'reference_ligand 不能超过 20 个字符')
+      .optional()
+      .describe('要重对接的共晶配体（如 "5DN" 或 "5DN A:401"）；默认取盒子所用的参考配体，或结构中的第一个配体'),
+  })
+  .strict();
+export type SetupCheckInput = z.infer<typeof setupCheckInput>;
 export const taskDownloadQuery = z.object({
   format: z.enum(['sdf', 'pdbqt', 'receptor', 'complex'], { error: 'format 只能是 sdf、pdbqt、receptor 或 complex' }).default('sdf'),
   /** For `complex`: the pose (from 1) placed in the receptor. */

@@ -183,6 +183,58 @@ print(json.dumps(out))
     expect(tasks[0]!.result!.poses.some((p) => p.interactions!.some((i) => i.type === 'salt_bridge' || i.type === 'hbond'))).toBe(true);
   }, 120_000);
 
+  it("checks the set-up: redocks the structure's own co-crystal ligand with the same box and settings and reports its RMSD", async () => {
+    const original = tasks[1]!; // the amine, docked in the box of 5DN
+    const res = await alice.client.post<DockingTask>(`${TASKS}/${original.id}/check`, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const check = res.body.data;
+    expect(check.check_of).toBe(original.id);
+    expect(check.title).toBe('设置检验：重对接 5DN A:401 → 5DPV');
+    expect(check.box).toEqual(original.box);
+    expect([check.exhaustiveness, check.seed, check.max_evals]).toEqual([original.exhaustiveness, original.seed, original.max_evals]);
+    expect(check.docked_smiles).toContain('[O-]');
+    const done = await waitDone(alice.client, check.id);
+    expect(done.state, done.message).toBe('done');
+    const top = done.result!.poses[0]!.rmsd_to_reference;
+    expect(top).not.toBeNull();
+    // RMSD computed here, independently of the docking code: pose 1 of the SDF against the crystal records, by RDKit.
+    const sdf = await (await download(alice.client, check.id, 'format=sdf')).text();
+    fs.writeFileSync(path.join(work, 'check.sdf'), sdf);
+    const lines = fs.readFileSync(PDB, 'utf8').split('\n').filter((l) => l.startsWith('HETATM') && l.slice(17, 20) === '5DN');
+    fs.writeFileSync(path.join(work, 'crystal.pdb'), `${lines.join('\n')}\nEND\n`);
+    const rmsd = Number(
+      execFileSync(PYTHON, ['-c', `
+import sys
+from rdkit import Chem
+from rdkit.Chem import AllChem, rdMolAlign
+pose = Chem.RemoveHs(next(Chem.SDMolSupplier(sys.argv[1])))
+xtal = AllChem.AssignBondOrdersFromTemplate(pose, Chem.MolFromPDBFile(sys.argv[2]))
+print(rdMolAlign.CalcRMS(pose, xtal))
+`, path.join(work, 'check.sdf'), path.join(work, 'crystal.pdb')], { encoding: 'utf8' }),
+    );
+    expect(Math.abs(rmsd - top!)).toBeLessThan(0.02);
+    expect(top!).toBeLessThan(2);
+    // The tool text says whether the set-up reproduced the crystal pose.
+    const { describeTask } = await import('../../src/server/tools/docking');
+    expect(describeTask(done)).toMatch(/设置检验.*RMSD \d+\.\d\d Å，< 2 Å，能重现共晶结合模式/);
+
+    const cases: Array<[string, unknown, number, RegExp]> = [
+      [original.id, { reference_ligand: 'XYZ' }, 400, /找不到配体“XYZ”.*5DN A:401/],
+      [original.id, { reference_ligand: 7 }, 400, /reference_ligand 必须是字符串/],
+      [original.id, { reference_ligand: '' }, 400, /reference_ligand 不能为空/],
+      [original.id, { bogus: 1 }, 400, /bogus/],
+      [check.id, {}, 400, /该任务本身就是设置检验/],
+      ['nope', {}, 404, /任务不存在/],
+    ];
+    for (const [id, body, status, message] of cases) {
+      const r = await alice.client.post(`${TASKS}/${id}/check`, body);
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      expect(r.body.message, JSON.stringify(body)).toMatch(message);
+      expect(r.body.message).toMatch(/\p{Script=Han}/u);
+    }
+    expect((await bob.client.post(`${TASKS}/${original.id}/check`, {})).status).toBe(404);
+  }, 200_000);
+
   it('refuses a bad complex download with a Chinese message', async () => {
     const id = tasks[0]!.id;
     const poses = tasks[0]!.result!.poses.length;

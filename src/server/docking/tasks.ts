@@ -41,6 +41,8 @@ const dockingSpec = z.object({
   cpu: z.number().int(),
   /** Vina's --max_evals; 0 (and tasks queued before it was kept) is Vina's own heuristic. */
   max_evals: z.number().int().default(0),
+  /** A set-up check: this task redocks the co-crystal ligand of task `check_of` with its box and settings. */
+  check_of: z.string().nullable().default(null),
 });
 type DockingSpec = z.infer<typeof dockingSpec>;
 type TaskRow = Selectable<TaskTable>;
@@ -89,6 +91,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       seed: spec.seed,
       cpu: spec.cpu,
       max_evals: spec.max_evals,
+      check_of: spec.check_of,
       result,
       created_at: row.created_at,
       started_at: row.started_at,
@@ -142,12 +145,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     return docked;
   }
 
-  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
-    if (missingPrograms().length) throw dockingUnavailable();
-    const cap = config.CSAI_DOCKING_MAX_EXHAUSTIVENESS;
-    if (input.exhaustiveness > cap) {
-      throw new DockingInputError(`exhaustiveness 不能超过 ${cap}（本服务器的上限，由 CSAI_DOCKING_MAX_EXHAUSTIVENESS 设置）`, 'exhaustiveness');
-    }
+  /** 429 when the user already has as many open tasks as allowed. */
+  async function checkActiveLimit(viewer: Viewer) {
     const active = await db
       .selectFrom('tasks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -158,6 +157,65 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     if (Number(active?.n ?? 0) >= limit) {
       throw new AppError(429, 'too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
     }
+  }
+
+  /** Writes a task's folder (receptor, reference) and queues its row and job in one transaction. */
+  async function enqueue(viewer: Viewer, spec: DockingSpec, receptor: string, reference: string | undefined, title: string): Promise<DockingTask> {
+    const id = randomBytes(12).toString('base64url');
+    const dir = dirOf(id);
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.writeFile(path.join(dir, FILES.receptorPdb), receptor);
+    if (reference) await fsp.writeFile(path.join(dir, FILES.reference), reference);
+    const t = now();
+    try {
+      await db.transaction().execute(async (trx) => {
+        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id }, { maxAttempts: 3 });
+        await trx
+          .insertInto('tasks')
+          .values({ id, user_id: viewer.userId, kind: 'docking', job_id: jobId, state: 'queued', progress: 0, message: '排队中', title, input: JSON.stringify(spec), result: null, created_at: t, started_at: null, finished_at: null, updated_at: t })
+          .execute();
+      });
+    } catch (err) {
+      await fsp.rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+    runner.wake();
+    return toTask(await db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  }
+
+  /**
+   * Checks a task's set-up (issue 30): redocks the structure's own co-crystal ligand (the box's
+   * reference ligand, or `referenceLigand`) into the same receptor with the same box, exhaustiveness,
+   * seed and budget; its result's RMSD to the crystal pose tells whether the set-up reproduces it.
+   */
+  async function checkSetup(viewer: Viewer, taskId: string, referenceLigand?: string): Promise<DockingTask> {
+    if (missingPrograms().length) throw dockingUnavailable();
+    const row = await ownRow(viewer, taskId);
+    const spec = dockingSpec.parse(JSON.parse(row.input));
+    if (spec.check_of) throw new DockingInputError('该任务本身就是设置检验，请对原始对接任务进行检验', 'id');
+    await checkActiveLimit(viewer);
+    const pdb = await lookup.pdb(viewer, spec.receptor);
+    const ligand = findReference(ligandsOf(pdb.pdb), referenceLigand ?? (spec.box.source === 'ligand' ? spec.box.label : undefined));
+    const records = `${ligand.records.join('\n')}\nEND\n`;
+    let smiles = '';
+    try {
+      smiles = (await runProgram('obabel', ['-ipdb', '-osmi'], { input: records, signal: AbortSignal.timeout(30_000) })).stdout.trim().split(/\s+/)[0] ?? '';
+    } catch (err) {
+      log.warn({ err }, 'obabel could not read a co-crystal ligand');
+    }
+    if (!smiles || smiles.includes('.')) throw new DockingInputError(`无法从结构中读出配体 ${ligand.name} 的结构（或它由多个片段组成），不能用它检验设置`, 'reference_ligand');
+    const docked = await protonate(smiles);
+    const check: DockingSpec = { ...spec, smiles, docked_smiles: docked, reference: true, check_of: taskId };
+    return enqueue(viewer, check, receptorPdb(pdb.pdb), records, `设置检验：重对接 ${ligand.name} → ${spec.receptor || '受体'}`);
+  }
+
+  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
+    if (missingPrograms().length) throw dockingUnavailable();
+    const cap = config.CSAI_DOCKING_MAX_EXHAUSTIVENESS;
+    if (input.exhaustiveness > cap) {
+      throw new DockingInputError(`exhaustiveness 不能超过 ${cap}（本服务器的上限，由 CSAI_DOCKING_MAX_EXHAUSTIVENESS 设置）`, 'exhaustiveness');
+    }
+    await checkActiveLimit(viewer);
     if (input.center && !input.size) {
       throw new DockingInputError('给出盒子中心（center）时也要给出盒子尺寸（size）', 'size');
     }
@@ -185,7 +243,6 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
     const docked = await protonate(input.smiles);
 
-    const id = randomBytes(12).toString('base64url');
     const receptorLabel = pdb.pdb_id || input.receptor || pdb.doc_id || '';
     const spec: DockingSpec = {
       smiles: input.smiles,
@@ -198,27 +255,9 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
       cpu: cpus,
       max_evals: config.CSAI_DOCKING_MAX_EVALS,
+      check_of: null,
     };
-    const dir = dirOf(id);
-    await fsp.mkdir(dir, { recursive: true });
-    await fsp.writeFile(path.join(dir, FILES.receptorPdb), receptor);
-    if (reference) await fsp.writeFile(path.join(dir, FILES.reference), reference);
-    const t = now();
-    const title = `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`;
-    try {
-      await db.transaction().execute(async (trx) => {
-        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id }, { maxAttempts: 3 });
-        await trx
-          .insertInto('tasks')
-          .values({ id, user_id: viewer.userId, kind: 'docking', job_id: jobId, state: 'queued', progress: 0, message: '排队中', title, input: JSON.stringify(spec), result: null, created_at: t, started_at: null, finished_at: null, updated_at: t })
-          .execute();
-      });
-    } catch (err) {
-      await fsp.rm(dir, { recursive: true, force: true });
-      throw err;
-    }
-    runner.wake();
-    return toTask(await db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    return enqueue(viewer, spec, receptor, reference, `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`);
   }
 
   /** Docks one task; returns normally when it ended (done, failed, cancelled), throws only when the server stops. */
@@ -307,6 +346,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       runner.start();
     },
     submit,
+    checkSetup,
     async list(viewer: Viewer, limit = 50): Promise<DockingTask[]> {
       const rows = await db.selectFrom('tasks').selectAll().where('user_id', '=', viewer.userId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
       return rows.map(toTask);

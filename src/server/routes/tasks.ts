@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { dockingSubmitInput, dockingTask, taskDownloadQuery, taskIdParams } from '../../contract/docking';
+import { dockingSubmitInput, dockingTask, setupCheckInput, taskDownloadQuery, taskIdParams } from '../../contract/docking';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { DockingInputError } from '../docking/structure';
 import { badRequest, forbidden } from '../errors';
@@ -35,6 +35,20 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
     // SPEC §6: the alternate tool list omits docking; its HTTP door is closed too.
     if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
     return ok(await tasks.submit(viewer, req.body).catch(inputError));
+  });
+
+  app.post('/:id/check', {
+    schema: {
+      tags,
+      summary: "Check a docking task's set-up: queue a redocking of the structure's own co-crystal ligand with the same box and settings (its result has the RMSD to the crystal pose)",
+      params: taskIdParams,
+      body: setupCheckInput,
+      response: { 200: okSchema(dockingTask), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    const viewer = await user(req);
+    if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
+    return ok(await tasks.checkSetup(viewer, req.params.id, req.body?.reference_ligand).catch(inputError));
   });
 
   app.get('/:id', {

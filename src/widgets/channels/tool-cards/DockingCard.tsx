@@ -49,7 +49,9 @@ export function TaskView({ initial }: { initial: DockingTask }) {
   const { root } = useHost();
   const [task, setTask] = useState(initial);
   const [pose, setPose] = useState(1);
-  const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | null>(null);
+  const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | 'check' | null>(null);
+  /** The set-up check started from this card (a redocking of the co-crystal ligand). */
+  const [check, setCheck] = useState<DockingTask | null>(null);
   const [failure, setFailure] = useState('');
 
   useEffect(() => {
@@ -76,6 +78,17 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       setTask(await client.post(`/tasks/${encodeURIComponent(task.id)}/cancel`, {}, dockingTask, { quiet: true }));
     } catch (err) {
       setFailure(t('cancel_failed', { message: err instanceof Error ? err.message : String(err) }));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const checkSetup = async () => {
+    setBusy('check');
+    setFailure('');
+    try {
+      setCheck(await client.post(`/tasks/${encodeURIComponent(task.id)}/check`, {}, dockingTask, { quiet: true }));
+    } catch (err) {
+      setFailure(t('check_failed', { message: err instanceof Error ? err.message : String(err) }));
     } finally {
       setBusy(null);
     }
@@ -135,6 +148,13 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       )}
       {result && (
         <>
+          {task.check_of && result.poses[0] && (
+            <p part="docking-check" className={`m-0 ${result.poses[0].rmsd_to_reference !== null && result.poses[0].rmsd_to_reference < 2 ? 'text-ink' : 'text-danger'}`}>
+              {result.poses[0].rmsd_to_reference === null
+                ? t('check_no_rmsd')
+                : t(result.poses[0].rmsd_to_reference < 2 ? 'check_passed' : 'check_missed', { rmsd: result.poses[0].rmsd_to_reference.toFixed(2) })}
+            </p>
+          )}
           <p part="docking-note" className="m-0 text-xs text-warning">
             {t('score_note')}
           </p>
@@ -176,7 +196,13 @@ export function TaskView({ initial }: { initial: DockingTask }) {
                 {busy === f ? t('downloading') : t(`download_${f}`)}
               </button>
             ))}
+            {!task.check_of && !check && (
+              <button type="button" part="docking-check-setup" className={btn} disabled={busy !== null} title={t('check_hint')} onClick={() => void checkSetup()}>
+                {busy === 'check' ? t('checking') : t('check_setup')}
+              </button>
+            )}
           </span>
+          {check && <TaskView key={check.id} initial={check} />}
         </>
       )}
     </section>
