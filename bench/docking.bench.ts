@@ -138,7 +138,7 @@ export async function run(): Promise<Figure[]> {
       const seconds = (performance.now() - t0) / 1000;
       // What the pose chemistry (bond orders, H, checks, PLIP) costs, run again on the same files.
       const p0 = performance.now();
-      await finishPoses({ dir, smiles: protonated, poses: DOCK_FILES.poses, receptor: DOCK_FILES.receptorPdb, sdf: 'again.sdf', interactions: true, complexPrefix: 'again-' }, signal);
+      await finishPoses({ dir, smiles: protonated, ligand: DOCK_FILES.ligand, poses: DOCK_FILES.poses, receptor: DOCK_FILES.receptorPdb, sdf: 'again.sdf', interactions: true, complexPrefix: 'again-' }, signal);
       const poseSeconds = (performance.now() - p0) / 1000;
       const rmsds = independentRmsds(path.join(dir, DOCK_FILES.sdf), path.join(dir, DOCK_FILES.reference));
       const own = result.poses.map((p) => p.rmsd_to_reference);

@@ -1,15 +1,16 @@
 """Docked poses -> chemically valid SDF, per-pose sanity checks and PLIP interactions (issue 30).
 
 Run by src/server/docking/poses.ts as `python3 -I dock_poses.py` with one JSON request on stdin:
-  {"dir": ..., "smiles": <docked SMILES>, "poses": "poses.pdbqt", "receptor": "receptor.pdb",
+  {"dir": ..., "smiles": <docked SMILES>, "ligand": "ligand.pdbqt", "poses": "poses.pdbqt", "receptor": "receptor.pdb",
    "sdf": "poses.sdf", "interactions": true, "complex_prefix": "complex-"}
 and answers one JSON object on stdout: {"poses": [...]}; a pose the submitted molecule cannot be
 matched to ends it with status 2 and a Chinese line on stderr.
 
-Vina's PDBQT keeps only polar hydrogens and no bond orders. Each pose's heavy atoms are read with
-their coordinates, bonded by proximity, given the submitted molecule's bond orders and formal
-charges (RDKit AssignBondOrdersFromTemplate), and then every hydrogen with coordinates (AddHs
-addCoords). The checks follow the PoseBusters idea (Buttenschoen et al. 2024) with RDKit:
+Vina's PDBQT keeps only polar hydrogens and no bond orders. The ligand Vina docked (Open Babel's 3D
+structure, same atom order as every pose) is bonded by proximity and given the submitted molecule's
+bond orders and formal charges (RDKit AssignBondOrdersFromTemplate); each pose is that molecule at the
+pose's coordinates, with every hydrogen placed (AddHs addCoords). A distorted pose thus keeps the
+right graph, and the checks below find the distortion. The checks follow the PoseBusters idea (Buttenschoen et al. 2024) with RDKit:
 bond lengths and angles against the molecule's own distance-geometry bounds, flat aromatic rings,
 no clash with the protein, stereochemistry as submitted.
 """
@@ -54,6 +55,10 @@ def pdbqt_models(text):
         elif line.startswith("ENDMDL") and atoms is not None:
             models.append((score, atoms))
             atoms = None
+    if not models and "MODEL" not in text:
+        # One structure without MODEL records (Vina's input ligand).
+        body = "MODEL 1\n" + text + "\nENDMDL\n"
+        return pdbqt_models(body)
     return models
 
 
@@ -65,8 +70,9 @@ def pose_pdb_block(atoms):
     return "\n".join(out) + "\nEND\n"
 
 
-def pose_molecule(atoms, template):
-    """The pose with the template's bond orders, charges and hydrogens (with coordinates)."""
+def bonded_molecule(atoms, template):
+    """The ligand's heavy atoms bonded by proximity (from Vina's input, whose geometry Open Babel built) with the
+    template's bond orders, charges and hydrogen counts; atom i is atom i of every pose (Vina keeps the order)."""
     raw = Chem.MolFromPDBBlock(pose_pdb_block(atoms), removeHs=False, sanitize=False, proximityBonding=True)
     if raw is None:
         raise ValueError("pose not readable")
@@ -84,9 +90,20 @@ def pose_molecule(atoms, template):
         p.SetNoImplicit(True)
         p.SetNumRadicalElectrons(0)
     Chem.SanitizeMol(mol)
+    return mol, match
+
+
+def pose_molecule(base, atoms):
+    """The bonded molecule at a pose's coordinates, with every hydrogen placed (AddHs addCoords)."""
+    if len(atoms) != base.GetNumAtoms() or any(a[0].upper() != base.GetAtomWithIdx(i).GetSymbol().upper() for i, a in enumerate(atoms)):
+        raise ValueError("the pose's atoms differ from the docked ligand's")
+    mol = Chem.Mol(base)
+    conf = mol.GetConformer()
+    for i, (_, x, y, z) in enumerate(atoms):
+        conf.SetAtomPosition(i, (x, y, z))
     mol = Chem.AddHs(mol, addCoords=True)
     Chem.AssignStereochemistryFrom3D(mol)
-    return mol, match
+    return mol
 
 
 def radicals(mol):
@@ -345,14 +362,21 @@ def main():
         receptor_text = f.read()
     protein = protein_heavy_atoms(receptor_text)
     template_smiles = Chem.MolToSmiles(template, isomericSmiles=False)
+    with open(os.path.join(d, req["ligand"])) as f:
+        ligand = pdbqt_models(f.read())
+    try:
+        base, match = bonded_molecule(ligand[0][1], template)
+    except Exception as err:  # noqa: BLE001 - reported as the reason the docking failed
+        sys.stderr.write("无法按提交的分子为对接配体指定键级与氢（%s）\n" % err)
+        sys.exit(2)
     writer = Chem.SDWriter(os.path.join(d, req["sdf"]))
     writer.SetKekulize(True)
     results = []
     for n, (score, atoms) in enumerate(models, 1):
         try:
-            mol, match = pose_molecule(atoms, template)
-        except Exception as err:  # noqa: BLE001 - a pose that cannot be matched is reported, not fatal
-            sys.stderr.write("无法按提交的分子为构象 %d 指定键级与氢（%s）\n" % (n, err))
+            mol = pose_molecule(base, atoms)
+        except Exception as err:  # noqa: BLE001 - reported as the reason the docking failed
+            sys.stderr.write("构象 %d 与对接配体的原子不一致（%s）\n" % (n, err))
             sys.exit(2)
         s = sanity(mol, template, match, protein)
         interactions = []

@@ -23,7 +23,8 @@ export interface PoseRequest {
   dir: string;
   /** The docked (protonated) SMILES: the template of bond orders, charges and hydrogens. */
   smiles: string;
-  /** Vina's output and the receptor, in `dir`. */
+  /** Vina's input ligand (its atoms are each pose's, in order), Vina's output and the receptor, in `dir`. */
+  ligand: string;
   poses: string;
   receptor: string;
   /** The SDF to write, in `dir`. */
@@ -37,7 +38,7 @@ export interface PoseRequest {
 
 /** Runs `dock_poses.py`: writes the SDF (and the complexes) and returns what it found of each pose. */
 export async function finishPoses(req: PoseRequest, signal: AbortSignal): Promise<PoseReport[]> {
-  const input = JSON.stringify({ dir: req.dir, smiles: req.smiles, poses: req.poses, receptor: req.receptor, sdf: req.sdf, interactions: req.interactions, complex_prefix: req.complexPrefix, name: req.name ?? '' });
+  const input = JSON.stringify({ dir: req.dir, smiles: req.smiles, ligand: req.ligand, poses: req.poses, receptor: req.receptor, sdf: req.sdf, interactions: req.interactions, complex_prefix: req.complexPrefix, name: req.name ?? '' });
   const out = await runProgram(DOCKING_PYTHON, ['-I', POSES_SCRIPT], { cwd: req.dir, input, signal });
   return z.object({ poses: z.array(poseReport) }).parse(JSON.parse(out.stdout)).poses;
 }

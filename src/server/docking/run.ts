@@ -111,7 +111,7 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
   }
   onStage(0.96, '正在为构象指定键级与氢、检查构象并分析相互作用（PLIP）');
   const reports = await finishPoses(
-    { dir, smiles: run.dockedSmiles, poses: DOCK_FILES.poses, receptor: DOCK_FILES.receptorPdb, sdf: DOCK_FILES.sdf, interactions: run.interactions ?? true, complexPrefix: 'complex-', name: run.name },
+    { dir, smiles: run.dockedSmiles, ligand: DOCK_FILES.ligand, poses: DOCK_FILES.poses, receptor: DOCK_FILES.receptorPdb, sdf: DOCK_FILES.sdf, interactions: run.interactions ?? true, complexPrefix: 'complex-', name: run.name },
     signal,
   );
   if (reports.length !== models.length) throw new Error(`pose script read ${reports.length} poses of ${models.length}`);
