@@ -32,3 +32,4 @@ fs.copyFileSync('src/server/tools/names/OpsinServer.java', 'dist/server/OpsinSer
 // The docking pose script (Debian's python3 with RDKit and PLIP), run by src/server/docking/poses.ts as
 // new URL('./dock_poses.py', import.meta.url) from main.js.
 fs.copyFileSync('src/server/docking/dock_poses.py', 'dist/server/dock_poses.py');
+fs.copyFileSync('src/server/docking/prepare_receptor.py', 'dist/server/prepare_receptor.py');

@@ -67,6 +67,23 @@ export const dockingSubmitInput = z
       .max(DOCKING_LIMITS.schemaMaxExhaustiveness, `exhaustiveness 不能超过 ${DOCKING_LIMITS.schemaMaxExhaustiveness}`)
       .default(8),
     num_modes: z.number().int().min(1).max(DOCKING_LIMITS.maxModes, `构象数不能超过 ${DOCKING_LIMITS.maxModes}`).default(9),
+    receptor_prep: z
+      .object(
+        {
+          missing_residues: z.boolean({ error: 'missing_residues 必须是 true 或 false' }).default(false).describe('补全链中间缺失的残基（PDBFixer 依 SEQRES 建模，较慢）'),
+          chains: z
+            .array(z.string({ error: '链名必须是字符串' }).trim().regex(/^[A-Za-z0-9]$/, '链名必须是单个字母或数字'), { error: 'chains 必须是链名数组' })
+            .min(1, 'chains 不能为空')
+            .max(26, 'chains 最多 26 条')
+            .optional()
+            .describe('只保留这些链作受体，如 ["A"]；默认全部'),
+          waters: z.boolean({ error: 'waters 必须是 true 或 false' }).default(false).describe('保留晶体水（默认去掉）'),
+        },
+        { error: 'receptor_prep 必须是对象' },
+      )
+      .strict()
+      .optional()
+      .describe('受体准备：PDBFixer 总会补全缺失的重原子；可选补全缺失残基、只保留某些链、保留晶体水'),
     seed: z
       .number({ error: 'seed 必须是数字' })
       .int('seed 必须是整数')
@@ -176,6 +193,20 @@ export const dockingResult = z.object({
   vina_seconds: z.number(),
   /** Why no reference RMSD was computed, when the box came from a ligand. */
   reference_note: z.string().optional(),
+  /** What receptor preparation changed (PDBFixer; issue 30). */
+  receptor_prep: z
+    .object({
+      heavy_atoms_added: z.number().int(),
+      /** Residues whose missing side-chain or terminal atoms were added (`LYS166A`). */
+      residues_completed: z.array(z.string()),
+      residues_added: z.number().int(),
+      nonstandard_replaced: z.array(z.string()),
+      /** Atoms of alternate locations other than the first that were dropped. */
+      altlocs_dropped: z.number().int(),
+      chains: z.array(z.string()),
+      waters_kept: z.number().int(),
+    })
+    .optional(),
 });
 export type DockingResult = z.infer<typeof dockingResult>;
 

@@ -51,7 +51,7 @@ function inchiKey(molText: string): string {
 }
 
 /** PLIP's own command line on a complex: its XML report's interactions of ligand LIG:Z:1. */
-function plipCli(complex: string): Array<Pick<PoseInteraction, 'type' | 'restype' | 'resnr' | 'reschain' | 'distance'>> {
+function plipCli(complex: string): Array<Pick<PoseInteraction, 'type' | 'restype' | 'resnr' | 'reschain' | 'distance' | 'distance_donor_acceptor'>> {
   const dir = fs.mkdtempSync(path.join(work, 'plip-'));
   fs.writeFileSync(path.join(dir, 'complex.pdb'), complex);
   execFileSync('plipcmd', ['-f', 'complex.pdb', '-x', '-q', '-o', dir], { cwd: dir, stdio: 'ignore' });
@@ -72,13 +72,31 @@ function plipCli(complex: string): Array<Pick<PoseInteraction, 'type' | 'restype
   for (const [tag, type, dist] of kinds) {
     for (const m of site.matchAll(new RegExp(`<${tag} id="\\d+">([\\s\\S]*?)</${tag}>`, 'g'))) {
       const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(m[1]!)?.[1] ?? '';
-      out.push({ type, restype: field('restype'), resnr: Number(field('resnr')), reschain: field('reschain'), distance: Number(field(dist)) });
+      out.push({ type, restype: field('restype'), resnr: Number(field('resnr')), reschain: field('reschain'), distance: Number(field(dist)), distance_donor_acceptor: type === 'hbond' ? Number(field('dist_d-a')) : undefined });
     }
   }
   return out;
 }
 
-const key = (i: Pick<PoseInteraction, 'type' | 'restype' | 'resnr' | 'reschain' | 'distance'>) => `${i.type} ${i.restype}${i.resnr}${i.reschain} ${i.distance.toFixed(2)}`;
+/** An interaction as text; hydrogen bonds by their donor–acceptor distance (which hydrogen PLIP pairs may vary, see below). */
+const key = (i: Pick<PoseInteraction, 'type' | 'restype' | 'resnr' | 'reschain' | 'distance' | 'distance_donor_acceptor'>) =>
+  `${i.type} ${i.restype}${i.resnr}${i.reschain} ${(i.type === 'hbond' ? i.distance_donor_acceptor! : i.distance).toFixed(2)}`;
+
+/**
+ * PLIP's CLI output for a complex (sorted keys) that equals `ours`, else its last output. PLIP 2.2.2
+ * is not deterministic run to run: for a donor with several hydrogens (an ammonium, lysine's NZ) it
+ * may keep a different hydrogen, so the same file gave H–A distances 3.12, 2.89, 3.12 and 2.59 Å in
+ * four runs; hydrogen bonds are therefore compared by donor–acceptor distance, and up to five runs
+ * are tried; our list must equal one of them.
+ */
+function matchingCliRun(complex: string, ours: string[]): string[] {
+  let cli: string[] = [];
+  for (let run = 0; run < 5; run++) {
+    cli = plipCli(complex).map(key).sort();
+    if (JSON.stringify(cli) === JSON.stringify(ours)) break;
+  }
+  return cli;
+}
 
 beforeAll(async () => {
   rdkit = await loadRdkit();
@@ -169,8 +187,9 @@ print(json.dumps(out))
         expect(res.status).toBe(200);
         const complex = await res.text();
         expect(complex).toMatch(/^HETATM.{11}LIG Z {3}1/m);
-        const cli = plipCli(complex).map(key).sort();
-        expect(p.interactions!.map(key).sort(), `pose ${p.mode} of ${t.title}`).toEqual(cli);
+        const ours = p.interactions!.map(key).sort();
+        const cli = matchingCliRun(complex, ours);
+        expect(ours, `pose ${p.mode} of ${t.title}`).toEqual(cli);
         total += cli.length;
         // The SDF record lists them as properties (PLIP_HBOND, PLIP_HYDROPHOBIC, …: residue:distance).
         const hydrophobic = p.interactions!.filter((i) => i.type === 'hydrophobic').map((i) => `${i.residue}:${i.distance.toFixed(2)}`);
@@ -233,6 +252,46 @@ print(rdMolAlign.CalcRMS(pose, xtal))
       expect(r.body.message).toMatch(/\p{Script=Han}/u);
     }
     expect((await bob.client.post(`${TASKS}/${original.id}/check`, {})).status).toBe(404);
+  }, 200_000);
+
+  it('prepares the receptor with PDBFixer and says what changed; keeps the crystal waters and chains asked for', async () => {
+    const prep = tasks[0]!.result!.receptor_prep!;
+    expect(prep.chains).toEqual(['A']);
+    expect(prep.waters_kept).toBe(0);
+    expect(prep.residues_added).toBe(0);
+    // 5DPV's last residue lacks its terminal oxygen: PDBFixer adds it.
+    expect(prep.heavy_atoms_added).toBeGreaterThanOrEqual(1);
+    const receptor = await (await download(alice.client, tasks[0]!.id, 'format=receptor')).text();
+    expect(receptor).toMatch(/^ATOM {2}[ \d]{5} {2}OXT/m);
+    expect(receptor).not.toMatch(/^HETATM/m);
+
+    const res = await alice.client.post<DockingTask>(`${TASKS}/docking`, { ...CHIRAL, receptor_prep: { chains: ['a'], waters: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await waitDone(alice.client, res.body.data.id);
+    expect(done.state, done.message).toBe('done');
+    expect(done.result!.receptor_prep!.waters_kept).toBeGreaterThan(0);
+    const withWater = await (await download(alice.client, done.id, 'format=complex&pose=1')).text();
+    expect(withWater).toMatch(/^HETATM.{11}HOH/m);
+    // PLIP sees the waters too (water bridges are possible); its list still equals the CLI's.
+    const ours = done.result!.poses[0]!.interactions!.map(key).sort();
+    expect(ours).toEqual(matchingCliRun(withWater, ours));
+
+    const cases: Array<[unknown, RegExp]> = [
+      [{ chains: ['Q'] }, /结构中没有链 Q；可选的链：A/],
+      [{ chains: ['AB'] }, /链名必须是单个字母或数字/],
+      [{ chains: [] }, /chains 不能为空/],
+      [{ chains: 'A' }, /chains 必须是链名数组/],
+      [{ waters: 'yes' }, /waters 必须是 true 或 false/],
+      [{ missing_residues: 1 }, /missing_residues 必须是 true 或 false/],
+      [{ bogus: true }, /bogus/],
+      ['all', /receptor_prep 必须是对象/],
+    ];
+    for (const [receptorPrep, message] of cases) {
+      const r = await alice.client.post(`${TASKS}/docking`, { ...CHIRAL, receptor_prep: receptorPrep });
+      expect(r.status, JSON.stringify(receptorPrep)).toBe(400);
+      expect(r.body.message, JSON.stringify(receptorPrep)).toMatch(message);
+      expect(r.body.message).toMatch(/\p{Script=Han}/u);
+    }
   }, 200_000);
 
   it('refuses a bad complex download with a Chinese message', async () => {

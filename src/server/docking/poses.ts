@@ -36,6 +36,28 @@ export interface PoseRequest {
   name?: string;
 }
 
+/** Beside this module; copied next to main.js by scripts/build-server.mjs. */
+export const RECEPTOR_SCRIPT = fileURLToPath(new URL('./prepare_receptor.py', import.meta.url));
+
+/** PDBFixer on the task's receptor.pdb (rewritten in place): missing heavy atoms, optionally missing residues; what it changed. */
+export async function fixReceptor(dir: string, missingResidues: boolean, signal: AbortSignal) {
+  const out = await runProgram(DOCKING_PYTHON, ['-I', RECEPTOR_SCRIPT], { cwd: dir, input: JSON.stringify({ pdb: 'receptor.pdb', missing_residues: missingResidues }), signal });
+  const r = z
+    .object({
+      heavy_atoms_added: z.number().int(),
+      residues_with_atoms_added: z.array(z.object({ residue: z.string() })),
+      residues_added: z.number().int(),
+      nonstandard_replaced: z.array(z.object({ residue: z.string(), replaced_by: z.string() })),
+    })
+    .parse(JSON.parse(out.stdout.trim().split('\n').pop() ?? '{}'));
+  return {
+    heavy_atoms_added: r.heavy_atoms_added,
+    residues_completed: r.residues_with_atoms_added.map((x) => x.residue),
+    residues_added: r.residues_added,
+    nonstandard_replaced: r.nonstandard_replaced.map((x) => `${x.residue}→${x.replaced_by}`),
+  };
+}
+
 /** Runs `dock_poses.py`: writes the SDF (and the complexes) and returns what it found of each pose. */
 export async function finishPoses(req: PoseRequest, signal: AbortSignal): Promise<PoseReport[]> {
   const input = JSON.stringify({ dir: req.dir, smiles: req.smiles, ligand: req.ligand, poses: req.poses, receptor: req.receptor, sdf: req.sdf, interactions: req.interactions, complex_prefix: req.complexPrefix, name: req.name ?? '' });

@@ -26,6 +26,7 @@ export const DOCKING_PYTHON = '/usr/bin/python3';
 const PYTHON_PACKAGES: Array<[string, string]> = [
   ['python3-rdkit', '/usr/lib/python3/dist-packages/rdkit'],
   ['plip', '/usr/lib/python3/dist-packages/plip'],
+  ['python3-pdbfixer', '/usr/lib/python3/dist-packages/pdbfixer'],
 ];
 
 /** The Debian packages the pose script needs that are missing. */

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { DockingBox, DockingResult } from '../../contract/docking';
-import { finishPoses } from './poses';
+import { finishPoses, fixReceptor } from './poses';
 import { runProgram } from './programs';
 import { pdbqtHeavyAtoms, pdbqtModels, rmsdSameOrder, symmetricRmsd } from './rmsd';
 import { DockingInputError, pdbAtom } from './structure';
@@ -30,6 +30,8 @@ export interface DockRun {
   name?: string;
   /** PLIP's interactions per pose (default on). */
   interactions?: boolean;
+  /** Receptor preparation (PDBFixer) and what the receptor file kept; absent: the receptor is used as written. */
+  prep?: { missing_residues: boolean; altlocs_dropped: number; chains_kept: string[]; waters_kept: number };
 }
 
 export interface DockHooks {
@@ -69,6 +71,12 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
   const ligand = await prepareLigand(dir, run.dockedSmiles, signal);
   const rotatable = Number(/^TORSDOF\s+(\d+)/m.exec(ligand)?.[1] ?? 0);
 
+  let receptorPrep: DockingResult['receptor_prep'];
+  if (run.prep) {
+    onStage(0.04, run.prep.missing_residues ? '正在准备受体（PDBFixer 补全缺失原子与残基）' : '正在准备受体（PDBFixer 补全缺失原子）');
+    const fixed = await fixReceptor(dir, run.prep.missing_residues, signal);
+    receptorPrep = { ...fixed, altlocs_dropped: run.prep.altlocs_dropped, chains: run.prep.chains_kept, waters_kept: run.prep.waters_kept };
+  }
   onStage(0.06, '正在准备受体（加氢、PDBQT）');
   await prepareReceptor(dir, signal);
 
@@ -132,6 +140,7 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
     rotatable_bonds: rotatable,
     vina_seconds: vinaSeconds,
   };
+  if (receptorPrep) result.receptor_prep = receptorPrep;
   if (run.reference && result.poses[0]!.rmsd_to_reference === null) {
     result.reference_note = '对接分子与参考配体的重原子组成或连接不同，未计算与参考配体的 RMSD';
   }

@@ -21,7 +21,7 @@ import { structures } from '../chem/structures';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
 import { complexFile, DOCK_FILES as FILES, prepareAndDock } from './run';
-import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
+import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorOf, residueAtoms } from './structure';
 
 export const DOCKING_JOB = 'docking';
 const PDB_TYPE = 6;
@@ -43,6 +43,11 @@ const dockingSpec = z.object({
   max_evals: z.number().int().default(0),
   /** A set-up check: this task redocks the co-crystal ligand of task `check_of` with its box and settings. */
   check_of: z.string().nullable().default(null),
+  /** Receptor preparation asked for, and what the receptor file kept (tasks before issue 30: none). */
+  prep: z
+    .object({ missing_residues: z.boolean(), chains: z.array(z.string()).optional(), waters: z.boolean(), altlocs_dropped: z.number().int(), chains_kept: z.array(z.string()), waters_kept: z.number().int() })
+    .nullable()
+    .default(null),
 });
 type DockingSpec = z.infer<typeof dockingSpec>;
 type TaskRow = Selectable<TaskTable>;
@@ -206,7 +211,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     if (!smiles || smiles.includes('.')) throw new DockingInputError(`无法从结构中读出配体 ${ligand.name} 的结构（或它由多个片段组成），不能用它检验设置`, 'reference_ligand');
     const docked = await protonate(smiles);
     const check: DockingSpec = { ...spec, smiles, docked_smiles: docked, reference: true, check_of: taskId };
-    return enqueue(viewer, check, receptorPdb(pdb.pdb), records, `设置检验：重对接 ${ligand.name} → ${spec.receptor || '受体'}`);
+    return enqueue(viewer, check, receptorOf(pdb.pdb, { chains: spec.prep?.chains, waters: spec.prep?.waters ?? false }).pdb, records, `设置检验：重对接 ${ligand.name} → ${spec.receptor || '受体'}`);
   }
 
   async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
@@ -221,7 +226,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
 
     const pdb = await receptorText(viewer, input.receptor, docIds);
-    const receptor = receptorPdb(pdb.pdb);
+    const prepared = receptorOf(pdb.pdb, { chains: input.receptor_prep?.chains, waters: input.receptor_prep?.waters ?? false });
+    const receptor = prepared.pdb;
     let box: DockingBox;
     let reference: string | undefined;
     if (input.center && input.size) {
@@ -256,6 +262,14 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       cpu: cpus,
       max_evals: config.CSAI_DOCKING_MAX_EVALS,
       check_of: null,
+      prep: {
+        missing_residues: input.receptor_prep?.missing_residues ?? false,
+        chains: input.receptor_prep?.chains,
+        waters: input.receptor_prep?.waters ?? false,
+        altlocs_dropped: prepared.altlocsDropped,
+        chains_kept: prepared.chains,
+        waters_kept: prepared.waters,
+      },
     };
     return enqueue(viewer, spec, receptor, reference, `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`);
   }
@@ -280,7 +294,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
     try {
       const result = await prepareAndDock(
-        { dir, dockedSmiles: spec.docked_smiles, name: row.title.split(' → ')[0], box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference },
+        { dir, dockedSmiles: spec.docked_smiles, name: row.title.split(' → ')[0], box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference, prep: spec.prep ?? undefined },
         {
           signal,
           // Only while running: a late progress line must not overwrite a cancellation.

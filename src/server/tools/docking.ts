@@ -61,6 +61,9 @@ export function describeTask(task: DockingTask): string {
     head,
     box,
     `配体 ${task.smiles}：${r.heavy_atoms} 个重原子，${r.rotatable_bonds} 个可旋转键；Vina 用时 ${r.vina_seconds} 秒。`,
+    ...(r.receptor_prep
+      ? [`受体准备（PDBFixer）：链 ${r.receptor_prep.chains.join('、')}，补全重原子 ${r.receptor_prep.heavy_atoms_added} 个，补全缺失残基 ${r.receptor_prep.residues_added} 个，舍弃备选位置原子 ${r.receptor_prep.altlocs_dropped} 个，保留晶体水 ${r.receptor_prep.waters_kept} 个。`]
+      : []),
     ...verdict,
     '| 构象 | Vina 打分 (kcal/mol) | 与最优构象 RMSD (Å) | 与参考配体 RMSD (Å) | 构象检查 | 相互作用（PLIP） |',
     '| --- | --- | --- | --- | --- | --- |',

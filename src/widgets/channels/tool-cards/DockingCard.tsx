@@ -159,6 +159,19 @@ export function TaskView({ initial }: { initial: DockingTask }) {
             {t('score_note')}
           </p>
           <p className="m-0 text-xs text-muted">{t('ligand', { heavy: result.heavy_atoms, rotatable: result.rotatable_bonds, seconds: result.vina_seconds })}</p>
+          {result.receptor_prep && (
+            <p part="docking-receptor-prep" className="m-0 text-xs text-muted">
+              {t('receptor_prep', {
+                chains: result.receptor_prep.chains.join('、'),
+                atoms: result.receptor_prep.heavy_atoms_added,
+                completed: result.receptor_prep.residues_completed.length ? `（${result.receptor_prep.residues_completed.join('、')}）` : '',
+                residues: result.receptor_prep.residues_added,
+                altlocs: result.receptor_prep.altlocs_dropped,
+                waters: result.receptor_prep.waters_kept,
+              })}
+              {result.receptor_prep.nonstandard_replaced.length > 0 && t('receptor_nonstandard', { list: result.receptor_prep.nonstandard_replaced.join('、') })}
+            </p>
+          )}
           <div className="overflow-x-auto">
             <table part="docking-poses" className="text-xs border-collapse">
               <thead>
