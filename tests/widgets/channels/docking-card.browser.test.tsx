@@ -37,6 +37,7 @@ const done: DockingTask = {
       { mode: 2, score: -8.55, rmsd_to_best: 3.1, rmsd_to_reference: 3.4, sanity: { ...sanity(false), checks: { ...sanity(true).checks, protein_clash: false } }, interactions: [] },
     ],
     heavy_atoms: 21, rotatable_bonds: 2, vina_seconds: 12.3,
+    receptor_prep: { heavy_atoms_added: 1, residues_completed: ['LYS389A'], residues_added: 0, nonstandard_replaced: [], altlocs_dropped: 12, chains: ['A'], waters_kept: 0 },
   },
 };
 
@@ -114,6 +115,7 @@ describe('docking cards', () => {
     expect(table.querySelectorAll('tbody tr').length).to.equal(2);
     expect(table.textContent).to.contain('-9.26');
     expect(table.textContent).to.contain('0.84');
+    expect(q(shadow, 'docking-receptor-prep')!.textContent).to.equal('受体准备（PDBFixer）：链 A；补全重原子 1 个（LYS389A）；补全缺失残基 0 个；舍弃备选位置原子 12 个；保留晶体水 0 个。');
     // Pose 1: its sanity and its PLIP interactions, hydrogen bonds before hydrophobic contacts.
     expect(q(shadow, 'docking-sanity')!.textContent).to.contain('构象 1 通过几何检查');
     const items = [...q(shadow, 'docking-interactions')!.querySelectorAll('li')].map((li) => li.textContent);
