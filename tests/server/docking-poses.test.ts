@@ -239,6 +239,8 @@ print(rdMolAlign.CalcRMS(pose, xtal))
 
     const cases: Array<[string, unknown, number, RegExp]> = [
       [original.id, { reference_ligand: 'XYZ' }, 400, /找不到配体“XYZ”.*5DN A:401/],
+      // Open Babel reads SKE's bond orders wrongly from the crystal records: refused, not queued to fail.
+      [original.id, { reference_ligand: 'SKE' }, 400, /配体 SKE A:402 的键级不合理/],
       [original.id, { reference_ligand: 7 }, 400, /reference_ligand 必须是字符串/],
       [original.id, { reference_ligand: '' }, 400, /reference_ligand 不能为空/],
       [original.id, { bogus: 1 }, 400, /bogus/],

@@ -150,6 +150,9 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     return docked;
   }
 
+  /** Whether RDKit reads a SMILES (the pose script builds every pose from it). */
+  const rdkitReads = async (smiles: string) => (await chem.identify([smiles]).catch(() => [null]))[0] != null;
+
   /** 429 when the user already has as many open tasks as allowed. */
   async function checkActiveLimit(viewer: Viewer) {
     const active = await db
@@ -209,6 +212,11 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       log.warn({ err }, 'obabel could not read a co-crystal ligand');
     }
     if (!smiles || smiles.includes('.')) throw new DockingInputError(`无法从结构中读出配体 ${ligand.name} 的结构（或它由多个片段组成），不能用它检验设置`, 'reference_ligand');
+    // Open Babel perceives bond orders from the crystal coordinates and sometimes gets them wrong
+    // (SKE's triazole came out with a five-valent carbon); refused here rather than failing as a job.
+    if (!(await rdkitReads(smiles))) {
+      throw new DockingInputError(`从结构记录读出的配体 ${ligand.name} 的键级不合理（${smiles}），无法用它检验设置：请改用该配体正确的 SMILES 自行提交一次重对接（box 取自该配体）`, 'reference_ligand');
+    }
     const docked = await protonate(smiles);
     const check: DockingSpec = { ...spec, smiles, docked_smiles: docked, reference: true, check_of: taskId };
     return enqueue(viewer, check, receptorOf(pdb.pdb, { chains: spec.prep?.chains, waters: spec.prep?.waters ?? false }).pdb, records, `设置检验：重对接 ${ligand.name} → ${spec.receptor || '受体'}`);
@@ -248,6 +256,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       throw new DockingInputError(`配体过大：含 ${atoms} 个原子，对接的上限为 ${DOCKING_LIMITS.maxLigandAtoms} 个`, 'smiles');
     }
     const docked = await protonate(input.smiles);
+    if (!(await rdkitReads(docked))) throw new DockingInputError(`RDKit 无法读取该分子在 pH 7.4 质子化后的结构（${docked}），无法为构象指定键级与氢`, 'smiles');
 
     const receptorLabel = pdb.pdb_id || input.receptor || pdb.doc_id || '';
     const spec: DockingSpec = {
