@@ -29,3 +29,7 @@ fs.rmSync('dist/server/chem-data', { recursive: true, force: true });
 fs.cpSync('src/server/chem/data', 'dist/server/chem-data', { recursive: true, filter: (src) => !src.endsWith('README.md') });
 // OPSIN's line server, run by `java` from source (src/server/tools/names/opsin.ts finds it next to main.js).
 fs.copyFileSync('src/server/tools/names/OpsinServer.java', 'dist/server/OpsinServer.java');
+// The docking pose script (Debian's python3 with RDKit and PLIP), run by src/server/docking/poses.ts as
+// new URL('./dock_poses.py', import.meta.url) from main.js.
+fs.copyFileSync('src/server/docking/dock_poses.py', 'dist/server/dock_poses.py');
+fs.copyFileSync('src/server/docking/prepare_receptor.py', 'dist/server/prepare_receptor.py');

@@ -23,6 +23,8 @@ const TOOLS = {
   'bubblewrap': 'the code-execution sandbox',
   'autodock-vina': 'docking',
   'openbabel': 'docking (ligand and receptor preparation)',
+  plip: 'docking (protein–ligand interactions of each pose)',
+  'python3-pdbfixer': 'docking (receptor preparation: missing atoms and residues)',
 };
 const TEST = {
   chromium: 'browser and end-to-end tests',

@@ -67,6 +67,23 @@ export const dockingSubmitInput = z
       .max(DOCKING_LIMITS.schemaMaxExhaustiveness, `exhaustiveness 不能超过 ${DOCKING_LIMITS.schemaMaxExhaustiveness}`)
       .default(8),
     num_modes: z.number().int().min(1).max(DOCKING_LIMITS.maxModes, `构象数不能超过 ${DOCKING_LIMITS.maxModes}`).default(9),
+    receptor_prep: z
+      .object(
+        {
+          missing_residues: z.boolean({ error: 'missing_residues 必须是 true 或 false' }).default(false).describe('补全链中间缺失的残基（PDBFixer 依 SEQRES 建模，较慢）'),
+          chains: z
+            .array(z.string({ error: '链名必须是字符串' }).trim().regex(/^[A-Za-z0-9]$/, '链名必须是单个字母或数字'), { error: 'chains 必须是链名数组' })
+            .min(1, 'chains 不能为空')
+            .max(26, 'chains 最多 26 条')
+            .optional()
+            .describe('只保留这些链作受体，如 ["A"]；默认全部'),
+          waters: z.boolean({ error: 'waters 必须是 true 或 false' }).default(false).describe('保留晶体水（默认去掉）'),
+        },
+        { error: 'receptor_prep 必须是对象' },
+      )
+      .strict()
+      .optional()
+      .describe('受体准备：PDBFixer 总会补全缺失的重原子；可选补全缺失残基、只保留某些链、保留晶体水'),
     seed: z
       .number({ error: 'seed 必须是数字' })
       .int('seed 必须是整数')
@@ -92,6 +109,66 @@ export const dockingBox = z.object({
 });
 export type DockingBox = z.infer<typeof dockingBox>;
 
+/** Interaction kinds PLIP reports (issue 30), in the order the card lists them. */
+export const INTERACTION_TYPES = ['hbond', 'salt_bridge', 'halogen_bond', 'pi_stacking', 'pi_cation', 'water_bridge', 'metal_complex', 'hydrophobic'] as const;
+const xyz = z.tuple([z.number(), z.number(), z.number()]);
+
+/** One protein–ligand interaction of a pose, as PLIP (Debian `plip`) finds it. */
+export const poseInteraction = z.object({
+  type: z.enum(INTERACTION_TYPES),
+  /** `LYS166A`: residue name, number, chain. */
+  residue: z.string(),
+  restype: z.string(),
+  resnr: z.number().int(),
+  reschain: z.string(),
+  /** PLIP's distance (Å): H–acceptor for hydrogen bonds, acceptor–water for water bridges, centre–centre for rings and charges. */
+  distance: z.number(),
+  /** The ligand end and the protein end (atom, ring centre or charge centre; Å). */
+  ligand_xyz: xyz,
+  protein_xyz: xyz,
+  distance_donor_acceptor: z.number().optional(),
+  angle: z.number().optional(),
+  protein_is_donor: z.boolean().optional(),
+  /** π-stacking geometry: P (parallel) or T (T-shaped). */
+  stacking: z.string().optional(),
+  protein_charged: z.boolean().optional(),
+  protein_is_positive: z.boolean().optional(),
+  distance_donor_water: z.number().optional(),
+  metal: z.string().optional(),
+});
+export type PoseInteraction = z.infer<typeof poseInteraction>;
+
+/** PoseBusters-style checks of a pose with RDKit (issue 30); `passed` only when every check passes. */
+export const poseSanity = z.object({
+  passed: z.boolean(),
+  checks: z.object({
+    /** Bond lengths within 25 % of the molecule's own distance-geometry bounds. */
+    bond_lengths: z.boolean(),
+    /** Bond angles (1–3 distances) within 25 % of those bounds. */
+    bond_angles: z.boolean(),
+    /** No two atoms more than three bonds apart closer than 0.7 of their lower bound. */
+    internal_clash: z.boolean(),
+    /** Atoms of 5- and 6-membered aromatic rings within 0.25 Å of the ring's plane. */
+    aromatic_rings_flat: z.boolean(),
+    /** No ligand–protein heavy-atom pair closer than 0.75 of the sum of their van der Waals radii. */
+    protein_clash: z.boolean(),
+    /** Stereocentres and double bonds given in the SMILES keep their configuration. */
+    stereochemistry: z.boolean(),
+  }),
+  bad_bonds: z.number().int(),
+  bad_angles: z.number().int(),
+  internal_clashes: z.number().int(),
+  /** Largest distance of an aromatic-ring atom from its ring's plane (Å). */
+  ring_deviation: z.number(),
+  /** Closest ligand–protein contact as a fraction of the sum of van der Waals radii. */
+  closest_contact_ratio: z.number(),
+  /** That contact's distance (Å). */
+  closest_contact: z.number().nullable(),
+  /** Stereo elements whose configuration changed (atom symbol + number in the SMILES, or `i=j` for a double bond). */
+  stereo_changed: z.array(z.string()),
+});
+export type PoseSanity = z.infer<typeof poseSanity>;
+
 /** One docked pose. */
 export const dockingPose = z.object({
   mode: z.number().int(),
@@ -101,6 +178,9 @@ export const dockingPose = z.object({
   rmsd_to_best: z.number(),
   /** Heavy-atom RMSD to the reference ligand (Å, symmetry-aware, no fitting), when the box came from one and the molecules match. */
   rmsd_to_reference: z.number().nullable(),
+  /** PLIP's interactions of this pose with the receptor (absent for tasks docked before issue 30). */
+  interactions: z.array(poseInteraction).optional(),
+  sanity: poseSanity.optional(),
 });
 export type DockingPose = z.infer<typeof dockingPose>;
 
@@ -113,6 +193,20 @@ export const dockingResult = z.object({
   vina_seconds: z.number(),
   /** Why no reference RMSD was computed, when the box came from a ligand. */
   reference_note: z.string().optional(),
+  /** What receptor preparation changed (PDBFixer; issue 30). */
+  receptor_prep: z
+    .object({
+      heavy_atoms_added: z.number().int(),
+      /** Residues whose missing side-chain or terminal atoms were added (`LYS166A`). */
+      residues_completed: z.array(z.string()),
+      residues_added: z.number().int(),
+      nonstandard_replaced: z.array(z.string()),
+      /** Atoms of alternate locations other than the first that were dropped. */
+      altlocs_dropped: z.number().int(),
+      chains: z.array(z.string()),
+      waters_kept: z.number().int(),
+    })
+    .optional(),
 });
 export type DockingResult = z.infer<typeof dockingResult>;
 
@@ -127,6 +221,8 @@ export const dockingTask = z.object({
   message: z.string(),
   title: z.string(),
   smiles: z.string(),
+  /** The SMILES that was docked: `smiles` protonated at pH 7.4 (Open Babel); the SDF's poses are this molecule. */
+  docked_smiles: z.string(),
   receptor: z.string(),
   box: dockingBox,
   exhaustiveness: z.number().int(),
@@ -135,6 +231,8 @@ export const dockingTask = z.object({
   cpu: z.number().int(),
   /** Scoring evaluations each Monte Carlo run of Vina may make (the server's CSAI_DOCKING_MAX_EVALS); 0: Vina's own heuristic. */
   max_evals: z.number().int(),
+  /** Set-up check (issue 30): this task redocks the co-crystal ligand of that task, with its box and settings. */
+  check_of: z.string().nullable(),
   result: dockingResult.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
@@ -157,8 +255,28 @@ export const taskQueryOutput = z.object({ tasks: z.array(dockingTask) });
 export type TaskQueryOutput = z.infer<typeof taskQueryOutput>;
 
 export const taskIdParams = z.object({ id: z.string().min(1).max(64) });
+/** POST /tasks/:id/check: redock the structure's own co-crystal ligand with the task's box and settings. */
+export const setupCheckInput = z
+  .object({
+    reference_ligand: z
+      .string({ error: 'reference_ligand 必须是字符串' })
+      .trim()
+      .min(1, 'reference_ligand 不能为空')
+      .max(20, 'reference_ligand 不能超过 20 个字符')
+      .optional()
+      .describe('要重对接的共晶配体（如 "5DN" 或 "5DN A:401"）；默认取盒子所用的参考配体，或结构中的第一个配体'),
+  })
+  .strict();
+export type SetupCheckInput = z.infer<typeof setupCheckInput>;
 export const taskDownloadQuery = z.object({
-  format: z.enum(['sdf', 'pdbqt', 'receptor'], { error: 'format 只能是 sdf、pdbqt 或 receptor' }).default('sdf'),
+  format: z.enum(['sdf', 'pdbqt', 'receptor', 'complex'], { error: 'format 只能是 sdf、pdbqt、receptor 或 complex' }).default('sdf'),
+  /** For `complex`: the pose (from 1) placed in the receptor. */
+  pose: z.coerce
+    .number({ error: 'pose 必须是整数' })
+    .int('pose 必须是整数')
+    .min(1, 'pose 必须在 1 到 20 之间')
+    .max(DOCKING_LIMITS.maxModes, `pose 必须在 1 到 ${DOCKING_LIMITS.maxModes} 之间`)
+    .default(1),
 });
 
 /** Plain words every docking answer carries (SPEC: a score is not an affinity). */

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** What to run when Vina or Open Babel is missing (Debian packages, also installed by `npm run setup`). */
-export const DOCKING_INSTALL_HINT = '对接需要 AutoDock Vina 与 Open Babel：请运行 `npm run setup`，或以 root 身份执行 `apt-get install -y autodock-vina openbabel`';
+export const DOCKING_INSTALL_HINT =
+  '对接需要 AutoDock Vina、Open Babel、RDKit（Python）与 PLIP：请运行 `npm run setup`，或以 root 身份执行 `apt-get install -y autodock-vina openbabel python3-rdkit plip python3-pdbfixer`';
 
 /** The first executable `name` on PATH, or undefined. */
 export function findProgram(name: string): string | undefined {
@@ -19,8 +20,23 @@ export function findProgram(name: string): string | undefined {
   return undefined;
 }
 
+/** Debian's Python, which runs the pose script (src/server/docking/dock_poses.py) with RDKit and PLIP. */
+export const DOCKING_PYTHON = '/usr/bin/python3';
+/** Where Debian installs the Python packages the script imports. */
+const PYTHON_PACKAGES: Array<[string, string]> = [
+  ['python3-rdkit', '/usr/lib/python3/dist-packages/rdkit'],
+  ['plip', '/usr/lib/python3/dist-packages/plip'],
+  ['python3-pdbfixer', '/usr/lib/python3/dist-packages/pdbfixer'],
+];
+
+/** The Debian packages the pose script needs that are missing. */
+export function missingPosePackages(): string[] {
+  if (!fs.existsSync(DOCKING_PYTHON)) return ['python3', ...PYTHON_PACKAGES.map(([name]) => name)];
+  return PYTHON_PACKAGES.filter(([, dir]) => !fs.existsSync(dir)).map(([name]) => name);
+}
+
 /** The programs docking needs that are not installed (checked on each call: installing them enables the tools without a restart). */
-export const missingPrograms = () => ['vina', 'obabel'].filter((p) => !findProgram(p));
+export const missingPrograms = () => [...['vina', 'obabel'].filter((p) => !findProgram(p)), ...missingPosePackages()];
 
 /** A program ended with a non-zero status, was killed, or could not start. */
 export class ProgramError extends Error {

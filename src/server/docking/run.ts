@@ -1,12 +1,15 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { DockingBox, DockingResult } from '../../contract/docking';
+import { finishPoses, fixReceptor } from './poses';
 import { runProgram } from './programs';
 import { pdbqtHeavyAtoms, pdbqtModels, rmsdSameOrder, symmetricRmsd } from './rmsd';
 import { DockingInputError, pdbAtom } from './structure';
 
 /** The files of one docking run, in its folder. */
 export const DOCK_FILES = { receptorPdb: 'receptor.pdb', receptorPdbqt: 'receptor.pdbqt', reference: 'reference.pdb', ligand: 'ligand.pdbqt', poses: 'poses.pdbqt', sdf: 'poses.sdf', log: 'vina.log' } as const;
+/** Pose `mode` (from 1) placed in the receptor, as PLIP read it. */
+export const complexFile = (mode: number) => `complex-${mode}.pdb`;
 /** Stars of Vina's progress bar (0% … 100%). */
 const VINA_STARS = 51;
 
@@ -23,6 +26,12 @@ export interface DockRun {
   /** Scoring evaluations per Monte Carlo run (Vina's --max_evals); 0: Vina's heuristic. */
   maxEvals: number;
   reference: boolean;
+  /** The molecule's name (SDF titles). */
+  name?: string;
+  /** PLIP's interactions per pose (default on). */
+  interactions?: boolean;
+  /** Receptor preparation (PDBFixer) and what the receptor file kept; absent: the receptor is used as written. */
+  prep?: { missing_residues: boolean; altlocs_dropped: number; chains_kept: string[]; waters_kept: number };
 }
 
 export interface DockHooks {
@@ -62,6 +71,12 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
   const ligand = await prepareLigand(dir, run.dockedSmiles, signal);
   const rotatable = Number(/^TORSDOF\s+(\d+)/m.exec(ligand)?.[1] ?? 0);
 
+  let receptorPrep: DockingResult['receptor_prep'];
+  if (run.prep) {
+    onStage(0.04, run.prep.missing_residues ? '正在准备受体（PDBFixer 补全缺失原子与残基）' : '正在准备受体（PDBFixer 补全缺失原子）');
+    const fixed = await fixReceptor(dir, run.prep.missing_residues, signal);
+    receptorPrep = { ...fixed, altlocs_dropped: run.prep.altlocs_dropped, chains: run.prep.chains_kept, waters_kept: run.prep.waters_kept };
+  }
   onStage(0.06, '正在准备受体（加氢、PDBQT）');
   await prepareReceptor(dir, signal);
 
@@ -102,18 +117,32 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
     const text = await fsp.readFile(path.join(dir, DOCK_FILES.reference), 'utf8');
     refAtoms = text.split('\n').filter((l) => l.startsWith('HETATM') || l.startsWith('ATOM')).map(pdbAtom).filter((a) => a.element !== 'H' && a.element !== 'D');
   }
+  onStage(0.96, '正在为构象指定键级与氢、检查构象并分析相互作用（PLIP）');
+  const reports = await finishPoses(
+    { dir, smiles: run.dockedSmiles, ligand: DOCK_FILES.ligand, poses: DOCK_FILES.poses, receptor: DOCK_FILES.receptorPdb, sdf: DOCK_FILES.sdf, interactions: run.interactions ?? true, complexPrefix: 'complex-', name: run.name },
+    signal,
+  );
+  if (reports.length !== models.length) throw new Error(`pose script read ${reports.length} poses of ${models.length}`);
   const result: DockingResult = {
     poses: models.map((m, i) => {
       const toRef = refAtoms ? symmetricRmsd(m.atoms, refAtoms) : undefined;
-      return { mode: i + 1, score: m.score, rmsd_to_best: round3(rmsdSameOrder(m.atoms, best)), rmsd_to_reference: toRef === undefined ? null : round3(toRef) };
+      const report = reports[i]!;
+      return {
+        mode: i + 1,
+        score: m.score,
+        rmsd_to_best: round3(rmsdSameOrder(m.atoms, best)),
+        rmsd_to_reference: toRef === undefined ? null : round3(toRef),
+        interactions: report.interactions,
+        sanity: report.sanity,
+      };
     }),
     heavy_atoms: best.length,
     rotatable_bonds: rotatable,
     vina_seconds: vinaSeconds,
   };
+  if (receptorPrep) result.receptor_prep = receptorPrep;
   if (run.reference && result.poses[0]!.rmsd_to_reference === null) {
     result.reference_note = '对接分子与参考配体的重原子组成或连接不同，未计算与参考配体的 RMSD';
   }
-  await runProgram('obabel', ['-ipdbqt', DOCK_FILES.poses, '-osdf', '-O', DOCK_FILES.sdf], { cwd: dir, signal });
   return result;
 }

@@ -49,10 +49,41 @@ function firstModel(text: string): string[] {
  * The receptor: the protein (ATOM records) of the first model, alternate locations other than the
  * first dropped; every HETATM (ligands, water, ions) removed.
  */
-export function receptorPdb(text: string): string {
-  const atoms = firstModel(text).filter((l) => l.startsWith('ATOM  ') && (l[16] === ' ' || l[16] === 'A' || l[16] === undefined));
+export function receptorPdb(text: string, opts: { chains?: string[]; waters?: boolean } = {}): string {
+  return receptorOf(text, opts).pdb;
+}
+
+/** What `receptorPdb` kept and dropped. */
+export interface ReceptorSummary {
+  pdb: string;
+  chains: string[];
+  waters: number;
+  altlocsDropped: number;
+}
+
+/**
+ * The receptor with a summary: protein atoms of the first model (only `chains` when given), the first
+ * alternate location of each atom, crystal waters when `waters`, and the chains' SEQRES records (for
+ * PDBFixer to find missing residues).
+ */
+export function receptorOf(text: string, { chains, waters = false }: { chains?: string[]; waters?: boolean } = {}): ReceptorSummary {
+  const model = firstModel(text);
+  const all = new Set(model.filter((l) => l.startsWith('ATOM  ')).map((l) => l[21] ?? ' '));
+  const wanted = chains?.map((c) => c.toUpperCase());
+  const unknown = wanted?.filter((c) => ![...all].some((a) => a.toUpperCase() === c)) ?? [];
+  if (unknown.length) throw new DockingInputError(`结构中没有链 ${unknown.join('、')}；可选的链：${[...all].map((c) => c.trim() || '（无名）').join('、')}`, 'receptor_prep');
+  const inChain = (l: string) => !wanted || wanted.includes((l[21] ?? ' ').toUpperCase());
+  const firstAlt = (l: string) => l[16] === ' ' || l[16] === 'A' || l[16] === undefined;
+  const isAtom = (l: string) => l.startsWith('ATOM  ') && inChain(l);
+  const isWater = (l: string) => waters && l.startsWith('HETATM') && /^(HOH|WAT|DOD)$/.test(l.slice(17, 20).trim()) && inChain(l);
+  const kept = model.filter((l) => (isAtom(l) || isWater(l)) && firstAlt(l));
+  const atoms = kept.filter((l) => l.startsWith('ATOM  '));
   if (atoms.length === 0) throw new DockingInputError('该 PDB 文件中没有蛋白原子（ATOM 记录），无法作为受体', 'receptor');
-  return `${atoms.map((l) => (l[16] === 'A' ? `${l.slice(0, 16)} ${l.slice(17)}` : l)).join('\n')}\nTER\nEND\n`;
+  const altlocsDropped = model.filter((l) => (isAtom(l) || isWater(l)) && !firstAlt(l)).length;
+  const seqres = text.split(/\r?\n/).filter((l) => l.startsWith('SEQRES') && (!wanted || wanted.includes((l[11] ?? ' ').toUpperCase())));
+  const keptChains = [...new Set(atoms.map((l) => l[21] ?? ' '))];
+  const body = [...seqres, ...atoms.map((l) => (l[16] === 'A' ? `${l.slice(0, 16)} ${l.slice(17)}` : l)), 'TER', ...kept.filter((l) => l.startsWith('HETATM')).map((l) => (l[16] === 'A' ? `${l.slice(0, 16)} ${l.slice(17)}` : l))];
+  return { pdb: `${body.join('\n')}\nEND\n`, chains: keptChains, waters: kept.filter((l) => l.startsWith('HETATM') && l.slice(12, 16).trim() === 'O').length, altlocsDropped };
 }
 
 /** The ligands (HETATM groups other than water, ions and polymer residues) of a PDB file. */

@@ -20,8 +20,8 @@ import type { ChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
-import { DOCK_FILES as FILES, prepareAndDock } from './run';
-import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorPdb, residueAtoms } from './structure';
+import { complexFile, DOCK_FILES as FILES, prepareAndDock } from './run';
+import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorOf, residueAtoms } from './structure';
 
 export const DOCKING_JOB = 'docking';
 const PDB_TYPE = 6;
@@ -41,6 +41,13 @@ const dockingSpec = z.object({
   cpu: z.number().int(),
   /** Vina's --max_evals; 0 (and tasks queued before it was kept) is Vina's own heuristic. */
   max_evals: z.number().int().default(0),
+  /** A set-up check: this task redocks the co-crystal ligand of task `check_of` with its box and settings. */
+  check_of: z.string().nullable().default(null),
+  /** Receptor preparation asked for, and what the receptor file kept (tasks before issue 30: none). */
+  prep: z
+    .object({ missing_residues: z.boolean(), chains: z.array(z.string()).optional(), waters: z.boolean(), altlocs_dropped: z.number().int(), chains_kept: z.array(z.string()), waters_kept: z.number().int() })
+    .nullable()
+    .default(null),
 });
 type DockingSpec = z.infer<typeof dockingSpec>;
 type TaskRow = Selectable<TaskTable>;
@@ -84,6 +91,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       message: row.message,
       title: row.title,
       smiles: spec.smiles,
+      docked_smiles: spec.docked_smiles,
       receptor: spec.receptor,
       box: spec.box,
       exhaustiveness: spec.exhaustiveness,
@@ -91,6 +99,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       seed: spec.seed,
       cpu: spec.cpu,
       max_evals: spec.max_evals,
+      check_of: spec.check_of,
       result,
       created_at: row.created_at,
       started_at: row.started_at,
@@ -144,12 +153,11 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     return docked;
   }
 
-  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
-    if (missingPrograms().length) throw dockingUnavailable();
-    const cap = config.CSAI_DOCKING_MAX_EXHAUSTIVENESS;
-    if (input.exhaustiveness > cap) {
-      throw new DockingInputError(`exhaustiveness 不能超过 ${cap}（本服务器的上限，由 CSAI_DOCKING_MAX_EXHAUSTIVENESS 设置）`, 'exhaustiveness');
-    }
+  /** Whether RDKit reads a SMILES (the pose script builds every pose from it). */
+  const rdkitReads = async (smiles: string) => (await chem.identify([smiles]).catch(() => [null]))[0] != null;
+
+  /** 429 when the user already has as many open tasks as allowed. */
+  async function checkActiveLimit(viewer: Viewer) {
     const active = await db
       .selectFrom('tasks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -165,12 +173,77 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     if (Number(active?.n ?? 0) >= limit) {
       throw new AppError(429, 'too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
     }
+  }
+
+  /** Writes a task's folder (receptor, reference) and queues its row and job in one transaction. */
+  async function enqueue(viewer: Viewer, spec: DockingSpec, receptor: string, reference: string | undefined, title: string): Promise<DockingTask> {
+    const id = randomBytes(12).toString('base64url');
+    const dir = dirOf(id);
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.writeFile(path.join(dir, FILES.receptorPdb), receptor);
+    if (reference) await fsp.writeFile(path.join(dir, FILES.reference), reference);
+    const t = now();
+    try {
+      await db.transaction().execute(async (trx) => {
+        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id }, { maxAttempts: 3 });
+        await trx
+          .insertInto('tasks')
+          .values({ id, user_id: viewer.userId, kind: 'docking', job_id: jobId, state: 'queued', progress: 0, message: '排队中', title, input: JSON.stringify(spec), result: null, created_at: t, started_at: null, finished_at: null, updated_at: t })
+          .execute();
+      });
+    } catch (err) {
+      await fsp.rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+    runner.wake();
+    return toTask(await db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  }
+
+  /**
+   * Checks a task's set-up (issue 30): redocks the structure's own co-crystal ligand (the box's
+   * reference ligand, or `referenceLigand`) into the same receptor with the same box, exhaustiveness,
+   * seed and budget; its result's RMSD to the crystal pose tells whether the set-up reproduces it.
+   */
+  async function checkSetup(viewer: Viewer, taskId: string, referenceLigand?: string): Promise<DockingTask> {
+    if (missingPrograms().length) throw dockingUnavailable();
+    const row = await ownRow(viewer, taskId);
+    const spec = dockingSpec.parse(JSON.parse(row.input));
+    if (spec.check_of) throw new DockingInputError('该任务本身就是设置检验，请对原始对接任务进行检验', 'id');
+    await checkActiveLimit(viewer);
+    const pdb = await lookup.pdb(viewer, spec.receptor);
+    const ligand = findReference(ligandsOf(pdb.pdb), referenceLigand ?? (spec.box.source === 'ligand' ? spec.box.label : undefined));
+    const records = `${ligand.records.join('\n')}\nEND\n`;
+    let smiles = '';
+    try {
+      smiles = (await runProgram('obabel', ['-ipdb', '-osmi'], { input: records, signal: AbortSignal.timeout(30_000) })).stdout.trim().split(/\s+/)[0] ?? '';
+    } catch (err) {
+      log.warn({ err }, 'obabel could not read a co-crystal ligand');
+    }
+    if (!smiles || smiles.includes('.')) throw new DockingInputError(`无法从结构中读出配体 ${ligand.name} 的结构（或它由多个片段组成），不能用它检验设置`, 'reference_ligand');
+    // Open Babel perceives bond orders from the crystal coordinates and sometimes gets them wrong
+    // (SKE's triazole came out with a five-valent carbon); refused here rather than failing as a job.
+    if (!(await rdkitReads(smiles))) {
+      throw new DockingInputError(`从结构记录读出的配体 ${ligand.name} 的键级不合理（${smiles}），无法用它检验设置：请改用该配体正确的 SMILES 自行提交一次重对接（box 取自该配体）`, 'reference_ligand');
+    }
+    const docked = await protonate(smiles);
+    const check: DockingSpec = { ...spec, smiles, docked_smiles: docked, reference: true, check_of: taskId };
+    return enqueue(viewer, check, receptorOf(pdb.pdb, { chains: spec.prep?.chains, waters: spec.prep?.waters ?? false }).pdb, records, `设置检验：重对接 ${ligand.name} → ${spec.receptor || '受体'}`);
+  }
+
+  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
+    if (missingPrograms().length) throw dockingUnavailable();
+    const cap = config.CSAI_DOCKING_MAX_EXHAUSTIVENESS;
+    if (input.exhaustiveness > cap) {
+      throw new DockingInputError(`exhaustiveness 不能超过 ${cap}（本服务器的上限，由 CSAI_DOCKING_MAX_EXHAUSTIVENESS 设置）`, 'exhaustiveness');
+    }
+    await checkActiveLimit(viewer);
     if (input.center && !input.size) {
       throw new DockingInputError('给出盒子中心（center）时也要给出盒子尺寸（size）', 'size');
     }
 
     const pdb = await receptorText(viewer, input.receptor, docIds);
-    const receptor = receptorPdb(pdb.pdb);
+    const prepared = receptorOf(pdb.pdb, { chains: input.receptor_prep?.chains, waters: input.receptor_prep?.waters ?? false });
+    const receptor = prepared.pdb;
     let box: DockingBox;
     let reference: string | undefined;
     if (input.center && input.size) {
@@ -191,8 +264,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       throw new DockingInputError(`配体过大：含 ${atoms} 个原子，对接的上限为 ${DOCKING_LIMITS.maxLigandAtoms} 个`, 'smiles');
     }
     const docked = await protonate(input.smiles);
+    if (!(await rdkitReads(docked))) throw new DockingInputError(`RDKit 无法读取该分子在 pH 7.4 质子化后的结构（${docked}），无法为构象指定键级与氢`, 'smiles');
 
-    const id = randomBytes(12).toString('base64url');
     const receptorLabel = pdb.pdb_id || input.receptor || pdb.doc_id || '';
     const spec: DockingSpec = {
       smiles: input.smiles,
@@ -205,27 +278,17 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
       cpu: cpus,
       max_evals: config.CSAI_DOCKING_MAX_EVALS,
+      check_of: null,
+      prep: {
+        missing_residues: input.receptor_prep?.missing_residues ?? false,
+        chains: input.receptor_prep?.chains,
+        waters: input.receptor_prep?.waters ?? false,
+        altlocs_dropped: prepared.altlocsDropped,
+        chains_kept: prepared.chains,
+        waters_kept: prepared.waters,
+      },
     };
-    const dir = dirOf(id);
-    await fsp.mkdir(dir, { recursive: true });
-    await fsp.writeFile(path.join(dir, FILES.receptorPdb), receptor);
-    if (reference) await fsp.writeFile(path.join(dir, FILES.reference), reference);
-    const t = now();
-    const title = `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`;
-    try {
-      await db.transaction().execute(async (trx) => {
-        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id }, { maxAttempts: 3 });
-        await trx
-          .insertInto('tasks')
-          .values({ id, user_id: viewer.userId, kind: 'docking', job_id: jobId, state: 'queued', progress: 0, message: '排队中', title, input: JSON.stringify(spec), result: null, created_at: t, started_at: null, finished_at: null, updated_at: t })
-          .execute();
-      });
-    } catch (err) {
-      await fsp.rm(dir, { recursive: true, force: true });
-      throw err;
-    }
-    runner.wake();
-    return toTask(await db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    return enqueue(viewer, spec, receptor, reference, `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`);
   }
 
   /** Docks one task; returns normally when it ended (done, failed, cancelled), throws only when the server stops. */
@@ -248,7 +311,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
     try {
       const result = await prepareAndDock(
-        { dir, dockedSmiles: spec.docked_smiles, box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference },
+        { dir, dockedSmiles: spec.docked_smiles, name: row.title.split(' → ')[0], box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference, prep: spec.prep ?? undefined },
         {
           signal,
           // Only while running: a late progress line must not overwrite a cancellation.
@@ -343,6 +406,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       return { deleted: 1 };
     },
     submit,
+    checkSetup,
     async list(viewer: Viewer, limit = 50): Promise<DockingTask[]> {
       const rows = await db.selectFrom('tasks').selectAll().where('user_id', '=', viewer.userId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
       return rows.map(toTask);
@@ -357,12 +421,16 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       running.get(id)?.abort('cancelled');
       return toTask(await ownRow(viewer, id));
     },
-    /** A result file of the caller's finished task. */
-    async file(viewer: Viewer, id: string, format: 'sdf' | 'pdbqt' | 'receptor'): Promise<{ path: string; name: string; mime: string }> {
+    /** A result file of the caller's finished task (`complex`: pose `pose` placed in the receptor, as PLIP read it). */
+    async file(viewer: Viewer, id: string, format: 'sdf' | 'pdbqt' | 'receptor' | 'complex', pose = 1): Promise<{ path: string; name: string; mime: string }> {
       const row = await ownRow(viewer, id);
-      const name = format === 'sdf' ? FILES.sdf : format === 'pdbqt' ? FILES.poses : FILES.receptorPdb;
+      const name = format === 'sdf' ? FILES.sdf : format === 'pdbqt' ? FILES.poses : format === 'complex' ? complexFile(pose) : FILES.receptorPdb;
       if (format !== 'receptor' && row.state !== 'done') throw conflict('任务尚未完成，还没有可下载的结果', 'task_not_done');
       const file = path.join(dirOf(id), name);
+      if (format === 'complex' && !fs.existsSync(file)) {
+        const poses = row.result ? dockingResult.parse(JSON.parse(row.result)).poses.length : 0;
+        throw notFound(pose > poses ? `该任务只有 ${poses} 个构象，没有构象 ${pose}` : '该任务完成于相互作用分析之前，没有复合物文件');
+      }
       if (!fs.existsSync(file)) throw notFound('结果文件不存在');
       const mime = format === 'sdf' ? 'chemical/x-mdl-sdfile' : format === 'pdbqt' ? 'chemical/x-pdbqt' : 'chemical/x-pdb';
       return { path: file, name: `docking-${id}-${format === 'receptor' ? 'receptor.pdb' : name}`, mime };

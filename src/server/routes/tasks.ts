@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { dockingSubmitInput, dockingTask, taskDownloadQuery, taskIdParams } from '../../contract/docking';
+import { dockingSubmitInput, dockingTask, setupCheckInput, taskDownloadQuery, taskIdParams } from '../../contract/docking';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { DockingInputError } from '../docking/structure';
 import { badRequest, forbidden } from '../errors';
@@ -37,6 +37,20 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
     return ok(await tasks.submit(viewer, req.body).catch(inputError));
   });
 
+  app.post('/:id/check', {
+    schema: {
+      tags,
+      summary: "Check a docking task's set-up: queue a redocking of the structure's own co-crystal ligand with the same box and settings (its result has the RMSD to the crystal pose)",
+      params: taskIdParams,
+      body: setupCheckInput,
+      response: { 200: okSchema(dockingTask), ...errorResponses, 503: failure },
+    },
+  }, async (req) => {
+    const viewer = await user(req);
+    if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
+    return ok(await tasks.checkSetup(viewer, req.params.id, req.body?.reference_ligand).catch(inputError));
+  });
+
   app.get('/:id', {
     schema: { tags, summary: 'One of the caller\'s tasks with its progress or result', params: taskIdParams, response: { 200: okSchema(dockingTask), ...errorResponses } },
   }, async (req) => ok(await tasks.get(await user(req), req.params.id)));
@@ -50,9 +64,9 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
   }, async (req) => ok(await tasks.remove(await user(req), req.params.id), '已删除'));
 
   app.get('/:id/download', {
-    schema: { tags, summary: 'The poses as SDF or PDBQT, or the prepared receptor as PDB', params: taskIdParams, querystring: taskDownloadQuery },
+    schema: { tags, summary: 'The poses as SDF or PDBQT, the prepared receptor as PDB, or one pose in the receptor (complex, PDB with the pose as residue LIG Z 1)', params: taskIdParams, querystring: taskDownloadQuery },
   }, async (req, reply) => {
-    const file = await tasks.file(await user(req), req.params.id, req.query.format);
+    const file = await tasks.file(await user(req), req.params.id, req.query.format, req.query.pose);
     const size = (await fs.promises.stat(file.path)).size;
     reply
       .header('Content-Type', file.mime)

@@ -6,7 +6,9 @@ import {
   VINA_SCORE_NOTE,
   type DockingSubmitInput,
   type DockingSubmitOutput,
+  type DockingPose,
   type DockingTask,
+  type PoseInteraction,
   type TaskQueryInput,
   type TaskQueryOutput,
 } from '../../contract/docking';
@@ -33,6 +35,16 @@ function asToolError(err: unknown): never {
 }
 
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+const KIND: Record<PoseInteraction['type'], string> = { hbond: '氢键', salt_bridge: '盐桥', halogen_bond: '卤键', pi_stacking: 'π-π 堆积', pi_cation: 'π-阳离子', water_bridge: '水桥', metal_complex: '金属配位', hydrophobic: '疏水' };
+/** A pose's interactions in a few words: the polar and aromatic ones with residue and distance, then how many hydrophobic contacts. */
+export function keyInteractions(list: PoseInteraction[] | undefined): string {
+  if (!list) return '—';
+  const polar = list.filter((i) => i.type !== 'hydrophobic').map((i) => `${KIND[i.type]} ${i.residue} ${i.distance.toFixed(1)} Å`);
+  const hydrophobic = new Set(list.filter((i) => i.type === 'hydrophobic').map((i) => i.residue));
+  return [...polar, ...(hydrophobic.size ? [`疏水 ${[...hydrophobic].join('/')}`] : [])].join('；') || '无';
+}
+const sanityText = (p: DockingPose) =>
+  !p.sanity ? '—' : p.sanity.passed ? '通过' : `未通过（${Object.entries(p.sanity.checks).filter(([, ok]) => !ok).map(([k]) => k).join(', ')}）`;
 
 /** One task for the model: its state and, when done, every pose. */
 export function describeTask(task: DockingTask): string {
@@ -40,13 +52,21 @@ export function describeTask(task: DockingTask): string {
   const box = `盒子：中心 (${task.box.center.join(', ')})，尺寸 ${task.box.size.join(' × ')} Å，${task.box.source === 'ligand' ? `来自参考配体 ${task.box.label}` : task.box.source === 'residues' ? `来自残基 ${task.box.label}` : '手动给出'}；搜索强度（Vina exhaustiveness）${task.exhaustiveness}，随机种子 ${task.seed}。`;
   if (task.state !== 'done' || !task.result) return `${head}\n${box}`;
   const r = task.result;
-  const rows = r.poses.map((p) => `| ${p.mode} | ${p.score.toFixed(2)} | ${fmt(p.rmsd_to_best)} | ${fmt(p.rmsd_to_reference)} |`);
+  const rows = r.poses.map((p) => `| ${p.mode} | ${p.score.toFixed(2)} | ${fmt(p.rmsd_to_best)} | ${fmt(p.rmsd_to_reference)} | ${sanityText(p)} | ${keyInteractions(p.interactions)} |`);
+  const top = r.poses[0]?.rmsd_to_reference ?? null;
+  const verdict = !task.check_of
+    ? []
+    : [top === null ? '设置检验：未能计算与晶体构象的 RMSD。' : `设置检验（任务 ${task.check_of} 的盒子与参数）：最优构象与晶体构象 RMSD ${top.toFixed(2)} Å，${top < 2 ? '< 2 Å，能重现共晶结合模式' : '≥ 2 Å，未能重现共晶结合模式'}。`];
   return [
     head,
     box,
     `配体 ${task.smiles}：${r.heavy_atoms} 个重原子，${r.rotatable_bonds} 个可旋转键；Vina 用时 ${r.vina_seconds} 秒。`,
-    '| 构象 | Vina 打分 (kcal/mol) | 与最优构象 RMSD (Å) | 与参考配体 RMSD (Å) |',
-    '| --- | --- | --- | --- |',
+    ...(r.receptor_prep
+      ? [`受体准备（PDBFixer）：链 ${r.receptor_prep.chains.join('、')}，补全重原子 ${r.receptor_prep.heavy_atoms_added} 个，补全缺失残基 ${r.receptor_prep.residues_added} 个，舍弃备选位置原子 ${r.receptor_prep.altlocs_dropped} 个，保留晶体水 ${r.receptor_prep.waters_kept} 个。`]
+      : []),
+    ...verdict,
+    '| 构象 | Vina 打分 (kcal/mol) | 与最优构象 RMSD (Å) | 与参考配体 RMSD (Å) | 构象检查 | 相互作用（PLIP） |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...rows,
     ...(r.reference_note ? [r.reference_note] : []),
     VINA_SCORE_NOTE,

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GLViewer } from '3dmol';
+import { dockingTask, type PoseInteraction } from '../../contract/docking';
 import { kbDocument } from '../../contract/knowledge';
 import { molString, pdbString } from '../../contract/mol';
 import type { CommonProps } from '../shared/element';
@@ -30,12 +31,27 @@ interface Structure {
   format: 'pdb' | 'sdf';
   /** Docked poses (SDF records) shown one at a time beside the receptor. */
   poses?: string[];
+  /** Each pose's interactions with the receptor (PLIP), drawn as dashed lines. */
+  interactions?: PoseInteraction[][];
 }
+
+/** Colours of the dashed interaction lines. */
+const INTERACTION_COLOR: Record<PoseInteraction['type'], string> = {
+  hbond: '#2563eb',
+  salt_bridge: '#dc2626',
+  halogen_bond: '#0d9488',
+  pi_stacking: '#16a34a',
+  pi_cation: '#ea580c',
+  water_bridge: '#0891b2',
+  metal_complex: '#7c3aed',
+  hydrophobic: '#9ca3af',
+};
+/** Receptor residues within this distance (Å) of the pose are drawn as sticks: the pocket. */
+const POCKET = 5;
+const point = ([x, y, z]: readonly number[]) => ({ x: x!, y: y!, z: z! });
 
 /** Ligands: hetero residues that are not water. */
 const LIGAND = { hetflag: true, not: { resn: 'HOH' } };
-/** Zoom factor after fitting the ligand: below 1 leaves room around it. */
-const LIGAND_MARGIN = 0.7;
 
 /** Whether this browser can give a WebGL context (3Dmol needs one). */
 export function hasWebGl(): boolean {
@@ -50,9 +66,14 @@ export function hasWebGl(): boolean {
 async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey' | 'taskId'>, signal: AbortSignal): Promise<Structure> {
   if (props.taskId) {
     const base = `/tasks/${encodeURIComponent(props.taskId)}/download`;
-    const [receptor, poses] = await Promise.all([client.download(`${base}?format=receptor`, { signal }), client.download(`${base}?format=sdf`, { signal })]);
+    const [receptor, poses, task] = await Promise.all([
+      client.download(`${base}?format=receptor`, { signal }),
+      client.download(`${base}?format=sdf`, { signal }),
+      client.get(`/tasks/${encodeURIComponent(props.taskId)}`, dockingTask, { signal }),
+    ]);
     const records = (await poses.blob.text()).split(/^\$\$\$\$\r?$/m).filter((r) => r.trim() !== '').map((r) => `${r.replace(/^\r?\n/, '')}$$$$\n`);
-    return { data: await receptor.blob.text(), format: 'pdb', poses: records };
+    const interactions = task.result?.poses.map((p) => p.interactions ?? []) ?? [];
+    return { data: await receptor.blob.text(), format: 'pdb', poses: records, interactions };
   }
   if (props.molKey) {
     const mol = await client.get(`/mol/get_mol_string?mol_key=${encodeURIComponent(props.molKey)}`, molString, { signal });
@@ -70,6 +91,9 @@ async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pd
   return { data: pdb.pdb, format: 'pdb' };
 }
 
+/** The pose drawn (index from 0): `pose` from 1; absent or unreadable (pose="best" reaches here as NaN): the best. */
+const shownPoseIndex = (pose: number | undefined, count: number) => Math.min(Math.max(pose !== undefined && Number.isFinite(pose) ? Math.trunc(pose) - 1 : 0, 0), count - 1);
+
 /** A 3D structure (PDB or SDF) in 3Dmol.js, loaded only when this element is used. */
 export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation: initialStyle, spin: initialSpin }: Molecule3dProps) {
   const { host } = useHost();
@@ -80,6 +104,8 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
   const box = useRef<HTMLDivElement>(null);
   const viewer = useRef<GLViewer | null>(null);
   const poses = useRef<string[]>([]);
+  const interactions = useRef<PoseInteraction[][]>([]);
+  const receptorModel = useRef<ReturnType<GLViewer['addModel']> | null>(null);
   /** The docking pose drawn (from 1), as `data-pose` on the canvas. */
   const [shownPose, setShownPose] = useState<number>();
   const poseModel = useRef<ReturnType<GLViewer['addModel']> | null>(null);
@@ -111,6 +137,8 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
         viewer.current = v;
         const model = v.addModel(structure.data, structure.format);
         poses.current = structure.poses ?? [];
+        interactions.current = structure.interactions ?? [];
+        receptorModel.current = model;
         poseModel.current = null;
         const atoms = model.selectedAtoms({}).length;
         const ligand = structure.format === 'pdb' && (poses.current.length > 0 || model.selectedAtoms(LIGAND).length > 0);
@@ -142,18 +170,31 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
     if (poses.current.length) {
       if (poseModel.current) v.removeModel(poseModel.current);
       // `pose` from 1; absent or unreadable (pose="best" reaches here as NaN): the best.
-      const wanted = pose !== undefined && Number.isFinite(pose) ? Math.trunc(pose) - 1 : 0;
-      const index = Math.min(Math.max(wanted, 0), poses.current.length - 1);
+      const index = shownPoseIndex(pose, poses.current.length);
       poseModel.current = v.addModel(poses.current[index]!, 'sdf');
       setShownPose(index + 1);
     }
     v.setStyle({}, style === 'cartoon' ? { cartoon: { color: 'spectrum' } } : style === 'stick' ? { stick: {} } : { sphere: { scale: 0.9 } });
     if (style === 'cartoon') v.setStyle(LIGAND, { stick: { colorscheme: 'greenCarbon' } });
     if (state.format === 'sdf' && style === 'cartoon') v.setStyle({}, { stick: {} });
-    // Issue 32 §2: the ligand with a margin around it, so no part of it is cut at the edges.
-    if (poseModel.current) {
-      v.zoomTo(LIGAND);
-      v.zoom(LIGAND_MARGIN);
+    v.removeAllShapes();
+    v.removeAllLabels();
+    if (poseModel.current && receptorModel.current) {
+      // The pocket: receptor residues near the pose as thin sticks over the cartoon, the pose's
+      // interactions as dashed lines with their residues labelled; the view frames pose and pocket
+      // together, so the whole ligand stays inside the near and far planes.
+      const pocket = { model: receptorModel.current, byres: true, within: { distance: POCKET, sel: { model: poseModel.current } } };
+      if (style === 'cartoon') v.addStyle(pocket, { stick: { radius: 0.12, colorscheme: 'whiteCarbon' } });
+      const shown = interactions.current[shownPoseIndex(pose, poses.current.length)] ?? [];
+      const labelled = new Set<string>();
+      for (const i of shown) {
+        v.addCylinder({ start: point(i.ligand_xyz), end: point(i.protein_xyz), radius: 0.06, dashed: true, dashLength: 0.2, gapLength: 0.15, color: INTERACTION_COLOR[i.type] });
+        if (i.type !== 'hydrophobic' && !labelled.has(i.residue)) {
+          labelled.add(i.residue);
+          v.addLabel(i.residue, { position: point(i.protein_xyz), fontSize: 11, fontColor: 'black', backgroundColor: 'white', backgroundOpacity: 0.7, inFront: true });
+        }
+      }
+      v.zoomTo({ or: [{ model: poseModel.current }, pocket] });
     } else v.zoomTo();
     v.render();
   }, [style, state, pose]);
@@ -179,8 +220,9 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
   const focusLigand = useCallback(() => {
     const v = viewer.current;
     if (!v) return;
-    v.zoomTo(LIGAND);
-    v.zoom(LIGAND_MARGIN, 600);
+    // A docked pose: the pose with its pocket (the ligand alone was framed so tightly that it was clipped).
+    if (poseModel.current && receptorModel.current) v.zoomTo({ or: [{ model: poseModel.current }, { model: receptorModel.current, byres: true, within: { distance: POCKET, sel: { model: poseModel.current } } }] }, 600);
+    else v.zoomTo(LIGAND, 600);
     v.render();
   }, []);
   const reset = useCallback(() => {

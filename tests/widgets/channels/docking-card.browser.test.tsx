@@ -15,19 +15,30 @@ const realFetch = globalThis.fetch.bind(globalThis);
 const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 
 const queued: DockingTask = {
-  id: 't1', kind: 'docking', state: 'queued', progress: 0, message: '排队中', title: '5DN → 5DPV', smiles: 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2', receptor: '5DPV',
+  id: 't1', kind: 'docking', state: 'queued', progress: 0, message: '排队中', title: '5DN → 5DPV', smiles: 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2', docked_smiles: 'Brc1cccc(c1)c1cc(C(=O)[O-])c2c(n1)c(F)ccc2', receptor: '5DPV',
   box: { center: [-6.9, -10.6, 13.1], size: [18.5, 16.2, 15.1], source: 'ligand', label: '5DN A:401' },
-  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, max_evals: 500000, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
+  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, max_evals: 500000, check_of: null, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
 };
+function sanity(passed: boolean) {
+  const checks = { bond_lengths: true, bond_angles: true, internal_clash: true, aromatic_rings_flat: true, protein_clash: true, stereochemistry: true };
+  return { passed, checks, bad_bonds: 0, bad_angles: 0, internal_clashes: 0, ring_deviation: 0.01, closest_contact_ratio: passed ? 0.9 : 0.6, closest_contact: passed ? 3.1 : 2.0, stereo_changed: [] };
+}
 const running: DockingTask = { ...queued, state: 'running', progress: 0.5, message: 'Vina 对接中（50%）', started_at: '2026-01-01T00:00:01Z' };
 const done: DockingTask = {
   ...running, state: 'done', progress: 1, message: '完成', finished_at: '2026-01-01T00:00:30Z',
   result: {
     poses: [
-      { mode: 1, score: -9.26, rmsd_to_best: 0, rmsd_to_reference: 0.84 },
-      { mode: 2, score: -8.55, rmsd_to_best: 3.1, rmsd_to_reference: 3.4 },
+      {
+        mode: 1, score: -9.26, rmsd_to_best: 0, rmsd_to_reference: 0.84, sanity: sanity(true),
+        interactions: [
+          { type: 'hydrophobic', residue: 'LEU139A', restype: 'LEU', resnr: 139, reschain: 'A', distance: 3.71, ligand_xyz: [-6, -10, 13], protein_xyz: [-8, -12, 14] },
+          { type: 'hbond', residue: 'ALA213A', restype: 'ALA', resnr: 213, reschain: 'A', distance: 2.05, ligand_xyz: [-7, -11, 12], protein_xyz: [-8, -13, 11], distance_donor_acceptor: 2.98, angle: 160.2, protein_is_donor: true },
+        ],
+      },
+      { mode: 2, score: -8.55, rmsd_to_best: 3.1, rmsd_to_reference: 3.4, sanity: { ...sanity(false), checks: { ...sanity(true).checks, protein_clash: false } }, interactions: [] },
     ],
     heavy_atoms: 21, rotatable_bonds: 2, vina_seconds: 12.3,
+    receptor_prep: { heavy_atoms_added: 1, residues_completed: ['LYS389A'], residues_added: 0, nonstandard_replaced: [], altlocs_dropped: 12, chains: ['A'], waters_kept: 0 },
   },
 };
 
@@ -107,6 +118,11 @@ describe('docking cards', () => {
     expect(table.textContent).to.contain('0.84');
     // Issue 32 §2: Chinese throughout (the SMILES, the receptor name and the 3D viewer's own controls aside).
     expect(untranslated(shadow, 'zh', 'code, csai-molecule-3d, h3, header strong')).to.deep.equal([]);
+    expect(q(shadow, 'docking-receptor-prep')!.textContent).to.equal('受体准备（PDBFixer）：链 A；补全重原子 1 个（LYS389A）；补全缺失残基 0 个；舍弃备选位置原子 12 个；保留晶体水 0 个。');
+    // Pose 1: its sanity and its PLIP interactions, hydrogen bonds before hydrophobic contacts.
+    expect(q(shadow, 'docking-sanity')!.textContent).to.contain('构象 1 通过几何检查');
+    const items = [...q(shadow, 'docking-interactions')!.querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).to.deep.equal(['氢键 · ALA213A · 2.05 Å', '疏水作用 · LEU139A · 3.71 Å']);
     const viewer = shadow.querySelector('csai-molecule-3d')!;
     expect(viewer.getAttribute('task-id')).to.equal('t1');
     expect(viewer.getAttribute('pose')).to.equal('1');
@@ -115,6 +131,9 @@ describe('docking cards', () => {
     table.querySelectorAll<HTMLButtonElement>('tbody button')[1]!.click();
     await waitLong(() => viewer.getAttribute('pose') === '2', 'pose 2');
     expect(table.querySelectorAll('tbody tr')[1]!.getAttribute('aria-selected')).to.equal('true');
+    expect(q(shadow, 'docking-sanity')!.textContent).to.equal('构象 2 未通过检查：与蛋白原子碰撞');
+    expect(table.querySelectorAll('tbody tr')[1]!.textContent).to.contain('未通过');
+    expect(q(shadow, 'docking-interactions')!.textContent).to.contain('PLIP 未发现相互作用');
     const canvas = viewer.shadowRoot!.querySelector('[part~="canvas"]')!;
     await waitLong(() => canvas.getAttribute('data-pose') === '2', 'pose 2 drawn');
     // Issue 32 §2: the view fills its box (no empty strip below the canvas).

@@ -1,5 +1,5 @@
 import { createElement, useEffect, useState } from 'react';
-import { dockingSubmitOutput, dockingTask, taskQueryOutput, type DockingTask } from '../../../contract/docking';
+import { dockingSubmitOutput, dockingTask, INTERACTION_TYPES, taskQueryOutput, type DockingPose, type DockingTask } from '../../../contract/docking';
 import { useApi, useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
@@ -14,6 +14,33 @@ void import('../../molecule/molecule-3d.element');
 const POLL_MS = 2000;
 const active = (t: DockingTask) => t.state === 'queued' || t.state === 'running';
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+const order = (type: string) => INTERACTION_TYPES.indexOf(type as (typeof INTERACTION_TYPES)[number]);
+
+/** The interactions of one pose (PLIP), strongest kinds first. */
+function PoseInteractions({ pose }: { pose: DockingPose }) {
+  const t = useT('docking');
+  const list = [...(pose.interactions ?? [])].sort((a, b) => order(a.type) - order(b.type) || a.distance - b.distance);
+  const failed = pose.sanity ? Object.entries(pose.sanity.checks).filter(([, ok]) => !ok).map(([check]) => t(`check_${check}`)) : [];
+  return (
+    <div part="docking-interactions" className="flex flex-col gap-1 text-xs">
+      {pose.sanity && (
+        <p part="docking-sanity" className={`m-0 ${pose.sanity.passed ? 'text-muted' : 'text-danger'}`}>
+          {pose.sanity.passed ? t('sanity_passed', { mode: pose.mode }) : t('sanity_failed', { mode: pose.mode, checks: failed.join('、') })}
+        </p>
+      )}
+      <strong>{t('interactions', { mode: pose.mode, count: list.length })}</strong>
+      {list.length === 0 ? (
+        <p className="m-0 text-muted">{t(pose.interactions ? 'no_interactions' : 'interactions_unknown')}</p>
+      ) : (
+        <ul className="m-0 pl-4">
+          {list.map((i, k) => (
+            <li key={k}>{t('interaction', { type: t(`type_${i.type}`), residue: i.residue, distance: i.distance.toFixed(2) })}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
 
 /** One docking task: progress while it runs (polled), then the poses with their scores and a 3D view of receptor + selected pose. */
 export function TaskView({ initial }: { initial: DockingTask }) {
@@ -22,7 +49,9 @@ export function TaskView({ initial }: { initial: DockingTask }) {
   const { root } = useHost();
   const [task, setTask] = useState(initial);
   const [pose, setPose] = useState(1);
-  const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | null>(null);
+  const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | 'check' | null>(null);
+  /** The set-up check started from this card (a redocking of the co-crystal ligand). */
+  const [check, setCheck] = useState<DockingTask | null>(null);
   const [failure, setFailure] = useState('');
 
   useEffect(() => {
@@ -49,6 +78,17 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       setTask(await client.post(`/tasks/${encodeURIComponent(task.id)}/cancel`, {}, dockingTask, { quiet: true }));
     } catch (err) {
       setFailure(t('cancel_failed', { message: err instanceof Error ? err.message : String(err) }));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const checkSetup = async () => {
+    setBusy('check');
+    setFailure('');
+    try {
+      setCheck(await client.post(`/tasks/${encodeURIComponent(task.id)}/check`, {}, dockingTask, { quiet: true }));
+    } catch (err) {
+      setFailure(t('check_failed', { message: err instanceof Error ? err.message : String(err) }));
     } finally {
       setBusy(null);
     }
@@ -108,15 +148,35 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       )}
       {result && (
         <>
+          {task.check_of && result.poses[0] && (
+            <p part="docking-check" className={`m-0 ${result.poses[0].rmsd_to_reference !== null && result.poses[0].rmsd_to_reference < 2 ? 'text-ink' : 'text-danger'}`}>
+              {result.poses[0].rmsd_to_reference === null
+                ? t('check_no_rmsd')
+                : t(result.poses[0].rmsd_to_reference < 2 ? 'check_passed' : 'check_missed', { rmsd: result.poses[0].rmsd_to_reference.toFixed(2) })}
+            </p>
+          )}
           <p part="docking-note" className="m-0 text-xs text-warning">
             {t('score_note')}
           </p>
           <p className="m-0 text-xs text-muted">{t('ligand', { heavy: result.heavy_atoms, rotatable: result.rotatable_bonds, seconds: result.vina_seconds })}</p>
+          {result.receptor_prep && (
+            <p part="docking-receptor-prep" className="m-0 text-xs text-muted">
+              {t('receptor_prep', {
+                chains: result.receptor_prep.chains.join('、'),
+                atoms: result.receptor_prep.heavy_atoms_added,
+                completed: result.receptor_prep.residues_completed.length ? `（${result.receptor_prep.residues_completed.join('、')}）` : '',
+                residues: result.receptor_prep.residues_added,
+                altlocs: result.receptor_prep.altlocs_dropped,
+                waters: result.receptor_prep.waters_kept,
+              })}
+              {result.receptor_prep.nonstandard_replaced.length > 0 && t('receptor_nonstandard', { list: result.receptor_prep.nonstandard_replaced.join('、') })}
+            </p>
+          )}
           <div className="overflow-x-auto">
             <table part="docking-poses" className="text-xs border-collapse">
               <thead>
                 <tr>
-                  {[t('mode'), t('score'), t('rmsd_best'), t('rmsd_reference')].map((h) => (
+                  {[t('mode'), t('score'), t('rmsd_best'), t('rmsd_reference'), t('sanity')].map((h) => (
                     <th key={h} scope="col" className="px-2 py-1 text-left border-b border-line font-semibold">
                       {h}
                     </th>
@@ -134,12 +194,14 @@ export function TaskView({ initial }: { initial: DockingTask }) {
                     <td className="px-2 py-1 tabular-nums">{p.score.toFixed(2)}</td>
                     <td className="px-2 py-1 tabular-nums">{fmt(p.rmsd_to_best)}</td>
                     <td className="px-2 py-1 tabular-nums">{fmt(p.rmsd_to_reference)}</td>
+                    <td className={`px-2 py-1 ${p.sanity && !p.sanity.passed ? 'text-danger' : ''}`}>{p.sanity ? t(p.sanity.passed ? 'sanity_ok' : 'sanity_bad') : '—'}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           {result.reference_note && <p className="m-0 text-xs text-muted">{result.reference_note}</p>}
+          {result.poses.find((p) => p.mode === pose) && <PoseInteractions pose={result.poses.find((p) => p.mode === pose)!} />}
           <div className="h-80">{createElement('csai-molecule-3d', { 'task-id': task.id, pose: String(pose), representation: 'cartoon', className: 'block h-full' })}</div>
           <span className="flex gap-2">
             {(['sdf', 'pdbqt'] as const).map((f) => (
@@ -147,7 +209,13 @@ export function TaskView({ initial }: { initial: DockingTask }) {
                 {busy === f ? t('downloading') : t(`download_${f}`)}
               </button>
             ))}
+            {!task.check_of && !check && (
+              <button type="button" part="docking-check-setup" className={btn} disabled={busy !== null} title={t('check_hint')} onClick={() => void checkSetup()}>
+                {busy === 'check' ? t('checking') : t('check_setup')}
+              </button>
+            )}
           </span>
+          {check && <TaskView key={check.id} initial={check} />}
         </>
       )}
     </section>
