@@ -210,6 +210,8 @@ export function Molecule3d({ pdbId, docId, molKey, taskId, pose, representation:
     const el = box.current;
     if (!el) return;
     const ro = new ResizeObserver(() => {
+      // A box of no size (not laid out yet, or hidden) has nothing to draw into: WebGL warns on it.
+      if (!el.clientWidth || !el.clientHeight) return;
       viewer.current?.resize();
       viewer.current?.render();
     });

@@ -43,8 +43,6 @@ export const baseCss = `
 :host([hidden]) { display: none !important; }
 .csai-root {
   all: initial; display: block; box-sizing: border-box;
-  /* Fills a host given a height (a 3D view in a card); with an auto height it is auto as before. */
-  height: 100%;
   --csai-c-accent: var(--csai-accent, #2563eb);
   --csai-c-accent-fg: var(--csai-accent-contrast, #ffffff);
   --csai-c-radius: var(--csai-radius, 0.5rem);
@@ -59,6 +57,10 @@ export const baseCss = `
   /* Native controls (progress bars, checkboxes, radios) in the accent, not the browser's own green/blue. */
   accent-color: var(--csai-c-accent);
 }
+/* A host that fills a box of set height (the 3D view in a docking card) carries the class csai-fill;
+   elsewhere the root keeps its own height: a page's own CSS may leave the host inline, where a
+   percentage height left the 3D canvas with no size. */
+:host(.csai-fill) .csai-root { height: 100%; }
 .csai-root[data-theme="dark"] {
   /* The light default accent is too dark on a dark surface (WCAG AA); a page may set its own. */
   --csai-c-accent: var(--csai-accent-dark, var(--csai-accent, #60a5fa));

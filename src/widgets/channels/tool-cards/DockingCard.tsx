@@ -202,7 +202,7 @@ export function TaskView({ initial }: { initial: DockingTask }) {
           </div>
           {result.reference_note && <p className="m-0 text-xs text-muted">{result.reference_note}</p>}
           {result.poses.find((p) => p.mode === pose) && <PoseInteractions pose={result.poses.find((p) => p.mode === pose)!} />}
-          <div className="h-80">{createElement('csai-molecule-3d', { 'task-id': task.id, pose: String(pose), representation: 'cartoon', className: 'block h-full' })}</div>
+          <div className="h-80">{createElement('csai-molecule-3d', { 'task-id': task.id, pose: String(pose), representation: 'cartoon', className: 'csai-fill block h-full' })}</div>
           <span className="flex gap-2">
             {(['sdf', 'pdbqt'] as const).map((f) => (
               <button key={f} type="button" part={`docking-download-${f}`} className={btn} disabled={busy !== null} onClick={() => void download(f)}>
