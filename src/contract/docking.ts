@@ -72,7 +72,7 @@ export const dockingSubmitInput = z
         {
           missing_residues: z.boolean({ error: 'missing_residues 必须是 true 或 false' }).default(false).describe('补全链中间缺失的残基（PDBFixer 依 SEQRES 建模，较慢）'),
           chains: z
-            .array(z.string({ error: '链名必须是字符串' }).trim().regex(/^[A-Za-z0-9]$/, '链名必须是单个字母或数字'), { error: 'chains 必须是链名数组' })
+            .array(z.string({ error: '链名必须是字符串' }).trim().max(1, '链名必须是单个字母或数字').regex(/^[A-Za-z0-9]$/, '链名必须是单个字母或数字'), { error: 'chains 必须是链名数组' })
             .min(1, 'chains 不能为空')
             .max(26, 'chains 最多 26 条')
             .optional()
