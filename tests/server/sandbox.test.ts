@@ -23,7 +23,9 @@ let bob: Client;
 beforeAll(async () => {
   // The server's own environment holds a secret; sandboxed code must never see it.
   process.env[SECRET_NAME] = SECRET;
-  server = await startServer({ CSAI_SANDBOX_TIMEOUT_MS: '8000', CSAI_SANDBOX_CPU_SECONDS: '6' });
+  // One user runs the file's many escape attempts within a minute: beyond the per-minute run limit
+  // (tests/server/code-quota.test.ts checks that limit itself).
+  server = await startServer({ CSAI_SANDBOX_TIMEOUT_MS: '8000', CSAI_SANDBOX_CPU_SECONDS: '6', CSAI_CODE_RUNS_PER_MINUTE: '1000' });
   ({ client: alice } = await signedInUser(server));
   ({ client: bob } = await signedInUser(server));
 });
