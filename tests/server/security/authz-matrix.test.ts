@@ -211,6 +211,7 @@ const EXPECTED: Record<string, Case> = {
   'DELETE /api/v1/tasks/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
   // The owner's task has ended: its owner is told so (409); anyone else learns nothing (404).
   'POST /api/v1/tasks/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/cancel` }), expect: { owner: 409, token: 409 } },
+  'POST /api/v1/tasks/:id/check': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/check`, body: json({}) }), expect: { owner: 404, token: 404 } }, // the fixture task's receptor has no document to redock from
   'GET /api/v1/tasks/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/download?format=receptor` }) },
 
   // ---------- MCP: API tokens only (a session cookie is not enough) ----------
