@@ -109,7 +109,10 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
     const tasks = startTaskService({ config, db, log, files, chem });
     await tasks.start();
     stops.push(() => tasks.stop());
-    const services = { config, db, log, chem, knowledge, names, files, tasks, ...(chat ? { chat } : {}) };
+    // Aborted when the runtime stops: tools end their timers (periodic clean-ups) with it.
+    const stopping = new AbortController();
+    stops.push(async () => stopping.abort());
+    const services = { config, db, log, chem, knowledge, names, files, tasks, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });
     stops.push(() => mcp.close());
     const tools = createToolRegistry(buildTools(factories, services), {

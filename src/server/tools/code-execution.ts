@@ -104,7 +104,9 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
   };
   const cleanNow = () => void clean().catch((err: unknown) => services.log.warn({ err }, 'artifact sweep failed'));
   cleanNow();
-  setInterval(cleanNow, Math.max(1000, Math.min(3600_000, ttlMs / 4))).unref();
+  const sweeping = setInterval(cleanNow, Math.max(1000, Math.min(3600_000, ttlMs / 4)));
+  sweeping.unref();
+  services.stopping?.addEventListener('abort', () => clearInterval(sweeping), { once: true });
   // Which memory cap runs get here: one cgroup per run (all its processes together) or prlimit per process.
   const cap = memoryCap();
   const capNote = describeMemoryCap(cap, sandbox.limits.memoryBytes);

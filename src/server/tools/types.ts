@@ -46,6 +46,8 @@ export interface ToolServices {
   chat?: ChatCompletion;
   /** Durable docking tasks (docking_submit, task_query); absent where the runtime did not start them. */
   tasks?: TaskService;
+  /** Aborted when the runtime stops: a tool's timers end with it. */
+  stopping?: AbortSignal;
 }
 
 /** One call of a tool: who asks, for which question's documents, until when. */
