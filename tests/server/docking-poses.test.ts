@@ -83,19 +83,33 @@ const key = (i: Pick<PoseInteraction, 'type' | 'restype' | 'resnr' | 'reschain' 
   `${i.type} ${i.restype}${i.resnr}${i.reschain} ${(i.type === 'hbond' ? i.distance_donor_acceptor! : i.distance).toFixed(2)}`;
 
 /**
- * PLIP's CLI output for a complex (sorted keys) that equals `ours`, else its last output. PLIP 2.2.2
- * is not deterministic run to run: for a donor with several hydrogens (an ammonium, lysine's NZ) it
- * may keep a different hydrogen, so the same file gave H–A distances 3.12, 2.89, 3.12 and 2.59 Å in
- * four runs; hydrogen bonds are therefore compared by donor–acceptor distance, and up to five runs
- * are tried; our list must equal one of them.
+ * PLIP's CLI output for a complex (sorted keys) that equals `ours`; else, over its five runs, what
+ * every run found (which `ours` must hold) and what any run found (which must hold `ours`). PLIP
+ * 2.2.2 is not deterministic run to run: for a donor with several hydrogens (an ammonium, lysine's
+ * NZ) it may keep a different hydrogen, so the same file gave H–A distances 3.12, 2.89, 3.12 and
+ * 2.59 Å in four runs, and an interaction at a threshold comes and goes; hydrogen bonds are
+ * therefore compared by donor–acceptor distance.
  */
-function matchingCliRun(complex: string, ours: string[]): string[] {
-  let cli: string[] = [];
+function cliRuns(complex: string, ours: string[]): { equal: boolean; always: string[]; ever: string[] } {
+  const runs: string[][] = [];
   for (let run = 0; run < 5; run++) {
-    cli = plipCli(complex).map(key).sort();
-    if (JSON.stringify(cli) === JSON.stringify(ours)) break;
+    const cli = plipCli(complex).map(key).sort();
+    if (JSON.stringify(cli) === JSON.stringify(ours)) return { equal: true, always: cli, ever: cli };
+    runs.push(cli);
   }
-  return cli;
+  return {
+    equal: false,
+    always: runs[0]!.filter((k) => runs.every((r) => r.includes(k))),
+    ever: [...new Set(runs.flat())].sort(),
+  };
+}
+
+/** `ours` equals PLIP's CLI for the complex, up to what PLIP itself varies between runs. */
+function expectSameAsPlip(complex: string, ours: string[], label: string) {
+  const cli = cliRuns(complex, ours);
+  if (cli.equal) return;
+  expect(ours.filter((k) => !cli.ever.includes(k)), `${label}: ours, in no PLIP run`).toEqual([]);
+  expect(cli.always.filter((k) => !ours.includes(k)), `${label}: in every PLIP run, not ours`).toEqual([]);
 }
 
 beforeAll(async () => {
@@ -188,9 +202,8 @@ print(json.dumps(out))
         const complex = await res.text();
         expect(complex).toMatch(/^HETATM.{11}LIG Z {3}1/m);
         const ours = p.interactions!.map(key).sort();
-        const cli = matchingCliRun(complex, ours);
-        expect(ours, `pose ${p.mode} of ${t.title}`).toEqual(cli);
-        total += cli.length;
+        expectSameAsPlip(complex, ours, `pose ${p.mode} of ${t.title}`);
+        total += ours.length;
         // The SDF record lists them as properties (PLIP_HBOND, PLIP_HYDROPHOBIC, …: residue:distance).
         const hydrophobic = p.interactions!.filter((i) => i.type === 'hydrophobic').map((i) => `${i.residue}:${i.distance.toFixed(2)}`);
         const prop = /> {2}<PLIP_HYDROPHOBIC>.*\r?\n(.*)/.exec(records[p.mode - 1]!)?.[1]?.trim().split(' ') ?? [];
@@ -276,7 +289,7 @@ print(rdMolAlign.CalcRMS(pose, xtal))
     expect(withWater).toMatch(/^HETATM.{11}HOH/m);
     // PLIP sees the waters too (water bridges are possible); its list still equals the CLI's.
     const ours = done.result!.poses[0]!.interactions!.map(key).sort();
-    expect(ours).toEqual(matchingCliRun(withWater, ours));
+    expectSameAsPlip(withWater, ours, 'pose 1 with waters');
 
     const cases: Array<[unknown, RegExp]> = [
       [{ chains: ['Q'] }, /结构中没有链 Q；可选的链：A/],
