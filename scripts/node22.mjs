@@ -65,7 +65,9 @@ function sqliteAddon(node) {
   const started = Date.now();
   sh(node.bin, [gyp, 'rebuild', '--release', `--nodedir=${node.dir}`, '--jobs=max'], {
     cwd: build,
-    env: { ...process.env, PATH: `${path.dirname(node.bin)}:${process.env.PATH}` },
+    // Under `npm test`, npm hands its own config to children as npm_config_* (this machine's npmrc sets
+    // nodedir=/usr, Node 20's headers), and node-gyp takes that over --nodedir: set it to Node 22's too.
+    env: { ...process.env, npm_config_nodedir: node.dir, PATH: `${path.dirname(node.bin)}:${process.env.PATH}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   console.log(`  built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
