@@ -71,40 +71,25 @@ export function TaskView({ initial }: { initial: DockingTask }) {
     };
   }, [client, task, t]);
 
-  const cancel = async () => {
-    setBusy('cancel');
+  /** One action of the card at a time: busy while it runs, its failure said with the message key given. */
+  const act = async (kind: NonNullable<typeof busy>, failed: string, work: () => Promise<void>) => {
+    setBusy(kind);
     setFailure('');
     try {
-      setTask(await client.post(`/tasks/${encodeURIComponent(task.id)}/cancel`, {}, dockingTask, { quiet: true }));
+      await work();
     } catch (err) {
-      setFailure(t('cancel_failed', { message: err instanceof Error ? err.message : String(err) }));
+      setFailure(t(failed, { message: err instanceof Error ? err.message : String(err) }));
     } finally {
       setBusy(null);
     }
   };
-  const checkSetup = async () => {
-    setBusy('check');
-    setFailure('');
-    try {
-      setCheck(await client.post(`/tasks/${encodeURIComponent(task.id)}/check`, {}, dockingTask, { quiet: true }));
-    } catch (err) {
-      setFailure(t('check_failed', { message: err instanceof Error ? err.message : String(err) }));
-    } finally {
-      setBusy(null);
-    }
-  };
-  const download = async (format: 'sdf' | 'pdbqt') => {
-    setBusy(format);
-    setFailure('');
-    try {
+  const cancel = () => act('cancel', 'cancel_failed', async () => setTask(await client.post(`/tasks/${encodeURIComponent(task.id)}/cancel`, {}, dockingTask, { quiet: true })));
+  const checkSetup = () => act('check', 'check_failed', async () => setCheck(await client.post(`/tasks/${encodeURIComponent(task.id)}/check`, {}, dockingTask, { quiet: true })));
+  const download = (format: 'sdf' | 'pdbqt') =>
+    act(format, 'download_failed', async () => {
       const file = await client.download(`/tasks/${encodeURIComponent(task.id)}/download?format=${format}`, { quiet: true });
       saveBlob(root, file.blob, file.filename ?? `docking-${task.id}.${format}`);
-    } catch (err) {
-      setFailure(t('download_failed', { message: err instanceof Error ? err.message : String(err) }));
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   const box = task.box;
   const boxSource = box.source === 'ligand' ? t('box_ligand', { label: box.label }) : box.source === 'residues' ? t('box_residues', { label: box.label }) : t('box_explicit');
