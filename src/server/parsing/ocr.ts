@@ -62,7 +62,8 @@ export function ocrEngineStatus(): Promise<{ engine: OcrEngineName; detail: stri
       for (const f of ['ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_rec_infer.onnx', 'ch_ppocr_mobile_v2.0_cls_infer.onnx', 'ppocr_keys_v1.txt']) await fs.access(path.join(dir, f));
       await import('onnxruntime-node');
       await import('sharp');
-      return { engine: 'ppocr' as const, detail: 'PP-OCRv4 (onnxruntime-node, CPU)' };
+      // The label already names the engine: the detail is where its models come from.
+      return { engine: 'ppocr' as const, detail: dir };
     } catch (err) {
       reason = err instanceof Error ? err.message : String(err);
     }
