@@ -33,3 +33,4 @@ fs.copyFileSync('src/server/tools/names/OpsinServer.java', 'dist/server/OpsinSer
 // new URL('./dock_poses.py', import.meta.url) from main.js.
 fs.copyFileSync('src/server/docking/dock_poses.py', 'dist/server/dock_poses.py');
 fs.copyFileSync('src/server/docking/prepare_receptor.py', 'dist/server/prepare_receptor.py');
+fs.copyFileSync('src/server/docking/read_ligands.py', 'dist/server/read_ligands.py');

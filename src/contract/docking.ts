@@ -17,6 +17,10 @@ export const DOCKING_LIMITS = {
   maxModes: 20,
   /** Largest exhaustiveness the schema accepts; the server's own cap (CSAI_DOCKING_MAX_EXHAUSTIVENESS) is usually lower. */
   schemaMaxExhaustiveness: 256,
+  /** Molecules one batch docks (issue 30 §6). */
+  maxBatchLigands: 50,
+  /** Characters of an SDF or SMILES file a batch may be given as text. */
+  maxBatchFile: 5_000_000,
 } as const;
 
 const coordinate = (label: string) =>
@@ -94,6 +98,41 @@ export const dockingSubmitInput = z
   })
   .strict();
 export type DockingSubmitInput = z.infer<typeof dockingSubmitInput>;
+
+/** One molecule of a batch: its SMILES and, optionally, a name (the table's and the SDF's title). */
+export const batchLigand = z
+  .object(
+    {
+      smiles: z.string({ error: '每个分子都要给出 SMILES' }).trim().min(1, '每个分子都要给出 SMILES').max(DOCKING_LIMITS.smilesLength, `SMILES 不能超过 ${DOCKING_LIMITS.smilesLength} 个字符`),
+      name: z.string({ error: '分子名称必须是字符串' }).trim().max(100, '分子名称不能超过 100 个字符').optional(),
+    },
+    { error: '每个分子必须是 {smiles, name} 对象' },
+  )
+  .strict();
+export type BatchLigand = z.infer<typeof batchLigand>;
+const batchLigands = z
+  .array(batchLigand, { error: 'ligands 必须是分子数组' })
+  .min(1, '分子列表不能为空')
+  .max(DOCKING_LIMITS.maxBatchLigands, `一批最多对接 ${DOCKING_LIMITS.maxBatchLigands} 个分子`);
+
+/**
+ * A batch (issue 30 §6, POST /api/v1/tasks/docking/batch): up to 50 molecules, as `ligands` or as
+ * the text of an SDF or SMILES file (`file`), docked into one receptor and box with one set of settings.
+ */
+export const dockingBatchInput = dockingSubmitInput
+  .omit({ smiles: true, ligand_name: true })
+  .extend({
+    ligands: batchLigands.optional().describe('要对接的分子（最多 50 个），每个为 {smiles, name}'),
+    file: z
+      .string({ error: 'file 必须是文件的文本内容' })
+      .max(DOCKING_LIMITS.maxBatchFile, `文件不能超过 ${DOCKING_LIMITS.maxBatchFile / 1_000_000} MB`)
+      .optional()
+      .describe('SDF 或 SMILES 文件的文本（每行“SMILES 名称”）；与 ligands 二选一'),
+    file_format: z.enum(['sdf', 'smi'], { error: 'file_format 只能是 sdf 或 smi' }).optional().describe('file 的格式；不填时自动识别'),
+    name: z.string({ error: '批次名称必须是字符串' }).trim().max(100, '批次名称不能超过 100 个字符').optional().describe('批次名称（显示用）'),
+  })
+  .strict();
+export type DockingBatchInput = z.infer<typeof dockingBatchInput>;
 
 export const TASK_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export const taskState = z.enum(TASK_STATES);
@@ -233,6 +272,8 @@ export const dockingTask = z.object({
   max_evals: z.number().int(),
   /** Set-up check (issue 30): this task redocks the co-crystal ligand of that task, with its box and settings. */
   check_of: z.string().nullable(),
+  /** The batch this task docks one molecule of (issue 30 §6), else null. */
+  batch_id: z.string().nullable().default(null),
   result: dockingResult.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
@@ -240,18 +281,72 @@ export const dockingTask = z.object({
 });
 export type DockingTask = z.infer<typeof dockingTask>;
 
-/** `docking_submit` returns the new task at once; the card follows it. */
-export const dockingSubmitOutput = z.object({ task: dockingTask });
+/** One molecule of a batch, as its row of the ranked table. */
+export const batchEntry = z.object({
+  /** Position in the submitted list (from 1). */
+  index: z.number().int(),
+  /** Place by best Vina score among the molecules docked so far (1 = best); null until docked. */
+  rank: z.number().int().nullable(),
+  name: z.string(),
+  smiles: z.string(),
+  docked_smiles: z.string(),
+  task_id: z.string(),
+  state: taskState,
+  progress: z.number(),
+  message: z.string(),
+  /** Best pose's Vina score (kcal/mol). */
+  score: z.number().nullable(),
+  /** Ligand efficiency: −score / heavy atoms (kcal/mol per heavy atom). */
+  ligand_efficiency: z.number().nullable(),
+  heavy_atoms: z.number().int().nullable(),
+  /** The best pose's interactions (PLIP). */
+  interactions: z.array(poseInteraction).nullable(),
+  /** Whether the best pose passed the sanity checks; null before it is docked. */
+  sanity_passed: z.boolean().nullable(),
+});
+export type BatchEntry = z.infer<typeof batchEntry>;
+
+/** A batch as its owner sees it: the settings shared by its molecules and the ranked table. */
+export const dockingBatch = z.object({
+  id: z.string(),
+  kind: z.literal('docking_batch'),
+  title: z.string(),
+  /** queued until one molecule runs, running while any is open, then done (even when some failed) or cancelled. */
+  state: taskState,
+  /** Molecules ended (done, failed, cancelled) over all, 0–1, the running ones' progress included. */
+  progress: z.number(),
+  counts: z.object({ queued: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }),
+  receptor: z.string(),
+  box: dockingBox,
+  exhaustiveness: z.number().int(),
+  num_modes: z.number().int(),
+  seed: z.number().int(),
+  /** Ranked rows first (best score first), then the others in submission order. */
+  entries: z.array(batchEntry),
+  created_at: z.string(),
+});
+export type DockingBatch = z.infer<typeof dockingBatch>;
+
+/** The docking tool's input: one molecule (`smiles`) or a batch (`ligands`, 2–50). */
+export const dockingToolInput = dockingSubmitInput.extend({
+  smiles: dockingSubmitInput.shape.smiles.optional().describe('要对接的一个分子的 SMILES；对接一批分子时改用 ligands'),
+  ligands: batchLigands.optional().describe('一次对接一批分子（最多 50 个，每个为 {smiles, name}），得到按打分排序的表格；与 smiles 二选一'),
+});
+export type DockingToolInput = z.infer<typeof dockingToolInput>;
+
+/** `docking_submit` returns the new task (or batch) at once; the card follows it. */
+export const dockingSubmitOutput = z.object({ task: dockingTask.optional(), batch: dockingBatch.optional() });
 export type DockingSubmitOutput = z.infer<typeof dockingSubmitOutput>;
 
 export const taskQueryInput = z
   .object({
     task_id: z.string().trim().min(1).max(64).optional().describe('任务 id；不填时列出你最近的任务'),
+    batch_id: z.string().trim().min(1).max(64).optional().describe('批量对接的批次 id：给出该批次按打分排序的表格'),
   })
   .strict();
 export type TaskQueryInput = z.infer<typeof taskQueryInput>;
 
-export const taskQueryOutput = z.object({ tasks: z.array(dockingTask) });
+export const taskQueryOutput = z.object({ tasks: z.array(dockingTask), batch: dockingBatch.optional() });
 export type TaskQueryOutput = z.infer<typeof taskQueryOutput>;
 
 export const taskIdParams = z.object({ id: z.string().min(1).max(64) });
@@ -277,6 +372,10 @@ export const taskDownloadQuery = z.object({
     .min(1, 'pose 必须在 1 到 20 之间')
     .max(DOCKING_LIMITS.maxModes, `pose 必须在 1 到 ${DOCKING_LIMITS.maxModes} 之间`)
     .default(1),
+});
+
+export const batchDownloadQuery = z.object({
+  format: z.enum(['csv', 'sdf'], { error: 'format 只能是 csv 或 sdf' }).default('csv'),
 });
 
 /** Plain words every docking answer carries (SPEC: a score is not an affinity). */

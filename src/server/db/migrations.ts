@@ -562,4 +562,23 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
+  '0029_docking_batches': {
+    async up(db: Kysely<unknown>) {
+      // Issue 30 §6: a batch docks up to 50 molecules into one receptor with one set of settings; each
+      // molecule is a task of its own (row, job, folder) that names its batch and its place in the list.
+      await db.schema
+        .createTable('docking_batches')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('input', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('docking_batches_user').on('docking_batches').columns(['user_id', 'created_at']).execute();
+      await db.schema.alterTable('tasks').addColumn('batch_id', 'text').execute();
+      await db.schema.alterTable('tasks').addColumn('batch_index', 'integer').execute();
+      await db.schema.createIndex('tasks_batch').on('tasks').column('batch_id').execute();
+    },
+  },
 };

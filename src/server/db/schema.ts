@@ -143,6 +143,20 @@ export interface TaskTable {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  /** The batch this task docks one molecule of (issue 30 §6), and its place there (from 1). */
+  batch_id?: string | null;
+  batch_index?: number | null;
+}
+
+/** A batch of docking tasks (issue 30 §6): one receptor, box and settings for up to 50 molecules. */
+export interface DockingBatchTable {
+  id: string;
+  user_id: string;
+  title: string;
+  /** JSON: receptor label, box and settings shared by the batch's tasks. */
+  input: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface JobTable {
@@ -405,4 +419,5 @@ export interface Database {
   artifacts: ArtifactTable;
   code_runs: CodeRunTable;
   tasks: TaskTable;
+  docking_batches: DockingBatchTable;
 }

@@ -32,6 +32,8 @@ export interface DockRun {
   interactions?: boolean;
   /** Receptor preparation (PDBFixer) and what the receptor file kept; absent: the receptor is used as written. */
   prep?: { missing_residues: boolean; altlocs_dropped: number; chains_kept: string[]; waters_kept: number };
+  /** The receptor is already prepared in `dir` (receptor.pdb fixed, receptor.pdbqt written: a batch's shared one), with what preparation changed. */
+  prepared?: { receptor_prep?: DockingResult['receptor_prep'] };
 }
 
 export interface DockHooks {
@@ -72,13 +74,17 @@ export async function prepareAndDock(run: DockRun, { signal, onStage = () => und
   const rotatable = Number(/^TORSDOF\s+(\d+)/m.exec(ligand)?.[1] ?? 0);
 
   let receptorPrep: DockingResult['receptor_prep'];
-  if (run.prep) {
-    onStage(0.04, run.prep.missing_residues ? '正在准备受体（PDBFixer 补全缺失原子与残基）' : '正在准备受体（PDBFixer 补全缺失原子）');
-    const fixed = await fixReceptor(dir, run.prep.missing_residues, signal);
-    receptorPrep = { ...fixed, altlocs_dropped: run.prep.altlocs_dropped, chains: run.prep.chains_kept, waters_kept: run.prep.waters_kept };
+  if (run.prepared) {
+    receptorPrep = run.prepared.receptor_prep;
+  } else {
+    if (run.prep) {
+      onStage(0.04, run.prep.missing_residues ? '正在准备受体（PDBFixer 补全缺失原子与残基）' : '正在准备受体（PDBFixer 补全缺失原子）');
+      const fixed = await fixReceptor(dir, run.prep.missing_residues, signal);
+      receptorPrep = { ...fixed, altlocs_dropped: run.prep.altlocs_dropped, chains: run.prep.chains_kept, waters_kept: run.prep.waters_kept };
+    }
+    onStage(0.06, '正在准备受体（加氢、PDBQT）');
+    await prepareReceptor(dir, signal);
   }
-  onStage(0.06, '正在准备受体（加氢、PDBQT）');
-  await prepareReceptor(dir, signal);
 
   onStage(0.1, '正在计算 Vina 格点');
   const args = [

@@ -6,7 +6,17 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { dockingBox, dockingResult, DOCKING_LIMITS, type DockingBox, type DockingSubmitInput, type DockingTask } from '../../contract/docking';
+import {
+  dockingBox,
+  dockingResult,
+  DOCKING_LIMITS,
+  type DockingBatch,
+  type DockingBatchInput,
+  type DockingBox,
+  type DockingResult,
+  type DockingSubmitInput,
+  type DockingTask,
+} from '../../contract/docking';
 import { declaredAtoms } from '../chem/atom-count';
 import type { Config } from '../config';
 import { now, type Db } from '../db/database';
@@ -20,6 +30,7 @@ import type { ChemService } from '../chem/service';
 import { structures } from '../chem/structures';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
+import { batchCsv, batchLigands, batchSdf, rankedEntries } from './batch';
 import { complexFile, DOCK_FILES as FILES, prepareAndDock } from './run';
 import { boxAround, checkBox, checkBoxHoldsReceptor, DockingInputError, findReference, ligandAtoms, ligandsOf, receptorOf, residueAtoms } from './structure';
 
@@ -43,6 +54,8 @@ const dockingSpec = z.object({
   max_evals: z.number().int().default(0),
   /** A set-up check: this task redocks the co-crystal ligand of task `check_of` with its box and settings. */
   check_of: z.string().nullable().default(null),
+  /** The molecule's name as given (batches: the table's and the SDF's title). */
+  name: z.string().default(''),
   /** Receptor preparation asked for, and what the receptor file kept (tasks before issue 30: none). */
   prep: z
     .object({ missing_residues: z.boolean(), chains: z.array(z.string()).optional(), waters: z.boolean(), altlocs_dropped: z.number().int(), chains_kept: z.array(z.string()), waters_kept: z.number().int() })
@@ -50,6 +63,12 @@ const dockingSpec = z.object({
     .default(null),
 });
 type DockingSpec = z.infer<typeof dockingSpec>;
+/** A request's settings: everything but the molecule. */
+type DockingSettings = Omit<DockingSubmitInput, 'smiles' | 'ligand_name'>;
+/** What a batch keeps (docking_batches.input): what its tasks share. */
+const batchSpec = z.object({ receptor: z.string(), box: dockingBox, exhaustiveness: z.number().int(), num_modes: z.number().int(), seed: z.number().int(), count: z.number().int() });
+/** The receptor a batch's first task prepared, kept for the others (in the batch's folder). */
+const SHARED_PREP = 'receptor-prep.json';
 type TaskRow = Selectable<TaskTable>;
 
 export interface TaskServiceOptions {
@@ -72,6 +91,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
   const root = path.join(config.dataDir, 'tasks');
   const dirOf = (id: string) => path.join(root, id);
+  /** A batch's folder (the receptor its first task prepared, shared by the others). */
+  const batchDirOf = (id: string) => path.join(config.dataDir, 'docking-batches', id);
   /** Running tasks of this process: their stop. */
   const running = new Map<string, AbortController>();
   const stopping = new AbortController();
@@ -100,6 +121,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       cpu: spec.cpu,
       max_evals: spec.max_evals,
       check_of: spec.check_of,
+      batch_id: row.batch_id ?? null,
       result,
       created_at: row.created_at,
       started_at: row.started_at,
@@ -156,21 +178,34 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   /** Whether RDKit reads a SMILES (the pose script builds every pose from it). */
   const rdkitReads = async (smiles: string) => (await chem.identify([smiles]).catch(() => [null]))[0] != null;
 
-  /** 429 when the user already has as many open tasks as allowed. */
-  async function checkActiveLimit(viewer: Viewer) {
-    const active = await db
+  /**
+   * 403 when the user keeps too many tasks to add `adding` more, 429 when they already have as many
+   * open submissions as allowed. A batch is one submission (its open tasks count once) and each of
+   * its molecules one kept task.
+   */
+  async function checkActiveLimit(viewer: Viewer, adding = 1) {
+    const open = await db
       .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select(['id', 'batch_id'])
       .where('user_id', '=', viewer.userId)
       .where('state', 'in', ['queued', 'running'])
-      .executeTakeFirst();
+      .execute();
+    const active = { n: new Set(open.map((t) => t.batch_id ?? t.id)).size };
     const kept = await db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', viewer.userId).executeTakeFirst();
     const keep = config.CSAI_DOCKING_MAX_TASKS_PER_USER;
-    if (Number(kept?.n ?? 0) >= keep) {
+    const have = Number(kept?.n ?? 0);
+    if (have >= keep) {
       throw new AppError(403, 'task_quota', `你保存的对接任务已达上限（${keep} 个），请先删除不再需要的任务（结束超过 ${ttlText} 的任务会自动删除）后再提交`);
     }
+    if (have + adding > keep) {
+      throw new AppError(
+        403,
+        'task_quota',
+        `这一批有 ${adding} 个分子，每个分子是一个对接任务；你已保存 ${have} 个任务，上限 ${keep} 个，最多还能提交 ${keep - have} 个。请先删除不再需要的任务（结束超过 ${ttlText} 的任务会自动删除），或减少这一批的分子`,
+      );
+    }
     const limit = config.CSAI_DOCKING_MAX_ACTIVE_PER_USER;
-    if (Number(active?.n ?? 0) >= limit) {
+    if (active.n >= limit) {
       throw new AppError(429, 'too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
     }
   }
@@ -185,7 +220,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     const t = now();
     try {
       await db.transaction().execute(async (trx) => {
-        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id }, { maxAttempts: 3 });
+        // `owner`: the queue takes docking jobs round-robin by user (a batch's jobs one turn at a time).
+        const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: id, owner: viewer.userId }, { maxAttempts: 3 });
         await trx
           .insertInto('tasks')
           .values({ id, user_id: viewer.userId, kind: 'docking', job_id: jobId, state: 'queued', progress: 0, message: '排队中', title, input: JSON.stringify(spec), result: null, created_at: t, started_at: null, finished_at: null, updated_at: t })
@@ -230,17 +266,20 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     return enqueue(viewer, check, receptorOf(pdb.pdb, { chains: spec.prep?.chains, waters: spec.prep?.waters ?? false }).pdb, records, `设置检验：重对接 ${ligand.name} → ${spec.receptor || '受体'}`);
   }
 
-  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
+  /** The settings' checks against the server's caps (before anything is looked up). */
+  function checkSettings(input: DockingSettings) {
     if (missingPrograms().length) throw dockingUnavailable();
     const cap = config.CSAI_DOCKING_MAX_EXHAUSTIVENESS;
     if (input.exhaustiveness > cap) {
       throw new DockingInputError(`exhaustiveness 不能超过 ${cap}（本服务器的上限，由 CSAI_DOCKING_MAX_EXHAUSTIVENESS 设置）`, 'exhaustiveness');
     }
-    await checkActiveLimit(viewer);
     if (input.center && !input.size) {
       throw new DockingInputError('给出盒子中心（center）时也要给出盒子尺寸（size）', 'size');
     }
+  }
 
+  /** The receptor (prepared as asked), the box and the settings of a request; nothing is written. */
+  async function receptorAndBox(viewer: Viewer, input: DockingSettings, docIds: readonly string[]) {
     const pdb = await receptorText(viewer, input.receptor, docIds);
     const prepared = receptorOf(pdb.pdb, { chains: input.receptor_prep?.chains, waters: input.receptor_prep?.waters ?? false });
     const receptor = prepared.pdb;
@@ -258,18 +297,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     }
     checkBox(box.size);
     if (box.source === 'explicit') checkBoxHoldsReceptor(box, receptor);
-    if (input.smiles.includes('*')) throw new DockingInputError('对接分子不能含连接点或未知原子（*）：请给出完整的结构', 'smiles');
-    const atoms = declaredAtoms(input.smiles, 'smiles');
-    if (atoms > DOCKING_LIMITS.maxLigandAtoms) {
-      throw new DockingInputError(`配体过大：含 ${atoms} 个原子，对接的上限为 ${DOCKING_LIMITS.maxLigandAtoms} 个`, 'smiles');
-    }
-    const docked = await protonate(input.smiles);
-    if (!(await rdkitReads(docked))) throw new DockingInputError(`RDKit 无法读取该分子在 pH 7.4 质子化后的结构（${docked}），无法为构象指定键级与氢`, 'smiles');
-
     const receptorLabel = pdb.pdb_id || input.receptor || pdb.doc_id || '';
-    const spec: DockingSpec = {
-      smiles: input.smiles,
-      docked_smiles: docked,
+    const spec: Omit<DockingSpec, 'smiles' | 'docked_smiles' | 'name'> = {
       receptor: receptorLabel,
       box,
       reference: !!reference,
@@ -288,7 +317,213 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
         waters_kept: prepared.waters,
       },
     };
-    return enqueue(viewer, spec, receptor, reference, `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`);
+    return { receptor, reference, spec, receptorLabel };
+  }
+
+  /** A SMILES checked before anything is queued: one molecule, no wildcard, not too large, readable by Open Babel and RDKit; the docked SMILES. */
+  async function dockable(smiles: string): Promise<string> {
+    if (smiles.includes('*')) throw new DockingInputError('对接分子不能含连接点或未知原子（*）：请给出完整的结构', 'smiles');
+    const atoms = declaredAtoms(smiles, 'smiles');
+    if (atoms > DOCKING_LIMITS.maxLigandAtoms) {
+      throw new DockingInputError(`配体过大：含 ${atoms} 个原子，对接的上限为 ${DOCKING_LIMITS.maxLigandAtoms} 个`, 'smiles');
+    }
+    const docked = await protonate(smiles);
+    if (!(await rdkitReads(docked))) throw new DockingInputError(`RDKit 无法读取该分子在 pH 7.4 质子化后的结构（${docked}），无法为构象指定键级与氢`, 'smiles');
+    return docked;
+  }
+
+  async function submit(viewer: Viewer, input: DockingSubmitInput, docIds: readonly string[] = []): Promise<DockingTask> {
+    checkSettings(input);
+    await checkActiveLimit(viewer);
+    const { receptor, reference, spec, receptorLabel } = await receptorAndBox(viewer, input, docIds);
+    const docked = await dockable(input.smiles);
+    return enqueue(viewer, { ...spec, smiles: input.smiles, docked_smiles: docked, name: input.ligand_name ?? '' }, receptor, reference, `${input.ligand_name || input.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`);
+  }
+
+  /**
+   * A batch (issue 30 §6): up to 50 molecules docked into one receptor and box with one set of
+   * settings, each as a task of its own. Every molecule is checked first; one that cannot be docked
+   * refuses the whole batch with a message per molecule, and nothing is written. The batch's row,
+   * its tasks and their jobs are written in one transaction.
+   */
+  async function submitBatch(viewer: Viewer, input: DockingBatchInput, docIds: readonly string[] = []): Promise<DockingBatch> {
+    checkSettings(input);
+    const ligands = await batchLigands(input, AbortSignal.timeout(60_000)).catch((err: unknown) => {
+      if (err instanceof DockingInputError) throw err;
+      log.warn({ err }, 'reading a batch file failed');
+      throw new DockingInputError('无法读取该文件：请提交 SDF 或每行“SMILES 名称”的 SMILES 文件', 'file');
+    });
+    await checkActiveLimit(viewer, ligands.length);
+    const { receptor, reference, spec, receptorLabel } = await receptorAndBox(viewer, input, docIds);
+
+    // Each molecule checked as a single submission would be (three Open Babel runs at a time).
+    const label = (i: number) => `第 ${i + 1} 个分子${ligands[i]!.name ? `（${ligands[i]!.name}）` : ''}`;
+    const docked: string[] = new Array<string>(ligands.length).fill('');
+    const problems: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < ligands.length; i = next++) {
+        const l = ligands[i]!;
+        try {
+          if (l.error) throw new DockingInputError(l.error, 'file');
+          docked[i] = await dockable(l.smiles);
+        } catch (err) {
+          if (!(err instanceof DockingInputError)) throw err;
+          problems[i] = `${label(i)}：${err.message}`;
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+    const bad = problems.filter(Boolean);
+    if (bad.length) throw new DockingInputError(`${ligands.length} 个分子中有 ${bad.length} 个无法对接，整批未提交：${bad.join('；')}`, input.ligands ? 'ligands' : 'file');
+
+    const id = randomBytes(12).toString('base64url');
+    const ids = ligands.map(() => randomBytes(12).toString('base64url'));
+    const title = `${input.name || `批量对接 ${ligands.length} 个分子`} → ${receptorLabel || '受体'}`;
+    const written = [batchDirOf(id), ...ids.map(dirOf)];
+    try {
+      await fsp.mkdir(batchDirOf(id), { recursive: true });
+      for (const taskId of ids) {
+        await fsp.mkdir(dirOf(taskId), { recursive: true });
+        await fsp.writeFile(path.join(dirOf(taskId), FILES.receptorPdb), receptor);
+        if (reference) await fsp.writeFile(path.join(dirOf(taskId), FILES.reference), reference);
+      }
+      const t = now();
+      await db.transaction().execute(async (trx) => {
+        const shared = { receptor: spec.receptor, box: spec.box, exhaustiveness: spec.exhaustiveness, num_modes: spec.num_modes, seed: spec.seed, count: ligands.length };
+        await trx.insertInto('docking_batches').values({ id, user_id: viewer.userId, title, input: JSON.stringify(shared), created_at: t, updated_at: t }).execute();
+        for (const [i, l] of ligands.entries()) {
+          const jobId = await jobQueue(trx).enqueue(DOCKING_JOB, { taskId: ids[i], owner: viewer.userId }, { maxAttempts: 3 });
+          const taskSpec: DockingSpec = { ...spec, smiles: l.smiles, docked_smiles: docked[i]!, name: l.name ?? '' };
+          await trx
+            .insertInto('tasks')
+            .values({
+              id: ids[i]!,
+              user_id: viewer.userId,
+              kind: 'docking',
+              job_id: jobId,
+              state: 'queued',
+              progress: 0,
+              message: '排队中',
+              title: `${l.name || l.smiles.slice(0, 60)} → ${receptorLabel || '受体'}`,
+              input: JSON.stringify(taskSpec),
+              result: null,
+              created_at: t,
+              started_at: null,
+              finished_at: null,
+              updated_at: t,
+              batch_id: id,
+              batch_index: i + 1,
+            })
+            .execute();
+        }
+      });
+    } catch (err) {
+      await Promise.all(written.map((d) => fsp.rm(d, { recursive: true, force: true })));
+      throw err;
+    }
+    runner.wake();
+    return getBatch(viewer, id);
+  }
+
+  /** The caller's own batch, else 404. */
+  async function ownBatch(viewer: Viewer, id: string) {
+    const row = await db.selectFrom('docking_batches').selectAll().where('id', '=', id).where('user_id', '=', viewer.userId).executeTakeFirst();
+    if (!row) throw notFound('批次不存在');
+    return row;
+  }
+
+  /** A batch with its ranked table. */
+  async function getBatch(viewer: Viewer, id: string): Promise<DockingBatch> {
+    const batch = await ownBatch(viewer, id);
+    const shared = batchSpec.parse(JSON.parse(batch.input));
+    const rows = await db.selectFrom('tasks').selectAll().where('batch_id', '=', id).where('user_id', '=', viewer.userId).orderBy('batch_index').execute();
+    const tasks = rows.map((r) => {
+      const spec = dockingSpec.parse(JSON.parse(r.input));
+      const result: DockingResult | null = r.result ? dockingResult.parse(JSON.parse(r.result)) : null;
+      return { id: r.id, index: r.batch_index ?? 0, name: spec.name, smiles: spec.smiles, docked_smiles: spec.docked_smiles, state: r.state, progress: r.progress, message: r.message, result };
+    });
+    const counts = { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
+    for (const t of tasks) counts[t.state]++;
+    const open = counts.queued + counts.running;
+    const ended = tasks.length - open;
+    const state: DockingBatch['state'] = open > 0 ? (counts.running > 0 || ended > 0 ? 'running' : 'queued') : counts.cancelled > 0 ? 'cancelled' : counts.done > 0 ? 'done' : 'failed';
+    const running = tasks.filter((t) => t.state === 'running').reduce((sum, t) => sum + t.progress, 0);
+    return {
+      id: batch.id,
+      kind: 'docking_batch',
+      title: batch.title,
+      state,
+      progress: tasks.length ? Math.round((1000 * (ended + running)) / tasks.length) / 1000 : 1,
+      counts,
+      receptor: shared.receptor,
+      box: shared.box,
+      exhaustiveness: shared.exhaustiveness,
+      num_modes: shared.num_modes,
+      seed: shared.seed,
+      entries: rankedEntries(tasks),
+      created_at: batch.created_at,
+    };
+  }
+
+  /** Cancels every queued or running task of a batch (their processes are killed); ended ones stay as they are. */
+  async function cancelBatch(viewer: Viewer, id: string): Promise<DockingBatch> {
+    await ownBatch(viewer, id);
+    const open = await db.selectFrom('tasks').select(['id', 'job_id']).where('batch_id', '=', id).where('user_id', '=', viewer.userId).where('state', 'in', ['queued', 'running']).execute();
+    if (open.length === 0) throw conflict('批次中的任务都已结束，无法取消', 'task_finished');
+    const t = now();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('tasks').set({ state: 'cancelled', message: '已取消', finished_at: t, updated_at: t }).where('batch_id', '=', id).where('state', 'in', ['queued', 'running']).execute();
+      const jobs = open.map((o) => o.job_id).filter((j): j is number => j !== null);
+      if (jobs.length) await trx.updateTable('jobs').set({ state: 'failed', error: 'cancelled', updated_at: t }).where('id', 'in', jobs).where('state', '=', 'queued').execute();
+    });
+    for (const o of open) running.get(o.id)?.abort('cancelled');
+    return getBatch(viewer, id);
+  }
+
+  /** Deletes an ended batch: its tasks with their files, then the batch. */
+  async function removeBatch(viewer: Viewer, id: string): Promise<{ deleted: number }> {
+    await ownBatch(viewer, id);
+    const tasks = await db.selectFrom('tasks').select(['id', 'state']).where('batch_id', '=', id).execute();
+    if (tasks.some((t) => t.state === 'queued' || t.state === 'running')) throw conflict('批次中还有任务在排队或运行，请先全部取消再删除', 'task_running');
+    for (const t of tasks) await removeTask(t.id);
+    await db.deleteFrom('docking_batches').where('id', '=', id).execute();
+    await fsp.rm(batchDirOf(id), { recursive: true, force: true });
+    return { deleted: tasks.length };
+  }
+
+  /** The ranked table as CSV, or the best pose of each docked molecule as SDF. */
+  async function batchFile(viewer: Viewer, id: string, format: 'csv' | 'sdf'): Promise<{ text: string; name: string; mime: string }> {
+    const batch = await getBatch(viewer, id);
+    if (format === 'csv') return { text: batchCsv(batch.entries), name: `docking-batch-${id}.csv`, mime: 'text/csv; charset=utf-8' };
+    if (!batch.entries.some((e) => e.rank !== null)) throw conflict('批次中还没有完成对接的分子，还没有可下载的构象', 'task_not_done');
+    return { text: await batchSdf(batch.entries, (taskId) => path.join(dirOf(taskId), FILES.sdf)), name: `docking-batch-${id}.sdf`, mime: 'chemical/x-mdl-sdfile' };
+  }
+
+  /** The receptor a batch's first task prepared (PDBFixer, then PDBQT), when there is one: copied into this task's folder. */
+  async function sharedReceptor(batchId: string, dir: string): Promise<{ receptor_prep?: DockingResult['receptor_prep'] } | undefined> {
+    const from = batchDirOf(batchId);
+    try {
+      const prep = JSON.parse(await fsp.readFile(path.join(from, SHARED_PREP), 'utf8')) as { receptor_prep?: DockingResult['receptor_prep'] };
+      await fsp.copyFile(path.join(from, FILES.receptorPdb), path.join(dir, FILES.receptorPdb));
+      await fsp.copyFile(path.join(from, FILES.receptorPdbqt), path.join(dir, FILES.receptorPdbqt));
+      return prep;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keeps a batch task's prepared receptor for the batch's other tasks (written whole, then renamed). */
+  async function shareReceptor(batchId: string, dir: string, result: DockingResult) {
+    const to = batchDirOf(batchId);
+    if (fs.existsSync(path.join(to, SHARED_PREP))) return;
+    await fsp.mkdir(to, { recursive: true });
+    const tmp = `.${randomBytes(6).toString('hex')}`;
+    await fsp.copyFile(path.join(dir, FILES.receptorPdb), path.join(to, FILES.receptorPdb + tmp));
+    await fsp.copyFile(path.join(dir, FILES.receptorPdbqt), path.join(to, FILES.receptorPdbqt + tmp));
+    await fsp.rename(path.join(to, FILES.receptorPdb + tmp), path.join(to, FILES.receptorPdb));
+    await fsp.rename(path.join(to, FILES.receptorPdbqt + tmp), path.join(to, FILES.receptorPdbqt));
+    await fsp.writeFile(path.join(to, SHARED_PREP), JSON.stringify({ receptor_prep: result.receptor_prep }));
   }
 
   /** Docks one task; returns normally when it ended (done, failed, cancelled), throws only when the server stops. */
@@ -310,8 +545,23 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       return;
     }
     try {
+      // A batch's tasks share one receptor preparation: the first to finish keeps it for the others.
+      const prepared = row.batch_id ? await sharedReceptor(row.batch_id, dir) : undefined;
       const result = await prepareAndDock(
-        { dir, dockedSmiles: spec.docked_smiles, name: row.title.split(' → ')[0], box: spec.box, exhaustiveness: spec.exhaustiveness, numModes: spec.num_modes, seed: spec.seed, cpu: spec.cpu, maxEvals: spec.max_evals, reference: spec.reference, prep: spec.prep ?? undefined },
+        {
+          dir,
+          dockedSmiles: spec.docked_smiles,
+          name: spec.name || row.title.split(' → ')[0],
+          box: spec.box,
+          exhaustiveness: spec.exhaustiveness,
+          numModes: spec.num_modes,
+          seed: spec.seed,
+          cpu: spec.cpu,
+          maxEvals: spec.max_evals,
+          reference: spec.reference,
+          prep: spec.prep ?? undefined,
+          prepared,
+        },
         {
           signal,
           // Only while running: a late progress line must not overwrite a cancellation.
@@ -322,6 +572,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
 
       const current = await db.selectFrom('tasks').select('state').where('id', '=', taskId).executeTakeFirst();
       if (current?.state !== 'running') return; // cancelled at the last moment
+      if (row.batch_id && !prepared) await shareReceptor(row.batch_id, dir, result).catch((err: unknown) => log.warn({ err, taskId }, 'keeping a batch receptor failed'));
       await updateOpen(taskId, { state: 'done', progress: 1, message: '完成', result: JSON.stringify(result), finished_at: now() });
     } catch (err) {
       if (stopping.signal.aborted) throw new Error('server stopping'); // the job stays running and runs again after the restart
@@ -351,7 +602,8 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
         await work(taskId.data.taskId);
       },
     },
-    { concurrency: config.CSAI_DOCKING_CONCURRENCY, pollMs: 1000 },
+    // One job more than the slots, for a user with none running: another user's batch never holds every slot.
+    { concurrency: config.CSAI_DOCKING_CONCURRENCY, pollMs: 1000, newOwnerExtra: 1 },
   );
 
   /** Ended tasks older than CSAI_DOCKING_TASK_TTL_DAYS go with their files; returns how many. */
@@ -363,6 +615,16 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
       .where('updated_at', '<', new Date(at - ttlMs).toISOString())
       .execute();
     for (const t of old) await removeTask(t.id);
+    // Batches whose tasks are all gone (expired or deleted one by one).
+    const empty = await db
+      .selectFrom('docking_batches')
+      .select('id')
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('tasks').select('tasks.id').whereRef('tasks.batch_id', '=', 'docking_batches.id'))))
+      .execute();
+    for (const b of empty) {
+      await db.deleteFrom('docking_batches').where('id', '=', b.id).execute();
+      await fsp.rm(batchDirOf(b.id), { recursive: true, force: true });
+    }
     return old.length;
   }
 
@@ -407,6 +669,16 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     },
     submit,
     checkSetup,
+    submitBatch,
+    getBatch,
+    cancelBatch,
+    removeBatch,
+    batchFile,
+    /** The caller's batches, newest first. */
+    async listBatches(viewer: Viewer, limit = 50): Promise<DockingBatch[]> {
+      const rows = await db.selectFrom('docking_batches').select('id').where('user_id', '=', viewer.userId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+      return Promise.all(rows.map((r) => getBatch(viewer, r.id)));
+    },
     async list(viewer: Viewer, limit = 50): Promise<DockingTask[]> {
       const rows = await db.selectFrom('tasks').selectAll().where('user_id', '=', viewer.userId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
       return rows.map(toTask);

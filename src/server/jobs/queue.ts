@@ -50,7 +50,8 @@ export function jobQueue(db: Executor) {
      * Takes a due job of the given kinds, marking it running with a lease. Fair across users (issue
      * 16 #2): jobs about a document are taken round-robin by its owner — every owner's oldest job
      * before anyone's second, counting the jobs of theirs already running — so one user's backlog
-     * never holds up another's first document. Jobs of no document share one owner; inside a turn
+     * never holds up another's first document. Jobs of no document have the payload's `owner`
+     * (docking), else share one owner; inside a turn
      * the oldest goes first. With `newOwnersOnly`, only the first job of an owner with none running
      * (on any node) is taken: the runner's claims beyond its capacity (issue 33).
      */
@@ -58,12 +59,14 @@ export function jobQueue(db: Executor) {
       const t = now();
       const engine = engineOf(db);
       const docId = jsonText(engine, 'jobs.payload', 'docId');
+      // Jobs of no document may name their owner in the payload (docking: issue 30 §6).
+      const owner = sql`coalesce(d.owner_id, ${jsonText(engine, 'jobs.payload', 'owner')}, '')`;
       // An owner's turn counts the jobs of theirs already running, then their queued ones oldest first.
       const fair = (limit: number) => sql<number>`(select id from (
           select q.id, coalesce(r.n, 0) + row_number() over (partition by q.owner order by q.id) as turn
-          from (select jobs.id, coalesce(d.owner_id, '') as owner from jobs left join kb_documents d on d.id = ${docId}
+          from (select jobs.id, ${owner} as owner from jobs left join kb_documents d on d.id = ${docId}
                 where jobs.state = 'queued' and jobs.kind in (${sql.join(kinds)}) and jobs.run_after <= ${t}) q
-          left join (select coalesce(d.owner_id, '') as owner, count(*) as n from jobs left join kb_documents d on d.id = ${docId}
+          left join (select ${owner} as owner, count(*) as n from jobs left join kb_documents d on d.id = ${docId}
                 where jobs.state = 'running' and jobs.kind in (${sql.join(kinds)}) group by 1) r on r.owner = q.owner
         ) as f ${opts.newOwnersOnly ? sql`where turn = 1` : sql``} order by turn, id limit ${sql.lit(limit)})`;
       if (engine === 'postgres') return claimLocked(db, fair(CLAIM_CANDIDATES), kinds, t);

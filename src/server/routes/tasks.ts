@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { dockingSubmitInput, dockingTask, setupCheckInput, taskDownloadQuery, taskIdParams } from '../../contract/docking';
+import { batchDownloadQuery, dockingBatch, dockingBatchInput, dockingSubmitInput, dockingTask, setupCheckInput, taskDownloadQuery, taskIdParams } from '../../contract/docking';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { DockingInputError } from '../docking/structure';
 import { badRequest, forbidden } from '../errors';
@@ -35,6 +35,48 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
     // SPEC §6: the alternate tool list omits docking; its HTTP door is closed too.
     if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
     return ok(await tasks.submit(viewer, req.body).catch(inputError));
+  });
+
+  app.post('/docking/batch', {
+    schema: {
+      tags,
+      summary: 'Queue a batch: up to 50 molecules (a list, or an SDF or SMILES file as text) docked into one receptor and box; returns the batch at once',
+      body: dockingBatchInput,
+      response: { 200: okSchema(dockingBatch), ...errorResponses, 503: failure },
+    },
+    bodyLimit: 6 * 1024 * 1024,
+  }, async (req) => {
+    const viewer = await user(req);
+    if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
+    return ok(await tasks.submitBatch(viewer, req.body).catch(inputError));
+  });
+
+  app.get('/batches', {
+    schema: { tags, summary: "The caller's docking batches, newest first (at most 50), each with its ranked table", response: { 200: okSchema(z.array(dockingBatch)), ...errorResponses } },
+  }, async (req) => ok(await tasks.listBatches(await user(req))));
+
+  app.get('/batches/:id', {
+    schema: { tags, summary: "One of the caller's batches: progress per molecule and the table ranked by Vina score (ligand efficiency, key interactions, pose sanity)", params: taskIdParams, response: { 200: okSchema(dockingBatch), ...errorResponses } },
+  }, async (req) => ok(await tasks.getBatch(await user(req), req.params.id)));
+
+  app.post('/batches/:id/cancel', {
+    schema: { tags, summary: "Cancel every queued or running task of a batch (their processes are killed)", params: taskIdParams, response: { 200: okSchema(dockingBatch), ...errorResponses } },
+  }, async (req) => ok(await tasks.cancelBatch(await user(req), req.params.id)));
+
+  app.delete('/batches/:id', {
+    schema: { tags, summary: "Delete one of the caller's ended batches with its tasks and their files", params: taskIdParams, response: { 200: okSchema(z.object({ deleted: z.number().int() })), ...errorResponses } },
+  }, async (req) => ok(await tasks.removeBatch(await user(req), req.params.id), '已删除'));
+
+  app.get('/batches/:id/download', {
+    schema: { tags, summary: "A batch's ranked table as CSV, or the best pose of each docked molecule as SDF (scores, ligand efficiency and interactions as properties)", params: taskIdParams, querystring: batchDownloadQuery },
+  }, async (req, reply) => {
+    const file = await tasks.batchFile(await user(req), req.params.id, req.query.format);
+    reply
+      .header('Content-Type', file.mime)
+      .header('Content-Disposition', contentDisposition(file.name))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-cache');
+    return reply.send(file.text);
   });
 
   app.post('/:id/check', {

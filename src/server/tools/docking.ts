@@ -1,10 +1,11 @@
 import {
-  dockingSubmitInput,
+  dockingToolInput,
   dockingSubmitOutput,
   taskQueryInput,
   taskQueryOutput,
   VINA_SCORE_NOTE,
-  type DockingSubmitInput,
+  type DockingBatch,
+  type DockingToolInput,
   type DockingSubmitOutput,
   type DockingPose,
   type DockingTask,
@@ -73,22 +74,53 @@ export function describeTask(task: DockingTask): string {
   ].join('\n');
 }
 
-/** `docking_submit` (issue 13 §1): queues a Vina docking job and returns its id at once. */
-export const dockingSubmitTool: ToolFactory = (services): ToolDefinition<DockingSubmitInput, DockingSubmitOutput> => ({
+/** A batch for the model: its progress and, as molecules finish, the ranked table. */
+export function describeBatch(batch: DockingBatch): string {
+  const c = batch.counts;
+  const total = batch.entries.length;
+  const head = `批次 ${batch.id}（${batch.title}）：${STATE[batch.state]}，${total} 个分子中已完成 ${c.done} 个${c.failed ? `、失败 ${c.failed} 个` : ''}${c.cancelled ? `、取消 ${c.cancelled} 个` : ''}${c.running ? `、运行中 ${c.running} 个` : ''}${c.queued ? `、排队 ${c.queued} 个` : ''}。`;
+  const settings = `盒子：中心 (${batch.box.center.join(', ')})，尺寸 ${batch.box.size.join(' × ')} Å；搜索强度（Vina exhaustiveness）${batch.exhaustiveness}，随机种子 ${batch.seed}。`;
+  const ranked = batch.entries.filter((e) => e.rank !== null);
+  const open = batch.entries.filter((e) => e.rank === null && e.state !== 'queued' && e.state !== 'running');
+  return [
+    head,
+    settings,
+    ...(ranked.length
+      ? [
+          '| 排名 | 分子 | Vina 打分 (kcal/mol) | 配体效率 (kcal/mol/重原子) | 构象检查 | 关键相互作用（PLIP） |',
+          '| --- | --- | --- | --- | --- | --- |',
+          ...ranked.map((e) => `| ${e.rank} | ${e.name || e.smiles} | ${e.score!.toFixed(2)} | ${fmt(e.ligand_efficiency)} | ${e.sanity_passed === null ? '—' : e.sanity_passed ? '通过' : '未通过'} | ${keyInteractions(e.interactions ?? undefined)} |`),
+        ]
+      : []),
+    ...open.map((e) => `- 第 ${e.index} 个分子 ${e.name || e.smiles}：${STATE[e.state]}${e.state === 'failed' ? `（${e.message}）` : ''}`),
+  ].join('\n');
+}
+
+/** `docking_submit` (issue 13 §1): queues a Vina docking job (or, with `ligands`, a batch: issue 30 §6) and returns its id at once. */
+export const dockingSubmitTool: ToolFactory = (services): ToolDefinition<DockingToolInput, DockingSubmitOutput> => ({
   name: 'docking_submit',
-  input: dockingSubmitInput,
+  input: dockingToolInput,
   output: dockingSubmitOutput,
   description:
-    '提交分子对接任务（AutoDock Vina）：把一个 SMILES 分子对接到知识库中某个 PDB 结构的口袋里。盒子取自结构中的参考配体（默认第一个配体）、指定残基，或给出中心与尺寸。任务在后台运行，立即返回任务 id；用 task_query 查看进度与结果。',
+    '提交分子对接任务（AutoDock Vina）：把一个 SMILES 分子（smiles）或一批最多 50 个分子（ligands）对接到知识库中某个 PDB 结构的口袋里。盒子取自结构中的参考配体（默认第一个配体）、指定残基，或给出中心与尺寸。任务在后台运行，立即返回任务（或批次）id；用 task_query 查看进度与结果，批次给出按打分排序的表格。',
   availability: () => availability(services.tasks),
-  timeoutMs: 60_000,
+  timeoutMs: 120_000,
   async run(input, ctx) {
     if (!services.tasks) throw new ToolInputError('本服务器未启动后台任务服务');
-    const task = await services.tasks.submit(ctx.viewer, input, ctx.docIds).catch(asToolError);
+    const { smiles, ligands, ligand_name, ...settings } = input;
+    if (ligands && smiles) throw new ToolInputError('smiles 与 ligands 只能给出其中一个：对接一个分子用 smiles，对接一批分子用 ligands');
+    if (ligands) return { batch: await services.tasks.submitBatch(ctx.viewer, { ...settings, ligands }, ctx.docIds).catch(asToolError) };
+    if (!smiles) throw new ToolInputError('请提供要对接分子的 SMILES（smiles），或一批分子（ligands）');
+    const task = await services.tasks.submit(ctx.viewer, { ...settings, smiles, ligand_name }, ctx.docIds).catch(asToolError);
     return { task };
   },
   // Issue 32 §2: said as of the submission, without a tool name; the task card shows the live state.
-  summarize: ({ task }) => `已提交对接任务 ${task.id}（${task.title}），任务在后台运行，进度和结果在回答中的任务卡片上实时更新。\n${describeTask(task)}\n${VINA_SCORE_NOTE}`,
+  summarize: ({ task, batch }) =>
+    batch
+      ? `已提交批量对接 ${batch.id}（${batch.title}，${batch.entries.length} 个分子），任务在后台依次运行，回答中的批次卡片实时显示按打分排序的表格。\n${describeBatch(batch)}\n${VINA_SCORE_NOTE}`
+      : task
+        ? `已提交对接任务 ${task.id}（${task.title}），任务在后台运行，进度和结果在回答中的任务卡片上实时更新。\n${describeTask(task)}\n${VINA_SCORE_NOTE}`
+        : '',
 });
 
 /** `task_query` (issue 13 §1): the caller's tasks, or one of them with its result. */
@@ -96,15 +128,17 @@ export const taskQueryTool: ToolFactory = (services): ToolDefinition<TaskQueryIn
   name: 'task_query',
   input: taskQueryInput,
   output: taskQueryOutput,
-  description: '查询你提交的后台任务（分子对接）：不带 task_id 时列出最近的任务及状态；带 task_id 时给出该任务的进度或结果（各构象的 Vina 打分与 RMSD）。',
+  description: '查询你提交的后台任务（分子对接）：不带 task_id 时列出最近的任务及状态；带 task_id 时给出该任务的进度或结果（各构象的 Vina 打分与 RMSD）；带 batch_id 时给出该批次按打分排序的表格。',
   availability: () => (services.tasks ? { enabled: true } : { enabled: false, reason: '本服务器未启动后台任务服务。' }),
   async run(input, ctx) {
     const tasks = services.tasks;
     if (!tasks) throw new ToolInputError('本服务器未启动后台任务服务');
+    if (input.batch_id) return { tasks: [], batch: await tasks.getBatch(ctx.viewer, input.batch_id).catch(asToolError) };
     if (input.task_id) return { tasks: [await tasks.get(ctx.viewer, input.task_id).catch(asToolError)] };
     return { tasks: await tasks.list(ctx.viewer, 20) };
   },
-  summarize: ({ tasks }) => {
+  summarize: ({ tasks, batch }) => {
+    if (batch) return `${describeBatch(batch)}\n${VINA_SCORE_NOTE}`;
     if (tasks.length === 0) return '你还没有提交过后台任务。';
     if (tasks.length === 1) return describeTask(tasks[0]!);
     return ['你最近的任务：', ...tasks.map((t) => `- ${t.id}：对接 ${t.title}，${STATE[t.state]}${t.state === 'running' ? ` ${Math.round(t.progress * 100)}%` : ''}${t.state === 'done' && t.result?.poses[0] ? `，最优 Vina 打分 ${t.result.poses[0].score.toFixed(2)} kcal/mol` : ''}`), VINA_SCORE_NOTE].join('\n');

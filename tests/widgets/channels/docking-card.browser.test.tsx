@@ -17,7 +17,7 @@ const okJson = (data: unknown) => json(200, { success: true, data, message: '' }
 const queued: DockingTask = {
   id: 't1', kind: 'docking', state: 'queued', progress: 0, message: '排队中', title: '5DN → 5DPV', smiles: 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2', docked_smiles: 'Brc1cccc(c1)c1cc(C(=O)[O-])c2c(n1)c(F)ccc2', receptor: '5DPV',
   box: { center: [-6.9, -10.6, 13.1], size: [18.5, 16.2, 15.1], source: 'ligand', label: '5DN A:401' },
-  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, max_evals: 500000, check_of: null, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
+  exhaustiveness: 8, num_modes: 9, seed: 42, cpu: 2, max_evals: 500000, check_of: null, batch_id: null, result: null, created_at: '2026-01-01T00:00:00Z', started_at: null, finished_at: null,
 };
 function sanity(passed: boolean) {
   const checks = { bond_lengths: true, bond_angles: true, internal_clash: true, aromatic_rings_flat: true, protein_clash: true, stereochemistry: true };

@@ -5,6 +5,7 @@ import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import type { ToolCardProps } from './index';
 import { dockingStrings } from './docking.strings';
+import { BatchView } from './DockingBatchView';
 
 addStrings('docking', dockingStrings);
 // Defined here too (a card shown without the loader); 3Dmol itself loads only when a view is shown.
@@ -213,10 +214,12 @@ const Fallback = ({ content }: Pick<ToolCardProps, 'content'>) => (
   </p>
 );
 
-/** docking_submit: the new task, followed until it ends. */
+/** docking_submit: the new task (or batch), followed until it ends. */
 export function DockingCard({ ok, content, data }: ToolCardProps) {
   const parsed = ok ? dockingSubmitOutput.safeParse(data) : undefined;
   if (!parsed?.success) return <Fallback content={content} />;
+  if (parsed.data.batch) return <BatchView initial={parsed.data.batch} TaskView={TaskView} />;
+  if (!parsed.data.task) return <Fallback content={content} />;
   return <TaskView initial={parsed.data.task} />;
 }
 
@@ -226,6 +229,7 @@ export function TaskCard({ ok, content, data }: ToolCardProps) {
   const parsed = ok ? taskQueryOutput.safeParse(data) : undefined;
   const [open, setOpen] = useState<string | null>(null);
   if (!parsed?.success) return <Fallback content={content} />;
+  if (parsed.data.batch) return <BatchView initial={parsed.data.batch} TaskView={TaskView} />;
   const { tasks } = parsed.data;
   if (tasks.length === 1) return <TaskView initial={tasks[0]!} />;
   const chosen = tasks.find((x) => x.id === open);
