@@ -34,7 +34,11 @@ export function smilesFile(text: string): ReadLigand[] {
 export async function sdfFile(text: string, signal: AbortSignal): Promise<ReadLigand[]> {
   const out = await runProgram(DOCKING_PYTHON, ['-I', LIGANDS_SCRIPT], { input: text, signal });
   const { records } = sdfRecords.parse(JSON.parse(out.stdout.trim().split('\n').pop() ?? '{}'));
-  return records.map((r) => (r.smiles !== undefined ? { smiles: r.smiles, name: r.name || undefined } : { smiles: '', name: r.name || undefined, error: `RDKit 无法读取这一记录（${r.error ?? ''}）` }));
+  // RDKit gives no name for a record it cannot read: its title line, read here.
+  const titles = text.split(/^\$\$\$\$[ \t]*\r?$/m).map((block) => block.replace(/^\r?\n/, '').split(/\r?\n/)[0]?.trim().slice(0, 100) ?? '');
+  return records.map((r, i) =>
+    r.smiles !== undefined ? { smiles: r.smiles, name: r.name || undefined } : { smiles: '', name: titles[i] || undefined, error: `RDKit 无法读取这一记录（${r.error ?? ''}）` },
+  );
 }
 
 /** The batch's molecules from `ligands` or `file`; refuses none, both, or more than a batch docks. */

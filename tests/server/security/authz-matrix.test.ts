@@ -38,6 +38,8 @@ interface OwnerThings {
   tokenId: string;
   /** A finished (failed) docking task of the owner, with its prepared receptor kept. */
   task: string;
+  /** An ended docking batch of the owner (one failed task). */
+  batch: string;
   /** A file the owner's sandboxed run kept. */
   artifact: string;
 }
@@ -213,6 +215,13 @@ const EXPECTED: Record<string, Case> = {
   'POST /api/v1/tasks/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/cancel` }), expect: { owner: 409, token: 409 } },
   'POST /api/v1/tasks/:id/check': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/check`, body: json({}) }), expect: { owner: 404, token: 404 } }, // the fixture task's receptor has no document to redock from
   'GET /api/v1/tasks/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/download?format=receptor` }) },
+  // Issue 30 §6: batches, as tasks: a reader of the PDB gets as far as the molecules (400), others 404.
+  'POST /api/v1/tasks/docking/batch': { access: 'user', of: 'shared-read', call: (o) => ({ path: '/api/v1/tasks/docking/batch', body: json({ ligands: [{ smiles: 'C1CC(' }], receptor: o.sharedPdb }) }), expect: { owner: 400, token: 400, reader: 400 } },
+  'GET /api/v1/tasks/batches': { access: 'user', call: () => ({ path: '/api/v1/tasks/batches' }) },
+  'GET /api/v1/tasks/batches/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/batches/${o.batch}` }) },
+  'POST /api/v1/tasks/batches/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/batches/${o.batch}/cancel` }), expect: { owner: 409, token: 409 } },
+  'DELETE /api/v1/tasks/batches/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/tasks/batches/${o.batch}` }) },
+  'GET /api/v1/tasks/batches/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/batches/${o.batch}/download?format=csv` }) },
 
   // ---------- MCP: API tokens only (a session cookie is not enough) ----------
   'POST /mcp': { access: 'token', call: () => ({ path: '/mcp', body: json({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) }) },
@@ -341,9 +350,11 @@ async function ownerThings(fresh?: { base: OwnerThings; withToken: boolean }): P
  * the owner's sandboxed run kept, written as the task service and the artifact store keep them:
  * the matrix then reads them without running Vina or the sandbox for the fixture.
  */
-function ownerTaskAndArtifact(question: string | null = null): { task: string; artifact: string } {
+function ownerTaskAndArtifact(question: string | null = null): { task: string; artifact: string; batch: string } {
   const task = `t${randomBytes(8).toString('hex')}`;
   const artifact = randomBytes(16).toString('base64url');
+  const batch = `b${randomBytes(8).toString('hex')}`;
+  const batchTask = `t${randomBytes(8).toString('hex')}`;
   const at = new Date().toISOString();
   const spec = { smiles: 'CCO', docked_smiles: 'CCO', receptor: 'matrix', box: { center: [0, 0, 0], size: [20, 20, 20], source: 'explicit', label: '' }, reference: false, exhaustiveness: 8, num_modes: 9, seed: 1, cpu: 1 };
   fs.mkdirSync(path.join(server.dataDir, 'tasks', task), { recursive: true });
@@ -355,10 +366,13 @@ function ownerTaskAndArtifact(question: string | null = null): { task: string; a
     db.prepare("insert into tasks (id, user_id, kind, job_id, state, progress, message, title, input, result, created_at, started_at, finished_at, updated_at) values (?, ?, 'docking', null, 'failed', 1, '对接失败', 'CCO', ?, null, ?, ?, ?, ?)")
       .run(task, people.owner.id, JSON.stringify(spec), at, at, at, at);
     db.prepare("insert into artifacts (id, user_id, name, mime, kind, size, created_at, question_id) values (?, ?, 'table.csv', 'text/plain; charset=utf-8', 'file', 8, ?, ?)").run(artifact, people.owner.id, at, question);
+    db.prepare('insert into docking_batches (id, user_id, title, input, created_at, updated_at) values (?, ?, ?, ?, ?, ?)').run(batch, people.owner.id, '批量对接 1 个分子 → matrix', JSON.stringify({ receptor: 'matrix', box: spec.box, exhaustiveness: 8, num_modes: 9, seed: 1, count: 1 }), at, at);
+    db.prepare("insert into tasks (id, user_id, kind, job_id, state, progress, message, title, input, result, created_at, started_at, finished_at, updated_at, batch_id, batch_index) values (?, ?, 'docking', null, 'failed', 1, '对接失败', 'CCO', ?, null, ?, ?, ?, ?, ?, 1)")
+      .run(batchTask, people.owner.id, JSON.stringify(spec), at, at, at, at, batch);
   } finally {
     db.close();
   }
-  return { task, artifact };
+  return { task, artifact, batch };
 }
 
 /** Sends a call as an actor: cookies and CSRF headers for sessions, `Authorization: Bearer` (no cookies) for tokens. */
