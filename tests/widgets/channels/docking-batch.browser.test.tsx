@@ -123,7 +123,7 @@ describe('docking batch card', () => {
     expect(table[2]![6]).to.equal('失败：Open Babel 未能为该分子生成三维结构');
     expect(q(shadow, 'docking-note')!.textContent).to.contain('不是实测的结合亲和力');
     expect(q(shadow, 'docking-batch-cancel')).to.equal(null);
-    expect(untranslated(shadow, 'zh', 'code, header strong, td:nth-child(2)')).to.deep.equal([]);
+    expect(untranslated(shadow, 'zh', 'code, header strong, td:nth-child(2), [part~="docking-batch-message"]')).to.deep.equal([]);
     q(shadow, 'docking-batch-download-csv')!.click();
     await waitLong(() => csv === 1, 'the CSV download');
   });

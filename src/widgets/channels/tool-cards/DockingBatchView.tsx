@@ -132,7 +132,8 @@ export function BatchView({ initial, TaskView }: { initial: DockingBatch; TaskVi
                 </td>
                 <td className={`${cell} ${e.sanity_passed === false ? 'text-danger' : ''}`}>{e.sanity_passed === null ? '—' : t(e.sanity_passed ? 'sanity_ok' : 'sanity_bad')}</td>
                 <td className={`${cell} ${e.state === 'failed' ? 'text-danger' : 'text-muted'}`} title={e.state === 'failed' ? e.message : undefined}>
-                  {e.state === 'running' ? `${t('state_running')} ${Math.round(e.progress * 100)}%` : e.state === 'failed' ? `${t('state_failed')}：${e.message}` : t(`state_${e.state}`)}
+                  {e.state === 'running' ? `${t('state_running')} ${Math.round(e.progress * 100)}%` : t(`state_${e.state}`)}
+                  {e.state === 'failed' && <span part="docking-batch-message">{`${t('colon')}${e.message}`}</span>}
                 </td>
                 <td className={cell}>
                   {e.state === 'done' && (

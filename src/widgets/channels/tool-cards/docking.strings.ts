@@ -84,6 +84,7 @@ export const dockingStrings = {
     batch_open: '查看第 {{index}} 个分子的构象',
     batch_hydrophobic: '疏水 {{residues}}',
     batch_none: '无',
+    colon: '：',
     batch_load_failed: '无法打开该分子的任务：{{message}}',
   },
   en: {
@@ -170,6 +171,7 @@ export const dockingStrings = {
     batch_open: 'View the poses of molecule {{index}}',
     batch_hydrophobic: 'hydrophobic {{residues}}',
     batch_none: 'none',
+    colon: ': ',
     batch_load_failed: "Could not open this molecule's task: {{message}}",
   },
 };
