@@ -30,7 +30,7 @@ export async function signOut(navigate: (path: string) => void, t: (key: string)
 
 /** Switches the interface language and remembers it for the signed-in user (quietly: the switch itself already happened). */
 function chooseLanguage(language: InterfaceLanguage) {
-  applyLanguage(language);
+  void applyLanguage(language);
   void api()
     .put('/auth/me/language', { language }, lazySchema(() => import('../../contract/auth').then((m) => m.userInfo)), { quiet: true, redirect: false })
     .catch(() => undefined);
