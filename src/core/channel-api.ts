@@ -3,7 +3,7 @@
 import { channel, deletedResult, effectResult, question, stopResult, type Channel, type Question } from '../contract/channel';
 import { codeExecutionResult, type CodeExecutionResult } from '../contract/code';
 import { paged } from '../contract/envelope';
-import type { AnswerStreamHandlers, ApiClient } from './api';
+import type { AnswerStreamHandlers, ApiClient, CallOptions } from './api';
 
 const channelPage = paged(channel);
 const questionPage = paged(question);
@@ -58,6 +58,8 @@ export function createChannelApi(client: ApiClient) {
     /** POST code/run: one Python block of an answer in the sandbox, with up to six of the question's documents. */
     runCode: ({ code, docIds, questionId, block }: CodeRunRequest): Promise<CodeExecutionResult> =>
       client.post('/code/run', { code, doc_ids: docIds, question_id: questionId, block }, codeExecutionResult, { quiet: true }),
+    /** GET code/artifacts/{id}: a file a sandbox run kept (served only to its owner). */
+    codeArtifact: (artifactId: string, opts: CallOptions = {}) => client.download(`/code/artifacts/${enc(artifactId)}`, opts),
   };
 }
 /** The conversation calls. */
