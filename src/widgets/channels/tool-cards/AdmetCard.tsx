@@ -9,7 +9,7 @@ import { addStrings } from '../../shared/i18n';
 import { admetStrings } from './admet.strings';
 import { BioavailabilityRadar, BoiledEgg } from './AdmetCharts';
 import { alertLabel } from './alert-names';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 
 addStrings('admet', admetStrings);
 

@@ -4,7 +4,7 @@ import { createChannelApi } from '../../../core/channel-api';
 import { useApi, useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 import { codeCardStrings } from './tool-cards.strings';
 
 addStrings('tool-cards-code', codeCardStrings);
