@@ -38,7 +38,7 @@ export function createAuthApi(client: ApiClient) {
     tokens: (opts: CallOptions = {}) => client.get('/auth/tokens', lazySchema(() => contract().then((m) => m.apiToken.array())), opts),
     /** POST auth/tokens: a new token, its secret shown this once. */
     createToken: (body: z.output<typeof apiTokenBody>, opts: CallOptions = {}) => client.post('/auth/tokens', body, lazySchema(() => contract().then((m) => m.createdApiToken)), opts),
-    revokeToken: (id: string) => client.delete(`/auth/tokens/${enc(id)}`, lazySchema(() => import('zod').then(({ z: zod }) => zod.object({ deleted: zod.number().int() })))),
+    revokeToken: (id: string) => client.delete(`/auth/tokens/${enc(id)}`, lazySchema(() => import('./auth-schemas').then((m) => m.revokedTokens))),
   };
 }
 /** The account calls. */
