@@ -63,7 +63,10 @@ export default defineConfig(() => ({
                 // The element shells the embed loader defines at start, in one file with it: each
                 // chunk costs its own import list and gzip framing (budget 5 KB).
                 { name: 'elements', test: /[\\/]src[\\/]widgets[\\/](shared[\\/](element|events|define-once)|ask[\\/]ask-request|[\w-]+[\\/][\w-]+\.element)\.ts$/ },
-                { name: 'core', test: /[\\/]src[\\/]core[\\/](api|page|status-store|toast|i18n|validation)\.ts$/ },
+                { name: 'core', test: /[\\/]src[\\/]core[\\/](api|api-error|general-api|page|status-store|toast|i18n|validation)\.ts$/ },
+                // The site's modules its lazy pages share with the home page (strings, icons): one
+                // file rather than one each.
+                { name: 'shell', test: /[\\/]src[\\/]host[\\/](i18n|locales|shell[\\/]Icons)\.tsx?$/ },
               ],
             },
           },

@@ -3,7 +3,7 @@
 // the SPEC §8 mapping like any call. Events are parsed with the contract; a dropped connection
 // resumes after the last event seen (Last-Event-ID). Loaded with the first stream, not the page.
 import { answerEvent, type AnswerEvent } from '../contract/channel';
-import { ApiError, type AnswerStreamHandlers } from './api';
+import { ApiError, type AnswerStreamHandlers } from './api-error';
 
 /** Wait before reconnecting, unless the server sends `retry:`; doubles per failure up to the cap. */
 const RETRY_MS = 1000;

@@ -3,8 +3,10 @@ import { credentialsFor, isCrossOrigin, REQUESTED_WITH } from './request';
 import type { z } from 'zod';
 import type { ToastStore } from './toast';
 import type { i18n as I18n } from 'i18next';
-import type { AnswerEvent } from '../contract/channel';
 import type { ProgressListener } from './xhr';
+import { ApiError, type AnswerStreamHandlers } from './api-error';
+
+export { ApiError, type AnswerStreamHandlers };
 
 /** Loads the response parser (zod and the envelope schemas) on the first call, not with the page. */
 const loadParser = () => import('./envelope-parse');
@@ -32,23 +34,6 @@ export const TOASTED_STATUSES = [502, 404, 500, 401] as const;
 export const UPLOAD_SESSION_MESSAGE = 'Invalid session key';
 /** Where any 401 sends the user (SPEC §8). */
 export const SIGN_IN_PATH = '/auth/sign-in';
-
-/**
- * A failed call: HTTP status (0 when the network failed), the server's message and code, and
- * the URL asked. Every failure of {@link ApiClient} is one of these.
- */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string,
-    readonly url: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 /** What a page learns of a failure (an element's `csai-error` detail). */
 export interface ErrorDetail {
@@ -113,13 +98,6 @@ export interface ApiClientOptions {
   readCookies?: () => string;
 }
 
-/** One answer's event stream, as {@link ApiClient.answerEvents} delivers it. */
-export interface AnswerStreamHandlers {
-  /** Each event parsed with the contract, in order, none repeated after a reconnection. */
-  onEvent(event: AnswerEvent): void;
-  /** The stream is over: after `done`/`error`, or a failed request (`error` set; already reported). */
-  onEnd?(error?: ApiError): void;
-}
 
 /**
  * The API client (fetch): same-origin cookies (or `include` for another api-base), the

@@ -69,6 +69,7 @@ export interface DocQuery {
  */
 export function createKnowledgeApi(client: ApiClient) {
   const enc = encodeURIComponent;
+  const docMarkdown = (docId: string, signal?: AbortSignal) => client.get(`/knowledge_base/doc_markdown/${enc(docId)}`, markdownResult, { quiet: true, signal });
   return {
     folders: (scope: FolderScope, { search, sort }: { search?: string | undefined; sort?: FolderSortKey } = {}) =>
       client.get(`${scopePath[scope]}?${qs({ page: 1, size: FOLDER_PAGE_SIZE, search, sort })}`, folderPage),
@@ -114,9 +115,11 @@ export function createKnowledgeApi(client: ApiClient) {
         redirect: false,
       });
     },
-    download: (docId: string) => client.download(`/knowledge_base/download/${enc(docId)}`),
-    markdown: (docId: string) =>
-      queryCache().query(`knowledge:markdown:${docId}`, () => client.get(`/knowledge_base/doc_markdown/${enc(docId)}`, markdownResult, { quiet: true })),
+    download: (docId: string, opts: CallOptions = {}) => client.download(`/knowledge_base/download/${enc(docId)}`, opts),
+    /** GET doc_markdown, read once per page (cached). Quiet: the view says it could not be read. */
+    markdown: (docId: string) => queryCache().query(`knowledge:markdown:${docId}`, () => docMarkdown(docId)),
+    /** GET doc_markdown, read now (not cached), cancelled by `signal`. */
+    docMarkdown,
     shareFolder: (folderId: string, userIds: string[], departmentIds: string[]) =>
       client.post('/knowledge_base/share_folder', { folder_id: folderId, user_ids: userIds, department_ids: departmentIds }, shareResult),
     shareDoc: (docId: string, userIds: string[], departmentIds: string[]) =>

@@ -1,15 +1,23 @@
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../core/i18n';
-import { hostEn, hostZh } from './locales';
+import { hostZh } from './locales';
 
-/** The page's i18next instance with the site's `host` namespace added. */
+/**
+ * The page's i18next instance with the site's `host` namespace added (Chinese; the English
+ * strings load with the first switch to English, see `applyLanguage`).
+ */
 export function hostI18n() {
   const instance = i18n();
-  if (!instance.hasResourceBundle('zh', 'host')) {
-    instance.addResourceBundle('zh', 'host', hostZh);
-    instance.addResourceBundle('en', 'host', hostEn);
-  }
+  if (!instance.hasResourceBundle('zh', 'host')) instance.addResourceBundle('zh', 'host', hostZh);
   return instance;
+}
+
+let english: Promise<void> | undefined;
+/** Adds the site's English strings (once), merged under what lazy pages added meanwhile. */
+function loadEnglish(): Promise<void> {
+  return (english ??= import('./locales-en').then(({ hostEn }) => {
+    hostI18n().addResourceBundle('en', 'host', hostEn, true, false);
+  }));
 }
 
 /** `t` for the site's strings. */
@@ -42,14 +50,21 @@ export function storedLanguage(): InterfaceLanguage | null {
   }
 }
 
-/** Switches the site (pages and elements) to a language and remembers it in this browser. */
-export function applyLanguage(language: InterfaceLanguage): void {
+let wanted: InterfaceLanguage | undefined;
+/**
+ * Switches the site (pages and elements) to a language and remembers it in this browser. The
+ * switch happens once the language's strings are there (English loads on first use).
+ */
+export async function applyLanguage(language: InterfaceLanguage): Promise<void> {
   try {
     window.localStorage.setItem(LANGUAGE_KEY, language);
   } catch {
     // Storage blocked: the choice lasts for this page (and the server keeps it for a signed-in user).
   }
   document.documentElement.lang = language === 'en' ? 'en' : 'zh-CN';
+  wanted = language;
   const instance = hostI18n();
-  if (instance.language !== language) void instance.changeLanguage(language);
+  if (language === 'en') await loadEnglish();
+  // A later choice made while the strings loaded wins.
+  if (wanted === language && instance.language !== language) await instance.changeLanguage(language);
 }

@@ -29,19 +29,24 @@ setNavigate((path) => {
 });
 seedSidebarFromCookie();
 // Issue 32 §2: the language chosen in the user menu, remembered by this browser (also before sign-in).
+// An English page renders once its strings have loaded (a Chinese one at once), so it never shows
+// Chinese first.
 const language = storedLanguage();
-if (language) applyLanguage(language);
+const languageReady = language ? applyLanguage(language) : Promise.resolve();
 // A tab opened before a rebuild reloads once when the chunks it asks for are gone.
 reloadOnStaleBuild();
 // Ask who is signed in while React starts, not after, when an app route waits for this answer.
 // A returning user's page renders at once (the signed-in hint), and the check follows the first
 // render, so its code (zod and the auth contract) stays off the critical path.
 if (!probablySignedIn() && routes.some((r) => r.auth && r.path === window.location.pathname)) void confirmSession((path) => navigate(path));
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+if (language === 'en') void languageReady.then(render, render);
+else render();
 // After the first paint, off the critical path: SPEC §4's start-up check of the build environment
 // (against an empty schema; zod loads for it here) and the custom elements (<csai-ask>, …).
 const afterFirstPaint = () => {

@@ -1,6 +1,7 @@
 import { api, navigate as pageNavigate } from '../core/page';
 import { statusStore } from '../core/status-store';
-import { ApiError, lazySchema, SIGN_IN_PATH } from '../core/api';
+import { ApiError, SIGN_IN_PATH } from '../core/api';
+import { createAuthApi } from '../core/auth-api';
 import type { UserInfo } from '../contract/auth';
 
 // The auth contract (zod schemas) loads with the session check, not with the page.
@@ -54,8 +55,8 @@ export function probablySignedIn(): boolean {
  * the page to sign-in (SPEC §6); failures of the call go to the 500/503 pages.
  */
 export function confirmSession(navigate: (path: string) => void): Promise<boolean> {
-  check ??= api()
-    .get('/auth/session', lazySchema(() => authContract().then((m) => m.sessionInfo)), { quiet: true })
+  check ??= createAuthApi(api())
+    .session({ quiet: true })
     .then(async ({ user }) => {
       if (!user) {
         check = undefined;

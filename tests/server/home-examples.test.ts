@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostEn, hostZh } from '../../src/host/locales';
+import { hostZh } from '../../src/host/locales';
+import { hostEn } from '../../src/host/locales-en';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { answerText, ask, readEvents, startFakeLlm } from './answering-helpers';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
-import { lazySchema } from '../../core/api';
+import { createGeneralApi } from '../../core/general-api';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
@@ -49,8 +49,8 @@ export default function HomePage() {
   useEffect(
     () =>
       whenIdle(() => {
-        void api()
-          .get('/', lazySchema(() => import('../../contract/general').then((m) => m.ping)), { quiet: true, redirect: false })
+        void createGeneralApi(api())
+          .ping({ quiet: true, redirect: false })
           .then((ping) => setModel(ping.model === true))
           .catch(() => undefined);
       }),

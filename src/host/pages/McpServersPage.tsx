@@ -1,14 +1,16 @@
 import './McpServersPage.strings';
 import { useState, type FormEvent } from 'react';
-import { z } from 'zod';
-import { mcpAuthUpdate, mcpServerInput, mcpServerView, type McpAuthInput, type McpServerView } from '../../contract/mcp-servers';
+import { mcpAuthUpdate, mcpServerInput, type McpAuthInput, type McpServerView } from '../../contract/mcp-servers';
+import type { CallOptions } from '../../core/api';
+import { createMcpApi } from '../../core/mcp-api';
 import { api } from '../../core/page';
 import { messageOf, useApiList } from './use-api-list';
 import { toastStore } from '../../core/toast';
 import { useT } from '../i18n';
 import { usePageTitle } from '../shell/common';
 
-const serverList = z.array(mcpServerView);
+const mcp = () => createMcpApi(api());
+const readServers = (opts: CallOptions) => mcp().list(opts);
 
 /** The authentication fields of a form: none, a Bearer token, or a header name and value. */
 interface AuthForm {
@@ -72,7 +74,7 @@ function AuthEditor({ server, onDone }: { server: McpServerView; onDone: (change
     }
     setBusy(true);
     try {
-      const view = await api().put(`/mcp_servers/${encodeURIComponent(server.id)}/auth`, checked.data, mcpServerView, { quiet: true });
+      const view = await mcp().updateAuth(server.id, checked.data, { quiet: true });
       toastStore().toast({ title: view.status === 'ready' ? t('mcp_servers.auth_saved') : t('mcp_servers.auth_saved_down') });
       onDone(true);
     } catch (err) {
@@ -98,7 +100,7 @@ function AuthEditor({ server, onDone }: { server: McpServerView; onDone: (change
 export default function McpServersPage() {
   const t = useT();
   usePageTitle(t('mcp_servers.title'));
-  const { items: servers, error: loadError, reload: load } = useApiList('/mcp_servers', serverList, { quiet: true });
+  const { items: servers, error: loadError, reload: load } = useApiList(readServers, { quiet: true });
   const [form, setForm] = useState({ name: '', title: '', transport: 'http' as 'http' | 'sse', url: '' });
   const [auth, setAuth] = useState<AuthForm>(NO_AUTH);
   const [editingAuth, setEditingAuth] = useState<string | null>(null);
@@ -117,7 +119,7 @@ export default function McpServersPage() {
     setFormError(null);
     setBusy(true);
     try {
-      await api().post('/mcp_servers', checked.data, mcpServerView, { quiet: true });
+      await mcp().add(checked.data, { quiet: true });
       toastStore().toast({ title: t('mcp_servers.added') });
       setForm({ name: '', title: '', transport: form.transport, url: '' });
       setAuth(NO_AUTH);
@@ -132,7 +134,7 @@ export default function McpServersPage() {
 
   const reconnect = async (server: McpServerView) => {
     try {
-      await api().post(`/mcp_servers/${encodeURIComponent(server.id)}/reconnect`, undefined, mcpServerView);
+      await mcp().reconnect(server.id);
       load();
     } catch {
       // the client's toast already says why
@@ -141,7 +143,7 @@ export default function McpServersPage() {
 
   const remove = async (server: McpServerView) => {
     try {
-      await api().delete(`/mcp_servers/${encodeURIComponent(server.id)}`, z.null());
+      await mcp().remove(server.id);
       toastStore().toast({ title: t('mcp_servers.removed') });
       setConfirming(null);
       load();

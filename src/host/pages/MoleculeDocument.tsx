@@ -1,8 +1,9 @@
 import './PdfViewerPage.strings';
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
-import { kbDocument, markdownResult, type KbDocument } from '../../contract/knowledge';
+import type { KbDocument } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
+import { createKnowledgeApi } from '../../core/knowledge-api';
 import { api } from '../../core/page';
 import { useT } from '../i18n';
 import { CustomElement } from '../shell/common';
@@ -12,7 +13,7 @@ export const MOLECULE_TYPES: ReadonlySet<number> = new Set([5, 6]);
 
 /** The document's record (quiet: the PDF viewer beside it reports failures itself). */
 export function loadDocument(docId: string, signal: AbortSignal): Promise<KbDocument> {
-  return api().get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, kbDocument, { signal, quiet: true });
+  return createKnowledgeApi(api()).doc(docId, { signal });
 }
 
 export interface MoleculeRow {
@@ -53,8 +54,8 @@ export function MoleculeDocument({ doc }: { doc: KbDocument }) {
   useEffect(() => {
     if (doc.type !== 5) return;
     const controller = new AbortController();
-    api()
-      .get(`/knowledge_base/doc_markdown/${encodeURIComponent(doc.docId)}`, markdownResult, { signal: controller.signal, quiet: true })
+    createKnowledgeApi(api())
+      .docMarkdown(doc.docId, controller.signal)
       .then((md) => setRows(moleculeRows(md.markdown)))
       .catch((err: unknown) => {
         if (!(err instanceof ApiError && err.code === 'aborted')) setRows('error');

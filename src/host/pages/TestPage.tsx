@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { diagnostics as diagnosticsSchema, type Diagnostics } from '../../contract/diagnostics';
+import type { Diagnostics } from '../../contract/diagnostics';
 import { ApiError } from '../../core/api';
+import { createGeneralApi } from '../../core/general-api';
 import { api } from '../../core/page';
 import { useT } from '../i18n';
 import { usePageTitle } from '../shell/common';
@@ -15,8 +16,8 @@ export default function TestPage() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    api()
-      .get('/diagnostics', diagnosticsSchema, { signal: controller.signal })
+    createGeneralApi(api())
+      .diagnostics({ signal: controller.signal })
       .then(setInfo)
       .catch((err: unknown) => {
         if (err instanceof ApiError && err.code === 'aborted') return;

@@ -1,7 +1,8 @@
 import './TokensPage.strings';
 import { useState, type FormEvent } from 'react';
-import { z } from 'zod';
-import { apiToken, apiTokenBody, createdApiToken, type ApiToken } from '../../contract/auth';
+import { apiTokenBody, type ApiToken } from '../../contract/auth';
+import type { CallOptions } from '../../core/api';
+import { createAuthApi } from '../../core/auth-api';
 import { api } from '../../core/page';
 import { messageOf, useApiList } from './use-api-list';
 import { toastStore } from '../../core/toast';
@@ -9,8 +10,7 @@ import { useT } from '../i18n';
 import { usePageTitle } from '../shell/common';
 import { Icon } from '../shell/Icons';
 
-const tokenList = z.array(apiToken);
-const deleted = z.object({ deleted: z.number().int() });
+const readTokens = (opts: CallOptions) => createAuthApi(api()).tokens(opts);
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** The MCP client configuration for this site (the token stays a placeholder: it is never shown again). */
@@ -21,7 +21,7 @@ const mcpConfig = (origin: string) =>
 export default function TokensPage() {
   const t = useT();
   usePageTitle(t('tokens.title'));
-  const { items: tokens, error: loadError, reload: load } = useApiList('/auth/tokens', tokenList);
+  const { items: tokens, error: loadError, reload: load } = useApiList(readTokens);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -38,7 +38,7 @@ export default function TokensPage() {
     setNameError(null);
     setBusy(true);
     try {
-      const created = await api().post('/auth/tokens', checked.data, createdApiToken, { quiet: true });
+      const created = await createAuthApi(api()).createToken(checked.data, { quiet: true });
       setFresh(created.token);
       setName('');
       load();
@@ -51,7 +51,7 @@ export default function TokensPage() {
 
   const revoke = async (token: ApiToken) => {
     try {
-      await api().delete(`/auth/tokens/${encodeURIComponent(token.id)}`, deleted);
+      await createAuthApi(api()).revokeToken(token.id);
       toastStore().toast({ title: t('tokens.revoked') });
       setConfirming(null);
       load();

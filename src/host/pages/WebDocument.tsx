@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { markdownResult, type KbDocument } from '../../contract/knowledge';
+import type { KbDocument } from '../../contract/knowledge';
 import { ApiError } from '../../core/api';
+import { createKnowledgeApi } from '../../core/knowledge-api';
 import { api } from '../../core/page';
 import { markdownFragment } from '../../widgets/pdf-viewer/markdown';
 import { useT } from '../i18n';
@@ -16,8 +17,8 @@ export function WebDocument({ doc }: { doc: KbDocument }) {
   useEffect(() => {
     const controller = new AbortController();
     setState('loading');
-    api()
-      .get(`/knowledge_base/doc_markdown/${encodeURIComponent(doc.docId)}`, markdownResult, { signal: controller.signal, quiet: true })
+    createKnowledgeApi(api())
+      .docMarkdown(doc.docId, controller.signal)
       .then((md) => {
         body.current?.replaceChildren(markdownFragment(md.markdown));
         setState('ready');

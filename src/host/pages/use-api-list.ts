@@ -1,23 +1,21 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { z } from 'zod';
-import { ApiError } from '../../core/api';
-import { api } from '../../core/page';
+import { ApiError, type CallOptions } from '../../core/api';
 
 /** The message of a failed call, for a page to show beside its form or list. */
 export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * A list a page reads from `path` when it mounts (cancelled when it unmounts) and again on
- * `reload()`: `items` is null until the first answer; `error` says why the last read failed.
- * `quiet`: the page shows the error itself, without the client's toast.
+ * A list a page reads with `read` (a core API call, module-level so it stays the same) when it
+ * mounts (cancelled when it unmounts) and again on `reload()`: `items` is null until the first
+ * answer; `error` says why the last read failed. `quiet`: the page shows the error itself,
+ * without the client's toast.
  */
-export function useApiList<T>(path: string, schema: z.ZodType<T[]>, { quiet = false } = {}) {
+export function useApiList<T>(read: (opts: CallOptions) => Promise<T[]>, { quiet = false } = {}) {
   const [items, setItems] = useState<T[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(
     (signal?: AbortSignal) => {
-      api()
-        .get(path, schema, { quiet, ...(signal ? { signal } : {}) })
+      read({ quiet, ...(signal ? { signal } : {}) })
         .then((list) => {
           setItems(list);
           setError(null);
@@ -27,7 +25,7 @@ export function useApiList<T>(path: string, schema: z.ZodType<T[]>, { quiet = fa
           setError(messageOf(err));
         });
     },
-    [path, schema, quiet],
+    [read, quiet],
   );
   useEffect(() => {
     const controller = new AbortController();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Alert } from '../../contract/general';
-import { lazySchema } from '../../core/api';
+import { createGeneralApi } from '../../core/general-api';
 import { api } from '../../core/page';
 import { useT } from '../i18n';
 import { whenIdle } from './idle';
@@ -15,8 +15,8 @@ export function Banner() {
     const controller = new AbortController();
     // The notice is not needed for the first paint: ask once the page is idle.
     const cancel = whenIdle(() => {
-      api()
-        .get('/prompt/get_alert', lazySchema(() => import('../../contract/general').then((m) => m.alert)), { quiet: true, redirect: false, signal: controller.signal })
+      createGeneralApi(api())
+        .alert({ quiet: true, redirect: false, signal: controller.signal })
         .then((a) => setNotice(a.is_show && a.content.trim() ? a : null))
         .catch(() => setNotice(null));
     });

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
 import { toastStore } from '../../core/toast';
-import { ApiError, lazySchema } from '../../core/api';
+import { ApiError } from '../../core/api';
+import { createAuthApi } from '../../core/auth-api';
 import { sessionEnded } from '../session';
 import { applyLanguage, useT, type InterfaceLanguage } from '../i18n';
 import { Icon } from './Icons';
@@ -18,7 +19,7 @@ const FloatingLayer = lazy(() => import('./FloatingLayer'));
 /** Signs out (SPEC §2): "登出成功" and sign-in, or "登出失败" with the error message. */
 export async function signOut(navigate: (path: string) => void, t: (key: string) => string) {
   try {
-    await api().post('/auth/sign-out', undefined, lazySchema(() => import('../../core/envelope-parse').then((m) => m.nullData)), { quiet: true, redirect: false });
+    await createAuthApi(api()).signOut({ quiet: true, redirect: false });
     sessionEnded();
     toastStore().toast({ title: t('core:sign_out_ok') });
     navigate('/auth/sign-in');
@@ -30,9 +31,9 @@ export async function signOut(navigate: (path: string) => void, t: (key: string)
 
 /** Switches the interface language and remembers it for the signed-in user (quietly: the switch itself already happened). */
 function chooseLanguage(language: InterfaceLanguage) {
-  applyLanguage(language);
-  void api()
-    .put('/auth/me/language', { language }, lazySchema(() => import('../../contract/auth').then((m) => m.userInfo)), { quiet: true, redirect: false })
+  void applyLanguage(language);
+  void createAuthApi(api())
+    .setLanguage(language, { quiet: true, redirect: false })
     .catch(() => undefined);
 }
 

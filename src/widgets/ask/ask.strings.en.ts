@@ -1,5 +1,5 @@
 /** English strings of <csai-ask> (namespace `ask`), loaded only by an element with `lang="en"`. */
-import type { AskStringKey } from './ask.strings';
+import type { AskStringKey } from './ask.strings.zh';
 
 const en: Record<AskStringKey, string> = {
   label: 'Your question',

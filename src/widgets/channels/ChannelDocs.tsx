@@ -1,26 +1,19 @@
 // The documents a conversation used (GET channel/channel_docs/{id}), shown above its questions:
 // each opens in the viewer. Reloaded after a follow-up question (which may bring new files).
-import { useEffect, useMemo } from 'react';
 import type { KbDocument } from '../../contract/knowledge';
-import { createKnowledgeApi } from '../../core/knowledge-api';
-import { createChannelDocuments } from '../../core/knowledge-extras';
+import type { ChannelDocumentsModel } from '../../core/knowledge-extras';
 import { viewerPath } from '../../core/knowledge-model';
-import { useApi, useHost, useT } from '../shared/host-context';
+import { useHost, useT } from '../shared/host-context';
 import { openProductPage } from '../shared/site';
 import { useSignalValue } from '../shared/use-signal';
 
 const kind = (doc: KbDocument) => (doc.type === 1 ? 'PDF' : doc.type === 3 ? 'IMG' : doc.type === 5 ? 'SDF' : doc.type === 7 ? 'WEB' : 'PDB');
 
-export function ChannelDocs({ channelId, version }: { channelId: string; version: number }) {
+/** The open conversation's documents (the conversations model loads them). */
+export function ChannelDocs({ model }: { model: ChannelDocumentsModel }) {
   const { host, apiOrigin } = useHost();
   const t = useT('channels');
-  const client = useApi();
-  const model = useMemo(() => createChannelDocuments(createKnowledgeApi(client)), [client]);
   const docs = useSignalValue(model.$docs);
-  useEffect(() => {
-    void model.load(channelId);
-  }, [model, channelId, version]);
-  useEffect(() => () => model.dispose(), [model]);
   // Nothing to say while loading or for a conversation without documents.
   if (docs === null || (Array.isArray(docs) && docs.length === 0)) return null;
   if (docs === 'error') return <p part="channel-docs-error" className="m-0 text-xs text-muted">{t('channel_docs_failed')}</p>;

@@ -1,10 +1,11 @@
-import { createElement, Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { createElement, Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { channel as channelSchema, deletedResult, effectResult, question as questionSchema, stopResult, isWebCitation, type AnswerStep, type Channel, type Question, type WebCitation } from '../../contract/channel';
-import { codeExecutionResult, type CodeExecutionResult } from '../../contract/code';
-import { paged } from '../../contract/envelope';
+import { isWebCitation, type AnswerStep, type Channel, type Question, type WebCitation } from '../../contract/channel';
+import type { CodeExecutionResult } from '../../contract/code';
 import { smilesInText } from '../../contract/smiles';
-import type { ApiClient } from '../../core/api';
+import { createChannelApi, type ChannelApi } from '../../core/channel-api';
+import { createChannelsModel, type ChannelsModel } from '../../core/channels-model';
+import { createKnowledgeApi } from '../../core/knowledge-api';
 import { toastStore } from '../../core/toast';
 import '../ask/ask.element';
 import type { CommonProps } from '../shared/element';
@@ -33,9 +34,6 @@ export interface ChannelsProps extends CommonProps {
   closeSider: string | undefined;
 }
 
-/** History page size. */
-const PAGE_SIZE = 20;
-
 type Renderer = typeof import('./markdown');
 let rendererPromise: Promise<Renderer> | undefined;
 let rendererLoaded = false;
@@ -52,7 +50,7 @@ const messageOf = (error: unknown) => (error instanceof Error && error.message ?
 const notices = (steps: AnswerStep[]) => otherSteps(steps).filter((s): s is Extract<AnswerStep, { type: 'notice' }> => s.type === 'notice');
 
 /** Follows one answer (the core's answerModel): the stored state first, then its event stream (the client's) while it is live. */
-function useAnswer(q: Question, client: ApiClient): AnswerState {
+function useAnswer(q: Question, api: ChannelApi): AnswerState {
   const model = useMemo(() => {
     const m = answerModel(q.question_id);
     m.reset(q);
@@ -65,9 +63,9 @@ function useAnswer(q: Question, client: ApiClient): AnswerState {
   useEffect(() => {
     if (!live) return;
     // Start after the stored events; a dropped connection resumes after the newest one.
-    const stream = client.answerEvents(q.question_id, q.last_event_id, { onEvent: (event) => model.apply(event) });
+    const stream = api.answerEvents(q.question_id, q.last_event_id, { onEvent: (event) => model.apply(event) });
     return () => stream.close();
-  }, [live, model, q.question_id, q.last_event_id, client]);
+  }, [live, model, q.question_id, q.last_event_id, api]);
   return state;
 }
 
@@ -182,10 +180,10 @@ function QuestionStructures({ question }: { question: string }) {
   return <div ref={ref} part="question-structures" role="group" aria-label={t('question_structures')} className="self-end flex flex-wrap justify-end gap-2 max-w-full" />;
 }
 
-function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient; onDeleted: (id: string) => void }) {
+function QuestionView({ q, api, onDeleted }: { q: Question; api: ChannelApi; onDeleted: (id: string) => void }) {
   const { host, apiOrigin } = useHost();
   const t = useT('channels');
-  const state = useAnswer(q, client);
+  const state = useAnswer(q, api);
   const [effect, setEffect] = useState(q.effect);
   const [confirming, setConfirming] = useState(false);
   const toasts = toastStore();
@@ -194,7 +192,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
   const setFeedback = async (wanted: 'like' | 'dislike') => {
     const next = effect === wanted ? 'clear' : wanted;
     try {
-      const res = await client.post('/channel/answer/effect', { question_id: q.question_id, effect: next }, effectResult, { quiet: true });
+      const res = await api.setEffect(q.question_id, next);
       setEffect(res.effect);
     } catch (error) {
       fail(error);
@@ -210,14 +208,14 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
   };
   const stop = async () => {
     try {
-      await client.put(`/channel/stop_questions/${encodeURIComponent(q.question_id)}`, {}, stopResult, { quiet: true });
+      await api.stopQuestion(q.question_id);
     } catch (error) {
       fail(error);
     }
   };
   const remove = async () => {
     try {
-      await client.delete(`/channel/questions/${encodeURIComponent(q.question_id)}`, deletedResult, { quiet: true });
+      await api.deleteQuestion(q.question_id);
       onDeleted(q.question_id);
     } catch (error) {
       fail(error);
@@ -236,7 +234,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
     const settle = (patch: Partial<CodeRunState>) => setRuns((rs) => (rs.get(block)?.id === id ? new Map(rs).set(block, { id, ...patch }) : rs));
     try {
       const docIds = [...new Set([...q.docIdList, ...q.docIdListKnowledge])].slice(0, 6);
-      settle({ result: await client.post('/code/run', { code, doc_ids: docIds, question_id: q.question_id, block }, codeExecutionResult, { quiet: true }) });
+      settle({ result: await api.runCode({ code, docIds, questionId: q.question_id, block }) });
     } catch (error) {
       settle({ error: messageOf(error) || t('retry_later') });
     }
@@ -342,7 +340,7 @@ function QuestionView({ q, client, onDeleted }: { q: Question; client: ApiClient
   );
 }
 
-function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channel; active: boolean; client: ApiClient; onOpen: (id: string) => void; onChanged: (deleted?: boolean) => void }) {
+function HistoryItem({ item, active, api, onOpen, onChanged }: { item: Channel; active: boolean; api: ChannelApi; onOpen: (id: string) => void; onChanged: (deleted?: boolean) => void }) {
   const t = useT('channels');
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view');
   const [name, setName] = useState(item.name);
@@ -351,7 +349,7 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
   const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-1.5 py-0.5 text-xs';
   const save = async (value = name) => {
     try {
-      await client.put(`/channel/${encodeURIComponent(item.id)}`, { name: value }, channelSchema, { quiet: true });
+      await api.rename(item.id, value);
       setMode('view');
       toasts.toast({ title: t('renamed') });
       onChanged();
@@ -361,7 +359,7 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
   };
   const remove = async () => {
     try {
-      await client.delete(`/channel/${encodeURIComponent(item.id)}`, deletedResult, { quiet: true });
+      await api.remove(item.id);
       toasts.toast({ title: t('deleted') });
       onChanged(active);
     } catch (error) {
@@ -426,28 +424,42 @@ function HistoryItem({ item, active, client, onOpen, onChanged }: { item: Channe
   );
 }
 
+/** The element's conversations model over its API client, loading from the first render and stopped when it goes. */
+function useChannelsModel(channelId: string): { model: ChannelsModel; api: ChannelApi } {
+  const client = useApi();
+  const api = useMemo(() => createChannelApi(client), [client]);
+  // Created with the conversation of the first render (later attributes go through `open`).
+  const model = useMemo(() => createChannelsModel({ api, knowledge: createKnowledgeApi(client) }, channelId), [api, client]);
+  useEffect(() => {
+    model.start();
+    return () => model.dispose();
+  }, [model]);
+  return { model, api };
+}
+
 /** Conversation history and one conversation (SPEC §2 /channels). */
 export function Channels({ channelId, closeSider }: ChannelsProps) {
   const { host, root, apiOrigin, theme, lang, accent, radius } = useHost();
   const t = useT('channels');
-  const client = useApi();
-  const [current, setCurrent] = useState(channelId ?? '');
+  const { model, api } = useChannelsModel(channelId ?? '');
+  const current = useSignalValue(model.$current);
+  const search = useSignalValue(model.$search);
+  const page = useSignalValue(model.$page);
+  const list = useSignalValue(model.$list);
+  const questions = useSignalValue(model.$questions);
+  const pages = useSignalValue(model.$pages);
+  const currentName = useSignalValue(model.$currentName);
   const [siderOpen, setSiderOpen] = useState(closeSider !== 'true');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ items: Channel[]; total: number } | null>(null);
-  const [listVersion, setListVersion] = useState(0);
-  const [questions, setQuestions] = useState<Question[] | null>(null);
-  const [questionsVersion, setQuestionsVersion] = useState(0);
   const askRef = useRef<HTMLElement>(null);
 
   // Attribute changes reset the view during render (not in an effect, which could run after a click).
-  const [seen, setSeen] = useState({ channelId, closeSider });
-  if (seen.channelId !== channelId || seen.closeSider !== closeSider) {
-    setSeen({ channelId, closeSider });
-    if (seen.channelId !== channelId) setCurrent(channelId ?? '');
-    if (seen.closeSider !== closeSider) setSiderOpen(closeSider !== 'true');
+  const [seen, setSeen] = useState({ closeSider });
+  if (seen.closeSider !== closeSider) {
+    setSeen({ closeSider });
+    setSiderOpen(closeSider !== 'true');
   }
+  // A new `channel-id` opens its conversation before the browser paints (and so before any click).
+  useLayoutEffect(() => model.open(channelId ?? ''), [model, channelId]);
 
   // Answer typography and the card's layout: one constructable sheet next to the twind ones (CSP-safe).
   useEffect(() => {
@@ -459,30 +471,6 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
     };
   }, [root]);
 
-  useEffect(() => {
-    const abort = new AbortController();
-    const q = new URLSearchParams({ page: String(page), size: String(PAGE_SIZE) });
-    if (search.trim()) q.set('search', search.trim());
-    client.get(`/channel?${q.toString()}`, paged(channelSchema), { signal: abort.signal }).then(
-      (res) => !abort.signal.aborted && setList({ items: res.items, total: res.total }),
-      () => !abort.signal.aborted && setList({ items: [], total: 0 }),
-    );
-    return () => abort.abort();
-  }, [client, page, search, listVersion]);
-
-  useEffect(() => {
-    if (!current) {
-      setQuestions(null);
-      return;
-    }
-    const abort = new AbortController();
-    client.get(`/channel/questions/${encodeURIComponent(current)}?page=1&size=100`, paged(questionSchema), { signal: abort.signal }).then(
-      (res) => !abort.signal.aborted && setQuestions([...res.items].reverse()),
-      () => !abort.signal.aborted && setQuestions([]),
-    );
-    return () => abort.abort();
-  }, [client, current, questionsVersion]);
-
   // A follow-up asked in this conversation: show it (and its stream) at once; SPEC §4 closeSider.
   useEffect(() => {
     const ask = askRef.current;
@@ -490,35 +478,33 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
     const onSubmitted = (e: Event) => {
       if (!(e instanceof CustomEvent)) return;
       setSiderOpen(false);
-      setQuestionsVersion((v) => v + 1);
-      setListVersion((v) => v + 1);
+      model.reloadConversation();
+      model.reloadList();
     };
     ask.addEventListener('csai-submitted', onSubmitted);
     return () => ask.removeEventListener('csai-submitted', onSubmitted);
-  }, [current]);
+  }, [model, current]);
   // A question asked by another <csai-ask> on the same page: the history (and this conversation,
   // when it went here) shows it without a reload. The listener leaves with the element.
   useEffect(() => {
     const onElsewhere = (e: Event) => {
       if (!(e instanceof CustomEvent) || (askRef.current && e.composedPath().includes(askRef.current))) return;
       const detail: unknown = e.detail;
-      setListVersion((v) => v + 1);
-      if (typeof detail === 'object' && detail !== null && 'channelId' in detail && detail.channelId === current) setQuestionsVersion((v) => v + 1);
+      model.reloadList();
+      if (typeof detail === 'object' && detail !== null && 'channelId' in detail && detail.channelId === current) model.reloadConversation();
     };
     document.addEventListener('csai-submitted', onElsewhere);
     return () => document.removeEventListener('csai-submitted', onElsewhere);
-  }, [current]);
+  }, [model, current]);
 
   const open = useCallback(
     (id: string) => {
-      setCurrent(id);
+      model.open(id);
       if (isSameOrigin(apiOrigin)) openProductPage(host, apiOrigin, `/channels?channel_id=${encodeURIComponent(id)}`);
     },
-    [apiOrigin, host],
+    [model, apiOrigin, host],
   );
 
-  const pages = Math.max(1, Math.ceil((list?.total ?? 0) / PAGE_SIZE));
-  const currentName = list?.items.find((c) => c.id === current)?.name;
   const button = 'cursor-pointer rounded-csai border border-line bg-surface text-ink px-2 py-0.5 text-xs disabled:opacity-50 disabled:cursor-not-allowed';
   const common: Record<string, string> = {};
   for (const [k, v] of Object.entries({ 'api-base': apiOrigin || undefined, theme, lang, accent, radius })) if (v) common[k] = v;
@@ -533,10 +519,7 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
             aria-label={t('search')}
             placeholder={t('search')}
             value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setPage(1);
-            }}
+            onChange={(e) => model.setSearch(e.target.value)}
             className="rounded-csai border border-line bg-surface text-ink px-2 py-1 text-sm"
           />
           {!list ? (
@@ -550,23 +533,20 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
                   key={`${item.id}:${item.name}`}
                   item={item}
                   active={item.id === current}
-                  client={client}
+                  api={api}
                   onOpen={open}
-                  onChanged={(deletedActive) => {
-                    setListVersion((v) => v + 1);
-                    if (deletedActive) setCurrent('');
-                  }}
+                  onChanged={(deletedActive) => model.channelChanged(deletedActive)}
                 />
               ))}
             </ul>
           )}
           {pages > 1 && (
             <nav part="pagination" className="flex items-center gap-2 text-xs">
-              <button type="button" className={button} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              <button type="button" className={button} disabled={page <= 1} onClick={() => model.goToPage(page - 1)}>
                 {t('prev')}
               </button>
               <span>{t('page', { page, pages })}</span>
-              <button type="button" className={button} disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+              <button type="button" className={button} disabled={page >= pages} onClick={() => model.goToPage(page + 1)}>
                 {t('next')}
               </button>
             </nav>
@@ -580,7 +560,7 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
           </button>
           {currentName && <h2 part="title" className="m-0 text-base font-semibold truncate">{currentName}</h2>}
         </header>
-        {current && <ChannelDocs channelId={current} version={questionsVersion} />}
+        {current && <ChannelDocs model={model.documents} />}
         {!current ? (
           <p part="placeholder" className="m-0 text-sm text-muted">{t('pick_channel')}</p>
         ) : !questions ? (
@@ -588,7 +568,7 @@ export function Channels({ channelId, closeSider }: ChannelsProps) {
         ) : questions.length === 0 ? (
           <p className="m-0 text-sm text-muted">{t('no_questions')}</p>
         ) : (
-          questions.map((q) => <QuestionView key={q.question_id} q={q} client={client} onDeleted={(id) => setQuestions((cur) => cur?.filter((x) => x.question_id !== id) ?? null)} />)
+          questions.map((q) => <QuestionView key={q.question_id} q={q} api={api} onDeleted={(id) => model.questionDeleted(id)} />)
         )}
         {createElement('csai-ask', { ref: askRef, key: current || 'new', ...common, ...(current ? { 'channel-id': current, navigate: 'false' } : {}) })}
         {!isSameOrigin(apiOrigin) && <InlineToasts label={t('notice')} closeLabel={t('close')} />}

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { drawSvgResult, molString, type DrawSvgResult } from '../../contract/mol';
+import type { DrawSvgResult } from '../../contract/mol';
 import type { CommonProps } from '../shared/element';
 import { ApiError, type ApiClient } from '../../core/api';
+import { createMoleculeApi, type DrawRequest } from '../../core/molecule-api';
 import { useApi, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
@@ -39,15 +40,17 @@ function draw(client: ApiClient, input: { smiles?: string; molKey?: string; molf
   let job = drawings.get(key);
   if (!job) {
     job = (async () => {
+      const api = createMoleculeApi(client);
       let body: { smiles: string } | { molfile: string };
       let smilesIn = input.smiles ?? '';
       if (input.molKey) {
-        const mol = await client.get(`/mol/get_mol_string?mol_key=${encodeURIComponent(input.molKey)}`, molString);
+        const mol = await api.molString(input.molKey);
         body = { molfile: mol.molfile };
         smilesIn = mol.smiles;
       } else if (input.molfile) body = { molfile: input.molfile };
       else body = { smiles: input.smiles ?? '' };
-      const result = await client.post('/mol/draw_svg', { ...body, width, height, ...(highlight ? { highlight } : {}) }, drawSvgResult);
+      const request: DrawRequest = { ...body, width, height, ...(highlight ? { highlight } : {}) };
+      const result = await api.drawSvg(request);
       return { ...result, smilesIn };
     })();
     drawings.set(key, job);

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GLViewer } from '3dmol';
-import { dockingTask, type PoseInteraction } from '../../contract/docking';
-import { kbDocument } from '../../contract/knowledge';
-import { molString, pdbString } from '../../contract/mol';
+import type { PoseInteraction } from '../../contract/docking';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
 import { ApiError, type ApiClient } from '../../core/api';
+import { createKnowledgeApi } from '../../core/knowledge-api';
+import { createMoleculeApi } from '../../core/molecule-api';
 import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
 import { reactView } from '../shared/react-view';
@@ -64,30 +64,31 @@ export function hasWebGl(): boolean {
 }
 
 async function loadStructure(client: ApiClient, props: Pick<Molecule3dProps, 'pdbId' | 'docId' | 'molKey' | 'taskId'>, signal: AbortSignal): Promise<Structure> {
+  const mol = createMoleculeApi(client);
   if (props.taskId) {
-    const base = `/tasks/${encodeURIComponent(props.taskId)}/download`;
     const [receptor, poses, task] = await Promise.all([
-      client.download(`${base}?format=receptor`, { signal }),
-      client.download(`${base}?format=sdf`, { signal }),
-      client.get(`/tasks/${encodeURIComponent(props.taskId)}`, dockingTask, { signal }),
+      mol.dockingFile(props.taskId, 'receptor', { signal }),
+      mol.dockingFile(props.taskId, 'sdf', { signal }),
+      mol.dockingTask(props.taskId, { signal }),
     ]);
     const records = (await poses.blob.text()).split(/^\$\$\$\$\r?$/m).filter((r) => r.trim() !== '').map((r) => `${r.replace(/^\r?\n/, '')}$$$$\n`);
     const interactions = task.result?.poses.map((p) => p.interactions ?? []) ?? [];
     return { data: await receptor.blob.text(), format: 'pdb', poses: records, interactions };
   }
   if (props.molKey) {
-    const mol = await client.get(`/mol/get_mol_string?mol_key=${encodeURIComponent(props.molKey)}`, molString, { signal });
-    return { data: mol.molfile, format: 'sdf' };
+    const { molfile } = await mol.molString(props.molKey, { signal });
+    return { data: molfile, format: 'sdf' };
   }
   if (props.docId) {
-    const doc = await client.get(`/knowledge_base/doc/${encodeURIComponent(props.docId)}`, kbDocument, { signal });
+    const knowledge = createKnowledgeApi(client);
+    const doc = await knowledge.doc(props.docId, { signal, quiet: false });
     if (doc.type === 5) {
-      const { blob } = await client.download(`/knowledge_base/download/${encodeURIComponent(props.docId)}`, { signal });
+      const { blob } = await knowledge.download(props.docId, { signal });
       return { data: await blob.text(), format: 'sdf' };
     }
   }
   const id = props.pdbId ?? props.docId ?? '';
-  const pdb = await client.get(`/mol/get_pdb_string?pdb_id=${encodeURIComponent(id)}`, pdbString, { signal });
+  const pdb = await mol.pdbString(id, { signal });
   return { data: pdb.pdb, format: 'pdb' };
 }
 

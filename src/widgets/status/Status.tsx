@@ -1,5 +1,6 @@
-import { useEffect, useEffectEvent, useState } from 'react';
-import { alert as alertSchema, ping as pingSchema, type Alert } from '../../contract/general';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import type { Alert } from '../../contract/general';
+import { createGeneralApi } from '../../core/general-api';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
 import { useApi, useHost, useT } from '../shared/host-context';
@@ -28,6 +29,7 @@ const dotColour = { checking: 'bg-muted', online: 'bg-success', offline: 'bg-dan
 export function Status({ compact }: StatusProps) {
   const { host, apiOrigin } = useHost();
   const client = useApi();
+  const api = useMemo(() => createGeneralApi(client), [client]);
   const t = useT('status');
   const [reach, setReach] = useState<Reachability>({ state: 'checking' });
   const [banner, setBanner] = useState<Alert | null>(null);
@@ -36,7 +38,7 @@ export function Status({ compact }: StatusProps) {
   const check = useEffectEvent((signal: AbortSignal) => {
     setReach({ state: 'checking' });
     // A failure reaches the page as the client's csai-error (toErrorDetail); the pill says it in its words.
-    client.get('/', pingSchema, { signal, redirect: false }).then(
+    api.ping({ signal, redirect: false }).then(
       (ping) => {
         if (signal.aborted) return; // a newer api-base owns the state now
         setReach({ state: 'online', version: ping.version });
@@ -49,7 +51,7 @@ export function Status({ compact }: StatusProps) {
       },
     );
     // SPEC §8: the banner is hidden when its call fails (that row replaces the generic toast).
-    client.get('/prompt/get_alert', alertSchema, { signal, quiet: true, redirect: false }).then(
+    api.alert({ signal, quiet: true, redirect: false }).then(
       (alert) => {
         if (!signal.aborted) setBanner(alert.is_show && alert.content.trim() !== '' ? alert : null);
       },

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearch } from 'wouter';
-import { z } from 'zod';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
@@ -11,8 +11,8 @@ const attempts = new Map<string, Promise<{ ok: boolean; message: string }>>();
 function activate(token: string) {
   let attempt = attempts.get(token);
   if (!attempt) {
-    attempt = api()
-      .postWithMessage('/auth/activate', { token }, z.null(), { redirect: false })
+    attempt = createAuthApi(api())
+      .activate(token)
       .then(({ message }) => ({ ok: true, message }))
       .catch((err: unknown) => ({ ok: false, message: serverError(err).message }));
     attempts.set(token, attempt);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { z } from 'zod';
 import { accountBody } from '../../../contract/auth';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
@@ -21,7 +21,7 @@ export default function ForgotPasswordPage() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void run('submit', checked(accountBody.safeParse({ account })), async (body) => {
-      const { message } = await api().postWithMessage('/auth/forgot-password', body, z.null(), { redirect: false });
+      const { message } = await createAuthApi(api()).forgotPassword(body);
       setDone(message);
     });
   };

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { z } from 'zod';
-import { accountBody, otpVerifyBody, userInfo } from '../../../contract/auth';
+import { accountBody, otpVerifyBody } from '../../../contract/auth';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
@@ -31,7 +31,7 @@ export default function OtpPage() {
 
   const send = async () => {
     const ok = await run('send', checked(accountBody.safeParse({ account })), async (body) => {
-      const { message } = await api().postWithMessage('/auth/otp/send', body, z.null(), { redirect: false });
+      const { message } = await createAuthApi(api()).sendOtp(body);
       setSent(message);
       setWait(RESEND_SECONDS);
     });
@@ -41,7 +41,7 @@ export default function OtpPage() {
   const verify = (e: FormEvent) => {
     e.preventDefault();
     void run('verify', checked(otpVerifyBody.safeParse({ account, code })), async (body) => {
-      const user = await api().post('/auth/otp/verify', body, userInfo, { redirect: false });
+      const user = await createAuthApi(api()).verifyOtp(body);
       await sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
       navigate(takeReturnPath());

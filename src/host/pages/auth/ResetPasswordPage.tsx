@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { z } from 'zod';
 import { resetPasswordBody } from '../../../contract/auth';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
@@ -24,7 +24,7 @@ export default function ResetPasswordPage() {
     const check = checked(resetPasswordBody.safeParse({ token, password }), { confirm: confirm !== password ? t('auth.mismatch') : undefined });
     // A malformed token is the link's fault, not a field the user can fix.
     void run('submit', 'errors' in check && check.errors.token ? { formError: t('auth.missing_token') } : check, async (body) => {
-      const { message } = await api().postWithMessage('/auth/reset-password', body, z.null(), { redirect: false });
+      const { message } = await createAuthApi(api()).resetPassword(body);
       toastStore().toast({ title: message });
       navigate('/auth/sign-in');
     });

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { signInBody, userInfo } from '../../../contract/auth';
+import { signInBody } from '../../../contract/auth';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 import { toastStore } from '../../../core/toast';
 import { useT } from '../../i18n';
@@ -24,7 +25,7 @@ export default function SignInPage() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void run('submit', checked(signInBody.safeParse({ account, password })), async (body) => {
-      const user = await api().post('/auth/sign-in', body, userInfo, { redirect: false });
+      const user = await createAuthApi(api()).signIn(body);
       await sessionStarted(user);
       toastStore().toast({ title: t('auth.sign_in_ok') });
       navigate(takeReturnPath());

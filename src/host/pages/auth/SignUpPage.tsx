@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { z } from 'zod';
 import { signUpBody } from '../../../contract/auth';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 import { useT } from '../../i18n';
 import { usePageTitle } from '../../shell/common';
@@ -34,7 +34,7 @@ export default function SignUpPage() {
       if (via === 'phone' && found.email && !found.phone) found.phone = found.email;
     }
     void run('submit', check, async (data) => {
-      const { message } = await api().postWithMessage('/auth/sign-up', data, z.null(), { redirect: false });
+      const { message } = await createAuthApi(api()).signUp(data);
       setDone(message);
     });
   };

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { authOptions, type AuthOptions } from '../../../contract/auth';
+import type { AuthOptions } from '../../../contract/auth';
+import { createAuthApi } from '../../../core/auth-api';
 import { api } from '../../../core/page';
 
 let asked: Promise<AuthOptions | null> | undefined;
@@ -13,8 +14,8 @@ export function useAuthOptions(): AuthOptions | null {
   const [options, setOptions] = useState<AuthOptions | null>(null);
   useEffect(() => {
     let live = true;
-    asked ??= api()
-      .get('/auth/options', authOptions, { quiet: true, redirect: false })
+    asked ??= createAuthApi(api())
+      .options({ quiet: true, redirect: false })
       .catch(() => {
         asked = undefined;
         return null;

@@ -2,13 +2,14 @@
 // structure, the bioavailability radar per molecule, one BOILED-Egg for all, CSV/SDF export.
 import { createElement, useState } from 'react';
 import { ADMET_METHODS, ADMET_NOT_COMPUTED, admetResult, type AdmetField, type AdmetMolecule } from '../../../contract/admet';
+import { createMoleculeApi } from '../../../core/molecule-api';
 import { useApi, useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import { admetStrings } from './admet.strings';
 import { BioavailabilityRadar, BoiledEgg } from './AdmetCharts';
 import { alertLabel } from './alert-names';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 
 addStrings('admet', admetStrings);
 
@@ -115,7 +116,7 @@ export function AdmetCard({ ok, content, data }: ToolCardProps) {
     setFailure('');
     try {
       const body = { smiles: molecules.map((m) => m.smiles), names: molecules.map((m) => m.name || m.input), format };
-      const file = await client.download('/mol/admet/export', { body, quiet: true });
+      const file = await createMoleculeApi(client).admetExport(body, { quiet: true });
       saveBlob(root, file.blob, file.filename ?? `admet.${format}`);
     } catch (err) {
       setFailure(t('export_failed', { message: err instanceof Error ? err.message : String(err) }));

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { codeExecutionResult, type CodeArtifact, type CodeExecutionResult } from '../../../contract/code';
+import { createChannelApi } from '../../../core/channel-api';
 import { useApi, useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 import { codeCardStrings } from './tool-cards.strings';
 
 addStrings('tool-cards-code', codeCardStrings);
@@ -19,7 +20,7 @@ function ArtifactImage({ artifact }: { artifact: CodeArtifact }) {
   useEffect(() => {
     let objectUrl: string | null = null;
     let cancelled = false;
-    client.download(`/code/artifacts/${encodeURIComponent(artifact.id)}`, { quiet: true }).then(
+    createChannelApi(client).codeArtifact(artifact.id, { quiet: true }).then(
       ({ blob }) => {
         if (cancelled) return;
         objectUrl = URL.createObjectURL(blob.type ? blob : new Blob([blob], { type: artifact.mime }));
@@ -47,7 +48,7 @@ function ArtifactFile({ artifact }: { artifact: CodeArtifact }) {
   const t = useT('tool-cards-code');
   const { root } = useHost();
   const save = async () => {
-    const { blob } = await client.download(`/code/artifacts/${encodeURIComponent(artifact.id)}`);
+    const { blob } = await createChannelApi(client).codeArtifact(artifact.id);
     saveBlob(root, blob, artifact.name.split('/').pop() ?? artifact.name);
   };
   return (

@@ -3,7 +3,7 @@ import { intelligenceSearchOutput, moleculeHitPath, type IntelligenceSearchOutpu
 import { useHost, useT } from '../../shared/host-context';
 import { addStrings } from '../../shared/i18n';
 import { openProductPage } from '../../shared/site';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 
 addStrings('intelligence', {
   zh: {

@@ -1,7 +1,7 @@
 import { nameToSmilesOutput } from '../../../contract/names';
 import { useT } from '../../shared/host-context';
 import { addStrings } from '../../shared/i18n';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 import { MoleculePicture } from './MoleculePicture';
 import { nameCardStrings } from './tool-cards.strings';
 

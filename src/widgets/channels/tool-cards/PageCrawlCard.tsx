@@ -1,7 +1,7 @@
 import { pageCrawlOutput } from '../../../contract/crawl';
 import { useT } from '../../shared/host-context';
 import { addStrings } from '../../shared/i18n';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 import { onlineCardStrings } from './online.strings';
 import { SaveToKnowledgeBase } from './SaveToKnowledgeBase';
 

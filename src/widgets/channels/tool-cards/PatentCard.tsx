@@ -1,7 +1,7 @@
 import { patentSearchOutput } from '../../../contract/patents';
 import { useT } from '../../shared/host-context';
 import { addStrings } from '../../shared/i18n';
-import type { ToolCardProps } from './index';
+import type { ToolCardProps } from './types';
 import { patentCardStrings } from './patent-card.strings';
 
 addStrings('tool-cards-patents', patentCardStrings);

@@ -1,13 +1,9 @@
 import type { ComponentType } from 'react';
 import type { ToolName } from '../../../contract/tools';
+import type { ToolCardProps } from './types';
 
-/** What every tool card is given: the stored tool_result (its `data` is checked by the card's own schema). */
-export interface ToolCardProps {
-  name: string;
-  ok: boolean;
-  content: string;
-  data: unknown;
-}
+// The cards import their props from './types', not from this index (which imports them).
+export type { ToolCardProps };
 
 /**
  * The card that renders each tool's result in an answer, live and after reload alike. A tool
