@@ -241,6 +241,8 @@ export async function run(): Promise<Figure[]> {
   let noAnswer = 0;
   /** Requests fetch would not send (a URL or header it cannot write): drawn again. */
   let unsent = 0;
+  /** Sessions a fuzzed call ended (sign-out, a revoked session), signed in again. */
+  let resignIns = 0;
   try {
     // Signed-in users, each with a channel, a question and parsed documents for path parameters to name.
     const things: Things = { ids: [] };
@@ -287,8 +289,9 @@ export async function run(): Promise<Figure[]> {
         failures.push(`${outcome.status} ${method} ${url.slice(0, 300)} [${built.describe}; ${JSON.stringify(built.headers)}] ${bodyText} → ${outcome.text.slice(0, 300)}`);
       }
       // A fuzzed call may end the session (sign-out, a revoked token): sign in again.
-      if (session.account && outcome.status === 401 && !session.client.cookies.has('csai_session')) {
+      if (session.account && outcome.status === 401 && (await session.client.get('/api/v1/auth/me')).status === 401) {
         await session.client.post('/api/v1/auth/sign-in', { account: session.account, password: session.password });
+        resignIns++;
       }
     };
     let next = 0;
@@ -315,7 +318,7 @@ export async function run(): Promise<Figure[]> {
   for (const f of failures) console.log(`5XX: ${f}`);
   const stderr = server.stderr();
   if (failures.length && stderr) console.log(`server stderr (end):\n${stderr.slice(-3000)}`);
-  console.log(`not sent (fetch refused the URL or a header; drawn again): ${unsent}`);
+  console.log(`not sent (fetch refused the URL or a header; drawn again): ${unsent}; sessions ended by a fuzzed call and signed in again: ${resignIns}`);
   console.log(`statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(', ')}`);
   if (unconfigured.size) console.log(`503 for an unconfigured service: ${[...unconfigured].map(([k, n]) => `${k} ×${n}`).join('; ')}`);
   if (!failures.length) fs.rmSync(dataDir, { recursive: true, force: true });
