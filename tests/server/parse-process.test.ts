@@ -87,6 +87,33 @@ describe('parse processes', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 120_000);
 
+  it('are reused while parses outnumber them, and the extra ones end once idle (issue 33: a backlog parsed at a process start per document)', async () => {
+    const others = parseProcesses(process.pid).map((p) => p.pid);
+    // As the server runs it: two processes and a spare, and three owners with a parse each at all
+    // times (the job runner's two, and the extra one it claims for an owner with none running).
+    const pool = workerPool(2, { taskTimeoutMs: 300_000, spare: true, idleExtraMs: 5_000 });
+    pools.push(pool);
+    const documents = 12;
+    let next = 0;
+    await Promise.all(
+      ['alice', 'bob', 'carol'].map(async (owner) => {
+        while (next < documents) {
+          next++;
+          const r = await pool.run('pdf', small, 'small', () => {}, owner);
+          expect(r.chunks.length).toBeGreaterThan(0);
+        }
+      }),
+    );
+    // Processes are kept for the next document: about the pool's size twice over (the running
+    // parses, the paused ones and the spare; one more if a loaded machine left one idle past
+    // idleExtraMs), not one per document as before (13).
+    expect(pool.stats().started).toBeLessThanOrEqual(5);
+    // Idle, the processes beyond the pool's size end.
+    await until(() => parseProcesses(process.pid, others).length <= 2, 60_000);
+    expect(parseProcesses(process.pid, others).length).toBeLessThanOrEqual(2);
+    await pool.close();
+  }, 300_000);
+
   it('end when the server process is killed, also in the middle of a document', async () => {
     // A stand-in server: a process with a parse pool that starts a long parse and is then killed
     // (kill -9 gives it no chance to close its pool).

@@ -37,18 +37,25 @@ export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<strin
 
   const tick = async () => {
     timer = undefined;
-    while (!stopped && running < opts.concurrency + (opts.newOwnerExtra ?? 0)) {
-      const job = await queue.claim(kinds, { newOwnersOnly: running >= opts.concurrency });
-      if (!job) break;
-      running++;
-      const p = runOne(job).finally(() => {
-        running--;
-        active.delete(p);
-        wake();
-      });
-      active.add(p);
+    try {
+      while (!stopped && running < opts.concurrency + (opts.newOwnerExtra ?? 0)) {
+        const job = await queue.claim(kinds, { newOwnersOnly: running >= opts.concurrency });
+        if (!job) break;
+        running++;
+        const p = runOne(job)
+          .catch((err: unknown) => log.error({ err, jobId: job.id, kind: job.kind }, 'job state could not be recorded'))
+          .finally(() => {
+            running--;
+            active.delete(p);
+            wake();
+          });
+        active.add(p);
+      }
+    } finally {
+      // A failed claim (the database busy or gone for a moment) is tried again at the next poll:
+      // without this the runner stopped polling for good and its queue waited for the next wake.
+      if (!stopped && !timer) timer = setTimeout(() => void tick().catch((err: unknown) => log.error({ err }, 'job poll failed')), opts.pollMs ?? 1000);
     }
-    if (!stopped && !timer) timer = setTimeout(() => void tick().catch((err: unknown) => log.error({ err }, 'job poll failed')), opts.pollMs ?? 1000);
   };
 
   function wake() {

@@ -54,12 +54,24 @@ function startWorker(singleThreadedGc: boolean): ChildProcess {
  */
 export const TURN_MS = 5_000;
 
+/**
+ * How long a process beyond the pool's size (the spare, or one that held a paused parse) stays
+ * idle before it is ended. Ending it the moment its task finished made the pool start a process
+ * per document whenever parses outnumbered processes (the spare taken, another spare started, the
+ * finished one ended): a start costs seconds of CPU (node, pdf.js, the parsers) against tens of
+ * milliseconds for a small PDF, and a backlog after kill -9 cycles parsed at a process start per
+ * document (issue 33).
+ */
+export const IDLE_EXTRA_MS = 15_000;
+
 interface Slot {
   worker: ChildProcess;
   /** The task the process holds (running, or paused at a page boundary), if any. */
   task: Task | undefined;
   /** Serial of the last pause asked of this process; a resume writes it to the turn pipe. */
   pauseSerial: number;
+  /** When the process last finished a task (or started), for retiring processes idle beyond the pool's size. */
+  idleSince: number;
 }
 
 /**
@@ -106,8 +118,9 @@ interface Task {
  * owner's best parse before anyone's second, a parse inside its turn (TURN_MS) before one that
  * waited longest. So one user's long OCR documents yield to another user's small one within a page.
  */
-export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean }) {
+export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean; idleExtraMs?: number }) {
   const recycle = opts.recycle ?? DEFAULT_RECYCLE;
+  const idleExtraMs = opts.idleExtraMs ?? IDLE_EXTRA_MS;
   const spare = opts.spare ?? false;
   const turnMs = opts.turnMs ?? TURN_MS;
   const stats = { started: 0, recycled: 0, lastWorkerMb: 0, pauses: 0 };
@@ -116,10 +129,11 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
   let nextId = 1;
   let closed = false;
   let rotation: NodeJS.Timeout | undefined;
+  let idleTrim: NodeJS.Timeout | undefined;
 
   const singleThreadedGc = collectsOnOwnThread(size);
   const spawn = (): Slot => {
-    const slot: Slot = { worker: startWorker(singleThreadedGc), task: undefined, pauseSerial: 0 };
+    const slot: Slot = { worker: startWorker(singleThreadedGc), task: undefined, pauseSerial: 0, idleSince: Date.now() };
     stats.started++;
     // An idle pool does not keep the server (or a test) running.
     slot.worker.unref();
@@ -167,11 +181,13 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     if (!tasks.delete(task.id)) return;
     if (task.state === 'running') clearTimeout(task.timer);
     const slot = task.slot;
-    if (slot) slot.task = undefined;
+    if (slot) {
+      slot.task = undefined;
+      slot.idleSince = Date.now();
+    }
     // A large file, or a worker left holding much memory: the worker goes, and its memory with it.
-    // So does an idle process beyond the pool's size when another one is idle too.
-    const extraIdle = slots.length > size && slots.some((s) => s !== slot && !s.task);
-    if (slot && !closed && slots.includes(slot) && (workerMb > recycle.workerMemoryMb || task.bytes >= recycle.largeFileMb * MB || extraIdle)) retire(slot);
+    // (Idle processes beyond the pool's size go after IDLE_EXTRA_MS: trimIdle.)
+    if (slot && !closed && slots.includes(slot) && (workerMb > recycle.workerMemoryMb || task.bytes >= recycle.largeFileMb * MB)) retire(slot);
     if ('result' in outcome) task.resolve(outcome.result);
     else task.reject(outcome.error);
     schedule();
@@ -242,6 +258,32 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     });
   }
 
+  /**
+   * Ends processes beyond the pool's size that have been idle for idleExtraMs (the longest idle
+   * first), and comes back when the next one would be due.
+   */
+  function trimIdle() {
+    if (idleTrim) clearTimeout(idleTrim);
+    idleTrim = undefined;
+    if (closed) return;
+    const now = Date.now();
+    const idle = slots.filter((s) => !s.task).sort((a, b) => a.idleSince - b.idleSince);
+    // While parses run, one idle process is the spare (schedule would start another at once).
+    if (spare && [...tasks.values()].some((t) => t.state === 'running')) idle.pop();
+    let extra = slots.length - size;
+    for (const s of idle) {
+      if (extra <= 0) return;
+      const due = s.idleSince + idleExtraMs;
+      if (due > now) {
+        idleTrim = setTimeout(trimIdle, due - now);
+        idleTrim.unref();
+        return;
+      }
+      retire(s);
+      extra--;
+    }
+  }
+
   /** Pauses, resumes and starts tasks so that the chosen ones run; rotates turns while any wait. */
   function schedule() {
     if (closed) return;
@@ -254,6 +296,7 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     // Every process holds a parse: one spare process is started (it loads pdf.js and the parsers
     // now), so another owner's document starts at once instead of after a process start-up.
     if (spare && slots.length < size * 2 && slots.every((s) => s.task) && [...tasks.values()].some((t) => t.state === 'running')) spawn();
+    trimIdle();
     const someWait = [...tasks.values()].some((t) => t.state !== 'running');
     if (someWait && !rotation) {
       rotation = setTimeout(() => {
@@ -286,6 +329,7 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
     async close() {
       closed = true;
       if (rotation) clearTimeout(rotation);
+      if (idleTrim) clearTimeout(idleTrim);
       for (const t of [...tasks.values()]) {
         tasks.delete(t.id);
         clearTimeout(t.timer);
