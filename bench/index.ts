@@ -22,6 +22,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   crash: () => import('./crash.bench'),
   load: () => import('./load.bench'),
   ocr: () => import('./ocr.bench'),
+  chemdocs: () => import('./chemdocs.bench'),
 };
 
 const wanted = process.argv.slice(2);
