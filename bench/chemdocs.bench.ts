@@ -17,13 +17,13 @@
 // - activity linking: truth activity rows (table cells and sentences) found in the SAR view under the
 //   right label with the same target, measure, relation and value, on a row whose structure is the
 //   truth molecule of that label; target >= 0.9. Shown also with the row's structure not required.
-// - pages per minute: held-out pages from the batch upload until the last is parsed, against plain
-//   OSRA's pages per minute (one process) measured before.
+// - pages per minute: held-out pages from their upload (requests of six files, the route's limit)
+//   until the last is parsed, against plain OSRA's pages per minute (one process) measured before.
 // - time from upload to searchable: a three-page vector paper uploaded alone on the idle server, until
 //   POST /api/v1/mol/search (exact) finds one of its molecules in it; target <= 3 min.
 // - other users not delayed: a second user's one-page PDF, parsed alone on the idle server (its time
-//   is "one page's time"), and again uploaded 2 s after the held-out batch; the extra time over
-//   alone, as a share of one page's time; target <= 1.
+//   is "one page's time"; both parse processes warmed up before), and again uploaded 2 s after the
+//   held-out batch; the extra time over alone, as a share of one page's time; target <= 1.
 // A figure whose route answers 404 (not built on this branch) prints "not available" (and misses its
 // target). BENCH_CHEMDOCS_HALF=tuning measures the tuning half instead (for tuning; say so when
 // quoting). BENCH_CHEMDOCS_ONLY=osra runs only the plain OSRA pass, on both halves;
@@ -181,7 +181,7 @@ async function getJson(url: string, who: Session, route: string): Promise<{ stat
   return { status: res.status, data: json.data };
 }
 
-interface ApiStructure { id: number; page: number; smiles: string; label: string | null }
+interface ApiStructure { id: number; page: number | null; smiles: string; label: string | null }
 interface ApiActivity { target?: string; measure?: string; relation?: string; value?: number; unit?: string; value_nm?: number | null; valueNm?: number | null }
 interface ApiSarRow { label: string | null; structure_id: number | null; smiles: string | null; page: number | null; activities: ApiActivity[] }
 
@@ -240,7 +240,7 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
     const truthByLabel = new Map<string, { inchikey: string; found: boolean }>();
     for (const page of doc.pages) {
       // Per page, each read structure matches at most one truth molecule (the first with its key).
-      const onPage = structures.map((x, i) => ({ x, key: structureKeys[i]! })).filter((e) => e.x.page === page.page);
+      const onPage = structures.map((x, i) => ({ x, key: structureKeys[i]! })).filter((e) => (e.x.page ?? 1) === page.page); // an image is page 1
       const used = new Set<number>();
       for (const m of page.molecules) {
         const hit = onPage.findIndex((e, i) => !used.has(i) && e.key === m.inchikey);
@@ -337,9 +337,13 @@ export async function run(): Promise<Figure[]> {
     status = new SQLite(path.join(server.dataDir, 'csai.sqlite'), { readonly: true, fileMustExist: true });
     const statusOf = status.prepare<[string], { parse_status: number }>('select parse_status from kb_documents where id = ?');
 
-    // 1. Another user's one-page PDF alone: one page's time on this machine now.
+    // 0. Untimed warm-up: both parse processes start (under tsx they compile their sources first).
     const otherDoc = timing.documents.find((d) => d.name === 'timing-other-user')!;
     const otherFile = path.join(dir, 'timing', otherDoc.file);
+    const warm = await upload(server.url, other, [0, 1].map((i) => ({ file: otherFile, name: `warm-up-${i}.pdf`, bytes: variant(otherFile, `warm-up ${i}`) })));
+    await Promise.all(warm.map((id) => waitParsed(statusOf, id)));
+
+    // 1. Another user's one-page PDF alone: one page's time on this machine now.
     let t = performance.now();
     const [aloneId] = await upload(server.url, other, [{ file: otherFile, name: 'other-alone.pdf', bytes: variant(otherFile, 'alone') }]);
     const onePage = ((await waitParsed(statusOf, aloneId!)) - t) / 1000;
@@ -356,7 +360,11 @@ export async function run(): Promise<Figure[]> {
 
     // 3. The half in one batch, and 2 s later another user's one-page PDF.
     t = performance.now();
-    const ids = await upload(server.url, chemist, truth.documents.map((d) => ({ file: path.join(dir, half, d.file), name: d.file })));
+    // Six files a request at most (the upload route's limit), sent one request after another.
+    const ids: string[] = [];
+    for (let i = 0; i < truth.documents.length; i += 6) {
+      ids.push(...(await upload(server.url, chemist, truth.documents.slice(i, i + 6).map((d) => ({ file: path.join(dir, half, d.file), name: d.file })))));
+    }
     await new Promise((r) => setTimeout(r, 2000));
     const t2 = performance.now();
     const [duringId] = await upload(server.url, other, [{ file: otherFile, name: 'other-during.pdf', bytes: variant(otherFile, 'during') }]);
