@@ -336,9 +336,11 @@ export async function run(): Promise<Figure[]> {
   if (process.env.BENCH_CHEMDOCS_ONLY === 'osra') {
     const only = process.env.BENCH_CHEMDOCS_HALF;
     for (const half of only ? [only] : ['tuning', 'held-out']) {
-      const o = await plainOsra(dir, readTruth(dir, half));
+      const t = readTruth(dir, half);
+      const o = await plainOsra(dir, t);
+      const docs = new Map(t.documents.map((d) => [d.name, d]));
       console.log(`\nplain OSRA, ${half} half, per document:`);
-      console.table([...o.perDoc].map(([name, r]) => ({ document: name, molecules: r.total, exact: r.found, 'SMILES read': r.read, 'pages timed out': r.timedOut })));
+      console.table([...o.perDoc].map(([name, r]) => ({ document: name, form: docs.get(name)!.form, toolkit: docs.get(name)!.toolkit, molecules: r.total, exact: r.found, 'SMILES read': r.read, 'pages timed out': r.timedOut })));
       figures.push(...osraFigures(o, half));
       figures.push({ name: `plain OSRA pages per minute (${OSRA_JOBS} processes), ${half} half`, value: (o.pages / (o.seconds / 60)).toFixed(2), baseline: `${o.pages} pages`, ratio: 1 });
     }
