@@ -23,6 +23,7 @@ const groups: Record<string, () => Promise<{ run(): Promise<Figure[]> }>> = {
   load: () => import('./load.bench'),
   ocr: () => import('./ocr.bench'),
   fuzz: () => import('./fuzz.bench'),
+  chemdocs: () => import('./chemdocs.bench'),
 };
 
 const wanted = process.argv.slice(2);

@@ -31,6 +31,8 @@ const TEST = {
   slapd: 'directory sign-in tests (a real LDAP server)',
   'ldap-utils': 'directory sign-in tests (loading the test directory)',
   'postgresql-15': 'the server tests on PostgreSQL (DATABASE_URL; started by the tests as the postgres user)',
+  'poppler-utils': 'the chemdocs bench (pages rendered for its scanned documents and for the plain OSRA baseline)',
+  'python3-pil': 'the chemdocs bench (scanned pages of its evaluation set)',
 };
 
 if (process.env.CSAI_SKIP_SETUP === '1') process.exit(0);
