@@ -212,6 +212,7 @@ export async function evaluateAnswers(set: HardSet, answer: (question: string, d
       lost++;
       misses.push(`  lost by the answer: [${q.doc} p.${q.page}] ${q.question} → cited ${out.cited.map((p) => `${p.docId}:${p.page}`).join(', ') || '(none)'}${out.abstained ? ' (abstained)' : ''}`);
     }
+    if (!inTop5) misses.push(`  not retrieved: [${q.doc} p.${q.page}] ${q.question} → ${out.retrieved.slice(0, 5).map((p) => `${p.docId}:${p.page}`).join(', ') || '(none)'}`);
   }
   const n = answerable.length || 1;
   return {

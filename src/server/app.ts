@@ -19,6 +19,7 @@ import {
 import type { Config } from './config';
 import { boundedLogStream } from './log-stream';
 import { openDatabase, type Db } from './db/database';
+import { languageOfTag, localizeMessage, requestLanguage } from './i18n';
 import { AppError } from './errors';
 import { loadSecret } from './auth/secret';
 import { sessionsRepo } from './auth/sessions';
@@ -165,25 +166,30 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const clientLeft = (raw: IncomingMessage, error: Error) =>
     (raw.destroyed || raw.socket?.destroyed === true) && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'aborted');
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
+    // Issue 32 §2: the message in the language of the one asking (Chinese as written, else English).
+    const lang = await requestLanguage(request, db).catch(() => 'zh' as const);
+    const say = (message: string) => localizeMessage(message, lang);
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ success: false, message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) });
+      return reply.status(error.statusCode).send({ success: false, message: say(error.message), code: error.code, ...(error.field ? { field: error.field } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.status(400).send({ success: false, code: 'invalid_input', ...validationFailure(error.validation, error.validationContext) });
+      const failure = validationFailure(error.validation, error.validationContext);
+      return reply.status(400).send({ success: false, code: 'invalid_input', ...failure, message: say(failure.message) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({ success: false, ...clientErrorText(error) });
+      const failure = clientErrorText(error);
+      return reply.status(status).send({ success: false, ...failure, message: say(failure.message) });
     }
     if (clientLeft(request.raw, error)) {
       // The client closed the connection mid-request (a cancelled upload, a closed tab): not a
       // server failure, and there is no one left to answer.
       request.log.info({ code: (error as NodeJS.ErrnoException).code, message: error.message }, 'client left before the request was read');
-      return reply.status(400).send({ success: false, message: '请求在发送完成前被中断', code: 'request_aborted' });
+      return reply.status(400).send({ success: false, message: say('请求在发送完成前被中断'), code: 'request_aborted' });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ success: false, message: '服务器内部错误，请稍后重试', code: 'internal_error' });
+    return reply.status(500).send({ success: false, message: say('服务器内部错误，请稍后重试'), code: 'internal_error' });
   });
 
   await app.register(async (api) => {
@@ -356,7 +362,8 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
       const file = await builtFile(request.url);
       if (file) return reply.sendFile(file);
     }
-    return reply.status(404).send({ success: false, message: isApi ? '接口不存在' : '页面不存在', code: 'not_found' });
+    const message = isApi ? '接口不存在' : '页面不存在';
+    return reply.status(404).send({ success: false, message: localizeMessage(message, languageOfTag(request.headers['accept-language'])), code: 'not_found' });
   });
 }
 

@@ -86,6 +86,18 @@ describe('search: what comes back', () => {
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
   });
 
+  it('finds another form of an English word (classifying / classified), on both engines', async () => {
+    await addDoc('forms', [
+      { page: 1, text: 'Sulfonamides were classified into antibacterial and diuretic families.' },
+      { page: 2, text: 'Diuretic dosing is adjusted to the kidney function.' },
+    ]);
+    const hits = await search(db, ['forms'], 'classifying a sulfonamide', 2);
+    expect(hits[0]?.page).toBe(1);
+    expect(hits.map((h) => h.page)).not.toContain(2);
+    await db.deleteFrom('kb_chunks').where('doc_id', '=', 'forms').execute();
+    await db.deleteFrom('kb_documents').where('id', '=', 'forms').execute();
+  });
+
   it('finds a compound by CAS number, by exact SMILES and by formula', async () => {
     expect((await search(db, ['drugs'], '50-78-2', 2))[0]?.page).toBe(3);
     expect((await search(db, ['drugs'], 'CC(=O)Nc1ccc(O)cc1', 2))[0]?.page).toBe(4);

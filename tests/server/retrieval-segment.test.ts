@@ -20,7 +20,16 @@ describe('index tokens', () => {
   });
 
   it('lower-cases English and drops punctuation', () => {
-    expect(tokens('Kinase Inhibitors, e.g. Imatinib!')).toEqual(['kinase', 'inhibitors', 'e.g', 'imatinib']);
+    expect(tokens('Kinase Inhibitors, e.g. Imatinib!')).toEqual(['kinase', 'kinas', 'inhibitors', 'inhibitor', 'e.g', 'imatinib']);
+  });
+
+  it('indexes an English word with its stem and asks for the stem, so one form finds the others', () => {
+    expect(tokens('Compounds were classified')).toEqual(['compounds', 'compound', 'were', 'classified', 'classifi']);
+    expect(matchQuery('classifying compound')).toBe('"classifi" OR "compound"');
+    // Function words, short words, names with digits and Chinese are not stemmed.
+    expect(tokens('this IC50 was 布洛芬')).toEqual(expect.arrayContaining(['this', 'ic50', 'was', '布洛', '洛芬']));
+    expect(tokens('this IC50 was')).not.toEqual(expect.arrayContaining(['thi']));
+    expect(tokens('this IC50 was').filter((t) => !t.startsWith('ic50'))).toEqual(['this', 'was']);
   });
 
   it('turns a question into an OR of quoted tokens, without lone Chinese characters', () => {
@@ -72,8 +81,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     const alts = alternativesOf('怎样把仓库换成国内镜像');
     expect(alts.get('仓库')).toContain('repository');
     expect(alts.get('镜像')).toContain('mirror');
-    // A plural finds its singular's entry.
-    expect(alternativesOf('Is this manual meant for beginners?').get('beginners')).toEqual(expect.arrayContaining(['newbie', '初学者']));
+    // A plural finds its singular's entry (under the stem the question asks for).
+    expect(alternativesOf('Is this manual meant for beginners?').get('beginn')).toEqual(expect.arrayContaining(['newbie', '初学者']));
     expect(alternativesOf('布洛芬的剂量').size).toBe(0);
   });
 
@@ -81,6 +90,6 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
     // The index query holds the equivalents' tokens only when asked to.
     expect(queryTerms('升级宏包')).not.toContain('"update"');
-    expect(queryTerms('升级宏包', { expand: true })).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"update"', '"更新"', '"package"']));
+    expect(queryTerms('升级宏包', { expand: true })).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"updat"', '"更新"', '"packag"']));
   });
 });

@@ -102,7 +102,12 @@ describe('GET /api/v1/tools', () => {
   beforeAll(async () => {
     server = await startServer({}, undefined, { tools: testTools() });
     restricted = await startServer({ CSAI_TOOLS_RESTRICTED: '1' }, undefined, { tools: testTools() });
-    alice = (await signedInUser(server)).client;
+    // An administrator: the why and how of a tool that is off are theirs (tests/server/server-language.test.ts: others').
+    const a = await signedInUser(server);
+    const db = server.sqlite();
+    db.prepare('update users set is_admin = 1 where email = ?').run(a.email);
+    db.close();
+    alice = a.client;
   });
   afterAll(async () => {
     await server?.close();
@@ -134,7 +139,11 @@ describe('GET /api/v1/tools', () => {
   });
 
   it('with CSAI_TOOLS_RESTRICTED=1 disables ADMET and omits docking submission and task query (SPEC §6)', async () => {
-    const bob = (await signedInUser(restricted)).client;
+    const b = await signedInUser(restricted);
+    const db = restricted.sqlite();
+    db.prepare('update users set is_admin = 1 where email = ?').run(b.email);
+    db.close();
+    const bob = b.client;
     const res = await bob.get<Group[]>('/api/v1/tools');
     const tools = res.body.data.flatMap((g) => g.tools);
     expect(tools.map((t) => t.value)).not.toContain('docking_submit');

@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import type { Lang } from '../i18n';
 import type { Executor } from '../db/database';
 import type { KbDocumentTable, KbFolderTable } from '../db/schema';
 import { forbidden, notFound } from '../errors';
@@ -9,6 +10,8 @@ export type Resource = { type: 'folder'; id: string } | { type: 'doc'; id: strin
 /** The signed-in user asking. */
 export interface Viewer {
   userId: string;
+  /** The language the user reads (users.language; issue 32 §2): what tools write to them. Chinese when absent. */
+  lang?: Lang;
 }
 
 const FOLDER_NOT_FOUND = '知识库不存在';

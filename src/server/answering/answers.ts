@@ -16,6 +16,7 @@ import { NOT_CONFIGURED, notConfiguredNotice, type OnlineSources } from '../onli
 import { searchBeforeAnswer, type ReadPage } from './online-search';
 import type { SharedEventBus } from './pg-bus';
 import { nodeLease } from './node-lease';
+import { userLanguage } from '../i18n';
 
 /** Passages retrieved for one answer. */
 export const PASSAGES_PER_ANSWER = 8;
@@ -239,7 +240,8 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
         await run.close(() => finalise(run.questionId, { status: 'done' }).then(() => undefined));
         return;
       }
-      const viewer = { userId: q.user_id };
+      // Tools write their refusals and notes in the language the asker reads.
+      const viewer = { userId: q.user_id, lang: await userLanguage(db, q.user_id) };
       const sources = sourcesOf(request);
       const hasSources = sources.docIds.length + sources.kbIds.length + sources.kbDocIds.length > 0;
       // 联网搜索 on and nothing configured for the search type: said once, first.

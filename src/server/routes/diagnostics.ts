@@ -3,6 +3,7 @@ import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { usersRepo } from '../auth/accounts';
 import { missingSetup } from '../online/sources';
 import { ocrEngineStatus } from '../parsing/ocr';
+import { requestLanguage } from '../i18n';
 import { ok, type App, type Services } from './types';
 
 /** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */
@@ -22,7 +23,7 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
       embedding_model: config.EMBEDDING_BASE_URL ? (config.EMBEDDING_MODEL ?? null) : null,
       storage: { kind: config.DATABASE_URL ? ('postgresql' as const) : ('sqlite' as const), data_dir: admin ? config.dataDir : null },
       services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, embeddings: !!config.EMBEDDING_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
-      tools: runtime.tools.groups().flatMap((g) => g.tools.map((t) => ({ value: t.value, label: t.label, group: g.label, enabled: t.enabled, description: t.description }))),
+      tools: runtime.tools.groups(undefined, { admin, lang: await requestLanguage(req, db) }).flatMap((g) => g.tools.map((t) => ({ value: t.value, label: t.label, group: g.label, enabled: t.enabled, description: t.description }))),
       online: {
         web: !!runtime.online.web,
         literature: !!runtime.online.literature,

@@ -7,6 +7,7 @@
  * space-separated string for an FTS5 column with the unicode61 tokenizer.
  */
 
+import { stemmer } from 'stemmer';
 import { EXPAND_QUERIES, synonymsIn } from './synonyms';
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
@@ -64,15 +65,31 @@ function takeChemistry(text: string): { tokens: string[]; rest: string } {
 }
 
 /**
+ * An English word's Porter stem (the `stemmer` package), or null when it has none of its own:
+ * only words of four or more ASCII letters are stemmed (not names with digits, not other scripts),
+ * and English function words stay as they are (ENGLISH_STOP drops them from a question whole).
+ */
+function stemOf(word: string): string | null {
+  if (!/^[a-z]{4,}$/.test(word) || ENGLISH_STOP.has(word)) return null;
+  const stem = stemmer(word);
+  return stem !== word ? stem : null;
+}
+
+/**
  * A Latin-script word, lower-cased, and when it joins parts with '.' or an apostrophe (a file
  * name, a host, a possessive: windows.bat, simsun.ttc, user’s) also its parts of two or more
- * characters holding a letter, so "Windows" finds install-tl-windows.bat.
+ * characters holding a letter, so "Windows" finds install-tl-windows.bat. In the index an English
+ * word is followed by its stem (classifying: classifying classifi), and a question asks for the
+ * stem alone (classified: classifi), so one form of a word finds the others.
  */
-function pushWord(out: string[], word: string) {
+function pushWord(out: string[], word: string, side: 'index' | 'query' = 'index') {
   const w = word.toLowerCase();
-  out.push(w);
-  if (!/['’.]/.test(w)) return;
-  for (const part of w.split(/['’.]+/)) if (part.length >= 2 && /\p{L}/u.test(part)) out.push(part);
+  const parts = /['’.]/.test(w) ? w.split(/['’.]+/).filter((part) => part.length >= 2 && /\p{L}/u.test(part)) : [];
+  for (const t of [w, ...parts]) {
+    const stem = stemOf(t);
+    if (side === 'index' || !stem) out.push(t);
+    if (stem) out.push(stem);
+  }
 }
 
 /** Index tokens of a text, in order (words, then bigrams of each Han run, then chemistry). */
@@ -171,7 +188,7 @@ export function queryTokens(query: string): string[] {
   const bigrams: string[] = [];
   for (const m of rest.matchAll(WORD_OR_HAN)) {
     if (!m[1]) {
-      pushWord(words, m[0]);
+      pushWord(words, m[0], 'query');
       continue;
     }
     let run = '';
@@ -219,7 +236,9 @@ export function alternativesOf(query: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!EXPAND_QUERIES) return out;
   for (const { term, alternatives } of synonymsIn(query, queryTokens(query))) {
-    for (const t of queryTokens(term).filter(isLong)) out.set(t, [...new Set([...(out.get(t) ?? []), ...alternatives])]);
+    // An English term is the question's own token (a stem), not to be stemmed again.
+    const keys = HAN.test(term) ? queryTokens(term).filter(isLong) : [term];
+    for (const t of keys) out.set(t, [...new Set([...(out.get(t) ?? []), ...alternatives])]);
   }
   return out;
 }

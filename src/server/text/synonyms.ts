@@ -9,6 +9,9 @@
  * evaluation set, and no entry names a command, package or compound. Each group lists terms that
  * may stand for one another; an English term is one word as the index writes it (lower case).
  */
+
+import { stemmer } from 'stemmer';
+
 /**
  * Whether questions are expanded with the lexicon. Measured on bench/data/retrieval-hard.json
  * (npx tsx bench/retrieval-hard-halves.ts, BM25 + second stage): recall@5 0.913 → 0.947 (even half
@@ -125,12 +128,15 @@ for (const group of GROUPS) {
     ALTERNATIVES.set(term, alts);
   }
 }
+// An English term under its Porter stem too: a question asks for stems (text/segment.ts queryTokens).
+const BY_STEM = new Map<string, Set<string>>();
+for (const [term, alts] of ALTERNATIVES) if (/^[a-z]{4,}$/.test(term) && !BY_STEM.has(stemmer(term))) BY_STEM.set(stemmer(term), alts);
 const CHINESE_TERMS = [...ALTERNATIVES.keys()].filter((t) => HAN.test(t)).sort((a, b) => b.length - a.length);
 
 /**
  * The lexicon's terms a question holds, each with its alternatives: a Chinese term anywhere in the
  * question's text (the longest first, so 行间距 is not also read as 行距), an English term as one
- * of its words (or its singular: beginners finds beginner).
+ * of its words (or its singular: beginners finds beginner; or its stem: beginn finds beginner).
  */
 export function synonymsIn(question: string, words: string[]): Array<{ term: string; alternatives: string[] }> {
   const found: Array<{ term: string; alternatives: string[] }> = [];
@@ -143,7 +149,7 @@ export function synonymsIn(question: string, words: string[]): Array<{ term: str
   for (const w of new Set(words)) {
     if (HAN.test(w)) continue;
     // A plural finds its singular's entry (beginners → beginner).
-    const alts = ALTERNATIVES.get(w) ?? (w.endsWith('s') ? ALTERNATIVES.get(w.slice(0, -1)) : undefined);
+    const alts = ALTERNATIVES.get(w) ?? (w.endsWith('s') ? ALTERNATIVES.get(w.slice(0, -1)) : undefined) ?? BY_STEM.get(w);
     if (alts) found.push({ term: w, alternatives: [...alts] });
   }
   return found;

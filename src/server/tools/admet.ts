@@ -2,6 +2,7 @@ import { ADMET_LIMITS, ADMET_NOT_COMPUTED, admetResult, admetToolInput, type Adm
 import { admetRows, AdmetInputError } from '../chem/admet/table';
 import type { AdmetItem } from '../chem/admet/protocol';
 import { docReadable } from '../access/access';
+import { serverT } from '../i18n';
 import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
 
 /** SPEC §3 document type of SDF files. */
@@ -114,7 +115,8 @@ export const admetTool: ToolFactory = (services): ToolDefinition<AdmetToolInput,
     if (items.length === 0) throw new ToolInputError('请提供至少 1 个分子（SMILES 或化合物名称），或在提问时附带 SDF 分子文件');
     const notes: string[] = [];
     if (sdf.total > sdf.items.length) {
-      notes.push(`附带的 SDF 文件共有 ${sdf.total} 个分子，单次最多计算 ${ADMET_LIMITS.molecules} 个，本次计算了其中 ${sdf.items.length} 个。`);
+      // The card shows the notes: in the asker's language.
+      notes.push(serverT(ctx.viewer.lang)('admet.sdf_limited', { total: sdf.total, limit: ADMET_LIMITS.molecules, count: sdf.items.length }));
     }
     try {
       return { molecules: await admetRows(services.chem, items), notes };

@@ -33,9 +33,10 @@ export const nameToSmilesTool: ToolFactory = ({ names }): ToolDefinition<NameToS
     name: 'name_to_smiles',
     input: nameToSmilesInput,
     output: nameToSmilesOutput,
-    // Without OPSIN the dictionary still answers: the tool stays on and says what is missing.
-    description: opsin.enabled ? DESCRIPTION : `${DESCRIPTION}（当前仅内置词典可用：${opsin.reason}）`,
-    availability: () => ({ enabled: true }),
+    description: DESCRIPTION,
+    // Without OPSIN the dictionary still answers: the tool stays on, and its note (shown to
+    // administrators in the tool list) says what is missing.
+    availability: () => (opsin.enabled ? { enabled: true } : { enabled: true, note: `当前仅内置词典可用：${opsin.reason}` }),
     run: (input, ctx) => nameToSmiles(names, input, ctx.signal),
     summarize: (out) =>
       out.found ? `${out.name}：SMILES ${out.canonical_smiles}，InChIKey ${out.inchi_key}（来源：${SOURCE_NAMES[out.source]}）` : out.message,

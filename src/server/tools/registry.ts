@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolEntry, ToolGroup } from '../../contract/channel';
 import { TOOL_NAMES, type ToolName, type ToolResultPayload } from '../../contract/tools';
+import { localizeMessage, serverT, toolText, type Lang } from '../i18n';
 import { ToolInputError, type ToolAvailability, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices, type ToolSource } from './types';
 
 /** A tool's arguments as JSON Schema: what the model is offered and what MCP lists (one source, so both agree). */
@@ -21,10 +22,20 @@ export interface ToolAudience {
   directory: boolean;
 }
 
+/**
+ * How a listing is written (issue 32 §2): administrators see why a tool is off and how to enable it
+ * (install hints, environment variables) and a usable tool's notes; other users see only that it is
+ * off and to ask their administrator. In the user's language. Without one: an administrator's, in Chinese.
+ */
+export interface ToolListView {
+  admin: boolean;
+  lang: Lang;
+}
+
 /** The one tool registry (DESIGN §3): GET /tools, the engines' function calls, the local engine and MCP. */
 export interface ToolRegistry {
   /** SPEC §9 groups with SPEC §3 tool entries; every catalogued tool, usable or not (with why not). `ldap_disabled` is set for a directory audience. */
-  groups(audience?: ToolAudience): ToolGroup[];
+  groups(audience?: ToolAudience, view?: ToolListView): ToolGroup[];
   /** The usable tools among `names` (tool values or ids), in catalog order; every usable tool when `names` is undefined. */
   select(names?: readonly string[], audience?: ToolAudience): OfferedTool[];
   /** Whether this user signs in through the directory (SPEC §6 ldap_disabled applies). */
@@ -231,22 +242,29 @@ export function createToolRegistry(
   }
 
   return {
-    groups(audience) {
+    groups(audience, view = { admin: true, lang: 'zh' }) {
+      const t = serverT(view.lang);
+      const en = view.lang === 'en';
       const catalogued = CATALOG.map((g) => ({
         id: g.id,
-        label: g.label,
+        label: (en && toolText('groups', g.id)) || g.label,
         tools: g.tools
           .map((t) => slots.get(t.name)!)
           .filter((slot) => slot.restricted !== 'omit')
           .map((slot): ToolEntry => {
             const state = availability(slot);
-            const description = slot.definition?.description ?? `${slot.what}。`;
+            const description = (en && toolText('descriptions', slot.name)) || (slot.definition?.description ?? `${slot.what}。`);
+            const detail = (text: string) => localizeMessage(text, view.lang);
             return {
               id: slot.name,
               value: slot.name,
-              label: slot.label,
+              label: (en && toolText('labels', slot.name)) || slot.label,
               icon: slot.icon,
-              description: state.enabled ? (state.note ? `${description}（${state.note}）` : description) : `${description}（不可用：${state.reason}）`,
+              description: state.enabled
+                ? state.note && view.admin
+                  ? t('tool.with_note', { description, note: detail(state.note) })
+                  : description
+                : t('tool.unavailable', { description, reason: view.admin ? detail(state.reason) : t('tool.unavailable_user') }),
               enabled: state.enabled,
               ldap_disabled: ldapOff(slot.name, audience),
             };
@@ -277,36 +295,44 @@ export function createToolRegistry(
     allowedFor: (names, audience) => names.filter((n) => !ldapOff(n, audience)),
 
     async run(name, input, ctx) {
-      const source = sourceOf(name);
-      if (source) return runFromSource(source, name, input, ctx);
-      const slot = slots.get(name as ToolName);
-      if (!slot) return fail(toolMessages.unknown(name));
-      const state = availability(slot);
-      if (!state.enabled || !slot.definition) return fail(`“${slot.label}”不可用：${state.enabled ? NOT_BUILT_DEFAULT : state.reason}`);
-      // SPEC §6, enforced here and not only greyed out: whoever calls (model, MCP client), a directory user cannot run it.
-      if (offForDirectory.has(slot.name) && (await isDirectoryUser(ctx.viewer.userId))) return fail(ldapDisabledMessage(slot.label));
-      const tool = slot.definition;
-      let size: number;
-      try {
-        size = Buffer.byteLength(JSON.stringify(input ?? null));
-      } catch {
-        return fail('工具参数无法读取');
-      }
-      if (size > MAX_TOOL_INPUT_BYTES) return fail(toolMessages.tooLarge);
-      const parsed = tool.input.safeParse(input ?? {});
-      if (!parsed.success) return fail(parsed.error.issues.slice(0, 3).map(issueText).join('；'));
-
-      const outcome = await limited(name, tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ctx, (signal) => tool.run(parsed.data, { ...ctx, signal }));
-      if (!('value' in outcome)) return outcome;
-      const output = outcome.value;
-      const checked = tool.output.safeParse(output);
-      if (!checked.success) {
-        log.error({ tool: name, issues: checked.error.issues.slice(0, 5) }, 'tool output does not match its schema');
-        return fail(toolMessages.badOutput);
-      }
-      return { ok: true, content: tool.summarize(checked.data), data: checked.data };
+      // What the server wrote (a refusal, a time-out, a tool's input error) in the asker's language.
+      const result = await runOne(name, input, ctx);
+      const lang = ctx.viewer.lang ?? 'zh';
+      return result.ok || lang === 'zh' ? result : { ...result, content: localizeMessage(result.content, lang) };
     },
   };
+
+  /** One call of a catalogued tool or a source's, its failures in Chinese. */
+  async function runOne(name: string, input: unknown, ctx: ToolContext): Promise<ToolResultPayload> {
+    const source = sourceOf(name);
+    if (source) return runFromSource(source, name, input, ctx);
+    const slot = slots.get(name as ToolName);
+    if (!slot) return fail(toolMessages.unknown(name));
+    const state = availability(slot);
+    if (!state.enabled || !slot.definition) return fail(`“${slot.label}”不可用：${state.enabled ? NOT_BUILT_DEFAULT : state.reason}`);
+    // SPEC §6, enforced here and not only greyed out: whoever calls (model, MCP client), a directory user cannot run it.
+    if (offForDirectory.has(slot.name) && (await isDirectoryUser(ctx.viewer.userId))) return fail(ldapDisabledMessage(slot.label));
+    const tool = slot.definition;
+    let size: number;
+    try {
+      size = Buffer.byteLength(JSON.stringify(input ?? null));
+    } catch {
+      return fail('工具参数无法读取');
+    }
+    if (size > MAX_TOOL_INPUT_BYTES) return fail(toolMessages.tooLarge);
+    const parsed = tool.input.safeParse(input ?? {});
+    if (!parsed.success) return fail(parsed.error.issues.slice(0, 3).map(issueText).join('；'));
+
+    const outcome = await limited(name, tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ctx, (signal) => tool.run(parsed.data, { ...ctx, signal }));
+    if (!('value' in outcome)) return outcome;
+    const output = outcome.value;
+    const checked = tool.output.safeParse(output);
+    if (!checked.success) {
+      log.error({ tool: name, issues: checked.error.issues.slice(0, 5) }, 'tool output does not match its schema');
+      return fail(toolMessages.badOutput);
+    }
+    return { ok: true, content: tool.summarize(checked.data), data: checked.data };
+  }
 
   /** A tool source's call under the same argument cap, time limit and stop signal as the catalogue's tools. */
   async function runFromSource(source: ToolSource, name: string, input: unknown, ctx: ToolContext): Promise<ToolResultPayload> {

@@ -98,6 +98,11 @@ describe('the admet tool', () => {
     expect(out.notes).toEqual(['附带的 SDF 文件共有 60 个分子，单次最多计算 50 个，本次计算了其中 49 个。']);
   }, 120_000);
 
+  it('writes its note in English for a user who reads English (issue 32 §2)', async () => {
+    const out = await run({ molecules: ['CCO'] }, { ...ctx(alice.id, [bigSdfDoc]), viewer: { userId: alice.id, lang: 'en' } });
+    expect(out.notes).toEqual(['The attached SDF file has 60 molecules; at most 50 are computed at once, 49 of them this time.']);
+  }, 120_000);
+
   it('does not read the SDF of someone else', async () => {
     // Bob's question cannot reach Alice's file: no molecule comes out of it.
     await expect(run({ molecules: [] }, ctx(bob.id, [sdfDoc]))).rejects.toThrow('请提供至少 1 个分子');
