@@ -45,7 +45,7 @@ import crawlRoutes from './routes/crawl';
 import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
-import type { ToolFactory } from './tools/types';
+import type { ToolDefinition } from './tools/types';
 import type { OutboundPolicy } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
@@ -57,7 +57,7 @@ export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
   logger?: FastifyServerOptions['logger'];
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
-  tools?: readonly ToolFactory[];
+  tools?: readonly ToolDefinition[];
   /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;

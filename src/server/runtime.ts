@@ -11,11 +11,11 @@ import { openFileStore } from './files/open-file-store';
 import { startMoleculeIndexing } from './molecules/indexing';
 import { startParsing } from './parsing/parse-job';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
-import { toolFactories } from './tools';
+import { toolDefinitions } from './tools';
 import { createNameResolver } from './tools/names/resolver';
 import { startMcpManager, type McpManager } from './tools/mcp/manager';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
-import type { NameResolver, ToolFactory } from './tools/types';
+import type { NameResolver, ToolDefinition } from './tools/types';
 import { webSearchFromConfig } from './online/web';
 import { searchPatents } from './online/patents';
 import { searchLiterature } from './online/literature';
@@ -55,15 +55,15 @@ export interface RuntimeOptions {
   log: FastifyBaseLogger;
   /** The server secret (MCP servers' authentication is stored encrypted under it). */
   secret: Buffer;
-  /** The tools to build (default: every factory of src/server/tools/index.ts). */
-  tools?: readonly ToolFactory[];
+  /** The tools to register (default: every definition of src/server/tools/index.ts). */
+  tools?: readonly ToolDefinition[];
   /** Online sources besides the configured web search (literature, patents), and a page reader for deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
 }
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
-export async function startRuntime({ config, db, log, secret, tools: factories = toolFactories, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime({ config, db, log, secret, tools: definitions = toolDefinitions, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
   const stops: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -115,7 +115,7 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
     const services = { config, db, log, chem, knowledge, names, files, tasks, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });
     stops.push(() => mcp.close());
-    const tools = createToolRegistry(buildTools(factories, services), {
+    const tools = createToolRegistry(buildTools(definitions, services), {
       restricted: config.CSAI_TOOLS_RESTRICTED,
       log,
       sources: [mcp.source],
