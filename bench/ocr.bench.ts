@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { ocrLanguages, ocrLanguagesWanted, ocrText } from '../src/server/parsing/image';
+import { ocrLanguages, ocrLanguagesWanted, ocrText } from '../src/server/parsing/tesseract';
 import { cer, cjkFont, renderPage, renderTable, scanLike, turn } from '../tests/server/ocr-render';
 import { root, type Figure } from './lib';
 

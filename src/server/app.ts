@@ -18,6 +18,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { boundedLogStream } from './log-stream';
+import { clusterOf } from './db/cluster';
 import { openDatabase, type Db } from './db/database';
 import { languageOfTag, localizeMessage, requestLanguage } from './i18n';
 import { AppError } from './errors';
@@ -46,7 +47,7 @@ import crawlRoutes from './routes/crawl';
 import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
-import type { ToolFactory } from './tools/types';
+import type { ToolDefinition } from './tools/types';
 import type { OutboundPolicy } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
@@ -58,7 +59,7 @@ export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
   logger?: FastifyServerOptions['logger'];
   /** The tools to build (default: every factory of src/server/tools/index.ts). */
-  tools?: readonly ToolFactory[];
+  tools?: readonly ToolDefinition[];
   /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
@@ -115,10 +116,11 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const secret = loadSecret(config.dataDir, config.CSAI_SECRET);
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
-  const runtime = await startRuntime({ config, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
+  const cluster = clusterOf(config);
+  const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
-  const services: Services = { config, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };
+  const services: Services = { config, cluster, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };
 
   await app.register(cookie);
   await app.register(rateLimit, {
@@ -126,7 +128,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     hook: 'preHandler',
     errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
     // Several nodes over PostgreSQL count one client together (issue 14 §3); one SQLite process counts in memory.
-    ...(config.DATABASE_URL ? { store: databaseRateLimitStore(db) } : {}),
+    ...(cluster.several ? { store: databaseRateLimitStore(db) } : {}),
   });
   installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db, tokenOnly: ['/mcp'] });
 

@@ -10,12 +10,14 @@ import type { FileStore } from './files/file-store';
 import { openFileStore } from './files/open-file-store';
 import { startMoleculeIndexing } from './molecules/indexing';
 import { startParsing } from './parsing/parse-job';
+import { knowledgeService, type KnowledgeService } from './knowledge/service';
+import type { Cluster } from './db/cluster';
 import { embeddingClient, embeddingSettings, startEmbeddingIndexer, type EmbeddingIndexer } from './retrieval/embeddings';
-import { toolFactories } from './tools';
+import { toolDefinitions } from './tools';
 import { createNameResolver } from './tools/names/resolver';
 import { startMcpManager, type McpManager } from './tools/mcp/manager';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
-import type { NameResolver, ToolFactory } from './tools/types';
+import type { NameResolver, ToolDefinition } from './tools/types';
 import { webSearchFromConfig } from './online/web';
 import { searchPatents } from './online/patents';
 import { searchLiterature } from './online/literature';
@@ -32,8 +34,8 @@ import { startTaskService, type TaskService } from './docking/tasks';
 export interface Runtime {
   files: FileStore;
   chem: ChemService;
-  /** Wakes the parse job runners after parse or re-index jobs were queued. */
-  parsing: { wake(): void };
+  /** Knowledge bases (folders, documents, sharing); adding a document wakes the parse job runners itself. */
+  kb: KnowledgeService;
   names: NameResolver;
   /** Durable docking tasks (issue 13 §1). */
   tasks: TaskService;
@@ -55,15 +57,17 @@ export interface RuntimeOptions {
   log: FastifyBaseLogger;
   /** The server secret (MCP servers' authentication is stored encrypted under it). */
   secret: Buffer;
-  /** The tools to build (default: every factory of src/server/tools/index.ts). */
-  tools?: readonly ToolFactory[];
+  /** Whether this node is one of several over one database (decided once, in app.ts). */
+  cluster: Cluster;
+  /** The tools to register (default: every definition of src/server/tools/index.ts). */
+  tools?: readonly ToolDefinition[];
   /** Online sources besides the configured web search (literature, patents), and a page reader for deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
 }
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
-export async function startRuntime({ config, db, log, secret, tools: factories = toolFactories, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime({ config, cluster, db, log, secret, tools: definitions = toolDefinitions, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
   const stops: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -92,6 +96,7 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
       },
     });
     stops.push(() => parsing.stop());
+    const kb = knowledgeService(db, files, { wake: () => parsing.wake() });
     const embedding = embeddingSettings(config);
     if (embedding) {
       const started = startEmbeddingIndexer({ db, settings: embedding, log });
@@ -115,7 +120,7 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
     const services = { config, db, log, chem, knowledge, names, files, tasks, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });
     stops.push(() => mcp.close());
-    const tools = createToolRegistry(buildTools(factories, services), {
+    const tools = createToolRegistry(buildTools(definitions, services), {
       restricted: config.CSAI_TOOLS_RESTRICTED,
       log,
       sources: [mcp.source],
@@ -131,10 +136,10 @@ export async function startRuntime({ config, db, log, secret, tools: factories =
     const literature = searchLiterature(config);
     const online: OnlineSources = { web: webSearchFromConfig(config, log), ...(literature ? { literature } : {}), ...(patents ? { patents } : {}), ...extraSources };
     // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
-    const started = await startAnswering({ db, config, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
+    const started = await startAnswering({ db, config, cluster, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir), hasModel: !!model };
-    return { files, chem, parsing, names, tasks, tools, mcp, online, answering, close };
+    return { files, chem, kb, names, tasks, tools, mcp, online, answering, close };
   } catch (err) {
     await close();
     throw err;

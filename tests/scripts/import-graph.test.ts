@@ -93,6 +93,26 @@ function cycles(graph: Map<string, Map<string, string[]>>): string[][] {
   return found;
 }
 
+/** An import as the file it names: `x` → `x.ts`, `x.tsx`, `x/index.ts`; undefined when none exists (a data file). */
+function resolveSource(target: string): string | undefined {
+  const candidates = [target, ...['.ts', '.tsx', '.mts'].map((e) => target + e), ...['index.ts', 'index.tsx'].map((f) => path.join(target, f))];
+  return candidates.find((c) => SOURCE.test(c) && fs.existsSync(c) && fs.statSync(c).isFile());
+}
+
+/** File → file → the file itself (for `cycles`): every relative import between the files of src/server. */
+function serverFileGraph() {
+  const graph = new Map<string, Map<string, string[]>>();
+  for (const file of sourceFiles(server)) {
+    const edges = new Map<string, string[]>();
+    for (const target of relativeImports(file)) {
+      const to = resolveSource(target);
+      if (to && to !== file && to.startsWith(server + path.sep)) edges.set(rel(to), [rel(file)]);
+    }
+    graph.set(rel(file), edges);
+  }
+  return graph;
+}
+
 /** What each area of src may import (besides itself): contract ← core ← widgets ← host, contract ← server. */
 const ALLOWED: Record<string, readonly string[]> = {
   contract: [],
@@ -120,10 +140,15 @@ describe('import graph', () => {
     expect(explained).toEqual([]);
   });
 
+  it('has no cycle between the files of src/server (shared types live in leaf files)', () => {
+    expect(cycles(serverFileGraph())).toEqual([]);
+  });
+
   it('is read from the sources (the graph is not empty)', () => {
     const graph = serverFolderGraph();
     expect(graph.get('answering')?.has('tools')).toBe(true);
     expect(graph.get('routes')?.has('knowledge')).toBe(true);
+    expect(serverFileGraph().get('src/server/chem/molecule-ops.ts')?.has('src/server/chem/service.ts')).toBe(true);
   });
 
   it('imports only along contract ← core ← widgets ← host and contract ← server', () => {

@@ -286,7 +286,7 @@ describe('the intelligence_search tool', () => {
       // Not used by this tool.
       names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
     };
-    const tool = intelligenceSearchTool(services);
+    const tool = intelligenceSearchTool.build(services);
     const ctx = (userId: string) => ({ viewer: { userId }, docIds: [], signal: new AbortController().signal });
     try {
       expect(tool.availability()).toEqual({ enabled: true });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOOL_NAMES } from '../../src/contract/tools';
+import { TOOL_NAMES, toolCatalogEntry } from '../../src/contract/tools';
 import { createToolRegistry, MAX_TOOL_INPUT_BYTES } from '../../src/server/tools/registry';
-import { ToolInputError, type ToolDefinition } from '../../src/server/tools/types';
+import { ToolInputError, type BuiltTool } from '../../src/server/tools/types';
 import { signedInUser, startServer, type Client, type TestServer } from './helpers';
 import { testTools } from './tool-stand-ins';
 
@@ -14,8 +14,8 @@ const log = { error: (...args: unknown[]) => void errors.push(args) };
 const ctx = () => ({ viewer: { userId: 'u1' }, docIds: [], signal: new AbortController().signal });
 
 /** A tool built here to drive the runner: echoes, sleeps, breaks its output or refuses its input on request. */
-const probe = (over: Partial<ToolDefinition<{ text: string; ms?: number }, { echoed: string }>> = {}): ToolDefinition<{ text: string; ms?: number }, { echoed: string }> => ({
-  name: 'smiles_completion',
+const probe = (over: Partial<BuiltTool<{ text: string; ms?: number }, { echoed: string }>> = {}): BuiltTool<{ text: string; ms?: number }, { echoed: string }> => ({
+  ...toolCatalogEntry('smiles_completion'),
   input: z.object({ text: z.string().min(1, '请提供文字').max(100), ms: z.number().int().min(0).optional() }).strict(),
   output: z.object({ echoed: z.string() }),
   description: '回声。',
@@ -82,11 +82,23 @@ describe('the registry runs a tool', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
   });
 
-  it('answers an unknown or unbuilt tool with ok:false', async () => {
+  it('answers an unknown or unregistered tool with ok:false', async () => {
     expect((await registry.run('nope', {}, ctx())).content).toBe('没有名为“nope”的工具');
-    const unbuilt = await registry.run('web_search', { query: 'x' }, ctx());
-    expect(unbuilt.ok).toBe(false);
-    expect(unbuilt.content).toContain('“联网搜索”不可用');
+    expect(await registry.run('web_search', { query: 'x' }, ctx())).toEqual({ ok: false, content: '没有名为“web_search”的工具' });
+  });
+
+  it('answers a tool whose availability says no with its label and reason', async () => {
+    const off = createToolRegistry([probe({ availability: () => ({ enabled: false, reason: '请设置 X。' }) })], { restricted: false, log });
+    expect(await off.run('smiles_completion', { text: 'hi' }, ctx())).toEqual({ ok: false, content: '“SMILES补全”不可用：请设置 X。' });
+  });
+
+  it('lists the registered tools in their catalogue groups and order, whatever the order of registration', () => {
+    const both = createToolRegistry([probe(), { ...probe(), ...toolCatalogEntry('intelligence_search') }], { restricted: false, log });
+    expect(both.groups().map((g) => [g.id, g.tools.map((t) => [t.value, t.label, t.icon])])).toEqual([
+      ['search', [['intelligence_search', '情报数据库检索', 'database']]],
+      ['molecule', [['smiles_completion', 'SMILES补全', 'wand']]],
+    ]);
+    expect(both.select().map((t) => t.name)).toEqual(['intelligence_search', 'smiles_completion']);
   });
 
   it('refuses two tools of one name at start-up', () => {

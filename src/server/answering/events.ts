@@ -4,10 +4,10 @@ import type { Db, Executor } from '../db/database';
 import { hasSqliteHandle, now, withSqlite } from '../db/database';
 import { engineOf, intList, larger } from '../db/dialect';
 import { answerEvent, type AnswerEvent } from '../../contract/channel';
+import type { NewAnswerEvent } from './event-types';
 import { sharedLog } from './shared-log';
 
-/** An event before it is stored (the store gives it its id). */
-export type NewAnswerEvent = AnswerEvent extends infer E ? (E extends AnswerEvent ? Omit<E, 'id'> : never) : never;
+export type { NewAnswerEvent } from './event-types';
 
 /** What travels on the bus: a stored event, or word that the question is gone. */
 export type BusMessage = { type: 'event'; event: AnswerEvent } | { type: 'deleted' };

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
+import type { Cluster } from '../db/cluster';
 import type { Db } from '../db/database';
 import { answerService } from './answers';
 import type { AnswerEngine, AnswerSink } from './engine';
@@ -59,6 +60,7 @@ export function modelEngine(config: Config): AnswerEngine | undefined {
 export async function startAnswering({
   db,
   config,
+  cluster,
   log,
   engine,
   knowledge,
@@ -68,6 +70,8 @@ export async function startAnswering({
 }: {
   db: Db;
   config: Config;
+  /** Several nodes over PostgreSQL: the shared event log, its bus and a node lease. */
+  cluster: Cluster;
   log: FastifyBaseLogger;
   engine: AnswerEngine;
   knowledge: KnowledgePort;
@@ -80,8 +84,8 @@ export async function startAnswering({
   // The node id is the host and port, the same when the node starts again (so it takes its own
   // interrupted answers over at once, without waiting for its old lease); random on port 0.
   const nodeId = config.PORT ? `${os.hostname()}:${config.PORT}` : randomUUID();
-  const node = config.DATABASE_URL ? { id: nodeId, leaseMs: config.CSAI_NODE_LEASE_MS } : undefined;
-  const shared = node && config.DATABASE_URL ? { ...node, bus: pgEventBus({ url: config.DATABASE_URL, db, nodeId: node.id, log }) } : undefined;
+  const node = cluster.several ? { id: nodeId, leaseMs: config.CSAI_NODE_LEASE_MS } : undefined;
+  const shared = node && cluster.several ? { ...node, bus: pgEventBus({ url: cluster.databaseUrl, db, nodeId: node.id, log }) } : undefined;
   const bus = shared?.bus ?? memoryEventBus();
   const answers = answerService({
     db,

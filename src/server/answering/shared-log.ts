@@ -3,7 +3,7 @@ import type { Executor } from '../db/database';
 import { now } from '../db/database';
 import { textList } from '../db/dialect';
 import { answerEvent, type AnswerEvent } from '../../contract/channel';
-import type { NewAnswerEvent } from './events';
+import type { NewAnswerEvent } from './event-types';
 
 /**
  * The answer event log on PostgreSQL, where several nodes write it (issue 14 §3): rows are numbered

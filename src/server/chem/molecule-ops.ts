@@ -9,6 +9,7 @@ import { MOL_LIMITS } from '../../contract/mol';
 import type { MoleculeSearchMode } from '../../contract/molecules';
 import { overAtomLimit } from './atom-count';
 import { ChemInputError, checkAtomCount } from './engine';
+import type { MoleculeTask, QueryForm, RecordInput } from './molecule-task';
 import type { CallLimits, ChemService } from './service';
 
 /** Morgan radius 2 (ECFP4-like) and both fingerprints 2048 bits long: 256 bytes each. */
@@ -17,8 +18,7 @@ export const FP_BYTES = FP_BITS / 8;
 const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
 const PATTERN = JSON.stringify({ nBits: FP_BITS });
 
-/** A structure to store: a SMILES, or a molfile (explicit hydrogens are folded in). */
-export type RecordInput = { smiles: string } | { molfile: string };
+export type { MoleculeTask, QueryForm, RecordInput } from './molecule-task';
 
 /** What the database keeps of one molecule. `inchiKey` is '' when InChI cannot describe it (e.g. `*` atoms). */
 export interface MoleculeRecord {
@@ -36,9 +36,6 @@ export interface MoleculeRecord {
   parentSmiles: string | null;
 }
 
-/** How a query is matched: as a molecule (SMILES or molfile, aromaticity perceived) or as a SMARTS pattern. */
-export type QueryForm = 'mol' | 'smarts';
-
 export interface PreparedQuery {
   form: QueryForm;
   /** Canonical SMILES of a molecule query; the pattern itself for SMARTS. */
@@ -51,12 +48,6 @@ export interface PreparedQuery {
   /** The parent's canonical SMILES when it differs from the query; else null. */
   parentSmiles: string | null;
 }
-
-export type MoleculeTask =
-  | { kind: 'records'; inputs: RecordInput[] }
-  | { kind: 'query'; query: string; mode: MoleculeSearchMode }
-  | { kind: 'match'; query: string; form: QueryForm; pickles: Uint8Array[]; limit: number }
-  | { kind: 'highlight'; query: string; form: QueryForm; smiles: string[] };
 
 const bytes = z.instanceof(Uint8Array);
 const record = z.object({

@@ -1,6 +1,6 @@
 import type { AdmetRequest } from './admet/protocol';
 import type { ChemErrorCode, DepictOptions, MolInput } from './engine';
-import type { MoleculeTask } from './molecule-ops';
+import type { MoleculeTask } from './molecule-task';
 
 /** A request from the main thread to the chemistry worker. */
 export type ChemRequest =

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, type MolIdentity, type MolInput, type MolSummary } from './engine';
 import { admetOutcome, type AdmetItem, type AdmetOutcome } from './admet/protocol';
-import type { MoleculeTask } from './molecule-ops';
+import type { MoleculeTask } from './molecule-task';
 import type { ChemReady, ChemRequest, ChemResponse } from './protocol';
 
 /** Chemistry off the event loop: every call runs in a worker thread with a time limit. */

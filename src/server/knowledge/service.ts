@@ -51,13 +51,24 @@ interface ListArgs {
   search?: string | undefined;
 }
 
+export interface KnowledgeServiceOptions {
+  /** Wakes the parse job runners: called once documents were added or copied (their parse jobs queued). */
+  wake?: () => void;
+}
+
 /**
  * Knowledge bases: folders, documents, shares. Knows nothing of HTTP; every id-taking operation
  * goes through canAccess. Files and rows change together under one serialiser so that a file is
  * never removed while a new row is about to refer to it.
  */
-export function knowledgeService(db: Db, files: FileStore) {
+export function knowledgeService(db: Db, files: FileStore, { wake = () => undefined }: KnowledgeServiceOptions = {}) {
   const serial = serialiser();
+  /** The result of an operation that queued parse jobs, once the parse runners were woken for them. */
+  const thenWake = async <T>(queued: Promise<T>): Promise<T> => {
+    const result = await queued;
+    wake();
+    return result;
+  };
 
   const titlesIn = async (ex: Executor, ownerId: string, folderId: string | null) => {
     const rows = await ex
@@ -331,8 +342,8 @@ export function knowledgeService(db: Db, files: FileStore) {
     async copyDoc(viewer: Viewer, docId: string, folderId: string) {
       const target = await writableFolder(viewer, folderId);
       const source = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
-      return serial(() =>
-        db.transaction().execute(async (tx) => copyDocument(tx, source, viewer, target, await titlesIn(tx, viewer.userId, target))),
+      return thenWake(
+        serial(() => db.transaction().execute(async (tx) => copyDocument(tx, source, viewer, target, await titlesIn(tx, viewer.userId, target)))),
       );
     },
 
@@ -344,7 +355,7 @@ export function knowledgeService(db: Db, files: FileStore) {
     async copyToQuestionFiles(viewer: Viewer, docIds: string[]) {
       const sources: DocRow[] = [];
       for (const id of [...new Set(docIds)]) sources.push(await canAccess(db, viewer, { type: 'doc', id }, 'read'));
-      return serial(() =>
+      return thenWake(serial(() =>
         db.transaction().execute(async (tx) => {
           const taken = await titlesIn(tx, viewer.userId, null);
           const out = [];
@@ -365,7 +376,7 @@ export function knowledgeService(db: Db, files: FileStore) {
           }
           return { name_id: out };
         }),
-      );
+      ));
     },
 
     /**
@@ -375,7 +386,7 @@ export function knowledgeService(db: Db, files: FileStore) {
     async addDocuments(viewer: Viewer, folderId: string, incoming: IncomingFile[]) {
       try {
         const target = await writableFolder(viewer, folderId);
-        return await serial(async () => {
+        return await thenWake(serial(async () => {
           const taken = await titlesIn(db, viewer.userId, target);
           const batch = new Set<string>();
           const named = incoming.map((file) => {
@@ -452,7 +463,7 @@ export function knowledgeService(db: Db, files: FileStore) {
             await dropUnreferenced(named.map((f) => f.staged.sha256));
             throw err;
           });
-        });
+        }));
       } finally {
         // Committed files were renamed away already; this removes only what is still staged.
         await Promise.all(incoming.map((f) => files.discard(f.staged)));

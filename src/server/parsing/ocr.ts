@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ocrLanguages, ocrLanguagesWanted, ocrText } from './image';
+import { ocrLanguages, ocrLanguagesWanted, ocrText } from './tesseract';
 import { layoutDocument, type Block, type Box, type Run } from './pdf-layout';
 import { modelDir, ppocrAvailable, ppocrPage, type Orientation, type PageBudget, type RgbImage } from './ppocr';
 

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/database';
 import { indexWords } from '../db/fulltext-words';
-import type { FullText, Hit, Span } from './fulltext';
+import type { FullText, Hit, Span } from './fulltext-types';
 
 // FTS5's bm25() constants (search.ts uses the same).
 const K1 = 1.2;

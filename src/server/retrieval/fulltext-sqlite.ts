@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
-import type { FullText, Span } from './fulltext';
+import type { FullText, Span } from './fulltext-types';
 
 // FTS5 narrows a MATCH by rowid only when the bound is an SQL integer: better-sqlite3 binds a JS
 // number as a REAL, which makes FTS5 read the whole doclists (≈ 30× slower), so bounds go as BigInt.

@@ -67,7 +67,7 @@ const limit = (max: number, minutes: number) => ({
 const tooMany = () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试');
 
 /** Sign-up, activation, password and code sign-in, reset, sign-out and the current user. */
-export default async function authRoutes(app: App, { config, db, secret, notifier }: Services) {
+export default async function authRoutes(app: App, { config, cluster, db, secret, notifier }: Services) {
   const users = usersRepo(db);
   const tokens = authTokensRepo(db);
   const sessions = sessionsRepo(db);
@@ -110,7 +110,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   /** When each normalised account last asked for a code, known or not (so the cooldown reveals nothing). */
   const otpRequested = new Map<string, number>();
   // Several nodes over PostgreSQL: the cooldown is counted in the database, so asking another node is no way round it.
-  const sharedCooldown = config.DATABASE_URL ? sharedCounter(db) : undefined;
+  const sharedCooldown = cluster.several ? sharedCounter(db) : undefined;
   const otpCooldown = async (account: string) => {
     const key = accountKey(account);
     if (sharedCooldown) {

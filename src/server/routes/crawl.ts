@@ -1,7 +1,6 @@
 import { crawlSaveBody, savedDocument } from '../../contract/crawl';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { AppError } from '../errors';
-import { knowledgeService } from '../knowledge/service';
 import { checkWebQuota, saveWebDocument, webQuota } from '../knowledge/web-documents';
 import { CrawlError, createPageReader, pageAsMarkdown, readPage } from '../online/crawl/read-page';
 import { ok, type App, type Services } from './types';
@@ -11,8 +10,7 @@ const tags = ['crawl'];
 /** Page crawl (issue 15 §2): a page read through the SSRF-safe client and kept in a knowledge base. */
 export default async function crawlRoutes(app: App, { db, config, runtime, outbound }: Services) {
   const quota = webQuota(config);
-  const { files, parsing } = runtime;
-  const kb = knowledgeService(db, files);
+  const { files, kb } = runtime;
   const read = outbound ? createPageReader({ fetch: outbound }) : readPage;
 
   // A session first: a signed-out caller gets 401 before the body is validated.
@@ -46,7 +44,6 @@ export default async function crawlRoutes(app: App, { db, config, runtime, outbo
     const saved = await saveWebDocument(kb, files, viewer, req.body.folder_id, page.format === 'pdf' && page.pdf
       ? { title: page.title, format: 'pdf', body: page.pdf, url: page.url, fetchedAt: page.fetchedAt }
       : { title: page.title, format: 'markdown', body: Buffer.from(pageAsMarkdown(page), 'utf8'), url: page.url, fetchedAt: page.fetchedAt }, { db, quota });
-    parsing.wake();
     return ok(saved, '网页已保存到知识库');
   });
 }

@@ -1,6 +1,7 @@
 import { diagnostics } from '../../contract/diagnostics';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { usersRepo } from '../auth/accounts';
+import { engineOf } from '../db/dialect';
 import { missingSetup } from '../online/sources';
 import { ocrEngineStatus } from '../parsing/ocr';
 import { requestLanguage } from '../i18n';
@@ -21,7 +22,7 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
       llm_model: config.LLM_BASE_URL ? (config.LLM_MODEL ?? null) : null,
       llm_reasoning_model: config.LLM_BASE_URL ? (config.LLM_REASONING_MODEL ?? null) : null,
       embedding_model: config.EMBEDDING_BASE_URL ? (config.EMBEDDING_MODEL ?? null) : null,
-      storage: { kind: config.DATABASE_URL ? ('postgresql' as const) : ('sqlite' as const), data_dir: admin ? config.dataDir : null },
+      storage: { kind: engineOf(db) === 'postgres' ? ('postgresql' as const) : ('sqlite' as const), data_dir: admin ? config.dataDir : null },
       services: { smtp: !!config.SMTP_URL, llm: !!config.LLM_BASE_URL, embeddings: !!config.EMBEDDING_BASE_URL, dev_outbox: config.CSAI_DEV_OUTBOX },
       tools: runtime.tools.groups(undefined, { admin, lang: await requestLanguage(req, db) }).flatMap((g) => g.tools.map((t) => ({ value: t.value, label: t.label, group: g.label, enabled: t.enabled, description: t.description }))),
       online: {

@@ -39,7 +39,7 @@ import {
 } from '../../contract/knowledge';
 import { AppError, badRequest } from '../errors';
 import { cleanTitle, contentDisposition, MAX_TITLE_LENGTH } from '../knowledge/names';
-import { knowledgeService, type IncomingFile } from '../knowledge/service';
+import type { IncomingFile } from '../knowledge/service';
 import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge/sniff';
 import { translator } from '../knowledge/translate';
 import { ok, type App, type Services } from './types';
@@ -96,9 +96,8 @@ async function nextPart<T>(parts: AsyncIterator<T>, raw: IncomingMessage): Promi
 }
 
 /** Knowledge bases (SPEC §7): folders, documents, uploads, sharing, public folders. */
-export default async function knowledgeBaseRoutes(app: App, { db, config, runtime }: Services) {
-  const { files, parsing } = runtime;
-  const kb = knowledgeService(db, files);
+export default async function knowledgeBaseRoutes(app: App, { config, runtime }: Services) {
+  const { files, kb } = runtime;
 
   await app.register(multipart, {
     // SPEC §5 limits, set explicitly: the plugin's fileSize default is the 1 MiB body limit.
@@ -173,7 +172,6 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
     }
     if (!incoming.length) throw badRequest('请选择要上传的文件', 'files', 'no_files');
     const result = await kb.addDocuments(viewer, folderId ?? QUESTION_FOLDER_ID, incoming);
-    parsing.wake();
     return ok(result, '上传成功');
   });
 
@@ -244,7 +242,6 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
     schema: { tags, summary: 'Copy a readable document into one of your folders', body: copyDocBody, response: { 200: okSchema(nameId), ...errorResponses } },
   }, async (req) => {
     const copied = await kb.copyDoc(await user(req), req.body.docId, req.body.folder_id);
-    parsing.wake();
     return ok(copied, '复制成功');
   });
 
@@ -252,7 +249,6 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
     schema: { tags, summary: 'Add a document to a knowledge base (SPEC §8 toasts)', body: copyDocBody, response: { 200: okSchema(nameId), ...errorResponses } },
   }, async (req) => {
     const copied = await kb.copyDoc(await user(req), req.body.docId, req.body.folder_id);
-    parsing.wake();
     return ok(copied, '文件已添加到知识库');
   });
 
@@ -260,7 +256,6 @@ export default async function knowledgeBaseRoutes(app: App, { db, config, runtim
     schema: { tags, summary: 'Copy readable documents into your question files', body: copyToQuestionBody, response: { 200: okSchema(uploadResult), ...errorResponses } },
   }, async (req) => {
     const copied = await kb.copyToQuestionFiles(await user(req), req.body.docIds);
-    parsing.wake();
     return ok(copied);
   });
 

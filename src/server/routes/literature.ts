@@ -2,7 +2,6 @@ import { errorResponses, failure, ok as okSchema } from '../../contract/envelope
 import { savedDocument } from '../../contract/crawl';
 import { literatureSaveBody, literatureSearchQuery, literatureSearchResult } from '../../contract/literature';
 import { AppError } from '../errors';
-import { knowledgeService } from '../knowledge/service';
 import { checkWebQuota, saveWebDocument, webQuota } from '../knowledge/web-documents';
 import { safeFetch, SafeFetchError } from '../net/safe-fetch';
 import { CrawlError, checkPageUrl } from '../online/crawl/read-page';
@@ -18,8 +17,7 @@ const PDF_TIMEOUT_MS = 60_000;
 /** Literature search (issue 15 §3) and adding an open-access PDF to a knowledge base in one click. */
 export default async function literatureRoutes(app: App, { db, config, runtime, outbound }: Services) {
   const quota = webQuota(config);
-  const { files, parsing } = runtime;
-  const kb = knowledgeService(db, files);
+  const { files, kb } = runtime;
   const literature = createLiteratureSearch(config);
 
   app.addHook('onRequest', async (req) => {
@@ -75,7 +73,6 @@ export default async function literatureRoutes(app: App, { db, config, runtime, 
     }
     if (res.status < 200 || res.status >= 300) throw new AppError(422, 'pdf_http_status', `下载 PDF 失败：对方返回错误状态 ${res.status}`, 'pdf_url');
     const saved = await saveWebDocument(kb, files, viewer, req.body.folder_id, { title: req.body.title, format: 'pdf', body: res.body, url: res.url, fetchedAt: new Date().toISOString() }, { db, quota });
-    parsing.wake();
     return ok(saved, '文献已添加到知识库');
   });
 }

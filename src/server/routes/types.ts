@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
+import type { Cluster } from '../db/cluster';
 import type { Db } from '../db/database';
 import type { Notifier } from '../notify/notifier';
 import type { Runtime } from '../runtime';
@@ -18,6 +19,8 @@ export type App = FastifyInstance<
 /** What every route module is given. */
 export interface Services {
   config: Config;
+  /** Whether this node is one of several over one database (decided once, in app.ts). */
+  cluster: Cluster;
   db: Db;
   secret: Buffer;
   notifier: Notifier;

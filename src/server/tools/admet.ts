@@ -3,7 +3,7 @@ import { admetRows, AdmetInputError } from '../chem/admet/table';
 import type { AdmetItem } from '../chem/admet/protocol';
 import { docReadable } from '../access/access';
 import { serverT } from '../i18n';
-import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
+import { ToolInputError, type ToolContext, type ToolServices, type Tool, defineTool } from './types';
 
 /** SPEC §3 document type of SDF files. */
 const SDF_TYPE = 5;
@@ -100,8 +100,7 @@ export function summarizeAdmet(result: AdmetResult): string {
 }
 
 /** The `admet` tool (issue 18 §2): SwissADME-style properties of 1–50 molecules. */
-export const admetTool: ToolFactory = (services): ToolDefinition<AdmetToolInput, AdmetResult> => ({
-  name: 'admet',
+export const admetTool = defineTool('admet', (services): Tool<AdmetToolInput, AdmetResult> => ({
   input: admetToolInput,
   output: admetResult,
   description:
@@ -129,4 +128,4 @@ export const admetTool: ToolFactory = (services): ToolDefinition<AdmetToolInput,
     }
   },
   summarize: summarizeAdmet,
-});
+}));

@@ -4,7 +4,7 @@ import type { FileStore } from '../files/file-store';
 import { artifactStore, quotaFullMessage } from '../sandbox/artifacts';
 import { artifactQuota, createSandbox } from '../sandbox/service';
 import { describeMemoryCap, memoryCap } from '../sandbox/cgroup';
-import { ToolInputError, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
+import { ToolInputError, type ToolContext, type ToolServices, type Tool, defineTool } from './types';
 
 /** SPEC §3 document types and the extension a mounted copy gets. */
 const EXTENSIONS: Record<number, string> = { 1: '.pdf', 3: '', 5: '.sdf', 6: '.pdb' };
@@ -85,7 +85,7 @@ export const isRateMessage = (text: string) => text === TOO_MANY_RUNS || text.st
 export const isQuotaMessage = (text: string) => text.startsWith('你保存的代码运行文件已达上限');
 
 /** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
-export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExecutionInput, CodeExecutionResult> => {
+export const codeExecutionTool = defineTool('code_execution', (services): Tool<CodeExecutionInput, CodeExecutionResult> => {
   const running = new Map<string, number>();
   /** Start times of each user's runs in the last minute (CSAI_CODE_RUNS_PER_MINUTE; counted on this node). */
   const recent = new Map<string, number[]>();
@@ -112,7 +112,6 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
   const capNote = describeMemoryCap(cap, sandbox.limits.memoryBytes);
   services.log.info({ memoryCap: cap.kind, ...(cap.kind === 'prlimit' ? { reason: cap.reason } : { parent: cap.parent }) }, `sandbox ${capNote}`);
   return {
-    name: 'code_execution',
     input: codeExecutionInput,
     output: codeExecutionResult,
     description: DESCRIPTION,
@@ -147,4 +146,4 @@ export const codeExecutionTool: ToolFactory = (services): ToolDefinition<CodeExe
     },
     summarize: summarizeRun,
   };
-};
+});

@@ -17,7 +17,7 @@ import { DOCKING_INSTALL_HINT, missingPrograms } from '../docking/programs';
 import { DockingInputError } from '../docking/structure';
 import type { TaskService } from '../docking/tasks';
 import { AppError } from '../errors';
-import { ToolInputError, type ToolAvailability, type ToolDefinition, type ToolFactory } from './types';
+import { defineTool, ToolInputError, type Tool, type ToolAvailability } from './types';
 
 const STATE: Record<DockingTask['state'], string> = { queued: '排队中', running: '运行中', done: '已完成', failed: '失败', cancelled: '已取消' };
 
@@ -97,8 +97,7 @@ export function describeBatch(batch: DockingBatch): string {
 }
 
 /** `docking_submit` (issue 13 §1): queues a Vina docking job (or, with `ligands`, a batch: issue 30 §6) and returns its id at once. */
-export const dockingSubmitTool: ToolFactory = (services): ToolDefinition<DockingToolInput, DockingSubmitOutput> => ({
-  name: 'docking_submit',
+export const dockingSubmitTool = defineTool('docking_submit', (services): Tool<DockingToolInput, DockingSubmitOutput> => ({
   input: dockingToolInput,
   output: dockingSubmitOutput,
   description:
@@ -121,11 +120,10 @@ export const dockingSubmitTool: ToolFactory = (services): ToolDefinition<Docking
       : task
         ? `已提交对接任务 ${task.id}（${task.title}），任务在后台运行，进度和结果在回答中的任务卡片上实时更新。\n${describeTask(task)}\n${VINA_SCORE_NOTE}`
         : '',
-});
+}));
 
 /** `task_query` (issue 13 §1): the caller's tasks, or one of them with its result. */
-export const taskQueryTool: ToolFactory = (services): ToolDefinition<TaskQueryInput, TaskQueryOutput> => ({
-  name: 'task_query',
+export const taskQueryTool = defineTool('task_query', (services): Tool<TaskQueryInput, TaskQueryOutput> => ({
   input: taskQueryInput,
   output: taskQueryOutput,
   description: '查询你提交的后台任务（分子对接）：不带 task_id 时列出最近的任务及状态；带 task_id 时给出该任务的进度或结果（各构象的 Vina 打分与 RMSD）；带 batch_id 时给出该批次按打分排序的表格。',
@@ -143,4 +141,4 @@ export const taskQueryTool: ToolFactory = (services): ToolDefinition<TaskQueryIn
     if (tasks.length === 1) return describeTask(tasks[0]!);
     return ['你最近的任务：', ...tasks.map((t) => `- ${t.id}：对接 ${t.title}，${STATE[t.state]}${t.state === 'running' ? ` ${Math.round(t.progress * 100)}%` : ''}${t.state === 'done' && t.result?.poses[0] ? `，最优 Vina 打分 ${t.result.poses[0].score.toFixed(2)} kcal/mol` : ''}`), VINA_SCORE_NOTE].join('\n');
   },
-});
+}));

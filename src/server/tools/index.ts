@@ -7,13 +7,14 @@ import { codeExecutionTool } from './code-execution';
 import { webSearchTool } from './web-search';
 import { pageCrawlTool } from './page-crawl';
 import { dockingSubmitTool, taskQueryTool } from './docking';
-import type { ToolFactory } from './types';
+import type { ToolDefinition } from './types';
 
 /**
- * Every tool the server builds at start-up, in SPEC §9 order. A tool module exports one
- * `ToolFactory`; add it here and the registry offers it to GET /api/v1/tools, the engines and MCP.
+ * Every tool the server registers at start-up. A tool module exports one `ToolDefinition`
+ * (`defineTool(name, factory)`); register it here and the registry offers it to GET /api/v1/tools,
+ * the engines and MCP, in the catalogue's order (`TOOL_CATALOG`).
  */
-export const toolFactories: ToolFactory[] = [
+export const toolDefinitions: readonly ToolDefinition[] = [
   intelligenceSearchTool,
   webSearchTool,
   pageCrawlTool,

@@ -8,7 +8,7 @@ import {
 import { smilesInText } from '../../contract/smiles';
 import { ChemInputError } from '../chem/engine';
 import { moleculeSearch, readableDocumentIds } from '../molecules/search';
-import { ToolInputError, type ToolFactory } from './types';
+import { defineTool, ToolInputError } from './types';
 
 /** Readable documents the text search covers at most (the viewer's own and the newest first). */
 const MAX_DOCUMENTS = 5000;
@@ -24,10 +24,9 @@ const MODE_NAMES = { exact: '精确结构', substructure: '子结构', similarit
  * user may read (own, shared, public folders), not only the question's — searched by text (the
  * passage retrieval) and by structure (the molecule table: exact, substructure or similarity).
  */
-export const intelligenceSearchTool: ToolFactory = ({ db, chem, knowledge }) => {
+export const intelligenceSearchTool = defineTool('intelligence_search', ({ db, chem, knowledge }) => {
   const molecules = moleculeSearch({ db, chem });
   return {
-    name: 'intelligence_search',
     input: intelligenceSearchInput,
     output: intelligenceSearchOutput,
     description:
@@ -87,4 +86,4 @@ export const intelligenceSearchTool: ToolFactory = ({ db, chem, knowledge }) => 
       return lines.join('\n');
     },
   };
-};
+});

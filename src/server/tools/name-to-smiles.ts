@@ -1,5 +1,5 @@
 import { nameToSmilesInput, nameToSmilesOutput, nameSource, type NameSource, type NameToSmilesInput, type NameToSmilesOutput } from '../../contract/names';
-import type { NameResolver, ToolDefinition, ToolFactory } from './types';
+import { defineTool, type NameResolver, type Tool } from './types';
 
 const DESCRIPTION = '把化学名称转换为结构：系统命名（英文 IUPAC、CAS 索引名）由 OPSIN 解析，常见药物和试剂的商品名、俗名、中文名查内置词典；返回规范 SMILES 和 InChIKey，查不到时明确说明，绝不编造结构。';
 
@@ -27,10 +27,9 @@ export async function nameToSmiles(names: NameResolver, input: NameToSmilesInput
 }
 
 /** SPEC §9 name_to_smiles (issue 18 §3). */
-export const nameToSmilesTool: ToolFactory = ({ names }): ToolDefinition<NameToSmilesInput, NameToSmilesOutput> => {
+export const nameToSmilesTool = defineTool('name_to_smiles', ({ names }): Tool<NameToSmilesInput, NameToSmilesOutput> => {
   const opsin = names.availability();
   return {
-    name: 'name_to_smiles',
     input: nameToSmilesInput,
     output: nameToSmilesOutput,
     description: DESCRIPTION,
@@ -42,4 +41,4 @@ export const nameToSmilesTool: ToolFactory = ({ names }): ToolDefinition<NameToS
       out.found ? `${out.name}：SMILES ${out.canonical_smiles}，InChIKey ${out.inchi_key}（来源：${SOURCE_NAMES[out.source]}）` : out.message,
     timeoutMs: 60_000,
   };
-};
+});

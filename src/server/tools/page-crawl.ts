@@ -1,6 +1,6 @@
 import { CRAWL_MARKDOWN_MAX, pageCrawlInput, pageCrawlOutput, type PageCrawlInput, type PageCrawlOutput } from '../../contract/crawl';
 import { CrawlError, createPageReader, readPage, type PageReader, type PageReaderOptions } from '../online/crawl/read-page';
-import { ToolInputError, type ToolFactory } from './types';
+import { defineTool, ToolInputError, type ToolDefinition } from './types';
 
 /** Characters of the page the model reads in the tool's summary. */
 const SUMMARY_CHARS = 8000;
@@ -10,10 +10,9 @@ const SUMMARY_CHARS = 8000;
  * robots.txt, and gives its readable article as markdown (tables kept; a PDF through the project's
  * PDF parser), citable as `{url, title, site, snippet, fetchedAt}`. `options` are for tests only.
  */
-export function createPageCrawlTool(options?: PageReaderOptions): ToolFactory {
+export function createPageCrawlTool(options?: PageReaderOptions): ToolDefinition<PageCrawlInput, PageCrawlOutput> {
   const read: PageReader = options ? createPageReader(options) : readPage;
-  return () => ({
-    name: 'page_crawl',
+  return defineTool('page_crawl', () => ({
     input: pageCrawlInput,
     output: pageCrawlOutput,
     description:
@@ -46,7 +45,7 @@ export function createPageCrawlTool(options?: PageReaderOptions): ToolFactory {
       const body = output.markdown.length > SUMMARY_CHARS ? `${output.markdown.slice(0, SUMMARY_CHARS)}\n…（正文较长，已截断）` : output.markdown;
       return `${head}\n${body}${output.truncated && output.markdown.length <= SUMMARY_CHARS ? '\n…（正文较长，已截断）' : ''}`;
     },
-  });
+  }));
 }
 
-export const pageCrawlTool: ToolFactory = createPageCrawlTool();
+export const pageCrawlTool = createPageCrawlTool();

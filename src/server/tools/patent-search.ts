@@ -1,6 +1,6 @@
 import { patentSearchInput, patentSearchOutput, type PatentSearchInput, type PatentSearchOutput } from '../../contract/patents';
 import { createPatentSearch, patentAdapters, PATENTS_NOT_CONFIGURED, type PatentSearch } from '../online/patents';
-import { ToolInputError, type ToolDefinition, type ToolFactory, type ToolServices } from './types';
+import { defineTool, ToolInputError, type Tool, type ToolServices } from './types';
 
 const DESCRIPTION =
   '检索与分子相关的专利：按结构（SMILES 或 InChIKey，经 RDKit 规范化）或按文本（化合物名称、关键词），来源为已配置的 SureChEMBL 与 PubChem 专利交叉引用；返回专利号、标题、申请人、公开日与链接，查不到时如实说明。';
@@ -9,9 +9,8 @@ const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
 const SOURCE_NAME = { surechembl: 'SureChEMBL', pubchem: 'PubChem' } as const;
 
 /** Builds the tool over `search` (tests pass their own adapters). */
-export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, search: PatentSearch): ToolDefinition<PatentSearchInput, PatentSearchOutput> {
+export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, search: PatentSearch): Tool<PatentSearchInput, PatentSearchOutput> {
   return {
-    name: 'patent_search',
     input: patentSearchInput,
     output: patentSearchOutput,
     description: DESCRIPTION,
@@ -39,7 +38,7 @@ export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, sea
 }
 
 /** SPEC §9 patent_search (issue 15 §4): SureChEMBL and PubChem, as configured. */
-export const patentSearchTool: ToolFactory = (services) => patentSearchDefinition(services, createPatentSearch(patentAdapters(services.config)));
+export const patentSearchTool = defineTool('patent_search', (services) => patentSearchDefinition(services, createPatentSearch(patentAdapters(services.config))));
 
 /** The result as text for the model: each patent with its citation number when the answer cites it. */
 export function patentLines(out: PatentSearchOutput): string {

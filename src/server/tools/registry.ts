@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolEntry, ToolGroup } from '../../contract/channel';
-import { TOOL_NAMES, type ToolName, type ToolResultPayload } from '../../contract/tools';
+import { TOOL_GROUPS, type ToolName, type ToolResultPayload } from '../../contract/tools';
 import { localizeMessage, serverT, toolText, type Lang } from '../i18n';
-import { ToolInputError, type ToolAvailability, type ToolContext, type ToolDefinition, type ToolFactory, type ToolServices, type ToolSource } from './types';
+import { ToolInputError, type BuiltTool, type ToolAvailability, type ToolContext, type ToolDefinition, type ToolServices, type ToolSource } from './types';
 
 /** A tool's arguments as JSON Schema: what the model is offered and what MCP lists (one source, so both agree). */
 export type ToolJsonSchema = Record<string, unknown> & { type: 'object' };
@@ -52,40 +52,6 @@ export interface ToolRegistry {
   run(name: string, input: unknown, ctx: ToolContext): Promise<ToolResultPayload>;
 }
 
-/** SPEC §9 groups; the labels and icons of the question box's tools panel. */
-const CATALOG: Array<{ id: string; label: string; tools: Array<{ name: ToolName; label: string; icon: string; what: string }> }> = [
-  {
-    id: 'search',
-    label: '检索',
-    tools: [
-      { name: 'intelligence_search', label: '情报数据库检索', icon: 'database', what: '检索本机构情报数据库中你可读的文档与分子' },
-      { name: 'web_search', label: '联网搜索', icon: 'globe', what: '在互联网上搜索相关信息' },
-      { name: 'page_crawl', label: '网页抓取', icon: 'link', what: '读取指定网页的内容' },
-    ],
-  },
-  {
-    id: 'molecule',
-    label: '小分子与蛋白',
-    tools: [
-      { name: 'admet', label: 'ADMET计算', icon: 'flask', what: '计算分子的理化性质与ADMET性质' },
-      { name: 'patent_search', label: '分子专利检索', icon: 'file-search', what: '检索与分子相关的专利' },
-      { name: 'name_to_smiles', label: '化学名转SMILES', icon: 'atom', what: '把化学名称转换为SMILES' },
-      { name: 'smiles_completion', label: 'SMILES补全', icon: 'wand', what: '补全或修正SMILES字符串' },
-      { name: 'docking_submit', label: '对接任务提交', icon: 'dock', what: '提交分子对接任务' },
-      { name: 'task_query', label: '任务查询', icon: 'list', what: '查询已提交任务的状态与结果' },
-    ],
-  },
-  {
-    id: 'other',
-    label: '其他',
-    tools: [{ name: 'code_execution', label: '代码生成与执行', icon: 'code', what: '生成并在沙箱中运行代码' }],
-  },
-];
-
-/** Why a catalogued tool without an implementation cannot be used, and what enables it. */
-const NOT_BUILT: Partial<Record<ToolName, string>> = {
-};
-const NOT_BUILT_DEFAULT = '本版本尚未包含此工具的实现，升级到包含它的 CSAI 版本后启用。';
 /** SPEC §6: the alternate list (CSAI_TOOLS_RESTRICTED=1) disables ADMET and omits these. */
 const RESTRICTED_OFF: ToolName[] = ['admet'];
 const RESTRICTED_OMIT: ToolName[] = ['docking_submit', 'task_query'];
@@ -108,17 +74,14 @@ export const toolMessages = {
 
 interface Slot {
   name: ToolName;
-  group: string;
   label: string;
-  icon: string;
-  what: string;
-  definition?: ToolDefinition;
-  schema?: ToolJsonSchema;
+  tool: BuiltTool;
+  schema: ToolJsonSchema;
   restricted: 'off' | 'omit' | null;
 }
 
 /** The arguments of a tool as JSON Schema (zod's input side: defaults make a field optional). */
-export function inputJsonSchema(definition: Pick<ToolDefinition, 'name' | 'input'>): ToolJsonSchema {
+export function inputJsonSchema(definition: Pick<BuiltTool, 'name' | 'input'>): ToolJsonSchema {
   const { $schema: _drop, ...schema } = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' });
   if (schema.type !== 'object') throw new Error(`tool ${definition.name}: the input schema must be an object`);
   return { ...schema, type: 'object' };
@@ -148,15 +111,17 @@ export function issueText(issue: z.core.$ZodIssue): string {
 
 const fail = (content: string): ToolResultPayload => ({ ok: false, content });
 
-/** Builds every tool from the start-up services. */
-export const buildTools = (factories: readonly ToolFactory[], services: ToolServices): ToolDefinition[] => factories.map((factory) => factory(services));
+/** Builds every registered tool from the start-up services. */
+export const buildTools = (definitions: readonly ToolDefinition[], services: ToolServices): BuiltTool[] =>
+  definitions.map(({ build, ...entry }) => ({ ...build(services), ...entry }));
 
 /**
- * The registry over the SPEC §9 catalog and the built tools, made once at start-up. A tool not in
- * the catalog, or two tools of one name, are programming errors. `restricted`: SPEC §6 alternate list.
+ * The registry over the built tools, made once at start-up: its groups and order are those of the
+ * SPEC §9 catalogue (`TOOL_CATALOG`), holding the tools registered. Two tools of one name are a
+ * programming error. `restricted`: SPEC §6 alternate list.
  */
 export function createToolRegistry(
-  definitions: readonly ToolDefinition[],
+  built: readonly BuiltTool[],
   {
     restricted,
     log,
@@ -176,26 +141,19 @@ export function createToolRegistry(
   const offForDirectory = new Set<string>(ldapDisabled);
   const ldapOff = (name: string, audience: ToolAudience | undefined) => !!audience?.directory && offForDirectory.has(name);
   const slots = new Map<ToolName, Slot>();
-  for (const group of CATALOG) {
-    for (const t of group.tools) {
-      const rule = !restricted ? null : RESTRICTED_OFF.includes(t.name) ? 'off' : RESTRICTED_OMIT.includes(t.name) ? 'omit' : null;
-      slots.set(t.name, { ...t, group: group.id, restricted: rule });
-    }
+  for (const tool of built) {
+    if (slots.has(tool.name)) throw new Error(`tool ${tool.name} is built twice`);
+    const rule = !restricted ? null : RESTRICTED_OFF.includes(tool.name) ? 'off' : RESTRICTED_OMIT.includes(tool.name) ? 'omit' : null;
+    slots.set(tool.name, { name: tool.name, label: tool.label, tool, schema: inputJsonSchema(tool), restricted: rule });
   }
-  if (slots.size !== TOOL_NAMES.length) throw new Error('the tool catalog must list every tool name');
-  for (const definition of definitions) {
-    const slot = slots.get(definition.name);
-    if (!slot) throw new Error(`tool ${definition.name} is not in the catalog`);
-    if (slot.definition) throw new Error(`tool ${definition.name} is built twice`);
-    slot.definition = definition;
-    slot.schema = inputJsonSchema(definition);
-  }
+  // Catalogue order, whatever the order of registration.
+  const ordered = TOOL_GROUPS.map((g) => ({ ...g, slots: [...slots.values()].filter((slot) => slot.tool.group === g.id) }));
+  const inOrder = ordered.flatMap((g) => g.slots);
 
   const availability = (slot: Slot): ToolAvailability => {
     if (slot.restricted) return { enabled: false, reason: RESTRICTED_REASON };
-    if (!slot.definition) return { enabled: false, reason: NOT_BUILT[slot.name] ?? NOT_BUILT_DEFAULT };
     try {
-      return slot.definition.availability();
+      return slot.tool.availability();
     } catch (err) {
       log.error({ err, tool: slot.name }, 'tool availability check failed');
       return { enabled: false, reason: '检查此工具是否可用时出错，请查看服务器日志。' };
@@ -203,7 +161,7 @@ export function createToolRegistry(
   };
   const usable = (name: string) => {
     const slot = slots.get(name as ToolName);
-    return slot?.definition && availability(slot).enabled ? slot : undefined;
+    return slot && availability(slot).enabled ? slot : undefined;
   };
   const sourceOf = (name: string) => (slots.has(name as ToolName) ? undefined : sources.find((s) => s.has(name)));
 
@@ -245,42 +203,43 @@ export function createToolRegistry(
     groups(audience, view = { admin: true, lang: 'zh' }) {
       const t = serverT(view.lang);
       const en = view.lang === 'en';
-      const catalogued = CATALOG.map((g) => ({
-        id: g.id,
-        label: (en && toolText('groups', g.id)) || g.label,
-        tools: g.tools
-          .map((t) => slots.get(t.name)!)
-          .filter((slot) => slot.restricted !== 'omit')
-          .map((slot): ToolEntry => {
-            const state = availability(slot);
-            const description = (en && toolText('descriptions', slot.name)) || (slot.definition?.description ?? `${slot.what}。`);
-            const detail = (text: string) => localizeMessage(text, view.lang);
-            return {
-              id: slot.name,
-              value: slot.name,
-              label: (en && toolText('labels', slot.name)) || slot.label,
-              icon: slot.icon,
-              description: state.enabled
-                ? state.note && view.admin
-                  ? t('tool.with_note', { description, note: detail(state.note) })
-                  : description
-                : t('tool.unavailable', { description, reason: view.admin ? detail(state.reason) : t('tool.unavailable_user') }),
-              enabled: state.enabled,
-              ldap_disabled: ldapOff(slot.name, audience),
-            };
-          }),
-      }));
+      const detail = (text: string) => localizeMessage(text, view.lang);
+      const catalogued = ordered
+        .filter((g) => g.slots.length > 0)
+        .map((g) => ({
+          id: g.id,
+          label: (en && toolText('groups', g.id)) || g.label,
+          tools: g.slots
+            .filter((slot) => slot.restricted !== 'omit')
+            .map((slot): ToolEntry => {
+              const state = availability(slot);
+              const description = (en && toolText('descriptions', slot.name)) || slot.tool.description;
+              return {
+                id: slot.name,
+                value: slot.name,
+                label: (en && toolText('labels', slot.name)) || slot.label,
+                icon: slot.tool.icon,
+                description: state.enabled
+                  ? state.note && view.admin
+                    ? t('tool.with_note', { description, note: detail(state.note) })
+                    : description
+                  : t('tool.unavailable', { description, reason: view.admin ? detail(state.reason) : t('tool.unavailable_user') }),
+                enabled: state.enabled,
+                ldap_disabled: ldapOff(slot.name, audience),
+              };
+            }),
+        }));
       return [...catalogued, ...sources.flatMap((source) => source.groups())];
     },
 
     select(names, audience) {
       const wanted = names ? new Set(names) : undefined;
       const out: OfferedTool[] = [];
-      for (const slot of slots.values()) {
+      for (const slot of inOrder) {
         if (wanted && !wanted.has(slot.name)) continue;
         if (ldapOff(slot.name, audience)) continue;
         if (!usable(slot.name)) continue;
-        out.push({ name: slot.name, label: slot.label, description: slot.definition!.description, inputSchema: slot.schema! });
+        out.push({ name: slot.name, label: slot.label, description: slot.tool.description, inputSchema: slot.schema });
       }
       for (const tool of sources.flatMap((source) => source.offered())) {
         if (!wanted || wanted.has(tool.name)) out.push(tool);
@@ -309,10 +268,10 @@ export function createToolRegistry(
     const slot = slots.get(name as ToolName);
     if (!slot) return fail(toolMessages.unknown(name));
     const state = availability(slot);
-    if (!state.enabled || !slot.definition) return fail(`“${slot.label}”不可用：${state.enabled ? NOT_BUILT_DEFAULT : state.reason}`);
+    if (!state.enabled) return fail(`“${slot.label}”不可用：${state.reason}`);
     // SPEC §6, enforced here and not only greyed out: whoever calls (model, MCP client), a directory user cannot run it.
     if (offForDirectory.has(slot.name) && (await isDirectoryUser(ctx.viewer.userId))) return fail(ldapDisabledMessage(slot.label));
-    const tool = slot.definition;
+    const tool = slot.tool;
     let size: number;
     try {
       size = Buffer.byteLength(JSON.stringify(input ?? null));

@@ -1,10 +1,9 @@
 import { smilesCompletionInput, smilesCompletionOutput, type SmilesCompletionInput, type SmilesCompletionOutput } from '../../contract/names';
 import { completeSmiles } from './names/completion';
-import type { ToolDefinition, ToolFactory } from './types';
+import { defineTool, type Tool } from './types';
 
 /** SPEC §9 smiles_completion (issue 18 §4). */
-export const smilesCompletionTool: ToolFactory = ({ chem }): ToolDefinition<SmilesCompletionInput, SmilesCompletionOutput> => ({
-  name: 'smiles_completion',
+export const smilesCompletionTool = defineTool('smiles_completion', ({ chem }): Tool<SmilesCompletionInput, SmilesCompletionOutput> => ({
   input: smilesCompletionInput,
   output: smilesCompletionOutput,
   description:
@@ -16,4 +15,4 @@ export const smilesCompletionTool: ToolFactory = ({ chem }): ToolDefinition<Smil
       out.message,
       ...out.candidates.map((c, i) => `${i + 1}. ${c.smiles}${c.inchi_key ? `（InChIKey ${c.inchi_key}）` : ''}${c.changes.length ? `：${c.changes.join('；')}` : ''}`),
     ].join('\n'),
-});
+}));

@@ -2,7 +2,7 @@ import type { FileStore } from '../files/file-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { ToolGroup } from '../../contract/channel';
-import type { ToolName, ToolResultPayload } from '../../contract/tools';
+import { toolCatalogEntry, type ToolCatalogEntry, type ToolName, type ToolResultPayload } from '../../contract/tools';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { ChemService } from '../chem/service';
@@ -66,11 +66,10 @@ export interface ToolContext {
 }
 
 /**
- * A tool: stable name, zod input and output schemas (in src/contract), a run, and the text the model
+ * A built tool: zod input and output schemas (in src/contract), a run, and the text the model
  * reads of a result. Bad input throws `ToolInputError` (its Chinese message goes into the card).
  */
-export interface ToolDefinition<I = unknown, O = unknown> {
-  name: ToolName;
+export interface Tool<I = unknown, O = unknown> {
   input: z.ZodType<I>;
   output: z.ZodType<O>;
   /** Shown to the model and in GET /tools (Chinese, one or two sentences). */
@@ -84,7 +83,24 @@ export interface ToolDefinition<I = unknown, O = unknown> {
 }
 
 /** Builds a tool from the start-up services. */
-export type ToolFactory = (services: ToolServices) => ToolDefinition<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type ToolFactory<I = any, O = any> = (services: ToolServices) => Tool<I, O>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * A tool declared once: its catalogue entry (`TOOL_CATALOG` in src/contract: name, group, label,
+ * icon, card) and its factory. `tools/index.ts` registers the definitions; the registry, GET /tools,
+ * the engines and MCP derive from them.
+ */
+export interface ToolDefinition<I = any, O = any> extends ToolCatalogEntry { // eslint-disable-line @typescript-eslint/no-explicit-any
+  build: ToolFactory<I, O>;
+}
+
+/** A tool's definition: its catalogue entry under `name` and the factory that builds it. */
+export function defineTool<I, O>(name: ToolName, build: ToolFactory<I, O>): ToolDefinition<I, O> {
+  return { ...toolCatalogEntry(name), build };
+}
+
+/** A definition built from the start-up services: what the registry runs. */
+export type BuiltTool<I = any, O = any> = ToolCatalogEntry & Tool<I, O>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Input a user or model can fix: the message is shown as is (Chinese). */
 export class ToolInputError extends Error {

@@ -1,6 +1,6 @@
 import { webSearchInput, webSearchOutput, type WebSearchInput, type WebSearchOutput } from '../../contract/online';
 import { WEB_SEARCH_SETUP, webAdapters, withFailover, WebSearchFailed } from '../online/web';
-import { ToolInputError, type ToolFactory } from './types';
+import { defineTool, ToolInputError } from './types';
 
 /** Results given when the caller does not say how many. */
 const DEFAULT_RESULTS = 8;
@@ -9,11 +9,10 @@ const DEFAULT_RESULTS = 8;
  * 联网搜索 (issue 15 §1): the configured web search services (SearXNG, Tavily, Bocha, a custom
  * endpoint) tried in WEB_SEARCH_ORDER with failover. Enabled when at least one is configured.
  */
-export const webSearchTool: ToolFactory = ({ config, log }) => {
+export const webSearchTool = defineTool('web_search', ({ config, log }) => {
   const adapters = webAdapters(config);
   const search = withFailover(adapters, log);
   return {
-    name: 'web_search',
     input: webSearchInput,
     output: webSearchOutput,
     description: '在互联网上搜索（通过服务器配置的搜索服务），返回网页标题、网址、站点名和摘要；用于所选文档之外的最新或公开信息，回答时注明来源网址。',
@@ -33,7 +32,7 @@ export const webSearchTool: ToolFactory = ({ config, log }) => {
     },
     summarize: (output: WebSearchOutput) => hitLines(output),
   };
-};
+});
 
 /** The hits as text for the model: number (when cited), title, site, URL and snippet. */
 export function hitLines(output: WebSearchOutput): string {

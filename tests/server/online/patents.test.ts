@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toolCatalogEntry } from '../../../src/contract/tools';
 import { createChemService } from '../../../src/server/chem/service';
 import { loadConfig } from '../../../src/server/config';
 import { createPatentSearch, patentAdapters, searchPatents } from '../../../src/server/online/patents';
@@ -9,7 +10,7 @@ import { pubchemPatentAdapter } from '../../../src/server/online/patents/pubchem
 import { sureChemblAdapter } from '../../../src/server/online/patents/surechembl';
 import { patentSearchDefinition, patentSearchTool } from '../../../src/server/tools/patent-search';
 import { createToolRegistry } from '../../../src/server/tools/registry';
-import { toolFactories } from '../../../src/server/tools';
+import { toolDefinitions } from '../../../src/server/tools';
 import type { ToolContext } from '../../../src/server/tools/types';
 
 const ASPIRIN_KEY = 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N';
@@ -153,7 +154,7 @@ describe('patent_search', () => {
   const services = (env: Record<string, string> = {}) => ({ config: loadConfig({ CSAI_DATA_DIR: '/tmp/csai-unused', ...env }) });
 
   it('is listed disabled with the variables to set when no service is configured', () => {
-    expect(toolFactories).toContain(patentSearchTool);
+    expect(toolDefinitions).toContain(patentSearchTool);
     const tool = patentSearchDefinition({ chem }, createPatentSearch(patentAdapters(services().config)));
     expect(tool.availability()).toEqual({ enabled: false, reason: expect.stringContaining('请设置 SURECHEMBL_URL') });
     expect(searchPatents(services().config)).toBeUndefined();
@@ -169,7 +170,7 @@ describe('patent_search', () => {
 
   const registry = () => {
     const def = patentSearchDefinition({ chem }, createPatentSearch([surechembl(), pubchem()]));
-    return createToolRegistry([def], { restricted: false, log });
+    return createToolRegistry([{ ...toolCatalogEntry('patent_search'), ...def }], { restricted: false, log });
   };
 
   it('by structure: RDKit canonicalises the SMILES, both sources are asked and a patent found twice is listed once', async () => {

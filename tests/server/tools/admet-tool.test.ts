@@ -9,8 +9,8 @@ import { loadConfig } from '../../../src/server/config';
 import { type Db } from '../../../src/server/db/database';
 import { openTestDatabase } from '../postgres-harness';
 import { admetTool } from '../../../src/server/tools/admet';
-import { toolFactories } from '../../../src/server/tools/index';
-import { ToolInputError, type NameResolver, type ToolContext, type ToolDefinition } from '../../../src/server/tools/types';
+import { toolDefinitions } from '../../../src/server/tools/index';
+import { ToolInputError, type NameResolver, type ToolContext, type Tool } from '../../../src/server/tools/types';
 import type { AdmetResult, AdmetToolInput } from '../../../src/contract/admet';
 import { signedInUser, startServer, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
@@ -25,7 +25,7 @@ const noNames: NameResolver = {
 let server: TestServer;
 let db: Db;
 let chem: ChemService;
-let tool: ToolDefinition<AdmetToolInput, AdmetResult>;
+let tool: Tool<AdmetToolInput, AdmetResult>;
 let alice: { id: string };
 let bob: { id: string };
 let sdfDoc: string;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   const config = loadConfig({ CSAI_DATA_DIR: server.dataDir, CSAI_LOG_LEVEL: 'silent' });
   db = await openTestDatabase(server.dataDir);
   chem = createChemService();
-  tool = admetTool({ config, db, log: server.app.log, chem, knowledge: knowledgePort(db), names: noNames, files: diskFileStore(server.dataDir) });
+  tool = admetTool.build({ config, db, log: server.app.log, chem, knowledge: knowledgePort(db), names: noNames, files: diskFileStore(server.dataDir) });
 }, 120_000);
 
 afterAll(async () => {
@@ -63,9 +63,9 @@ afterAll(async () => {
 });
 
 describe('the admet tool', () => {
-  it('is in the factory list the registry reads, with its stable name and zod schemas', () => {
-    expect(toolFactories).toContain(admetTool);
-    expect(tool.name).toBe('admet');
+  it('is among the definitions the registry reads, with its stable name and zod schemas', () => {
+    expect(toolDefinitions).toContain(admetTool);
+    expect(admetTool.name).toBe('admet');
     expect(tool.availability()).toEqual({ enabled: true });
     expect(tool.description).toMatch(/ADMET/);
   });

@@ -9,7 +9,8 @@ import { createChemService } from '../../../src/server/chem/service';
 import { loadConfig } from '../../../src/server/config';
 import { type Db } from '../../../src/server/db/database';
 import { openTestDatabase } from '../postgres-harness';
-import { toolFactories } from '../../../src/server/tools';
+import { toolDefinitions } from '../../../src/server/tools';
+import { buildTools } from '../../../src/server/tools/registry';
 import { nameToSmilesTool } from '../../../src/server/tools/name-to-smiles';
 import { createNameResolver } from '../../../src/server/tools/names/resolver';
 import { smilesCompletionTool } from '../../../src/server/tools/smiles-completion';
@@ -34,14 +35,14 @@ afterAll(async () => {
 });
 
 describe('the name_to_smiles and smiles_completion tools', () => {
-  it('are in the factory list the registry reads, with their stable names, and enabled', () => {
-    const tools = toolFactories.map((f) => f(services));
+  it('are among the definitions the registry reads, with their stable names, and enabled', () => {
+    const tools = buildTools(toolDefinitions, services);
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['name_to_smiles', 'smiles_completion']));
     for (const t of tools.filter((t) => t.name === 'name_to_smiles' || t.name === 'smiles_completion')) expect(t.availability()).toEqual({ enabled: true });
   });
 
   it('name_to_smiles: validates input, resolves, and summarises for the model', async () => {
-    const tool = nameToSmilesTool(services);
+    const tool = nameToSmilesTool.build(services);
     expect(tool.input.safeParse({ name: '' }).error?.issues[0]?.message).toBe('化学名称不能为空');
     expect(tool.input.safeParse({ name: 'x'.repeat(1_000_000) }).error?.issues[0]?.message).toBe('化学名称不能超过500个字符');
     const out = await tool.run(tool.input.parse({ name: ' 布洛芬 ' }), ctx());
@@ -54,7 +55,7 @@ describe('the name_to_smiles and smiles_completion tools', () => {
 
   it('name_to_smiles without OPSIN stays on and its description says what to install', async () => {
     const names = createNameResolver({ config, chem, log, opsin: { jar: '/nonexistent/opsin.jar' } });
-    const tool = nameToSmilesTool({ ...services, names });
+    const tool = nameToSmilesTool.build({ ...services, names });
     const state = tool.availability();
     expect(state.enabled).toBe(true);
     expect(state.enabled && state.note).toContain('当前仅内置词典可用');
@@ -64,7 +65,7 @@ describe('the name_to_smiles and smiles_completion tools', () => {
   });
 
   it('smiles_completion: validates input, completes, and summarises for the model', async () => {
-    const tool = smilesCompletionTool(services);
+    const tool = smilesCompletionTool.build(services);
     expect(tool.input.safeParse({ smiles: '乙醇' }).error?.issues[0]?.message).toContain('SMILES 只能包含可打印的 ASCII 字符');
     const out = await tool.run(tool.input.parse({ smiles: 'CC(C' }), ctx());
     expect(tool.output.parse(out).candidates[0]).toMatchObject({ smiles: 'CCC' });
