@@ -15,5 +15,7 @@
  *     windows, bat; text/segment.ts).
  * 4 — running heads that name their section and carry the page's printed number ("§3.9浮动体 35"
  *     on lshort-zh-cn's page 47) left out of the passages (parsing/pdf-layout.ts).
+ * 5 — activities (IC50, Ki, Kd, EC50, % inhibition) read from tables and sentences of PDFs and
+ *     images into doc_activities (issue 28 §2, chemdocs/activities.ts).
  */
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 5;
