@@ -103,12 +103,12 @@ function cleanTarget(raw: string | undefined): string | null {
 export function targetIn(text: string): string | null {
   const s = text.normalize('NFKC');
   const patterns = [
-    new RegExp(`(?:against|towards?|on|for|versus|vs\\.?|inhibit(?:ion|ors?|ing)?\\s+of|inhibit(?:s|ed)?)\\s+(?:the\\s+)?(${TARGET_TOKEN.source})`, 'u'),
+    new RegExp(`\\b(?:against|towards?|on|for|versus|vs\\.?|inhibit(?:ion|ors?|ing)?\\s+of|inhibit(?:s|ed)?)\\s+(?:the\\s+)?(${TARGET_TOKEN.source})`, 'iu'),
     new RegExp(`(?:对|针对|抑制)\\s*(${TARGET_TOKEN.source})\\s*(?:激酶|酶|受体|蛋白)?\\s*(?:的|具有|有|抑制|活性)`, 'u'),
-    new RegExp(`(${TARGET_TOKEN.source})\\s*(?:激酶|酶)?\\s*(?:inhibitory|inhibition|binding|抑制|活性|\\(?p?(?:IC|EC)\\s?50|\\(?p?K[id]\\b)`, 'u'),
+    new RegExp(`(${TARGET_TOKEN.source})\\s*(?:激酶|酶)?\\s*(?:[Ii]nhibitory|[Ii]nhibition|[Bb]inding|抑制|活性|\\(?p?(?:IC|EC)\\s?50|\\(?p?K[id]\\b)`, 'u'),
   ];
   for (const re of patterns) {
-    const all = new RegExp(re.source, 'gu');
+    const all = new RegExp(re.source, `g${re.flags}`);
     for (let m = all.exec(s); m; m = all.exec(s)) {
       const t = cleanTarget(m[1]);
       if (t) return t;
