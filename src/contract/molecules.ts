@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activityFilter, linkedActivity } from './chemdocs';
 
 /**
  * The molecule database (issue 18 §5, 情报数据库检索): every molecule of the SDF files, PDB ligands
@@ -48,6 +49,8 @@ export const molSearchBody = z
         .optional(),
       /** Exact search: also find salts, mixtures and charged forms of the query's parent (default true). */
       match_parent: z.boolean({ error: 'match_parent 必须是 true 或 false' }).optional(),
+      /** Only molecules linked by compound label to an activity satisfying this (issue 28 §2, contract/chemdocs.ts). */
+      activity: activityFilter.optional(),
     },
     { error: '请求体必须是 JSON 对象' },
   )
@@ -86,6 +89,9 @@ export const moleculeHit = z.object({
   parent_smiles: z.string().nullable().optional(),
   /** Substructure search: the matched atoms and bonds, numbered as in `smiles` (what its picture is drawn from); else null. */
   highlight: z.object({ atoms: z.array(z.number().int()), bonds: z.array(z.number().int()) }).nullable().optional(),
+  /** The compound label (issue 28 §2: `12a`, `7'`) and the activities linked to it, each with its document, page and box. */
+  label: z.string().nullable().optional(),
+  activities: z.array(linkedActivity).optional(),
 });
 export type MoleculeHit = z.infer<typeof moleculeHit>;
 
@@ -122,6 +128,8 @@ export const intelligenceSearchInput = z
     mode: z.enum(MOLECULE_SEARCH_MODES, { error: modeMessage }).optional(),
     threshold: z.number({ error: '相似度阈值必须是 0 到 1 之间的数字' }).min(0, '相似度阈值必须是 0 到 1 之间的数字').max(1, '相似度阈值必须是 0 到 1 之间的数字').optional(),
     top_k: z.number({ error: '返回数量必须是 1 到 50 之间的整数' }).int('返回数量必须是 1 到 50 之间的整数').min(1, '返回数量必须是 1 到 50 之间的整数').max(50, '返回数量必须是 1 到 50 之间的整数').optional(),
+    /** Only molecules linked to an activity satisfying this (target, measure, relation, value in nM or %); without a structure, all of them. */
+    activity: activityFilter.optional(),
   })
   .strict();
 export type IntelligenceSearchInput = z.infer<typeof intelligenceSearchInput>;
@@ -142,5 +150,7 @@ export const intelligenceSearchOutput = z.object({
   documents: z.number().int(),
   passages: z.array(intelligencePassage),
   molecules: molSearchResult.nullable(),
+  /** The activity filter the molecules were found by (issue 28 §2), when one was given. */
+  activity: activityFilter.optional(),
 });
 export type IntelligenceSearchOutput = z.infer<typeof intelligenceSearchOutput>;

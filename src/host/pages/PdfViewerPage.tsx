@@ -1,6 +1,7 @@
 import './PdfViewerPage.strings';
 import { useEffect, useState } from 'react';
-import { useSearch } from 'wouter';
+import { Link, useSearch } from 'wouter';
+import './SarPage.strings';
 import type { KbDocument } from '../../contract/knowledge';
 import { useT } from '../i18n';
 import { BackLink, CustomElement, usePageTitle } from '../shell/common';
@@ -51,6 +52,8 @@ export default function PdfViewerPage() {
     <main id="main" className="viewer-page">
       <h1 className="visually-hidden">{t('pdf_viewer.title')}</h1>
       <BackLink />
+      {/* Issue 28 §2: the document's structure–activity table. */}
+      {docId && !downloadUrl && !knownMolecule && <Link className="viewer-page__sar" href={`/sar?docId=${encodeURIComponent(docId)}`}>{t('sar.open_sar')}</Link>}
       {molecule && MoleculeView ? (
         <MoleculeView doc={molecule.doc} />
       ) : knownMolecule && !failed ? (

@@ -7,6 +7,7 @@ import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, 
 import { questionStructures, structureLines } from './question-structures';
 import { planLocalTools, runLocalTools, toolRunLines, type LocalToolDeps } from './local-tools';
 import type { ToolRegistry } from '../tools/registry';
+import { activityAnswerLines } from '../chemdocs/activity-answer';
 
 export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
 export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
@@ -116,6 +117,12 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       const plan = usable.size && chem && names ? await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }) : { calls: [], notes: [] };
       const runs = await runLocalTools(plan.calls, tools, input, sink);
       const toolLines = toolRunLines(runs, plan.notes);
+      // Compounds found by their activities (issue 28 §2): the answer is those records, each citing its structure and table row.
+      const compounds = activityAnswerLines(runs, titleText);
+      if (compounds) {
+        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures, ...compounds.lines], citationTracker(compounds.citable, sink));
+        return;
+      }
       const questionTokens = subjectTokens(input.question);
       if (!input.hasSources && input.online?.length) {
         // No documents, but online results: their snippets quoted and cited, as passages are.

@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import type { NameResolver } from '../tools/types';
 import type { ToolRegistry } from '../tools/registry';
 import type { AnswerInput, AnswerSink } from './engine';
+import { activityQuestion } from '../chemdocs/activity-answer';
 
 /** A tool call the local engine makes for a question that plainly asks for it. */
 export interface PlannedCall {
@@ -147,6 +148,12 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   } else if (!valid.length && !broken.length && STRUCTURE_INTENT.test(question) && usable.has('name_to_smiles') && !COMPLETION_INTENT.test(question)) {
     const name = nameInQuestion(question);
     if (name) calls.push({ name: 'name_to_smiles', input: { name } });
+  }
+  // "哪些化合物对 CDK2 的 IC50 小于 100 nM 且含磺酰胺": the activity filter and the group's substructure (issue 28 §2).
+  const asked = !calls.length && usable.has('intelligence_search') ? activityQuestion(question) : null;
+  if (asked) {
+    const structure = valid[0] ?? asked.group?.smarts;
+    calls.push({ name: 'intelligence_search', input: { query: question, activity: asked.activity, top_k: 50, ...(structure ? { structure, mode: valid[0] && !SUBSTRUCTURE_INTENT.test(question) ? 'similarity' : 'substructure' } : {}) } });
   }
   if (SEARCH_INTENT.test(question) && usable.has('intelligence_search') && !calls.length) {
     const query = question.replace(/请|帮我|帮忙|在情报数据库中|情报数据库|检索|查找|查询|搜索|找一下|找找|一下|[？?。！!]/g, ' ').replace(/\s+/g, ' ').trim();

@@ -8,7 +8,7 @@ import { llmFetch, nodeBody } from './llm-fetch';
 import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
-import { CITING_TOOLS, toolCitations } from './tool-citations';
+import { CITING_TOOLS, DOCUMENT_CITING_TOOLS, toolCitations } from './tool-citations';
 import { choosePassages, subjectTokens, titleText } from './local-engine';
 import { titleGuard } from './title-guard';
 
@@ -173,6 +173,7 @@ export function systemPrompt(input: AnswerInput, tools: OfferedTool[]): string {
     );
   }
   if (tools.length) lines.push('', `可以调用提供的工具（${tools.map((t) => t.label).join('、')}）；不要声称调用过未提供的工具。工具返回失败时，把原因告诉提问者。`);
+  if (tools.some((t) => DOCUMENT_CITING_TOOLS.has(t.name))) lines.push('情报数据库检索按活性条件找到的化合物，其结构和活性表格行带有编号 [n]：陈述化合物及其活性时在句末标注对应的 [n]。');
   if (tools.some((t) => CITING_TOOLS.has(t.name))) lines.push('联网搜索或专利检索工具返回的每条结果带有编号 [n]：依据它们的陈述同样在句末标注对应的 [n]，只使用工具给出的编号。');
   return lines.join('\n');
 }
@@ -306,7 +307,7 @@ export function openAiEngine(config: OpenAiEngineConfig): AnswerEngine {
       const cited = toolCitations(citable, (hits) => {
         tracker.add(hits);
         guard.add(hits);
-        titles.add(hits.flatMap((h) => [h.title, h.site]));
+        titles.add(hits.flatMap((h) => ('url' in h ? [h.title, h.site] : [h.title])));
       });
       const on = {
         content: (text: string) => titles.push(text),

@@ -562,6 +562,31 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
+  '0028_doc_activities': {
+    async up(db: Kysely<unknown>) {
+      // Issue 28 §2: activities read from a document's tables and sentences (chemdocs/activities.ts),
+      // linked to its structures by (doc_id, label); gone with the document.
+      await db.schema
+        .createTable('doc_activities')
+        .addColumn('id', 'integer', autoId(db))
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('page', 'integer')
+        .addColumn('bbox', 'text')
+        .addColumn('label', 'text')
+        .addColumn('target', 'text')
+        .addColumn('measure', 'text', (c) => c.notNull().check(sql`measure in ('IC50','Ki','Kd','EC50','inhibition')`))
+        .addColumn('relation', 'text', (c) => c.notNull().check(sql`relation in ('=','<','>','~','<=','>=')`))
+        .addColumn('value', real(db), (c) => c.notNull())
+        .addColumn('unit', 'text', (c) => c.notNull())
+        .addColumn('value_nm', real(db))
+        .addColumn('concentration', 'text')
+        .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('table','text')`))
+        .addColumn('text', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('doc_activities_doc_label').on('doc_activities').columns(['doc_id', 'label']).execute();
+      await db.schema.createIndex('doc_activities_measure').on('doc_activities').columns(['measure', 'value_nm']).execute();
+    },
+  },
   '0029_docking_batches': {
     async up(db: Kysely<unknown>) {
       // Issue 30 §6: a batch docks up to 50 molecules into one receptor with one set of settings; each

@@ -369,6 +369,26 @@ export interface CodeRunTable {
   created_at: string;
 }
 
+/** An activity read from a document (migration 0028, src/server/chemdocs); linked to structures by (doc_id, label). */
+export interface DocActivityTable {
+  id: Generated<number>;
+  doc_id: string;
+  page: number | null;
+  /** JSON [x0, y0, x1, y1] in PDF points (origin bottom-left), or null. */
+  bbox: string | null;
+  /** The compound's label key (chemdocs/labels.ts). */
+  label: string | null;
+  target: string | null;
+  measure: 'IC50' | 'Ki' | 'Kd' | 'EC50' | 'inhibition';
+  relation: '=' | '<' | '>' | '~' | '<=' | '>=';
+  value: number;
+  unit: string;
+  value_nm: number | null;
+  concentration: string | null;
+  source: 'table' | 'text';
+  text: string;
+}
+
 /** The whole database as Kysely sees it. */
 /** An MCP server added by an administrator (issue 15 §6). */
 export interface McpServerTable {
@@ -420,4 +440,5 @@ export interface Database {
   code_runs: CodeRunTable;
   tasks: TaskTable;
   docking_batches: DockingBatchTable;
+  doc_activities: DocActivityTable;
 }

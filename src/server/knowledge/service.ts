@@ -25,6 +25,7 @@ import { nextFreeName } from './names';
 import { documentTypeOf, isImage, mimeOf, type FileKind } from './sniff';
 import { serialiser } from './serial';
 import { copyMolecules } from '../molecules/indexing';
+import { copyActivities } from '../chemdocs/activity-store';
 
 /** A file received in full and checked, waiting to become a document. */
 export interface IncomingFile {
@@ -117,6 +118,7 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
       await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
         select ${id}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${source.id} order by idx`.execute(ex);
       await copyMolecules(ex, source.id, id);
+      await copyActivities(ex, source.id, id);
       // A copy renamed to a free name (or of an out-of-date source) gets passages of its own title.
       if (isStale({ ...source, title })) await queueReindex(ex, id, title);
     }

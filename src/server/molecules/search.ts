@@ -5,6 +5,8 @@ import type { ChemService } from '../chem/service';
 import type { Db } from '../db/database';
 import { docReadable, type Viewer } from '../access/access';
 import { fingerprintWords, moleculeFingerprints } from './fingerprints';
+import type { ActivityFilter } from '../../contract/chemdocs';
+import { linkedMolecules, withActivities } from '../chemdocs/activity-filter';
 
 /** Candidates a chemistry worker matches in one call (~0.1 ms each), and calls in flight at once. */
 const MATCH_CHUNK = 1500;
@@ -17,6 +19,8 @@ export interface MoleculeQuery {
   topK?: number;
   /** Exact search also finds the query's salts, mixtures and charged forms by their standardised parent (default true). */
   matchParent?: boolean;
+  /** Only molecules linked to an activity satisfying this (chemdocs/activity-filter.ts). */
+  activity?: ActivityFilter;
 }
 
 /**
@@ -83,7 +87,7 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
    * every molecule with the same standardised parent: the hydrochloride of a free base, the free base
    * of a salt, a mixture containing it as its largest organic part. The structure itself comes first.
    */
-  async function exact(viewer: Viewer, q: PreparedQuery, topK: number, matchParent: boolean) {
+  async function exact(viewer: Viewer, q: PreparedQuery, topK: number, matchParent: boolean, only?: ReadonlySet<number>) {
     const isStructure = (r: { inchikey: string; canonical_smiles: string }) => (q.inchiKey ? r.inchikey === q.inchiKey : r.inchikey === '' && r.canonical_smiles === q.display);
     const rows = await db
       .selectFrom('molecules')
@@ -94,6 +98,7 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
         return matchParent && q.parentKey ? eb.or([same, eb('molecules.parent_key', '=', q.parentKey)]) : same;
       })
       .where(docReadable(viewer.userId))
+      .$if(only !== undefined, (qb) => qb.where('molecules.id', 'in', only!.size ? [...only!] : [-1]))
       .orderBy('kb_documents.created_at')
       .orderBy('molecules.ordinal')
       .limit(MOLECULE_SEARCH_LIMITS.maxTopK * 2 + 1)
@@ -125,23 +130,36 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
   }
 
   return {
-    async search(viewer: Viewer, { query, mode, threshold = MOLECULE_SEARCH_LIMITS.defaultThreshold, topK = MOLECULE_SEARCH_LIMITS.defaultTopK, matchParent = true }: MoleculeQuery): Promise<MolSearchResult> {
+    async search(viewer: Viewer, { query, mode, threshold = MOLECULE_SEARCH_LIMITS.defaultThreshold, topK = MOLECULE_SEARCH_LIMITS.defaultTopK, matchParent = true, activity }: MoleculeQuery): Promise<MolSearchResult> {
       const started = performance.now();
       const [prepared, docs] = await Promise.all([rdkit.query(query, mode), readableDocs(viewer), index.refresh()]);
       const mask = index.maskOf(docs);
+      // An activity filter: the search runs within the molecules linked to a matching activity.
+      const only = activity ? (await linkedMolecules(db, viewer, activity)).ids : undefined;
+      const kept = (i: number) => !only || only.has(index.ids[i]!);
       let result: { hits: MoleculeHit[]; truncated: boolean; searched: number };
       if (mode === 'exact') {
-        const found = await exact(viewer, prepared, topK, matchParent);
+        const found = await exact(viewer, prepared, topK, matchParent, only);
         result = { ...found, searched: countReadable(mask) };
       } else if (mode === 'similarity') {
-        const { hits, searched, more } = index.similar(fingerprintWords(prepared.morgan ?? new Uint8Array(0)), mask, threshold, topK);
-        const ids = hits.map((h) => index.ids[h.index]!);
-        result = { hits: await hitsOf(ids, new Map(hits.map((h) => [index.ids[h.index]!, round(h.score)]))), truncated: more, searched };
+        const found = index.similar(fingerprintWords(prepared.morgan ?? new Uint8Array(0)), mask, threshold, only ? index.count : topK);
+        const hits = found.hits.filter((h) => kept(h.index));
+        const ids = hits.slice(0, topK).map((h) => index.ids[h.index]!);
+        result = { hits: await hitsOf(ids, new Map(hits.map((h) => [index.ids[h.index]!, round(h.score)]))), truncated: only ? hits.length > topK : found.more, searched: found.searched };
       } else {
         const { candidates, searched } = index.screen(fingerprintWords(prepared.pattern), mask);
-        result = { ...(await substructure(query, prepared, candidates, topK)), searched };
+        result = { ...(await substructure(query, prepared, only ? candidates.filter(kept) : candidates, topK)), searched };
       }
+      result.hits = await withActivities(db, viewer, result.hits, activity);
       return { mode, query: { form: prepared.form, text: prepared.display, parent: prepared.parentSmiles }, ...result, took_ms: Math.round((performance.now() - started) * 10) / 10 };
+    },
+
+    /** The molecules linked to an activity satisfying `activity`, without a structure query (intelligence_search). */
+    async linked(viewer: Viewer, activity: ActivityFilter, topK: number): Promise<{ hits: MoleculeHit[]; truncated: boolean; searched: number }> {
+      const { ids, truncated } = await linkedMolecules(db, viewer, activity);
+      const sorted = [...ids].sort((a, b) => a - b);
+      const hits = await withActivities(db, viewer, await hitsOf(sorted.slice(0, topK), new Map()), activity);
+      return { hits, truncated: truncated || ids.size > topK, searched: ids.size };
     },
   };
 

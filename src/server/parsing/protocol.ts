@@ -1,4 +1,5 @@
 import type { PassageKind } from './navigation';
+import type { ParsedActivity } from '../chemdocs/activities';
 
 /** What the parse worker is asked to do and what it answers (structured-clone messages). */
 export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb' | 'markdown';
@@ -37,6 +38,8 @@ export interface ParseResult {
   pageCount: number | null;
   chunks: ParsedChunk[];
   molecules: ParsedMolecule[];
+  /** Activities read from tables and sentences (issue 28 §2, chemdocs/activities.ts); absent: none. */
+  activities?: ParsedActivity[];
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
 }

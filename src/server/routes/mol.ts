@@ -170,7 +170,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     },
   }, async (req) => {
     const user = await req.requireUser();
-    const { query, mode, threshold, top_k, match_parent } = req.body;
-    return ok(await molecules.search(user, { query, mode, threshold, topK: top_k, matchParent: match_parent }).catch(chemError));
+    const { query, mode, threshold, top_k, match_parent, activity } = req.body;
+    return ok(await molecules.search(user, { query, mode, threshold, topK: top_k, matchParent: match_parent, activity }).catch(chemError));
   });
 }

@@ -140,6 +140,8 @@ const EXPECTED: Record<string, Case> = {
   // ---------- the owner's folders and documents (shared with the reader) ----------
   'GET /api/v1/knowledge_base/doc/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}` }) },
   'GET /api/v1/knowledge_base/doc_markdown/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc_markdown/${o.sharedDoc}` }) },
+  'GET /api/v1/knowledge_base/doc/:id/sar': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}/sar` }) },
+  'GET /api/v1/knowledge_base/doc/:id/sar/export': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}/sar/export?format=csv` }) },
   'GET /api/v1/knowledge_base/download/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/download/${o.sharedDoc}` }) },
   'GET /api/v1/knowledge_base/get_img/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/get_img/${o.sharedPng}` }) },
   'GET /api/v1/knowledge_base/get_folder/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/get_folder/${o.sharedFolder}` }) },

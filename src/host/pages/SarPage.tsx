@@ -1,0 +1,99 @@
+import './SarPage.strings';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearch } from 'wouter';
+import type { LinkedActivity, SarResult } from '../../contract/chemdocs';
+import { ApiError } from '../../core/api';
+import { api } from '../../core/page';
+import { sarApi } from '../../core/sar-api';
+import { useT } from '../i18n';
+import { BackLink, CustomElement, PageLoading, usePageTitle } from '../shell/common';
+
+const SHOWN: Record<string, string> = { '<=': '≤', '>=': '≥', '=': '' };
+
+/** A cell: relation and value in nM (% for inhibition), as printed when there is no nM value. */
+function cell(a: LinkedActivity): string {
+  const rel = SHOWN[a.relation] ?? a.relation;
+  if (a.measure === 'inhibition') return `${rel}${a.value}%`;
+  return a.value_nm !== null ? `${rel}${a.value_nm}` : `${rel}${a.value} ${a.unit}`;
+}
+
+/** A column's header: "CDK2 IC50 (nM)", "% inhibition @ 10 μM". */
+function header(c: SarResult['columns'][number]): string {
+  if (c.measure === 'inhibition') return `${c.target ? `${c.target} ` : ''}% inhibition${c.concentration ? ` @ ${c.concentration}` : ''}`;
+  return `${c.target ? `${c.target} ` : ''}${c.measure} (nM)`;
+}
+
+const keyOf = (a: Pick<LinkedActivity, 'measure' | 'target' | 'concentration'>) => `${a.measure}|${a.target ?? ''}|${a.concentration ?? ''}`;
+
+/**
+ * /sar?docId=…: a document's structure–activity table (issue 28 §2): one row per compound label,
+ * its structure drawn, each measure a column whose cells open the page the value was read from;
+ * downloadable as CSV and SDF.
+ */
+export default function SarPage() {
+  const t = useT();
+  usePageTitle(t('sar.title'));
+  const docId = new URLSearchParams(useSearch()).get('docId') ?? '';
+  const calls = useMemo(() => sarApi(api()), []);
+  const [sar, setSar] = useState<SarResult | null>(null);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setSar(null);
+    setError('');
+    calls.table(docId, controller.signal).then(
+      (result) => !controller.signal.aborted && setSar(result),
+      (err: unknown) => !controller.signal.aborted && setError(err instanceof ApiError ? err.message : String(err)),
+    );
+    return () => controller.abort();
+  }, [calls, docId]);
+
+  if (error) return <div className="page"><BackLink /><p className="error" role="alert">{error}</p></div>;
+  if (!sar) return <PageLoading />;
+  return (
+    <div className="page sar">
+      <header className="page__header">
+        <h1 className="page__title">{t('sar.title')}：{sar.title}</h1>
+        <p className="muted">{t('sar.intro')}</p>
+        <p>
+          <Link href={calls.viewerPath(docId, null)}>{t('sar.back')}</Link>{' '}
+          <button type="button" className="btn" onClick={() => void calls.download(docId, 'csv')}>{t('sar.export_csv')}</button>{' '}
+          <button type="button" className="btn" onClick={() => void calls.download(docId, 'sdf')}>{t('sar.export_sdf')}</button>
+        </p>
+      </header>
+      {!sar.rows.length ? (
+        <p className="muted">{t('sar.empty')}</p>
+      ) : (
+        <table className="sar__table">
+          <thead>
+            <tr>
+              <th scope="col">{t('sar.label')}</th>
+              <th scope="col">{t('sar.structure')}</th>
+              {sar.columns.map((c) => <th scope="col" key={c.key}>{header(c)}</th>)}
+            </tr>
+          </thead>
+          <tbody>
+            {sar.rows.map((row) => (
+              <tr key={row.label} data-label={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{row.smiles ? <CustomElement tag="csai-molecule" attrs={{ smiles: row.smiles, width: '160', height: '120', 'hide-copy': '' }} /> : <span className="muted">{t('sar.no_structure')}</span>}</td>
+                {sar.columns.map((c) => {
+                  const acts = row.activities.filter((a) => keyOf(a) === c.key);
+                  return (
+                    <td key={c.key}>
+                      {acts.map((a) => (
+                        <Link key={a.id} href={calls.viewerPath(a.doc_id, a.page)} title={a.page ? t('sar.page', { page: a.page }) : undefined}>{cell(a)}</Link>
+                      ))}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {sar.unlabelled > 0 && <p className="muted">{t('sar.unlabelled', { count: sar.unlabelled })}</p>}
+    </div>
+  );
+}

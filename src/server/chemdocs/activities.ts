@@ -1,0 +1,351 @@
+/**
+ * Activities of a medicinal chemistry paper or patent: IC50, Ki, Kd, EC50 and % inhibition at a
+ * concentration, read from activity tables (`Block.rows` of `parsing/pdf-layout.ts`, for text
+ * pages and OCR'd pages alike) and from sentences ("IC50 = 12 nM", "对 CDK2 的 IC50 为 45 nM"),
+ * each with its target, relation, value and unit, the value in nM where the unit allows, and the
+ * compound's label key (`labels.ts`) that links it to a structure of the same document.
+ *
+ * Normalisation to nM: pM × 0.001, nM × 1, μM (µM, uM, μmol/L) × 1000, mM × 10⁶, M × 10⁹.
+ * A pIC50 / pKi / pKd / pEC50 value p is stored as the measure itself (IC50, …) with unit `pIC50`
+ * (etc.), `value` = p as printed and `valueNm` = 10^(9 − p); its relation is turned around
+ * (pIC50 > 7 is IC50 < 100 nM). % inhibition has unit `%`, no nM value and its concentration
+ * ("10 μM") when the header or sentence gives one.
+ *
+ * Table rows carry a box estimated from the table's box: the table's height shared equally by its
+ * rows (layout keeps one box per table, and table rows are lines of one size).
+ *
+ * Pure functions over plain data; no I/O.
+ */
+import type { Block, Box } from '../parsing/pdf-layout.js';
+import { normaliseLabel } from './labels.js';
+
+export const MEASURES = ['IC50', 'Ki', 'Kd', 'EC50', 'inhibition'] as const;
+export type Measure = (typeof MEASURES)[number];
+export const RELATIONS = ['=', '<', '>', '~', '<=', '>='] as const;
+export type Relation = (typeof RELATIONS)[number];
+
+/** One activity as the parse worker reports it (`ParseResult.activities`), stored in `doc_activities`. */
+export interface ParsedActivity {
+  page: number | null;
+  bbox: Box | null;
+  /** The compound's label key (labels.ts), or null when the row or sentence names none. */
+  label: string | null;
+  target: string | null;
+  measure: Measure;
+  relation: Relation;
+  /** The value as printed (a pIC50 stays a pIC50). */
+  value: number;
+  /** nM, μM, pM, mM, M, %, pIC50, pKi, …; '' when neither cell nor header gives one. */
+  unit: string;
+  valueNm: number | null;
+  /** The test concentration of a % inhibition ("10 μM"), else null. */
+  concentration: string | null;
+  source: 'table' | 'text';
+  /** The table row (cells joined by " | ") or the sentence it was read from. */
+  text: string;
+}
+
+const TO_NM: Record<string, number> = { pM: 1e-3, nM: 1, μM: 1e3, mM: 1e6, M: 1e9 };
+
+/** The unit as stored (nM, μM, …) of a unit as printed, or null when it is no concentration unit. */
+export function concentrationUnit(raw: string): string | null {
+  const u = raw.normalize('NFKC').replace(/\s+/g, '');
+  const m = /^([pnuμm]?)(?:M|mol\/L|mol·L-1|mol\/l)$/.exec(u);
+  if (!m) return null;
+  const prefix = m[1] === 'u' ? 'μ' : m[1]!;
+  return `${prefix}M`;
+}
+
+/** The value in nM of `value` in `unit`, or null when the unit is not a concentration. */
+export function toNanomolar(value: number, unit: string): number | null {
+  const factor = TO_NM[unit];
+  return factor === undefined ? null : round(value * factor);
+}
+
+const round = (x: number) => Number(x.toPrecision(6));
+
+const RELATION_OF: Record<string, Relation> = { '<': '<', '＜': '<', '>': '>', '＞': '>', '≤': '<=', '<=': '<=', '⩽': '<=', '≥': '>=', '>=': '>=', '⩾': '>=', '~': '~', '∼': '~', '≈': '~', '～': '~', '=': '=' };
+const FLIPPED: Record<Relation, Relation> = { '=': '=', '~': '~', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+const REL = '(<=|>=|≤|≥|⩽|⩾|<|>|＜|＞|~|∼|≈|～)';
+const NUM = '(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|\\.\\d+)';
+const UNIT = '(?<![A-Za-z])(pM|nM|μM|µM|uM|mM|M|[pnuμµm]?mol\\s*/\\s*[lL])(?![A-Za-z])';
+/** A quantity with its unit ("10 μM"), not the digits of a word ("T790M"). */
+const QTY = `(?<![A-Za-z0-9.])${NUM}\\s*${UNIT}`;
+const number = (s: string) => Number(s.replace(/,/g, ''));
+
+/** What a measure word in a header or sentence stands for, and whether it is a p-value (pIC50). */
+function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
+  const w = word.normalize('NFKC').replace(/[\s_]/g, '');
+  const m = /^(p?)(IC50|EC50|Ki|Kd|KD|KI)$/i.exec(w);
+  if (!m) return /inhibition|inh\.?|抑制率/i.test(w) ? { measure: 'inhibition', negLog: false } : null;
+  const base = m[2]!.toUpperCase();
+  const measure: Measure = base === 'IC50' ? 'IC50' : base === 'EC50' ? 'EC50' : base === 'KI' ? 'Ki' : 'Kd';
+  return { measure, negLog: m[1]!.toLowerCase() === 'p' };
+}
+
+const MEASURE_WORD = /(?<![A-Za-z])(p?(?:IC|EC)\s?50|p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)/gu;
+/** Words that look like targets in a header or sentence but are not. */
+const NOT_TARGET = /^(?:the|a|an|of|compounds?|cpds?|this|these|its|their|value|values|activity|activities|assay|cells?|data|nM|μM|uM|pM|mM|M|IC50|EC50|Ki|Kd|SD|SEM|mean|n|ND|NT|and|or|in|at|with|was|were|is|are|table|entry|example|化合物|实施例)$/i;
+const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[A-Z]|WT|wt|mutant))?/u;
+
+/** A plausible target name: a gene or protein symbol, a cell line (CDK2, EGFR T790M, hERG, HCT116, PI3Kα). */
+function cleanTarget(raw: string | undefined): string | null {
+  if (!raw) return null;
+  const t = raw.normalize('NFKC').replace(/^[\s(（[]+|[\s)）\],，:：;；.]+$/g, '').replace(/(?:激酶|酶|受体|蛋白)$/u, '').trim();
+  if (t.length < 2 || t.length > 30 || NOT_TARGET.test(t)) return null;
+  if (!/[A-Z]/.test(t) && !/^h[A-Z]/.test(t)) return null; // gene and protein symbols carry capitals
+  if (!/[A-Za-z]/.test(t) || measureOf(t) || concentrationUnit(t)) return null;
+  if (normaliseLabel(t) !== null) return null;
+  return t;
+}
+
+/** The target a sentence or caption names: "against CDK2", "对 CDK2 的", "CDK2 inhibitory", "CDK2 IC50". */
+export function targetIn(text: string): string | null {
+  const s = text.normalize('NFKC');
+  const patterns = [
+    new RegExp(`\\b(?:against|towards?|on|for|versus|vs\\.?|inhibit(?:ion|ors?|ing)?\\s+of|inhibit(?:s|ed)?)\\s+(?:the\\s+)?(${TARGET_TOKEN.source})`, 'iu'),
+    new RegExp(`(?:对|针对|抑制)\\s*(${TARGET_TOKEN.source})\\s*(?:激酶|酶|受体|蛋白)?\\s*(?:的|具有|有|抑制|活性)`, 'u'),
+    new RegExp(`(${TARGET_TOKEN.source})\\s*(?:激酶|酶)?\\s*(?:[Ii]nhibitory|[Ii]nhibition|[Bb]inding|抑制|活性|\\(?p?(?:IC|EC)\\s?50|\\(?p?K[id]\\b)`, 'u'),
+  ];
+  for (const re of patterns) {
+    const all = new RegExp(re.source, `g${re.flags}`);
+    for (let m = all.exec(s); m; m = all.exec(s)) {
+      const t = cleanTarget(m[1]);
+      if (t) return t;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+interface Column {
+  measure: Measure;
+  negLog: boolean;
+  unit: string | null;
+  target: string | null;
+  concentration: string | null;
+}
+
+/** A header cell's measure, unit, target and concentration, or null when it is no activity column. */
+export function columnOf(header: string): Column | null {
+  const h = header.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  const word = new RegExp(MEASURE_WORD.source, 'u').exec(h);
+  if (!word) return null;
+  const kind = measureOf(word[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50'));
+  if (!kind) return null;
+  let unit: string | null = null;
+  let concentration: string | null = null;
+  const conc = new RegExp(`(?:at|@|于|在)?\\s*${QTY}`, 'u').exec(h);
+  if (kind.measure === 'inhibition') {
+    if (conc) concentration = `${conc[1]} ${concentrationUnit(conc[2]!) ?? conc[2]}`;
+    unit = '%';
+  } else if (kind.negLog) {
+    unit = `p${kind.measure}`;
+  } else {
+    const u = new RegExp(`[(（\\[/,，]\\s*${UNIT}\\s*[)）\\]]?|\\b${UNIT}\\s*$`, 'u').exec(h);
+    if (u) unit = concentrationUnit(u[1] ?? u[2]!);
+  }
+  // The target: what is left once the measure, the unit and the concentration are taken out.
+  const rest = h
+    .replace(word[0], ' ')
+    .replace(conc?.[0] ?? '\u0000', ' ')
+    .replace(new RegExp(`[(（\\[]?\\s*(?<![0-9])${UNIT}\\s*[)）\\]]?`, 'gu'), ' ')
+    .replace(/[(（][^)）]*[)）]/g, (m) => (cleanTarget(m) ? m : ' '))
+    .replace(/\b(?:at|@|value|values|mean|avg|of|against|for)\b|%|\/|:|：|的|值/gi, ' ')
+    .trim();
+  const target = rest.split(/\s+/).length <= 3 ? cleanTarget(rest) ?? cleanTarget(rest.split(/\s+/)[0]) : null;
+  return { ...kind, unit, target, concentration };
+}
+
+/** A table cell's relation and value (and the unit printed in it), or null for "ND", "–", "NT", text. */
+export function cellValue(cell: string): { relation: Relation; value: number; unit: string | null } | null {
+  const c = cell.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  const m = new RegExp(`^${REL}?\\s*${NUM}\\s*(?:(?:±|\\+/-|\\+-)\\s*${NUM.replace('(', '(?:')})?\\s*(?:${UNIT}|(%))?(?:\\s*[(（][^)）]*[)）])?\\s*[a-z*†‡§]?$`, 'u').exec(c);
+  if (!m) return null;
+  const value = number(m[2]!);
+  if (!Number.isFinite(value)) return null;
+  return { relation: m[1] ? RELATION_OF[m[1]]! : '=', value, unit: m[3] ? concentrationUnit(m[3]) : m[4] ? '%' : null };
+}
+
+const LABEL_HEADER = /^(?:compounds?|cpds?\.?|cmpds?\.?|comp\.?|examples?|ex\.?|entry|no\.?|#|ID|化合物(?:编号|序号)?|实施例|编号|序号)$/i;
+
+/** The caption of a table: the nearest "Table N …" / "表 N …" block on its page, above it or right below. */
+function captionOf(table: Block, blocks: Block[]): string | null {
+  let best: { text: string; d: number } | null = null;
+  for (const b of blocks) {
+    if (b === table || b.page !== table.page || b.kind === 'table') continue;
+    if (!/^(?:table|tab\.|表)\s*\d*/i.test(b.text.trim())) continue;
+    const above = b.bbox[1] - table.bbox[3];
+    const below = table.bbox[1] - b.bbox[3];
+    const d = above >= -4 ? above : below >= -4 ? below + 100 : Infinity;
+    if (d < 400 && (!best || d < best.d)) best = { text: b.text, d };
+  }
+  return best?.text ?? null;
+}
+
+/** The activities of one table block; `blocks` are the document's blocks (for the caption). */
+export function tableActivities(table: Block, blocks: Block[] = []): ParsedActivity[] {
+  const rows = (table.rows ?? []).map((r) => r.map((c) => c.trim()));
+  if (rows.length < 2) return [];
+  const width = Math.max(...rows.map((r) => r.length));
+  // Header rows: the leading rows without any value cell; a header cell spanning several columns
+  // (a target above "IC50 | Ki") carries to the empty cells to its right.
+  let headerCount = 0;
+  while (headerCount < rows.length - 1 && !rows[headerCount]!.some((c, i) => i > 0 && cellValue(c))) headerCount++;
+  if (headerCount === 0) return [];
+  const headers: string[] = Array.from({ length: width }, () => '');
+  for (let r = 0; r < headerCount; r++) {
+    let carry = '';
+    for (let i = 0; i < width; i++) {
+      const cell = rows[r]![i] ?? '';
+      if (cell) carry = cell;
+      const piece = cell || (r < headerCount - 1 && i > 0 ? carry : '');
+      if (piece) headers[i] = headers[i] ? `${headers[i]} ${piece}` : piece;
+    }
+  }
+  const columns = headers.map((h) => columnOf(h));
+  if (!columns.some(Boolean)) return [];
+  // The label column: a header naming compounds, else the first column whose cells are mostly labels.
+  const body = rows.slice(headerCount);
+  const labelShare = (i: number) => body.filter((r) => normaliseLabel(r[i] ?? '') !== null).length / body.length;
+  let labelCol = headers.findIndex((h, i) => LABEL_HEADER.test(h.normalize('NFKC').replace(/\s+/g, ' ').trim()) && !columns[i]);
+  if (labelCol < 0) labelCol = headers.findIndex((_, i) => !columns[i] && labelShare(i) >= 0.5);
+  const caption = captionOf(table, blocks);
+  const captionTarget = caption ? targetIn(caption) : null;
+  const captionConc = caption ? new RegExp(`(?:at|@|于|在)\\s*${QTY}`, 'u').exec(caption.normalize('NFKC')) : null;
+  const [x0, y0, x1, y1] = table.bbox;
+  const rowHeight = (y1 - y0) / rows.length;
+  const out: ParsedActivity[] = [];
+  body.forEach((row, k) => {
+    const r = headerCount + k;
+    const label = labelCol >= 0 ? normaliseLabel(row[labelCol] ?? '') : null;
+    const top = y1 - r * rowHeight;
+    const bbox: Box = [x0, round(top - rowHeight), x1, round(top)];
+    row.forEach((cell, i) => {
+      const col = columns[i];
+      if (!col || i === labelCol) return;
+      const v = cellValue(cell);
+      if (!v) return;
+      const activity = fromValue(col, v);
+      if (!activity) return;
+      const concentration = col.concentration ?? (col.measure === 'inhibition' && captionConc ? `${captionConc[1]} ${concentrationUnit(captionConc[2]!)}` : null);
+      out.push({
+        page: table.page,
+        bbox,
+        label,
+        target: col.target ?? captionTarget,
+        ...activity,
+        concentration,
+        source: 'table',
+        text: [headers.join(' | '), row.join(' | ')].join('\n'),
+      });
+    });
+  });
+  return out;
+}
+
+/** Relation, value, unit and nM value of a cell in a column. */
+function fromValue(col: Column, v: { relation: Relation; value: number; unit: string | null }) {
+  if (col.measure === 'inhibition') {
+    if (v.unit && v.unit !== '%') return null;
+    return { measure: col.measure, relation: v.relation, value: v.value, unit: '%', valueNm: null };
+  }
+  if (col.negLog) {
+    return { measure: col.measure, relation: FLIPPED[v.relation], value: v.value, unit: `p${col.measure}`, valueNm: round(10 ** (9 - v.value)) };
+  }
+  if (v.unit === '%') return null;
+  const unit = v.unit ?? col.unit ?? '';
+  return { measure: col.measure, relation: v.relation, value: v.value, unit, valueNm: toNanomolar(v.value, unit) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sentences
+
+const LABEL_IN_TEXT = /(?:化合物|实施例|compounds?|cpds?\.?|cmpds?\.?|examples?)\s*[(（]?\s*((?:[IVX]{1,4}-|[A-Z]{1,2}-)?\d{1,4}[a-z]{0,2}(?:-\d{1,3})?[′″'’]{0,3})(?![\d.])/giu;
+
+/** The sentences of a passage (Chinese and English punctuation; decimal points are not ends). */
+function sentencesOf(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .split(/(?<=[。；;!?！？])|(?<=[a-z)\]%]\.)\s+(?=[A-Z(化本该])|\n{2,}/u)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length >= 6);
+}
+
+/** The label nearest before `at` in the sentence (a prefix word is needed: "compound 12a", "化合物 12a"). */
+function labelBefore(sentence: string, at: number): string | null {
+  let found: string | null = null;
+  const re = new RegExp(LABEL_IN_TEXT.source, 'giu');
+  for (let m = re.exec(sentence); m && m.index < at; m = re.exec(sentence)) found = normaliseLabel(m[1]!);
+  if (found) return found;
+  // "12a: IC50 = …" at the start of a sentence, or a label right after the value ("… (compound 12a)").
+  const lead = /^([A-Za-z]{0,2}-?\d{1,4}[a-z]{0,2}[′'’]{0,2})\s*[:：]/u.exec(sentence);
+  if (lead) return normaliseLabel(lead[1]!);
+  re.lastIndex = at;
+  const after = re.exec(sentence);
+  return after && after.index - at < 40 ? normaliseLabel(after[1]!) : null;
+}
+
+/** The activities written in a passage of text ("IC50 = 12 nM", "Ki 0.3 μM", "% inhibition at 10 μM: 85%"). */
+export function sentenceActivities(text: string, where: { page: number | null; bbox: Box | null } = { page: null, bbox: null }): ParsedActivity[] {
+  const out: ParsedActivity[] = [];
+  for (const sentence of sentencesOf(text)) {
+    if (!new RegExp(MEASURE_WORD.source, 'u').test(sentence)) continue;
+    const target = targetIn(sentence);
+    const words = [...sentence.matchAll(new RegExp(MEASURE_WORD.source, 'gu'))];
+    words.forEach((w, k) => {
+      const kind = measureOf(w[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50'));
+      if (!kind) return;
+      const start = w.index + w[0].length;
+      const end = Math.min(sentence.length, words[k + 1]?.index ?? sentence.length, start + 60);
+      const base = { page: where.page, bbox: where.bbox, label: labelBefore(sentence, w.index), target, source: 'text' as const, text: sentence };
+      if (kind.measure === 'inhibition') {
+        // The percentage and the test concentration within the words around "inhibition".
+        const from = Math.max(0, w.index - 40);
+        const around = sentence.slice(from, Math.min(sentence.length, start + 60));
+        const pct = new RegExp(`${REL}?\\s*${NUM}\\s*%`, 'u').exec(around);
+        if (!pct) return;
+        const conc = new RegExp(QTY, 'u').exec(around);
+        out.push({ ...base, measure: 'inhibition', relation: pct[1] ? RELATION_OF[pct[1]]! : '=', value: number(pct[2]!), unit: '%', valueNm: null, concentration: conc ? `${conc[1]} ${concentrationUnit(conc[2]!)}` : null });
+        return;
+      }
+      // "IC50 = 12 nM", "IC50 of 12 nM", "IC50 值为 45 nM", "IC50 (CDK2): < 10 nM", "pIC50 7.2".
+      const tail = sentence.slice(start, end);
+      const unitPart = kind.negLog ? '' : `\\s*${UNIT}`;
+      const m = new RegExp(`^\\s*(?:[(（][^)）]{0,20}[)）])?(?:\\s*(?:values?|值|of|for\\s+\\S+|was|were|is|are|=|:|：|为|是|达到|约为|约|达|around|approximately|about|against\\s+\\S+))*\\s*${REL}?\\s*${NUM}${unitPart}(?![A-Za-z0-9])`, 'u').exec(tail);
+      if (!m) return;
+      let relation: Relation = m[1] ? RELATION_OF[m[1]]! : /约|around|approximately|about/u.test(m[0]) ? '~' : '=';
+      const value = number(m[2]!);
+      if (kind.negLog) {
+        relation = FLIPPED[relation];
+        out.push({ ...base, measure: kind.measure, relation, value, unit: `p${kind.measure}`, valueNm: round(10 ** (9 - value)), concentration: null });
+        return;
+      }
+      const unit = concentrationUnit(m[3]!) ?? m[3]!;
+      out.push({ ...base, measure: kind.measure, relation, value, unit, valueNm: toNanomolar(value, unit), concentration: null });
+    });
+  }
+  return out;
+}
+
+/** Activities cut to this many per document: a table of a 300-page patent stays bounded. */
+export const MAX_ACTIVITIES = 20_000;
+
+/** Every activity of a document's blocks: its tables' rows and its sentences, in page order. */
+export function extractActivities(blocks: Block[]): ParsedActivity[] {
+  const out: ParsedActivity[] = [];
+  for (const b of blocks) {
+    if (out.length >= MAX_ACTIVITIES) break;
+    if (b.kind === 'table' && b.rows) {
+      const found = tableActivities(b, blocks);
+      if (found.length) {
+        out.push(...found);
+        continue;
+      }
+    }
+    out.push(...sentenceActivities(b.text, { page: b.page, bbox: b.bbox }));
+  }
+  return out.slice(0, MAX_ACTIVITIES);
+}

@@ -1,0 +1,135 @@
+/**
+ * Compound labels of a medicinal chemistry paper or patent: "化合物 12a", "compound 7′",
+ * "Example 23", "cpd 4b", or a bare "12a" under a drawing or in a table's first column.
+ *
+ * A label's key (what `normaliseLabel` returns and what `doc_structures.label` /
+ * `doc_activities.label` hold) is the compound's identifier alone, without its prefix word,
+ * lower-cased, primes written as ASCII apostrophes: "化合物 12a" → `12a`, "Compound 7′" → `7'`,
+ * "Example 23" / "实施例 23" → `23`, "化合物 I-3" → `i-3`. Papers and patents name a compound
+ * by one series (a table's "Cpd." column holds the same numbers as the labels under the drawings,
+ * a patent's table lists examples by their number), so dropping the prefix is what lets a table
+ * row and a drawing meet. Linking is by `(doc_id, key)`.
+ *
+ * Pure functions over `parsing/pdf-layout.ts` blocks (PDF points, origin bottom-left).
+ */
+import type { Block, Box } from '../parsing/pdf-layout.js';
+
+/** Words (Chinese and English) that may stand before a compound's identifier. */
+const PREFIX =
+  '(?:化合物|实施例|实例|例|化合物编号|编号|compounds?|cmpds?\\.?|cpds?\\.?|examples?|ex\\.?|no\\.?|#)';
+/**
+ * The identifier: an optional series (Roman numeral or capital letters and a hyphen, "I-3",
+ * "A-12"), one to four digits, up to two letters ("12a", "7bb"), an optional "-N" part
+ * ("3-1") and primes.
+ */
+const IDENT = "((?:[IVX]{1,4}|[A-Z]{1,2})-?)?(\\d{1,4})([a-z]{0,2})(-\\d{1,3})?([′″‴'’]{0,3})";
+const LABEL = new RegExp(`^[(（\\[【]?\\s*(?:${PREFIX}\\s*)?${IDENT}\\s*[)）\\]】]?[.:：,，;；]?$`, 'iu');
+
+/**
+ * The canonical key of a label written as `raw`, or null when `raw` is not (only) a compound
+ * label. Accepts an optional prefix word (化合物, 实施例, compound, cpd, example, ex., no.) and
+ * brackets around the label; rejects anything else around it (a caption, a sentence).
+ */
+export function normaliseLabel(raw: string): string | null {
+  const text = raw
+    .normalize('NFKC')
+    .replace(/[*_`]/g, '') // Markdown emphasis around a bold label
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!text || text.length > 40) return null;
+  const m = LABEL.exec(text);
+  if (!m) return null;
+  const [, series = '', digits, letters = '', part = '', primes = ''] = m;
+  // A bare year or page number is no label: 4-digit numbers need a prefix word.
+  const hasPrefix = new RegExp(`^[(（\\[【]?\\s*${PREFIX}`, 'iu').test(text);
+  if (!hasPrefix && !series && digits!.length > 3) return null;
+  // Series letters without a hyphen ("IC50") are not labels: "I" series need the hyphen.
+  if (series && !series.endsWith('-') && !hasPrefix) return null;
+  const primeKey = primes.replace(/[′'’]/g, "'").replace(/″/g, "''").replace(/‴/g, "'''");
+  return `${series.toLowerCase()}${String(Number(digits))}${letters.toLowerCase()}${part}${primeKey}`;
+}
+
+/** Pieces of a block's text that might be labels, with the horizontal span each occupies. */
+interface Candidate {
+  key: string;
+  box: Box;
+}
+
+/**
+ * A block's labels: the whole block when its text is one label; otherwise, for a short line of
+ * several labels ("12a   12b   12c" under a row of drawings, which layout may read as one line or
+ * as a one-row table), each token with a share of the block's width proportional to its place in
+ * the text. Longer text (a caption, a sentence) yields none.
+ */
+function candidatesOf(block: Block): Candidate[] {
+  const text = block.text.trim();
+  const whole = normaliseLabel(text);
+  if (whole) return [{ key: whole, box: block.bbox }];
+  if (text.length > 80 || text.includes('\n\n')) return [];
+  const cells = block.rows && block.rows.length === 1 ? block.rows[0]! : null;
+  const line = cells ? cells.join('   ') : text;
+  if (/\n/.test(line)) return [];
+  // Tokens: a prefix word joins the identifier after it.
+  const tokens: { text: string; start: number; end: number }[] = [];
+  const re = new RegExp(`(?:${PREFIX}\\s*)?\\S+`, 'giu');
+  for (let m = re.exec(line); m; m = re.exec(line)) tokens.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  if (tokens.length < 2) return [];
+  const keys = tokens.map((t) => normaliseLabel(t.text));
+  if (keys.some((k) => k === null)) return [];
+  const [x0, y0, x1, y1] = block.bbox;
+  const perChar = (x1 - x0) / Math.max(1, line.length);
+  return tokens.map((t, i) => ({ key: keys[i]!, box: [x0 + t.start * perChar, y0, x0 + t.end * perChar, y1] }));
+}
+
+const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
+
+/**
+ * How far a label at `c` is from a drawing at `box` (smaller is nearer), or null when it is not
+ * placed as a label of that drawing: below it (the usual place), above it, or beside it, within
+ * a gap that grows with the drawing's size.
+ */
+function distance(c: Box, box: Box): number | null {
+  const [bx0, by0, bx1, by1] = box;
+  const [cx0, cy0, cx1, cy1] = c;
+  const w = Math.max(1, bx1 - bx0);
+  const h = Math.max(1, by1 - by0);
+  const maxGap = 24 + 0.35 * Math.min(w, h);
+  const cx = (cx0 + cx1) / 2;
+  const cy = (cy0 + cy1) / 2;
+  const horizontal = overlap(cx0, cx1, bx0, bx1);
+  const vertical = overlap(cy0, cy1, by0, by1);
+  const centred = Math.abs(cx - (bx0 + bx1) / 2) / w; // 0 = centred under the drawing
+  // Below: the label's top is under (or a little inside) the drawing's bottom.
+  if (horizontal > 0 && cy1 <= by0 + 0.3 * h && cy < by0 + 0.15 * h) {
+    const gap = by0 - cy1;
+    if (gap <= maxGap) return Math.max(0, gap) + 20 * centred;
+  }
+  // Above.
+  if (horizontal > 0 && cy0 >= by1 - 0.2 * h && cy > by1 - 0.1 * h) {
+    const gap = cy0 - by1;
+    if (gap <= maxGap * 0.6) return 10 + Math.max(0, gap) + 20 * centred;
+  }
+  // Beside (left or right), vertically within the drawing's band.
+  if (vertical > 0 && cy >= by0 - 0.1 * h && cy <= by1 + 0.1 * h) {
+    const gap = cx0 >= bx1 ? cx0 - bx1 : bx0 >= cx1 ? bx0 - cx1 : null;
+    if (gap !== null && gap <= maxGap * 0.8) return 15 + gap;
+  }
+  return null;
+}
+
+/**
+ * The label of the drawing at `box` on its page, read from the page's text blocks: the nearest
+ * block (or label within a line of labels) that is only a compound label and sits below, above
+ * or beside the drawing. Captions and body text are not labels. Null when none is near.
+ * Pass the blocks of the drawing's page: the page is not checked.
+ */
+export function labelNear(blocks: Block[], box: Box): string | null {
+  let best: { key: string; d: number } | null = null;
+  for (const block of blocks) {
+    for (const c of candidatesOf(block)) {
+      const d = distance(c.box, box);
+      if (d !== null && (!best || d < best.d)) best = { key: c.key, d };
+    }
+  }
+  return best?.key ?? null;
+}

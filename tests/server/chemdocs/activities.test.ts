@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { cellValue, columnOf, extractActivities, sentenceActivities, tableActivities, targetIn, toNanomolar } from '../../../src/server/chemdocs/activities';
+import { layoutDocument, type Block, type Run } from '../../../src/server/parsing/pdf-layout';
+
+const table = (rows: string[][], extra: Partial<Block> = {}): Block => ({ kind: 'table', page: 3, bbox: [50, 300, 550, 400], text: rows.map((r) => r.join(' ')).join('\n'), rows, size: 9, ...extra });
+const pick = (a: { label: string | null; target: string | null; measure: string; relation: string; value: number; unit: string; valueNm: number | null; concentration: string | null }) => ({ label: a.label, target: a.target, measure: a.measure, relation: a.relation, value: a.value, unit: a.unit, valueNm: a.valueNm, concentration: a.concentration });
+
+describe('units and cells', () => {
+  it('normalises concentrations to nM', () => {
+    expect(toNanomolar(12, 'nM')).toBe(12);
+    expect(toNanomolar(0.3, 'μM')).toBe(300);
+    expect(toNanomolar(500, 'pM')).toBe(0.5);
+    expect(toNanomolar(1.5, 'mM')).toBe(1_500_000);
+    expect(toNanomolar(1e-6, 'M')).toBe(1000);
+    expect(toNanomolar(85, '%')).toBeNull();
+  });
+
+  it('reads cells with relations, errors and footnote marks; not ND or dashes', () => {
+    expect(cellValue('12')).toEqual({ relation: '=', value: 12, unit: null });
+    expect(cellValue('< 10')).toEqual({ relation: '<', value: 10, unit: null });
+    expect(cellValue('>10,000')).toEqual({ relation: '>', value: 10000, unit: null });
+    expect(cellValue('≤0.1 μM')).toEqual({ relation: '<=', value: 0.1, unit: 'μM' });
+    expect(cellValue('~5 µM')).toEqual({ relation: '~', value: 5, unit: 'μM' });
+    expect(cellValue('≥ 50 uM')).toEqual({ relation: '>=', value: 50, unit: 'μM' });
+    expect(cellValue('12 ± 3')).toEqual({ relation: '=', value: 12, unit: null });
+    expect(cellValue('45 (n = 3)')).toEqual({ relation: '=', value: 45, unit: null });
+    expect(cellValue('85%')).toEqual({ relation: '=', value: 85, unit: '%' });
+    expect(cellValue('7.3a')).toEqual({ relation: '=', value: 7.3, unit: null });
+    for (const bad of ['ND', 'NT', '–', '-', 'n.d.', 'inactive', '']) expect(cellValue(bad)).toBeNull();
+  });
+
+  it('reads measure, unit, target and concentration from a header', () => {
+    expect(columnOf('CDK2 IC50 (nM)')).toMatchObject({ measure: 'IC50', unit: 'nM', target: 'CDK2' });
+    expect(columnOf('IC50 (μM)')).toMatchObject({ measure: 'IC50', unit: 'μM', target: null });
+    expect(columnOf('Ki/nM')).toMatchObject({ measure: 'Ki', unit: 'nM' });
+    expect(columnOf('EGFR T790M Kd (nM)')).toMatchObject({ measure: 'Kd', target: 'EGFR T790M' });
+    expect(columnOf('% inhibition at 10 μM')).toMatchObject({ measure: 'inhibition', unit: '%', concentration: '10 μM' });
+    expect(columnOf('抑制率 (%) @ 1 μM')).toMatchObject({ measure: 'inhibition', concentration: '1 μM' });
+    expect(columnOf('pIC50')).toMatchObject({ measure: 'IC50', unit: 'pIC50' });
+    expect(columnOf('Compound')).toBeNull();
+    expect(columnOf('MW')).toBeNull();
+  });
+
+  it('finds the target a sentence or caption names', () => {
+    expect(targetIn('Table 2. Inhibitory activity of compounds 12a–12f against CDK2/cyclin A')).toBe('CDK2/cyclin');
+    expect(targetIn('表 1 化合物对 CDK2 的抑制活性')).toBe('CDK2');
+    expect(targetIn('EGFR inhibitory activity of the series')).toBe('EGFR');
+    expect(targetIn('The compounds were tested in cells.')).toBeNull();
+  });
+});
+
+describe('activity tables', () => {
+  it('reads an English table: label column, target and unit from the header, nM values', () => {
+    const t = table([
+      ['Compound', 'R', 'CDK2 IC50 (nM)', 'CDK9 IC50 (μM)', '% inhibition at 10 μM'],
+      ['12a', 'H', '45', '1.2', '85'],
+      ['12b', 'Me', '<10', '>10', '97%'],
+      ['12c', 'Cl', 'ND', '0.35', '40'],
+    ]);
+    const acts = tableActivities(t);
+    expect(acts.map(pick)).toEqual([
+      { label: '12a', target: 'CDK2', measure: 'IC50', relation: '=', value: 45, unit: 'nM', valueNm: 45, concentration: null },
+      { label: '12a', target: 'CDK9', measure: 'IC50', relation: '=', value: 1.2, unit: 'μM', valueNm: 1200, concentration: null },
+      { label: '12a', target: null, measure: 'inhibition', relation: '=', value: 85, unit: '%', valueNm: null, concentration: '10 μM' },
+      { label: '12b', target: 'CDK2', measure: 'IC50', relation: '<', value: 10, unit: 'nM', valueNm: 10, concentration: null },
+      { label: '12b', target: 'CDK9', measure: 'IC50', relation: '>', value: 10, unit: 'μM', valueNm: 10000, concentration: null },
+      { label: '12b', target: null, measure: 'inhibition', relation: '=', value: 97, unit: '%', valueNm: null, concentration: '10 μM' },
+      { label: '12c', target: 'CDK9', measure: 'IC50', relation: '=', value: 0.35, unit: 'μM', valueNm: 350, concentration: null },
+      { label: '12c', target: null, measure: 'inhibition', relation: '=', value: 40, unit: '%', valueNm: null, concentration: '10 μM' },
+    ]);
+    // Each row cites its own part of the table: page and a box inside the table's, top to bottom.
+    expect(acts[0]!.page).toBe(3);
+    expect(acts[0]!.bbox).toEqual([50, 350, 550, 375]);
+    expect(acts[3]!.bbox).toEqual([50, 325, 550, 350]);
+    expect(acts[0]!.source).toBe('table');
+    expect(acts[0]!.text).toContain('12a | H | 45');
+  });
+
+  it('reads a Chinese table whose target is in the caption and whose target row spans two measures', () => {
+    const caption: Block = { kind: 'paragraph', page: 3, bbox: [50, 405, 550, 418], text: '表 1 化合物对 CDK2 的抑制活性', size: 10 };
+    const t = table([
+      ['化合物', 'IC50 (nM)', 'Ki (nM)'],
+      ['化合物 7′', '≤ 5', '0.8'],
+      ['8', '120', '~30'],
+    ]);
+    const acts = tableActivities(t, [caption, t]);
+    expect(acts.map(pick)).toEqual([
+      { label: "7'", target: 'CDK2', measure: 'IC50', relation: '<=', value: 5, unit: 'nM', valueNm: 5, concentration: null },
+      { label: "7'", target: 'CDK2', measure: 'Ki', relation: '=', value: 0.8, unit: 'nM', valueNm: 0.8, concentration: null },
+      { label: '8', target: 'CDK2', measure: 'IC50', relation: '=', value: 120, unit: 'nM', valueNm: 120, concentration: null },
+      { label: '8', target: 'CDK2', measure: 'Ki', relation: '~', value: 30, unit: 'nM', valueNm: 30, concentration: null },
+    ]);
+    const twoRowHeader = table([
+      ['Example', 'EGFR', '', 'HER2'],
+      ['', 'IC50 (nM)', 'Kd (nM)', 'IC50 (nM)'],
+      ['23', '3.1', '1.0', '450'],
+    ]);
+    expect(tableActivities(twoRowHeader).map((a) => [a.label, a.target, a.measure, a.valueNm])).toEqual([
+      ['23', 'EGFR', 'IC50', 3.1],
+      ['23', 'EGFR', 'Kd', 1],
+      ['23', 'HER2', 'IC50', 450],
+    ]);
+  });
+
+  it('turns pIC50 into nM with the relation turned around', () => {
+    const acts = tableActivities(table([['Cpd', 'BRD4 pIC50'], ['4b', '7'], ['4c', '>8']]));
+    expect(acts.map(pick)).toEqual([
+      { label: '4b', target: 'BRD4', measure: 'IC50', relation: '=', value: 7, unit: 'pIC50', valueNm: 100, concentration: null },
+      { label: '4c', target: 'BRD4', measure: 'IC50', relation: '<', value: 8, unit: 'pIC50', valueNm: 10, concentration: null },
+    ]);
+  });
+
+  it('reads no activity from a table that is not an activity table', () => {
+    expect(tableActivities(table([['Reagent', 'Amount', 'Yield (%)'], ['NaH', '12 mg', '85']]))).toEqual([]);
+  });
+
+  it('reads a table as laid out from positioned text (a PDF page or an OCR page)', () => {
+    const runs: Run[] = [];
+    const row = (y: number, cells: string[]) => cells.forEach((c, i) => runs.push({ text: c, x: 60 + i * 120, y, width: c.length * 5, size: 10 }));
+    row(700, ['Compound', 'CDK2 IC50 (nM)', 'Ki (nM)']);
+    row(686, ['12a', '45', '3.0']);
+    row(672, ['12b', '<10', '0.9']);
+    row(658, ['12c', '850', '66']);
+    const blocks = layoutDocument([{ page: 2, width: 612, height: 792, runs }]);
+    const acts = extractActivities(blocks);
+    expect(acts.filter((a) => a.measure === 'IC50').map((a) => [a.page, a.label, a.target, a.relation, a.valueNm, a.source])).toEqual([
+      [2, '12a', 'CDK2', '=', 45, 'table'],
+      [2, '12b', 'CDK2', '<', 10, 'table'],
+      [2, '12c', 'CDK2', '=', 850, 'table'],
+    ]);
+  });
+});
+
+describe('activity sentences', () => {
+  it('reads English sentences', () => {
+    expect(sentenceActivities('Compound 12a inhibited CDK2 with an IC50 = 12 nM.').map(pick)).toEqual([
+      { label: '12a', target: 'CDK2', measure: 'IC50', relation: '=', value: 12, unit: 'nM', valueNm: 12, concentration: null },
+    ]);
+    expect(sentenceActivities('Its Ki 0.3 μM against EGFR was lower than that of 5.').map(pick)).toEqual([
+      { label: null, target: 'EGFR', measure: 'Ki', relation: '=', value: 0.3, unit: 'μM', valueNm: 300, concentration: null },
+    ]);
+    expect(sentenceActivities('Example 23 showed a Kd of <1 nM (BRD4) and an EC50 of approximately 2.5 µM.').map((a) => [a.label, a.measure, a.relation, a.valueNm])).toEqual([
+      ['23', 'Kd', '<', 1],
+      ['23', 'EC50', '~', 2500],
+    ]);
+  });
+
+  it('reads Chinese sentences', () => {
+    expect(sentenceActivities('化合物 7b 对 CDK2 的 IC50 为 45 nM，选择性良好。').map(pick)).toEqual([
+      { label: '7b', target: 'CDK2', measure: 'IC50', relation: '=', value: 45, unit: 'nM', valueNm: 45, concentration: null },
+    ]);
+    expect(sentenceActivities('化合物 9 在 10 μM 浓度下的抑制率为 85%。').map(pick)).toEqual([
+      { label: '9', target: null, measure: 'inhibition', relation: '=', value: 85, unit: '%', valueNm: null, concentration: '10 μM' },
+    ]);
+  });
+
+  it('reads % inhibition at a concentration', () => {
+    expect(sentenceActivities('Compound 3: % inhibition at 10 μM: 85%.').map(pick)).toEqual([
+      { label: '3', target: null, measure: 'inhibition', relation: '=', value: 85, unit: '%', valueNm: null, concentration: '10 μM' },
+    ]);
+  });
+
+  it('reads nothing from text without a measured value', () => {
+    expect(sentenceActivities('IC50 values were determined in triplicate as described in the Methods.')).toEqual([]);
+    expect(sentenceActivities('The mixture was stirred at 25 °C for 12 h and the yield was 85%.')).toEqual([]);
+    expect(sentenceActivities('化合物 12 的合成路线如图 2 所示。')).toEqual([]);
+  });
+
+  it('keeps the page and box of the passage', () => {
+    const block: Block = { kind: 'paragraph', page: 5, bbox: [10, 20, 300, 60], text: 'Compound 4 (IC50 = 0.5 μM) was less potent.', size: 10 };
+    expect(extractActivities([block]).map((a) => [a.page, a.bbox, a.label, a.valueNm, a.source])).toEqual([[5, [10, 20, 300, 60], '4', 500, 'text']]);
+  });
+});
