@@ -39,6 +39,18 @@ export interface ParseResult {
   molecules: ParsedMolecule[];
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
+  /** Structures read from the drawings of a PDF or image (issue 28 §1, chemdocs/document.ts). */
+  structures?: ParsedStructure[];
+}
+
+/** A structure drawing recognised on a page: box in PDF points (origin bottom-left), RDKit canonical SMILES. */
+export interface ParsedStructure {
+  page: number;
+  bbox: [number, number, number, number];
+  smiles: string;
+  confidence: number;
+  method: string;
+  label: string | null;
 }
 
 /**
