@@ -17,7 +17,7 @@ export const DPI = 300;
 const MAX_PAGE_PIXELS = 20_000_000;
 const MIN_DPI = 100;
 /** Time for one page's structures at most, and for one document's. */
-export const PAGE_MS = 90_000;
+export const PAGE_MS = 150_000;
 export const DOCUMENT_MS = 8 * 60_000;
 /** Pages searched for drawings at most. */
 export const MAX_PAGES = 300;

@@ -40,7 +40,7 @@ interface Candidate extends Judged {
 
 /** Space kept around a region when it is cut out for OSRA, in points. */
 const PAD_PT = 6;
-const RUN_MS = 30_000;
+const RUN_MS = 45_000;
 /** A region whose best reading scores below this is read again at another resolution. */
 const GOOD_ENOUGH = 0.9;
 

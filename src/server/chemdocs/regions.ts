@@ -55,7 +55,7 @@ export function shrink(img: Gray, factor: number): Gray {
 export function drawingRegions(img: Gray, opts: RegionOptions): PixelBox[] {
   const { width: w, height: h, data } = img;
   const threshold = opts.threshold ?? 160;
-  const gap = Math.max(1, Math.round((opts.gapPt ?? 7) * opts.scale));
+  const gap = Math.max(1, Math.round((opts.gapPt ?? 10) * opts.scale));
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < data.length; i++) if (data[i]! < threshold) ink[i] = 1;
   // Bridging: a box dilation by `gap`, done separably with running counts (linear time).

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { INDEX_VERSION } from './index-version';
 import type { ParseResult } from './protocol';
+import { copyStructures, writeStructures } from '../chemdocs/store';
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -45,6 +46,7 @@ async function writePassages(tx: Executor, docId: string, result: ParseResult) {
     await tx.insertInto('kb_molecules').values(molecules.slice(i, i + 200)).execute();
     await breathe();
   }
+  await writeStructures(tx, docId, result.structures);
 }
 
 /**
@@ -105,6 +107,7 @@ export async function copyPassages(tx: Executor, docId: string, fromId: string):
     select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${fromId} order by ordinal`.execute(tx);
   await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
     select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${fromId} order by idx`.execute(tx);
+  await copyStructures(tx, docId, fromId);
 }
 
 /**
