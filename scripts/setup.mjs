@@ -25,6 +25,7 @@ const TOOLS = {
   'openbabel': 'docking (ligand and receptor preparation)',
   plip: 'docking (protein–ligand interactions of each pose)',
   'python3-pdbfixer': 'docking (receptor preparation: missing atoms and residues)',
+  osra: 'chemical structures read from drawings in PDFs and images',
 };
 const TEST = {
   chromium: 'browser and end-to-end tests',

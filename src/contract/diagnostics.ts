@@ -28,6 +28,8 @@ export const diagnostics = z.object({
   ocr_engine: z.enum(['ppocr', 'tesseract', 'none']),
   /** Why that engine (models, languages, the reason PP-OCR is not in use); administrators only, else null. */
   ocr_detail: z.string().nullable(),
+  /** What reads chemical structures in drawings (issue 28): OSRA's version, or null when `osra` is not installed. */
+  structure_recognition: z.object({ osra: z.string().nullable() }),
   /** Where MCP clients connect (with an API token). */
   mcp_path: z.string(),
   node_version: z.string(),

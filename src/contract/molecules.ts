@@ -57,8 +57,8 @@ export const molSearchBody = z
   .strict();
 export type MolSearchBody = z.infer<typeof molSearchBody>;
 
-/** Where a molecule was found: a record of an SDF file, a ligand of a PDB file, or a SMILES in a document's text. */
-export const moleculeSource = z.enum(['sdf', 'pdb', 'text']);
+/** Where a molecule was found: a record of an SDF file, a ligand of a PDB file, a SMILES in a document's text, or a drawing (issue 28). */
+export const moleculeSource = z.enum(['sdf', 'pdb', 'text', 'figure']);
 export type MoleculeSource = z.infer<typeof moleculeSource>;
 
 /** One molecule found, with the document (and page) it comes from. */
@@ -89,9 +89,13 @@ export const moleculeHit = z.object({
   parent_smiles: z.string().nullable().optional(),
   /** Substructure search: the matched atoms and bonds, numbered as in `smiles` (what its picture is drawn from); else null. */
   highlight: z.object({ atoms: z.array(z.number().int()), bonds: z.array(z.number().int()) }).nullable().optional(),
-  /** The compound label (issue 28 §2: `12a`, `7'`) and the activities linked to it, each with its document, page and box. */
+  /** The compound label (issue 28 §2: `12a`, `7'`; for a figure molecule, read next to its drawing) and the activities linked to it, each with its document, page and box. */
   label: z.string().nullable().optional(),
   activities: z.array(linkedActivity).optional(),
+  /** A figure molecule (source `figure`): the drawing's box on its page, [x0, y0, x1, y1] in PDF points, origin bottom-left. */
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable().optional(),
+  /** A figure molecule's structure row (GET/PUT /knowledge_base/doc/:id/structures). */
+  structure_id: z.number().int().nullable().optional(),
 });
 export type MoleculeHit = z.infer<typeof moleculeHit>;
 

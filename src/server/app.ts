@@ -33,6 +33,7 @@ import peopleRoutes from './routes/people';
 import devRoutes from './routes/dev';
 import knowledgeBaseRoutes from './routes/knowledge_base';
 import sarRoutes from './routes/knowledge_base-sar';
+import structureRoutes from './routes/structures';
 import diagnosticsRoutes from './routes/diagnostics';
 import molRoutes from './routes/mol';
 import channelRoutes from './routes/channel';
@@ -214,6 +215,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     await api.register((i) => authRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/auth' });
     await api.register((i) => knowledgeBaseRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/knowledge_base' });
     await api.register((i) => sarRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/knowledge_base' });
+    await api.register((i) => structureRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/knowledge_base' });
     await api.register((i) => molRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/mol' });
     await api.register((i) => channelRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/channel' });
     await api.register((i) => toolsRoutes(i.withTypeProvider<ZodTypeProvider>(), services), { prefix: '/tools' });

@@ -56,6 +56,10 @@ export default function TestPage() {
                 {t(`test.ocr_${info.ocr_engine}`)}
                 {info.ocr_detail && (<><br /><small className="muted">{info.ocr_detail}</small></>)}
               </dd>
+              <dt>{t('test.structures')}</dt>
+              <dd data-structure-recognition={info.structure_recognition.osra ? 'osra' : 'none'}>
+                {info.structure_recognition.osra ? t('test.structures_osra', { version: info.structure_recognition.osra }) : t('test.structures_none')}
+              </dd>
               <dt>{t('test.storage')}</dt>
               <dd>{info.storage.kind === 'postgresql' ? 'PostgreSQL' : 'SQLite'}</dd>
               {info.storage.data_dir !== null && (<><dt>{t('test.data_dir')}</dt><dd><code>{info.storage.data_dir}</code></dd></>)}

@@ -118,6 +118,12 @@ function distance(c: Box, box: Box): number | null {
 }
 
 /**
+ * The blocks of a page that may hold a drawing's label (short ones: a label, a line of labels),
+ * kept by the parse beside its result for the structure stage, which reads labels next to drawings.
+ */
+export const labelCandidates = (blocks: Block[]): Block[] => blocks.filter((b) => b.text.trim().length <= 80);
+
+/**
  * The label of the drawing at `box` on its page, read from the page's text blocks: the nearest
  * block (or label within a line of labels) that is only a compound label and sits below, above
  * or beside the drawing. Captions and body text are not labels. Null when none is near.

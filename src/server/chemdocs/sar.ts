@@ -37,7 +37,8 @@ export async function sarTable(db: Db, viewer: Viewer, docId: string): Promise<S
     ? await db
         .selectFrom('molecules')
         .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
-        .select(['molecules.id', 'molecules.doc_id', 'molecules.source', 'molecules.ordinal', 'molecules.page', 'molecules.name', 'molecules.canonical_smiles'])
+        .leftJoin('doc_structures', 'doc_structures.id', 'molecules.structure_id')
+        .select(['molecules.id', 'molecules.doc_id', 'molecules.source', 'molecules.ordinal', 'molecules.page', 'molecules.name', 'molecules.canonical_smiles', 'molecules.structure_id', 'doc_structures.bbox'])
         .where('molecules.name', 'is not', null)
         .where((eb) =>
           doc.folder_id
@@ -59,11 +60,12 @@ export async function sarTable(db: Db, viewer: Viewer, docId: string): Promise<S
     const m = structureOf.get(label);
     return {
       label,
-      structure_id: null,
+      // A figure of this document: its structure row and the drawing's box on its page.
+      structure_id: m && m.doc_id === docId ? (m.structure_id ?? null) : null,
       molecule_id: m?.id ?? null,
       smiles: m?.canonical_smiles ?? null,
       page: m && m.doc_id === docId ? m.page : null,
-      bbox: null,
+      bbox: m && m.doc_id === docId && m.bbox ? (JSON.parse(m.bbox) as [number, number, number, number]) : null,
       mol_key: m && m.source === 'sdf' ? `${m.doc_id}:${m.ordinal}` : null,
       activities: acts,
     };

@@ -562,6 +562,62 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
+  '0027_doc_structures': {
+    async up(db: Kysely<unknown>) {
+      // Issue 28 §1: structures read from a document's drawings, with their page and box (PDF points,
+      // origin bottom-left, JSON [x0, y0, x1, y1]), RDKit's canonical SMILES, a confidence 0–1 and how
+      // they were read; a reader's correction (canonical SMILES) wins over the recognition for everyone.
+      await db.schema
+        .createTable('doc_structures')
+        .addColumn('id', 'integer', autoId(db))
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('page', 'integer', (c) => c.notNull())
+        .addColumn('bbox', 'text', (c) => c.notNull())
+        .addColumn('smiles', 'text', (c) => c.notNull())
+        .addColumn('confidence', real(db), (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('label', 'text')
+        .addColumn('corrected_smiles', 'text')
+        .addColumn('corrected_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('corrected_at', 'text')
+        .execute();
+      await db.schema.createIndex('doc_structures_doc').on('doc_structures').columns(['doc_id', 'page']).execute();
+      // Figure molecules join the molecule table with a link to their structure row.
+      if (engineOf(db) === 'postgres') {
+        await sql`alter table molecules drop constraint if exists molecules_source_check`.execute(db);
+        await sql`alter table molecules add constraint molecules_source_check check (source in ('sdf','pdb','text','figure'))`.execute(db);
+        await sql`alter table molecules add column structure_id integer references doc_structures(id) on delete cascade`.execute(db);
+      } else {
+        // SQLite cannot change a CHECK: the table is rebuilt (nothing references it).
+        await db.schema
+          .createTable('molecules_new')
+          .addColumn('id', 'integer', rowidKey(db))
+          .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+          .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('sdf','pdb','text','figure')`))
+          .addColumn('ordinal', 'integer', (c) => c.notNull())
+          .addColumn('page', 'integer')
+          .addColumn('name', 'text')
+          .addColumn('canonical_smiles', 'text', (c) => c.notNull())
+          .addColumn('inchikey', 'text', (c) => c.notNull())
+          .addColumn('heavy_atoms', 'integer', (c) => c.notNull())
+          .addColumn('morgan_fp', blob(db), (c) => c.notNull())
+          .addColumn('pattern_fp', blob(db), (c) => c.notNull())
+          .addColumn('pickle', blob(db), (c) => c.notNull())
+          .addColumn('parent_key', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('parent_smiles', 'text')
+          .addColumn('structure_id', 'integer', (c) => c.references('doc_structures.id').onDelete('cascade'))
+          .execute();
+        await sql`insert into molecules_new (id, doc_id, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle, parent_key, parent_smiles)
+          select id, doc_id, source, ordinal, page, name, canonical_smiles, inchikey, heavy_atoms, morgan_fp, pattern_fp, pickle, parent_key, parent_smiles from molecules`.execute(db);
+        await db.schema.dropTable('molecules').execute();
+        await sql`alter table molecules_new rename to molecules`.execute(db);
+        await db.schema.createIndex('molecules_doc').on('molecules').columns(['doc_id', 'ordinal']).execute();
+        await db.schema.createIndex('molecules_inchikey').on('molecules').column('inchikey').execute();
+        await db.schema.createIndex('molecules_smiles').on('molecules').column('canonical_smiles').execute();
+        await db.schema.createIndex('molecules_parent_key').on('molecules').column('parent_key').execute();
+      }
+    },
+  },
   '0028_doc_activities': {
     async up(db: Kysely<unknown>) {
       // Issue 28 §2: activities read from a document's tables and sentences (chemdocs/activities.ts),

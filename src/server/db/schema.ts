@@ -313,7 +313,7 @@ export interface ApiTokenTable {
 export interface MoleculeTable {
   id: Generated<number>;
   doc_id: string;
-  source: 'sdf' | 'pdb' | 'text';
+  source: 'sdf' | 'pdb' | 'text' | 'figure';
   ordinal: number;
   page: number | null;
   name: string | null;
@@ -328,6 +328,26 @@ export interface MoleculeTable {
   parent_key: Generated<string>;
   /** The parent's canonical SMILES when it differs from the molecule (a salt, a mixture, a charged form). */
   parent_smiles: string | null;
+  /** A figure molecule's structure row (doc_structures, migration 0027); null for other sources. */
+  structure_id: number | null;
+}
+
+/** A structure read from a document's drawing (issue 28 §1, migration 0027). */
+export interface DocStructureTable {
+  id: Generated<number>;
+  doc_id: string;
+  page: number;
+  /** JSON [x0, y0, x1, y1] in PDF points on the page, origin bottom-left. */
+  bbox: string;
+  /** Recognised, RDKit canonical. */
+  smiles: string;
+  confidence: number;
+  method: string;
+  label: string | null;
+  /** A reader's correction (canonical SMILES); wins over `smiles`. */
+  corrected_smiles: string | null;
+  corrected_by: string | null;
+  corrected_at: string | null;
 }
 
 /** A document whose molecules are in the molecule table, and by which version. */
@@ -433,6 +453,7 @@ export interface Database {
   research_runs: ResearchRunTable;
   api_tokens: ApiTokenTable;
   molecules: MoleculeTable;
+  doc_structures: DocStructureTable;
   molecule_docs: MoleculeDocTable;
   molecule_changes: MoleculeChangeTable;
   mcp_servers: McpServerTable;

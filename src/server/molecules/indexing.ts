@@ -43,6 +43,8 @@ interface Candidate {
   input: RecordInput;
   /** Read when RDKit refuses `input` (a PDB ligand's bonds worked out from its formula). */
   fallback?: RecordInput;
+  /** A drawing's structure row (source `figure`). */
+  structureId?: number;
 }
 
 function payloadOf(job: Job): MoleculeJobPayload | undefined {
@@ -83,7 +85,10 @@ export async function queueUnindexedDocuments(ex: Executor): Promise<number> {
  */
 export async function copyMolecules(ex: Executor, fromId: string, toId: string): Promise<void> {
   const source = await ex.selectFrom('molecule_docs').selectAll().where('doc_id', '=', fromId).executeTakeFirst();
-  if (!source || source.version !== MOLECULE_INDEX_VERSION) {
+  // The drawings' structures (with their corrections) go with the copy; its molecules link to its own rows.
+  const drawn = await sql`insert into doc_structures (doc_id, page, bbox, smiles, confidence, method, label, corrected_smiles, corrected_by, corrected_at)
+    select ${toId}, page, bbox, smiles, confidence, method, label, corrected_smiles, corrected_by, corrected_at from doc_structures where doc_id = ${fromId} order by id`.execute(ex);
+  if (!source || source.version !== MOLECULE_INDEX_VERSION || Number(drawn.numAffectedRows ?? 0) > 0) {
     await queueMoleculeIndex(ex, toId);
     return;
   }
@@ -116,7 +121,7 @@ async function candidatesOf(db: Db, files: FileStore, doc: { id: string; type: n
   }
   const chunks = await db.selectFrom('kb_chunks').select(['page', 'text']).where('doc_id', '=', doc.id).orderBy('ordinal').execute();
   const seen = new Set<string>();
-  const found: Candidate[] = [];
+  const found: Candidate[] = await figureCandidates(db, doc.id);
   for (const chunk of chunks) {
     for (const token of smilesInText(chunk.text, PER_PASSAGE)) {
       const key = `${chunk.page ?? ''}|${token}`;
@@ -127,6 +132,12 @@ async function candidatesOf(db: Db, files: FileStore, doc: { id: string; type: n
     }
   }
   return found;
+}
+
+/** The structures read from the document's drawings (issue 28): a reader's correction wins over the recognition. */
+async function figureCandidates(db: Db, docId: string): Promise<Candidate[]> {
+  const rows = await db.selectFrom('doc_structures').select(['id', 'page', 'label', 'smiles', 'corrected_smiles']).where('doc_id', '=', docId).orderBy('page').orderBy('id').execute();
+  return rows.map((r, i) => ({ source: 'figure' as const, ordinal: i + 1, page: r.page, name: r.label, input: { smiles: r.corrected_smiles ?? r.smiles }, structureId: r.id }));
 }
 
 const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -152,6 +163,8 @@ export async function indexDocumentMolecules(db: Db, files: FileStore, chem: Pic
   }
   const rows: Insertable<MoleculeTable>[] = [];
   const seenInText = new Set<string>();
+  // Text molecules are numbered after the drawings'.
+  const figures = candidates.filter((c) => c.source === 'figure').length;
   candidates.forEach((c, i) => {
     const r = records[i];
     if (!r) return;
@@ -165,7 +178,8 @@ export async function indexDocumentMolecules(db: Db, files: FileStore, chem: Pic
     rows.push({
       doc_id: doc.id,
       source: c.source,
-      ordinal: c.source === 'text' ? seenInText.size : c.ordinal,
+      ordinal: c.source === 'text' ? figures + seenInText.size : c.ordinal,
+      structure_id: c.structureId ?? null,
       page: c.page,
       name: c.name,
       canonical_smiles: r.canonicalSmiles,

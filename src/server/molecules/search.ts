@@ -56,7 +56,9 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
     const rows = await db
       .selectFrom('molecules')
       .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
+      .leftJoin('doc_structures', 'doc_structures.id', 'molecules.structure_id')
       .select(['molecules.id', 'molecules.doc_id', 'molecules.source', 'molecules.ordinal', 'molecules.page', 'molecules.name', 'molecules.canonical_smiles', 'molecules.inchikey', 'molecules.parent_smiles', 'kb_documents.title', 'kb_documents.type'])
+      .select(['molecules.structure_id', 'doc_structures.bbox', 'doc_structures.label'])
       .where('molecules.id', 'in', ids)
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -78,6 +80,7 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
         matched: extra.matched?.(r) ?? null,
         parent_smiles: r.parent_smiles,
         highlight: null,
+        ...(r.source === 'figure' ? { bbox: r.bbox ? (JSON.parse(r.bbox) as [number, number, number, number]) : null, label: r.label, structure_id: r.structure_id } : {}),
       }];
     });
   }

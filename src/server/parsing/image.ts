@@ -6,6 +6,7 @@ import { ocrText } from './tesseract';
 import sharp from 'sharp';
 import type { ParseResult, Progress } from './protocol';
 import { extractActivities, sentenceActivities } from '../chemdocs/activities';
+import { labelCandidates } from '../chemdocs/labels';
 
 export const OCR_UNAVAILABLE = 'OCR 不可用：服务器未安装 tesseract，图片未做文字识别';
 
@@ -36,7 +37,7 @@ export async function parseImage(file: string, title: string, progress: Progress
     if (!page.complete) notes.push('文字识别超过时限，部分文字未识别');
     if (!page.blocks.length) notes.push('图片中没有识别到文字');
     const body = toMarkdown(page.blocks).replace(/^<!-- page 1 -->\n*/, '');
-    return { markdown: `# ${title}\n\n${body}\n`, pageCount: 1, chunks: chunkBlocks(page.blocks), molecules: [], activities: extractActivities(page.blocks), notes };
+    return { markdown: `# ${title}\n\n${body}\n`, pageCount: 1, chunks: chunkBlocks(page.blocks), molecules: [], activities: extractActivities(page.blocks), labelBlocks: labelCandidates(page.blocks), notes };
   }
   if (engine.engine === 'none') return { markdown: `# ${title}\n`, pageCount: 1, chunks: [], molecules: [], notes: [OCR_UNAVAILABLE] };
   const wanted = engine.langs;

@@ -5,6 +5,7 @@ import { now } from '../db/database';
 import { INDEX_VERSION } from './index-version';
 import type { ParseResult } from './protocol';
 import { copyActivities, replaceActivities } from '../chemdocs/activity-store';
+import { copyStructures, writeStructures } from '../chemdocs/store';
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -47,6 +48,7 @@ async function writePassages(tx: Executor, docId: string, result: ParseResult) {
     await breathe();
   }
   await replaceActivities(tx, docId, result.activities ?? []);
+  await writeStructures(tx, docId, result.structures);
 }
 
 /**
@@ -108,6 +110,7 @@ export async function copyPassages(tx: Executor, docId: string, fromId: string):
   await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
     select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${fromId} order by idx`.execute(tx);
   await copyActivities(tx, fromId, docId);
+  await copyStructures(tx, docId, fromId);
 }
 
 /**

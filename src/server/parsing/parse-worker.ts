@@ -5,6 +5,7 @@ import { parseSdf } from './sdf';
 import { parseMarkdown } from './markdown';
 import { withTitle } from './chunks';
 import fs from 'node:fs';
+import { withStructures } from '../chemdocs/stage';
 import { TURN_FD, type ParseResult, type PoolMessage, type WorkerMessage } from './protocol';
 
 /**
@@ -78,9 +79,9 @@ process.on('message', (msg: PoolMessage) => {
     switch (task.kind) {
       // A page document's first passage also carries its title's words (SDF and PDB add their own).
       case 'pdf':
-        return parsePdf(task.path, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title) }));
+        return parsePdf(task.path, progress).then((r) => withStructures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'pdf', task.path, progress));
       case 'image':
-        return parseImage(task.path, task.title, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title) }));
+        return parseImage(task.path, task.title, progress).then((r) => withStructures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'image', task.path, progress));
       case 'sdf':
         return parseSdf(task.path, task.title, progress);
       case 'pdb':

@@ -7,6 +7,7 @@ import { ocrPdfPages } from './pdf-ocr';
 import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';
 import type { ParseResult, Progress } from './protocol';
 import { extractActivities } from '../chemdocs/activities';
+import { labelCandidates } from '../chemdocs/labels';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
@@ -69,7 +70,7 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
     progress(94, '正在建立检索索引');
     const chunks = chunkBlocks(blocks);
     const notes = [...ocr.notes, ...(chunks.length ? [] : ['未提取到文字'])];
-    return { markdown, pageCount: doc.numPages, chunks, molecules: [], activities: extractActivities(blocks), notes };
+    return { markdown, pageCount: doc.numPages, chunks, molecules: [], activities: extractActivities(blocks), labelBlocks: labelCandidates(blocks), notes };
   } finally {
     await close();
   }

@@ -1,5 +1,6 @@
 import type { PassageKind } from './navigation';
 import type { ParsedActivity } from '../chemdocs/activities';
+import type { Block } from './pdf-layout';
 
 /** What the parse worker is asked to do and what it answers (structured-clone messages). */
 export type ParseKind = 'pdf' | 'image' | 'sdf' | 'pdb' | 'markdown';
@@ -42,6 +43,20 @@ export interface ParseResult {
   activities?: ParsedActivity[];
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
+  /** The short text blocks of each page, where the structure stage looks for drawings' labels; not sent to the pool. */
+  labelBlocks?: Block[];
+  /** Structures read from the drawings of a PDF or image (issue 28 §1, chemdocs/document.ts). */
+  structures?: ParsedStructure[];
+}
+
+/** A structure drawing recognised on a page: box in PDF points (origin bottom-left), RDKit canonical SMILES. */
+export interface ParsedStructure {
+  page: number;
+  bbox: [number, number, number, number];
+  smiles: string;
+  confidence: number;
+  method: string;
+  label: string | null;
 }
 
 /**

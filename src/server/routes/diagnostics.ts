@@ -5,6 +5,7 @@ import { engineOf } from '../db/dialect';
 import { missingSetup } from '../online/sources';
 import { ocrEngineStatus } from '../parsing/ocr';
 import { requestLanguage } from '../i18n';
+import { osraVersion } from '../chemdocs/osra';
 import { ok, type App, type Services } from './types';
 
 /** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */
@@ -33,6 +34,7 @@ export default async function diagnosticsRoutes(app: App, { config, db, version,
       },
       ocr_engine: ocr.engine,
       ocr_detail: admin ? ocr.detail : null,
+      structure_recognition: { osra: await osraVersion() },
       mcp_path: '/mcp',
       node_version: process.version,
       uptime_seconds: Math.round(process.uptime()),

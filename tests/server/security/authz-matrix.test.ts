@@ -142,6 +142,9 @@ const EXPECTED: Record<string, Case> = {
   'GET /api/v1/knowledge_base/doc_markdown/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc_markdown/${o.sharedDoc}` }) },
   'GET /api/v1/knowledge_base/doc/:id/sar': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}/sar` }) },
   'GET /api/v1/knowledge_base/doc/:id/sar/export': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}/sar/export?format=csv` }) },
+  'GET /api/v1/knowledge_base/doc/:id/structures': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}/structures` }) },
+  // Any reader may correct a structure; the shared document has none, so an unknown structure is a 404 for every reader.
+  'PUT /api/v1/knowledge_base/doc/:id/structures/:sid': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/doc/${o.sharedDoc}/structures/1`, body: json({ smiles: 'CCO' }) }), expect: { owner: 404, token: 404, reader: 404 } },
   'GET /api/v1/knowledge_base/download/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/download/${o.sharedDoc}` }) },
   'GET /api/v1/knowledge_base/get_img/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/get_img/${o.sharedPng}` }) },
   'GET /api/v1/knowledge_base/get_folder/:id': { access: 'user', of: 'shared-read', call: (o) => ({ path: `${KB}/get_folder/${o.sharedFolder}` }) },

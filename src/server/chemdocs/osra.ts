@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+
+/** One structure OSRA printed: its SMILES, its own confidence estimate and its box in the image's pixels (top-left origin). */
+export interface OsraHit {
+  smiles: string;
+  /** OSRA's confidence estimate (roughly −5…5; above 0 is usually right). */
+  score: number;
+  /** [left, top, right, bottom] in pixels of the image read, or null when OSRA printed none. */
+  box: [number, number, number, number] | null;
+}
+
+/** What to install when `osra` is missing (progress texts and /test say it). */
+export const OSRA_MISSING = '服务器未安装 osra（Debian 软件包 osra），未识别图中的化学结构';
+
+/** Runs `osra` with one thread; resolves stdout, rejects with the error (code ENOENT when missing). */
+function run(args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('osra', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, encoding: 'utf8', env: { ...process.env, OMP_THREAD_LIMIT: '1', OMP_NUM_THREADS: '1' } }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
+  });
+}
+
+let found: { path: string | undefined; version: Promise<string | null> } | undefined;
+/** OSRA's version, or null when the command is not there (looked up again when PATH changes). */
+export function osraVersion(): Promise<string | null> {
+  if (found && found.path === process.env.PATH) return found.version;
+  const version = run(['--version'], 15_000)
+    .then((out) => out.match(/\d+\.\d+(\.\d+)?/)?.[0] ?? 'unknown')
+    .catch((err: NodeJS.ErrnoException & { stdout?: string }) => (err.code === 'ENOENT' ? null : 'unknown'));
+  found = { path: process.env.PATH, version };
+  return version;
+}
+
+/** Parses `osra -f can -p -c` output: "SMILES score x1xy1-x2xy2" per line. */
+export function parseOsraOutput(out: string): OsraHit[] {
+  const hits: OsraHit[] = [];
+  for (const line of out.split('\n')) {
+    const parts = line.trim().split(/\s+/);
+    if (!parts[0]) continue;
+    const smiles = parts[0];
+    const score = Number(parts[1]);
+    const m = parts[2]?.match(/^(-?\d+)x(-?\d+)-(-?\d+)x(-?\d+)$/);
+    hits.push({ smiles, score: Number.isFinite(score) ? score : 0, box: m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null });
+  }
+  return hits;
+}
+
+/**
+ * Reads the structures drawn in an image file with OSRA. `resolution` tells OSRA the image's dpi
+ * (it guesses otherwise); the run is killed after `timeoutMs`. A run that fails or times out finds nothing.
+ */
+export async function readStructures(file: string, { resolution, timeoutMs }: { resolution?: number; timeoutMs: number }): Promise<{ hits: OsraHit[]; timedOut: boolean; missing: boolean }> {
+  const args = ['-f', 'can', '-p', '-c', ...(resolution ? ['-r', String(resolution)] : []), file];
+  try {
+    return { hits: parseOsraOutput(await run(args, Math.max(1000, timeoutMs))), timedOut: false, missing: false };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { killed?: boolean };
+    return { hits: [], timedOut: !!e.killed, missing: e.code === 'ENOENT' };
+  }
+}

@@ -1,0 +1,156 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { loadRdkit } from '../chem/rdkit-loader';
+import { judge, type Judged } from './judge';
+import { readStructures, type OsraHit } from './osra';
+import { drawingRegions, overlap, shrink, type Gray, type PixelBox } from './regions';
+
+/** One structure read from a page image: where (pixels of that image), what, how sure, and how it was read. */
+export interface PageStructure {
+  box: PixelBox;
+  smiles: string;
+  inchiKey: string;
+  confidence: number;
+  method: string;
+}
+
+export interface PageLimits {
+  /** The page's recognition stops starting OSRA runs after this time (ms since the epoch). */
+  deadline: number;
+  /** One OSRA run at most this long. */
+  runMs?: number;
+  /** Regions read one by one at most (the largest first). */
+  maxRegions?: number;
+}
+
+/** Returned when the page is done, with whether its time ran out and whether OSRA is missing. */
+export interface PageReading {
+  structures: PageStructure[];
+  timedOut: boolean;
+  missing: boolean;
+  regions: number;
+}
+
+interface Candidate extends Judged {
+  box: PixelBox;
+  method: string;
+}
+
+/** Space kept around a region when it is cut out for OSRA, in points. */
+const PAD_PT = 6;
+const RUN_MS = 45_000;
+/** A region whose best reading scores below this is read again at another resolution. */
+const GOOD_ENOUGH = 0.9;
+
+async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
+  let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } });
+  if (crop) p = p.extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
+  if (factor !== 1 && crop) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
+  await p.png({ compressionLevel: 1 }).toFile(file);
+}
+
+/**
+ * Reads the structures drawn on one page image (issue 28 §1). `img` is the page at `dpi`; `text`
+ * holds its text runs in the same pixels (to tell drawings from paragraphs). Drawing regions are
+ * found by whitespace segmentation (regions.ts) and each is cut out and read by OSRA; a region read
+ * poorly is read again at half and at 1.5× the resolution; one OSRA pass over the whole page adds
+ * what the segmentation missed. Every reading is checked with RDKit (judge.ts) and, where readings
+ * of the same place disagree, the most plausible wins; readings that agree add to the confidence.
+ */
+export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits: PageLimits): Promise<PageReading> {
+  const scale = dpi / 72;
+  const runMs = limits.runMs ?? RUN_MS;
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'csai-osra-'));
+  const rdkit = await loadRdkit();
+  const candidates: Candidate[] = [];
+  let timedOut = false;
+  let missing = false;
+  const timeLeft = () => limits.deadline - Date.now();
+  const osra = async (file: string, resolution: number) => {
+    const left = timeLeft();
+    if (left < 1000) {
+      timedOut = true;
+      return [] as OsraHit[];
+    }
+    const r = await readStructures(file, { resolution, timeoutMs: Math.min(runMs, left) });
+    if (r.missing) missing = true;
+    if (r.timedOut) timedOut = true;
+    return r.hits;
+  };
+  const take = (hits: OsraHit[], toPage: (b: [number, number, number, number]) => PixelBox, whole: PixelBox, method: string) => {
+    const found: Candidate[] = [];
+    for (const h of hits) {
+      const j = judge(rdkit, h.smiles, h.score);
+      if (!j) continue;
+      found.push({ ...j, box: h.box ? clip(toPage(h.box), whole) : whole, method });
+    }
+    candidates.push(...found);
+    return found;
+  };
+  try {
+    const f = 4;
+    const small = shrink(img, f);
+    const regions = drawingRegions(small, { scale: scale / f, text: text.map((b) => b.map((v) => v / f) as PixelBox), maxRegions: limits.maxRegions ?? 16 }).map(
+      (b) => b.map((v) => v * f) as PixelBox,
+    );
+    const pad = Math.round(PAD_PT * scale);
+    const page: PixelBox = [0, 0, img.width, img.height];
+    for (let i = 0; i < regions.length && !missing; i++) {
+      const r = regions[i]!;
+      const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
+      const file = path.join(dir, `r${i}.png`);
+      await writePng(img, file, crop);
+      const at = (k: number) => (b: [number, number, number, number]) => [crop[0] + b[0] / k, crop[1] + b[1] / k, crop[0] + b[2] / k, crop[1] + b[3] / k] as PixelBox;
+      const first = take(await osra(file, dpi), at(1), crop, `osra region ${dpi} dpi`);
+      if (first.some((c) => c.score >= GOOD_ENOUGH)) continue;
+      // Read poorly or not at all: other resolutions.
+      for (const k of [0.5, 1.5]) {
+        if (missing || timeLeft() < 2000) break;
+        const other = path.join(dir, `r${i}-${k}.png`);
+        await writePng(img, other, crop, k);
+        const found = take(await osra(other, Math.round(dpi * k)), at(k), crop, `osra region ${Math.round(dpi * k)} dpi`);
+        if (found.some((c) => c.score >= GOOD_ENOUGH)) break;
+      }
+    }
+    if (!missing && timeLeft() > 3000) {
+      const file = path.join(dir, 'page.png');
+      await writePng(img, file);
+      take(await osra(file, dpi), (b) => b as PixelBox, page, `osra page ${dpi} dpi`);
+    }
+    return { structures: choose(candidates), timedOut, missing, regions: regions.length };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+function clip(b: PixelBox, to: PixelBox): PixelBox {
+  return [Math.max(to[0], Math.round(b[0])), Math.max(to[1], Math.round(b[1])), Math.min(to[2], Math.round(b[2])), Math.min(to[3], Math.round(b[3]))];
+}
+
+/**
+ * One structure per place: candidates whose boxes overlap are readings of the same drawing. Each
+ * gains from others of the same place that read the same molecule; the best of each place is kept.
+ */
+export function choose(candidates: Candidate[]): PageStructure[] {
+  const key = (c: Candidate) => c.inchiKey || c.smiles;
+  const scored = candidates.map((c) => {
+    const agree = candidates.filter((o) => o !== c && key(o) === key(c) && overlap(o.box, c.box) > 0.5).length;
+    return { c, total: c.score + 0.15 * Math.min(agree, 2), agree };
+  });
+  scored.sort((a, b) => b.total - a.total || (b.c.box[2] - b.c.box[0]) * (b.c.box[3] - b.c.box[1]) - (a.c.box[2] - a.c.box[0]) * (a.c.box[3] - a.c.box[1]));
+  const kept: { c: Candidate; total: number; agree: number }[] = [];
+  for (const s of scored) {
+    if (s.total < 0) continue;
+    if (kept.some((k) => overlap(k.c.box, s.c.box) > 0.5)) continue;
+    kept.push(s);
+  }
+  return kept.map(({ c, total, agree }) => ({
+    box: c.box,
+    smiles: c.smiles,
+    inchiKey: c.inchiKey,
+    confidence: Math.round(Math.max(0, Math.min(1, total)) * 1000) / 1000,
+    method: agree ? `${c.method}, ${agree + 1} readings agree` : c.method,
+  }));
+}
