@@ -35,7 +35,7 @@ const MAX_WORKERS = Number(process.env.CSAI_TEST_WORKERS) || 3;
 // one at a time (projects `server-alone` and `server-postgres-alone`). The parse-fairness file
 // waits for another user's page while OCR holds every parse process: beside other files' OCR the
 // machine, not the scheduler, decides when that page starts.
-const ALONE_FILES = ['tests/server/parse-memory.test.ts', 'tests/server/s3-storage.test.ts', 'tests/server/parse-fairness.test.ts'];
+const ALONE_FILES = ['tests/server/parsing/parse-memory.test.ts', 'tests/server/files/s3-storage.test.ts', 'tests/server/parsing/parse-fairness.test.ts'];
 // Importing the server (Fastify app, every route, tsx/vite transforms) took most of a server file's
 // time when each file got a fresh module graph. The projects `server` and `server-postgres` run
 // their files with isolate: false — a worker keeps its module graph from file to file. That is

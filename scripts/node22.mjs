@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 
 const NODE_MAJOR = 22;
 /** The subset: server files covering HTTP, pages, the database (migrations, sign-up), parse processes and the model engine. */
-const SERVER_FILES = ['tests/server/general.test.ts', 'tests/server/web.test.ts', 'tests/server/answering-markdown-safety.test.ts', 'tests/server/names-spoofing.test.ts'];
+const SERVER_FILES = ['tests/server/routes/general.test.ts', 'tests/server/routes/web.test.ts', 'tests/server/answering/markdown-safety.test.ts', 'tests/server/knowledge/names-spoofing.test.ts'];
 /** One end-to-end spec: the built server started by Playwright on Node 22, a browser against it. */
 const E2E_SPECS = ['tests/e2e/anonymous.spec.ts', 'tests/e2e/api-docs.spec.ts'];
 

@@ -1,5 +1,5 @@
 // /molecules: the molecule search screen, with the server's POST /mol/search answered by a fake
-// fetch (the search itself is tested against the real server in tests/server/molecules.test.ts).
+// fetch (the search itself is tested against the real server in tests/server/molecules/molecules.test.ts).
 import { act } from '../react-act';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';

@@ -1,4 +1,4 @@
-// A real MCP server over stdio, built from the official SDK, for tests/server/mcp-servers.test.ts:
+// A real MCP server over stdio, built from the official SDK, for tests/server/tools/mcp/mcp-servers.test.ts:
 // `echo` answers its text back; `die` exits the process in the middle of its call.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

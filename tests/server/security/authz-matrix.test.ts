@@ -199,7 +199,7 @@ const EXPECTED: Record<string, Case> = {
 
   // ---------- code runs (issue 13): the owner's private document mounted, the owner's kept file ----------
   // Someone else's document is not mounted: the run is refused (400) with the message an unknown id
-  // gets ("不在所附的文档中，或你无权读取"), so the refusal does not tell it exists (tests/server/sandbox.test.ts).
+  // gets ("不在所附的文档中，或你无权读取"), so the refusal does not tell it exists (tests/server/sandbox/sandbox.test.ts).
   'POST /api/v1/code/run': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/code/run', body: json({ code: 'print(1)', doc_ids: [o.privateDoc] }) }), expect: { reader: 400, stranger: 400, admin: 400 } },
   'GET /api/v1/code/artifacts/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/code/artifacts/${o.artifact}` }) },
   // Issue 33: every caller lists and deletes only their own files of runs without a question.

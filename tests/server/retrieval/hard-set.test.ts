@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docPath, loadHardSet } from '../../../bench/retrieval-eval';
+import { CITED_TOP, citedPassages, nothingRelevant, rerank, RERANK_WEIGHTS } from '../../../src/server/retrieval/rerank';
+import type { Passage } from '../../../src/server/retrieval/search';
+
+// Issue 17's evaluation set (bench/data/retrieval-hard.json) and the second stage it measures.
+const ROOT = path.resolve(__dirname, '../../..');
+const set = loadHardSet(ROOT);
+const HAN = /\p{Script=Han}/u;
+
+describe('the hard retrieval set', () => {
+  it('has at least 150 questions over at least 8 documents of four kinds, 20 unanswerable, some on tables', () => {
+    expect(set.questions.length).toBeGreaterThanOrEqual(150);
+    expect(Object.keys(set.docs).length).toBeGreaterThanOrEqual(8);
+    expect(new Set(Object.values(set.docs).map((d) => d.kind))).toEqual(new Set(['pdf-zh', 'pdf-en', 'ocr-image', 'sdf']));
+    expect(set.questions.filter((q) => q.type === 'unanswerable').length).toBeGreaterThanOrEqual(20);
+    expect(set.questions.filter((q) => q.type === 'table').length).toBeGreaterThanOrEqual(5);
+    expect(new Set(set.questions.map((q) => q.question)).size).toBe(set.questions.length);
+  });
+
+  it('points every answerable question at a document of the set and a page inside it, and none of the others', () => {
+    for (const q of set.questions) {
+      if (q.type === 'unanswerable') {
+        expect([q.doc, q.page], q.question).toEqual([null, null]);
+        continue;
+      }
+      const doc = set.docs[q.doc!];
+      expect(doc, q.question).toBeDefined();
+      if (doc!.pages !== null) expect(q.page!, q.question).toBeLessThanOrEqual(doc!.pages);
+      if (doc!.kind === 'sdf') expect(q.contains, q.question).toBeTruthy();
+      if (q.lang === 'zh') expect(q.question).toMatch(HAN);
+      else expect(q.question).not.toMatch(HAN);
+    }
+  });
+
+  it('names system documents by an absolute path', () => {
+    for (const doc of Object.values(set.docs)) if (doc.source === 'system') expect(path.isAbsolute(docPath(ROOT, doc))).toBe(true);
+    for (const doc of Object.values(set.docs)) if (doc.source === 'system' && fs.existsSync('/usr/share/doc')) expect(typeof doc.file).toBe('string');
+  });
+});
+
+const passage = (text: string, score: number): Passage => ({ docId: 'd', page: 1, bbox: null, text, score });
+
+describe('the second stage', () => {
+  it('puts the passage holding the question’s words together and in its heading above a longer BM25 winner', () => {
+    const ranked = rerank('CTEX 套装的 Basic 和 Full 版本有什么区别', [
+      passage('9 LATEX 2.09和LATEX 2ε有什么区别？\nLATEX 2ε对LATEX 2.09做了很大的改进，增加了很多新功能。', 10),
+      passage('17 CTEX中文套装软件的Basic和Full版本都有什么区别？\nBasic版本中的MiKTEX只有最基本的LATEX系统。', 8),
+    ]);
+    expect(ranked[0]!.text.startsWith('17 CTEX')).toBe(true);
+    expect(ranked[0]!.coverage).toBeGreaterThan(ranked[1]!.coverage);
+  });
+
+  it('sends a contents line to the bottom even when BM25 ranked it first', () => {
+    const ranked = rerank('Basic 和 Full 版本', [passage('17 CTEX中文套装软件的Basic和Full版本都有什么区别？. . . . . . . . 9\n18 CTEX-Fonts都是干什么的？. . . . . . . . 9', 20), passage('Basic版本所需的安装空间为一百多兆，Full版本需要六百多兆。', 5)]);
+    expect(ranked[0]!.text.startsWith('Basic版本')).toBe(true);
+  });
+
+  it('abstains when no passage covers enough of the question, and cites retrieval’s top five otherwise', () => {
+    const off = rerank('阿司匹林的分子量是多少', [passage('CTEX是一个关于TEX的中文网站。', 3), passage('表格中使用p参数的列如何改变对齐方式？', 2)]);
+    expect(nothingRelevant(off)).toBe(true);
+    expect(citedPassages(off)).toEqual([]);
+    const on = rerank('表格 p 参数 列 对齐', [1, 2, 3, 4, 5, 6, 7].map((i) => ({ ...passage(`表格的列参数中的p参数可以指定列的宽度和对齐方式，例 ${i}。`, 10 - i), page: i })));
+    expect(nothingRelevant(on)).toBe(false);
+    expect(citedPassages(on)).toEqual(on.slice(0, CITED_TOP));
+  });
+
+  it('puts a passage holding the Latin name a Chinese question asks about above ones sharing only its Chinese words', () => {
+    const faq = [1, 2, 3].map((i) => passage(`${60 + i} 分栏文档中为何某些位置选项不起作用？在不同的系统上设置选项${i}的效果不同。`, 10));
+    const row = passage('表2: tlmgr option的部分可用选项\nautobackup | 升级操作是否备份\ndesktop_integration | 仅Windows:创建开始菜单的快捷方式', 6);
+    const q = 'desktop_integration 选项在哪个系统上起作用';
+    expect(rerank(q, [...faq, row])[0]!.text.startsWith('表2')).toBe(true);
+    // Without the rule, the FAQ entries' words and BM25 score carried them above it.
+    expect(rerank(q, [...faq, row], { ...RERANK_WEIGHTS, nameMissing: 1 })[0]!.text.startsWith('表2')).toBe(false);
+    // A Latin word most candidates hold (TeX) names nothing in particular: nobody loses for lacking it.
+    const tex = [passage('TeX 的宏包都装在 texmf 目录下，安装宏包时放到这里。', 10), passage('TeX 发行版自带常用的宏包。', 9), passage('宏包的安装方法：先下载再刷新文件名数据库，宏包就能用了。', 8)];
+    expect(rerank('TeX 宏包怎样安装', tex).map((p) => p.score)).toEqual(rerank('TeX 宏包怎样安装', tex, { ...RERANK_WEIGHTS, nameMissing: 1 }).map((p) => p.score));
+  });
+
+  it('cites in retrieval’s order, one passage per page first, and keeps a weak passage only when it shares the subject', () => {
+    const onPage = (page: number, text: string, score: number) => ({ ...passage(text, score), page });
+    const ranked = rerank('CTEX 套装 区别', [
+      onPage(9, '17 CTEX套装的Basic和Full版本有什么区别？\nFull版本包含完整的MiKTEX。', 10),
+      onPage(9, '18 CTEX-Fonts和CTEX套装有什么区别？\n它们是套装之外单独的安装包。', 9),
+      onPage(8, '15 如何升级MiKTEX？\nCTEX套装中的MiKTEX可以用更新向导升级。', 8),
+      onPage(7, '行距可以用 linespread 命令调整。', 7),
+    ]);
+    // One passage per page first: the ranking moves the second passage of page 9 below pages 8 and 7.
+    expect(ranked.map((p) => p.page)).toEqual([9, 8, 7, 9]);
+    // The page-7 passage covers nothing of the question: cited only when the caller says it is related.
+    expect(citedPassages(ranked, () => false).map((p) => p.text.slice(0, 2))).toEqual(['17', '15', '18']);
+    expect(citedPassages(ranked).map((p) => p.page)).toEqual([9, 8, 7, 9]);
+  });
+
+  it('abstains on a Chinese question naming, in Latin letters, something no candidate mentions', () => {
+    const proxy = [passage('Overleaf 服务器的反向代理配置：在配置文件中设置端口和域名。', 5), passage('配置反向代理后重启服务。', 3)];
+    expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理', proxy))).toBe(true);
+    expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理', [passage('Nginx 反向代理的配置：在 nginx.conf 中设置 proxy_pass。', 5), ...proxy]))).toBe(false);
+    // A name inside a longer index word is mentioned (MMFF in r_mmffld_potential_energy).
+    const sdf = passage('ZINC03814457 r_mmffld_potential_energy -89.4303 model.ccratio 1', 4);
+    expect(nothingRelevant(rerank('哪个分子的 MMFF 势能是 -89.4303', [sdf]))).toBe(false);
+  });
+
+  it('asks more coverage of an English question when two of its words are in no candidate', () => {
+    const mime = [passage('An inode/mount-point is a subclass of inode/directory.', 5)];
+    expect(nothingRelevant(rerank('What is the boiling point of ethanol?', mime))).toBe(true);
+    expect(nothingRelevant(rerank('Which mount point type is a subclass of inode/directory?', mime))).toBe(false);
+  });
+
+  it('puts at most one passage of a page in the first five; the others of that page follow them', () => {
+    const on = (page: number, text: string, score: number): Passage => ({ docId: 'd', page, bbox: null, text, score });
+    const ranked = rerank('行距 设置', [on(1, '行距的设置：第一段。', 10), on(1, '行距的设置：第二段。', 9.9), on(2, '行距 设置 例子。', 5), on(3, '设置行距。', 4), on(4, '行距设置。', 3), on(5, '设置 行距 表。', 2), on(6, '行距。', 1)]);
+    expect(ranked.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 1, 6]);
+  });
+});

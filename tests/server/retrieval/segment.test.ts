@@ -1,0 +1,95 @@
+import SQLite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { alternativesOf, chemToken, matchQuery, queryTerms, segmentForIndex, tokens } from '../../../src/server/text/segment';
+
+describe('index tokens', () => {
+  it('splits Chinese into words and adds character bigrams for unknown names', () => {
+    const t = tokens('阿司匹林是一种解热镇痛药');
+    expect(t).toEqual(expect.arrayContaining(['阿司匹林', '解热', '镇痛']));
+    // ICU does not know 布洛芬; the bigrams still make it findable.
+    expect(tokens('布洛芬')).toEqual(expect.arrayContaining(['布洛', '洛芬']));
+  });
+
+  it('keeps CAS numbers, SMILES and formulas whole', () => {
+    const t = tokens('阿司匹林（CAS 50-78-2，C9H8O4）的 SMILES 是 CC(=O)Oc1ccccc1C(=O)O。');
+    expect(t).toContain(chemToken('50-78-2'));
+    expect(t).toContain(chemToken('CC(=O)Oc1ccccc1C(=O)O'));
+    expect(t).toContain('c9h8o4');
+    // No fragments of the SMILES leak in as words.
+    expect(t).not.toContain('oc1ccccc1c');
+  });
+
+  it('lower-cases English and drops punctuation', () => {
+    expect(tokens('Kinase Inhibitors, e.g. Imatinib!')).toEqual(['kinase', 'kinas', 'inhibitors', 'inhibitor', 'e.g', 'imatinib']);
+  });
+
+  it('indexes an English word with its stem and asks for the stem, so one form finds the others', () => {
+    expect(tokens('Compounds were classified')).toEqual(['compounds', 'compound', 'were', 'classified', 'classifi']);
+    expect(matchQuery('classifying compound')).toBe('"classifi" OR "compound"');
+    // Function words, short words, names with digits and Chinese are not stemmed.
+    expect(tokens('this IC50 was 布洛芬')).toEqual(expect.arrayContaining(['this', 'ic50', 'was', '布洛', '洛芬']));
+    expect(tokens('this IC50 was')).not.toEqual(expect.arrayContaining(['thi']));
+    expect(tokens('this IC50 was').filter((t) => !t.startsWith('ic50'))).toEqual(['this', 'was']);
+  });
+
+  it('turns a question into an OR of quoted tokens, without lone Chinese characters', () => {
+    expect(matchQuery('布洛芬的剂量')!.split(' OR ').sort()).toEqual(['"剂量"', '"布洛"', '"洛芬"', '"的剂"', '"芬的"'].sort());
+    expect(matchQuery('   ')).toBeNull();
+    expect(matchQuery('"); drop table x; --')).toContain('"drop"');
+  });
+
+  it('leaves out how a Chinese question asks (怎样, 为什么) and the character pairs reaching into those words', () => {
+    const terms = matchQuery('刚装好的 TeX Live 为什么还要马上升级宏包')!.split(' OR ');
+    expect(terms).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"tex"', '"live"', '"马上"']));
+    for (const asked of ['"为什么"', '"什么"', '"为什"', '"么还"']) expect(terms).not.toContain(asked);
+    // A question made only of such words still searches.
+    expect(matchQuery('为什么')).not.toBeNull();
+  });
+
+  it('indexes a file name or host joined by dots also as its parts, so its words find it', () => {
+    expect(segmentForIndex('执行 Z:\\install-tl-windows.bat --no-gui').split(' ')).toEqual(expect.arrayContaining(['windows.bat', 'windows', 'bat', 'gui']));
+    expect(segmentForIndex('Fudan University’s template').split(' ')).toEqual(expect.arrayContaining(['university’s', 'university']));
+    // Version numbers and section numbers are not split into digits.
+    expect(segmentForIndex('v0.4 3.1节').split(' ')).not.toContain('4');
+  });
+});
+
+describe('BM25 over the segmented text (FTS5)', () => {
+  const db = new SQLite(':memory:');
+  db.exec(`create virtual table f using fts5(t, tokenize='unicode61 remove_diacritics 2')`);
+  const docs = [
+    '布洛芬是一种非甾体抗炎药，用于缓解疼痛。',
+    '本品含布地奈德，可缓解哮喘；辅料含芬太尼之外的成分。',
+    '阿司匹林（CAS 50-78-2）的 SMILES 是 CC(=O)Oc1ccccc1C(=O)O。',
+    '对乙酰氨基酚的 SMILES 是 CC(=O)Nc1ccc(O)cc1。',
+  ];
+  docs.forEach((d, i) => db.prepare('insert into f(rowid, t) values (?, ?)').run(i + 1, segmentForIndex(d)));
+  const top = (q: string) => (db.prepare('select rowid from f where f match ? order by bm25(f)').all(matchQuery(q)) as Array<{ rowid: number }>).map((r) => r.rowid);
+
+  it('ranks the passage with the whole drug name first', () => {
+    expect(top('布洛芬')[0]).toBe(1);
+  });
+
+  it('finds a compound by CAS number and by exact SMILES', () => {
+    expect(top('50-78-2')).toEqual([3]);
+    expect(top('CC(=O)Nc1ccc(O)cc1')).toEqual([4]);
+  });
+});
+
+describe('query expansion with the lexicon (text/synonyms.ts)', () => {
+  it('finds the equivalents of a question word, Chinese and English, and nothing for other words', () => {
+    const alts = alternativesOf('怎样把仓库换成国内镜像');
+    expect(alts.get('仓库')).toContain('repository');
+    expect(alts.get('镜像')).toContain('mirror');
+    // A plural finds its singular's entry (under the stem the question asks for).
+    expect(alternativesOf('Is this manual meant for beginners?').get('beginn')).toEqual(expect.arrayContaining(['newbie', '初学者']));
+    expect(alternativesOf('布洛芬的剂量').size).toBe(0);
+  });
+
+  it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
+    expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
+    // The index query holds the equivalents' tokens only when asked to.
+    expect(queryTerms('升级宏包')).not.toContain('"update"');
+    expect(queryTerms('升级宏包', { expand: true })).toEqual(expect.arrayContaining(['"升级"', '"宏包"', '"updat"', '"更新"', '"packag"']));
+  });
+});
