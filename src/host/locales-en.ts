@@ -150,6 +150,7 @@ export const hostEn = {
     structures: 'Structures in drawings',
     structures_osra: 'OSRA {{version}}',
     structures_none: 'Unavailable: osra is not installed (install the Debian package osra, or run npm run setup)',
+    structures_none_user: 'Unavailable: structure recognition is not enabled on this server; ask your administrator',
     model: 'Model',
     reasoning_model: 'Reasoning model',
     storage: 'Storage',

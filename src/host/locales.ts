@@ -161,6 +161,7 @@ export const hostZh = {
     structures: '图中化学结构识别',
     structures_osra: 'OSRA {{version}}',
     structures_none: '不可用：未安装 osra（请安装 Debian 软件包 osra，或运行 npm run setup）',
+    structures_none_user: '不可用：本服务器未启用图中结构识别，如需使用请联系管理员',
     model: '模型',
     reasoning_model: '推理模型',
     storage: '存储',

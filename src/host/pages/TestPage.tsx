@@ -58,7 +58,8 @@ export default function TestPage() {
               </dd>
               <dt>{t('test.structures')}</dt>
               <dd data-structure-recognition={info.structure_recognition.osra ? 'osra' : 'none'}>
-                {info.structure_recognition.osra ? t('test.structures_osra', { version: info.structure_recognition.osra }) : t('test.structures_none')}
+                {/* What to install is for administrators (issue 32 §2); others are told to ask theirs. */}
+                {info.structure_recognition.osra ? t('test.structures_osra', { version: info.structure_recognition.osra }) : t(info.storage.data_dir !== null ? 'test.structures_none' : 'test.structures_none_user')}
               </dd>
               <dt>{t('test.storage')}</dt>
               <dd>{info.storage.kind === 'postgresql' ? 'PostgreSQL' : 'SQLite'}</dd>
