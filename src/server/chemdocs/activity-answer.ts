@@ -7,9 +7,12 @@
  */
 import type { ActivityFilter, LinkedActivity } from '../../contract/chemdocs';
 import { intelligenceSearchOutput, type IntelligenceSearchOutput, type MoleculeHit } from '../../contract/molecules';
-import type { NumberedPassage } from '../answering/engine';
-import { activityText } from './activity-filter';
-import { concentrationUnit, targetIn, toNanomolar } from './activities';
+import type { RetrievedPassage } from '../retrieval/knowledge-port';
+import { activityText } from '../molecules/activity-filter';
+import { concentrationUnit, targetIn, toNanomolar } from '../parsing/chemistry/activities';
+
+/** A record or table row numbered as the answer cites it (answering/engine.ts `NumberedPassage`, same shape). */
+type NumberedPassage = RetrievedPassage & { n: number };
 
 /** Functional groups a question may name (Chinese and English), as SMARTS for a substructure search. */
 export const FUNCTIONAL_GROUPS: Array<{ words: RegExp; name: string; smarts: string }> = [

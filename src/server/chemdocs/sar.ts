@@ -7,8 +7,8 @@
 import type { LinkedActivity, SarResult, SarRow } from '../../contract/chemdocs';
 import { canAccess, docReadable, type Viewer } from '../access/access';
 import type { Db } from '../db/database';
-import { documentActivities } from './activity-filter';
-import { normaliseLabel } from './labels';
+import { documentActivities } from '../molecules/activity-filter';
+import { normaliseLabel } from '../parsing/chemistry/labels';
 
 const columnKey = (a: Pick<LinkedActivity, 'measure' | 'target' | 'concentration'>) => `${a.measure}|${a.target ?? ''}|${a.concentration ?? ''}`;
 

@@ -620,7 +620,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0028_doc_activities': {
     async up(db: Kysely<unknown>) {
-      // Issue 28 §2: activities read from a document's tables and sentences (chemdocs/activities.ts),
+      // Issue 28 §2: activities read from a document's tables and sentences (parsing/chemistry/activities.ts),
       // linked to its structures by (doc_id, label); gone with the document.
       await db.schema
         .createTable('doc_activities')

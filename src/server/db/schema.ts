@@ -396,7 +396,7 @@ export interface DocActivityTable {
   page: number | null;
   /** JSON [x0, y0, x1, y1] in PDF points (origin bottom-left), or null. */
   bbox: string | null;
-  /** The compound's label key (chemdocs/labels.ts). */
+  /** The compound's label key (parsing/chemistry/labels.ts). */
   label: string | null;
   target: string | null;
   measure: 'IC50' | 'Ki' | 'Kd' | 'EC50' | 'inhibition';

@@ -25,7 +25,7 @@ import { nextFreeName } from './names';
 import { documentTypeOf, isImage, mimeOf, type FileKind } from './sniff';
 import { serialiser } from './serial';
 import { copyMolecules } from '../molecules/indexing';
-import { copyActivities } from '../chemdocs/activity-store';
+import { copyActivities } from '../parsing/chemistry/activity-store';
 
 /** A file received in full and checked, waiting to become a document. */
 export interface IncomingFile {

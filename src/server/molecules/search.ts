@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import { docReadable, type Viewer } from '../access/access';
 import { fingerprintWords, moleculeFingerprints } from './fingerprints';
 import type { ActivityFilter } from '../../contract/chemdocs';
-import { linkedMolecules, withActivities } from '../chemdocs/activity-filter';
+import { linkedMolecules, withActivities } from './activity-filter';
 
 /** Candidates a chemistry worker matches in one call (~0.1 ms each), and calls in flight at once. */
 const MATCH_CHUNK = 1500;
@@ -19,7 +19,7 @@ export interface MoleculeQuery {
   topK?: number;
   /** Exact search also finds the query's salts, mixtures and charged forms by their standardised parent (default true). */
   matchParent?: boolean;
-  /** Only molecules linked to an activity satisfying this (chemdocs/activity-filter.ts). */
+  /** Only molecules linked to an activity satisfying this (molecules/activity-filter.ts). */
   activity?: ActivityFilter;
 }
 

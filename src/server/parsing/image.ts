@@ -5,8 +5,8 @@ import { readImageFile } from './ppocr';
 import { ocrText } from './tesseract';
 import sharp from 'sharp';
 import type { ParseResult, Progress } from './protocol';
-import { extractActivities, sentenceActivities } from '../chemdocs/activities';
-import { labelCandidates } from '../chemdocs/labels';
+import { extractActivities, sentenceActivities } from './chemistry/activities';
+import { labelCandidates } from './chemistry/labels';
 
 export const OCR_UNAVAILABLE = 'OCR 不可用：服务器未安装 tesseract，图片未做文字识别';
 

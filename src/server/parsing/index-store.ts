@@ -4,8 +4,8 @@ import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { INDEX_VERSION } from './index-version';
 import type { ParseResult } from './protocol';
-import { copyActivities, replaceActivities } from '../chemdocs/activity-store';
-import { copyStructures, writeStructures } from '../chemdocs/store';
+import { copyActivities, replaceActivities } from './chemistry/activity-store';
+import { copyStructures, writeStructures } from './chemistry/store';
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 

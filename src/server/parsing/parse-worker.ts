@@ -5,7 +5,7 @@ import { parseSdf } from './sdf';
 import { parseMarkdown } from './markdown';
 import { withTitle } from './chunks';
 import fs from 'node:fs';
-import { withStructures } from '../chemdocs/stage';
+import { withStructures } from './chemistry/stage';
 import { TURN_FD, type ParseResult, type PoolMessage, type WorkerMessage } from './protocol';
 
 /**

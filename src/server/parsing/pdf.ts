@@ -6,8 +6,8 @@ import { chunkBlocks } from './chunks';
 import { ocrPdfPages } from './pdf-ocr';
 import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';
 import type { ParseResult, Progress } from './protocol';
-import { extractActivities } from '../chemdocs/activities';
-import { labelCandidates } from '../chemdocs/labels';
+import { extractActivities } from './chemistry/activities';
+import { labelCandidates } from './chemistry/labels';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 

@@ -1,5 +1,5 @@
 import type { PassageKind } from './navigation';
-import type { ParsedActivity } from '../chemdocs/activities';
+import type { ParsedActivity } from './chemistry/activities';
 import type { Block } from './pdf-layout';
 
 /** What the parse worker is asked to do and what it answers (structured-clone messages). */
@@ -39,13 +39,13 @@ export interface ParseResult {
   pageCount: number | null;
   chunks: ParsedChunk[];
   molecules: ParsedMolecule[];
-  /** Activities read from tables and sentences (issue 28 §2, chemdocs/activities.ts); absent: none. */
+  /** Activities read from tables and sentences (issue 28 §2, parsing/chemistry/activities.ts); absent: none. */
   activities?: ParsedActivity[];
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
   /** The short text blocks of each page, where the structure stage looks for drawings' labels; not sent to the pool. */
   labelBlocks?: Block[];
-  /** Structures read from the drawings of a PDF or image (issue 28 §1, chemdocs/document.ts). */
+  /** Structures read from the drawings of a PDF or image (issue 28 §1, parsing/chemistry/document.ts). */
   structures?: ParsedStructure[];
 }
 

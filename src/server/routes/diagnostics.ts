@@ -5,7 +5,7 @@ import { engineOf } from '../db/dialect';
 import { missingSetup } from '../online/sources';
 import { ocrEngineStatus } from '../parsing/ocr';
 import { requestLanguage } from '../i18n';
-import { osraVersion } from '../chemdocs/osra';
+import { osraVersion } from '../parsing/chemistry/osra';
 import { ok, type App, type Services } from './types';
 
 /** GET /api/v1/diagnostics (signed-in users): version, answer engine, storage, optional services. */

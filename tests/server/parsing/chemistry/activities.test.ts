@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellValue, columnOf, extractActivities, sentenceActivities, tableActivities, targetIn, toNanomolar } from '../../../src/server/chemdocs/activities';
-import { layoutDocument, type Block, type Run } from '../../../src/server/parsing/pdf-layout';
+import { cellValue, columnOf, extractActivities, sentenceActivities, tableActivities, targetIn, toNanomolar } from '../../../../src/server/parsing/chemistry/activities';
+import { layoutDocument, type Block, type Run } from '../../../../src/server/parsing/pdf-layout';
 
 const table = (rows: string[][], extra: Partial<Block> = {}): Block => ({ kind: 'table', page: 3, bbox: [50, 300, 550, 400], text: rows.map((r) => r.join(' ')).join('\n'), rows, size: 9, ...extra });
 const pick = (a: { label: string | null; target: string | null; measure: string; relation: string; value: number; unit: string; valueNm: number | null; concentration: string | null }) => ({ label: a.label, target: a.target, measure: a.measure, relation: a.relation, value: a.value, unit: a.unit, valueNm: a.valueNm, concentration: a.concentration });

@@ -3,7 +3,7 @@
  * them (activities.ts), replaced whenever its passages are (parse, re-index, a twin's copy).
  */
 import { sql } from 'kysely';
-import type { Executor } from '../db/database';
+import type { Executor } from '../../db/database';
 import type { ParsedActivity } from './activities';
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,4 +1,4 @@
-import type { ParseResult, Progress } from '../parsing/protocol';
+import type { ParseResult, Progress } from '../protocol';
 import { imageStructures, pdfStructures } from './document';
 import { labelNear } from './labels';
 

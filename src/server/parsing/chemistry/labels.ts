@@ -12,7 +12,7 @@
  *
  * Pure functions over `parsing/pdf-layout.ts` blocks (PDF points, origin bottom-left).
  */
-import type { Block, Box } from '../parsing/pdf-layout.js';
+import type { Block, Box } from '../pdf-layout.js';
 
 /** Words (Chinese and English) that may stand before a compound's identifier. */
 const PREFIX =

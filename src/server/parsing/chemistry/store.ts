@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database';
-import type { ParsedStructure } from '../parsing/protocol';
+import type { Executor } from '../../db/database';
+import type { ParsedStructure } from '../protocol';
 
 type Box = [number, number, number, number];
 

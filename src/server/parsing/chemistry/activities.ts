@@ -16,7 +16,7 @@
  *
  * Pure functions over plain data; no I/O.
  */
-import type { Block, Box } from '../parsing/pdf-layout.js';
+import type { Block, Box } from '../pdf-layout.js';
 import { normaliseLabel } from './labels.js';
 
 export const MEASURES = ['IC50', 'Ki', 'Kd', 'EC50', 'inhibition'] as const;

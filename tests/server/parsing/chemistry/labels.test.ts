@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labelNear, normaliseLabel } from '../../../src/server/chemdocs/labels';
-import { layoutDocument, type Block, type Box, type Run } from '../../../src/server/parsing/pdf-layout';
+import { labelNear, normaliseLabel } from '../../../../src/server/parsing/chemistry/labels';
+import { layoutDocument, type Block, type Box, type Run } from '../../../../src/server/parsing/pdf-layout';
 
 const block = (text: string, bbox: Box, extra: Partial<Block> = {}): Block => ({ kind: 'paragraph', page: 1, bbox, text, size: 10, ...extra });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { loadRdkit } from '../chem/rdkit-loader';
+import { loadRdkit } from '../../chem/rdkit-loader';
 import { judge, type Judged } from './judge';
 import { readStructures, type OsraHit } from './osra';
 import { drawingRegions, overlap, shrink, type Gray, type PixelBox } from './regions';
