@@ -23,8 +23,8 @@ export const docStructuresResult = z.object({ structures: z.array(docStructure) 
 export type DocStructuresResult = z.infer<typeof docStructuresResult>;
 
 export const structureParams = z.object({
-  id: z.string({ error: '文档 ID 不正确' }).min(1, '文档 ID 不正确'),
-  sid: z.coerce.number({ error: '结构 ID 必须是正整数' }).int('结构 ID 必须是正整数').positive('结构 ID 必须是正整数'),
+  id: z.string({ error: '文档 ID 不正确' }).min(1, '文档 ID 不正确').max(100, '文档 ID 不正确'),
+  sid: z.string().max(20, '结构 ID 必须是正整数').pipe(z.coerce.number<string>({ error: '结构 ID 必须是正整数' }).int('结构 ID 必须是正整数').positive('结构 ID 必须是正整数')),
 });
 
 /** A reader's correction: the right structure as SMILES or as a molfile (from the chemical editor), one of the two. */
