@@ -191,6 +191,16 @@ export async function signedInUser(server: TestServer, opts: { email?: string; n
   return { client, email, password, id: res.body.data.id };
 }
 
+/** Makes a signed-up user an administrator (who alone sees how to enable a tool that is off: issue 32 §2). */
+export function makeAdmin(server: TestServer, email: string) {
+  const db = server.sqlite();
+  try {
+    db.prepare('update users set is_admin = 1 where email = ?').run(email);
+  } finally {
+    db.close();
+  }
+}
+
 let phoneCounter = 0;
 /** A unique mainland mobile number (11 digits starting 13x) for this test run. */
 export const uniquePhone = () =>

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockingTask } from '../../../src/contract/docking';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
+import { makeAdmin, signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents } from '../answering-helpers';
 
@@ -246,7 +246,10 @@ describe('docking', () => {
 
   it('lists the docking tools disabled with the install line when Vina or Open Babel is missing', async () => {
     type Group = { tools: Array<{ value: string; enabled: boolean; description: string }> };
-    const tools = async () => (await alice.client.get<Group[]>('/api/v1/tools')).body.data.flatMap((g) => g.tools);
+    // The install line is for an administrator's eyes (issue 32 §2).
+    const admin = await signedInUser(server);
+    makeAdmin(server, admin.email);
+    const tools = async () => (await admin.client.get<Group[]>('/api/v1/tools')).body.data.flatMap((g) => g.tools);
     expect((await tools()).find((t) => t.value === 'docking_submit')!.enabled).toBe(true);
     const saved = process.env.PATH;
     process.env.PATH = '/nonexistent';

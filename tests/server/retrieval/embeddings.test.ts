@@ -13,16 +13,18 @@ import { KB, makePdf, upload, waitParsed } from '../knowledge-helpers';
 
 const MODEL = 'test-hash-256';
 
-// A small paper about four topics, one per page. The question below paraphrases page 2 with other
-// word forms ("catalytic hydrogenations" for "catalysts hydrogenate"): BM25 over whole words
-// finds only the pages sharing "of", while the n-gram embedding sees the shared stems.
+// A small paper about four topics, one per page. The question below paraphrases page 2 with
+// related words whose English stems still differ ("catalytic hydrogenolysis of alkenyl" for
+// "catalysts hydrogenate alkenes": catalyt/catalyst, hydrogenolysi/hydrogen, alkenyl/alken):
+// BM25 over word stems finds only the pages sharing "of", while the n-gram embedding sees the
+// shared letters.
 const chemistryPdf = makePdf([
   ['Aspirin synthesis', 'Salicylic acid is acetylated with acetic anhydride to give aspirin.'],
   ['Reduction', 'Palladium catalysts hydrogenate alkenes rapidly under mild pressure.'],
   ['Crystal growth', 'Slow evaporation of the solvent gives large crystals of the product.'],
   ['Kinase assays', 'The inhibitor blocks the activity of the enzyme at low concentration.'],
 ]);
-const PARAPHRASE = 'catalytic hydrogenations of an alkene';
+const PARAPHRASE = 'catalytic hydrogenolysis of alkenyl groups';
 const polymerPdf = makePdf([
   ['Polymer chemistry', 'Polystyrene is made by radical polymerisation of styrene monomer.'],
   ['Processing', 'Extrusion of the polymer melt gives films and fibres.'],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeExecutionResult } from '../../../src/contract/code';
 import { memoryCap } from '../../../src/server/sandbox/cgroup';
-import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
+import { makeAdmin, signedInUser, startServer, type Client, type TestServer } from '../helpers';
 
 // Issue 13 §2: the memory limit is the whole run's, not each process's. With a memory cgroup
 // (v2, or the v1 memory controller) every process the code starts shares one cap; prlimit alone
@@ -19,7 +19,10 @@ let alice: Client;
 
 beforeAll(async () => {
   server = await startServer({ CSAI_SANDBOX_MEMORY_MB: '256', CSAI_SANDBOX_TIMEOUT_MS: '20000', CSAI_SANDBOX_CPU_SECONDS: '15' });
-  ({ client: alice } = await signedInUser(server));
+  const signed = await signedInUser(server);
+  alice = signed.client;
+  // An administrator: the tool list shows the memory cap to administrators (issue 32 §2).
+  makeAdmin(server, signed.email);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeExecutionResult } from '../../../src/contract/code';
-import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
+import { makeAdmin, signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents } from '../answering-helpers';
 import { until } from '../until';
@@ -393,7 +393,9 @@ describe('without bubblewrap', () => {
   it('lists code execution disabled with the reason, on /tools and /diagnostics, and never runs code', async () => {
     const off = await startServer({ CSAI_SANDBOX_BWRAP: '/nonexistent/bwrap' });
     try {
-      const { client } = await signedInUser(off);
+      const { client, email } = await signedInUser(off);
+      // How to enable it is for an administrator's eyes (issue 32 §2).
+      makeAdmin(off, email);
       const tools = await client.get<Array<{ tools: Array<{ value: string; enabled: boolean; description: string }> }>>('/api/v1/tools');
       const entry = tools.body.data.flatMap((g) => g.tools).find((t) => t.value === 'code_execution')!;
       expect(entry.enabled).toBe(false);
