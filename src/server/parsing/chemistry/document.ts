@@ -17,8 +17,8 @@ export const DPI = 300;
 const MAX_PAGE_PIXELS = 20_000_000;
 const MIN_DPI = 100;
 /** Time for one page's structures at most, and for one document's. */
-export const PAGE_MS = 150_000;
-export const DOCUMENT_MS = 8 * 60_000;
+export const PAGE_MS = 60_000;
+export const DOCUMENT_MS = 3 * 60_000;
 /** Pages searched for drawings at most. */
 export const MAX_PAGES = 300;
 /** An image of more pixels than this is not read (as parsing/image.ts). */
@@ -31,6 +31,11 @@ const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXO
 const MIN_PATHS = 8;
 
 export interface Limits {
+  /**
+   * The boxes (PDF points, origin bottom-left) of the text the parse read on each page, OCR'd text
+   * included: a scanned page has no text layer, and its OCR'd lines are no drawings either.
+   */
+  textBoxes?: Map<number, Box[]>;
   pageMs?: number;
   documentMs?: number;
   maxPages?: number;
@@ -123,8 +128,15 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
           const [a, b, c, d] = viewport.convertToViewportRectangle([t[4]!, t[5]! - 0.25 * fontSize, t[4]! + (item as TextItem).width, t[5]! + 0.85 * fontSize]) as number[];
           text.push([Math.min(a!, c!), Math.min(b!, d!), Math.max(a!, c!), Math.max(b!, d!)]);
         }
+        if (!text.length) {
+          for (const [x0, y0, x1, y1] of limits.textBoxes?.get(n) ?? []) {
+            const [a, b, c, d] = viewport.convertToViewportRectangle([x0, y0, x1, y1]) as number[];
+            text.push([Math.min(a!, c!), Math.min(b!, d!), Math.max(a!, c!), Math.max(b!, d!)]);
+          }
+        }
         const reading = await readPage({ data: gray, width: canvas.width, height: canvas.height }, dpi, text, {
           deadline: Math.min(Date.now() + (limits.pageMs ?? PAGE_MS), started + documentMs),
+          textLayer: text.length > 0,
         });
         if (reading.missing) return { structures, notes: [OSRA_MISSING] };
         if (reading.timedOut) timedOut.push(n);

@@ -23,6 +23,13 @@ export interface PageLimits {
   runMs?: number;
   /** Regions read one by one at most (the largest first). */
   maxRegions?: number;
+  /**
+   * The page has a text layer, so a page where segmentation finds no drawing region has none to
+   * read: no whole-page pass then (rules, tables and text are no structures, and OSRA on every page
+   * of a long manual would hold its parse for minutes). Without a text layer (a scan, an image), the
+   * whole-page pass always runs.
+   */
+  textLayer?: boolean;
 }
 
 /** Returned when the page is done, with whether its time ran out and whether OSRA is missing. */
@@ -95,6 +102,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     const regions = drawingRegions(small, { scale: scale / f, text: text.map((b) => b.map((v) => v / f) as PixelBox), maxRegions: limits.maxRegions ?? 16 }).map(
       (b) => b.map((v) => v * f) as PixelBox,
     );
+    if (limits.textLayer && regions.length === 0) return { structures: [], timedOut: false, missing: false, regions: 0 };
     const pad = Math.round(PAD_PT * scale);
     const page: PixelBox = [0, 0, img.width, img.height];
     for (let i = 0; i < regions.length && !missing; i++) {
