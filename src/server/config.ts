@@ -120,6 +120,8 @@ export const configSchema = z.object({
   CSAI_NODE_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** SPEC §6 alternate tool list: ADMET disabled, docking submission and task query omitted. */
   CSAI_TOOLS_RESTRICTED: flag,
+  /** Structures read from PDF and image drawings with osra after the text (issue 28 §1): CPU-heavy, so it can be turned off. */
+  CSAI_STRUCTURE_RECOGNITION: flagOn,
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */
   CSAI_PDB_MIRROR: z
     .string()

@@ -90,6 +90,7 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
       db,
       files,
       log,
+      structures: config.CSAI_STRUCTURE_RECOGNITION,
       onParsed: (docId) => {
         void indexer?.enqueue(docId);
         molecules.enqueue(docId);

@@ -25,6 +25,9 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     CSAI_LOG_LEVEL: 'silent',
     CSAI_TRUST_PROXY: '1',
     PORT: '0',
+    // Reading structure drawings with osra costs seconds a page: on only where a test is about it
+    // (tests/server/chemdocs/structures.test.ts); the product's default is on.
+    CSAI_STRUCTURE_RECOGNITION: '0',
     ...env,
   });
   const app = await buildApp({ config, version: 'test', logger: false, ...build });

@@ -35,11 +35,14 @@ export async function startParsing({
   log,
   concurrency,
   onParsed,
+  structures = true,
 }: {
   db: Db;
   files: FileStore;
   log: FastifyBaseLogger;
   concurrency?: number;
+  /** Read structure drawings after the text (issue 28 §1); CSAI_STRUCTURE_RECOGNITION. */
+  structures?: boolean;
   /** Called after a document's passages are stored (e.g. to queue their embeddings); must not throw. */
   onParsed?: (docId: string) => void;
 }) {
@@ -49,7 +52,7 @@ export async function startParsing({
   // CPU-bound in its own process; the event loop stays responsive beside it (bench/knowledge.bench.ts
   // pings the server while a 500-page PDF parses).
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism()));
-  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS, spare: true });
+  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS, spare: true, structures });
 
   const appendText = async (docId: string, text: string, fields: { parse_status?: 1 | 2 | 3; parse_progress?: number } = {}) => {
     await db

@@ -75,13 +75,18 @@ process.on('message', (msg: PoolMessage) => {
       waitForTurn(serial);
     }
   };
+  const structures = (r: ParseResult, kind: 'pdf' | 'image'): Promise<ParseResult> => {
+    if (task.structures) return withStructures(r, kind, task.path, progress);
+    const { labelBlocks: _unused, ...rest } = r;
+    return Promise.resolve(rest);
+  };
   const work = (): Promise<ParseResult> => {
     switch (task.kind) {
       // A page document's first passage also carries its title's words (SDF and PDB add their own).
       case 'pdf':
-        return parsePdf(task.path, progress).then((r) => withStructures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'pdf', task.path, progress));
+        return parsePdf(task.path, progress).then((r) => structures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'pdf'));
       case 'image':
-        return parseImage(task.path, task.title, progress).then((r) => withStructures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'image', task.path, progress));
+        return parseImage(task.path, task.title, progress).then((r) => structures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'image'));
       case 'sdf':
         return parseSdf(task.path, task.title, progress);
       case 'pdb':

@@ -11,6 +11,8 @@ export interface ParseTask {
   kind: ParseKind;
   path: string;
   title: string;
+  /** Read the structures drawn on a PDF's pages or in an image after the text (issue 28 §1; CSAI_STRUCTURE_RECOGNITION). */
+  structures?: boolean;
 }
 
 /** A passage of the parsed document, ready for the full-text index. */

@@ -118,7 +118,7 @@ interface Task {
  * owner's best parse before anyone's second, a parse inside its turn (TURN_MS) before one that
  * waited longest. So one user's long OCR documents yield to another user's small one within a page.
  */
-export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean; idleExtraMs?: number }) {
+export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean; idleExtraMs?: number; structures?: boolean }) {
   const recycle = opts.recycle ?? DEFAULT_RECYCLE;
   const idleExtraMs = opts.idleExtraMs ?? IDLE_EXTRA_MS;
   const spare = opts.spare ?? false;
@@ -317,7 +317,7 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
       if (closed) throw new PoolClosedError();
       const id = nextId++;
       return new Promise<ParseResult>((resolve, reject) => {
-        tasks.set(id, { id, message: { taskId: id, kind, path, title }, owner, state: 'waiting', slot: undefined, resolve, reject, onProgress, since: Date.now(), budgetMs: opts.taskTimeoutMs, timer: undefined, bytes });
+        tasks.set(id, { id, message: { taskId: id, kind, path, title, structures: opts.structures ?? false }, owner, state: 'waiting', slot: undefined, resolve, reject, onProgress, since: Date.now(), budgetMs: opts.taskTimeoutMs, timer: undefined, bytes });
         schedule();
       });
     },
