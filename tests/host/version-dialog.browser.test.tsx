@@ -1,7 +1,7 @@
 import { act } from '../react-act';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { hostI18n } from '../../src/host/i18n';
+import { applyLanguage, hostI18n } from '../../src/host/i18n';
 import VersionDialog from '../../src/host/shell/VersionDialog';
 import { expect, waitFor } from '../core/harness';
 
@@ -30,8 +30,9 @@ describe('the version history dialog', () => {
 
   it('in English, shows the English release notes with no Chinese left', async () => {
     const i18n = hostI18n();
-    const before = i18n.language;
-    await i18n.changeLanguage('en');
+    const before = i18n.language === 'en' ? 'en' : 'zh';
+    // As the user menu switches: English strings load on first use.
+    await applyLanguage('en');
     const host = document.createElement('div');
     document.body.append(host);
     const root = createRoot(host);
@@ -46,7 +47,8 @@ describe('the version history dialog', () => {
     } finally {
       root.unmount();
       host.remove();
-      await i18n.changeLanguage(before);
+      await applyLanguage(before);
+      window.localStorage.removeItem('csai:language');
     }
   });
 });
