@@ -237,6 +237,8 @@ print(json.dumps(out))
     const rmsd = Number(
       execFileSync(PYTHON, ['-c', `
 import sys
+
+// postgres: sqlite-only — its subject is the pose files Vina, RDKit and PLIP write; the task rows are those docking/docking.test.ts covers on PostgreSQL.
 from rdkit import Chem
 from rdkit.Chem import AllChem, rdMolAlign
 pose = Chem.RemoveHs(next(Chem.SDMolSupplier(sys.argv[1])))

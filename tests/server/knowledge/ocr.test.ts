@@ -7,6 +7,8 @@ import { MAX_OCR_PIXELS, ocrScale } from '../../../src/server/parsing/pdf-ocr';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { KB, openDb, upload, waitParsed } from '../knowledge-helpers';
 
+// postgres: sqlite-only — its subject is OCR in the parse processes (minutes of CPU); the passages it stores are the rows knowledge/knowledge.test.ts stores on PostgreSQL.
+
 // Page 2 of zhlipsum.pdf (texlive-lang-chinese) rendered to PNG by scripts/fetch-test-docs.mjs.
 const ROOT = path.resolve(__dirname, '../../..');
 const docsDir = execFileSync(process.execPath, [path.join(ROOT, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();

@@ -9,6 +9,8 @@ import { upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents } from '../answering-helpers';
 import { until } from '../until';
 
+// postgres: sqlite-only — its subject is what bubblewrap lets hostile code do; the run rows are those sandbox/code-runs.test.ts covers on PostgreSQL.
+
 // Issue 13 §2: hostile code against the real bubblewrap sandbox through POST /api/v1/code/run.
 // Every case must end with a clear Chinese message and leave the server answering.
 
