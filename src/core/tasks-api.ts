@@ -2,12 +2,13 @@ import { dockingBatch, dockingTask } from '../contract/docking';
 import type { ApiClient } from './api';
 
 /**
- * The docking-batch calls (issue 30 §6) bound to one API client: follow a batch, cancel it as a
- * whole, download its ranked table (CSV) or best poses (SDF), open one molecule's task. Quiet: the
- * card shows the outcome itself.
+ * The docking calls of the task cards bound to one API client: follow a task, cancel it, check its
+ * set-up (redock), download its poses; and for a batch (issue 30 §6) follow it, cancel it as a whole,
+ * download its ranked table (CSV) or best poses (SDF). Quiet: the card shows the outcome itself.
  * @example await createTasksApi(api).batch('b1')
  */
 export function createTasksApi(client: ApiClient) {
+  const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;
   const batchPath = (id: string) => `/tasks/batches/${encodeURIComponent(id)}`;
   return {
     /** GET tasks/batches/:id: progress per molecule and the ranked table. */
@@ -16,8 +17,14 @@ export function createTasksApi(client: ApiClient) {
     cancelBatch: (id: string) => client.post(`${batchPath(id)}/cancel`, {}, dockingBatch, { quiet: true }),
     /** GET tasks/batches/:id/download: the table as CSV or the best poses as SDF. */
     downloadBatch: (id: string, format: 'csv' | 'sdf') => client.download(`${batchPath(id)}/download?format=${format}`, { quiet: true }),
-    /** GET tasks/:id: one molecule's task in full (its poses and interactions). */
-    task: (id: string) => client.get(`/tasks/${encodeURIComponent(id)}`, dockingTask, { quiet: true }),
+    /** GET tasks/:id: one task in full (its poses and interactions). */
+    task: (id: string, signal?: AbortSignal) => client.get(taskPath(id), dockingTask, { signal, quiet: true }),
+    /** POST tasks/:id/cancel. */
+    cancel: (id: string) => client.post(`${taskPath(id)}/cancel`, {}, dockingTask, { quiet: true }),
+    /** POST tasks/:id/check: the set-up check (redocking the reference ligand). */
+    check: (id: string) => client.post(`${taskPath(id)}/check`, {}, dockingTask, { quiet: true }),
+    /** GET tasks/:id/download: the poses as SDF or PDBQT. */
+    download: (id: string, format: 'sdf' | 'pdbqt') => client.download(`${taskPath(id)}/download?format=${format}`, { quiet: true }),
   };
 }
 export type TasksApi = ReturnType<typeof createTasksApi>;

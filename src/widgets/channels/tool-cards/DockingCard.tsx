@@ -1,5 +1,6 @@
-import { createElement, useEffect, useState } from 'react';
-import { dockingSubmitOutput, dockingTask, INTERACTION_TYPES, taskQueryOutput, type DockingPose, type DockingTask } from '../../../contract/docking';
+import { createElement, useEffect, useMemo, useState } from 'react';
+import { dockingSubmitOutput, INTERACTION_TYPES, taskQueryOutput, type DockingPose, type DockingTask } from '../../../contract/docking';
+import { createTasksApi } from '../../../core/tasks-api';
 import { useApi, useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
@@ -47,6 +48,7 @@ function PoseInteractions({ pose }: { pose: DockingPose }) {
 export function TaskView({ initial }: { initial: DockingTask }) {
   const t = useT('docking');
   const client = useApi();
+  const api = useMemo(() => createTasksApi(client), [client]);
   const { root } = useHost();
   const [task, setTask] = useState(initial);
   const [pose, setPose] = useState(1);
@@ -59,7 +61,7 @@ export function TaskView({ initial }: { initial: DockingTask }) {
     if (!active(task)) return;
     const abort = new AbortController();
     const timer = setTimeout(() => {
-      client.get(`/tasks/${encodeURIComponent(task.id)}`, dockingTask, { signal: abort.signal, quiet: true }).then(
+      api.task(task.id, abort.signal).then(
         (next) => setTask(next),
         (err: unknown) => {
           if (!abort.signal.aborted) setFailure(t('refresh_failed', { message: err instanceof Error ? err.message : String(err) }));
@@ -70,7 +72,7 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       clearTimeout(timer);
       abort.abort();
     };
-  }, [client, task, t]);
+  }, [api, task, t]);
 
   /** One action of the card at a time: busy while it runs, its failure said with the message key given. */
   const act = async (kind: NonNullable<typeof busy>, failed: string, work: () => Promise<void>) => {
@@ -84,11 +86,11 @@ export function TaskView({ initial }: { initial: DockingTask }) {
       setBusy(null);
     }
   };
-  const cancel = () => act('cancel', 'cancel_failed', async () => setTask(await client.post(`/tasks/${encodeURIComponent(task.id)}/cancel`, {}, dockingTask, { quiet: true })));
-  const checkSetup = () => act('check', 'check_failed', async () => setCheck(await client.post(`/tasks/${encodeURIComponent(task.id)}/check`, {}, dockingTask, { quiet: true })));
+  const cancel = () => act('cancel', 'cancel_failed', async () => setTask(await api.cancel(task.id)));
+  const checkSetup = () => act('check', 'check_failed', async () => setCheck(await api.check(task.id)));
   const download = (format: 'sdf' | 'pdbqt') =>
     act(format, 'download_failed', async () => {
-      const file = await client.download(`/tasks/${encodeURIComponent(task.id)}/download?format=${format}`, { quiet: true });
+      const file = await api.download(task.id, format);
       saveBlob(root, file.blob, file.filename ?? `docking-${task.id}.${format}`);
     });
 
