@@ -12,6 +12,7 @@ import { upload, waitParsed } from '../knowledge-helpers';
 // Issue 30: the downloaded poses are the submitted molecule (bond orders, charges, hydrogens),
 // read back by RDKit (Debian's python3-rdkit and @rdkit/rdkit); each pose's interactions equal what
 // Debian's PLIP command line reports for the same complex; each pose carries its sanity checks.
+// postgres: sqlite-only — its subject is the pose files Vina, RDKit and PLIP write; the task rows are those docking/docking.test.ts covers on PostgreSQL.
 
 const PDB = '/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb';
 const TASKS = '/api/v1/tasks';
@@ -238,7 +239,6 @@ print(json.dumps(out))
       execFileSync(PYTHON, ['-c', `
 import sys
 
-// postgres: sqlite-only — its subject is the pose files Vina, RDKit and PLIP write; the task rows are those docking/docking.test.ts covers on PostgreSQL.
 from rdkit import Chem
 from rdkit.Chem import AllChem, rdMolAlign
 pose = Chem.RemoveHs(next(Chem.SDMolSupplier(sys.argv[1])))
