@@ -1,12 +1,15 @@
 // `npm test`: every check in order, each counted, ending with "N passed, N failed".
 // Suites: typecheck, lint, vitest (unit + server), browser (wtr), build, end-to-end (Playwright),
 // and a subset of the server and end-to-end tests again on Node 22 (scripts/node22.mjs).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromiumPath } from './chromium.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
+/** The output of the suite running in a parallel lane (see `run`). */
+const buffered = new AsyncLocalStorage();
 const only = process.argv.slice(2);
 // The Debian packages the tools and the tests need (scripts/setup.mjs; idempotent).
 await run(process.execPath, ['scripts/setup.mjs', '--test']);
@@ -16,9 +19,15 @@ await run(process.execPath, ['scripts/fetch-test-docs.mjs']);
 fs.rmSync('.artifacts', { recursive: true, force: true });
 fs.mkdirSync('.artifacts', { recursive: true });
 
+/**
+ * Runs a command with its output on this process's or, inside a parallel lane (`buffered`), kept
+ * and printed whole when the lane's suite ends, so two lanes' logs do not interleave.
+ */
 function run(cmd, args, env = {}) {
+  const kept = buffered.getStore();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { stdio: kept ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    if (kept) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => kept.push(chunk));
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
@@ -121,28 +130,55 @@ if (suites.some((s) => ['browser', 'e2e', 'node22'].includes(s.name) && !s.skip?
   process.env.CHROMIUM_PATH = chromiumPath({ install: true });
 }
 
-let passed = 0;
-let failed = 0;
-const summary = [];
-// Named again just above the totals, so the tail of a long log says what failed.
-const failures = [];
-for (const suite of suites) {
-  if (only.length && !only.includes(suite.name)) continue;
-  if (suite.skip?.()) { summary.push(`${suite.name}: no tests`); continue; }
-  console.log(`\n━━ ${suite.name} ━━`);
+/** Runs one suite; its counts and failures go to `results` under its name. */
+async function runSuite(suite) {
+  if (suite.skip?.()) { results.set(suite.name, { line: `${suite.name}: no tests`, passed: 0, failed: 0, names: [] }); return; }
   const started = Date.now();
   const code = await suite.run();
   const counted = suite.count?.();
-  let p = counted ? counted.passed : code === 0 ? 1 : 0;
+  const p = counted ? counted.passed : code === 0 ? 1 : 0;
   let f = counted ? counted.failed : code === 0 ? 0 : 1;
   if (code !== 0 && f === 0) f = 1; // a crashed runner counts as a failure
-  passed += p;
-  failed += f;
-  for (const name of counted?.names ?? []) failures.push(`${suite.name}: ${name}`);
-  if (f > 0 && !counted?.names?.length) failures.push(`${suite.name}: exited with code ${code}`);
-  summary.push(`${suite.name}: ${p} passed, ${f} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  const names = (counted?.names ?? []).map((name) => `${suite.name}: ${name}`);
+  if (f > 0 && !counted?.names?.length) names.push(`${suite.name}: exited with code ${code}`);
+  results.set(suite.name, { line: `${suite.name}: ${p} passed, ${f} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`, passed: p, failed: f, names });
 }
+
+/** Runs suites one after another with their output kept, printing each whole when it ends. */
+async function lane(steps) {
+  for (const step of steps) {
+    const kept = [];
+    await buffered.run(kept, () => (typeof step === 'function' ? step() : runSuite(step)));
+    console.log(`\n━━ ${typeof step === 'function' ? 'node22 (preparing Node 22)' : step.name} ━━`);
+    process.stdout.write(Buffer.concat(kept.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))));
+  }
+}
+
+const results = new Map();
+const selected = suites.filter((s) => !only.length || only.includes(s.name));
+const byName = (name) => selected.find((s) => s.name === name);
+// The checks that use one core each (the type checker, ESLint) run beside the ones that build
+// (the bundles; better-sqlite3 for Node 22, compiled on a fresh machine): two lanes for two cores.
+// Everything after them runs one suite at a time (each spreads over the cores itself).
+const first = [['typecheck', 'lint'], ['build']].map((names) => names.map(byName).filter(Boolean));
+const node22 = byName('node22');
+if (node22 && !node22.skip?.()) first[1].push(() => run(process.execPath, ['scripts/node22.mjs', '--prepare']));
+if (first.flat().length) {
+  console.log(`\n━━ ${first.map((l) => l.filter((s) => typeof s !== 'function').map((s) => s.name).join(', ')).filter(Boolean).join('  ‖  ')} ━━ (side by side; each printed when it ends)`);
+  await Promise.all(first.map(lane));
+}
+for (const suite of selected) {
+  if (results.has(suite.name)) continue;
+  console.log(`\n━━ ${suite.name} ━━`);
+  await runSuite(suite);
+}
+
+const ran = suites.filter((s) => results.has(s.name)).map((s) => results.get(s.name));
+const passed = ran.reduce((n, r) => n + r.passed, 0);
+const failed = ran.reduce((n, r) => n + r.failed, 0);
+// Named again just above the totals, so the tail of a long log says what failed.
+const failures = ran.flatMap((r) => r.names);
 if (failures.length) console.log(`\nFailed:\n${failures.map((n) => `  ✗ ${n}`).join('\n')}`);
-console.log(`\n${summary.join('\n')}`);
+console.log(`\n${ran.map((r) => r.line).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
