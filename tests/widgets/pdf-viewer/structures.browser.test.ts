@@ -119,6 +119,7 @@ describe('<csai-pdf-viewer> recognised structures', function () {
     await doc.destroy();
     // No box on page 6; the page-8 structure is on page 8 once it renders.
     expect(pageEl(el, 6)?.querySelectorAll('[part~="structure-box"]').length ?? 0).to.equal(0);
+    pageEl(el, 8)!.scrollIntoView();
     const three = await waitLong(() => pageEl(el, 8)?.dataset.rendered === 'true' && pageEl(el, 8), 'page 8 rendered');
     expect(three.querySelectorAll('[part~="structure-box"]').length).to.equal(1);
     await waitLong(() => three.querySelector('[data-structure-id="13"]'), 'the box on page 8');
@@ -186,7 +187,7 @@ describe('<csai-pdf-viewer> recognised structures', function () {
     expect(part(el, 'structure-corrected-by')!.textContent).to.contain('已由 李化学 于');
     expect(part(el, 'structure-molecule')!.getAttribute('smiles')).to.equal('c1ccncc1');
     // The box marks the correction.
-    expect(el.shadowRoot!.querySelector<HTMLElement>('[data-structure-id="12"]')!.dataset.corrected).to.equal('true');
+    await waitLong(() => el.shadowRoot!.querySelector<HTMLElement>('[data-structure-id="12"]')!.dataset.corrected === 'true', 'the box marked corrected');
   });
 
   it('opens a structure named by structure-id (a figure hit) with its box highlighted', async () => {
