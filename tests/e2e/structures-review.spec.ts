@@ -155,7 +155,7 @@ test('the molecule search finds the corrected structure; its figure hit opens th
   const hit = page.locator('.molsearch__hit[data-source="figure"]').first();
   await expect(hit).toContainText('第 2 页的结构图', { timeout: 60_000 });
   await hit.getByRole('link', { name: '核对识别的结构' }).click();
-  await expect(page).toHaveURL(new RegExp(`/pdf_viewer\\?docId=${docId}&page=2&bbox=[\\d.,]+&structure=${aspirin.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/pdf_viewer\\?docId=${docId}&page=2&bbox=[\\d.%C]+&structure=${aspirin.id}$`));
   const viewer = page.locator('csai-pdf-viewer');
   await expect(viewer.locator('[part~="structure-panel"]')).toBeVisible({ timeout: 60_000 });
   await expect(viewer.locator('[part~="structure-smiles"]')).toHaveText(canonical(CORRECTED));

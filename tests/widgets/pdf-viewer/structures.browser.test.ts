@@ -79,7 +79,7 @@ function submit(input: HTMLInputElement, text: string) {
   input.form!.requestSubmit();
 }
 
-describe('<csai-pdf-viewer> recognised structures', function () {
+describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms: number): void }) {
   this.timeout(120_000);
   failOnConsoleErrors();
   let restore: () => void = () => {};
