@@ -190,6 +190,23 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     await waitLong(() => el.shadowRoot!.querySelector<HTMLElement>('[data-structure-id="12"]')!.dataset.corrected === 'true', 'the box marked corrected');
   });
 
+  it('opens the chemical editor at the structure and saves what it returns', async () => {
+    const { el, calls } = await open('doc-id="d1" page="7" lang="zh"');
+    (await waitLong(() => el.shadowRoot?.querySelector<HTMLElement>('[data-structure-id="11"]'), 'the box')).click();
+    await waitLong(() => part(el, 'structure-panel'), 'the review panel');
+    part(el, 'structure-edit')!.click();
+    // <csai-chem-editor> inside the viewer, opened at the structure, with the viewer's language.
+    const editor = await waitLong(() => el.shadowRoot?.querySelector('csai-chem-editor')?.hasAttribute('opened') && el.shadowRoot.querySelector('csai-chem-editor'), 'the editor opened');
+    expect(editor.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    expect(editor.getAttribute('lang')).to.equal('zh');
+    // What the editor returns (its event, as Ketcher's insert sends it) is saved.
+    editor.dispatchEvent(new CustomEvent('csai-chem-smiles', { detail: { smiles: 'COC(=O)c1ccccc1OC(C)=O' }, bubbles: true, composed: true }));
+    await waitLong(() => part(el, 'structure-saved'), 'saved');
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).to.deep.equal([{ smiles: 'COC(=O)c1ccccc1OC(C)=O' }]);
+    expect(part(el, 'structure-smiles')!.textContent).to.equal('COC(=O)c1ccccc1OC(C)=O');
+    editor.removeAttribute('opened');
+  });
+
   it('opens a structure named by structure-id (a figure hit) with its box highlighted', async () => {
     const { el } = await open('doc-id="d1" page="8" highlight="80,80,200,200" structure-id="13"');
     const panel = await waitLong(() => part(el, 'structure-panel'), 'the review panel');
