@@ -112,15 +112,26 @@ export const molSearchResult = z.object({
 });
 export type MolSearchResult = z.infer<typeof molSearchResult>;
 
-/** The link of a hit: its document in the viewer, at its page for a SMILES found in a PDF, at the record (`mol`) for an SDF molecule. */
-export function moleculeHitPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | 'page' | 'mol_key'>): string {
+/**
+ * The link of a hit: its document in the viewer, at its page for a SMILES found in a PDF (with
+ * the drawing's box highlighted for a structure read from a figure), at the record (`mol`) for an
+ * SDF molecule.
+ */
+export function moleculeHitPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | 'page' | 'mol_key'> & Partial<Pick<MoleculeHit, 'bbox'>>): string {
   const q = new URLSearchParams({ docId: hit.doc_id });
   if (hit.doc_type === 5 || hit.doc_type === 6) q.set('type', String(hit.doc_type));
   const idx = hit.mol_key?.split(':').pop();
   if (idx) q.set('mol', idx);
   if (hit.doc_type === 3) q.set('if_img', 'true');
   if (hit.page !== null) q.set('page', String(hit.page));
+  if (hit.page !== null && hit.bbox) q.set('bbox', hit.bbox.map((n) => Math.round(n * 100) / 100).join(','));
   return `/pdf_viewer?${q.toString()}`;
+}
+
+/** A figure hit's review: the viewer at the drawing, with the structure open beside it (issue 28 §1); null for other hits. */
+export function structureReviewPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | 'page' | 'mol_key' | 'source'> & Partial<Pick<MoleculeHit, 'bbox' | 'structure_id'>>): string | null {
+  if (hit.source !== 'figure' || hit.structure_id === null || hit.structure_id === undefined) return null;
+  return `${moleculeHitPath(hit)}&structure=${hit.structure_id}`;
 }
 
 /** Input of the `intelligence_search` tool (情报数据库检索): words and/or a structure. */

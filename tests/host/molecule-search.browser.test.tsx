@@ -80,6 +80,28 @@ describe('the molecule search screen', () => {
     expect(second.textContent).to.contain('SDF 第 7 个分子');
   });
 
+  it('links a hit read from a drawing to its page with the drawing highlighted, and to the review of its structure', async () => {
+    answer = () =>
+      jsonResponse(200, {
+        success: true,
+        data: { ...result, hits: [{ ...result.hits[0], source: 'figure', page: 2, label: '12a', bbox: [72.123, 400, 300.5, 550], structure_id: 41, activities: [] }] },
+        message: '',
+      });
+    await type('c1ccccc1');
+    await submit();
+    const hit = await waitFor(() => host.querySelector('.molsearch__hit'), 'a hit');
+    expect(hit.textContent).to.contain('第 2 页的结构图，化合物 12a');
+    expect(hit.querySelector('.molsearch__doc')?.getAttribute('href')).to.equal('/pdf_viewer?docId=pdf1&page=2&bbox=72.12%2C400%2C300.5%2C550');
+    const review = hit.querySelector('.molsearch__review');
+    expect(review?.textContent).to.equal('核对识别的结构');
+    expect(review?.getAttribute('href')).to.equal('/pdf_viewer?docId=pdf1&page=2&bbox=72.12%2C400%2C300.5%2C550&structure=41');
+    // Other hits have no review link.
+    answer = () => jsonResponse(200, { success: true, data: result, message: '' });
+    await submit();
+    await waitFor(() => host.querySelectorAll('.molsearch__hit').length === 2, 'two hits');
+    expect(host.querySelector('.molsearch__review')).to.equal(null);
+  });
+
   it('says when an exact hit matched by its parent structure (a salt of the query)', async () => {
     answer = () =>
       jsonResponse(200, {

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, type FormEvent } from 'react';
 import { Link } from 'wouter';
 // Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
 import { useSignals } from '@preact/signals-react/runtime';
-import { MOLECULE_SEARCH_LIMITS, MOLECULE_SEARCH_MODES, moleculeHitPath, type MoleculeHit } from '../../contract/molecules';
+import { MOLECULE_SEARCH_LIMITS, MOLECULE_SEARCH_MODES, moleculeHitPath, structureReviewPath, type MoleculeHit } from '../../contract/molecules';
 import { moleculeSearchModel } from '../../core/molecule-search';
 import { api } from '../../core/page';
 import { useT } from '../i18n';
@@ -164,10 +164,12 @@ function HitCard({ hit }: { hit: MoleculeHit }) {
   const where =
     hit.source === 'sdf' ? t('molecules.where_sdf', { idx: hit.mol_key?.split(':').pop() ?? '' })
     : hit.source === 'pdb' ? t('molecules.where_pdb', { name: hit.name ?? '' })
+    : hit.source === 'figure' && hit.page !== null ? (hit.label ? t('molecules.where_figure_label', { page: hit.page, label: hit.label }) : t('molecules.where_figure', { page: hit.page }))
     : hit.page !== null ? t('molecules.where_page', { page: hit.page })
     : t('molecules.where_text');
+  const review = structureReviewPath(hit);
   return (
-    <li className="molsearch__hit">
+    <li className="molsearch__hit" data-source={hit.source}>
       <CustomElement tag="csai-molecule" attrs={{ smiles: hit.smiles, width: '200', height: '150', 'hide-copy': '', ...highlightAttrs(hit) }} />
       <div className="molsearch__meta">
         <Link href={moleculeHitPath(hit)} className="molsearch__doc">{hit.doc_title}</Link>
@@ -175,6 +177,8 @@ function HitCard({ hit }: { hit: MoleculeHit }) {
         {hit.score !== null && <span className="badge badge--accent">{t('molecules.score', { score: hit.score.toFixed(2) })}</span>}
         {hit.matched === 'parent' && <span className="badge molsearch__parent">{t('molecules.matched_parent', { parent: hit.parent_smiles ?? hit.smiles })}</span>}
         <code className="molsearch__smiles">{hit.smiles}</code>
+        {/* Issue 28 §1: a structure read from a drawing opens beside its drawing, to verify or correct. */}
+        {review && <Link href={review} className="molsearch__review">{t('molecules.review')}</Link>}
       </div>
     </li>
   );

@@ -71,6 +71,8 @@ export default function PdfViewerPage() {
             // Citations open the viewer at a page with a highlighted box.
             page: q.get('page') ?? undefined,
             highlight: q.get('highlight') ?? q.get('bbox') ?? undefined,
+            // A figure hit's review: that recognised structure opens beside its drawing.
+            'structure-id': /^\d{1,12}$/.test(q.get('structure') ?? '') ? q.get('structure')! : undefined,
           }}
         />
       )}

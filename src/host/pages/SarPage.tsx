@@ -5,6 +5,7 @@ import type { LinkedActivity, SarResult } from '../../contract/chemdocs';
 import { ApiError } from '../../core/api';
 import { api } from '../../core/page';
 import { sarApi } from '../../core/sar-api';
+import { saveBlob } from '../../widgets/shared/save-blob';
 import { useT } from '../i18n';
 import { BackLink, CustomElement, PageLoading, usePageTitle } from '../shell/common';
 
@@ -49,6 +50,12 @@ export default function SarPage() {
     return () => controller.abort();
   }, [calls, docId]);
 
+  // The file the client fetched (with the session) is handed to the browser as a download.
+  const save = async (format: 'csv' | 'sdf') => {
+    const { blob, filename } = await calls.download(docId, format);
+    saveBlob(document.body, blob, filename ?? `sar.${format}`);
+  };
+
   if (error) return <div className="page"><BackLink /><p className="error" role="alert">{error}</p></div>;
   if (!sar) return <PageLoading />;
   return (
@@ -58,8 +65,8 @@ export default function SarPage() {
         <p className="muted">{t('sar.intro')}</p>
         <p>
           <Link href={calls.viewerPath(docId, null)}>{t('sar.back')}</Link>{' '}
-          <button type="button" className="btn" onClick={() => void calls.download(docId, 'csv')}>{t('sar.export_csv')}</button>{' '}
-          <button type="button" className="btn" onClick={() => void calls.download(docId, 'sdf')}>{t('sar.export_sdf')}</button>
+          <button type="button" className="btn" onClick={() => void save('csv').catch(() => undefined)}>{t('sar.export_csv')}</button>{' '}
+          <button type="button" className="btn" onClick={() => void save('sdf').catch(() => undefined)}>{t('sar.export_sdf')}</button>
         </p>
       </header>
       {!sar.rows.length ? (

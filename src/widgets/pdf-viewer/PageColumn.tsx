@@ -1,7 +1,10 @@
 // The scrolling column of pages: the viewer model's column (the boxes laid out, spacers for the
 // rest) as PdfPage elements, the observers that tell the model which pages are near and visible,
 // and the model's port to the column (where a page's box is, the scroll position).
+import { signal } from '@preact/signals-core';
 import { useCallback, useLayoutEffect, useEffect, useMemo, useRef } from 'react';
+import type { StructureReview } from '../../core/structure-review';
+import type { DocStructure } from '../../core/structures-api';
 import type { Match, Rect } from '../../core/viewer-geometry';
 import type { ColumnLayout, PageSize, ViewerModel } from '../../core/viewer-model';
 import { useT } from '../shared/host-context';
@@ -12,6 +15,8 @@ import { useValue } from './use-value';
 type Model = ViewerModel<PdfDocument>;
 
 const NO_MATCHES: Match[] = [];
+/** Stand-in signals when the viewer has no document id (a file by URL): no structures. */
+const NO_REVIEW = { $byPage: signal<ReadonlyMap<number, readonly DocStructure[]>>(new Map()), $shown: signal(false), $selected: signal<DocStructure | null>(null) };
 
 /** A box as tall as the pages it stands for (height set through CSSOM: no inline style attribute). */
 function Spacer({ side, height }: { side: 'before' | 'after'; height: number }) {
@@ -68,7 +73,7 @@ function observePages(el: HTMLElement, model: Model): () => void {
 }
 
 /** The pages of the document, with their search marks and the cited box. */
-export function PageColumn({ model, document, labels }: { model: Model; document: PdfDocument; labels: PageLabels }) {
+export function PageColumn({ model, review, document, labels }: { model: Model; review: StructureReview | null; document: PdfDocument; labels: PageLabels }) {
   const t = useT('pdfViewer');
   const scroller = useRef<HTMLDivElement>(null);
   const scale = useValue(model.$scale);
@@ -82,6 +87,10 @@ export function PageColumn({ model, document, labels }: { model: Model; document
   const matchesByPage = useValue(model.$matchesByPage);
   const currentMatch = useValue(model.$currentMatch);
   const citation = useValue(model.$citation);
+  const structuresByPage = useValue(review?.$byPage ?? NO_REVIEW.$byPage);
+  const structuresShown = useValue(review?.$shown ?? NO_REVIEW.$shown);
+  const selected = useValue(review?.$selected ?? NO_REVIEW.$selected);
+  const selectedId = selected?.id ?? null;
 
   // The scroller's size, for the fit modes: measured at once (no frame lost before the pages lay
   // out), then on every resize.
@@ -115,6 +124,7 @@ export function PageColumn({ model, document, labels }: { model: Model; document
   const onRendered = useCallback((n: number, done: boolean) => model.rendered(n, done), [model]);
   const onSize = useCallback((n: number, size: PageSize) => model.pageSize(n, size), [model]);
   const onFocusRect = useCallback((n: number, rect: Rect) => model.focusRect(n, rect), [model]);
+  const onStructure = useCallback((id: number) => review?.select(id), [review]);
 
   // The pages only change with what they show: scrolling, the page field and the toolbar do not
   // reconcile 500 page elements.
@@ -135,6 +145,9 @@ export function PageColumn({ model, document, labels }: { model: Model; document
           matches={matchesByPage.get(n) ?? NO_MATCHES}
           currentMatch={currentMatch?.page === n ? currentMatch : null}
           citation={citation?.page === n ? citation.box : null}
+          structures={structuresShown ? structuresByPage.get(n) : undefined}
+          selectedStructure={selectedId}
+          onStructure={onStructure}
           labels={labels}
           onSize={onSize}
           onFocusRect={onFocusRect}
@@ -149,7 +162,7 @@ export function PageColumn({ model, document, labels }: { model: Model; document
         {column.last < document.numPages && <Spacer side="after" height={column.after} />}
       </>
     );
-  }, [column, document, scale, sizes, firstSize, rendering, drawn, matchesByPage, currentMatch, citation, labels, onRendered, onSize, onFocusRect]);
+  }, [column, document, scale, sizes, firstSize, rendering, drawn, matchesByPage, currentMatch, citation, structuresByPage, structuresShown, selectedId, labels, onRendered, onSize, onFocusRect, onStructure]);
 
   return (
     <div

@@ -2,15 +2,19 @@ import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { PageSize } from '../../core/viewer-model';
 import type { PDFDocumentProxy } from './pdfjs';
 import { pdfjs } from './pdfjs';
+import type { DocStructure } from '../../core/structures-api';
 import { boxToRect, type Match, type PdfBox, type Rect } from '../../core/viewer-geometry';
-
 
 /** Texts of the pages, made once per language (not one translation per page and render). */
 export interface PageLabels {
   page: (n: number) => string;
   loading: (n: number) => string;
   citation: string;
+  /** The name of a recognised structure's box (its label, when read). */
+  structure: (label: string | null) => string;
 }
+
+const NO_STRUCTURES: readonly DocStructure[] = [];
 
 interface PdfPageProps {
   pdf: PDFDocumentProxy;
@@ -33,6 +37,12 @@ interface PdfPageProps {
   /** The current match of the search (on any page), or null. */
   currentMatch: Match | null;
   citation: PdfBox | null;
+  /** The structures recognised on this page, drawn as boxes (empty when hidden). */
+  structures?: readonly DocStructure[];
+  /** The structure open in the review panel (its box stands out). */
+  selectedStructure?: number | null;
+  /** A structure's box was clicked. */
+  onStructure?: (id: number) => void;
   labels: PageLabels;
   onSize: (page: number, size: PageSize) => void;
   /** The current match or the citation has its rectangle on this page (page pixels). */
@@ -80,6 +90,8 @@ export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
 /** The drawn page: canvas, text layer, search marks and the cited box. */
 function PageLayers(props: PdfPageProps) {
   const { pdf, number, scale, size, rendered, matches, currentMatch, citation, labels, onSize, onFocusRect, onRendered } = props;
+  const { structures = NO_STRUCTURES, selectedStructure = null, onStructure } = props;
+  const [structureRects, setStructureRects] = useState<{ s: DocStructure; rect: Rect }[]>([]);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
   const textDivs = useRef<HTMLElement[]>([]);
@@ -174,6 +186,23 @@ function PageLayers(props: PdfPageProps) {
     };
   }, [pdf, number, scale, citation, onFocusRect]);
 
+  // The recognised structures' boxes (PDF points, like the cited box) in page pixels.
+  useEffect(() => {
+    if (structures.length === 0) {
+      setStructureRects([]);
+      return;
+    }
+    let live = true;
+    void pdf.getPage(number).then((page) => {
+      if (!live) return;
+      const viewport = page.getViewport({ scale });
+      setStructureRects(structures.map((s) => ({ s, rect: boxToRect(s.bbox, (r) => viewport.convertToViewportRectangle(r)) })));
+    });
+    return () => {
+      live = false;
+    };
+  }, [pdf, number, scale, structures]);
+
   // Search marks: rectangles of the matched characters inside the text layer's spans.
   useLayoutEffect(() => {
     const textDiv = textRef.current;
@@ -227,6 +256,21 @@ function PageLayers(props: PdfPageProps) {
           aria-hidden="true"
           className={`csai-pdf-mark absolute pointer-events-none ${m.current ? 'is-current' : ''}`}
           style={{ left: `${m.rect.left}px`, top: `${m.rect.top}px`, width: `${m.rect.width}px`, height: `${m.rect.height}px` }}
+        />
+      ))}
+      {structureRects.map(({ s, rect }) => (
+        <button
+          key={s.id}
+          type="button"
+          part={s.id === selectedStructure ? 'structure-box structure-box-selected' : 'structure-box'}
+          data-structure-id={s.id}
+          data-corrected={s.corrected_at ? 'true' : 'false'}
+          aria-label={labels.structure(s.label)}
+          aria-pressed={s.id === selectedStructure}
+          title={labels.structure(s.label)}
+          className={`csai-pdf-structure absolute ${s.id === selectedStructure ? 'is-selected' : ''}`}
+          style={{ left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` }}
+          onClick={() => onStructure?.(s.id)}
         />
       ))}
       {citationRect && (

@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { ApiError } from '../../core/api';
+import { structureReview } from '../../core/structure-review';
+import { structuresApi } from '../../core/structures-api';
 import { viewerModel } from '../../core/viewer-model';
 import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
@@ -9,6 +11,7 @@ import { reactView } from '../shared/react-view';
 import { documentSource, type PdfDocument } from './document-source';
 import { ImageView, MarkdownPanel, OutlinePanel } from './DocumentPanels';
 import { PageColumn } from './PageColumn';
+import { StructurePanel } from './StructurePanel';
 import type { PageLabels } from './PdfPage';
 import { pdfViewerStrings } from './pdf-viewer.strings';
 import { downloadPath } from './prefetch';
@@ -25,6 +28,7 @@ export interface PdfViewerProps extends CommonProps {
   downloadKey: string | undefined;
   page: number | undefined;
   highlight: string | undefined;
+  structureId: number | undefined;
 }
 
 type Translate = ReturnType<typeof useT>;
@@ -42,7 +46,7 @@ function failure(host: HTMLElement, t: Translate, error: unknown, key: 'load_fai
 
 /** The full-document viewer: a view of the core's viewer model (src/core/viewer-model.ts). */
 export function PdfViewer(props: PdfViewerProps) {
-  const { docId: rawId, ifImg, downloadUrl, downloadKey, page: startPage, highlight } = props;
+  const { docId: rawId, ifImg, downloadUrl, downloadKey, page: startPage, highlight, structureId } = props;
   const docId = rawId ?? downloadKey;
   const { host, root, apiOrigin } = useHost();
   const client = useApi();
@@ -51,6 +55,8 @@ export function PdfViewer(props: PdfViewerProps) {
   tRef.current = t;
   const model = useMemo(() => viewerModel<PdfDocument>({ fail: (error, key) => failure(host, tRef.current, error, key) }, { startPage, highlight }), [host]);
   const searchInput = useRef<HTMLInputElement>(null);
+  // The structures recognised in the document's drawings (a document of the knowledge base only).
+  const review = useMemo(() => (docId && !downloadUrl ? structureReview(structuresApi(client)) : null), [client, docId, downloadUrl]);
 
   useEffect(() => adoptViewerCss(root), [root]);
   useLayoutEffect(() => model.target(startPage, highlight), [model, startPage, highlight]);
@@ -71,6 +77,12 @@ export function PdfViewer(props: PdfViewerProps) {
     // `page` and `highlight` apply when a document opens; a later page scrolls (below).
   }, [model, root, apiOrigin, client, docId, downloadUrl, ifImg]);
   const load = useValue(model.$load);
+  const isPdf = load.state === 'pdf';
+  useEffect(() => (review && isPdf && docId ? review.load(docId) : undefined), [review, isPdf, docId]);
+  // `structure-id` opens that structure's review (a figure hit of the molecule search).
+  useEffect(() => {
+    if (review && structureId !== undefined) review.select(structureId);
+  }, [review, structureId]);
   const record = useValue(model.$record);
   const downloadError = useValue(model.$downloadError);
   const pdf = load.state === 'pdf' ? load.document : null;
@@ -82,7 +94,13 @@ export function PdfViewer(props: PdfViewerProps) {
     const slot = '\u0001';
     const page = t('page_label', { page: slot });
     const loading = t('loading_page', { page: slot });
-    return { page: (n) => page.replace(slot, String(n)), loading: (n) => loading.replace(slot, String(n)), citation: t('citation') };
+    const structure = t('structure_box');
+    return {
+      page: (n) => page.replace(slot, String(n)),
+      loading: (n) => loading.replace(slot, String(n)),
+      citation: t('citation'),
+      structure: (label) => (label ? t('structure_box_label', { label }) : structure),
+    };
   }, [t]);
 
   const onKeyDown = (e: ReactKeyboardEvent<HTMLElement>) => {
@@ -98,7 +116,7 @@ export function PdfViewer(props: PdfViewerProps) {
 
   return (
     <section part="base" aria-label={t('label')} className="csai-pdf-base flex flex-col h-full font-csai bg-surface text-ink" onKeyDown={onKeyDown}>
-      <Toolbar model={model} searchInput={searchInput} hasMarkdown={Boolean(docId)} canDownload={Boolean(downloadPath(docId, downloadUrl))} />
+      <Toolbar model={model} review={review} searchInput={searchInput} hasMarkdown={Boolean(docId)} canDownload={Boolean(downloadPath(docId, downloadUrl))} />
       {downloadError && (
         <p part="download-error" role="alert" className="px-3 py-1 text-sm text-danger">
           {downloadError}
@@ -121,8 +139,9 @@ export function PdfViewer(props: PdfViewerProps) {
       ) : (
         <div className="csai-pdf-body flex flex-1 min-h-0">
           <OutlinePanel model={model} />
-          {pdf && <PageColumn model={model} document={pdf} labels={labels} />}
+          {pdf && <PageColumn model={model} review={review} document={pdf} labels={labels} />}
           <MarkdownPanel model={model} labels={labels} />
+          {pdf && review && <StructurePanel model={model} review={review} document={pdf} />}
         </div>
       )}
     </section>

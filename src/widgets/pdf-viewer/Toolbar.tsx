@@ -1,6 +1,7 @@
 // The viewer's toolbar: page navigation, zoom and fit, search, and the secondary controls
 // (outline, parsed text, download). Each control renders the viewer model and calls its verbs.
 import { useEffect, type RefObject } from 'react';
+import type { StructureReview } from '../../core/structure-review';
 import type { ViewerModel } from '../../core/viewer-model';
 import { useT } from '../shared/host-context';
 import type { PdfDocument } from './document-source';
@@ -18,6 +19,7 @@ const ICONS = {
   outline: 'M4 6h16M8 12h12M8 18h12M4 12h.01M4 18h.01',
   markdown: 'M6 3h9l4 4v14H6zM14 3v5h5M9 13h7M9 17h7',
   download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+  structures: 'M12 3l7.8 4.5v9L12 21l-7.8-4.5v-9zM12 8l3.5 2v4L12 16l-3.5-2v-4z',
 } as const;
 
 /** A toolbar icon (decorative: the button carries the name). */
@@ -189,8 +191,24 @@ function SecondaryControls({ model, hasMarkdown, canDownload }: { model: Model; 
   );
 }
 
+/** Shows or hides the boxes of the structures recognised in the document's drawings (only when there are some). */
+function StructuresToggle({ model, review }: { model: Model; review: StructureReview }) {
+  const t = useT('pdfViewer');
+  const structures = useValue(review.$structures);
+  const shown = useValue(review.$shown);
+  const pdf = useValue(model.$load).state === 'pdf';
+  if (!pdf || structures.length === 0) return null;
+  const name = t('structures', { count: structures.length });
+  return (
+    <button type="button" part="structures-toggle" className={`${btn} gap-1 ${pressed(shown)}`} aria-pressed={shown} aria-label={name} title={shown ? t('structures_hide') : t('structures_show')} onClick={review.toggleShown}>
+      <ToolIcon name="structures" />
+      <span className="csai-tb-label">{name}</span>
+    </button>
+  );
+}
+
 /** The toolbar: what applies to the document shown (a PDF, an image, or neither yet). */
-export function Toolbar({ model, searchInput, hasMarkdown, canDownload }: { model: Model; searchInput: RefObject<HTMLInputElement | null>; hasMarkdown: boolean; canDownload: boolean }) {
+export function Toolbar({ model, review, searchInput, hasMarkdown, canDownload }: { model: Model; review: StructureReview | null; searchInput: RefObject<HTMLInputElement | null>; hasMarkdown: boolean; canDownload: boolean }) {
   const t = useT('pdfViewer');
   const state = useValue(model.$load).state;
   const pdf = state === 'pdf';
@@ -200,6 +218,7 @@ export function Toolbar({ model, searchInput, hasMarkdown, canDownload }: { mode
       {(pdf || state === 'image') && <ZoomControls model={model} pdf={pdf} />}
       {pdf && <SearchBox model={model} input={searchInput} />}
       <span className="flex-1" />
+      {review && <StructuresToggle model={model} review={review} />}
       <SecondaryControls model={model} hasMarkdown={hasMarkdown} canDownload={canDownload} />
     </div>
   );

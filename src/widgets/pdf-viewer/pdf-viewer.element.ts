@@ -14,12 +14,16 @@ export const pdfViewerAttributes = {
   downloadKey: 'string',
   page: 'number',
   highlight: 'string',
+  structureId: 'number',
 } as const;
 
 /**
  * A document of the knowledge base: PDF pages rendered lazily with pdf.js (selectable text, page
  * navigation, zoom and fit, search with next/previous, the outline when the PDF has one, the
- * parsed markdown beside the pages, download) or an image document with zoom. Opened from a
+ * parsed markdown beside the pages, download) or an image document with zoom. The structures
+ * recognised in a PDF's drawings are outlined on their pages (a toolbar toggle hides them); a click
+ * opens the review panel: the drawing beside the molecule read from it, its label, confidence and
+ * method, and a correction (chemical editor or SMILES) any reader of the document may save. Opened from a
  * citation (`page` plus `highlight`), it scrolls to the cited box and outlines it. Keys inside the
  * pages: ←/→ (or p/n) previous/next page, Home/End, +/− zoom, Ctrl+F search. The code (pdf.js
  * included) loads on first use.
@@ -33,6 +37,7 @@ export const pdfViewerAttributes = {
  * @attr {string} download-key - The document key (SPEC `download_key`); used as the id when `doc-id` is absent.
  * @attr {number} page - Page (1-based) to open at.
  * @attr {string} highlight - Box of a cited passage on `page` in PDF points, origin bottom-left: `"x0,y0,x1,y1"`, a JSON array or `{"bbox":[…]}`.
+ * @attr {number} structure-id - A structure recognised in the document's drawings (GET …/doc/{id}/structures) to open in the review panel.
  * @attr {string} api-base - Origin of the CSAI server; the page's own origin when absent.
  * @attr {"light" | "dark"} theme - Colour scheme; `light` when absent.
  * @attr {string} lang - Language of the texts: `zh` (default) or `en`.
@@ -67,6 +72,24 @@ export const pdfViewerAttributes = {
  * @csspart pages - The scrolling column of pages.
  * @csspart page - One page (`data-page-number`, `data-rendered`).
  * @csspart citation - The outline of the cited box.
+ * @csspart structures-toggle - Show/hide the boxes of recognised structures (only when the document has some).
+ * @csspart structure-box - The box of a recognised structure on its page (`data-structure-id`; `structure-box-selected` on the open one).
+ * @csspart structure-panel - The review panel of the open structure.
+ * @csspart structure-drawing - The drawing as rendered on its page.
+ * @csspart structure-molecule - The molecule read from the drawing (or its correction).
+ * @csspart structure-label - The structure's compound label.
+ * @csspart structure-confidence - The recognition's confidence.
+ * @csspart structure-method - How the structure was read.
+ * @csspart structure-smiles - The structure's SMILES (the correction when there is one).
+ * @csspart structure-recognised - The SMILES recognised before a correction.
+ * @csspart structure-corrected-by - Who corrected the structure, and when.
+ * @csspart structure-edit - Opens the chemical editor at the structure.
+ * @csspart structure-smiles-input - The corrected structure typed as SMILES.
+ * @csspart structure-save - Saves the typed SMILES.
+ * @csspart structure-error - The server's message for a structure it refuses.
+ * @csspart structure-saved - The correction was saved.
+ * @csspart structure-close - Closes the review panel.
+ * @csspart structure-page - Goes to the drawing's page.
  * @csspart image-view - The scrolling area of an image document.
  * @csspart image - The image of an image document.
  * @csspart status - Loading or "cannot preview" notice.

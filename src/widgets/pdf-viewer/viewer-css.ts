@@ -30,6 +30,11 @@ const css = `
 .csai-pdf-page[data-rendered="true"] > .csai-pdf-loading { display: none; }
 .csai-pdf-mark { background: rgb(250 204 21 / 0.45); border-radius: 2px; z-index: 2; }
 .csai-pdf-mark.is-current { background: rgb(249 115 22 / 0.55); outline: 2px solid rgb(234 88 12); }
+/* Recognised structures: a faint dashed frame, clear on hover/focus, solid when open in the panel. */
+.csai-pdf-structure { z-index: 3; padding: 0; background: transparent; border: 1px dashed rgb(37 99 235 / 0.45); border-radius: 2px; cursor: pointer; }
+.csai-pdf-structure:hover, .csai-pdf-structure:focus-visible { background: rgb(37 99 235 / 0.08); border: 2px solid var(--csai-c-accent); outline: none; }
+.csai-pdf-structure.is-selected { border: 2px solid var(--csai-c-accent); background: rgb(37 99 235 / 0.06); }
+.csai-pdf-structure[data-corrected="true"] { border-color: rgb(22 163 74 / 0.6); }
 .csai-pdf-citation { z-index: 2; background: rgb(250 204 21 / 0.28); outline: 3px solid var(--csai-c-accent); outline-offset: 2px; border-radius: 2px; }
 /* The toolbar on a narrow viewer (a phone): page navigation and zoom stay, the secondary
    controls keep only their icons, and the search field opens from its button on a row of its own. */

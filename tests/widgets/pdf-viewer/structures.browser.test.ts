@@ -1,0 +1,227 @@
+// <csai-pdf-viewer> with the structures recognised in a document's drawings (issue 28 §1): boxes
+// on their pages where the viewport transform puts them, the toolbar toggle, the review panel
+// (drawing crop, molecule, label, confidence, method) and the correction's PUT, with the server's
+// Chinese message for a structure it refuses. A real PDF (Debian's fduthesis), the CSAI API faked.
+import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
+import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
+import { expect, failOnConsoleErrors, json, mount, nextFrame, part } from '../harness';
+
+const DOCS = '/.tmp/test-docs';
+const realFetch = globalThis.fetch.bind(globalThis);
+
+/** Waits up to 40 s (page rendering in a slow, shared browser), polling every frame. */
+async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
+  const started = performance.now();
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (performance.now() - started > 40000) throw new Error(`timed out waiting for ${what}`);
+    await nextFrame();
+  }
+}
+
+const okJson = (data: unknown, message = '') => json(200, { success: true, data, message });
+const record = {
+  docId: 'd1', title: '论文.pdf', type: 1, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null,
+  download_url: '/api/v1/knowledge_base/download/d1', download_key: 'd1', folder_id: 'f1', size: 1, page_count: null,
+  owner_id: 'u1', owner_name: '张三', is_owner: true, created_at: '2026-01-01T00:00:00Z',
+};
+type Structure = {
+  id: number; page: number; bbox: [number, number, number, number]; smiles: string; recognized_smiles: string; confidence: number; method: string;
+  label: string | null; corrected_by: string | null; corrected_by_name: string | null; corrected_at: string | null;
+};
+const structure = (id: number, page: number, bbox: Structure['bbox'], smiles: string, label: string | null): Structure => ({
+  id, page, bbox, smiles, recognized_smiles: smiles, confidence: 0.83, method: 'osra vector 2x', label, corrected_by: null, corrected_by_name: null, corrected_at: null,
+});
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** The API: document d1 (fduthesis-en.pdf) and its structures. */
+function fakeApi(structures: Structure[]) {
+  const calls: Call[] = [];
+  const original = globalThis.fetch;
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const path = new URL(url, location.href).pathname;
+    const method = init?.method ?? 'GET';
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : null;
+    calls.push({ method, path, body });
+    if (path === '/api/v1/knowledge_base/doc/d1') return okJson(record);
+    if (path === '/api/v1/knowledge_base/download/d1') return realFetch(`${DOCS}/fduthesis-en.pdf`);
+    if (path === '/api/v1/knowledge_base/doc/d1/structures') return okJson({ structures });
+    const put = /^\/api\/v1\/knowledge_base\/doc\/d1\/structures\/(\d+)$/.exec(path);
+    if (put && method === 'PUT') {
+      const smiles = (body as { smiles?: string }).smiles ?? '';
+      if (!/^[A-Za-z0-9()=#@+\-[\]\\/]+$/.test(smiles) || smiles.includes('(((')) return json(400, { success: false, message: `无法解析 SMILES：${smiles}`, code: 'invalid_smiles' });
+      const i = structures.findIndex((s) => s.id === Number(put[1]));
+      structures[i] = { ...structures[i]!, smiles, corrected_by: 'u2', corrected_by_name: '李化学', corrected_at: '2026-11-29T12:00:00Z' };
+      return okJson(structures[i], '结构已更正');
+    }
+    if (path === '/api/v1/mol/draw_svg') {
+      return okJson({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180"><path d="M10 10L50 50"/><path d="M50 50L90 10"/><path d="M90 10L130 50"/><path d="M130 50L170 10"/></svg>', formula: 'C2H6O', canonical_smiles: (body as { smiles?: string }).smiles ?? '', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] });
+    }
+    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+  };
+  return { calls, restore: () => void (globalThis.fetch = original) };
+}
+
+const pageEl = (el: Element, n: number) => el.shadowRoot?.querySelector<HTMLElement>(`[data-page-number="${n}"]`) ?? null;
+const boxes = (el: Element) => [...(el.shadowRoot?.querySelectorAll<HTMLElement>('[part~="structure-box"]') ?? [])];
+
+/** Types into a React-controlled field (through the native setter React listens to) and submits its form. */
+function submit(input: HTMLInputElement, text: string) {
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, text);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  input.form!.requestSubmit();
+}
+
+describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms: number): void }) {
+  this.timeout(120_000);
+  failOnConsoleErrors();
+  let restore: () => void = () => {};
+  let box: HTMLElement | undefined;
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    restore();
+  });
+  const A: Structure['bbox'] = [72, 380, 540, 700];
+  const open = async (attrs: string, structures = [structure(11, 7, A, 'CC(=O)Oc1ccccc1C(=O)O', '12a'), structure(12, 7, [72, 100, 300, 300], 'c1ccccc1', null), structure(13, 8, [80, 80, 200, 200], 'CCO', '7')]) => {
+    const fake = fakeApi(structures);
+    restore = fake.restore;
+    box = mount(`<csai-pdf-viewer style="display:block;width:1100px;height:700px" ${attrs}></csai-pdf-viewer>`);
+    const el = box.querySelector('csai-pdf-viewer')!;
+    return { el, calls: fake.calls, structures };
+  };
+
+  it('draws each structure as a box on its own page where the viewport transform puts it, and the toggle hides them', async () => {
+    const { el } = await open('doc-id="d1" page="7"');
+    const two = await waitLong(() => pageEl(el, 7)?.dataset.rendered === 'true' && pageEl(el, 7), 'page 7 rendered');
+    await waitLong(() => two.querySelectorAll('[part~="structure-box"]').length === 2, 'two boxes on page 7');
+    const first = two.querySelector<HTMLElement>('[data-structure-id="11"]')!;
+    expect(first.getAttribute('aria-label')).to.equal('识别的化学结构：化合物 12a，点击核对');
+    // Where pdf.js puts the box (points, origin bottom-left) on page 7.
+    const bytes = new Uint8Array(await (await realFetch(`${DOCS}/fduthesis-en.pdf`)).arrayBuffer());
+    const doc = await openPdf(bytes);
+    const p2 = await doc.getPage(7);
+    const scale = two.getBoundingClientRect().width / p2.getViewport({ scale: 1 }).width;
+    const [a, b, c, d] = p2.getViewport({ scale }).convertToViewportRectangle(A) as [number, number, number, number];
+    const pr = two.getBoundingClientRect();
+    const br = first.getBoundingClientRect();
+    expect(br.left - pr.left).to.be.closeTo(Math.min(a, c), 1);
+    expect(br.top - pr.top).to.be.closeTo(Math.min(b, d), 1);
+    expect(br.width).to.be.closeTo(Math.abs(c - a), 1);
+    expect(br.height).to.be.closeTo(Math.abs(d - b), 1);
+    await doc.destroy();
+    // No box on page 6; the page-8 structure is on page 8 once it renders.
+    expect(pageEl(el, 6)?.querySelectorAll('[part~="structure-box"]').length ?? 0).to.equal(0);
+    pageEl(el, 8)!.scrollIntoView();
+    const three = await waitLong(() => pageEl(el, 8)?.dataset.rendered === 'true' && pageEl(el, 8), 'page 8 rendered');
+    expect(three.querySelectorAll('[part~="structure-box"]').length).to.equal(1);
+    await waitLong(() => three.querySelector('[data-structure-id="13"]'), 'the box on page 8');
+    // The toggle: pressed, names the count; off hides every box, on shows them again.
+    const toggle = part(el, 'structures-toggle')!;
+    expect(toggle.getAttribute('aria-pressed')).to.equal('true');
+    expect(toggle.getAttribute('aria-label')).to.equal('识别的结构（3）');
+    toggle.click();
+    await waitLong(() => boxes(el).length === 0, 'boxes hidden');
+    expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+    toggle.click();
+    await waitLong(() => boxes(el).length === 3, 'boxes shown again');
+  });
+
+  it('opens the review panel on a click: the drawing cropped from its page beside the molecule, label, confidence and method', async () => {
+    const { el } = await open('doc-id="d1" page="7"');
+    const first = await waitLong(() => el.shadowRoot?.querySelector<HTMLElement>('[data-structure-id="11"]'), 'the box');
+    first.click();
+    const panel = await waitLong(() => part(el, 'structure-panel'), 'the review panel');
+    expect(first.getAttribute('aria-pressed')).to.equal('true');
+    expect(panel.querySelector('h2')!.textContent).to.equal('化合物 12a');
+    expect(part(el, 'structure-label')!.textContent).to.equal('12a');
+    expect(part(el, 'structure-confidence')!.textContent).to.equal('83%');
+    expect(part(el, 'structure-method')!.textContent).to.equal('osra vector 2x');
+    expect(part(el, 'structure-smiles')!.textContent).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    // The drawing: page 7 rendered into a canvas the box's shape (plus its margin), not blank.
+    const crop = part(el, 'structure-drawing') as HTMLCanvasElement;
+    await waitLong(() => crop.dataset.rendered === 'true', 'the crop drawn');
+    expect(crop.width / crop.height).to.be.closeTo((468 + 12) / (320 + 12), 0.05);
+    const pixels = crop.getContext('2d')!.getImageData(0, 0, crop.width, crop.height).data;
+    let ink = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 200) ink++;
+    expect(ink).to.be.greaterThan(50);
+    // The molecule: <csai-molecule> with the structure's SMILES, drawn from the server's SVG.
+    const molecule = part(el, 'structure-molecule')!;
+    expect(molecule.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    await waitLong(() => molecule.shadowRoot?.querySelector('svg'), 'the molecule drawn');
+    // Who may correct: every reader (as the server allows); the editor button is there.
+    expect(panel.textContent).to.contain('能阅读此文档的用户都可以更正');
+    expect(part(el, 'structure-edit')).to.not.equal(null);
+    part(el, 'structure-close')!.click();
+    await waitLong(() => !part(el, 'structure-panel'), 'the panel closed');
+  });
+
+  it('saves a correction with PUT, shows who made it, and shows the server message for a structure it refuses', async () => {
+    const { el, calls } = await open('doc-id="d1" page="7"');
+    (await waitLong(() => el.shadowRoot?.querySelector<HTMLElement>('[data-structure-id="12"]'), 'the box')).click();
+    await waitLong(() => part(el, 'structure-panel'), 'the review panel');
+    const input = part(el, 'structure-smiles-input') as HTMLInputElement;
+    submit(input, 'C1CC(((');
+    const error = await waitLong(() => part(el, 'structure-error'), 'the error');
+    expect(error.textContent).to.equal('无法解析 SMILES：C1CC(((');
+    expect(error.getAttribute('role')).to.equal('alert');
+    expect(part(el, 'structure-corrected-by')).to.equal(null);
+    submit(input, 'c1ccncc1');
+    await waitLong(() => part(el, 'structure-saved'), 'saved');
+    const put = calls.filter((c) => c.method === 'PUT');
+    expect(put.map((c) => [c.path, c.body])).to.deep.equal([
+      ['/api/v1/knowledge_base/doc/d1/structures/12', { smiles: 'C1CC(((' }],
+      ['/api/v1/knowledge_base/doc/d1/structures/12', { smiles: 'c1ccncc1' }],
+    ]);
+    expect(part(el, 'structure-error')).to.equal(null);
+    expect(part(el, 'structure-smiles')!.textContent).to.equal('c1ccncc1');
+    expect(part(el, 'structure-recognised')!.textContent).to.equal('c1ccccc1');
+    expect(part(el, 'structure-corrected-by')!.textContent).to.contain('已由 李化学 于');
+    expect(part(el, 'structure-molecule')!.getAttribute('smiles')).to.equal('c1ccncc1');
+    // The box marks the correction.
+    await waitLong(() => el.shadowRoot!.querySelector<HTMLElement>('[data-structure-id="12"]')!.dataset.corrected === 'true', 'the box marked corrected');
+  });
+
+  it('opens the chemical editor at the structure and saves what it returns', async () => {
+    const { el, calls } = await open('doc-id="d1" page="7" lang="zh"');
+    (await waitLong(() => el.shadowRoot?.querySelector<HTMLElement>('[data-structure-id="11"]'), 'the box')).click();
+    await waitLong(() => part(el, 'structure-panel'), 'the review panel');
+    part(el, 'structure-edit')!.click();
+    // <csai-chem-editor> inside the viewer, opened at the structure, with the viewer's language.
+    const editor = await waitLong(() => el.shadowRoot?.querySelector('csai-chem-editor')?.hasAttribute('opened') && el.shadowRoot.querySelector('csai-chem-editor'), 'the editor opened');
+    expect(editor.getAttribute('smiles')).to.equal('CC(=O)Oc1ccccc1C(=O)O');
+    expect(editor.getAttribute('lang')).to.equal('zh');
+    // What the editor returns (its event, as Ketcher's insert sends it) is saved.
+    editor.dispatchEvent(new CustomEvent('csai-chem-smiles', { detail: { smiles: 'COC(=O)c1ccccc1OC(C)=O' }, bubbles: true, composed: true }));
+    await waitLong(() => part(el, 'structure-saved'), 'saved');
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).to.deep.equal([{ smiles: 'COC(=O)c1ccccc1OC(C)=O' }]);
+    expect(part(el, 'structure-smiles')!.textContent).to.equal('COC(=O)c1ccccc1OC(C)=O');
+    editor.removeAttribute('opened');
+  });
+
+  it('opens a structure named by structure-id (a figure hit) with its box highlighted', async () => {
+    const { el } = await open('doc-id="d1" page="8" highlight="80,80,200,200" structure-id="13"');
+    const panel = await waitLong(() => part(el, 'structure-panel'), 'the review panel');
+    expect(panel.querySelector('h2')!.textContent).to.equal('化合物 7');
+    const three = await waitLong(() => pageEl(el, 8)?.dataset.rendered === 'true' && pageEl(el, 8), 'page 8 rendered');
+    const selected = await waitLong(() => three.querySelector<HTMLElement>('[part~="structure-box-selected"]'), 'the selected box');
+    expect(selected.dataset.structureId).to.equal('13');
+    expect(three.querySelector('[part~="citation"]')).to.not.equal(null);
+  });
+
+  it('shows no toggle and no boxes when the document has no structures, or they cannot be listed', async () => {
+    const { el, calls } = await open('doc-id="d1"', []);
+    await waitLong(() => pageEl(el, 1)?.dataset.rendered === 'true', 'page 1 rendered');
+    await waitLong(() => calls.some((c) => c.path.endsWith('/structures')), 'the structures asked for');
+    expect(part(el, 'structures-toggle')).to.equal(null);
+    expect(boxes(el)).to.have.length(0);
+  });
+});
