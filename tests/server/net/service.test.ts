@@ -99,3 +99,14 @@ describe('failover', () => {
     expect((err as ServiceError).failures).toHaveLength(2);
   });
 });
+
+describe('in English', () => {
+  it('a service failure is said in English for a user who chose English', async () => {
+    const { localizeMessage } = await import('../../../src/server/i18n');
+    const err = await failureOf(failover('文献检索', [{ service: 'PubMed', ask: () => call('/busy', { service: 'PubMed' }) }, { service: '博查', ask: () => call('/broken', { service: '博查' }) }], new AbortController().signal));
+    expect(localizeMessage((err as Error).message, 'en')).toBe(
+      'Literature search failed: PubMed got too many requests or its quota is used up (429); try again later; Bocha answered with an error (500)',
+    );
+    expect(localizeMessage('测试服务 请求超时（超过 5 秒）', 'en')).toBe('测试服务 did not answer within 5 s');
+  });
+});
