@@ -21,7 +21,7 @@ import { boundedLogStream } from './log-stream';
 import { clusterOf } from './db/cluster';
 import { openDatabase, type Db } from './db/database';
 import { languageOfTag, localizeMessage, requestLanguage } from './i18n';
-import { AppError } from './errors';
+import { AppError, DomainError, toAppError } from './errors';
 import { loadSecret } from './auth/secret';
 import { sessionsRepo } from './auth/sessions';
 import { installHttpSession } from './auth/http-session';
@@ -170,7 +170,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const clientLeft = (raw: IncomingMessage, error: Error) =>
     (raw.destroyed || raw.socket?.destroyed === true) && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'aborted');
 
-  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler(async (thrown: FastifyError | AppError | DomainError, request, reply) => {
+    const error = thrown instanceof DomainError ? toAppError(thrown) : thrown;
     // Issue 32 §2: the message in the language of the one asking (Chinese as written, else English).
     const lang = await requestLanguage(request, db).catch(() => 'zh' as const);
     const say = (message: string) => localizeMessage(message, lang);
