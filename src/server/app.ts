@@ -50,7 +50,7 @@ import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolDefinition } from './tools/types';
-import type { OutboundPolicy } from './routes/types';
+import type { OutboundOverrides } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
 import { collectRoutes } from './route-table';
@@ -66,7 +66,7 @@ export interface BuildOptions {
   online?: OnlineSources;
   readPage?: ReadPage;
   /** Tests only: the address policy and name resolution of fetches users ask for (saving a page or a paper). */
-  outbound?: OutboundPolicy;
+  outbound?: OutboundOverrides;
 }
 
 /**
