@@ -21,7 +21,7 @@ import { boundedLogStream } from './log-stream';
 import { clusterOf } from './db/cluster';
 import { openDatabase, type Db } from './db/database';
 import { languageOfTag, localizeMessage, requestLanguage } from './i18n';
-import { AppError } from './errors';
+import { AppError, DomainError, toAppError } from './errors';
 import { loadSecret } from './auth/secret';
 import { sessionsRepo } from './auth/sessions';
 import { installHttpSession } from './auth/http-session';
@@ -50,7 +50,7 @@ import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
 import { startRuntime } from './runtime';
 import type { ToolDefinition } from './tools/types';
-import type { OutboundPolicy } from './routes/types';
+import type { OutboundOverrides } from './routes/types';
 import { validationFailure } from './validation';
 import { serializerCompiler } from './serializer';
 import { collectRoutes } from './route-table';
@@ -66,7 +66,7 @@ export interface BuildOptions {
   online?: OnlineSources;
   readPage?: ReadPage;
   /** Tests only: the address policy and name resolution of fetches users ask for (saving a page or a paper). */
-  outbound?: OutboundPolicy;
+  outbound?: OutboundOverrides;
 }
 
 /**
@@ -170,7 +170,8 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const clientLeft = (raw: IncomingMessage, error: Error) =>
     (raw.destroyed || raw.socket?.destroyed === true) && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'aborted');
 
-  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler(async (thrown: FastifyError | AppError | DomainError, request, reply) => {
+    const error = thrown instanceof DomainError ? toAppError(thrown) : thrown;
     // Issue 32 §2: the message in the language of the one asking (Chinese as written, else English).
     const lang = await requestLanguage(request, db).catch(() => 'zh' as const);
     const say = (message: string) => localizeMessage(message, lang);

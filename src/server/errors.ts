@@ -23,3 +23,38 @@ export const conflict = (message: string, code = 'conflict') => new AppError(409
 /** SPEC §8: the two 401 messages the client recognises. */
 export const SESSION_INVALID = 'Signature verification failed';
 export const SESSION_EXPIRED = 'Signature has expired';
+
+/**
+ * What a domain module refuses, by a stable code: the module says what and why (in Chinese), the
+ * HTTP status is decided here, once (`toAppError`, used by the error handler in app.ts).
+ */
+const DOMAIN_STATUS = {
+  invalid_input: 400,
+  invalid_credentials: 400,
+  otp_invalid: 400,
+  token_invalid: 400,
+  token_expired: 400,
+  token_used: 400,
+  directory_password: 400,
+  signup_disabled: 403,
+  account_inactive: 403,
+  account_disabled: 403,
+  otp_too_soon: 429,
+  directory_unavailable: 503,
+} as const;
+
+export type DomainCode = keyof typeof DOMAIN_STATUS;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** A domain error as the HTTP answer it is. */
+export const toAppError = (err: DomainError) => new AppError(DOMAIN_STATUS[err.code], err.code, err.message, err.field);

@@ -18,11 +18,8 @@ import { createNameResolver } from './tools/names/resolver';
 import { startMcpManager, type McpManager } from './tools/mcp/manager';
 import { buildTools, createToolRegistry, type ToolRegistry } from './tools/registry';
 import type { NameResolver, ToolDefinition } from './tools/types';
-import { webSearchFromConfig } from './online/web';
-import { searchPatents } from './online/patents';
-import { searchLiterature } from './online/literature';
 import { readPage as crawlPage } from './online/crawl/read-page';
-import type { OnlineSources } from './online/sources';
+import { onlineServices, onlineSources, type OnlineServices, type OnlineSources } from './online/sources';
 import type { ReadPage } from './answering/online-search';
 import { startTaskService, type TaskService } from './docking/tasks';
 
@@ -42,7 +39,9 @@ export interface Runtime {
   tools: ToolRegistry;
   /** The MCP servers whose tools the registry offers (issue 15 §6). */
   mcp: McpManager;
-  /** The configured online sources (issue 15): web search; literature and patents when their adapters are wired. */
+  /** The configured online services (web search, literature, patents), built once: the tools and routes use these. */
+  onlineServices: OnlineServices;
+  /** The same services as answering searches them (the search-type menu), with any sources the options added. */
   online: OnlineSources;
   /** Answering (event bus, answer jobs) and the channels that ask it. */
   /** `hasModel`: a language model answers (else the local engine: no model configured). */
@@ -118,7 +117,9 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     // Aborted when the runtime stops: tools end their timers (periodic clean-ups) with it.
     const stopping = new AbortController();
     stops.push(async () => stopping.abort());
-    const services = { config, db, log, chem, knowledge, names, files, tasks, stopping: stopping.signal, ...(chat ? { chat } : {}) };
+    // 联网搜索 (issue 15): the web, literature and patent services of the configuration, built once.
+    const searches = onlineServices(config, log);
+    const services = { config, db, log, chem, knowledge, names, files, tasks, online: searches, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });
     stops.push(() => mcp.close());
     const tools = createToolRegistry(buildTools(definitions, services), {
@@ -132,15 +133,12 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     });
 
     const engine = model ?? paced(localEngine({ chem, names, db }), config.CSAI_LOCAL_ENGINE_DELAY_MS);
-    // 联网搜索 (issue 15): the web services of the configuration; literature and patents are added here when wired.
-    const patents = searchPatents(config);
-    const literature = searchLiterature(config);
-    const online: OnlineSources = { web: webSearchFromConfig(config, log), ...(literature ? { literature } : {}), ...(patents ? { patents } : {}), ...extraSources };
+    const online: OnlineSources = { ...onlineSources(searches), ...extraSources };
     // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
     const started = await startAnswering({ db, config, cluster, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
     stops.push(() => started.answers.close());
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir), hasModel: !!model };
-    return { files, chem, kb, names, tasks, tools, mcp, online, answering, close };
+    return { files, chem, kb, names, tasks, tools, mcp, onlineServices: searches, online, answering, close };
   } catch (err) {
     await close();
     throw err;

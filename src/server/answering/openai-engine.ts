@@ -4,7 +4,7 @@ import { finished, type Readable } from 'node:stream';
 import { z } from 'zod';
 import { AnswerError, citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import type { ChatCompletion } from '../llm/chat';
-import { llmFetch, nodeBody } from './llm-fetch';
+import { llmFetch, nodeBody } from '../net/llm-fetch';
 import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';

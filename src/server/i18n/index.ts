@@ -9,6 +9,7 @@ import i18next, { type TFunction } from 'i18next';
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database';
 import { keyed, messages, toolsEn } from './en';
+import { SERVICE_SHAPES } from './service-en';
 
 export type Lang = 'zh' | 'en';
 
@@ -87,7 +88,7 @@ const TYPE_NAMES: Record<string, string> = { 字符串: 'string', 数字: 'numbe
 export function localizeMessage(message: string, lang: Lang): string {
   if (lang === 'zh' || !/\p{Script=Han}/u.test(message)) return message;
   if (instance.exists(message, { lng: 'en' })) return instance.t(message, { lng: 'en' });
-  for (const [pattern, english] of PATTERNS) {
+  for (const [pattern, english] of [...PATTERNS, ...SERVICE_SHAPES]) {
     const m = message.match(pattern);
     if (m) return english(m, (s) => localizeMessage(s, lang));
   }

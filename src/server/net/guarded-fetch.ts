@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { checkUrl, guardedLookup, isPublicAddress, networkFailure, SafeFetchError } from './safe-fetch';
+import { checkUrl, guardedLookup, isPublicAddress, networkFailure, SafeFetchError, type OutboundPolicy } from './safe-fetch';
 
 /**
  * A WHATWG-`fetch`-shaped client over the same guards as `safeFetch` (DESIGN §9): for callers that
@@ -12,7 +12,9 @@ import { checkUrl, guardedLookup, isPublicAddress, networkFailure, SafeFetchErro
 export type GuardedFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface GuardedFetchOptions {
-  /** Which resolved addresses may be connected to, given the URL's host name (default: public unicast only). */
+  /** Where requests may go (default `public`), as for `safeFetch`. */
+  policy?: OutboundPolicy;
+  /** Which resolved addresses may be connected to, given the URL's host name, instead of the policy's (an allow-list). */
   isAllowed?: (address: string, family: 4 | 6, hostname: string) => boolean;
   /** Bytes of one response body at most (default 32 MiB); a longer body errors the stream. */
   maxBytes?: number;
@@ -44,7 +46,7 @@ function bodyBuffer(body: RequestInit['body']): Buffer | undefined {
 export function guardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const headersTimeoutMs = options.headersTimeoutMs ?? 30_000;
-  const isAllowed = options.isAllowed ?? ((address: string, family: 4 | 6) => isPublicAddress(address, family));
+  const isAllowed = options.isAllowed ?? (options.policy === 'operator' ? () => true : (address: string, family: 4 | 6) => isPublicAddress(address, family));
 
   return (input, init) =>
     new Promise<Response>((resolve, reject) => {

@@ -5,10 +5,20 @@ import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 
 /**
- * The one outbound HTTP client (DESIGN §9): http(s) only, the resolved address checked at connect
- * time on every hop (no DNS rebinding between check and use), at most 5 redirects, size and time
- * caps. Private, loopback, link-local, multicast and reserved ranges are refused.
+ * The one outbound HTTP client (DESIGN §9): http(s) only, at most 5 redirects, size and time caps,
+ * and an explicit policy for where it may connect:
+ * - `public` (the default): an address a user or a document gave. The resolved address is checked
+ *   at connect time on every hop (no DNS rebinding between check and use); private, loopback,
+ *   link-local, multicast and reserved ranges are refused.
+ * - `operator`: a service the operator configured (search services, literature and patent APIs,
+ *   the embedding endpoint), trusted like LLM_BASE_URL: it may be on the intranet or this machine.
+ * `guardedFetch` (./guarded-fetch.ts) is the same client in the shape of WHATWG `fetch` for
+ * libraries that take one; `llmFetch` (./llm-fetch.ts) the model API's keep-alive stream.
+ * Calls of a service's JSON API go through ./service.ts.
  */
+
+/** Whose address a request goes to: anyone's (public addresses only) or the operator's (any address). */
+export type OutboundPolicy = 'public' | 'operator';
 
 export type SafeFetchErrorCode = 'invalid_url' | 'blocked_scheme' | 'blocked_address' | 'too_many_redirects' | 'too_large' | 'timeout' | 'network';
 
@@ -54,7 +64,9 @@ export interface SafeFetchOptions {
   /** Redirects followed at most (default and upper bound 5). */
   maxRedirects?: number;
   headers?: Record<string, string>;
-  /** Which resolved addresses may be connected to; defaults to public unicast only. Tests narrow or widen it. */
+  /** Where the request may go (default `public`). */
+  policy?: OutboundPolicy;
+  /** Which resolved addresses may be connected to, instead of the policy's (tests narrow or widen it). */
   isAllowedAddress?: (address: string, family: 4 | 6) => boolean;
   /** GET (default) or POST with `body` (a JSON API); a POST follows no redirect. */
   method?: 'GET' | 'POST';
@@ -227,10 +239,12 @@ function once(url: URL, opts: Required<Pick<SafeFetchOptions, 'maxBytes' | 'isAl
   });
 }
 
+const anyAddress = () => true;
+
 /** GET a URL through the guards above. Throws SafeFetchError; any HTTP status is returned as it is. */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions = {}): Promise<SafeFetchResponse> {
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
-  const isAllowedAddress = options.isAllowedAddress ?? ((a: string, f: 4 | 6) => isPublicAddress(a, f));
+  const isAllowedAddress = options.isAllowedAddress ?? (options.policy === 'operator' ? anyAddress : (a: string, f: 4 | 6) => isPublicAddress(a, f));
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const method = options.method ?? 'GET';

@@ -1,4 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { OnlineHit, OnlineQuery, OnlineSearch } from './hit';
+import { createLiteratureSearch, literatureOnline, type LiteratureSearch } from './literature';
+import { createPatentSearch, patentAdapters, patentsOnline, type PatentSearch } from './patents';
+import { webSearchFromConfig, type WebSearch } from './web';
+
+/**
+ * The configured online services of this server, each built once (in runtime.ts) and handed to the
+ * tools (web_search, patent_search), the routes (literature search) and answering: absent when
+ * not configured.
+ */
+export interface OnlineServices {
+  web?: WebSearch | undefined;
+  literature?: LiteratureSearch | undefined;
+  patents?: PatentSearch | undefined;
+}
+
+type OnlineConfig = Parameters<typeof webSearchFromConfig>[0] & Parameters<typeof createLiteratureSearch>[0] & Parameters<typeof patentAdapters>[0];
+
+/** The services of a configuration. */
+export function onlineServices(config: OnlineConfig, log?: Pick<FastifyBaseLogger, 'warn'>): OnlineServices {
+  const patents = patentAdapters(config);
+  return {
+    web: webSearchFromConfig(config, log),
+    literature: createLiteratureSearch(config) ?? undefined,
+    patents: patents.length ? createPatentSearch(patents) : undefined,
+  };
+}
+
+/** The services as the search-type menu's sources (what answering and deep research search). */
+export function onlineSources({ web, literature, patents }: OnlineServices): OnlineSources {
+  return { web, literature: literature && literatureOnline(literature), patents: patents && patentsOnline(patents) };
+}
 
 /**
  * The online sources of this server (issue 15): web search (§1), literature (§3) and patents (§4),
@@ -32,11 +64,14 @@ export const NOT_CONFIGURED: Record<OnlineKind | 'all', string> = {
   patents: '未配置专利检索服务，本次回答没有检索专利',
 };
 
-/** What to configure for each source (GET /online/status; the question box shows it before sending). */
+/**
+ * What to configure for each source, for administrators: GET /online/status, GET /diagnostics,
+ * the reason a search tool is off (GET /tools) and the literature search's 503.
+ */
 export const SOURCE_SETUP: Record<OnlineKind, string> = {
-  web: '未配置网页搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。',
-  literature: '未配置文献检索服务：请设置 PUBMED_URL（PubMed E-utilities）、EUROPEPMC_URL（Europe PMC）或 OPENALEX_URL（OpenAlex）中的至少一个，并重启服务。',
-  patents: '未配置专利检索服务：请设置 SURECHEMBL_URL（SureChEMBL）或 CSAI_PUBCHEM_URL（PubChem 专利交叉引用）中的至少一个，并重启服务。',
+  web: '未配置联网搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。',
+  literature: '未配置文献检索服务：请设置 PUBMED_URL、EUROPEPMC_URL 或 OPENALEX_URL 中的至少一个（见 README 的配置表），然后重启服务。',
+  patents: '未配置专利检索服务：请设置 SURECHEMBL_URL（如 https://www.surechembl.org/api）或 CSAI_PUBCHEM_URL（如 https://pubchem.ncbi.nlm.nih.gov/rest/pug），然后重启服务。',
 };
 
 /** What to configure for each source this server lacks (for administrators: GET /diagnostics, GET /online/status). */

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Db, Executor } from '../db/database';
 import { jobQueue, type Job } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
+import { safeFetch, SafeFetchError } from '../net/safe-fetch';
 
 /**
  * Optional embeddings (DESIGN §5): passages are embedded through any OpenAI-compatible
@@ -82,30 +83,6 @@ export function normalise(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Reads a fetch body up to `maxBytes`, throwing once it grows past that. */
-async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw new EmbeddingError(`embedding service response too large (over ${maxBytes} bytes)`);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new EmbeddingError(`embedding service response too large (over ${maxBytes} bytes)`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export interface EmbeddingClient {
   readonly model: string;
   /** One vector per text, L2-normalised, in the texts' order. Throws EmbeddingError. */
@@ -128,19 +105,18 @@ export function embeddingClient(settings: EmbeddingSettings, opts: { maxBytes?: 
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
       if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
       const body = JSON.stringify({ model: settings.model, input, ...(settings.dimensions ? { dimensions: settings.dimensions } : {}) });
-      const signal = AbortSignal.timeout(timeoutMs);
       let text: string;
       let status: number;
       try {
-        const res = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'error' });
+        // The operator's endpoint (like LLM_BASE_URL): any address; no redirect is followed.
+        const res = await safeFetch(url, { policy: 'operator', method: 'POST', headers, body, timeoutMs, maxBytes });
         status = res.status;
-        text = await readCapped(res, maxBytes);
+        text = res.text();
       } catch (err) {
-        if (err instanceof EmbeddingError) throw err;
-        if (signal.aborted) throw new EmbeddingError(`embedding service timed out after ${timeoutMs} ms`);
-        // fetch's own message is just "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND…).
-        const cause = err instanceof Error && err.cause instanceof Error ? ` (${'code' in err.cause && typeof err.cause.code === 'string' ? err.cause.code : err.cause.message})` : '';
-        throw new EmbeddingError(`embedding service unreachable: ${err instanceof Error ? err.message : String(err)}${cause}`);
+        if (!(err instanceof SafeFetchError)) throw err;
+        if (err.code === 'timeout') throw new EmbeddingError(`embedding service timed out after ${timeoutMs} ms`);
+        if (err.code === 'too_large') throw new EmbeddingError(`embedding service response too large (over ${maxBytes} bytes)`);
+        throw new EmbeddingError(`embedding service unreachable: ${err.message}`);
       }
       if (status < 200 || status >= 300) throw new EmbeddingError(`embedding service answered HTTP ${status}: ${text.slice(0, 200)}`);
       let json: unknown;

@@ -1,4 +1,3 @@
-import { isUniqueViolation } from '../db/dialect';
 import { z } from 'zod';
 import {
   accountBody,
@@ -19,30 +18,14 @@ import {
 } from '../../contract/auth';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import type { FastifyRequest } from 'fastify';
-import { accountKey, authTokensRepo, parseAccount, usersRepo } from '../auth/accounts';
-import { createDirectory } from '../auth/directory';
-import { syncDirectoryUser } from '../auth/directory-accounts';
-import { hashPassword, needsRehash, otpCode, randomToken, verifyPassword } from '../auth/crypto';
-import { otpRepo } from '../auth/otp';
+import { accountKey, usersRepo } from '../auth/accounts';
+import { accountService, DIRECTORY_PASSWORD_NOTE } from '../auth/account-service';
 import { sessionsRepo } from '../auth/sessions';
-import { now } from '../db/database';
 import { AppError, badRequest, forbidden, notFound } from '../errors';
 import { apiTokensRepo } from '../auth/api-tokens';
-import { sharedCounter } from '../auth/shared-limits';
 import { ok, type App, type Services } from './types';
 
 const HOUR = 3600_000;
-const ACTIVATION_TTL = 24 * HOUR;
-const RESET_TTL = 1 * HOUR;
-const OTP_TTL = 10 * 60_000;
-const OTP_RESEND_MS = 60_000;
-/** A sign-up with a registered account mails its owner at most this often. */
-const SIGN_UP_NOTICE_COOLDOWN_MS = 60_000;
-const OTP_MAX_ATTEMPTS = 5;
-/** Codes per account per day: with 5 guesses each, at most 50 guesses a day at a 1-in-a-million code. */
-const OTP_MAX_PER_DAY = 10;
-/** Reset links per account per hour, whoever asks: no mailbox bombing from many addresses. */
-const RESET_MAX_PER_HOUR = 5;
 
 const empty = okSchema(z.null());
 const withUser = okSchema(userInfo);
@@ -67,21 +50,14 @@ const limit = (max: number, minutes: number) => ({
 const tooMany = () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试');
 
 /** Sign-up, activation, password and code sign-in, reset, sign-out and the current user. */
-export default async function authRoutes(app: App, { config, cluster, db, secret, notifier }: Services) {
+export default async function authRoutes(app: App, { config, db, secret, notifier }: Services) {
+  const accounts = accountService({ config, db, secret, notifier });
   const users = usersRepo(db);
-  const tokens = authTokensRepo(db);
   const sessions = sessionsRepo(db);
   const ttlMs = config.CSAI_SESSION_TTL_HOURS * HOUR;
-  // A hash to verify against when the account does not exist, so timing does not reveal it.
-  const decoyHash = hashPassword('decoy-password-1', config.CSAI_PASSWORD_COST);
-  const link = (fragment: string, token: string) => `${config.CSAI_PUBLIC_URL ?? `http://localhost:${config.PORT}`}/#${fragment}=${token}`;
-  const otps = otpRepo(db, secret, OTP_MAX_ATTEMPTS);
-  // Directory sign-in (issue 14 §4), when LDAP_URL is set.
-  const directory = createDirectory(config);
-  const directoryPasswordNote = '单位目录（LDAP）账号的密码由单位目录管理，请通过单位的密码服务或IT部门修改';
   /** Delivers queued messages after commit; a failure is logged, never an unhandled rejection. */
   const deliver = (req: FastifyRequest) => {
-    notifier.flush().catch((err: unknown) => req.log.error({ err }, 'message delivery failed'));
+    accounts.flush().catch((err: unknown) => req.log.error({ err }, 'message delivery failed'));
   };
 
   /**
@@ -107,96 +83,24 @@ export default async function authRoutes(app: App, { config, cluster, db, secret
     };
   };
 
-  /** When each normalised account last asked for a code, known or not (so the cooldown reveals nothing). */
-  const otpRequested = new Map<string, number>();
-  // Several nodes over PostgreSQL: the cooldown is counted in the database, so asking another node is no way round it.
-  const sharedCooldown = cluster.several ? sharedCounter(db) : undefined;
-  const otpCooldown = async (account: string) => {
-    const key = accountKey(account);
-    if (sharedCooldown) {
-      if ((await sharedCooldown.hit(`otp-cooldown|${key}`, OTP_RESEND_MS)).current > 1) throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
-      return;
-    }
-    const t = Date.now();
-    const last = otpRequested.get(key);
-    if (last !== undefined && t - last < OTP_RESEND_MS) throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
-    if (otpRequested.size > 10_000) {
-      for (const [k, v] of otpRequested) if (t - v >= OTP_RESEND_MS) otpRequested.delete(k);
-    }
-    otpRequested.set(key, t);
-  };
-
   app.get('/options', {
     schema: { tags, summary: 'How people sign in here: local sign-up on or off, directory (LDAP) sign-in or not', response: { 200: okSchema(authOptions), ...errorResponses } },
-  }, async () => ok({ local_signup: config.CSAI_LOCAL_SIGNUP, directory: directory !== null }));
+  }, async () => ok({ local_signup: config.CSAI_LOCAL_SIGNUP, directory: accounts.hasDirectory }));
 
   app.post('/sign-up', {
     schema: { tags, summary: 'Create an account and send its activation link', body: signUpBody, response: { 200: empty, ...errorResponses } },
     config: limit(30, 10),
   }, async (req) => {
-    if (!config.CSAI_LOCAL_SIGNUP) {
-      throw new AppError(403, 'signup_disabled', directory ? SIGN_UP_OFF_DIRECTORY : SIGN_UP_OFF);
-    }
-    const body = req.body;
-    if (body.department_id) {
-      const dept = await db.selectFrom('departments').select('id').where('id', '=', body.department_id).executeTakeFirst();
-      if (!dept) throw badRequest('部门不存在', 'department_id');
-    }
-    const password_hash = await hashPassword(body.password, config.CSAI_PASSWORD_COST);
-    const recipient = body.email ?? body.phone!;
-    try {
-      // One transaction: the account, its activation token and the mail exist together or not at all.
-      await db.transaction().execute(async (trx) => {
-        const user = await users.create(
-          { email: body.email ?? null, phone: body.phone ?? null, name: body.name, password_hash, department_id: body.department_id ?? null },
-          trx,
-        );
-        const token = await tokens.issue(user.id, 'activate', ACTIVATION_TTL, trx);
-        await notifier.enqueue(trx, {
-          channel: body.email ? 'email' : 'sms',
-          recipient,
-          kind: 'activate',
-          subject: 'CSAI 账号激活',
-          // No user-typed text (such as the name) in the mail: sign-up must not let anyone send
-          // their own words to someone else's mailbox from this server.
-          body: `您好，请在24小时内打开以下链接激活您的 CSAI 账号：\n${link('activate_transit', token)}\n如非本人操作，请忽略此邮件。`,
-        });
-      });
-    } catch (err) {
-      if (!isUniqueViolation(err, 'users', ['email', 'phone'])) throw err;
-      // Issue 16 #8: the answer is the same as for a new account, so sign-up does not tell anyone
-      // which addresses are registered; the owner is told by mail instead (a pending account gets
-      // a fresh activation link).
-      await db.transaction().execute(async (trx) => {
-        const existing = await users.byAccount(recipient, trx);
-        if (!existing) return;
-        const kind = existing.status === 'pending' ? 'activate' : 'account_exists';
-        // One such message a minute at most: repeated sign-ups must not flood the owner's mailbox.
-        const recent = await trx.selectFrom('outbox').select('id').where('recipient', '=', recipient)
-          .where('kind', '=', kind).where('created_at', '>', now(-SIGN_UP_NOTICE_COOLDOWN_MS)).executeTakeFirst();
-        if (recent) return;
-        const channel = body.email ? 'email' : 'sms';
-        if (kind === 'activate') {
-          const token = await tokens.issue(existing.id, 'activate', ACTIVATION_TTL, trx);
-          await notifier.enqueue(trx, { channel, recipient, kind: 'activate', subject: 'CSAI 账号激活', body: `您好，请在24小时内打开以下链接激活您的 CSAI 账号：\n${link('activate_transit', token)}\n如非本人操作，请忽略此邮件。` });
-        } else {
-          await notifier.enqueue(trx, { channel, recipient, kind: 'account_exists', subject: 'CSAI 注册提醒', body: '有人使用您的账号申请注册 CSAI。您已注册，可直接登录；如忘记密码，请在登录页选择“忘记密码”。\n如非本人操作，请忽略此邮件。' });
-        }
-      });
-    }
+    await accounts.signUp(req.body);
     deliver(req);
-    return ok(null, body.email ? '注册成功，激活链接已发送到您的邮箱' : '注册成功，激活链接已发送到您的手机');
+    return ok(null, req.body.email ? '注册成功，激活链接已发送到您的邮箱' : '注册成功，激活链接已发送到您的手机');
   });
 
   app.post('/activate', {
     schema: { tags, summary: 'Activate an account with the token from its link', body: activateBody, response: { 200: empty, ...errorResponses } },
     config: limit(30, 10),
   }, async (req) => {
-    await db.transaction().execute(async (trx) => {
-      const result = await tokens.consume(req.body.token, 'activate', trx);
-      if ('error' in result) throw tokenError(result.error, '激活');
-      await users.activate(result.userId, trx);
-    });
+    await accounts.activate(req.body.token);
     return ok(null, '账号已激活，请登录');
   });
 
@@ -205,42 +109,7 @@ export default async function authRoutes(app: App, { config, cluster, db, secret
     config: limit(10, 15),
     preHandler: perAddress(200, 15),
   }, async (req, reply) => {
-    const invalid = () => new AppError(400, 'invalid_credentials', '账号或密码错误');
-    let directoryDown = false;
-    if (directory) {
-      // The directory first: search for the typed account, bind as the entry with the typed password.
-      const result = await directory.authenticate(req.body.account, req.body.password);
-      if (result.kind === 'ok') {
-        const person = await syncDirectoryUser(db, result.person, req.log);
-        assertCanSignIn(person.status);
-        reply.setSession(await startSession(req, person.id));
-        return ok(await users.info(person), '登录成功');
-      }
-      if (result.kind === 'wrong_password') {
-        // The same answer, and about the same time, as a wrong local password: nothing to enumerate.
-        await verifyPassword(req.body.password, await decoyHash);
-        throw invalid();
-      }
-      if (result.kind === 'unavailable') {
-        req.log.warn({ detail: result.detail }, 'directory sign-in failed: directory unavailable');
-        directoryDown = true;
-      }
-    }
-    // Local accounts; a directory account has no local password (its stored one matches nothing).
-    const found = await users.byAccount(req.body.account);
-    const user = found?.auth_source === 'local' ? found : undefined;
-    // Unknown accounts cost the same hash as known ones: timing does not tell them apart.
-    const valid = await verifyPassword(req.body.password, user?.password_hash ?? (await decoyHash));
-    if (!user || !valid) {
-      // A local account still signs in while the directory is down; anyone else is told why not.
-      if (directoryDown) throw new AppError(503, 'directory_unavailable', DIRECTORY_DOWN);
-      throw invalid();
-    }
-    assertCanSignIn(user.status);
-    // The cost was raised (or lowered) since this hash was made: bring it to the current one.
-    if (needsRehash(user.password_hash, config.CSAI_PASSWORD_COST)) {
-      await users.setPassword(user.id, await hashPassword(req.body.password, config.CSAI_PASSWORD_COST));
-    }
+    const user = await accounts.signIn(req.body.account, req.body.password, req.log);
     reply.setSession(await startSession(req, user.id));
     return ok(await users.info(user), '登录成功');
   });
@@ -250,35 +119,10 @@ export default async function authRoutes(app: App, { config, cluster, db, secret
     config: limit(10, 60),
     preHandler: perAddress(100, 60),
   }, async (req) => {
-    // The same answers (cooldown included) whether or not the account exists: no enumeration.
-    await otpCooldown(req.body.account);
-    const user = await users.byAccount(req.body.account);
-    const answer = ok(null, '如果该账号已注册，验证码已发送，10分钟内有效');
-    if (!user || user.status === 'disabled') return answer;
-    // The in-memory cooldown is lost on restart; the newest stored code keeps it.
-    const last = await otps.lastCreatedAt(user.id);
-    if (last && Date.parse(last) > Date.now() - OTP_RESEND_MS) {
-      throw new AppError(429, 'otp_too_soon', '验证码发送过于频繁，请60秒后再试');
-    }
-    if ((await otps.countSince(user.id, now(-24 * HOUR))) >= OTP_MAX_PER_DAY) {
-      // Same answer as always (no enumeration), but no new code: guessing stays bounded.
-      req.log.warn({ user: user.id }, 'daily one-time code limit reached');
-      return answer;
-    }
-    const code = otpCode();
-    await db.transaction().execute(async (trx) => {
-      await otps.issue(user.id, code, OTP_TTL, trx);
-      const key = parseAccount(req.body.account);
-      await notifier.enqueue(trx, {
-        channel: 'email' in key ? 'email' : 'sms',
-        recipient: 'email' in key ? key.email : key.phone,
-        kind: 'otp',
-        subject: 'CSAI 登录验证码',
-        body: `您的 CSAI 登录验证码是 ${code}，10分钟内有效。如非本人操作，请忽略。`,
-      });
-    });
+    // The same answer whether or not the account exists: no enumeration.
+    await accounts.sendOtp(req.body.account, req.log);
     deliver(req);
-    return answer;
+    return ok(null, '如果该账号已注册，验证码已发送，10分钟内有效');
   });
 
   app.post('/otp/verify', {
@@ -286,26 +130,9 @@ export default async function authRoutes(app: App, { config, cluster, db, secret
     config: limit(10, 10),
     preHandler: perAddress(200, 10),
   }, async (req, reply) => {
-    // One answer for unknown account, wrong, expired, used or burnt code: nothing to enumerate.
-    const invalid = new AppError(400, 'otp_invalid', '验证码错误或已失效，请重新获取');
-    const user = await users.byAccount(req.body.account);
-    if (!user) throw invalid;
-    // A disabled account is told so only after a right code, like a right password.
-    if (!(await otps.consume(user.id, req.body.code))) throw invalid;
-    assertCanSignIn(user.status === 'pending' ? 'active' : user.status);
-    if (user.status === 'pending') {
-      // The code proves the mailbox or phone is the user's, which is what activation asks. But the
-      // password was chosen by whoever signed up, maybe not this owner (pre-registration hijack):
-      // it is replaced by an unknown one; the owner can set a password through forgot-password.
-      const scrubbed = await hashPassword(randomToken(24), config.CSAI_PASSWORD_COST);
-      await db.transaction().execute(async (trx) => {
-        await users.setPassword(user.id, scrubbed, trx);
-        await users.activate(user.id, trx);
-      });
-    }
+    const { user, activated } = await accounts.verifyOtp(req.body.account, req.body.code);
     reply.setSession(await startSession(req, user.id));
-    const message = user.status === 'pending' ? '登录成功，账号已激活。如需使用密码登录，请通过“忘记密码”设置密码' : '登录成功';
-    return ok(await users.info({ ...user, status: 'active' }), message);
+    return ok(await users.info(user), activated ? '登录成功，账号已激活。如需使用密码登录，请通过“忘记密码”设置密码' : '登录成功');
   });
 
   app.post('/forgot-password', {
@@ -313,62 +140,16 @@ export default async function authRoutes(app: App, { config, cluster, db, secret
     config: limit(5, 60),
     preHandler: perAddress(50, 60),
   }, async (req) => {
-    const user = await users.byAccount(req.body.account);
-    // Across all addresses, at most RESET_MAX_PER_HOUR links an hour reach one mailbox; beyond
-    // that the answer stays the same (no enumeration) but nothing is sent.
-    if (user && (await tokens.countSince(user.id, 'reset', now(-HOUR))) >= RESET_MAX_PER_HOUR) req.log.warn({ user: user.id }, 'hourly reset link limit reached');
-    else if (user && user.status !== 'disabled' && user.auth_source === 'ldap') {
-      // No reset link: the directory manages this password. The owner is told so, by mail only.
-      const recipient = user.email ?? user.phone!;
-      await db.transaction().execute(async (trx) => {
-        // The hourly limit of reset links holds for these notes too: no mailbox bombing.
-        const sent = await trx.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('recipient', '=', recipient)
-          .where('kind', '=', 'reset_directory').where('created_at', '>', now(-HOUR)).executeTakeFirstOrThrow();
-        if (Number(sent.n) >= RESET_MAX_PER_HOUR) return;
-        await notifier.enqueue(trx, {
-          channel: user.email ? 'email' : 'sms',
-          recipient,
-          kind: 'reset_directory',
-          subject: 'CSAI 重置密码',
-          body: `您的 CSAI 账号通过单位目录（LDAP）登录，${directoryPasswordNote}。修改后请使用新的单位密码登录 CSAI。\n如非本人操作，请忽略。`,
-        });
-      });
-      deliver(req);
-    } else if (user && user.status !== 'disabled') {
-      await db.transaction().execute(async (trx) => {
-        const token = await tokens.issue(user.id, 'reset', RESET_TTL, trx);
-        await notifier.enqueue(trx, {
-          channel: user.email ? 'email' : 'sms',
-          recipient: user.email ?? user.phone!,
-          kind: 'reset',
-          subject: 'CSAI 重置密码',
-          body: `请在1小时内打开以下链接重置您的 CSAI 密码：\n${link('pswd_transit', token)}\n如非本人操作，请忽略。`,
-        });
-      });
-      deliver(req);
-    }
-    return ok(null, directory ? `如果该账号已注册，重置密码链接已发送。${directoryPasswordNote}` : '如果该账号已注册，重置密码链接已发送');
+    await accounts.forgotPassword(req.body.account, req.log);
+    deliver(req);
+    return ok(null, accounts.hasDirectory ? `如果该账号已注册，重置密码链接已发送。${DIRECTORY_PASSWORD_NOTE}` : '如果该账号已注册，重置密码链接已发送');
   });
 
   app.post('/reset-password', {
     schema: { tags, summary: 'Set a new password with a reset token; ends every session', body: resetPasswordBody, response: { 200: empty, ...errorResponses } },
     config: limit(30, 10),
   }, async (req, reply) => {
-    const password_hash = await hashPassword(req.body.password, config.CSAI_PASSWORD_COST);
-    await db.transaction().execute(async (trx) => {
-      const result = await tokens.consume(req.body.token, 'reset', trx);
-      if ('error' in result) throw tokenError(result.error, '重置密码');
-      const owner = await users.byId(result.userId, trx);
-      // A link sent before the account was linked to the directory: its password is not ours to set.
-      if (owner?.auth_source === 'ldap') throw new AppError(400, 'directory_password', '该账号通过单位目录（LDAP）登录，密码由单位目录管理，请通过单位的密码服务或IT部门修改');
-      await users.setPassword(result.userId, password_hash, trx);
-      // Whoever knew the old password is signed out everywhere, and other reset links die too.
-      await sessions.revokeAllOf(result.userId, trx);
-      await tokens.retireAll(result.userId, 'reset', trx);
-      await otps.retireAll(result.userId, trx);
-      // The reset link reached the user's mailbox or phone: the account is theirs.
-      await users.activate(result.userId, trx);
-    });
+    await accounts.resetPassword(req.body.token, req.body.password);
     reply.setSession(null);
     return ok(null, '密码已重置，请使用新密码登录');
   });
@@ -457,21 +238,4 @@ export default async function authRoutes(app: App, { config, cluster, db, secret
     if (!(await apiTokens.revoke(userId, req.params.id))) throw notFound('令牌不存在');
     return ok({ deleted: 1 }, '令牌已删除');
   });
-}
-
-/** Sign-up is off (CSAI_LOCAL_SIGNUP=0); the sign-up page shows the same words. */
-const SIGN_UP_OFF = '本站已关闭自助注册，请联系管理员开通账号';
-const SIGN_UP_OFF_DIRECTORY = '本站已关闭自助注册，请直接使用单位统一账号（LDAP）登录';
-/** The directory did not answer within LDAP_TIMEOUT_MS (or refused the connection). */
-const DIRECTORY_DOWN = '单位目录服务（LDAP）暂时无法连接，请稍后再试或联系管理员';
-
-function assertCanSignIn(status: 'pending' | 'active' | 'disabled') {
-  if (status === 'pending') throw new AppError(403, 'account_inactive', '账号尚未激活，请先打开激活链接');
-  if (status === 'disabled') throw new AppError(403, 'account_disabled', '账号已停用，请联系管理员');
-}
-
-function tokenError(error: 'invalid' | 'expired' | 'used', what: string) {
-  if (error === 'expired') return new AppError(400, 'token_expired', `${what}链接已过期，请重新获取`);
-  if (error === 'used') return new AppError(400, 'token_used', `${what}链接已使用过`);
-  return new AppError(400, 'token_invalid', `${what}链接无效`);
 }

@@ -20,7 +20,8 @@ import {
   type AnswerEvent,
 } from '../../contract/channel';
 import { badRequest } from '../errors';
-import { answerEventStore, dataJson, isTerminal, type BusMessage } from '../answering/events';
+import { answerEventStore, dataJson } from '../answering/events';
+import { followAnswer } from '../channels/answer-stream';
 import { canAccessQuestion } from '../channels/service';
 import { ok, type App, type Services } from './types';
 
@@ -107,7 +108,6 @@ export default async function channelRoutes(app: App, { db, runtime }: Services)
     const rawLast = (typeof header === 'string' && header.trim()) || req.query.last_event_id || '0';
     const parsedLast = lastEventId.safeParse(rawLast);
     if (!parsedLast.success) throw badRequest('Last-Event-ID 无效', 'Last-Event-ID');
-    let sent = parsedLast.data;
 
     reply.hijack();
     const res = reply.raw;
@@ -121,73 +121,17 @@ export default async function channelRoutes(app: App, { db, runtime }: Services)
       Connection: 'keep-alive',
     });
     openStreams.add(res);
-    let ended = false;
-    let replaying = true;
-    const pending: BusMessage[] = [];
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
-    const end = () => {
-      if (ended) return;
-      ended = true;
+    const close = () => {
       clearInterval(heartbeat);
-      unsubscribe();
       openStreams.delete(res);
       res.end();
     };
-    const send = (e: AnswerEvent) => {
-      if (ended || e.id <= sent) return;
-      sent = e.id;
-      res.write(frameOf(e));
-      if (isTerminal(e)) end();
-    };
-    // An event past the next id (the one between still on its way from another node, or notices
-    // of two nodes crossing) is not sent over the gap: the store holds every event published, so
-    // what is missing is read from it, in order, and the stream stays numbered without gaps.
-    let filling: Promise<void> | undefined;
-    let fillAgain = false;
-    const fill = () => {
-      if (filling) {
-        fillAgain = true;
-        return;
-      }
-      filling = (async () => {
-        do {
-          fillAgain = false;
-          for (const e of await store.after(q.id, sent)) send(e);
-        } while (fillAgain && !ended);
-      })()
-        .catch((err: unknown) => {
-          req.log.error({ err }, 'answer stream failed');
-          end();
-        })
-        .finally(() => (filling = undefined));
-    };
-    const onMessage = (m: BusMessage) => {
-      if (m.type === 'deleted') return end();
-      if (m.event.id === sent + 1) return send(m.event);
-      if (m.event.id > sent) fill();
-    };
-    // Subscribe before reading the stored events, so nothing falls between the two.
-    const unsubscribe = bus.subscribe(q.id, (m) => (replaying ? pending.push(m) : onMessage(m)));
-    res.on('close', end);
-    res.on('error', end);
-    if (res.destroyed) end(); // the client left before the listener was in place
-    try {
-      res.write(': stream\n\n');
-      for (const e of await store.after(q.id, sent)) send(e);
-      replaying = false;
-      for (const m of pending.splice(0)) onMessage(m);
-      if (!ended) {
-        // Ended before this stream asked past its end event (e.g. Last-Event-ID beyond it): nothing more will come.
-        const row = await db.selectFrom('questions').select('finished_at').where('id', '=', q.id).executeTakeFirst();
-        if (!row || row.finished_at !== null) {
-          const rest = await store.after(q.id, sent);
-          for (const e of rest) send(e);
-          end();
-        }
-      }
-    } catch (err) {
-      req.log.error({ err }, 'answer stream failed');
-      end();
-    }
+    let stop = close;
+    res.on('close', () => stop());
+    res.on('error', () => stop());
+    if (res.destroyed) return close(); // the client left before the listeners were in place
+    res.write(': stream\n\n');
+    stop = followAnswer({ db, store, bus, log: req.log, questionId: q.id, after: parsedLast.data }, { event: (e) => res.write(frameOf(e)), end: close });
   });
 }

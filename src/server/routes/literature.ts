@@ -6,7 +6,8 @@ import { checkWebQuota, saveWebDocument, webQuota } from '../knowledge/web-docum
 import { safeFetch, SafeFetchError } from '../net/safe-fetch';
 import { CrawlError, checkPageUrl } from '../online/crawl/read-page';
 import { CRAWLER_USER_AGENT } from '../online/crawl/robots';
-import { createLiteratureSearch, LITERATURE_NOT_CONFIGURED, LiteratureSearchError } from '../online/literature';
+import { ServiceError } from '../net/service';
+import { SOURCE_SETUP } from '../online/sources';
 import { ok, type App, type Services } from './types';
 
 const tags = ['literature'];
@@ -18,7 +19,7 @@ const PDF_TIMEOUT_MS = 60_000;
 export default async function literatureRoutes(app: App, { db, config, runtime, outbound }: Services) {
   const quota = webQuota(config);
   const { files, kb } = runtime;
-  const literature = createLiteratureSearch(config);
+  const literature = runtime.onlineServices.literature;
 
   app.addHook('onRequest', async (req) => {
     await req.requireUser();
@@ -32,11 +33,11 @@ export default async function literatureRoutes(app: App, { db, config, runtime, 
       response: { 200: okSchema(literatureSearchResult), ...errorResponses, 502: failure, 503: failure },
     },
   }, async (req) => {
-    if (!literature) throw new AppError(503, 'literature_not_configured', LITERATURE_NOT_CONFIGURED);
+    if (!literature) throw new AppError(503, 'literature_not_configured', SOURCE_SETUP.literature);
     try {
       return ok(await literature.search({ query: req.query.query, limit: req.query.limit, signal: AbortSignal.timeout(30_000) }));
     } catch (err) {
-      if (err instanceof LiteratureSearchError) throw new AppError(502, 'literature_failed', err.message);
+      if (err instanceof ServiceError) throw new AppError(502, 'literature_failed', err.message);
       throw err;
     }
   });

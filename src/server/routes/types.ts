@@ -28,11 +28,11 @@ export interface Services {
   /** What runs besides HTTP (parsing, embeddings, chemistry, tools, answering), started once in app.ts. */
   runtime: Runtime;
   /** Tests only: the address policy and name resolution of fetches users ask for; unset, public addresses only. */
-  outbound?: OutboundPolicy;
+  outbound?: OutboundOverrides;
 }
 
-/** What tests may change about the SSRF-safe client: which addresses count as allowed, and how names resolve. */
-export type OutboundPolicy = Pick<SafeFetchOptions, 'isAllowedAddress' | 'resolve'>;
+/** What tests may change about the outbound client's public policy: which addresses count as allowed, and how names resolve. */
+export type OutboundOverrides = Pick<SafeFetchOptions, 'isAllowedAddress' | 'resolve'>;
 
 /** Wraps data in the success envelope (DESIGN §3). */
 export const ok = <T>(data: T, message = '') => ({ success: true as const, data, message });

@@ -1,5 +1,6 @@
 import { patentSearchInput, patentSearchOutput, type PatentSearchInput, type PatentSearchOutput } from '../../contract/patents';
-import { createPatentSearch, patentAdapters, PATENTS_NOT_CONFIGURED, type PatentSearch } from '../online/patents';
+import type { PatentSearch } from '../online/patents';
+import { SOURCE_SETUP } from '../online/sources';
 import { defineTool, ToolInputError, type Tool, type ToolServices } from './types';
 
 const DESCRIPTION =
@@ -8,14 +9,15 @@ const DESCRIPTION =
 const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
 const SOURCE_NAME = { surechembl: 'SureChEMBL', pubchem: 'PubChem' } as const;
 
-/** Builds the tool over `search` (tests pass their own adapters). */
-export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, search: PatentSearch): Tool<PatentSearchInput, PatentSearchOutput> {
+/** Builds the tool over `search` (tests pass their own adapters; undefined: none configured). */
+export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, search: PatentSearch | undefined): Tool<PatentSearchInput, PatentSearchOutput> {
   return {
     input: patentSearchInput,
     output: patentSearchOutput,
     description: DESCRIPTION,
-    availability: () => (search.adapters.length > 0 ? { enabled: true } : { enabled: false, reason: PATENTS_NOT_CONFIGURED }),
+    availability: () => (search && search.adapters.length > 0 ? { enabled: true } : { enabled: false, reason: SOURCE_SETUP.patents }),
     async run(input, ctx) {
+      if (!search) throw new ToolInputError(SOURCE_SETUP.patents);
       if (input.text) {
         const { hits, sources } = await search.search({ text: input.text }, input.limit, ctx.signal);
         return { query: { kind: 'text', value: input.text }, hits, sources };
@@ -37,8 +39,8 @@ export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, sea
   };
 }
 
-/** SPEC §9 patent_search (issue 15 §4): SureChEMBL and PubChem, as configured. */
-export const patentSearchTool = defineTool('patent_search', (services) => patentSearchDefinition(services, createPatentSearch(patentAdapters(services.config))));
+/** SPEC §9 patent_search (issue 15 §4): SureChEMBL and PubChem, as configured (the runtime's patent search). */
+export const patentSearchTool = defineTool('patent_search', (services) => patentSearchDefinition(services, services.online?.patents));
 
 /** The result as text for the model: each patent with its citation number when the answer cites it. */
 export function patentLines(out: PatentSearchOutput): string {

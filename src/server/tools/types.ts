@@ -10,6 +10,7 @@ import type { Viewer } from '../access/access';
 import type { ChatCompletion } from '../llm/chat';
 import type { KnowledgePort } from '../retrieval/knowledge-port';
 import type { TaskService } from '../docking/tasks';
+import type { OnlineServices } from '../online/sources';
 
 /** Whether a tool can run on this server; when not, a Chinese reason saying what is missing and how to enable it. */
 /** A usable tool may add a note on how it runs here (shown with its description on /tools and /test, not to the model). */
@@ -48,6 +49,8 @@ export interface ToolServices {
   tasks?: TaskService;
   /** Aborted when the runtime stops: a tool's timers end with it. */
   stopping?: AbortSignal;
+  /** The configured online services (web search, literature, patents), built once by the runtime. */
+  online?: OnlineServices;
 }
 
 /** One call of a tool: who asks, for which question's documents, until when. */

@@ -1,5 +1,6 @@
 import { webSearchInput, webSearchOutput, type WebSearchInput, type WebSearchOutput } from '../../contract/online';
-import { WEB_SEARCH_SETUP, webAdapters, withFailover, WebSearchFailed } from '../online/web';
+import { ServiceError } from '../net/service';
+import { SOURCE_SETUP } from '../online/sources';
 import { defineTool, ToolInputError } from './types';
 
 /** Results given when the caller does not say how many. */
@@ -7,26 +8,26 @@ const DEFAULT_RESULTS = 8;
 
 /**
  * 联网搜索 (issue 15 §1): the configured web search services (SearXNG, Tavily, Bocha, a custom
- * endpoint) tried in WEB_SEARCH_ORDER with failover. Enabled when at least one is configured.
+ * endpoint) tried in WEB_SEARCH_ORDER with failover, as the runtime built them. Enabled when at
+ * least one is configured.
  */
-export const webSearchTool = defineTool('web_search', ({ config, log }) => {
-  const adapters = webAdapters(config);
-  const search = withFailover(adapters, log);
+export const webSearchTool = defineTool('web_search', ({ config, online }) => {
+  const search = online?.web;
   return {
     input: webSearchInput,
     output: webSearchOutput,
     description: '在互联网上搜索（通过服务器配置的搜索服务），返回网页标题、网址、站点名和摘要；用于所选文档之外的最新或公开信息，回答时注明来源网址。',
-    availability: () => (search ? { enabled: true } : { enabled: false, reason: WEB_SEARCH_SETUP }),
+    availability: () => (search ? { enabled: true } : { enabled: false, reason: SOURCE_SETUP.web }),
     // Every service may use its whole timeout before the next is tried.
-    timeoutMs: Math.min(adapters.length * config.WEB_SEARCH_TIMEOUT_MS + 5000, 120_000),
+    timeoutMs: Math.min((search?.adapters.length ?? 0) * config.WEB_SEARCH_TIMEOUT_MS + 5000, 120_000),
     async run(input: WebSearchInput, ctx): Promise<WebSearchOutput> {
-      if (!search) throw new ToolInputError(WEB_SEARCH_SETUP);
+      if (!search) throw new ToolInputError(SOURCE_SETUP.web);
       try {
         const hits = await search({ query: input.query, limit: input.limit ?? DEFAULT_RESULTS, signal: ctx.signal });
         return { query: input.query, hits };
       } catch (err) {
         // Every service failed: what each did is the caller's to read (not a crash of the tool).
-        if (err instanceof WebSearchFailed) throw new ToolInputError(err.message);
+        if (err instanceof ServiceError) throw new ToolInputError(err.message);
         throw err;
       }
     },

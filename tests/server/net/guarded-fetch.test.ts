@@ -49,6 +49,12 @@ describe('guardedFetch', () => {
     expect((await fetch(`http://127.0.0.1:${port}/empty`)).status).toBe(204);
   });
 
+  it('the operator policy reaches a configured service on this machine', async () => {
+    const res = await guardedFetch({ policy: 'operator' })(`http://127.0.0.1:${port}/echo`);
+    expect(await res.json()).toMatchObject({ method: 'GET' });
+    expect((await refusal(guardedFetch({ policy: 'public' })(`http://127.0.0.1:${port}/echo`))).code).toBe('blocked_address');
+  });
+
   it('caps the body', async () => {
     const fetch = guardedFetch({ isAllowed: () => true, maxBytes: 1000 });
     const res = await fetch(`http://127.0.0.1:${port}/big`);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/server/config';
-import { createLiteratureSearch, LiteratureSearchError, searchLiterature } from '../../../src/server/online/literature';
+import { ServiceError } from '../../../src/server/net/service';
+import { createLiteratureSearch, literatureOnline } from '../../../src/server/online/literature';
 import { startLiteratureServer } from './literature-server';
 
 let services: Awaited<ReturnType<typeof startLiteratureServer>>;
@@ -53,17 +54,17 @@ describe('PubMed E-utilities', () => {
   it('reports its errors in Chinese: a bad term, 429, 500, a broken body, a timeout', async () => {
     const failure = async () => {
       const err = await pubmed().search(q()).then(() => undefined, (e: unknown) => e);
-      if (!(err instanceof LiteratureSearchError)) throw new Error(`expected LiteratureSearchError, got ${String(err)}`);
+      if (!(err instanceof ServiceError)) throw new Error(`expected ServiceError, got ${String(err)}`);
       return err.message;
     };
     services.setMode('pubmed', 'bad_term');
-    expect(await failure()).toBe('文献检索失败：PubMed 检索出错：Invalid query: unbalanced parentheses');
+    expect(await failure()).toBe('文献检索失败：PubMed 报告错误：Invalid query: unbalanced parentheses');
     services.setMode('pubmed', 'rate_limited');
-    expect(await failure()).toBe('文献检索失败：PubMed 请求过于频繁（429），请稍后再试');
+    expect(await failure()).toBe('文献检索失败：PubMed 请求过于频繁或额度已用完（429），请稍后再试');
     services.setMode('pubmed', 'server_error');
-    expect(await failure()).toBe('文献检索失败：PubMed 返回错误状态 500');
+    expect(await failure()).toBe('文献检索失败：PubMed 返回错误（500）');
     services.setMode('pubmed', 'bad_json');
-    expect(await failure()).toBe('文献检索失败：PubMed 返回的内容不是有效的 JSON');
+    expect(await failure()).toBe('文献检索失败：PubMed 返回的数据不是有效的 JSON');
     services.setMode('pubmed', 'slow');
     const slow = createLiteratureSearch(config({ PUBMED_URL: services.env.PUBMED_URL }), { timeoutMs: 300 })!;
     await expect(slow.search(q())).rejects.toThrow('文献检索失败：PubMed 请求超时');
@@ -95,9 +96,9 @@ describe('Europe PMC', () => {
 
   it('reports 429 and a broken answer', async () => {
     services.setMode('europepmc', 'rate_limited');
-    await expect(epmc().search(q())).rejects.toThrow('Europe PMC 请求过于频繁（429）');
+    await expect(epmc().search(q())).rejects.toThrow('Europe PMC 请求过于频繁或额度已用完（429）');
     services.setMode('europepmc', 'bad_json');
-    await expect(epmc().search(q())).rejects.toThrow('Europe PMC 返回的内容不是有效的 JSON');
+    await expect(epmc().search(q())).rejects.toThrow('Europe PMC 返回的数据不是有效的 JSON');
   });
 });
 
@@ -123,9 +124,9 @@ describe('OpenAlex', () => {
 
   it('reports its 429 with the service message', async () => {
     services.setMode('openalex', 'rate_limited');
-    await expect(openalex().search(q())).rejects.toThrow('OpenAlex 请求过于频繁（429）');
+    await expect(openalex().search(q())).rejects.toThrow('OpenAlex 请求过于频繁或额度已用完（429）');
     services.setMode('openalex', 'server_error');
-    await expect(openalex().search(q())).rejects.toThrow('OpenAlex 返回错误状态 500');
+    await expect(openalex().search(q())).rejects.toThrow('OpenAlex 返回错误（500）');
   });
 });
 
@@ -141,16 +142,16 @@ describe('order and failover', () => {
     expect((await createLiteratureSearch(all())!.search(q())).source).toBe('openalex');
     services.setMode('openalex', 'bad_json');
     await expect(createLiteratureSearch(all())!.search(q())).rejects.toThrow(
-      '文献检索失败：PubMed 请求过于频繁（429），请稍后再试；Europe PMC 返回错误状态 500；OpenAlex 返回的内容不是有效的 JSON',
+      '文献检索失败：PubMed 请求过于频繁或额度已用完（429），请稍后再试；Europe PMC 返回错误（500）；OpenAlex 返回的数据不是有效的 JSON',
     );
   });
 
   it('is an OnlineSearch of kind literature, and null when nothing is configured', async () => {
-    const search = searchLiterature(all())!;
+    const search = literatureOnline(createLiteratureSearch(all())!);
     const hits = await search(q('aspirin', 1));
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ kind: 'literature', site: 'PubMed' });
-    expect(searchLiterature(config({}))).toBeNull();
+    expect(createLiteratureSearch(config({}))).toBeNull();
   });
 
   it('refuses a bad LITERATURE_ORDER or service URL at start-up', () => {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toolCatalogEntry } from '../../../src/contract/tools';
 import { createChemService } from '../../../src/server/chem/service';
 import { loadConfig } from '../../../src/server/config';
-import { createPatentSearch, patentAdapters, searchPatents } from '../../../src/server/online/patents';
+import { createPatentSearch, patentAdapters, patentsOnline } from '../../../src/server/online/patents';
+import { onlineServices } from '../../../src/server/online/sources';
 import { pubchemPatentAdapter } from '../../../src/server/online/patents/pubchem';
 import { sureChemblAdapter } from '../../../src/server/online/patents/surechembl';
 import { patentSearchDefinition, patentSearchTool } from '../../../src/server/tools/patent-search';
@@ -109,10 +110,10 @@ describe('the SureChEMBL adapter', () => {
   });
 
   it.each([
-    ['429', 'SureChEMBL 请求过于频繁（HTTP 429），请稍后再试'],
-    ['503', 'SureChEMBL 暂时不可用（HTTP 503），请稍后再试'],
+    ['429', 'SureChEMBL 请求过于频繁或额度已用完（429），请稍后再试'],
+    ['503', 'SureChEMBL 暂时不可用（503），请稍后再试'],
     ['malformed', 'SureChEMBL 返回的数据格式无法识别'],
-    ['not-json', 'SureChEMBL 返回的数据不是 JSON，无法识别'],
+    ['not-json', 'SureChEMBL 返回的数据不是有效的 JSON'],
     ['envelope-error', 'SureChEMBL 报告错误：Query is too general'],
   ] as const)('answers %s with a clear Chinese message', async (m, message) => {
     mode = m;
@@ -141,8 +142,8 @@ describe('the PubChem patent cross-references adapter', () => {
   });
 
   it.each([
-    ['429', 'PubChem 请求过于频繁（HTTP 429），请稍后再试'],
-    ['503', 'PubChem 暂时不可用（HTTP 503），请稍后再试'],
+    ['429', 'PubChem 请求过于频繁或额度已用完（429），请稍后再试'],
+    ['503', 'PubChem 暂时不可用（503），请稍后再试'],
     ['malformed', 'PubChem 返回的数据格式无法识别'],
   ] as const)('answers %s with a clear Chinese message', async (m, message) => {
     mode = m;
@@ -155,9 +156,9 @@ describe('patent_search', () => {
 
   it('is listed disabled with the variables to set when no service is configured', () => {
     expect(toolDefinitions).toContain(patentSearchTool);
-    const tool = patentSearchDefinition({ chem }, createPatentSearch(patentAdapters(services().config)));
+    const tool = patentSearchDefinition({ chem }, onlineServices(services().config).patents);
     expect(tool.availability()).toEqual({ enabled: false, reason: expect.stringContaining('请设置 SURECHEMBL_URL') });
-    expect(searchPatents(services().config)).toBeUndefined();
+    expect(onlineServices(services().config).patents).toBeUndefined();
   });
 
   it('PATENT_ORDER picks and orders the configured sources; a bad entry is refused at start-up', () => {
@@ -213,15 +214,15 @@ describe('patent_search', () => {
     mode = '503';
     const result = await registry().run('patent_search', { text: 'aspirin' }, ctx());
     expect(result.ok).toBe(true);
-    expect(result.content).toBe('专利检索未能完成：SureChEMBL 暂时不可用（HTTP 503），请稍后再试；PubChem 暂时不可用（HTTP 503），请稍后再试');
+    expect(result.content).toBe('专利检索未能完成：SureChEMBL 暂时不可用（503），请稍后再试；PubChem 暂时不可用（503），请稍后再试');
   });
 
-  it('searchPatents gives the 专利 search type patent citations', async () => {
-    const search = searchPatents(services({ SURECHEMBL_URL: `${base}/api`, CSAI_PUBCHEM_URL: `${base}/rest/pug`, PATENT_ORDER: 'surechembl' }).config)!;
+  it('patentsOnline gives the 专利 search type patent citations', async () => {
+    const search = patentsOnline(createPatentSearch(patentAdapters(services({ SURECHEMBL_URL: `${base}/api`, CSAI_PUBCHEM_URL: `${base}/rest/pug`, PATENT_ORDER: 'surechembl' }).config)));
     expect(await search({ query: 'kinase', limit: 5, signal: signal() })).toEqual([
       { url: 'https://www.surechembl.org/patent/EP-3268771-B1', title: 'EP-3268771-B1 Kinase inhibitors', site: 'SureChEMBL', snippet: '申请人：NOVARTIS AG；公开日：2020-01-01', kind: 'patent' },
     ]);
     mode = '429';
-    await expect(search({ query: 'kinase', limit: 5, signal: signal() })).rejects.toThrow('HTTP 429');
+    await expect(search({ query: 'kinase', limit: 5, signal: signal() })).rejects.toThrow('专利检索失败：SureChEMBL 请求过于频繁或额度已用完（429）');
   });
 });

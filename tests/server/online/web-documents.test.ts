@@ -140,7 +140,7 @@ describe('literature search over HTTP', () => {
     const failed = await owner.client.get('/api/v1/literature/search?query=aspirin');
     literature.reset();
     expect(failed.status).toBe(502);
-    expect(failed.body.message).toBe('文献检索失败：PubMed 返回错误状态 500；Europe PMC 返回错误状态 500；OpenAlex 请求过于频繁（429），请稍后再试');
+    expect(failed.body.message).toBe('文献检索失败：PubMed 返回错误（500）；Europe PMC 返回错误（500）；OpenAlex 请求过于频繁或额度已用完（429），请稍后再试');
   });
 });
 

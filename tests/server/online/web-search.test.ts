@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/server/config';
-import { webAdapters, webSearchFromConfig, WebSearchFailed, SearchServiceError } from '../../../src/server/online/web';
+import { ServiceError } from '../../../src/server/net/service';
+import { webAdapters, webSearchFromConfig } from '../../../src/server/online/web';
 import { mergeHits, normalizeUrl, notConfiguredNotice, searchOnline } from '../../../src/server/online/sources';
 import { startFakeService, type FakeService, type Protocol } from './web-services';
 
@@ -64,14 +65,14 @@ describe.each(PROTOCOLS)('the %s adapter against a local server speaking its pro
     [403, 'unauthorized', /拒绝了请求（403）/],
     [429, 'rate_limited', /429/],
     [500, 'http', /返回错误（500）/],
-    ['malformed', 'malformed', /不是合法的 JSON/],
-    ['bad-shape', 'malformed', /响应格式不正确/],
+    ['malformed', 'malformed', /不是有效的 JSON/],
+    ['bad-shape', 'malformed', /格式无法识别/],
     ['hang', 'timeout', /超时/],
   ] as const)('a %s answer is a clear failure of that service (%s)', async (behaviour, failure, message) => {
     services[p].set(behaviour);
     const [adapter] = webAdapters(only(p));
     const err = await adapter!.search(query()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SearchServiceError);
+    expect(err).toBeInstanceOf(ServiceError);
     expect(err).toMatchObject({ failure, message: expect.stringMatching(message) });
   });
 });
@@ -129,8 +130,8 @@ describe('failover in WEB_SEARCH_ORDER', () => {
     services.searxng.set(401);
     services.custom.set('malformed');
     const err = await webSearchFromConfig(all('searxng,custom'))!(query()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WebSearchFailed);
-    expect((err as Error).message).toMatch(/^联网搜索失败：SearXNG 拒绝了请求（401）.*；自定义搜索服务 的响应不是合法的 JSON$/);
+    expect(err).toMatchObject({ failure: 'all_failed' });
+    expect((err as Error).message).toMatch(/^联网搜索失败：SearXNG 拒绝了请求（401）.*；自定义搜索服务 返回的数据不是有效的 JSON$/);
   });
 
   it('a refused connection is a failure too', async () => {

@@ -1,21 +1,11 @@
-import { safeFetch, SafeFetchError, type SafeFetchOptions } from '../../net/safe-fetch';
+import type { SafeFetchOptions } from '../../net/safe-fetch';
+import { serviceJson, serviceText } from '../../net/service';
 import type { LiteratureHit, LiteratureSource } from '../../../contract/literature';
 
 export type { LiteratureHit } from '../../../contract/literature';
 
 /** The display names of the services (the `site` of their hits and the names in messages). */
 export const SOURCE_NAMES: Record<LiteratureSource, string> = { pubmed: 'PubMed', europepmc: 'Europe PMC', openalex: 'OpenAlex' };
-
-/** A service that failed (an error status, 429, a timeout, an answer of the wrong shape): the next one is asked. */
-export class LiteratureServiceError extends Error {
-  constructor(
-    readonly source: LiteratureSource,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LiteratureServiceError';
-  }
-}
 
 /** What an adapter is asked. */
 export interface LiteratureQuery {
@@ -59,54 +49,14 @@ export function httpUrl(url: string | null | undefined): string | null {
 
 /**
  * GETs a service URL: the operator's configured service is trusted like LLM_BASE_URL (it may be on
- * the intranet), so any address is allowed; size and time are capped. Non-2xx statuses and 429
- * become a LiteratureServiceError with a Chinese reason.
+ * the intranet), size and time are capped; a failure is a ServiceError naming the service.
  */
 export async function getService(source: LiteratureSource, url: URL, accept: string, q: LiteratureQuery, options: AdapterOptions): Promise<string> {
-  const name = SOURCE_NAMES[source];
-  let res;
-  try {
-    res = await safeFetch(url, {
-      isAllowedAddress: () => true,
-      ...options.fetch,
-      timeoutMs: options.timeoutMs ?? 15_000,
-      maxBytes: 8 * 1024 * 1024,
-      signal: q.signal,
-      headers: { accept },
-    });
-  } catch (err) {
-    if (err instanceof SafeFetchError) {
-      const why = err.code === 'timeout' ? '请求超时' : err.code === 'too_large' ? '返回内容过大' : err.message;
-      throw new LiteratureServiceError(source, `${name} ${why}`);
-    }
-    throw err;
-  }
-  if (res.status === 429) throw new LiteratureServiceError(source, `${name} 请求过于频繁（429），请稍后再试`);
-  if (res.status < 200 || res.status >= 300) throw new LiteratureServiceError(source, `${name} 返回错误状态 ${res.status}${serviceMessage(res.text())}`);
-  return res.text();
+  const call = { service: SOURCE_NAMES[source], url, accept, signal: q.signal, timeoutMs: options.timeoutMs ?? 15_000, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  return (await serviceText(call)) ?? '';
 }
 
-/** A short reason from a service's error body, when it has one in a field we know. */
-function serviceMessage(body: string): string {
-  try {
-    const json: unknown = JSON.parse(body);
-    if (json && typeof json === 'object') {
-      for (const key of ['error', 'message', 'errMsg', 'ERROR']) {
-        const v = (json as Record<string, unknown>)[key];
-        if (typeof v === 'string' && v.trim()) return `：${v.trim().slice(0, 200)}`;
-      }
-    }
-  } catch {
-    // not JSON: no reason given
-  }
-  return '';
-}
-
-/** Parses a JSON answer or fails as the service's fault. */
-export function parseJson(source: LiteratureSource, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new LiteratureServiceError(source, `${SOURCE_NAMES[source]} 返回的内容不是有效的 JSON`);
-  }
+/** GETs a service's JSON answer (one that is not JSON is the service's fault and says so). */
+export async function getServiceJson(source: LiteratureSource, url: URL, q: LiteratureQuery, options: AdapterOptions): Promise<unknown> {
+  return serviceJson({ service: SOURCE_NAMES[source], url, signal: q.signal, timeoutMs: options.timeoutMs ?? 15_000, ...(options.fetch ? { fetch: options.fetch } : {}) });
 }

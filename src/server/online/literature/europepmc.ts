@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type AdapterOptions, bareDoi, getService, httpUrl, type LiteratureAdapter, type LiteratureHit, LiteratureServiceError, parseJson, snippetOf } from './common';
+import { type AdapterOptions, bareDoi, getServiceJson, httpUrl, type LiteratureAdapter, type LiteratureHit, snippetOf } from './common';
+import { serviceFailed } from '../../net/service';
 
 const fullTextUrl = z.object({ availabilityCode: z.string().optional(), documentStyle: z.string().optional(), url: z.string().optional() });
 
@@ -63,8 +64,8 @@ export function europePmcAdapter(base: string, options: AdapterOptions = {}): Li
     url.searchParams.set('resultType', 'core');
     url.searchParams.set('format', 'json');
     url.searchParams.set('pageSize', String(q.limit));
-    const parsed = searchAnswer.safeParse(parseJson('europepmc', await getService('europepmc', url, 'application/json', q, options)));
-    if (!parsed.success) throw new LiteratureServiceError('europepmc', 'Europe PMC 返回的检索结果格式不正确');
+    const parsed = searchAnswer.safeParse(await getServiceJson('europepmc', url, q, options));
+    if (!parsed.success) throw serviceFailed.shape('Europe PMC');
     const hits: LiteratureHit[] = [];
     for (const raw of parsed.data.resultList.result) {
       const r = coreResult.safeParse(raw);

@@ -1,29 +1,22 @@
 import type { Config } from '../../config';
 import type { LiteratureSource } from '../../../contract/literature';
 import type { OnlineSearch } from '../hit';
-import { type AdapterOptions, type LiteratureAdapter, type LiteratureHit, type LiteratureQuery, LiteratureServiceError, SOURCE_NAMES } from './common';
+import { failover } from '../../net/service';
+import { type AdapterOptions, type LiteratureAdapter, type LiteratureHit, type LiteratureQuery, SOURCE_NAMES } from './common';
 import { europePmcAdapter } from './europepmc';
 import { openAlexAdapter } from './openalex';
 import { pubmedAdapter } from './pubmed';
 
-export { LiteratureServiceError, SOURCE_NAMES, type LiteratureHit } from './common';
-
-/** What to set when no literature service is configured (shown by the tool list and the search route). */
-export const LITERATURE_NOT_CONFIGURED = '未配置文献检索服务：请设置 PUBMED_URL、EUROPEPMC_URL 或 OPENALEX_URL 中的至少一个（见 README 的配置表），然后重启服务。';
-
-/** All configured services failed: every reason, in the order they were asked. */
-export class LiteratureSearchError extends Error {
-  constructor(readonly failures: LiteratureServiceError[]) {
-    super(`文献检索失败：${failures.map((f) => f.message).join('；')}`);
-    this.name = 'LiteratureSearchError';
-  }
-}
+export { SOURCE_NAMES, type LiteratureHit } from './common';
 
 /** The configured literature services, asked in LITERATURE_ORDER with failover. */
 export interface LiteratureSearch {
   /** The services that will be asked, in order. */
   sources: LiteratureSource[];
-  /** Papers from the first service that answers (the next one is asked on an error, 429 or timeout). */
+  /**
+   * Papers from the first service that answers (the next one is asked on an error, 429 or
+   * timeout); when every one fails, a ServiceError saying 文献检索失败 and each one's reason.
+   */
   search(q: LiteratureQuery): Promise<{ source: LiteratureSource; items: LiteratureHit[] }>;
 }
 
@@ -39,27 +32,15 @@ export function createLiteratureSearch(config: Pick<Config, 'PUBMED_URL' | 'PUBM
   return {
     sources: adapters.map(([s]) => s),
     async search(q) {
-      const failures: LiteratureServiceError[] = [];
-      for (const [source, adapter] of adapters) {
-        try {
-          return { source, items: await adapter(q) };
-        } catch (err) {
-          if (q.signal.aborted) throw err;
-          if (err instanceof LiteratureServiceError) failures.push(err);
-          else failures.push(new LiteratureServiceError(source, `${SOURCE_NAMES[source]} 出错：${err instanceof Error ? err.message : String(err)}`));
-        }
-      }
-      throw new LiteratureSearchError(failures);
+      const found = await failover(
+        '文献检索',
+        adapters.map(([source, adapter]) => ({ service: SOURCE_NAMES[source], ask: (signal: AbortSignal) => adapter({ ...q, signal }) })),
+        q.signal,
+      );
+      return { source: adapters[found.index]![0], items: found.value };
     },
   };
 }
 
-/**
- * The literature source for the search-type menu (文献, and 全部 beside web and patents): an
- * `OnlineSearch` whose hits are `LiteratureHit`s (`kind: 'literature'`); null when nothing is configured.
- */
-export function searchLiterature(config: Parameters<typeof createLiteratureSearch>[0], options: AdapterOptions = {}): OnlineSearch | null {
-  const literature = createLiteratureSearch(config, options);
-  if (!literature) return null;
-  return async (q) => (await literature.search(q)).items;
-}
+/** The literature search as the search-type menu's source (文献, and 全部 beside web and patents): its hits are `LiteratureHit`s (`kind: 'literature'`). */
+export const literatureOnline = (literature: LiteratureSearch): OnlineSearch => async (q) => (await literature.search(q)).items;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type AdapterOptions, bareDoi, getService, httpUrl, type LiteratureAdapter, type LiteratureHit, LiteratureServiceError, parseJson, snippetOf } from './common';
+import { type AdapterOptions, bareDoi, getServiceJson, httpUrl, type LiteratureAdapter, type LiteratureHit, snippetOf } from './common';
+import { serviceFailed } from '../../net/service';
 
 const location = z.object({ pdf_url: z.string().nullish(), landing_page_url: z.string().nullish(), source: z.object({ display_name: z.string().nullish() }).nullish() }).nullish();
 
@@ -63,8 +64,8 @@ export function openAlexAdapter(base: string, mailto: string | undefined, option
     url.searchParams.set('search', q.query);
     url.searchParams.set('per-page', String(q.limit));
     if (mailto) url.searchParams.set('mailto', mailto);
-    const parsed = worksAnswer.safeParse(parseJson('openalex', await getService('openalex', url, 'application/json', q, options)));
-    if (!parsed.success) throw new LiteratureServiceError('openalex', 'OpenAlex 返回的检索结果格式不正确');
+    const parsed = worksAnswer.safeParse(await getServiceJson('openalex', url, q, options));
+    if (!parsed.success) throw serviceFailed.shape('OpenAlex');
     const hits: LiteratureHit[] = [];
     for (const raw of parsed.data.results) {
       const w = work.safeParse(raw);

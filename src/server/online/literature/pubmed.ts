@@ -1,6 +1,7 @@
 import { DOMParser } from 'linkedom';
 import { z } from 'zod';
-import { type AdapterOptions, bareDoi, getService, type LiteratureAdapter, type LiteratureHit, LiteratureServiceError, parseJson, snippetOf } from './common';
+import { type AdapterOptions, bareDoi, getService, getServiceJson, type LiteratureAdapter, type LiteratureHit, snippetOf } from './common';
+import { serviceFailed } from '../../net/service';
 
 /** esearch.fcgi?retmode=json: `esearchresult.idlist`, or `esearchresult.ERROR` when the term is bad. */
 const esearchAnswer = z.object({
@@ -68,9 +69,9 @@ export function pubmedAdapter(base: string, apiKey: string | undefined, options:
     search.searchParams.set('retmode', 'json');
     search.searchParams.set('retmax', String(q.limit));
     search.searchParams.set('sort', 'relevance');
-    const parsed = esearchAnswer.safeParse(parseJson('pubmed', await getService('pubmed', search, 'application/json', q, options)));
-    if (!parsed.success) throw new LiteratureServiceError('pubmed', 'PubMed 返回的检索结果格式不正确');
-    if (parsed.data.esearchresult.ERROR) throw new LiteratureServiceError('pubmed', `PubMed 检索出错：${parsed.data.esearchresult.ERROR.slice(0, 200)}`);
+    const parsed = esearchAnswer.safeParse(await getServiceJson('pubmed', search, q, options));
+    if (!parsed.success) throw serviceFailed.shape('PubMed');
+    if (parsed.data.esearchresult.ERROR) throw serviceFailed.reported('PubMed', parsed.data.esearchresult.ERROR);
     const ids = (parsed.data.esearchresult.idlist ?? []).filter((id) => /^\d+$/.test(id)).slice(0, q.limit);
     if (!ids.length) return [];
     const fetch = withKey(new URL(`${base}/efetch.fcgi`));
@@ -80,7 +81,7 @@ export function pubmedAdapter(base: string, apiKey: string | undefined, options:
     const xml = await getService('pubmed', fetch, 'application/xml, text/xml', q, options);
     const doc = new DOMParser().parseFromString(xml, 'text/xml');
     const articles = [...doc.getElementsByTagName('PubmedArticle')];
-    if (!articles.length && !/<PubmedArticleSet/.test(xml)) throw new LiteratureServiceError('pubmed', 'PubMed 返回的文献详情格式不正确');
+    if (!articles.length && !/<PubmedArticleSet/.test(xml)) throw serviceFailed.shape('PubMed');
     const byId = new Map(articles.map(articleHit).filter((h): h is LiteratureHit => h !== null).map((h) => [h.pmid!, h]));
     // In esearch's order (relevance).
     return ids.map((id) => byId.get(id)).filter((h): h is LiteratureHit => h !== undefined);

@@ -1,17 +1,12 @@
 import type { PatentHit, PatentSource } from '../../../contract/patents';
 import type { Config } from '../../config';
 import type { OnlineHit, OnlineSearch } from '../hit';
-import { PatentSourceError } from './http';
+import { ServiceError, serviceFailed } from '../../net/service';
 import { pubchemPatentAdapter } from './pubchem';
 import { sureChemblAdapter } from './surechembl';
 import type { PatentAdapter, StructureQuery } from './types';
 
-export { PatentSourceError } from './http';
 export type { PatentAdapter, StructureQuery } from './types';
-
-/** What to set when no patent service is configured (shown in GET /tools and by the 专利 search type). */
-export const PATENTS_NOT_CONFIGURED =
-  '未配置专利检索服务：请设置 SURECHEMBL_URL（如 https://www.surechembl.org/api）或 CSAI_PUBCHEM_URL（如 https://pubchem.ncbi.nlm.nih.gov/rest/pug），然后重启服务。';
 
 /** How one source answered a search. */
 export interface SourceOutcome {
@@ -60,7 +55,7 @@ export function createPatentSearch(adapters: PatentAdapter[]): PatentSearch {
         const adapter = adapters[i]!;
         if (answer.status === 'rejected') {
           // Anything but a described source failure is a bug: let the registry log it.
-          if (!(answer.reason instanceof PatentSourceError)) throw answer.reason;
+          if (!(answer.reason instanceof ServiceError)) throw answer.reason;
           sources.push({ source: adapter.source, ok: false, hits: 0, message: answer.reason.message });
           return;
         }
@@ -85,17 +80,16 @@ export function patentOnlineHit(hit: PatentHit): OnlineHit {
 }
 
 /**
- * The 专利 search type's text search (issue 15 §1 routing): undefined when no patent service is
- * configured. A source that fails is skipped; when every source fails the first failure is thrown.
+ * The patent search as the 专利 search type's text search (issue 15 §1 routing). A source that
+ * fails is skipped; when every source fails, a ServiceError naming each.
  */
-export function searchPatents(config: Pick<Config, 'SURECHEMBL_URL' | 'CSAI_PUBCHEM_URL' | 'PATENT_ORDER'>): OnlineSearch | undefined {
-  const adapters = patentAdapters(config);
-  if (adapters.length === 0) return undefined;
-  const patents = createPatentSearch(adapters);
+export function patentsOnline(patents: PatentSearch): OnlineSearch {
   return async ({ query, limit, signal }) => {
     const { hits, sources } = await patents.search({ text: query }, limit, signal);
     const failed = sources.filter((s) => !s.ok);
-    if (failed.length === sources.length) throw new PatentSourceError(failed.map((s) => s.message).join('；'));
+    if (failed.length === sources.length) {
+      throw serviceFailed.all('专利检索', failed.map((s) => new ServiceError(SITE_NAME[s.source], 'reported', s.message ?? '')));
+    }
     return hits.map(patentOnlineHit);
   };
 }

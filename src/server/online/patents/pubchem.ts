@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { PatentHit } from '../../../contract/patents';
-import { isoDate, parseAnswer, requestJson } from './http';
+import { serviceShape as parseAnswer } from '../../net/service';
+import { isoDate, requestJson } from './http';
 import type { PatentAdapter, StructureQuery } from './types';
 
 const SITE = 'PubChem';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PatentHit } from '../../../contract/patents';
-import { isoDate, parseAnswer, PatentSourceError, requestJson } from './http';
+import { ServiceError, serviceFailed, serviceShape as parseAnswer } from '../../net/service';
+import { isoDate, requestJson } from './http';
 import type { PatentAdapter, StructureQuery } from './types';
 
 const SITE = 'SureChEMBL';
@@ -59,7 +60,7 @@ export function sureChemblAdapter({ baseUrl, pollMs = 500 }: SureChemblOptions):
   const base = baseUrl.replace(/\/+$/, '');
   const call = async (path: string, signal: AbortSignal, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<unknown> => {
     const answer = parseAnswer(SITE, envelope, await requestJson(SITE, base + path, { method, body, signal }));
-    if (answer.status !== 'OK') throw new PatentSourceError(`${SITE} 报告错误：${answer.error_message || answer.status}`);
+    if (answer.status !== 'OK') throw serviceFailed.reported(SITE, answer.error_message || answer.status);
     return answer.data;
   };
 
@@ -72,7 +73,7 @@ export function sureChemblAdapter({ baseUrl, pollMs = 500 }: SureChemblOptions):
     source: 'surechembl',
     site: SITE,
     async byStructure(query: StructureQuery, limit, signal) {
-      if (!query.smiles) throw new PatentSourceError(`${SITE} 只能按 SMILES 检索结构，不支持仅凭 InChIKey 检索`);
+      if (!query.smiles) throw new ServiceError(SITE, 'reported', `${SITE} 只能按 SMILES 检索结构，不支持仅凭 InChIKey 检索`);
       const job = parseAnswer(SITE, searchJob, await call('/search/structure', signal, 'POST', { StructureSearchRequest: { struct: query.smiles, structSearchType: 'identical', maxResults: MAX_STRUCTURES } }));
       const hash = encodeURIComponent(String(job.hash));
       const deadline = Date.now() + SEARCH_WAIT_MS;
@@ -82,8 +83,8 @@ export function sureChemblAdapter({ baseUrl, pollMs = 500 }: SureChemblOptions):
           if (Number(status.resultCount ?? 0) === 0) return [];
           break;
         }
-        if (/error|fail/i.test(status.message)) throw new PatentSourceError(`${SITE} 结构检索失败：${status.message}`);
-        if (Date.now() + wait > deadline) throw new PatentSourceError(`${SITE} 结构检索在 ${SEARCH_WAIT_MS / 1000} 秒内未完成`);
+        if (/error|fail/i.test(status.message)) throw new ServiceError(SITE, 'reported', `${SITE} 结构检索失败：${status.message}`);
+        if (Date.now() + wait > deadline) throw new ServiceError(SITE, 'reported', `${SITE} 结构检索在 ${SEARCH_WAIT_MS / 1000} 秒内未完成`);
         await new Promise<void>((resolve, reject) => {
           const onAbort = () => {
             clearTimeout(timer);

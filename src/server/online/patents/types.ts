@@ -6,7 +6,7 @@ export interface StructureQuery {
   inchiKey?: string;
 }
 
-/** One patent service. Failures throw `PatentSourceError` (Chinese, names the service); nothing found is `[]`. */
+/** One patent service. Failures throw a `ServiceError` (Chinese, names the service); nothing found is `[]`. */
 export interface PatentAdapter {
   source: PatentSource;
   /** The service's name as readers know it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OnlineHit, OnlineQuery } from '../hit';
-import { isHttpUrl, plainText, SearchServiceError, serviceJson, siteOf } from './service-fetch';
+import { serviceFailed, serviceJson, serviceShape } from '../../net/service';
+import { isHttpUrl, plainText, siteOf } from './text';
 
 /** One web search service: its id (as in WEB_SEARCH_ORDER), its name, and a search. */
 export interface WebAdapter {
@@ -28,13 +29,6 @@ function hitsOf(rows: Array<{ url: string; title: string; snippet: string; site?
   return out;
 }
 
-/** Parses a service's JSON with a schema; a shape it does not have is a malformed response. */
-function shaped<T>(service: string, schema: z.ZodType<T>, json: unknown): T {
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new SearchServiceError(service, 'malformed', `${service} 的响应格式不正确`);
-  return parsed.data;
-}
-
 // SearXNG's JSON API (GET /search?q=…&format=json; the instance must list `json` in search.formats).
 const searxngResponse = z.object({
   results: z.array(z.object({ url: z.string(), title: z.string().nullish(), content: z.string().nullish() }).loose()),
@@ -51,7 +45,7 @@ export function searxngAdapter(baseUrl: string, timeoutMs: number): WebAdapter {
       url.searchParams.set('q', query);
       url.searchParams.set('format', 'json');
       const json = await serviceJson({ service: label, url: url.href, signal, timeoutMs });
-      const body = shaped(label, searxngResponse, json);
+      const body = serviceShape(label, searxngResponse, json);
       return hitsOf(body.results.map((r) => ({ url: r.url, title: r.title ?? '', snippet: r.content ?? '' })), limit);
     },
   };
@@ -78,7 +72,7 @@ export function tavilyAdapter(baseUrl: string, apiKey: string, timeoutMs: number
         signal,
         timeoutMs,
       });
-      const body = shaped(label, tavilyResponse, json);
+      const body = serviceShape(label, tavilyResponse, json);
       return hitsOf(body.results.map((r) => ({ url: r.url, title: r.title ?? '', snippet: r.content ?? '' })), limit);
     },
   };
@@ -119,14 +113,16 @@ export function bochaAdapter(baseUrl: string, apiKey: string, timeoutMs: number)
         signal,
         timeoutMs,
       });
-      const body = shaped(label, bochaResponse, json);
+      const body = serviceShape(label, bochaResponse, json);
       // The API also reports failures in the body's code (200 = success).
       if (body.code !== undefined && body.code !== null && String(body.code) !== '200') {
-        const code = String(body.code);
-        const failure = code === '429' ? 'rate_limited' : code === '401' || code === '403' ? 'unauthorized' : 'http';
-        throw new SearchServiceError(label, failure, `${label} 返回错误（${code}）${body.msg ? `：${plainText(body.msg, 200)}` : ''}`);
+        const code = Number(body.code);
+        const detail = body.msg ? plainText(body.msg, 200) : '';
+        if (code === 429) throw serviceFailed.rateLimited(label, detail);
+        if (code === 401 || code === 403) throw serviceFailed.unauthorized(label, code, detail);
+        throw serviceFailed.http(label, String(body.code), detail);
       }
-      if (!body.data) throw new SearchServiceError(label, 'malformed', `${label} 的响应格式不正确`);
+      if (!body.data) throw serviceFailed.shape(label);
       const rows = body.data.webPages?.value ?? [];
       return hitsOf(rows.map((r) => ({ url: r.url, title: r.name ?? '', snippet: r.summary || r.snippet || '', site: r.siteName })), limit);
     },
@@ -158,7 +154,7 @@ export function customAdapter(url: string, apiKey: string | undefined, timeoutMs
         signal,
         timeoutMs,
       });
-      const body = shaped(label, customResponse, json);
+      const body = serviceShape(label, customResponse, json);
       return hitsOf(body.results.map((r) => ({ url: r.url, title: r.title ?? '', snippet: r.snippet ?? '', site: r.site })), limit);
     },
   };

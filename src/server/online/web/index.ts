@@ -1,22 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
-import type { OnlineHit, OnlineSearch } from '../hit';
+import type { OnlineHit, OnlineQuery } from '../hit';
 import { bochaAdapter, customAdapter, searxngAdapter, tavilyAdapter, WEB_SERVICE_IDS, type WebAdapter, type WebServiceId } from './adapters';
-import { SearchServiceError } from './service-fetch';
+import { failover } from '../../net/service';
 
-export { SearchServiceError } from './service-fetch';
 export type { WebAdapter, WebServiceId } from './adapters';
-
-/** What to set to enable web search (the tool's reason, the question box's explanation). */
-export const WEB_SEARCH_SETUP = '未配置联网搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。';
-
-/** Every web search service failed: the message names each and why. */
-export class WebSearchFailed extends Error {
-  constructor(readonly failures: SearchServiceError[]) {
-    super(`联网搜索失败：${failures.map((f) => f.message).join('；')}`);
-    this.name = 'WebSearchFailed';
-  }
-}
 
 /** The configured web search services, in WEB_SEARCH_ORDER (services left out of the order are not used). */
 export function webAdapters(config: Pick<Config, 'SEARXNG_URL' | 'TAVILY_API_KEY' | 'TAVILY_BASE_URL' | 'BOCHA_API_KEY' | 'BOCHA_BASE_URL' | 'WEB_SEARCH_CUSTOM_URL' | 'WEB_SEARCH_CUSTOM_KEY' | 'WEB_SEARCH_ORDER' | 'WEB_SEARCH_TIMEOUT_MS'>): WebAdapter[] {
@@ -31,28 +19,30 @@ export function webAdapters(config: Pick<Config, 'SEARXNG_URL' | 'TAVILY_API_KEY
   return order.flatMap((id) => make[id]() ?? []);
 }
 
+/** The configured web search: its services in WEB_SEARCH_ORDER, asked with failover. */
+export interface WebSearch {
+  (q: OnlineQuery): Promise<OnlineHit[]>;
+  readonly adapters: readonly WebAdapter[];
+}
+
 /**
  * The services tried in order: the first that answers gives the hits (an empty list is an
  * answer); a failure (error status, 429, timeout, malformed response, no connection) moves on to
- * the next. When all fail, WebSearchFailed. A stop through the query's signal ends it at once.
+ * the next. When all fail, a ServiceError saying 联网搜索失败 and why each failed. A stop through
+ * the query's signal ends it at once. Undefined when no service is configured.
  */
-export function withFailover(adapters: readonly WebAdapter[], log?: Pick<FastifyBaseLogger, 'warn'>): OnlineSearch | undefined {
+export function withFailover(adapters: readonly WebAdapter[], log?: Pick<FastifyBaseLogger, 'warn'>): WebSearch | undefined {
   if (!adapters.length) return undefined;
-  return async (q): Promise<OnlineHit[]> => {
-    const failures: SearchServiceError[] = [];
-    for (const adapter of adapters) {
-      if (q.signal.aborted) throw q.signal.reason;
-      try {
-        return await adapter.search(q);
-      } catch (err) {
-        if (q.signal.aborted) throw err;
-        const failure = err instanceof SearchServiceError ? err : new SearchServiceError(adapter.label, 'network', `${adapter.label} 出错`);
-        log?.warn({ service: adapter.id, failure: failure.failure, err: failure.message }, 'web search service failed, trying the next');
-        failures.push(failure);
-      }
-    }
-    throw new WebSearchFailed(failures);
+  const search = async (q: OnlineQuery): Promise<OnlineHit[]> => {
+    const found = await failover(
+      '联网搜索',
+      adapters.map((adapter) => ({ service: adapter.label, ask: (signal: AbortSignal) => adapter.search({ ...q, signal }) })),
+      q.signal,
+      (failure) => log?.warn({ service: failure.service, failure: failure.failure, err: failure.message }, 'web search service failed, trying the next'),
+    );
+    return found.value;
   };
+  return Object.assign(search, { adapters });
 }
 
 /** The web search of this server's configuration, or undefined when no service is configured. */

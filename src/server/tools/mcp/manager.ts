@@ -161,7 +161,7 @@ export async function startMcpManager({ config, db, log, secret, connectTimeoutM
   // file's URLs are the operator's own and trusted like LLM_BASE_URL.
   const adminAllowed = hostAllowList(config.CSAI_MCP_ALLOWED_HOSTS);
   const adminFetch: GuardedFetch = guardedFetch({ isAllowed: adminAllowed });
-  const trustedFetch: GuardedFetch = guardedFetch({ isAllowed: () => true });
+  const trustedFetch: GuardedFetch = guardedFetch({ policy: 'operator' });
 
   const configured: ConfiguredServer[] = config.CSAI_MCP_CONFIG ? readMcpConfigFile(config.CSAI_MCP_CONFIG) : [];
   const box = secretBox(secret);

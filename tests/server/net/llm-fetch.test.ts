@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { llmFetch, nodeBody } from '../../../src/server/answering/llm-fetch';
+import { llmFetch, nodeBody } from '../../../src/server/net/llm-fetch';
 import { readSseData } from '../../../src/server/answering/openai-engine';
 
 // The fetch the OpenAI SDK is given (the engine's tests drive it through the SDK); here its own
