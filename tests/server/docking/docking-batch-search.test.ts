@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockingBatch, DockingTask } from '../../../src/contract/docking';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';

@@ -160,7 +160,7 @@ describe('batch docking form', () => {
     const shadow = render();
     await waitFor(() => q(shadow, 'docking-batch-smiles'), 'the form');
     q(shadow, 'docking-batch-submit')!.click();
-    await waitFor(() => q(shadow, 'docking-batch-error')?.textContent === '请填写受体：PDB 编号或知识库中 PDB 文档的 id', 'the receptor message');
+    await waitFor(() => q(shadow, 'docking-batch-error')?.textContent === '请填写受体：PDB 编号或知识库中 PDB 文档的编号', 'the receptor message');
     type(q(shadow, 'docking-batch-receptor'), 'doc-123');
     q(shadow, 'docking-batch-submit')!.click();
     await waitFor(() => q(shadow, 'docking-batch-error')?.textContent === '请先给出要对接的分子：每行一个 SMILES，或选择 SDF 文件', 'the molecules message');
