@@ -86,7 +86,7 @@ describe('batch docking form', () => {
     root = createRoot(shadow);
     root.render(
       <HostContext.Provider value={info}>
-        <Form moleculeIds="" receptor="" {...(props as DockingBatchProps)} />
+        <Form {...({ moleculeIds: '', receptor: '', ...props } as DockingBatchProps)} />
       </HostContext.Provider>,
     );
     return shadow;
