@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { molSearchBody } from './molecules';
 
 /** Limits of a docking request; the server also caps exhaustiveness, CPUs and time by configuration. */
 export const DOCKING_LIMITS = {
@@ -21,6 +22,8 @@ export const DOCKING_LIMITS = {
   maxBatchLigands: 50,
   /** Characters of an SDF or SMILES file a batch may be given as text. */
   maxBatchFile: 5_000_000,
+  /** Molecule ids a batch request may carry (a search's hits); more than maxBatchLigands is refused with the count. */
+  maxBatchIds: 500,
 } as const;
 
 const coordinate = (label: string) =>
@@ -129,6 +132,17 @@ export const dockingBatchInput = dockingSubmitInput
       .optional()
       .describe('SDF 或 SMILES 文件的文本（每行“SMILES 名称”）；与 ligands 二选一'),
     file_format: z.enum(['sdf', 'smi'], { error: 'file_format 只能是 sdf 或 smi' }).optional().describe('file 的格式；不填时自动识别'),
+    molecule_ids: z
+      .array(z.number({ error: '分子 id 必须是正整数' }).int('分子 id 必须是正整数').positive('分子 id 必须是正整数'), { error: 'molecule_ids 必须是分子 id 的数组' })
+      .min(1, '分子 id 列表不能为空')
+      // Longer lists get the batch's limit message with their count from the server.
+      .max(DOCKING_LIMITS.maxBatchIds, `molecule_ids 最多 ${DOCKING_LIMITS.maxBatchIds} 个`)
+      .optional()
+      .describe('分子检索结果中的分子（molecule_id，最多 50 个，须为你可读文档中的分子）；与 ligands、file、search 四者选一'),
+    search: molSearchBody
+      .omit({ top_k: true })
+      .optional()
+      .describe('对接一次分子检索（POST /mol/search 的 query、mode 等）找到的全部分子（最多 50 个）；与 ligands、file、molecule_ids 四者选一'),
     name: z.string({ error: '批次名称必须是字符串' }).trim().max(100, '批次名称不能超过 100 个字符').optional().describe('批次名称（显示用）'),
   })
   .strict();

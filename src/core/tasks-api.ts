@@ -1,8 +1,8 @@
-import { dockingBatch, dockingTask } from '../contract/docking';
+import { dockingBatch, dockingTask, type DockingBatchInput } from '../contract/docking';
 import type { ApiClient } from './api';
 
 /**
- * The docking calls of the task cards bound to one API client: follow a task, cancel it, check its
+ * The docking calls of the task cards and the batch form bound to one API client: submit a batch, follow a task, cancel it, check its
  * set-up (redock), download its poses; and for a batch (issue 30 §6) follow it, cancel it as a whole,
  * download its ranked table (CSV) or best poses (SDF). Quiet: the card shows the outcome itself.
  * @example await createTasksApi(api).batch('b1')
@@ -11,6 +11,8 @@ export function createTasksApi(client: ApiClient) {
   const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;
   const batchPath = (id: string) => `/tasks/batches/${encodeURIComponent(id)}`;
   return {
+    /** POST tasks/docking/batch: queue a batch (a list, an SDF or SMILES file, or a molecule search's molecules) into one receptor. */
+    submitBatch: (input: DockingBatchInput) => client.post('/tasks/docking/batch', input, dockingBatch, { quiet: true }),
     /** GET tasks/batches/:id: progress per molecule and the ranked table. */
     batch: (id: string, signal?: AbortSignal) => client.get(batchPath(id), dockingBatch, { signal, quiet: true }),
     /** POST tasks/batches/:id/cancel: every queued or running molecule of the batch is cancelled. */

@@ -31,6 +31,8 @@ export const routes: RouteDef[] = [
   { path: '/channels', page: lazy(() => import('./pages/ChannelsPage')), layout: 'blank', auth: true },
   // Issue 18 §5: the molecule database search (情报数据库检索).
   { path: '/molecules', page: lazy(() => import('./pages/MoleculeSearchPage')), auth: true },
+  // Issue 30 §6: batch docking (a SMILES list or an SDF file; a search's results from /molecules).
+  { path: '/docking', page: lazy(() => import('./pages/DockingPage')), auth: true },
   { path: '/sar', page: lazy(() => import('./pages/SarPage')), auth: true },
   { path: '/billing', page: lazy(() => import('./pages/BillingPage')), auth: true },
   // Not in SPEC §2: personal API tokens for scripts and MCP clients (DESIGN §3), from the user menu.

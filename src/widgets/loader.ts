@@ -6,6 +6,7 @@ import { CsaiAskElement } from './ask/ask.element';
 import { CsaiChannelsElement } from './channels/channels.element';
 import { CsaiKnowledgeElement } from './knowledge/knowledge.element';
 import { CsaiChemEditorElement } from './chem-editor/chem-editor.element';
+import { CsaiDockingBatchElement } from './docking/docking-batch.element';
 import { CsaiMolecule3dElement } from './molecule/molecule-3d.element';
 import { CsaiMoleculeElement } from './molecule/molecule.element';
 import { CsaiPdfViewerElement } from './pdf-viewer/pdf-viewer.element';
@@ -29,6 +30,7 @@ export const elementRegistry: Readonly<Record<string, CustomElementConstructor>>
   'csai-molecule': CsaiMoleculeElement,
   'csai-molecule-3d': CsaiMolecule3dElement,
   'csai-chem-editor': CsaiChemEditorElement,
+  'csai-docking-batch': CsaiDockingBatchElement,
 };
 
 for (const [tag, ctor] of Object.entries(elementRegistry)) defineOnce(tag, ctor);

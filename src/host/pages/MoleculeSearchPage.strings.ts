@@ -32,6 +32,15 @@ addHostStrings(
       score: '相似度 {{score}}',
       matched_parent: '按母体结构匹配：{{parent}}',
       highlighted: '高亮显示与查询匹配的原子',
+      dock: '对接这些分子（{{count}} 个）',
+      dock_hide: '收起批量对接',
+      dock_more: '检索结果不止这些：只对接列出的 {{count}} 个',
+      batch_link: '批量对接（SMILES 列表或 SDF 文件）',
+    },
+    docking: {
+      title: '批量对接',
+      intro: '把一组分子对接到同一个受体：粘贴 SMILES 列表或选择 SDF 文件，也可以在“分子检索”的结果中点“对接这些分子”。',
+      search_link: '从分子检索结果对接',
     },
   },
   {
@@ -63,6 +72,15 @@ addHostStrings(
       score: 'similarity {{score}}',
       matched_parent: 'Matched by its parent structure: {{parent}}',
       highlighted: 'Atoms matching the query are highlighted',
+      dock: 'Dock these molecules ({{count}})',
+      dock_hide: 'Hide batch docking',
+      dock_more: 'More molecules match: only the {{count}} listed are docked',
+      batch_link: 'Batch docking (SMILES list or SDF file)',
+    },
+    docking: {
+      title: 'Batch docking',
+      intro: 'Dock a series of molecules into one receptor: paste a SMILES list or choose an SDF file, or use “Dock these molecules” on the results of a molecule search.',
+      search_link: 'Dock the results of a molecule search',
     },
   },
 );

@@ -1,5 +1,5 @@
 import './MoleculeSearchPage.strings';
-import { useEffect, useMemo, useRef, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 // Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
 import { useSignals } from '@preact/signals-react/runtime';
@@ -24,6 +24,8 @@ export default function MoleculeSearchPage() {
   const model = useMemo(() => moleculeSearchModel(api()), []);
   const editorRef = useRef<HTMLElement>(null);
   const { $query, $mode, $threshold, $topK, $busy, $result, $error } = model;
+  /** The molecules of the result shown in the batch docking form (issue 30 §6), or null. */
+  const [docking, setDocking] = useState<string | null>(null);
 
   useEffect(() => {
     const editor = editorRef.current;
@@ -47,6 +49,7 @@ export default function MoleculeSearchPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setDocking(null);
     void model.search();
   };
 
@@ -56,6 +59,9 @@ export default function MoleculeSearchPage() {
       <header className="page__header">
         <h1 className="page__title">{t('molecules.title')}</h1>
         <p className="muted">{t('molecules.intro')}</p>
+        <p className="small">
+          <Link href="/docking">{t('molecules.batch_link')}</Link>
+        </p>
       </header>
       <form className="card molsearch__form" onSubmit={submit} role="search" aria-label={t('molecules.title')}>
         <div className="field-row">
@@ -148,6 +154,20 @@ export default function MoleculeSearchPage() {
               : t('molecules.none', { searched: result.searched })}
             {result.query.form === 'smarts' ? ` ${t('molecules.as_smarts')}` : ''}
           </p>
+          {result.hits.length > 0 && (
+            <div className="molsearch__dock">
+              <button
+                type="button"
+                className="button"
+                aria-expanded={docking !== null}
+                onClick={() => setDocking(docking === null ? result.hits.map((h) => h.molecule_id).join(',') : null)}
+              >
+                {docking === null ? t('molecules.dock', { count: result.hits.length }) : t('molecules.dock_hide')}
+              </button>
+              {docking !== null && result.truncated && <p className="muted small">{t('molecules.dock_more', { count: result.hits.length })}</p>}
+              {docking !== null && <CustomElement key={docking} tag="csai-docking-batch" attrs={{ 'molecule-ids': docking }} />}
+            </div>
+          )}
           <ul className="molsearch__hits">
             {result.hits.map((hit) => (
               <HitCard key={hit.molecule_id} hit={hit} />

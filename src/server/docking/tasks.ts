@@ -11,6 +11,7 @@ import {
   dockingResult,
   DOCKING_LIMITS,
   type DockingBatch,
+  type BatchLigand,
   type DockingBatchInput,
   type DockingBox,
   type DockingResult,
@@ -28,6 +29,8 @@ import type { Viewer } from '../access/access';
 import { docReadable } from '../access/access';
 import type { ChemService } from '../chem/service';
 import { structures } from '../chem/structures';
+import { ChemInputError } from '../chem/engine';
+import { moleculeSearch } from '../molecules/search';
 import type { FileStore } from '../files/file-store';
 import { DOCKING_INSTALL_HINT, missingPrograms, ProgramError, runProgram } from './programs';
 import { batchCsv, batchLigands, batchSdf, rankedEntries } from './batch';
@@ -89,6 +92,7 @@ export const dockingUnavailable = () => new AppError(503, 'docking_unavailable',
  */
 export function startTaskService({ config, db, log, files, chem }: TaskServiceOptions) {
   const lookup = structures({ db, files, chem, pdbMirror: config.CSAI_PDB_MIRROR });
+  const searcher = moleculeSearch({ db, chem });
   const root = path.join(config.dataDir, 'tasks');
   const dirOf = (id: string) => path.join(root, id);
   /** A batch's folder (the receptor its first task prepared, shared by the others). */
@@ -346,8 +350,60 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
    * refuses the whole batch with a message per molecule, and nothing is written. The batch's row,
    * its tasks and their jobs are written in one transaction.
    */
+  /**
+   * The molecules of a molecule-search result (issue 30 §6), by their ids or by running the search
+   * again, as a batch's list: only molecules of documents the viewer may read; a salt or mixture is
+   * docked as its standardised parent. Unknown and unreadable ids are refused alike (nothing revealed).
+   */
+  async function searchedLigands(viewer: Viewer, input: Pick<DockingBatchInput, 'molecule_ids' | 'search'>): Promise<BatchLigand[]> {
+    const max = DOCKING_LIMITS.maxBatchLigands;
+    let ids: number[];
+    if (input.search) {
+      const { query, mode, threshold, match_parent, activity } = input.search;
+      const found = await searcher
+        .search(viewer, { query, mode, threshold, topK: DOCKING_LIMITS.maxBatchIds, matchParent: match_parent, activity })
+        .catch((err: unknown) => {
+          if (err instanceof ChemInputError) throw new DockingInputError(err.message, 'search');
+          throw err;
+        });
+      if (found.hits.length === 0) throw new DockingInputError('这次分子检索没有找到分子，没有可对接的分子', 'search');
+      if (found.hits.length > max) {
+        throw new DockingInputError(`一批最多对接 ${max} 个分子，这次检索找到 ${found.hits.length}${found.truncated ? ' 个以上' : ' 个'}：请缩小检索范围，或在检索结果中选出要对接的分子`, 'search');
+      }
+      ids = found.hits.map((h) => h.molecule_id);
+    } else {
+      ids = [...new Set(input.molecule_ids ?? [])];
+      if (ids.length > max) throw new DockingInputError(`一批最多对接 ${max} 个分子，这里有 ${ids.length} 个：请分成几批提交`, 'molecule_ids');
+    }
+    const rows = await db
+      .selectFrom('molecules')
+      .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
+      .leftJoin('doc_structures', 'doc_structures.id', 'molecules.structure_id')
+      .select(['molecules.id', 'molecules.name', 'molecules.canonical_smiles', 'molecules.parent_smiles', 'doc_structures.label'])
+      .where('molecules.id', 'in', ids)
+      .where(docReadable(viewer.userId))
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) {
+      throw new DockingInputError(`有 ${missing.length} 个分子不存在或你无权读取（id：${missing.slice(0, 10).join('、')}${missing.length > 10 ? ' 等' : ''}），整批未提交`, 'molecule_ids');
+    }
+    return ids.map((id) => {
+      const r = byId.get(id)!;
+      // A salt or mixture ('.' in its SMILES) is docked as its largest organic part.
+      const smiles = r.canonical_smiles.includes('.') && r.parent_smiles ? r.parent_smiles : r.canonical_smiles;
+      const name = (r.name || r.label || '').trim().slice(0, 100);
+      return name ? { smiles, name } : { smiles };
+    });
+  }
+
   async function submitBatch(viewer: Viewer, input: DockingBatchInput, docIds: readonly string[] = []): Promise<DockingBatch> {
     checkSettings(input);
+    const given = [input.ligands, input.file, input.molecule_ids, input.search].filter((x) => x !== undefined).length;
+    if ((input.molecule_ids || input.search) && given > 1) {
+      throw new DockingInputError('要对接的分子只能用一种方式给出：ligands、file、molecule_ids、search 四者选一', input.search ? 'search' : 'molecule_ids');
+    }
+    if (input.molecule_ids || input.search) input = { ...input, ligands: await searchedLigands(viewer, input), molecule_ids: undefined, search: undefined };
     const ligands = await batchLigands(input, AbortSignal.timeout(60_000)).catch((err: unknown) => {
       if (err instanceof DockingInputError) throw err;
       log.warn({ err }, 'reading a batch file failed');

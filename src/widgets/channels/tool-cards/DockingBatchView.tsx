@@ -1,12 +1,12 @@
-import { useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import type { BatchEntry, DockingBatch, DockingTask } from '../../../contract/docking';
-import { createTasksApi } from '../../../core/tasks-api';
-import { useApi, useHost, useT } from '../../shared/host-context';
+import type { TasksApi } from '../../../core/tasks-api';
+import { useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
+import { isOpen, useFollowedTask } from './use-followed-task';
 
-/** How often an open batch is asked for its table. */
-const POLL_MS = 2000;
-const open = (state: DockingBatch['state']) => state === 'queued' || state === 'running';
+/** A batch read again while it runs (stable: a dependency of the polling). */
+const loadBatch = (api: TasksApi, id: string, signal: AbortSignal) => api.batch(id, signal);
 
 /** A molecule's key interactions in a few words: polar and aromatic ones with residue and distance, then the hydrophobic residues. */
 function KeyInteractions({ entry }: { entry: BatchEntry }) {
@@ -25,42 +25,10 @@ function KeyInteractions({ entry }: { entry: BatchEntry }) {
  */
 export function BatchView({ initial, TaskView }: { initial: DockingBatch; TaskView: ComponentType<{ initial: DockingTask }> }) {
   const t = useT('docking');
-  const client = useApi();
-  const api = useMemo(() => createTasksApi(client), [client]);
   const { root } = useHost();
-  const [batch, setBatch] = useState(initial);
-  const [busy, setBusy] = useState<'cancel' | 'csv' | 'sdf' | 'task' | null>(null);
-  const [failure, setFailure] = useState('');
+  const { api, item: batch, setItem: setBatch, busy, failure, act } = useFollowedTask<DockingBatch, 'cancel' | 'csv' | 'sdf' | 'task'>(initial, loadBatch);
   const [chosen, setChosen] = useState<DockingTask | null>(null);
 
-  useEffect(() => {
-    if (!open(batch.state)) return;
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      api.batch(batch.id, abort.signal).then(
-        (next) => setBatch(next),
-        (err: unknown) => {
-          if (!abort.signal.aborted) setFailure(t('refresh_failed', { message: err instanceof Error ? err.message : String(err) }));
-        },
-      );
-    }, POLL_MS);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [api, batch, t]);
-
-  const act = async (kind: NonNullable<typeof busy>, failed: string, work: () => Promise<void>) => {
-    setBusy(kind);
-    setFailure('');
-    try {
-      await work();
-    } catch (err) {
-      setFailure(t(failed, { message: err instanceof Error ? err.message : String(err) }));
-    } finally {
-      setBusy(null);
-    }
-  };
   const cancel = () => act('cancel', 'cancel_failed', async () => setBatch(await api.cancelBatch(batch.id)));
   const download = (format: 'csv' | 'sdf') =>
     act(format, 'download_failed', async () => {
@@ -85,11 +53,11 @@ export function BatchView({ initial, TaskView }: { initial: DockingBatch; TaskVi
         {`${t('box', { center: batch.box.center.join(', '), size: batch.box.size.join(' × ') })} · ${t('batch_params', { receptor: batch.receptor, exhaustiveness: batch.exhaustiveness, seed: batch.seed })}`}
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        {open(batch.state) && <progress part="docking-progress" max={1} value={batch.progress} aria-label={t('progress')} className="flex-1 min-w-[8rem]" />}
+        {isOpen(batch.state) && <progress part="docking-progress" max={1} value={batch.progress} aria-label={t('progress')} className="flex-1 min-w-[8rem]" />}
         <span role="status" part="docking-batch-counts" className="text-xs text-muted">
           {t('batch_progress', { total: batch.entries.length, done: c.done, running: c.running, queued: c.queued, failed: c.failed, cancelled: c.cancelled })}
         </span>
-        {open(batch.state) && (
+        {isOpen(batch.state) && (
           <button type="button" part="docking-batch-cancel" className={btn} disabled={busy !== null} onClick={() => void cancel()}>
             {busy === 'cancel' ? t('cancelling') : t('batch_cancel')}
           </button>

@@ -1,20 +1,21 @@
-import { createElement, useEffect, useMemo, useState } from 'react';
+import { createElement, useState } from 'react';
 import { dockingSubmitOutput, INTERACTION_TYPES, taskQueryOutput, type DockingPose, type DockingTask } from '../../../contract/docking';
-import { createTasksApi } from '../../../core/tasks-api';
-import { useApi, useHost, useT } from '../../shared/host-context';
+import type { TasksApi } from '../../../core/tasks-api';
+import { useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
 import { addStrings } from '../../shared/i18n';
 import type { ToolCardProps } from './index';
 import { dockingStrings } from './docking.strings';
 import { BatchView } from './DockingBatchView';
+import { isOpen, useFollowedTask } from './use-followed-task';
 
 addStrings('docking', dockingStrings);
 // Defined here too (a card shown without the loader); 3Dmol itself loads only when a view is shown.
 void import('../../molecule/molecule-3d.element');
 
-/** How often a queued or running task is asked for its progress. */
-const POLL_MS = 2000;
-const active = (t: DockingTask) => t.state === 'queued' || t.state === 'running';
+const active = (t: DockingTask) => isOpen(t.state);
+/** A task read again while it runs (stable: a dependency of the polling). */
+const loadTask = (api: TasksApi, id: string, signal: AbortSignal) => api.task(id, signal);
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(2));
 const order = (type: string) => INTERACTION_TYPES.indexOf(type as (typeof INTERACTION_TYPES)[number]);
 
@@ -47,45 +48,12 @@ function PoseInteractions({ pose }: { pose: DockingPose }) {
 /** One docking task: progress while it runs (polled), then the poses with their scores and a 3D view of receptor + selected pose. */
 export function TaskView({ initial }: { initial: DockingTask }) {
   const t = useT('docking');
-  const client = useApi();
-  const api = useMemo(() => createTasksApi(client), [client]);
   const { root } = useHost();
-  const [task, setTask] = useState(initial);
+  const { api, item: task, setItem: setTask, busy, failure, act } = useFollowedTask<DockingTask, 'cancel' | 'sdf' | 'pdbqt' | 'check'>(initial, loadTask);
   const [pose, setPose] = useState(1);
-  const [busy, setBusy] = useState<'cancel' | 'sdf' | 'pdbqt' | 'check' | null>(null);
   /** The set-up check started from this card (a redocking of the co-crystal ligand). */
   const [check, setCheck] = useState<DockingTask | null>(null);
-  const [failure, setFailure] = useState('');
 
-  useEffect(() => {
-    if (!active(task)) return;
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      api.task(task.id, abort.signal).then(
-        (next) => setTask(next),
-        (err: unknown) => {
-          if (!abort.signal.aborted) setFailure(t('refresh_failed', { message: err instanceof Error ? err.message : String(err) }));
-        },
-      );
-    }, POLL_MS);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [api, task, t]);
-
-  /** One action of the card at a time: busy while it runs, its failure said with the message key given. */
-  const act = async (kind: NonNullable<typeof busy>, failed: string, work: () => Promise<void>) => {
-    setBusy(kind);
-    setFailure('');
-    try {
-      await work();
-    } catch (err) {
-      setFailure(t(failed, { message: err instanceof Error ? err.message : String(err) }));
-    } finally {
-      setBusy(null);
-    }
-  };
   const cancel = () => act('cancel', 'cancel_failed', async () => setTask(await api.cancel(task.id)));
   const checkSetup = () => act('check', 'check_failed', async () => setCheck(await api.check(task.id)));
   const download = (format: 'sdf' | 'pdbqt') =>
