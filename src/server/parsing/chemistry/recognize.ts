@@ -63,7 +63,7 @@ async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
  * holds its text runs in the same pixels (to tell drawings from paragraphs). Drawing regions are
  * found by whitespace segmentation (regions.ts) and each is cut out and read by OSRA; a region read
  * poorly is read again at half and at 1.5× the resolution; one OSRA pass over the whole page adds
- * what the segmentation missed. Every reading is checked with RDKit (judge.ts) and, where readings
+ * what the segmentation missed (when it found no region, or a region gave nothing). Every reading is checked with RDKit (judge.ts) and, where readings
  * of the same place disagree, the most plausible wins; readings that agree add to the confidence.
  */
 export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits: PageLimits): Promise<PageReading> {
@@ -105,6 +105,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     if (limits.textLayer && regions.length === 0) return { structures: [], timedOut: false, missing: false, regions: 0 };
     const pad = Math.round(PAD_PT * scale);
     const page: PixelBox = [0, 0, img.width, img.height];
+    let unread = 0;
     for (let i = 0; i < regions.length && !missing; i++) {
       const r = regions[i]!;
       const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
@@ -121,8 +122,12 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
         const found = take(await osra(other, Math.round(dpi * k)), at(k), crop, `osra region ${Math.round(dpi * k)} dpi`);
         if (found.some((c) => c.score >= GOOD_ENOUGH)) break;
       }
+      if (!candidates.some((c) => overlap(c.box, crop) > 0.5)) unread++;
     }
-    if (!missing && timeLeft() > 3000) {
+    // The whole page, for what the segmentation missed: when it found nothing, or a region gave no
+    // molecule (several drawings run together, or one cut apart). It is the slowest run of a page, so
+    // it is left out when every region was read.
+    if (!missing && (regions.length === 0 || unread > 0) && timeLeft() > 3000) {
       const file = path.join(dir, 'page.png');
       await writePng(img, file);
       take(await osra(file, dpi), (b) => b as PixelBox, page, `osra page ${dpi} dpi`);
