@@ -51,10 +51,16 @@ const RUN_MS = 45_000;
 /** A region whose best reading scores below this is read again at another resolution. */
 const GOOD_ENOUGH = 0.9;
 
+/** Regions are read at this resolution at least (a 200 dpi scan is scaled up to it). */
+const MIN_READ_DPI = 300;
+/** Ink below this is black, the rest white, in what OSRA reads: a scan's grey, noisy paper is read as nothing otherwise. */
+const BLACK_BELOW = 150;
+
 async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
   let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } });
   if (crop) p = p.extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
   if (factor !== 1 && crop) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
+  if (crop) p = p.threshold(BLACK_BELOW, { grayscale: true });
   await p.png({ compressionLevel: 1 }).toFile(file);
 }
 
@@ -110,12 +116,13 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       const r = regions[i]!;
       const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
       const file = path.join(dir, `r${i}.png`);
-      await writePng(img, file, crop);
+      const up = Math.max(1, MIN_READ_DPI / dpi);
+      await writePng(img, file, crop, up);
       const at = (k: number) => (b: [number, number, number, number]) => [crop[0] + b[0] / k, crop[1] + b[1] / k, crop[0] + b[2] / k, crop[1] + b[3] / k] as PixelBox;
-      const first = take(await osra(file, dpi), at(1), crop, `osra region ${dpi} dpi`);
+      const first = take(await osra(file, Math.round(dpi * up)), at(up), crop, `osra region ${Math.round(dpi * up)} dpi`);
       if (first.some((c) => c.score >= GOOD_ENOUGH)) continue;
       // Read poorly or not at all: other resolutions.
-      for (const k of [0.5, 1.5]) {
+      for (const k of [0.5, 1.5].map((k) => k * up)) {
         if (missing || timeLeft() < 2000) break;
         const other = path.join(dir, `r${i}-${k}.png`);
         await writePng(img, other, crop, k);
