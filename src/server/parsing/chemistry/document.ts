@@ -119,7 +119,8 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
         await page.render({ canvas, viewport }).promise;
         const rgba = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
         const gray = new Uint8Array(canvas.width * canvas.height);
-        for (let p = 0, q = 0; q < gray.length; p += 4, q++) gray[q] = (rgba[p]! * 77 + rgba[p + 1]! * 150 + rgba[p + 2]! * 29) >> 8;
+        // The darkest channel, not the luminance: coloured atom labels (a yellow S, a cyan F) stay ink.
+        for (let p = 0, q = 0; q < gray.length; p += 4, q++) gray[q] = Math.min(rgba[p]!, rgba[p + 1]!, rgba[p + 2]!);
         const text: PixelBox[] = [];
         for (const item of (await page.getTextContent()).items) {
           if (!('str' in item) || !(item as TextItem).str.trim()) continue;
@@ -172,10 +173,13 @@ export async function imageStructures(file: string, progress: Progress, limits: 
   const s = Math.min(1, Math.sqrt(MAX_READ_PIXELS / (w * h)));
   let pipeline = sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none' }).rotate();
   if (s < 1) pipeline = pipeline.resize({ width: Math.max(1, Math.floor(w * s)), height: Math.max(1, Math.floor(h * s)), fit: 'fill' });
-  const { data, info } = await pipeline.flatten({ background: '#ffffff' }).grayscale().raw().toBuffer({ resolveWithObject: true });
-  const img: Gray = { data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height), width: info.width, height: info.height };
-  // An image carries no resolution a drawing can be measured by: 300 dpi is OSRA's assumption for scans.
-  const dpi = Math.round(DPI * s);
+  const { data, info } = await pipeline.flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  // The darkest channel, as for a PDF page: coloured atom labels stay ink.
+  const gray = new Uint8Array(info.width * info.height);
+  for (let p = 0, q = 0; q < gray.length; p += info.channels, q++) gray[q] = info.channels >= 3 ? Math.min(data[p]!, data[p + 1]!, data[p + 2]!) : data[p]!;
+  const img: Gray = { data: gray, width: info.width, height: info.height };
+  // The image's own resolution when it says one (a scan does); otherwise 300 dpi, OSRA's assumption for scans.
+  const dpi = Math.round((meta.density && meta.density >= 100 && meta.density <= 1200 ? meta.density : DPI) * s);
   const reading: PageReading = await readPage(img, Math.max(72, dpi), [], { deadline: Date.now() + Math.min(limits.pageMs ?? PAGE_MS, limits.documentMs ?? DOCUMENT_MS) });
   if (reading.missing) return { structures: [], notes: [OSRA_MISSING] };
   const f = w / info.width;

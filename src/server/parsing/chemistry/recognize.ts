@@ -51,10 +51,16 @@ const RUN_MS = 45_000;
 /** A region whose best reading scores below this is read again at another resolution. */
 const GOOD_ENOUGH = 0.9;
 
+/** Regions are read at this resolution at least (a 200 dpi scan is scaled up to it). */
+const MIN_READ_DPI = 300;
+/** Ink below this is black, the rest white, in what OSRA reads: a scan's grey, noisy paper is read as nothing otherwise. */
+const BLACK_BELOW = 150;
+
 async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
   let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } });
   if (crop) p = p.extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
   if (factor !== 1 && crop) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
+  if (crop) p = p.threshold(BLACK_BELOW, { grayscale: true });
   await p.png({ compressionLevel: 1 }).toFile(file);
 }
 
@@ -63,7 +69,7 @@ async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
  * holds its text runs in the same pixels (to tell drawings from paragraphs). Drawing regions are
  * found by whitespace segmentation (regions.ts) and each is cut out and read by OSRA; a region read
  * poorly is read again at half and at 1.5× the resolution; one OSRA pass over the whole page adds
- * what the segmentation missed. Every reading is checked with RDKit (judge.ts) and, where readings
+ * what the segmentation missed (when it found no region, or a region gave nothing). Every reading is checked with RDKit (judge.ts) and, where readings
  * of the same place disagree, the most plausible wins; readings that agree add to the confidence.
  */
 export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits: PageLimits): Promise<PageReading> {
@@ -105,24 +111,30 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     if (limits.textLayer && regions.length === 0) return { structures: [], timedOut: false, missing: false, regions: 0 };
     const pad = Math.round(PAD_PT * scale);
     const page: PixelBox = [0, 0, img.width, img.height];
+    let unread = 0;
     for (let i = 0; i < regions.length && !missing; i++) {
       const r = regions[i]!;
       const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
       const file = path.join(dir, `r${i}.png`);
-      await writePng(img, file, crop);
+      const up = Math.max(1, MIN_READ_DPI / dpi);
+      await writePng(img, file, crop, up);
       const at = (k: number) => (b: [number, number, number, number]) => [crop[0] + b[0] / k, crop[1] + b[1] / k, crop[0] + b[2] / k, crop[1] + b[3] / k] as PixelBox;
-      const first = take(await osra(file, dpi), at(1), crop, `osra region ${dpi} dpi`);
+      const first = take(await osra(file, Math.round(dpi * up)), at(up), crop, `osra region ${Math.round(dpi * up)} dpi`);
       if (first.some((c) => c.score >= GOOD_ENOUGH)) continue;
       // Read poorly or not at all: other resolutions.
-      for (const k of [0.5, 1.5]) {
+      for (const k of [0.5, 1.5].map((k) => k * up)) {
         if (missing || timeLeft() < 2000) break;
         const other = path.join(dir, `r${i}-${k}.png`);
         await writePng(img, other, crop, k);
         const found = take(await osra(other, Math.round(dpi * k)), at(k), crop, `osra region ${Math.round(dpi * k)} dpi`);
         if (found.some((c) => c.score >= GOOD_ENOUGH)) break;
       }
+      if (!candidates.some((c) => overlap(c.box, crop) > 0.5)) unread++;
     }
-    if (!missing && timeLeft() > 3000) {
+    // The whole page, for what the segmentation missed: when it found nothing, or a region gave no
+    // molecule (several drawings run together, or one cut apart). It is the slowest run of a page, so
+    // it is left out when every region was read.
+    if (!missing && (regions.length === 0 || unread > 0) && timeLeft() > 3000) {
       const file = path.join(dir, 'page.png');
       await writePng(img, file);
       take(await osra(file, dpi), (b) => b as PixelBox, page, `osra page ${dpi} dpi`);
