@@ -53,3 +53,9 @@ export const answerTexts = {
     'answer.structure_written': ' (written {{written}} in the question)',
   },
 } as const;
+
+/** Other server messages of issue 32's English (Chinese message → English). */
+export const moreMessages: Record<string, string> = {
+  'MCP 需要 API 令牌：请在“API 令牌”页面创建令牌，并以 Authorization: Bearer <令牌> 发送':
+    'MCP needs an API token: create one on the “API tokens” page and send it as Authorization: Bearer <token>',
+};

@@ -8,7 +8,7 @@
 import i18next, { type TFunction } from 'i18next';
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database';
-import { answerTexts } from './answer-en';
+import { answerTexts, moreMessages } from './answer-en';
 import { keyed, messages, toolsEn } from './en';
 import { progressMessages, PROGRESS_PATTERNS } from './progress-en';
 
@@ -25,7 +25,7 @@ void instance.init({
   interpolation: { escapeValue: false },
   resources: {
     zh: { translation: { ...keyed.zh, ...answerTexts.zh } },
-    en: { translation: { ...messages, ...progressMessages, ...keyed.en, ...answerTexts.en } },
+    en: { translation: { ...messages, ...progressMessages, ...moreMessages, ...keyed.en, ...answerTexts.en } },
   },
 });
 
