@@ -48,8 +48,15 @@ export function localAnswerer(db: Db) {
 
 /** The thresholds of coverage below which an answer abstains that tuning tries. */
 export const ABSTAIN_GRID = Array.from({ length: 21 }, (_, i) => Math.round((0.1 + i * 0.01) * 100) / 100);
-/** At most this share of the tuning half's answerable questions may be abstained on. */
+/** At most this share of the held-out half's answerable questions may be abstained on (issue 32 §1). */
 export const MAX_FALSE_ABSTENTION = 0.02;
+/**
+ * At most this share of the tuning half's answerable questions may be abstained on while tuning:
+ * half the budget, leaving room for questions not seen. Tuned with the whole 2 %, the threshold
+ * from the odd half (0.23, one answerable question of 75 abstained on) abstained on 2 of the even
+ * half's and lost 2 answers retrieval had found (answer-level recall 0.893 against recall@5 0.920).
+ */
+export const TUNING_FALSE_ABSTENTION = MAX_FALSE_ABSTENTION / 2;
 
 /** One question of a half, with the passages the answer gets (PASSAGES_PER_ANSWER, reranked). */
 export interface TuneRow {
@@ -59,7 +66,7 @@ export interface TuneRow {
 
 /**
  * The abstention threshold tuned on one half: among the grid's thresholds that abstain on at most
- * MAX_FALSE_ABSTENTION of the half's answerable questions, the one abstaining on the most of its
+ * TUNING_FALSE_ABSTENTION of the half's answerable questions, the one abstaining on the most of its
  * unanswerable ones (the lowest of equals: fewer answerable questions at risk).
  */
 export function tuneAbstention(rows: TuneRow[]): number {
@@ -69,7 +76,7 @@ export function tuneAbstention(rows: TuneRow[]): number {
   let bestRight = -1;
   for (const t of ABSTAIN_GRID) {
     const wrong = answerable.filter((r) => nothingRelevant(r.passages, t)).length;
-    if (wrong > MAX_FALSE_ABSTENTION * answerable.length) continue;
+    if (wrong > TUNING_FALSE_ABSTENTION * answerable.length) continue;
     const right = unanswerable.filter((r) => nothingRelevant(r.passages, t)).length;
     if (right > bestRight) {
       best = t;

@@ -102,7 +102,9 @@ async function hardFigures(): Promise<Figure[]> {
  * whose answering page is among the answer's citations; it must equal recall@5 of the passages the
  * answer was given. The abstention threshold (ABSTAIN_BELOW) is tuned on the even half
  * (bench/retrieval-answer.ts tuneAbstention) and the odd half is held out; the same rule tuned on
- * the odd half is reported on the even half too (the halves swapped).
+ * the odd half is reported on the even half too (the halves swapped). The lexicon entries added in
+ * issue 32 (text/synonyms.ts, last block) were written on the odd half, so for them the even half is
+ * the held-out one: the swapped rows are the figures on questions used for no tuning at all.
  */
 export async function answerFigures(db: Db, set: HardSet): Promise<Figure[]> {
   const answer = localAnswerer(db);
@@ -142,7 +144,7 @@ export async function answerFigures(db: Db, set: HardSet): Promise<Figure[]> {
   ];
   return [
     {
-      name: 'answer without a model: abstention threshold tuned on the even half (the tuning half) = the shipped ABSTAIN_BELOW',
+      name: 'answer without a model: abstention threshold tuned on the even half (the tuning half; at most 1 % of its answerable questions abstained on) = the shipped ABSTAIN_BELOW',
       value: tunedOnEven.toFixed(2),
       baseline: `shipped ${ABSTAIN_BELOW.toFixed(2)}`,
       ratio: Math.abs(tunedOnEven - ABSTAIN_BELOW),
@@ -150,7 +152,7 @@ export async function answerFigures(db: Db, set: HardSet): Promise<Figure[]> {
     },
     ...rows4('even half (tuning half)', shipped.even, false),
     ...rows4('odd half (held out)', shipped.odd, true),
-    ...rows4(`halves swapped: threshold ${tunedOnOdd.toFixed(2)} tuned on the odd half, even half held out`, swapped, false),
+    ...rows4(`halves swapped: threshold ${tunedOnOdd.toFixed(2)} and issue 32's lexicon entries tuned on the odd half, even half held out`, swapped, true),
     {
       name: 'answer without a model, both halves: abstained on the unanswerable questions (right)',
       value: all((f) => f.abstainRight, (f) => f.unanswerable).toFixed(3),

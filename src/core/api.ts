@@ -1,5 +1,7 @@
 import { csrfToken, readCookie, XSRF_COOKIE } from './csrf';
-import { credentialsFor, isCrossOrigin, REQUESTED_WITH } from './request';
+import { acceptLanguage, credentialsFor, isCrossOrigin, REQUESTED_WITH } from './request';
+
+export { acceptLanguage } from './request';
 import type { z } from 'zod';
 import type { ToastStore } from './toast';
 import type { i18n as I18n } from 'i18next';
@@ -155,7 +157,14 @@ export function createApiClient(options: ApiClientOptions) {
     let res: Response;
     try {
       const send = await transport(opts);
-      const sent: Record<string, string> = { ...REQUESTED_WITH, Accept: 'application/json', 'X-CSRF-TOKEN': opts.response ? '' : await tokenFor(method), ...headers };
+      const sent: Record<string, string> = {
+        ...REQUESTED_WITH,
+        Accept: 'application/json',
+        // The server writes its messages in the language shown (a signed-out page, an element's `lang`).
+        'Accept-Language': acceptLanguage(options.lang ?? options.i18n.language),
+        'X-CSRF-TOKEN': opts.response ? '' : await tokenFor(method),
+        ...headers,
+      };
       let payload: BodyInit | undefined;
       if (body instanceof FormData) payload = body;
       else if (body !== undefined) {

@@ -40,6 +40,24 @@ describe('the API client', () => {
     expect(JSON.parse(String(call.init.body))).to.deep.equal({ name: '阿司匹林' });
   });
 
+  it('sends Accept-Language of the language shown: Chinese by default, English once the UI is English', async () => {
+    const { fetch, calls } = fakeFetch(() => jsonResponse(200, { success: true, data: {}, message: '' }));
+    const i18n = createI18n();
+    const api = createApiClient({ fetch, toasts: createToastStore(), i18n, navigate: () => {}, readCookies: () => '' });
+    await api.get('/auth/me', z.unknown());
+    expect(calls[0]!.headers.get('Accept-Language')).to.match(/^zh/);
+    await i18n.changeLanguage('en');
+    await api.post('/channel', { name: 'x' }, z.unknown());
+    expect(calls.at(-1)!.headers.get('Accept-Language')).to.match(/^en\b/);
+  });
+
+  it('an element with lang="en" asks for English even on a Chinese page', async () => {
+    const { fetch, calls } = fakeFetch(() => jsonResponse(200, { success: true, data: {}, message: '' }));
+    const api = createApiClient({ fetch, lang: 'en', toasts: createToastStore(), i18n: createI18n(), navigate: () => {}, readCookies: () => '' });
+    await api.get('/knowledge_base/list', z.unknown());
+    expect(calls[0]!.headers.get('Accept-Language')).to.equal('en, zh;q=0.5');
+  });
+
   it('parses with a schema loaded on demand, and rejects data that does not match it', async () => {
     let loads = 0;
     const schema = lazySchema(async () => {
@@ -274,6 +292,7 @@ describe('the API client', () => {
         const headers = Object.fromEntries(Object.entries(sent[0]!.headers).map(([k, v]) => [k.toLowerCase(), v]));
         expect(headers['x-requested-with']).to.equal('XMLHttpRequest');
         expect(headers['x-csrf-token']).to.equal('cross-token');
+        expect(headers['accept-language']).to.match(/^zh/);
       } finally {
         Object.defineProperty(globalThis, 'XMLHttpRequest', { value: real, configurable: true, writable: true });
       }

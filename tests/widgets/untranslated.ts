@@ -10,7 +10,7 @@ export const KEPT_TERMS = new Set(
     'ADMET SMILES InChIKey PAINS Brenk Lipinski Ghose Veber Egan Muegge Abbott WLOGP MLOGP XLOGP3 iLOGP SILICOS-IT TPSA ESOL ' +
     'BOILED-Egg BOILED Egg QED SA BBB GI Kp MW Log log Po/w Csp3 CSV SDF PDB PDBQT Vina AutoDock RMSD CPU kcal/mol kcal mol ' +
     'mg/mL mol/L OPSIN PubChem RDKit Python MCP API LDAP Daina Zoete Delaney Ertl Wildman Crippen Moriguchi Bickerton Schuffenhauer ' +
-    'cm/s Potts Guy Ki IC50 MR NH OH WLOGP<-0.4 MW<200 MW<250 CSAI Pro PDF JPEG JPG PNG Markdown URL Bearer SSE HTTP HTTPS stdio'
+    'cm/s Potts Guy Ki IC50 MR NH OH WLOGP<-0.4 MW<200 MW<250 CSAI Pro PDF JPEG JPG PNG Markdown URL Bearer SSE HTTP HTTPS stdio KB MB GB'
   ).split(' '),
 );
 

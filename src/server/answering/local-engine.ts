@@ -8,14 +8,17 @@ import { questionStructures, structureLines } from './question-structures';
 import { planLocalTools, runLocalTools, toolRunLines, type LocalToolDeps } from './local-tools';
 import type { ToolRegistry } from '../tools/registry';
 import { activityAnswerLines } from '../chemdocs/activity-answer';
+import { serverT, type Lang } from '../i18n';
 
-export const NO_MODEL_LINE = '未配置大语言模型，以下内容直接摘自所选文档中与问题最相关的段落，未经模型归纳。';
-export const NO_MODEL_NO_SOURCES = '未配置大语言模型，因此无法直接回答这个问题。';
-export const NO_MODEL_TOOLS = '未配置大语言模型，以下结果由工具直接计算，未经模型归纳。';
-export const NO_MODEL_STRUCTURES = '未配置大语言模型，以下结构由 RDKit 直接解析，未经模型归纳。';
-export const NO_MODEL_WEB = '未配置大语言模型，以下内容直接摘自联网搜索结果的摘要，未经模型归纳。';
-export const WEB_RESULTS_HEADING = '**联网搜索结果**';
-export const NOTHING_FOUND = '在所选文档中没有找到与问题相关的段落，可以换个说法或选择其他文档再试。';
+// The Chinese texts (i18n/answer-en.ts holds both languages; the engine says them in the asker's).
+const zh = serverT('zh');
+export const NO_MODEL_LINE = zh('answer.no_model_line');
+export const NO_MODEL_NO_SOURCES = zh('answer.no_model_no_sources');
+export const NO_MODEL_TOOLS = zh('answer.no_model_tools');
+export const NO_MODEL_STRUCTURES = zh('answer.no_model_structures');
+export const NO_MODEL_WEB = zh('answer.no_model_web');
+export const WEB_RESULTS_HEADING = zh('answer.web_results_heading');
+export const NOTHING_FOUND = zh('answer.nothing_found');
 
 const QUOTE_LENGTH = 160;
 /** The best passage is quoted at more length. */
@@ -110,55 +113,58 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
   return {
     name: 'local',
     async answer(input: AnswerInput, sink: AnswerSink, tools: ToolRegistry) {
+      // Written in the asker's language (users.language): Chinese unless they chose English.
+      const lang = input.viewer.lang ?? 'zh';
+      const t = serverT(lang);
       // SMILES in the question (drawn in the chemical editor or pasted), checked by RDKit, shown as structures.
-      const structures = structureLines(await questionStructures(input.question, { chem, signal: input.signal }));
+      const structures = structureLines(await questionStructures(input.question, { chem, signal: input.signal }), lang);
       // Tools the question plainly asks for, among those left on (tool_call / tool_result events, cards in the answer).
-      const usable = new Set<string>(tools.select(input.options.tools_name).map((t) => t.name));
+      const usable = new Set<string>(tools.select(input.options.tools_name).map((tool) => tool.name));
       const plan = usable.size && chem && names ? await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }) : { calls: [], notes: [] };
       const runs = await runLocalTools(plan.calls, tools, input, sink);
-      const toolLines = toolRunLines(runs, plan.notes);
+      const toolLines = toolRunLines(runs, plan.notes, lang);
       // Compounds found by their activities (issue 28 §2): the answer is those records, each citing its structure and table row.
       const compounds = activityAnswerLines(runs, titleText);
       if (compounds) {
-        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures, ...compounds.lines], citationTracker(compounds.citable, sink));
+        writeLines(sink, [t('answer.no_model_tools'), '', ...toolLines, ...structures, ...compounds.lines], citationTracker(compounds.citable, sink));
         return;
       }
       const questionTokens = subjectTokens(input.question);
       if (!input.hasSources && input.online?.length) {
         // No documents, but online results: their snippets quoted and cited, as passages are.
         const hits = input.online.map((h, i) => ({ ...h, n: i + 1 }));
-        writeLines(sink, [NO_MODEL_WEB, '', ...toolLines, ...structures, ...hitQuoteLines(hits, questionTokens)], citationTracker(hits, sink));
+        writeLines(sink, [t('answer.no_model_web'), '', ...toolLines, ...structures, ...hitQuoteLines(hits, questionTokens, lang)], citationTracker(hits, sink));
         return;
       }
       // Something was computed: the headline says where it comes from, never "无法直接回答" before an answer.
       if (!input.hasSources && runs.length) {
-        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures]);
+        writeLines(sink, [t('answer.no_model_tools'), '', ...toolLines, ...structures]);
         return;
       }
       if (!input.hasSources) {
         writeLines(sink, [
-          structures.length ? NO_MODEL_STRUCTURES : NO_MODEL_NO_SOURCES,
+          t(structures.length ? 'answer.no_model_structures' : 'answer.no_model_no_sources'),
           '',
           ...toolLines,
           ...structures,
-          '没有语言模型时，我可以：',
-          '- 从你选择的文件（最多6个）或知识库（最多2个）中找出与问题最相关的段落，逐条引用并标注出处页码；',
-          '- 点击引用可以打开原文并定位到对应页面；',
-          '- 问题中写明分子（SMILES、化学名或附上 SDF 文件）并提到“ADMET”或“性质”时，直接调用工具计算。',
+          t('answer.help_intro'),
+          t('answer.help_passages'),
+          t('answer.help_open'),
+          t('answer.help_tools'),
           '',
-          '请在输入框的“文件”或“知识库”标签中选择文档后再提问。',
+          t('answer.help_choose'),
         ]);
         return;
       }
       const chosen = choosePassages(input.passages, questionTokens);
       if (!chosen.length && runs.length) {
         // The question asked for a tool (a docking job into the attached PDB file): its result is the answer.
-        writeLines(sink, [NO_MODEL_TOOLS, '', ...toolLines, ...structures]);
+        writeLines(sink, [t('answer.no_model_tools'), '', ...toolLines, ...structures]);
         return;
       }
       if (!chosen.length) {
         const hits = (input.online ?? []).map((h, i) => ({ ...h, n: i + 1 }));
-        writeLines(sink, [NO_MODEL_LINE, '', ...toolLines, ...structures, NOTHING_FOUND, ...(hits.length ? ['', ...hitQuoteLines(hits, questionTokens)] : [])], citationTracker(hits, sink));
+        writeLines(sink, [t('answer.no_model_line'), '', ...toolLines, ...structures, t('answer.nothing_found'), ...(hits.length ? ['', ...hitQuoteLines(hits, questionTokens, lang)] : [])], citationTracker(hits, sink));
         return;
       }
       // Near-duplicates (the same text in two documents, or a passage repeated) are quoted once,
@@ -172,7 +178,7 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
             return `[${renumbered.length}]`;
           })
           .join('');
-      const lines = [NO_MODEL_LINE, '', ...toolLines, ...structures];
+      const lines = [t('answer.no_model_line'), '', ...toolLines, ...structures];
       // Grouped by document in order of each document's best passage. The best passage of all comes
       // first, under its heading (its first line, when that is a heading or a question) and quoted
       // at more length; the others briefly. Each quote cites every copy it stands for.
@@ -184,7 +190,7 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         lines.push(`**《${titleText(lists[0]![0]!.title)}》**`);
         for (const list of lists) {
           const p = list[0]!;
-          const where = p.page ? `第${p.page}页：` : '';
+          const where = p.page ? t('answer.page', { page: p.page }) : '';
           const heading = first ? headingOf(p.text) : null;
           if (heading) lines.push(`> ${asQuoteText(heading)}`);
           const body = heading ? p.text.slice(p.text.indexOf(heading) + heading.length) : p.text;
@@ -195,15 +201,15 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       }
       // Online results after the documents, numbered on from them.
       const hits = (input.online ?? []).map((h, i) => ({ ...h, n: renumbered.length + i + 1 }));
-      if (hits.length) lines.push(...hitQuoteLines(hits, questionTokens));
+      if (hits.length) lines.push(...hitQuoteLines(hits, questionTokens, lang));
       writeLines(sink, lines, citationTracker([...renumbered, ...hits], sink));
     },
   };
 }
 
 /** Online results quoted without a model: site and title, the snippet's sentences nearest the question, the citation. */
-export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<string>): string[] {
-  const lines = [WEB_RESULTS_HEADING];
+export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<string>, lang: Lang = 'zh'): string[] {
+  const lines = [serverT(lang)('answer.web_results_heading')];
   for (const h of hits) {
     const quote = quoteOf(h.snippet, questionTokens);
     // Titles, sites and snippets are outside text: escaped like document quotes, so they plant no links or citations.

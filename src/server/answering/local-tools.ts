@@ -7,6 +7,7 @@ import type { NameResolver } from '../tools/types';
 import type { ToolRegistry } from '../tools/registry';
 import type { AnswerInput, AnswerSink } from './engine';
 import { activityQuestion } from '../chemdocs/activity-answer';
+import { localizeMessage, serverT, toolText, type Lang } from '../i18n';
 
 /** A tool call the local engine makes for a question that plainly asks for it. */
 export interface PlannedCall {
@@ -91,8 +92,10 @@ export interface LocalToolDeps {
  * with "对接" → `docking_submit` (into the PDB id named, else the attached PDB file); "我的任务/任务进度 …"
  * → `task_query`.
  */
-export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'>, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<LocalToolPlan> {
+export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docIds' | 'signal'> & { viewer?: AnswerInput['viewer'] }, usable: ReadonlySet<string>, { chem, names, db }: LocalToolDeps): Promise<LocalToolPlan> {
   const { question, signal } = input;
+  const lang = input.viewer?.lang ?? 'zh';
+  const t = serverT(lang);
   // Python the asker typed in a fenced block runs in the sandbox, with the question's documents under /input; nothing else.
   const code = pythonBlock(question);
   if (code !== undefined && usable.has('code_execution')) return { calls: [{ name: 'code_execution', input: { code } }], notes: [] };
@@ -133,14 +136,14 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
     if (!molecules.length && !broken.length && !sdfAttached) {
       const name = nameInQuestion(question);
       const state = names.availability();
-      if (name && !state.enabled) notes.push(`无法识别“${name}”的结构：${state.reason}可以直接给出它的 SMILES 再提问。`);
+      if (name && !state.enabled) notes.push(t('answer.name_unavailable', { name, reason: localizeMessage(state.reason, lang) }));
       else if (name) {
         const resolved = await names.resolve(name, signal).catch(() => null);
         if (resolved) {
           if (usable.has('name_to_smiles')) calls.push({ name: 'name_to_smiles', input: { name } });
           molecules.push(resolved.canonicalSmiles);
         } else {
-          notes.push(`没有找到名称“${name}”对应的结构（不会猜测结构），可以给出它的 SMILES 或系统命名再提问。`);
+          notes.push(t('answer.name_not_found', { name }));
         }
       }
     }
@@ -188,13 +191,15 @@ export async function runLocalTools(calls: PlannedCall[], tools: ToolRegistry, i
 }
 
 /** The answer's lines about the tools it ran (what each gave, or why it could not) and the calls it could not make. */
-export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string[] {
+export function toolRunLines(runs: LocalToolRun[], notes: string[] = [], lang: Lang = 'zh'): string[] {
   if (!runs.length && !notes.length) return [];
-  const lines = ['**工具结果**', ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
-  for (const { name, label, result } of runs) {
+  const t = serverT(lang);
+  const lines = [t('answer.tool_results'), ...notes.map((n) => `- ${n.replace(/\[/g, '［').replace(/\]/g, '］')}`)];
+  for (const { name, label: zhLabel, result } of runs) {
+    const label = (lang === 'en' && toolText('labels', name)) || zhLabel;
     // A docking job runs on after the answer: its state is the live card's to tell, not a sentence written now.
     if (name === 'docking_submit' && result.ok) {
-      lines.push(`- ${label}：任务已提交，进度和结果见上方任务卡片（随任务状态实时更新）。`);
+      lines.push(`- ${t('answer.tool_submitted', { label })}`);
       continue;
     }
     // A table row (a tool's text for the model) reads badly in a sentence: the card shows the table.
@@ -202,7 +207,7 @@ export function toolRunLines(runs: LocalToolRun[], notes: string[] = []): string
     // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.
     const cut = [...first].length > 200 ? `${[...first].slice(0, 200).join('')}…` : first;
     const brief = cut.replace(/\[/g, '［').replace(/\]/g, '］');
-    lines.push(result.ok ? `- ${label}：已完成，详见上方结果卡片。${brief}` : `- ${label}未能完成：${brief}`);
+    lines.push(`- ${t(result.ok ? 'answer.tool_done' : 'answer.tool_failed', { label, brief })}`.trimEnd());
   }
   lines.push('');
   return lines;

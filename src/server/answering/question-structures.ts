@@ -1,6 +1,7 @@
 import { smilesInText } from '../../contract/smiles';
 import { ChemInputError, type MolSummary } from '../chem/engine';
 import { sharedChemService, type ChemService } from '../chem/service';
+import { serverT, type Lang } from '../i18n';
 
 /** A structure the asker wrote (or drew and inserted) in the question, as RDKit read it. */
 export interface QuestionStructure extends MolSummary {
@@ -55,19 +56,20 @@ export async function questionStructures(question: string, { chem = sharedChemSe
   return found;
 }
 
-export const STRUCTURES_HEADING = '**问题中的结构**';
+export const STRUCTURES_HEADING = serverT('zh')('answer.structures_heading');
 
 /**
  * The "structures in the question" section of an answer: each structure with its formula and
  * heavy-atom count, then its canonical SMILES as inline code (which the answer view draws).
  */
-export function structureLines(structures: readonly QuestionStructure[]): string[] {
+export function structureLines(structures: readonly QuestionStructure[], lang: Lang = 'zh'): string[] {
   if (!structures.length) return [];
-  const lines = [STRUCTURES_HEADING];
+  const t = serverT(lang);
+  const lines = [t('answer.structures_heading')];
   for (const s of structures) {
-    const asWritten = s.written === s.canonicalSmiles ? '' : `（问题中写作 ${escapeMarkdown(s.written)}）`;
+    const written = s.written === s.canonicalSmiles ? '' : t('answer.structure_written', { written: escapeMarkdown(s.written) });
     // The formula first: the answer view draws the structure right after the inline code.
-    lines.push(`- 分子式 ${s.formula}，重原子 ${s.numAtoms} 个${asWritten}，规范 SMILES：\`${s.canonicalSmiles}\``);
+    lines.push(t('answer.structure_line', { formula: s.formula, atoms: s.numAtoms, written, smiles: s.canonicalSmiles }));
   }
   lines.push('');
   return lines;

@@ -8,7 +8,9 @@
 import i18next, { type TFunction } from 'i18next';
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database';
+import { answerTexts, moreMessages } from './answer-en';
 import { keyed, messages, toolsEn } from './en';
+import { progressMessages, PROGRESS_PATTERNS } from './progress-en';
 import { SERVICE_SHAPES } from './service-en';
 
 export type Lang = 'zh' | 'en';
@@ -23,13 +25,13 @@ void instance.init({
   nsSeparator: false,
   interpolation: { escapeValue: false },
   resources: {
-    zh: { translation: { ...keyed.zh } },
-    en: { translation: { ...messages, ...keyed.en } },
+    zh: { translation: { ...keyed.zh, ...answerTexts.zh } },
+    en: { translation: { ...messages, ...progressMessages, ...moreMessages, ...keyed.en, ...answerTexts.en } },
   },
 });
 
-/** The texts with values (./en.ts `keyed`) in one language. */
-export type ServerKey = keyof typeof keyed.zh;
+/** The texts with values (./en.ts `keyed`, ./answer-en.ts) in one language. */
+export type ServerKey = keyof typeof keyed.zh | keyof typeof answerTexts.zh;
 export const serverT = (lang: Lang = 'zh'): ((key: ServerKey, values?: Record<string, unknown>) => string) => {
   const t: TFunction = instance.getFixedT(lang);
   return (key, values) => t(key, values ?? {});
@@ -60,6 +62,7 @@ const PATTERNS: Array<[RegExp, (m: RegExpMatchArray, again: (s: string) => strin
   [/^“(.+?)”不可用：(.+)$/u, (m, again) => `“${englishLabel(m[1]!)}” is unavailable: ${again(m[2]!)}`],
   [/^无法识别“(.+)”：既不是有效的 SMILES，也不是已知的化合物名称$/u, (m) => serverT('en')('admet.unknown', { text: m[1] })],
   [/^工具参数过大（超过(\d+) KB），请减少输入内容$/u, (m) => `The tool arguments are too large (over ${m[1]} KB); please send less`],
+  ...PROGRESS_PATTERNS,
 ];
 /** A tool's label in English, from its Chinese label (the catalog's), or as written. */
 const englishLabel = (label: string) => {

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../db/database';
+import { localizeMessage, type Lang } from '../i18n';
 import type { KbDocumentTable, KbFolderTable } from '../db/schema';
 import { QUESTION_FOLDER_ID, type KbDocument, type KbFolder } from '../../contract/knowledge';
 
@@ -46,15 +47,15 @@ function parseTexts(json: string): string[] {
   }
 }
 
-/** A document row as the API shows it to the viewer. */
-export function docView(row: DocListRow, viewerId: string): KbDocument {
+/** A document row as the API shows it to the viewer, its progress texts in the viewer's language. */
+export function docView(row: DocListRow, viewerId: string, lang: Lang = 'zh'): KbDocument {
   return {
     docId: row.id,
     title: row.title,
     type: row.type,
     parseStatus: row.parse_status,
     parse_progress: row.parse_progress,
-    progress_texts: parseTexts(row.progress_texts),
+    progress_texts: parseTexts(row.progress_texts).map((t) => localizeMessage(t, lang)),
     img_id: row.type === 3 ? row.id : null,
     download_url: `/api/v1/knowledge_base/download/${encodeURIComponent(row.id)}`,
     download_key: row.id,

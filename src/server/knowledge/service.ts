@@ -280,13 +280,13 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
         .limit(args.size)
         .offset((args.page - 1) * args.size)
         .execute();
-      return pageOf(rows.map((r) => docView(r, viewer.userId)), total.n, args.page, args.size);
+      return pageOf(rows.map((r) => docView(r, viewer.userId, viewer.lang)), total.n, args.page, args.size);
     },
 
     async getDoc(viewer: Viewer, docId: string) {
       await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
       const row = await selectDocs(db).where('kb_documents.id', '=', docId).executeTakeFirstOrThrow();
-      return docView(row, viewer.userId);
+      return docView(row, viewer.userId, viewer.lang);
     },
 
     /** The document row after a read check, with its bytes as a stream. */

@@ -42,6 +42,7 @@ import { cleanTitle, contentDisposition, MAX_TITLE_LENGTH } from '../knowledge/n
 import type { IncomingFile } from '../knowledge/service';
 import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge/sniff';
 import { translator } from '../knowledge/translate';
+import { requestLanguage } from '../i18n';
 import { ok, type App, type Services } from './types';
 
 const tags = ['knowledge_base'];
@@ -96,7 +97,7 @@ async function nextPart<T>(parts: AsyncIterator<T>, raw: IncomingMessage): Promi
 }
 
 /** Knowledge bases (SPEC §7): folders, documents, uploads, sharing, public folders. */
-export default async function knowledgeBaseRoutes(app: App, { config, runtime }: Services) {
+export default async function knowledgeBaseRoutes(app: App, { config, db, runtime }: Services) {
   const { files, kb } = runtime;
 
   await app.register(multipart, {
@@ -112,7 +113,8 @@ export default async function knowledgeBaseRoutes(app: App, { config, runtime }:
   app.addHook('onRequest', async (req) => {
     await req.requireUser();
   });
-  const user = async (req: FastifyRequest) => ({ userId: (await req.requireUser()).userId });
+  // The viewer's language says the documents' progress texts (and tools' notes) in it.
+  const user = async (req: FastifyRequest) => ({ userId: (await req.requireUser()).userId, lang: await requestLanguage(req, db) });
   const docList = okSchema(paged(kbDocument));
   const folderList = okSchema(paged(kbFolder));
 

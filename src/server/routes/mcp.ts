@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { requestLanguage, toolText, type Lang } from '../i18n';
 import type { ToolRegistry } from '../tools/registry';
 import type { App, Services } from './types';
 
@@ -15,14 +16,20 @@ const SERVER_INFO = { name: 'csai', title: 'CSAI 药物研发智能助手' };
  * Schemas the model is offered, and runs them as the token's user; a tool's `files` names any
  * document that user may read (there is no question with attached documents).
  */
-function mcpServer(tools: ToolRegistry, userId: string, version: string): Server {
+function mcpServer(tools: ToolRegistry, userId: string, lang: Lang, version: string): Server {
   const server = new Server({ ...SERVER_INFO, version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     // SPEC §6: a directory user's token lists no tool LDAP_DISABLED_TOOLS names.
-    tools: tools.select(undefined, await tools.audience(userId)).map((t) => ({ name: t.name, title: t.label, description: t.description, inputSchema: t.inputSchema })),
+    // Titles and descriptions in the token user's language (users.language, else Accept-Language).
+    tools: tools.select(undefined, await tools.audience(userId)).map((t) => ({
+      name: t.name,
+      title: (lang === 'en' && toolText('labels', t.name)) || t.label,
+      description: (lang === 'en' && toolText('descriptions', t.name)) || t.description,
+      inputSchema: t.inputSchema,
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const result = await tools.run(request.params.name, request.params.arguments ?? {}, { viewer: { userId }, docIds: [], fileScope: 'readable', signal: extra.signal });
+    const result = await tools.run(request.params.name, request.params.arguments ?? {}, { viewer: { userId, lang }, docIds: [], fileScope: 'readable', signal: extra.signal });
     const structured = result.ok && isRecord(result.data) ? { structuredContent: result.data } : {};
     return { content: [{ type: 'text', text: result.content }], isError: !result.ok, ...structured };
   });
@@ -35,7 +42,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * /mcp (issue 18 §6): the Model Context Protocol over Streamable HTTP, stateless. Needs
  * `Authorization: Bearer <API token>`; the tools run with exactly what the token's user may read.
  */
-export default async function mcpRoutes(app: App, { runtime, version }: Services) {
+export default async function mcpRoutes(app: App, { db, runtime, version }: Services) {
   const tokenUser = async (req: FastifyRequest, reply: FastifyReply) => {
     const auth = await req.auth();
     if (auth.kind !== 'user' || !auth.tokenId) {
@@ -47,7 +54,7 @@ export default async function mcpRoutes(app: App, { runtime, version }: Services
 
   app.post('/', { schema: { hide: true } }, async (req, reply) => {
     const userId = await tokenUser(req, reply);
-    const server = mcpServer(runtime.tools, userId, version);
+    const server = mcpServer(runtime.tools, userId, await requestLanguage(req, db), version);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -20,6 +20,9 @@ import { stemmer } from 'stemmer';
  * for it. Written blind to one half's misses (the entries those misses suggested left out), it
  * changed that half little: odd half recall@5 0.933 → 0.933 (MRR 0.805 → 0.792), even half
  * 0.893 → 0.907 (MRR 0.810 → 0.809). Set it to false to search with the question's words alone.
+ * Issue 32's entries (the last block) were written reading only the odd half (its questions whose
+ * answering passage ranked below first) and general usage: odd half recall@5 0.987 → 0.987, MRR
+ * 0.817 → 0.829; the even half, held out for them, recall@5 0.920 → 0.920.
  */
 export const EXPAND_QUERIES = true;
 
@@ -58,7 +61,7 @@ const GROUPS: string[][] = [
   ['手册', '说明书', 'manual', 'documentation'],
   ['默认', '缺省', 'default'],
   ['依赖', 'dependency', 'dependencies'],
-  ['最小', '最简单', 'minimal'],
+  ['最小', '最简单', '最简', 'minimal'],
   ['示例', '例子', 'example'],
   // Documents and typesetting.
   ['文档', 'document'],
@@ -71,7 +74,7 @@ const GROUPS: string[][] = [
   ['横向', '横排', 'landscape'],
   ['纵向', '竖排', 'portrait'],
   ['方框', '边框', '框'],
-  ['重音', 'accent'],
+  ['重音', '重音符号', 'accent'],
   ['标题', 'title', 'caption'],
   ['编号', 'number', 'numbering'],
   ['目录', 'contents'],
@@ -115,6 +118,25 @@ const GROUPS: string[][] = [
   ['受体', 'acceptor'],
   ['数据集', 'dataset'],
   ['聚类', '簇', 'cluster'],
+  // Issue 32: general wording written while reading the odd half of bench/data/retrieval-hard.json
+  // (the even half is held out for these entries: bench/retrieval.bench.ts reports it).
+  ['空白', '间距', '距离', '间隔', '空隙', 'spacing'],
+  ['失败', '不成功', '出错', 'fail', 'failure'],
+  ['网址', '地址', 'url', 'address'],
+  ['本机', '本地', 'local'],
+  ['启动', '运行', 'start', 'launch'],
+  ['程序', '软件', 'program', 'software'],
+  ['缩进', 'indent', 'indentation'],
+  ['打包', '包含', '包括', 'include', 'bundle'],
+  ['已安装', '装了', '装好', 'installed'],
+  ['合并', 'merge'],
+  ['单元格', 'cell'],
+  ['去掉', '去除', '取消', '不带', 'without'],
+  ['关闭', '关掉', '禁用', '停用', 'disable'],
+  ['图表', '浮动体', '浮动对象', 'float'],
+  ['花体', 'calligraphic'],
+  ['空心粗体', '黑板粗体', 'blackboard'],
+  ['符号', '字符', 'symbol', 'character'],
 ];
 
 const HAN = /\p{Script=Han}/u;

@@ -120,9 +120,10 @@ export function prefetch(host: Element): void {
   // the page sees no timing of it, and nothing waits.)
   const workerFirst = worker && !worker.viaBlob ? arrived(workerUrl(), WORKER_FIRST_MS) : Promise.resolve();
   // Asked as the API client asks (core/request.ts): the element's credentials, X-Requested-With.
-  const bytes = workerFirst.then(() => rawGet(apiOrigin, path, '*/*', controller.signal));
+  const lang = host.closest('[lang]')?.getAttribute('lang') ?? undefined;
+  const bytes = workerFirst.then(() => rawGet(apiOrigin, path, '*/*', controller.signal, lang));
   const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
-  const record = docId ? rawGet(apiOrigin, recordPath, 'application/json') : null;
+  const record = docId ? rawGet(apiOrigin, recordPath, 'application/json', undefined, lang) : null;
   // A record that says the document is not a PDF (an SDF or a PDB opened without the route
   // knowing its type) stops the download: its bytes never reach pdf.js. The PDF does not wait
   // for the record: the two run side by side, as before.

@@ -86,6 +86,12 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('布洛芬的剂量').size).toBe(0);
   });
 
+  it('holds everyday wording said two ways: 失败 / 不成功, 网址 / 地址, 本机 / 本地', () => {
+    expect(alternativesOf('为什么编译总是失败').get('失败')).toEqual(expect.arrayContaining(['不成功', 'fail']));
+    expect(alternativesOf('官方网站的网址').get('网址')).toContain('地址');
+    expect(alternativesOf('查看本机的设置').get('本机')).toContain('本地');
+  });
+
   it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
     expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
     // The index query holds the equivalents' tokens only when asked to.

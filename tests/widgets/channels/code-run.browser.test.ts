@@ -4,6 +4,7 @@
 import '../../../src/widgets/channels/channels.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { untranslated } from '../untranslated';
 import { csaiRoutes, failBody, fakeFetch, installFakes, okBody, type Call, type Route } from '../ask/fake-csai';
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 96, 0, 0, 0, 2, 0, 1, 84, 162, 79, 158, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]);
@@ -39,7 +40,7 @@ describe('code execution in <csai-channels>', () => {
     restoreFakes();
   });
 
-  const show = async (questions: unknown[], extra: Route[] = []) => {
+  const show = async (questions: unknown[], extra: Route[] = [], lang?: 'en') => {
     const fake = fakeFetch(
       csaiRoutes([
         ...extra,
@@ -51,7 +52,7 @@ describe('code execution in <csai-channels>', () => {
     );
     restoreFetch = fake.restore;
     calls = fake.calls;
-    box = mount('<csai-channels channel-id="c1"></csai-channels>');
+    box = mount(`<csai-channels channel-id="c1"${lang ? ` lang="${lang}"` : ''}></csai-channels>`);
     const el = box.querySelector('csai-channels')!;
     await waitFor(() => part(el, 'conversation'), 'the conversation');
     return el;
@@ -74,6 +75,25 @@ describe('code execution in <csai-channels>', () => {
     await waitFor(() => img.complete && img.naturalWidth === 1, 'the picture decoded');
     expect(calls.some((c) => c.path === '/code/artifacts/art-png-0001')).to.equal(true);
     expect(card.querySelector('[part~="code-file"]')!.textContent).to.equal('mw.csv');
+  });
+
+  it('has no untranslated words in the code card, Chinese or English (issue 32 §2): its output and file names are data', async () => {
+    const steps = [
+      { type: 'tool_call', call_id: 'local_1', name: 'code_execution', arguments: '{"code":"print(1)"}' },
+      { type: 'tool_result', call_id: 'local_1', name: 'code_execution', ok: true, content: '运行完成', data: result({ stderr: 'warning\n' }) },
+    ];
+    const el = await show([question({ steps, answer: '完成' })]);
+    const card = await waitFor(() => el.shadowRoot!.querySelector('[part~="code-run"]'), 'the code card');
+    await waitFor(() => card.querySelector('[part~="code-image"] img'), 'the picture');
+    const data = 'pre, code, img, figcaption, [part~="code-file"], [part~="code-stdout"], [part~="code-stderr"], [data-field]';
+    expect(untranslated(card, 'zh', data)).to.deep.equal([]);
+    box?.remove();
+    restoreFetch();
+    const english = [{ ...steps[0] }, { ...steps[1], content: 'Finished', data: result({ message: 'Finished', stderr: 'warning\n' }) }];
+    const en = await show([question({ steps: english, answer: 'Done', question: 'Plot the weights' })], [], 'en');
+    const enCard = await waitFor(() => en.shadowRoot!.querySelector('[part~="code-run"]'), 'the English code card');
+    await waitFor(() => enCard.querySelector('[part~="code-image"] img') && !/[\u4e00-\u9fff]/.test(enCard.textContent ?? ''), 'its English strings');
+    expect(untranslated(enCard, 'en', data)).to.deep.equal([]);
   });
 
   it('runs a Python block of an answer with 运行 and shows the result under that block', async () => {

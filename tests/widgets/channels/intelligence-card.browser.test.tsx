@@ -4,6 +4,7 @@ import { act } from '../../react-act';
 import { createRoot, type Root } from 'react-dom/client';
 import type { IntelligenceSearchOutput } from '../../../src/contract/molecules';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards/index';
+import { untranslated } from '../untranslated';
 import { HostContext } from '../../../src/widgets/shared/host-context';
 import { expect, waitFor } from '../harness';
 
@@ -22,9 +23,11 @@ const output: IntelligenceSearchOutput = {
 };
 
 let root: Root;
+/** What the card shows of the documents (titles, passages, names, SMILES): data, not the card's words. */
+const DATA = 'csai-molecule, a, code, blockquote, [data-field], .font-mono, .line-clamp-3';
 let box: HTMLElement;
 
-async function render(props: ToolCardProps) {
+async function render(props: ToolCardProps, lang: 'zh' | 'en' = 'zh') {
   const Card = await toolCards.intelligence_search!();
   box = document.createElement('div');
   const shadow = box.attachShadow({ mode: 'open' });
@@ -32,7 +35,7 @@ async function render(props: ToolCardProps) {
   shadow.append(mountPoint);
   document.body.append(box);
   root = createRoot(mountPoint);
-  const info = { host: box, root: shadow, resolvedTheme: 'light' as const, apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+  const info = { host: box, root: shadow, resolvedTheme: 'light' as const, apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
   await act(() => root.render(<HostContext.Provider value={info}><Card {...props} /></HostContext.Provider>));
   return shadow;
 }
@@ -82,4 +85,14 @@ describe('the intelligence_search card', () => {
     await waitFor(() => shadow.querySelector('[part="tool-error"]'), 'the message');
     expect(shadow.querySelector('[part="tool-error"]')?.textContent).to.contain('既不是有效的 SMILES');
   });
+
+  // Issue 32 §2: the card's own words in the language shown; the documents' titles and passages are data.
+  for (const lang of ['zh', 'en'] as const) {
+    it(`has no untranslated words in ${lang === 'zh' ? 'Chinese' : 'English'}`, async () => {
+      const shadow = await render({ name: 'intelligence_search', ok: true, content: '…', data: output }, lang);
+      await waitFor(() => shadow.querySelector('csai-molecule'), 'the card');
+      if (lang === 'en') await waitFor(() => !/相似度/.test(shadow.textContent ?? ''), 'its English strings');
+      expect(untranslated(shadow, lang, DATA)).to.deep.equal([]);
+    });
+  }
 });

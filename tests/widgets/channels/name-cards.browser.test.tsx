@@ -5,6 +5,7 @@ import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, json, waitFor } from '../harness';
+import { untranslated } from '../untranslated';
 
 const SVG = `<svg xmlns='http://www.w3.org/2000/svg' width='240px' height='180px' viewBox='0 0 240 180'><path d='M 10,10 L 100,100' /></svg>`;
 
@@ -36,10 +37,10 @@ describe('name and completion cards', () => {
     globalThis.fetch = original;
   });
 
-  async function render(name: 'name_to_smiles' | 'smiles_completion', props: Omit<ToolCardProps, 'name'>) {
+  async function render(name: 'name_to_smiles' | 'smiles_completion', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
     const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
     root = createRoot(shadow);
     root.render(
       <HostContext.Provider value={info}>
@@ -99,4 +100,25 @@ describe('name and completion cards', () => {
     await waitFor(() => shadow.textContent?.includes('SMILES 不能为空'), 'the message');
     expect(shadow.querySelector('li')).to.equal(null);
   });
+
+  // Issue 32 §2: the cards' own words in the language shown (data — SMILES, InChIKey, names — skipped).
+  // The name asked for is data: written as a user of each language would.
+  const resolved = (name: string) => ({ ok: true, content: name, data: { found: true, name, canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', source: 'opsin' } });
+  const completed = { ok: true, content: '', data: { input: 'c1cccc', valid: false, message: '', candidates: [{ smiles: 'c1ccccc1', inchi_key: 'UHOVQNZJYSORNB-UHFFFAOYSA-N', changes: [] }, { smiles: '*CC', inchi_key: '', changes: [] }] } };
+  const skip = 'csai-molecule, code, [data-field], .font-mono';
+  for (const lang of ['zh', 'en'] as const) {
+    it(`has no untranslated words in ${lang === 'zh' ? 'Chinese' : 'English'}: name card and completion card`, async () => {
+      const named = await render('name_to_smiles', resolved(lang === 'zh' ? '阿司匹林' : 'aspirin'), lang);
+      await waitFor(() => named.querySelector('csai-molecule'), 'the name card');
+      await waitFor(() => (lang === 'en' ? !/[\u4e00-\u9fff]/.test(named.textContent ?? '') : true), 'its English strings');
+      expect(untranslated(named, lang, skip)).to.deep.equal([]);
+      root?.unmount();
+      host.remove();
+      host = document.createElement('div');
+      document.body.append(host);
+      const completion = await render('smiles_completion', completed, lang);
+      await waitFor(() => completion.querySelectorAll('csai-molecule').length === 2, 'the completion card');
+      expect(untranslated(completion, lang, skip)).to.deep.equal([]);
+    });
+  }
 });

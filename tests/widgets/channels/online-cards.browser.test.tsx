@@ -6,6 +6,7 @@ import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/too
 import { LiteratureHits } from '../../../src/widgets/channels/tool-cards/LiteratureHits';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import type { LiteratureHit } from '../../../src/contract/literature';
+import { untranslated } from '../untranslated';
 import { expect, failOnConsoleErrors, json, waitFor } from '../harness';
 
 const page = {
@@ -69,16 +70,16 @@ describe('online research cards', () => {
     globalThis.fetch = original;
   });
 
-  function mount(children: ReactNode) {
+  function mount(children: ReactNode, lang: 'zh' | 'en' = 'zh') {
     const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
     root = createRoot(shadow);
     root.render(<HostContext.Provider value={info}>{children}</HostContext.Provider>);
     return shadow;
   }
-  async function crawlCard(props: Omit<ToolCardProps, 'name'>) {
+  async function crawlCard(props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards.page_crawl!();
-    return mount(<Card name="page_crawl" {...props} />);
+    return mount(<Card name="page_crawl" {...props} />, lang);
   }
   const button = (shadow: ShadowRoot, text: string) => [...shadow.querySelectorAll('button')].find((b) => b.textContent === text);
 
@@ -93,6 +94,15 @@ describe('online research cards', () => {
     expect(shadow.textContent).to.contain('抓取于');
     expect(shadow.textContent).to.contain('Acetylsalicylic acid irreversibly inhibits cyclooxygenase.');
   });
+
+  // Issue 32 §2: the card's own words in the language shown; the page's title, site and excerpt are data.
+  for (const lang of ['zh', 'en'] as const) {
+    it(`the page card has no untranslated words in ${lang === 'zh' ? 'Chinese' : 'English'}`, async () => {
+      const shadow = await crawlCard({ ok: true, content: '', data: page }, lang);
+      await waitFor(() => shadow.querySelector('a') && (lang === 'zh' || !/[\u4e00-\u9fff]/.test(shadow.textContent ?? '')), 'the card');
+      expect(untranslated(shadow, lang, 'a, [data-field], [part~="excerpt"]')).to.deep.equal([]);
+    });
+  }
 
   it('saves the page into the chosen knowledge base and says so', async () => {
     const shadow = await crawlCard({ ok: true, content: '', data: page });

@@ -3,6 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
+import { untranslated } from '../untranslated';
 import { expect, failOnConsoleErrors, waitFor } from '../harness';
 
 describe('the patent card', () => {
@@ -19,10 +20,10 @@ describe('the patent card', () => {
     host.remove();
   });
 
-  async function render(props: Omit<ToolCardProps, 'name'>) {
+  async function render(props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards.patent_search!();
     const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
+    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
     root = createRoot(shadow);
     root.render(
       <HostContext.Provider value={info}>
@@ -71,4 +72,23 @@ describe('the patent card', () => {
     await waitFor(() => failed.querySelector('p'), 'the message');
     expect(failed.textContent).to.equal('无法识别的结构');
   });
+
+  // Issue 32 §2: the card's own words in the language shown; patent numbers, titles, applicants and the query are data.
+  for (const lang of ['zh', 'en'] as const) {
+    it(`has no untranslated words in ${lang === 'zh' ? 'Chinese' : 'English'}`, async () => {
+      const shadow = await render({
+        ok: true,
+        content: '…',
+        data: {
+          // Asked by name, as a user of each language writes it (a SMILES in the heading would be data inside the card's words).
+          query: { kind: 'text', value: lang === 'zh' ? '阿司匹林' : 'aspirin' },
+          hits: [{ number: 'US-10000000-B2', title: 'Acetylsalicylic acid formulation', assignee: 'BAYER AG', date: '2018-06-19', url: 'https://www.surechembl.org/patent/US-10000000-B2', source: 'surechembl' }],
+          sources: [{ source: 'surechembl', ok: true, hits: 1 }],
+        },
+      }, lang);
+      await waitFor(() => shadow.querySelector('table'), 'the patent table');
+      if (lang === 'en') await waitFor(() => !/[\u4e00-\u9fff]/.test(shadow.textContent ?? ''), 'its English strings');
+      expect(untranslated(shadow, lang, 'td, a, code, csai-molecule, .font-mono')).to.deep.equal([]);
+    });
+  }
 });

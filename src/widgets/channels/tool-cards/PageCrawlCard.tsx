@@ -1,5 +1,5 @@
 import { pageCrawlOutput } from '../../../contract/crawl';
-import { useT } from '../../shared/host-context';
+import { useHost, useT } from '../../shared/host-context';
 import { addStrings } from '../../shared/i18n';
 import type { ToolCardProps } from './types';
 import { onlineCardStrings } from './online.strings';
@@ -10,6 +10,7 @@ addStrings('tool-cards-online', onlineCardStrings);
 /** The page_crawl result: title (opening the page in a new tab), site, fetch time, excerpt, and a button to keep it in a knowledge base. */
 export default function PageCrawlCard({ ok, content, data }: ToolCardProps) {
   const t = useT('tool-cards-online');
+  const { lang } = useHost();
   const parsed = pageCrawlOutput.safeParse(data);
   if (!ok || !parsed.success) return <p part="tool-card" className="m-0 text-sm text-ink whitespace-pre-wrap">{content}</p>;
   const page = parsed.data;
@@ -26,7 +27,8 @@ export default function PageCrawlCard({ ok, content, data }: ToolCardProps) {
         )}
       </h4>
       <p className="m-0 text-xs text-muted">
-        {page.site} · {t('fetched_at', { time: new Date(page.fetchedAt).toLocaleString() })}
+        {/* The time in the card's language, not the browser's (no “PM” in the Chinese card). */}
+        <span data-field="site">{page.site}</span> · {t('fetched_at', { time: new Date(page.fetchedAt).toLocaleString(lang === 'en' ? 'en-GB' : 'zh-CN') })}
         {page.page_count ? ` · ${t('pdf_pages', { count: page.page_count })}` : ''}
       </p>
       {page.snippet && <p part="excerpt" className="m-0 text-sm">{page.snippet}</p>}

@@ -162,6 +162,25 @@ describe('/mcp', () => {
     }
   });
 
+  it('speaks English to a token whose user reads English: tool titles, descriptions and error results', async () => {
+    const carol = (await signedInUser(server)).client;
+    expect((await carol.request('PUT', '/api/v1/auth/me/language', { body: { language: 'en' } })).status).toBe(200);
+    const carolToken = (await carol.post<{ token: string }>('/api/v1/auth/tokens', { name: 'MCP' })).body.data.token;
+    const client = await connect(carolToken);
+    try {
+      const { tools } = await client.listTools();
+      const admet = tools.find((t) => t.name === 'admet')!;
+      expect(admet.title).toBe('ADMET calculation');
+      for (const t of tools) expect(`${t.title} ${t.description}`).not.toMatch(/\p{Script=Han}/u);
+      const bad = await client.callTool({ name: 'admet', arguments: {} });
+      expect(bad.isError).toBe(true);
+      const [content] = bad.content as Array<{ type: string; text: string }>;
+      expect(content!.text).not.toMatch(/\p{Script=Han}/u);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses GET and DELETE (stateless: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${token}` } });
