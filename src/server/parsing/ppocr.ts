@@ -499,6 +499,8 @@ const detSize = (img: RgbImage, scale: number): [number, number] => [Math.max(32
 
 /** Side of the small copy the orientation is decided on. */
 const PROBE_SIDE = 960;
+/** A page no larger than this (longest side) is probed whole: its one detection then serves for reading too. */
+const PROBE_WHOLE_SIDE = 1280;
 /** The detector's input at most (pixels): the largest cost of a page. */
 const MAX_DET_PIXELS = 4_500_000;
 /** Lines read on one page at most. */
@@ -508,7 +510,8 @@ const DET_TEXT_HEIGHT = 22;
 
 /** The orientation of a page and the text height (source pixels) of its lines, from a small copy. */
 async function orientationOf(m: Models, img: RgbImage): Promise<Probe> {
-  const scale = Math.min(1, PROBE_SIDE / Math.max(img.width, img.height));
+  const longest = Math.max(img.width, img.height);
+  const scale = longest <= PROBE_WHOLE_SIDE ? 1 : PROBE_SIDE / longest;
   const [w, h] = detSize(img, scale);
   const small = await resizeImage(img, w, h);
   const regions = await detect(m, small, w, h);
@@ -573,9 +576,9 @@ export async function ppocrPage(img: RgbImage, budget?: PageBudget): Promise<Ocr
   const upright = await rotateImage(img, ((360 - orientation) % 360) as Orientation);
   let scale = textHeight ? Math.min(1, Math.max(PROBE_SIDE / Math.max(upright.width, upright.height), DET_TEXT_HEIGHT / textHeight)) : 1;
   scale = Math.min(scale, Math.sqrt(MAX_DET_PIXELS / (upright.width * upright.height)));
-  // The small copy was already read at this scale: its regions, turned upright, are the page's.
+  // The small copy was already read at this scale (or finer, a page probed whole): its regions, turned upright, are the page's.
   const [w, h] = detSize(upright, scale);
-  const regions = scale === probe.scale ? probe.regions.map((r) => uprightRegion(r, orientation, img.width, img.height)) : await detect(m, upright, w, h);
+  const regions = scale <= probe.scale ? probe.regions.map((r) => uprightRegion(r, orientation, img.width, img.height)) : await detect(m, upright, w, h);
   // The largest regions when a page (noise, a halftone picture) gives more than a page of text can hold.
   if (regions.length > MAX_LINES) regions.sort((a, b) => b.hw * b.hh - a.hw * a.hh).splice(MAX_LINES);
   const quads = regions.map((r) => quadOf(r, false));
