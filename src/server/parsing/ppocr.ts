@@ -80,8 +80,10 @@ function models(): Promise<Models> {
   loading ??= (async () => {
     const dir = modelDir();
     const ort = await import('onnxruntime-node');
-    // One thread per session, run one after another: the parse process's one core.
-    const options: Session.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: false };
+    // One thread per session, run one after another: the parse process's one core. The memory
+    // arena keeps the buffers of one run for the next (without it every run maps and faults in
+    // its activations afresh: recognition took 2–8× the CPU time, measured in bench/ocr.bench.ts).
+    const options: Session.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: true, enableMemPattern: true };
     const [det, rec, cls, keysText] = await Promise.all([
       ort.InferenceSession.create(path.join(dir, FILES.det), options),
       ort.InferenceSession.create(path.join(dir, FILES.rec), options),
@@ -351,6 +353,12 @@ const CLS_WIDTH = 192;
 const DROP_SCORE = 0.5;
 const CLS_THRESH = 0.9;
 const REC_BATCH = 6;
+/**
+ * Width of a recognition batch at most (lines × the widest): beyond it the cost per pixel doubles
+ * (the activations leave the cache); below it batching saves little, so long lines go one by one
+ * and short ones (table cells) together.
+ */
+const REC_BATCH_WIDTH = 3200;
 
 const side = (a: Vec, b: Vec) => Math.hypot(b[0] - a[0], b[1] - a[1]);
 
@@ -388,8 +396,15 @@ function sampleLine(img: RgbImage, q: Quad, out: Float32Array, offset: number, p
   }
 }
 
-/** Width of a line image at 48 px height, from its rectangle's proportions. */
-const lineWidth = (q: Quad, max: number) => Math.max(8, Math.min(max, Math.ceil((REC_HEIGHT * Math.max(side(q[0], q[1]), 1)) / Math.max(side(q[0], q[3]), 1))));
+/**
+ * Line images are narrowed to this share of their width at 48 px height: recognition costs by
+ * width, and PaddleOCR trains on lines squeezed to 320 px. 0.75 kept the CER of every tuning image
+ * (pages set from ctex-faq.pdf, not the bench's images) and cut its time by a fifth; 0.6 and
+ * below misread numbers in tables.
+ */
+const SQUEEZE = 0.75;
+/** Width of a line image at 48 px height, from its rectangle's proportions, narrowed by `squeeze`. */
+const lineWidth = (q: Quad, max: number, squeeze = 1) => Math.max(8, Math.min(max, Math.ceil((squeeze * REC_HEIGHT * Math.max(side(q[0], q[1]), 1)) / Math.max(side(q[0], q[3]), 1))));
 
 /** The classifier's probability that each line is upside down. */
 async function upsideDown(m: Models, img: RgbImage, quads: Quad[], over: () => boolean = () => false): Promise<number[]> {
@@ -430,11 +445,15 @@ function spent(budget: PageBudget | undefined): () => boolean {
 /** Reads line rectangles (in batches of similar width); stops between batches once `over()` says so (those lines come back null). */
 async function recognise(m: Models, img: RgbImage, quads: Quad[], over: () => boolean = () => false): Promise<Array<{ text: string; score: number } | null>> {
   const results: Array<{ text: string; score: number } | null> = quads.map(() => null);
-  const widths = quads.map((q) => lineWidth(q, REC_MAX_WIDTH));
+  const widths = quads.map((q) => lineWidth(q, REC_MAX_WIDTH, SQUEEZE));
   const order = quads.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
-  for (let s = 0; s < order.length; s += REC_BATCH) {
+  for (let s = 0; s < order.length; ) {
     if (over()) break;
-    const batch = order.slice(s, s + REC_BATCH);
+    // Sorted by width: the last line of a batch is its widest.
+    let e = s + 1;
+    while (e < order.length && e - s < REC_BATCH * 4 && widths[order[e]!]! * (e - s + 1) <= REC_BATCH_WIDTH) e++;
+    const batch = order.slice(s, e);
+    s = e;
     const planeWidth = Math.max(...batch.map((i) => widths[i]!));
     const size = 3 * REC_HEIGHT * planeWidth;
     const x = new Float32Array(batch.length * size);
@@ -480,6 +499,8 @@ const detSize = (img: RgbImage, scale: number): [number, number] => [Math.max(32
 
 /** Side of the small copy the orientation is decided on. */
 const PROBE_SIDE = 960;
+/** A page no larger than this (longest side) is probed whole: its one detection then serves for reading too. */
+const PROBE_WHOLE_SIDE = 1280;
 /** The detector's input at most (pixels): the largest cost of a page. */
 const MAX_DET_PIXELS = 4_500_000;
 /** Lines read on one page at most. */
@@ -488,13 +509,15 @@ const MAX_LINES = 2000;
 const DET_TEXT_HEIGHT = 22;
 
 /** The orientation of a page and the text height (source pixels) of its lines, from a small copy. */
-async function orientationOf(m: Models, img: RgbImage): Promise<{ orientation: Orientation; textHeight: number | null }> {
-  const scale = Math.min(1, PROBE_SIDE / Math.max(img.width, img.height));
+async function orientationOf(m: Models, img: RgbImage): Promise<Probe> {
+  const longest = Math.max(img.width, img.height);
+  const scale = longest <= PROBE_WHOLE_SIDE ? 1 : PROBE_SIDE / longest;
   const [w, h] = detSize(img, scale);
   const small = await resizeImage(img, w, h);
   const regions = await detect(m, small, w, h);
+  const found = { scale, regions: regions.map((r) => scaleRegion(r, img.width / w, img.height / h)) };
   const long = regions.filter(isElongated);
-  if (!long.length) return { orientation: 0, textHeight: null };
+  if (!long.length) return { orientation: 0, textHeight: null, ...found };
   let vertical = 0;
   let across = 0;
   for (const r of long) {
@@ -516,7 +539,27 @@ async function orientationOf(m: Models, img: RgbImage): Promise<{ orientation: O
     flipped = (await conf(few.map(turned))) > (await conf(few));
   }
   const orientation: Orientation = down ? (flipped ? 270 : 90) : flipped ? 180 : 0;
-  return { orientation, textHeight };
+  return { orientation, textHeight, ...found };
+}
+
+/** What the small copy of a page tells: its orientation, its text height, and the regions found on it (in the page's pixels, as given) at `scale`. */
+interface Probe {
+  orientation: Orientation;
+  textHeight: number | null;
+  scale: number;
+  regions: Region[];
+}
+
+/** A region of an image turned clockwise by `orientation` (`width` × `height`), in the upright image's pixels. */
+function uprightRegion(r: Region, orientation: Orientation, width: number, height: number): Region {
+  // Clockwise by `orientation`: upright (x, y) was turned to (x', y'); back: 90° (y', W′ − x'), 180° (W′ − x', H′ − y'), 270° (H′ − y', x'), with W′ × H′ the given size.
+  const back = (x: number, y: number): Vec => (orientation === 90 ? [y, width - x] : orientation === 180 ? [width - x, height - y] : orientation === 270 ? [height - y, x] : [x, y]);
+  const [cx, cy] = back(r.cx, r.cy);
+  // An axis turns without the shift.
+  const dir = (x: number, y: number): Vec => (orientation === 90 ? [y, -x] : orientation === 180 ? [-x, -y] : orientation === 270 ? [-y, x] : [x, y]);
+  let [ux, uy] = dir(r.ux, r.uy);
+  if (ux < 0 || (ux === 0 && uy < 0)) [ux, uy] = [-ux, -uy];
+  return { ...r, cx, cy, ux, uy };
 }
 
 /**
@@ -527,13 +570,15 @@ async function orientationOf(m: Models, img: RgbImage): Promise<{ orientation: O
 export async function ppocrPage(img: RgbImage, budget?: PageBudget): Promise<OcrPage> {
   const m = await models();
   const over = spent(budget);
-  const { orientation, textHeight } = await orientationOf(m, img);
+  const probe = await orientationOf(m, img);
+  const { orientation, textHeight } = probe;
   // Upright: turn the image back (sharp turns clockwise).
   const upright = await rotateImage(img, ((360 - orientation) % 360) as Orientation);
   let scale = textHeight ? Math.min(1, Math.max(PROBE_SIDE / Math.max(upright.width, upright.height), DET_TEXT_HEIGHT / textHeight)) : 1;
   scale = Math.min(scale, Math.sqrt(MAX_DET_PIXELS / (upright.width * upright.height)));
+  // The small copy was already read at this scale (or finer, a page probed whole): its regions, turned upright, are the page's.
   const [w, h] = detSize(upright, scale);
-  const regions = await detect(m, upright, w, h);
+  const regions = scale <= probe.scale ? probe.regions.map((r) => uprightRegion(r, orientation, img.width, img.height)) : await detect(m, upright, w, h);
   // The largest regions when a page (noise, a halftone picture) gives more than a page of text can hold.
   if (regions.length > MAX_LINES) regions.sort((a, b) => b.hw * b.hh - a.hw * a.hh).splice(MAX_LINES);
   const quads = regions.map((r) => quadOf(r, false));

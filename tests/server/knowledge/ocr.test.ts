@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OCR_PIXELS, ocrScale } from '../../../src/server/parsing/pdf-ocr';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { KB, openDb, upload, waitParsed } from '../knowledge-helpers';
+import { cer, cjkFont, renderPage } from '../ocr-render';
 
 // postgres: sqlite-only — its subject is OCR in the parse processes (minutes of CPU); the passages it stores are the rows knowledge/knowledge.test.ts stores on PostgreSQL.
 
@@ -185,5 +186,63 @@ describe('pages too large to render for OCR (issue 16 #2)', () => {
     expect(doc.parseStatus).toBe(2);
     expect(doc.progress_texts).toContain('第 1 页页面过大，已跳过识别');
     expect(doc.progress_texts.some((t) => t.includes('已用 OCR 识别文字'))).toBe(false);
+  }, 240_000);
+});
+
+/** Chinese prose for the turned pages (its words known, so the reading can be scored). */
+const TURNED_TEXT = [
+  '药物发现的早期阶段需要从大量化合物中筛选出对靶点有活性的分子，再通过结构优化提高其选择性和代谢稳定性。',
+  '研究人员通常先测定化合物的半数抑制浓度，然后结合晶体结构分析结合模式，判断哪些取代基值得进一步修饰。',
+  '扫描的专利和论文中保存着许多实验数据，只有准确识别其中的文字，才能让这些数据被检索和引用。',
+];
+
+describe.runIf(cjkFont !== null)('a scanned PDF whose page is turned (90° and 180°)', () => {
+  // The text sits in the top-left part of the upright picture (a margin of white right and below);
+  // turned 90° clockwise that part is the top right of the page, turned 180° the bottom right.
+  it.each([90, 180] as const)('turned %i°: the page is read upright and its passages\' boxes lie on the text in page coordinates', async (angle) => {
+    const sharp = (await import('sharp')).default;
+    const page = await renderPage(TURNED_TEXT, { px: 16, width: 560 });
+    const upright = await sharp(page.png).extend({ right: 500, bottom: 420, background: '#ffffff' }).png().toBuffer();
+    const turnedPng = await sharp(upright).rotate(angle).png().toBuffer();
+    const { width: pw = 0, height: ph = 0 } = await sharp(turnedPng).metadata();
+    // Where the ink is in the turned picture (pixels, origin top-left).
+    const { info } = await sharp(turnedPng).trim({ background: '#ffffff', threshold: 40 }).toBuffer({ resolveWithObject: true });
+    const ink = { left: -(info.trimOffsetLeft ?? 0), top: -(info.trimOffsetTop ?? 0), width: info.width, height: info.height };
+    const widthPt = 595;
+    const k = widthPt / pw;
+    const heightPt = Math.round(ph * k);
+    // The ink in PDF points (origin bottom-left).
+    const inkPt = [ink.left * k, heightPt - (ink.top + ink.height) * k, (ink.left + ink.width) * k, heightPt - ink.top * k];
+    const pdf = await scannedPdf(turnedPng, widthPt);
+    const up = await upload<{ name_id: Array<{ docId: string }> }>(me, [{ name: `转了${angle}度的扫描页.pdf`, data: pdf }]);
+    expect(up.status).toBe(200);
+    const id = up.body.data.name_id[0]!.docId;
+    const doc = await waitParsed(me, id, 200_000);
+    expect(doc.parseStatus).toBe(2);
+    expect(doc.progress_texts).toContain(`第 1（${angle}°） 页方向是旋转的，已转正后识别`);
+    const md = (await me.get<{ markdown: string }>(`${KB}/doc_markdown/${id}`)).body.data.markdown;
+    const body = md.replace(/^# .*\n/, '').replace(/<!-- page \d+ -->/g, '');
+    expect(cer(body, page.truth)).toBeLessThan(0.03);
+    const db = openDb(server);
+    const rows = db.prepare('select bbox from kb_chunks where doc_id = ? order by ordinal').all(id) as Array<{ bbox: string }>;
+    db.close();
+    expect(rows.length).toBeGreaterThan(0);
+    // Each passage's box lies on the ink (a few points of margin), not on the empty part of the page
+    // nor across the whole page; together they cover most of the ink.
+    const slack = 8;
+    const union = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const r of rows) {
+      const [x0, y0, x1, y1] = JSON.parse(r.bbox) as [number, number, number, number];
+      expect(x0).toBeGreaterThan(inkPt[0]! - slack);
+      expect(y0).toBeGreaterThan(inkPt[1]! - slack);
+      expect(x1).toBeLessThan(inkPt[2]! + slack);
+      expect(y1).toBeLessThan(inkPt[3]! + slack);
+      union[0] = Math.min(union[0]!, x0);
+      union[1] = Math.min(union[1]!, y0);
+      union[2] = Math.max(union[2]!, x1);
+      union[3] = Math.max(union[3]!, y1);
+    }
+    const area = (b: number[]) => (b[2]! - b[0]!) * (b[3]! - b[1]!);
+    expect(area(union)).toBeGreaterThan(0.7 * area(inkPt));
   }, 240_000);
 });
