@@ -14,7 +14,7 @@ import { INDEX_VERSION } from './index-version';
 import type { ParseKind } from './protocol';
 import { isStale, queueReindex, queueStaleDocuments, REINDEX_JOB, reindexPayloadOf } from './reindex';
 import { PoolClosedError, workerPool } from './worker-pool';
-import { markInterrupted, queueStructures, STRUCTURE_JOB, structureJob, structurePayloadOf, STRUCTURES_WAITING } from './structure-job';
+import { copyPendingStructures, markInterrupted, queueStructures, STRUCTURE_JOB, structureJob, STRUCTURES_WAITING } from './structure-job';
 
 /** The job that parses one uploaded document (queued by knowledge/service.ts). */
 export const PARSE_JOB = 'parse_document';
@@ -121,23 +121,12 @@ export async function startParsing({
       if (twin) {
         await db.transaction().execute(async (tx) => {
           await copyPassages(tx, docId, twin.id);
-          // The twin's structures are still being read: this document reads its own (with the twin's label blocks).
-          const pending = await tx
-            .selectFrom('jobs')
-            .select('payload')
-            .where('kind', '=', STRUCTURE_JOB)
-            .where('state', 'in', ['queued', 'running'])
-            .where(jsonText(engine, 'payload', 'structuresDocId'), '=', twin.id)
-            .executeTakeFirst();
-          const theirs = pending && structurePayloadOf({ payload: pending.payload } as Job);
-          if (structures && theirs) {
-            await queueStructures(tx, { ...theirs, structuresDocId: docId, owner: doc.owner_id });
-            await sql`update kb_documents set progress_texts = ${jsonAppend(engine, sql`progress_texts`, STRUCTURES_WAITING)} where id = ${docId}`.execute(tx);
-          }
           await sql`update kb_documents set markdown = t.markdown, page_count = t.page_count, parse_status = 2, parse_progress = 100,
             index_version = t.index_version, indexed_title = t.indexed_title,
             progress_texts = ${jsonAppend(engine, jsonAppend(engine, sql`kb_documents.progress_texts`, '与已解析的相同文件一致，直接使用其结果'), '解析完成')}, updated_at = ${now()}
             from (select markdown, page_count, index_version, indexed_title from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
+          // The twin's structures are still being read: this document reads its own (with the twin's label blocks).
+          if (structures) await copyPendingStructures(tx, twin.id, docId, doc.owner_id);
         });
         onParsed?.(docId);
         return;

@@ -69,17 +69,26 @@ export async function queueStructures(ex: Executor, payload: StructureJobPayload
   return jobQueue(ex).enqueueOnce(STRUCTURE_JOB, 'structuresDocId', payload.structuresDocId, payload, { maxAttempts: STRUCTURE_MAX_ATTEMPTS });
 }
 
-/** Whether the document has a structure step waiting or running (a twin copying its structures must wait for them). */
-export async function structuresPending(ex: Executor, docId: string): Promise<boolean> {
+/**
+ * A document given another's passages and structures (a copy, or a twin of the same bytes) while the
+ * other's structure step has not ended: it gets a step of its own, with the other's label blocks,
+ * and its last progress line says it waits. Returns whether one was queued.
+ */
+export async function copyPendingStructures(ex: Executor, fromId: string, toId: string, owner: string): Promise<boolean> {
+  const engine = engineOf(ex);
   const row = await ex
     .selectFrom('jobs')
-    .select('id')
+    .select('payload')
     .where('kind', '=', STRUCTURE_JOB)
     .where('state', 'in', ['queued', 'running'])
-    .where(jsonText(engineOf(ex), 'payload', 'structuresDocId'), '=', docId)
+    .where(jsonText(engine, 'payload', 'structuresDocId'), '=', fromId)
     .limit(1)
     .executeTakeFirst();
-  return !!row;
+  const theirs = row && structurePayloadOf({ payload: row.payload } as Job);
+  if (!theirs) return false;
+  await queueStructures(ex, { ...theirs, structuresDocId: toId, owner });
+  await setStructureTexts(ex, toId, [STRUCTURES_WAITING]);
+  return true;
 }
 
 /** Replaces the step's last line (if it is one) with `lines`, in one transaction; a deleted document is left alone. */
