@@ -94,6 +94,8 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
         void indexer?.enqueue(docId);
         molecules.enqueue(docId);
       },
+      // The structures read from its drawings join the molecule database (issue 28 §1).
+      onStructures: (docId) => molecules.enqueue(docId),
     });
     stops.push(() => parsing.stop());
     const kb = knowledgeService(db, files, { wake: () => parsing.wake() });

@@ -98,6 +98,14 @@ export const messages: Record<string, string> = {
   工具参数无法读取: 'The tool arguments cannot be read',
   '工具参数必须是 JSON 对象': 'The tool arguments must be a JSON object',
   '请提供至少 1 个分子（SMILES 或化合物名称），或在提问时附带 SDF 分子文件': 'Give at least one molecule (a SMILES or a compound name), or attach an SDF file to the question',
+  // A document's progress texts (parsing/parse-job.ts, parsing/structure-job.ts, parsing/chemistry/document.ts).
+  开始解析: 'Parsing started',
+  解析完成: 'Parsed',
+  等待识别结构式: 'Waiting to read the chemical structures in the drawings',
+  正在识别图中的结构式: 'Reading the chemical structures in the image',
+  结构式识别完成: 'Chemical structures read',
+  '结构式识别多次中断，已停止': 'Reading the chemical structures was interrupted too often and has stopped',
+  '服务器未安装 osra（Debian 软件包 osra），未识别图中的化学结构': 'osra is not installed on the server (Debian package osra); the chemical structures in the drawings were not read',
 };
 
 /** Texts with values ({{name}}), in both languages; the Chinese is what the code wrote before. */

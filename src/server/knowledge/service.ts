@@ -26,6 +26,7 @@ import { documentTypeOf, isImage, mimeOf, type FileKind } from './sniff';
 import { serialiser } from './serial';
 import { copyMolecules } from '../molecules/indexing';
 import { copyActivities } from '../parsing/chemistry/activity-store';
+import { copyPendingStructures } from '../parsing/structure-job';
 
 /** A file received in full and checked, waiting to become a document. */
 export interface IncomingFile {
@@ -119,6 +120,8 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
         select ${id}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${source.id} order by idx`.execute(ex);
       await copyMolecules(ex, source.id, id);
       await copyActivities(ex, source.id, id);
+      // The source's drawings still being read: the copy reads its own (parsing/structure-job.ts).
+      await copyPendingStructures(ex, source.id, id, viewer.userId);
       // A copy renamed to a free name (or of an out-of-date source) gets passages of its own title.
       if (isStale({ ...source, title })) await queueReindex(ex, id, title);
     }

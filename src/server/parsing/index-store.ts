@@ -53,16 +53,17 @@ async function writePassages(tx: Executor, docId: string, result: ParseResult) {
 
 /**
  * Writes a parse result in one transaction: chunks (with their FTS5 rows, by trigger),
- * molecules, the markdown, the index stamp and parseStatus 2. A document deleted meanwhile is left alone.
+ * molecules, the markdown, the index stamp and parseStatus 2, then `then` (its progress lines after
+ * 解析完成 and its writes). A document deleted meanwhile is left alone.
  * Without a stamp the result counts as made by the current version under the document's current title.
  */
-export async function storeParseResult(db: Db, docId: string, result: ParseResult, stamp?: IndexStamp) {
+export async function storeParseResult(db: Db, docId: string, result: ParseResult, stamp?: IndexStamp, then?: { texts: string[]; inTransaction: (tx: Executor) => Promise<void> }) {
   await db.transaction().execute(async (tx) => {
     const doc = await tx.selectFrom('kb_documents').select('id').where('id', '=', docId).executeTakeFirst();
     if (!doc) return;
     await writePassages(tx, docId, result);
     let texts = sql<string>`progress_texts`;
-    for (const note of [...result.notes, '解析完成']) texts = jsonAppend(engineOf(tx), texts, note);
+    for (const note of [...result.notes, '解析完成', ...(then?.texts ?? [])]) texts = jsonAppend(engineOf(tx), texts, note);
     await tx
       .updateTable('kb_documents')
       .set({
@@ -77,6 +78,8 @@ export async function storeParseResult(db: Db, docId: string, result: ParseResul
       })
       .where('id', '=', docId)
       .execute();
+    // What goes with the stored text (the structure step's job: parse-job.ts).
+    await then?.inTransaction(tx);
   });
 }
 

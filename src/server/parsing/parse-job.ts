@@ -14,6 +14,7 @@ import { INDEX_VERSION } from './index-version';
 import type { ParseKind } from './protocol';
 import { isStale, queueReindex, queueStaleDocuments, REINDEX_JOB, reindexPayloadOf } from './reindex';
 import { PoolClosedError, workerPool } from './worker-pool';
+import { copyPendingStructures, markInterrupted, queueStructures, STRUCTURE_JOB, structureJob, STRUCTURES_WAITING } from './structure-job';
 
 /** The job that parses one uploaded document (queued by knowledge/service.ts). */
 export const PARSE_JOB = 'parse_document';
@@ -35,14 +36,17 @@ export async function startParsing({
   log,
   concurrency,
   onParsed,
+  onStructures,
   structures = true,
 }: {
   db: Db;
   files: FileStore;
   log: FastifyBaseLogger;
   concurrency?: number;
-  /** Read structure drawings after the text (issue 28 §1); CSAI_STRUCTURE_RECOGNITION. */
+  /** Read structure drawings after the text, as their own job (issue 28 §1, structure-job.ts); CSAI_STRUCTURE_RECOGNITION. */
   structures?: boolean;
+  /** Called after a document's structures are stored (e.g. to index them as molecules); must not throw. */
+  onStructures?: (docId: string) => void;
   /** Called after a document's passages are stored (e.g. to queue their embeddings); must not throw. */
   onParsed?: (docId: string) => void;
 }) {
@@ -52,7 +56,7 @@ export async function startParsing({
   // CPU-bound in its own process; the event loop stays responsive beside it (bench/knowledge.bench.ts
   // pings the server while a 500-page PDF parses).
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism()));
-  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS, spare: true, structures });
+  const pool = workerPool(size, { taskTimeoutMs: TASK_TIMEOUT_MS, spare: true });
 
   const appendText = async (docId: string, text: string, fields: { parse_status?: 1 | 2 | 3; parse_progress?: number } = {}) => {
     await db
@@ -66,10 +70,12 @@ export async function startParsing({
   // Temp files of interrupted uploads, and stored files whose row never got written.
   const swept = await files.sweep(async (name) => !!(await db.selectFrom('kb_documents').select('id').where('storage_name', '=', name).limit(1).executeTakeFirst()));
   if (swept) log.info({ swept }, 'removed files left by interrupted uploads');
-  for (const job of await queue.recover()) {
+  const given = await queue.recover();
+  for (const job of given) {
     const docId = payloadOf(job)?.docId;
     if (docId) await appendText(docId, '解析多次中断，已停止', { parse_status: 3 });
   }
+  await markInterrupted(db, given.filter((job) => job.kind === STRUCTURE_JOB));
   // A document still parsing with no live job (e.g. its job row was lost) gets a new one.
   const orphans = await db
     .selectFrom('kb_documents')
@@ -119,6 +125,8 @@ export async function startParsing({
             index_version = t.index_version, indexed_title = t.indexed_title,
             progress_texts = ${jsonAppend(engine, jsonAppend(engine, sql`kb_documents.progress_texts`, '与已解析的相同文件一致，直接使用其结果'), '解析完成')}, updated_at = ${now()}
             from (select markdown, page_count, index_version, indexed_title from kb_documents where id = ${twin.id}) as t where kb_documents.id = ${docId}`.execute(tx);
+          // The twin's structures are still being read: this document reads its own (with the twin's label blocks).
+          if (structures) await copyPendingStructures(tx, twin.id, docId, doc.owner_id);
         });
         onParsed?.(docId);
         return;
@@ -142,7 +150,13 @@ export async function startParsing({
           .catch((err: unknown) => log.warn({ err, docId }, 'progress update failed'));
       }, doc.owner_id));
       await writes;
-      await storeParseResult(db, docId, result, { version: INDEX_VERSION, title: doc.title });
+      // The drawings' structures are read afterwards, as their own job (structure-job.ts): the text is searchable now.
+      const kind = kindOf[doc.type];
+      const drawings = structures && (kind === 'pdf' || kind === 'image');
+      await storeParseResult(db, docId, result, { version: INDEX_VERSION, title: doc.title }, drawings ? {
+        texts: [STRUCTURES_WAITING],
+        inTransaction: async (tx) => void (await queueStructures(tx, { structuresDocId: docId, owner: doc.owner_id, kind, labelBlocks: result.labelBlocks ?? [] })),
+      } : undefined);
       onParsed?.(docId);
       await queueIfRenamed(docId);
     } catch (err) {
@@ -195,19 +209,24 @@ export async function startParsing({
   // user's long documents cannot hold every process while another's small one waits. Paused parses
   // keep their process (and its memory): at most `size` of them.
   const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500, newOwnerExtra: size });
+  // Structure steps (issue 28): one at a time, and one more for another owner; in the pool every
+  // parse goes before them (worker-pool.ts), taking their process at the next page.
+  const structureRunner = structures ? jobRunner(db, log, { [STRUCTURE_JOB]: structureJob({ db, files, pool, log, ...(onStructures ? { onStructures } : {}) }) }, { concurrency: 1, pollMs: 1000, newOwnerExtra: 1 }) : undefined;
   // One re-index at a time, so new uploads keep at least one share of the parse processes.
   const reindexer = jobRunner(db, log, { [REINDEX_JOB]: reindex }, { concurrency: 1, pollMs: 1000 });
   runner.start();
   reindexer.start();
+  structureRunner?.start();
   return {
     /** Call after enqueueing parse or re-index jobs so they start at once. */
     wake() {
       runner.wake();
       reindexer.wake();
+      structureRunner?.wake();
     },
     async stop() {
       // First, so attempts cut short are not counted as failures.
-      const stopping = Promise.all([runner.stop(), reindexer.stop()]);
+      const stopping = Promise.all([runner.stop(), reindexer.stop(), structureRunner?.stop()]);
       await pool.close();
       await stopping;
     },

@@ -5,7 +5,7 @@ import { parseSdf } from './sdf';
 import { parseMarkdown } from './markdown';
 import { withTitle } from './chunks';
 import fs from 'node:fs';
-import { withStructures } from './chemistry/stage';
+import { keptLabelBlocks, readStructures } from './chemistry/stage';
 import { TURN_FD, type ParseResult, type PoolMessage, type WorkerMessage } from './protocol';
 
 /**
@@ -75,18 +75,16 @@ process.on('message', (msg: PoolMessage) => {
       waitForTurn(serial);
     }
   };
-  const structures = (r: ParseResult, kind: 'pdf' | 'image'): Promise<ParseResult> => {
-    if (task.structures) return withStructures(r, kind, task.path, progress);
-    const { labelBlocks: _unused, ...rest } = r;
-    return Promise.resolve(rest);
-  };
   const work = (): Promise<ParseResult> => {
+    // The structure step after the text (issue 28 §1: parsing/structure-job.ts).
+    if (task.structures) return readStructures(task.kind === 'image' ? 'image' : 'pdf', task.path, task.structures, progress);
     switch (task.kind) {
       // A page document's first passage also carries its title's words (SDF and PDB add their own).
+      // The label blocks go back to the pool for the structure job (parse-job.ts keeps them in its payload).
       case 'pdf':
-        return parsePdf(task.path, progress).then((r) => structures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'pdf'));
+        return parsePdf(task.path, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title), labelBlocks: keptLabelBlocks(r.labelBlocks) }));
       case 'image':
-        return parseImage(task.path, task.title, progress).then((r) => structures({ ...r, chunks: withTitle(r.chunks, task.title) }, 'image'));
+        return parseImage(task.path, task.title, progress).then((r) => ({ ...r, chunks: withTitle(r.chunks, task.title), labelBlocks: keptLabelBlocks(r.labelBlocks) }));
       case 'sdf':
         return parseSdf(task.path, task.title, progress);
       case 'pdb':

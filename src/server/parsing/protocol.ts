@@ -11,8 +11,20 @@ export interface ParseTask {
   kind: ParseKind;
   path: string;
   title: string;
-  /** Read the structures drawn on a PDF's pages or in an image after the text (issue 28 §1; CSAI_STRUCTURE_RECOGNITION). */
-  structures?: boolean;
+  /**
+   * Read only the structures drawn on a PDF's pages or in an image (issue 28 §1), not the text: the
+   * structure job after the parse (chemistry/stage.ts). The answer is a ParseResult with
+   * `structures` and `notes` and nothing else.
+   */
+  structures?: StructureInput;
+}
+
+/** What the structure reading needs from the text parse: where text is, and the blocks that may be labels. */
+export interface StructureInput {
+  /** The boxes of the text read on each page (PDF points, origin bottom-left), as [page, boxes] pairs. */
+  textBoxes: Array<[number, Array<[number, number, number, number]>]>;
+  /** The short text blocks of the pages (chemistry/labels.ts labelCandidates), where labels are read. */
+  labelBlocks: Block[];
 }
 
 /** A passage of the parsed document, ready for the full-text index. */
@@ -45,7 +57,7 @@ export interface ParseResult {
   activities?: ParsedActivity[];
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
-  /** The short text blocks of each page, where the structure stage looks for drawings' labels; not sent to the pool. */
+  /** The text blocks of each page that may hold a drawing's label (chemistry/stage.ts keptLabelBlocks), kept for the structure job. */
   labelBlocks?: Block[];
   /** Structures read from the drawings of a PDF or image (issue 28 §1, parsing/chemistry/document.ts). */
   structures?: ParsedStructure[];

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Socket } from 'node:net';
-import { TURN_FD, type ParseKind, type ParseResult, type ParseTask, type PoolMessage, type WorkerMessage } from './protocol';
+import { TURN_FD, type ParseKind, type ParseResult, type ParseTask, type PoolMessage, type StructureInput, type WorkerMessage } from './protocol';
 
 /** Thrown to pending tasks when the pool closes (server shutting down). */
 export class PoolClosedError extends Error {
@@ -93,6 +93,8 @@ interface Task {
   message: ParseTask;
   /** Whose document: parses are shared fairly between owners. */
   owner: string;
+  /** A background task (the structure step after a document's text, issue 28): runs only where no other waits. */
+  low: boolean;
   state: 'waiting' | 'running' | 'paused';
   slot: Slot | undefined;
   resolve: (r: ParseResult) => void;
@@ -118,7 +120,7 @@ interface Task {
  * owner's best parse before anyone's second, a parse inside its turn (TURN_MS) before one that
  * waited longest. So one user's long OCR documents yield to another user's small one within a page.
  */
-export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean; idleExtraMs?: number; structures?: boolean }) {
+export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?: RecyclePolicy; turnMs?: number; spare?: boolean; idleExtraMs?: number }) {
   const recycle = opts.recycle ?? DEFAULT_RECYCLE;
   const idleExtraMs = opts.idleExtraMs ?? IDLE_EXTRA_MS;
   const spare = opts.spare ?? false;
@@ -213,14 +215,17 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
   /** Which tasks should run now: up to `size`, owner by owner (see workerPool). */
   function chooseRunning(now: number): Set<Task> {
     const inTurn = (t: Task) => t.state === 'running' && now - t.since < turnMs;
-    const order = [...tasks.values()].sort((a, b) => Number(inTurn(b)) - Number(inTurn(a)) || (a.state === 'running' ? now : a.since) - (b.state === 'running' ? now : b.since) || a.id - b.id);
+    const order = [...tasks.values()].sort(
+      (a, b) => Number(a.low) - Number(b.low) || Number(inTurn(b)) - Number(inTurn(a)) || (a.state === 'running' ? now : a.since) - (b.state === 'running' ? now : b.since) || a.id - b.id,
+    );
     const chosen = new Set<Task>();
     const perOwner = new Map<string, number>();
     while (chosen.size < size) {
       let best: Task | undefined;
       for (const t of order) {
         if (chosen.has(t)) continue;
-        if (!best || (perOwner.get(t.owner) ?? 0) < (perOwner.get(best.owner) ?? 0)) best = t;
+        // Every parse before any background task; among each, owner by owner.
+        if (!best || (t.low === best.low && (perOwner.get(t.owner) ?? 0) < (perOwner.get(best.owner) ?? 0))) best = t;
       }
       if (!best) break;
       chosen.add(best);
@@ -311,13 +316,42 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
   }
 
   return {
-    /** Parses a file in a parse process; `owner` (whose document it is) decides its share when parses outnumber processes. */
-    async run(kind: ParseKind, path: string, title: string, onProgress: (percent: number, text?: string) => void, owner = ''): Promise<ParseResult> {
+    /**
+     * Parses a file in a parse process; `owner` (whose document it is) decides its share when parses
+     * outnumber processes. With `structures`, only the drawings' structures are read (issue 28: the
+     * structure job), as a background task: every other parse goes first, taking the task's process
+     * at its next page. `signal` ends the task (its process is ended with it; the promise rejects).
+     */
+    async run(
+      kind: ParseKind,
+      path: string,
+      title: string,
+      onProgress: (percent: number, text?: string) => void,
+      owner = '',
+      extra: { structures?: StructureInput; timeoutMs?: number; signal?: AbortSignal } = {},
+    ): Promise<ParseResult> {
       const bytes = await fs.stat(path).then((st) => st.size, () => 0);
       if (closed) throw new PoolClosedError();
+      extra.signal?.throwIfAborted();
       const id = nextId++;
+      const message: ParseTask = { taskId: id, kind, path, title, ...(extra.structures ? { structures: extra.structures } : {}) };
       return new Promise<ParseResult>((resolve, reject) => {
-        tasks.set(id, { id, message: { taskId: id, kind, path, title, structures: opts.structures ?? false }, owner, state: 'waiting', slot: undefined, resolve, reject, onProgress, since: Date.now(), budgetMs: opts.taskTimeoutMs, timer: undefined, bytes });
+        const task: Task = { id, message, owner, low: !!extra.structures, state: 'waiting', slot: undefined, resolve, reject, onProgress, since: Date.now(), budgetMs: extra.timeoutMs ?? opts.taskTimeoutMs, timer: undefined, bytes };
+        tasks.set(id, task);
+        extra.signal?.addEventListener(
+          'abort',
+          () => {
+            if (!tasks.has(task.id)) return;
+            // Its process may be in the middle of a page (or paused): it goes, and a fresh one takes its place when needed.
+            const slot = task.slot;
+            if (slot && slots.includes(slot)) {
+              slots.splice(slots.indexOf(slot), 1);
+              void terminate(slot);
+            }
+            finish(task, { error: new Error('解析已取消') });
+          },
+          { once: true },
+        );
         schedule();
       });
     },

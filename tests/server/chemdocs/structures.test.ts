@@ -37,7 +37,8 @@ async function waitIndexed(id: string, timeoutMs = 120_000) {
   for (;;) {
     const db = server.sqlite();
     try {
-      if (db.prepare('select molecules from molecule_docs where doc_id = ?').get(id)) return;
+      // Indexed with the drawings' structures (the text's molecules may be indexed before them).
+      if (db.prepare(`select 1 from molecules where doc_id = ? and source = 'figure'`).get(id)) return;
     } finally {
       db.close();
     }
@@ -60,7 +61,15 @@ beforeAll(async () => {
   docId = up.body.data.name_id[0]!.docId;
   const parsed = await waitParsed(owner, docId, 600_000);
   expect(parsed.parseStatus).toBe(2);
-  expect(parsed.progress_texts.some((t) => /正在识别第 1 页图中的化学结构/.test(t))).toBe(true);
+  // The text is stored first; the drawings are read afterwards as their own job (parsing/structure-job.ts).
+  const read = Date.now() + 600_000;
+  let texts = parsed.progress_texts;
+  while (texts.at(-1) !== '结构式识别完成') {
+    if (Date.now() > read) throw new Error(`structures not read: ${JSON.stringify(texts)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    texts = (await owner.get<{ progress_texts: string[] }>(`${KB}/doc/${docId}`)).body.data.progress_texts;
+  }
+  expect(texts.some((t) => /^从图中识别出 \d+ 个化学结构$/.test(t))).toBe(true);
   await waitIndexed(docId);
   // Shared with the reader (read only).
   const share = await owner.post(`${KB}/share_doc`, { docId, user_ids: [readerId] });

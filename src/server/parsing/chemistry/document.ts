@@ -109,7 +109,7 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
           tooLarge.push(n);
           continue;
         }
-        progress(95 + (4 * (n - 1)) / pages, `正在识别第 ${n} 页图中的化学结构`);
+        progress((100 * (n - 1)) / pages, `正在识别结构式（第 ${n}/${pages} 页）`);
         const viewport = page.getViewport({ scale: dpi / 72 });
         const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
         const ctx = canvas.getContext('2d');
@@ -150,7 +150,7 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
         page.cleanup();
       }
     }
-    progress(99);
+    progress(100);
   } catch (err) {
     // The text parse already read (or refused) this file; a failure here leaves the document without structures.
     const name = (err as { name?: string }).name;
@@ -169,7 +169,7 @@ export async function imageStructures(file: string, progress: Progress, limits: 
   const [w, h] = (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
   if (!w || !h) return { structures: [], notes: [] };
   if (w * h > MAX_IMAGE_PIXELS) return { structures: [], notes: [`图片过大（${w} × ${h} 像素），未识别图中的化学结构`] };
-  progress(95, '正在识别图中的化学结构');
+  progress(0, '正在识别图中的结构式');
   const s = Math.min(1, Math.sqrt(MAX_READ_PIXELS / (w * h)));
   let pipeline = sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none' }).rotate();
   if (s < 1) pipeline = pipeline.resize({ width: Math.max(1, Math.floor(w * s)), height: Math.max(1, Math.floor(h * s)), fit: 'fill' });

@@ -1,25 +1,33 @@
-import type { ParseResult, Progress } from '../protocol';
+import type { ParseResult, Progress, StructureInput } from '../protocol';
 import { imageStructures, pdfStructures } from './document';
 import { labelNear } from './labels';
-import type { Box } from '../pdf-layout';
+import type { Block, Box } from '../pdf-layout';
+
+/** Label blocks kept for one document at most (the structure job's payload stays small). */
+const MAX_LABEL_BLOCKS = 20_000;
+
+/** The label blocks worth keeping for the structure step: a label has digits (labels.ts IDENT); a table only as one row of labels. */
+export const keptLabelBlocks = (blocks: readonly Block[] | undefined): Block[] =>
+  (blocks ?? [])
+    .filter((b) => /\d/.test(b.text))
+    .slice(0, MAX_LABEL_BLOCKS)
+    .map((b) => ({ kind: b.kind, page: b.page, bbox: b.bbox, text: b.text, size: b.size, ...(b.rows?.length === 1 ? { rows: b.rows } : {}) }));
 
 /**
- * The parse stage after the text (issue 28 §1): the structures drawn in a PDF's pages or an
- * image, with their notes added to the document's. A failure here never fails the parse: the
- * document keeps its text and says its drawings were not read.
+ * The structure step (issue 28 §1), in a parse process: the structures drawn in a PDF's pages or an
+ * image, read after the document's text was stored (parsing/structure-job.ts queues it), with their
+ * labels from the text blocks the parse kept. Answers a result with only `structures` and `notes`.
+ * A failure of the reading is a note, not an error: the document keeps its text.
  */
-export async function withStructures(result: ParseResult, kind: 'pdf' | 'image', file: string, progress: Progress): Promise<ParseResult> {
-  // The label blocks stay in this process: the result sent to the pool does not carry them.
-  const { labelBlocks, ...rest } = result;
+export async function readStructures(kind: 'pdf' | 'image', file: string, input: StructureInput, progress: Progress): Promise<ParseResult> {
+  const empty = { markdown: '', pageCount: null, chunks: [], molecules: [] };
   try {
-    // The text the parse read (text layer or OCR), by page: where no drawing is.
-    const textBoxes = new Map<number, Box[]>();
-    for (const c of result.chunks) if (c.page !== null && c.bbox) textBoxes.set(c.page, [...(textBoxes.get(c.page) ?? []), c.bbox]);
+    const textBoxes = new Map<number, Box[]>(input.textBoxes);
     const read = kind === 'pdf' ? await pdfStructures(file, progress, { textBoxes }) : await imageStructures(file, progress);
     // Each drawing's label from the short text blocks of its page (issue 28 §2: 化合物 12a under it).
-    const structures = read.structures.map((s) => ({ ...s, label: s.label ?? labelNear((labelBlocks ?? []).filter((b) => b.page === s.page), s.bbox) }));
-    return { ...rest, structures, notes: [...result.notes, ...read.notes] };
+    const structures = read.structures.map((s) => ({ ...s, label: s.label ?? labelNear(input.labelBlocks.filter((b) => b.page === s.page), s.bbox) }));
+    return { ...empty, structures, notes: read.notes };
   } catch (err) {
-    return { ...rest, structures: [], notes: [...result.notes, `化学结构识别失败：${err instanceof Error ? err.message : String(err)}`] };
+    return { ...empty, structures: [], notes: [`化学结构识别失败：${err instanceof Error ? err.message : String(err)}`] };
   }
 }
