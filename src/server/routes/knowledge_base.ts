@@ -44,7 +44,6 @@ import { contentMatches, imageKindOf, isImage, kindFromName } from '../knowledge
 import { translator } from '../knowledge/translate';
 import { requestLanguage } from '../i18n';
 import { ok, type App, type Services } from './types';
-import { localizeMessage, requestLanguage } from '../i18n';
 
 const tags = ['knowledge_base'];
 const tooLarge = () => new AppError(413, 'file_too_large', uploadMessages.tooLarge);
@@ -100,12 +99,6 @@ async function nextPart<T>(parts: AsyncIterator<T>, raw: IncomingMessage): Promi
 /** Knowledge bases (SPEC §7): folders, documents, uploads, sharing, public folders. */
 export default async function knowledgeBaseRoutes(app: App, { config, db, runtime }: Services) {
   const { files, kb } = runtime;
-  /** A document's progress texts in the reader's language (they are stored as the parse wrote them, in Chinese). */
-  const inLanguage = async <T extends { progress_texts: string[] }>(req: FastifyRequest, doc: T): Promise<T> => {
-    const lang = await requestLanguage(req, db);
-    return lang === 'zh' ? doc : { ...doc, progress_texts: doc.progress_texts.map((t) => localizeMessage(t, lang)) };
-  };
-
   await app.register(multipart, {
     // SPEC §5 limits, set explicitly: the plugin's fileSize default is the 1 MiB body limit.
     // One file more than allowed is let through so it can be refused with the SPEC message.
@@ -200,7 +193,7 @@ export default async function knowledgeBaseRoutes(app: App, { config, db, runtim
   // ---------- documents ----------
   app.get('/doc/:id', {
     schema: { tags, summary: 'One document with its parse state', params: idParams, response: { 200: okSchema(kbDocument), ...errorResponses } },
-  }, async (req) => ok(await inLanguage(req, await kb.getDoc(await user(req), req.params.id))));
+  }, async (req) => ok(await kb.getDoc(await user(req), req.params.id)));
 
   app.get('/doc_markdown/:id', {
     schema: { tags, summary: 'The parsed document as markdown', params: idParams, response: { 200: okSchema(markdownResult), ...errorResponses } },
@@ -291,8 +284,7 @@ export default async function knowledgeBaseRoutes(app: App, { config, db, runtim
   app.get('/folder/:folder_id', {
     schema: { tags, summary: 'The documents of a folder', params: folderIdParams, querystring: docListQuery, response: { 200: docList, ...errorResponses } },
   }, async (req) => {
-    const page = await kb.listFolderDocs(await user(req), req.params.folder_id, req.query);
-    return ok({ ...page, items: await Promise.all(page.items.map((d) => inLanguage(req, d))) });
+    return ok(await kb.listFolderDocs(await user(req), req.params.folder_id, req.query));
   });
 
   app.put('/folder/:folder_id', {
