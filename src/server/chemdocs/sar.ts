@@ -8,7 +8,7 @@ import type { LinkedActivity, SarResult, SarRow } from '../../contract/chemdocs'
 import { canAccess, docReadable, type Viewer } from '../access/access';
 import type { Db } from '../db/database';
 import { documentActivities } from '../molecules/activity-filter';
-import { normaliseLabel } from '../parsing/chemistry/labels';
+import { normaliseLabel } from '../text/compound-label';
 
 const columnKey = (a: Pick<LinkedActivity, 'measure' | 'target' | 'concentration'>) => `${a.measure}|${a.target ?? ''}|${a.concentration ?? ''}`;
 

@@ -23,7 +23,7 @@ import type { MoleculeHit } from '../../contract/molecules';
 import { docReadable, type Viewer } from '../access/access';
 import type { Db } from '../db/database';
 import type { DocActivityTable } from '../db/schema';
-import { normaliseLabel } from '../parsing/chemistry/labels';
+import { normaliseLabel } from '../text/compound-label';
 
 /** Molecules a filter may keep at most (the structure search then runs within them). */
 export const MAX_LINKED = 20_000;

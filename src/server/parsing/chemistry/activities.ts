@@ -17,7 +17,7 @@
  * Pure functions over plain data; no I/O.
  */
 import type { Block, Box } from '../pdf-layout.js';
-import { normaliseLabel } from './labels.js';
+import { normaliseLabel } from '../../text/compound-label';
 
 export const MEASURES = ['IC50', 'Ki', 'Kd', 'EC50', 'inhibition'] as const;
 export type Measure = (typeof MEASURES)[number];

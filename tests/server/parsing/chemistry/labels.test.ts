@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labelNear, normaliseLabel } from '../../../../src/server/parsing/chemistry/labels';
+import { labelNear } from '../../../../src/server/parsing/chemistry/labels';
+import { normaliseLabel } from '../../../../src/server/text/compound-label';
 import { layoutDocument, type Block, type Box, type Run } from '../../../../src/server/parsing/pdf-layout';
 
 const block = (text: string, bbox: Box, extra: Partial<Block> = {}): Block => ({ kind: 'paragraph', page: 1, bbox, text, size: 10, ...extra });
