@@ -58,7 +58,8 @@ export function openSqlite(dataDir: string): TestSqlDb {
   // The suite on PostgreSQL: the same calls, run on the folder's database (postgres-harness.ts).
   if (process.env[SUITE_SERVER_ENV]) return syncTestDatabase(dataDir);
   const db = new SQLite(path.join(dataDir, 'csai.sqlite'));
-  db.pragma('busy_timeout = 5000');
+  // Long enough for a server's write transaction on a loaded machine (a parse stored in one).
+  db.pragma('busy_timeout = 30000');
   return db;
 }
 

@@ -98,9 +98,7 @@ export const messages: Record<string, string> = {
   工具参数无法读取: 'The tool arguments cannot be read',
   '工具参数必须是 JSON 对象': 'The tool arguments must be a JSON object',
   '请提供至少 1 个分子（SMILES 或化合物名称），或在提问时附带 SDF 分子文件': 'Give at least one molecule (a SMILES or a compound name), or attach an SDF file to the question',
-  // A document's progress texts (parsing/parse-job.ts, parsing/structure-job.ts, parsing/chemistry/document.ts).
-  开始解析: 'Parsing started',
-  解析完成: 'Parsed',
+  // The structure step's progress texts (parsing/structure-job.ts, parsing/chemistry/document.ts); the parse's own are in progress-en.ts.
   等待识别结构式: 'Waiting to read the chemical structures in the drawings',
   正在识别图中的结构式: 'Reading the chemical structures in the image',
   结构式识别完成: 'Chemical structures read',

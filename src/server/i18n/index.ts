@@ -63,19 +63,7 @@ const PATTERNS: Array<[RegExp, (m: RegExpMatchArray, again: (s: string) => strin
   [/^无法识别“(.+)”：既不是有效的 SMILES，也不是已知的化合物名称$/u, (m) => serverT('en')('admet.unknown', { text: m[1] })],
   [/^工具参数过大（超过(\d+) KB），请减少输入内容$/u, (m) => `The tool arguments are too large (over ${m[1]} KB); please send less`],
   ...PROGRESS_PATTERNS,
-  // A document's structure step (parsing/structure-job.ts, parsing/chemistry/document.ts).
-  [/^正在识别结构式（第 (\d+)\/(\d+) 页）$/u, (m) => `Reading chemical structures (page ${m[1]}/${m[2]})`],
-  [/^从图中识别出 (\d+) 个化学结构$/u, (m) => `${m[1]} chemical structures read from the drawings`],
-  [/^第 (.+) 页化学结构识别超过时限，部分结构未识别$/u, (m) => `Reading the structures on page ${pagesEn(m[1]!)} ran out of time; some were not read`],
-  [/^第 (.+) 页页面过大，未识别化学结构$/u, (m) => `Page ${pagesEn(m[1]!)} is too large; its structures were not read`],
-  [/^化学结构识别用时已到上限，第 (.+) 页未识别$/u, (m) => `Reading the structures reached its time limit; page ${pagesEn(m[1]!)} not read`],
-  [/^图片过大（(\d+) × (\d+) 像素），未识别图中的化学结构$/u, (m) => `The image is too large (${m[1]} × ${m[2]} pixels); its chemical structures were not read`],
-  [/^结构式识别失败：(.+)$/u, (m, again) => `Reading the chemical structures failed: ${again(m[1]!)}`],
-  [/^结构式识别出错，稍后重试：(.+)$/u, (m, again) => `Reading the chemical structures failed and will be tried again: ${again(m[1]!)}`],
-  [/^化学结构识别失败：(.+)$/u, (m, again) => `Reading the chemical structures failed: ${again(m[1]!)}`],
 ];
-/** A page list as the notes write it ("1、2、3 等") in English. */
-const pagesEn = (list: string) => list.replace(/、/g, ', ').replace(/ 等$/u, ' and more');
 /** A tool's label in English, from its Chinese label (the catalog's), or as written. */
 const englishLabel = (label: string) => {
   const name = Object.entries(CATALOG_LABELS).find(([, zh]) => zh === label)?.[0];

@@ -37,7 +37,6 @@ export const progressMessages: Record<string, string> = {
   // Structure reading (parsing/chemistry) as it was when these were written; newer texts there add their own.
   正在识别图中的化学结构: 'Reading chemical structures in the drawings',
   '缺少渲染组件（@napi-rs/canvas），未识别图中的化学结构': 'The rendering component (@napi-rs/canvas) is missing: structures in the drawings were not read',
-  '服务器未安装 osra（Debian 软件包 osra），未识别图中的化学结构': 'osra (Debian package osra) is not installed on the server: structures in the drawings were not read',
 };
 
 /** A list of pages as parsing writes it ("3、5、7 等") in English ("3, 5, 7 and more"). */
@@ -71,4 +70,8 @@ export const PROGRESS_PATTERNS: Array<[RegExp, (m: RegExpMatchArray, again: (s: 
   [/^化学结构识别用时已到上限，第 (.+) 页未识别$/u, (m) => `Structure reading reached its time limit; page ${pages(m[1]!)} was not read`],
   [/^图片过大（(\d+) × (\d+) 像素），未识别图中的化学结构$/u, (m) => `The image is too large (${m[1]} × ${m[2]} pixels): its structures were not read`],
   [/^化学结构识别失败：(.+)$/su, (m) => `Structure reading failed: ${m[1]}`],
+  // The structure job's own lines (parsing/structure-job.ts).
+  [/^正在识别结构式（第 (\d+)\/(\d+) 页）$/u, (m) => `Reading chemical structures (page ${m[1]}/${m[2]})`],
+  [/^结构式识别失败：(.+)$/su, (m, again) => `Reading the chemical structures failed: ${again(m[1]!)}`],
+  [/^结构式识别出错，稍后重试：(.+)$/su, (m, again) => `Reading the chemical structures failed and will be tried again: ${again(m[1]!)}`],
 ];
