@@ -187,7 +187,11 @@ describe('structures are read after the text, as their own job (issue 28)', () =
     try {
       db.prepare(`update jobs set state = 'running', attempts = 1 where kind = 'read_structures' and payload like ?`).run(`%${id}%`);
       db.prepare(`update jobs set state = 'running', attempts = max_attempts where kind = 'read_structures' and payload like ?`).run(`%${other}%`);
-      db.prepare(`update kb_documents set progress_texts = json_insert(progress_texts, '$[#]', '正在识别结构式（第 1/2 页）') where id in (?, ?)`).run(id, other);
+      // The page line a running step had written (appended here, so the same on both databases).
+      for (const doc of [id, other]) {
+        const { progress_texts } = db.prepare('select progress_texts from kb_documents where id = ?').get(doc) as { progress_texts: string };
+        db.prepare('update kb_documents set progress_texts = ? where id = ?').run(JSON.stringify([...(JSON.parse(progress_texts) as string[]), '正在识别结构式（第 1/2 页）']), doc);
+      }
     } finally {
       db.close();
     }

@@ -19,6 +19,8 @@ import { answerText, ask, readEvents } from '../answering-helpers';
 import { choosePassages, headingOf, mergeDuplicates, NOTHING_FOUND, subjectTokens } from '../../../src/server/answering/local-engine';
 import type { NumberedPassage } from '../../../src/server/answering/engine';
 
+// postgres: sqlite-only — its subject is how pages are cut into passages and which are quoted; on PostgreSQL retrieval returns the same passages, in the same order, with the same scores as on SQLite (db/postgres-retrieval.test.ts, over the evaluation set's real documents).
+
 // Navigation passages (tables of contents, indexes, reference lists) are recognised at parse time
 // and kept out of the index, and FAQ questions keep their answers — on real documents nobody here
 // wrote (scripts/fetch-test-docs.mjs): ctex-faq.pdf, whose four contents pages used to fill the
