@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
+import { suiteOnPostgres } from '../postgres-harness';
 
 // Issue 16 #3: bad input of every kind, at every route the server has (read from its OpenAPI
 // description, so a new route is fuzzed without anyone listing it), never gets a 5xx or a stack trace.
 let server: TestServer;
 let client: Client;
 let routes: Array<{ method: string; path: string }>;
+/**
+ * Requests in all. On PostgreSQL (where each request's queries cross a socket, ten times SQLite's
+ * time) a third of them, from the same seed: every route still gets dozens, which is what finds
+ * the engine's own refusals (a NUL in a text, an out-of-range number) turning into a 500.
+ */
+const REQUESTS = suiteOnPostgres() ? 3_000 : 10_000;
 
 beforeAll(async () => {
   server = await startServer();
@@ -69,14 +76,14 @@ function badRequest(route: { method: string; path: string }, next: () => number)
 }
 
 describe('the fuzzer over every route', () => {
-  it('10,000 bad requests: no 5xx, no stack trace', async () => {
+  it(`${REQUESTS.toLocaleString('en')} bad requests: no 5xx, no stack trace`, async () => {
     expect(routes.length).toBeGreaterThan(40);
     const next = rng(20261125);
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let sent = 0;
-    const perRoute = Math.ceil(10_000 / routes.length);
+    const perRoute = Math.ceil(REQUESTS / routes.length);
     for (const route of routes) {
       // Signing out or deleting one's own tokens mid-run would leave the rest unauthenticated.
       if (/sign-out/.test(route.path)) continue;
@@ -100,7 +107,7 @@ describe('the fuzzer over every route', () => {
         if (res.statusCode >= 500) failures.push(`${method} ${route.path} → ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
     }
-    expect(sent).toBeGreaterThanOrEqual(10_000);
+    expect(sent).toBeGreaterThanOrEqual(REQUESTS);
     // The requests reach the handlers: most are refused as bad input or missing things, not as signed out.
     expect((statuses.get(400) ?? 0) + (statuses.get(404) ?? 0)).toBeGreaterThan(sent / 2);
     expect(failures.slice(0, 20)).toEqual([]);
