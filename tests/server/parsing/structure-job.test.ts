@@ -196,7 +196,7 @@ describe('structures are read after the text, as their own job (issue 28)', () =
       db.close();
     }
     server = await startServer(env, server.dataDir);
-    const texts = (docId: string) => JSON.parse(sqlValue<{ t: string }>('select progress_texts as t from kb_documents where id = ?', docId).t) as string[];
+    const texts = (docId: string) => JSON.parse(sqlValue<{ progress_texts: string }>('select progress_texts from kb_documents where id = ?', docId).progress_texts) as string[];
     await until('the resumed step to end', async () => (texts(id).at(-1) === DONE ? true : undefined), 300_000);
     expect(texts(id).filter((t) => t.startsWith('正在识别结构式'))).toEqual([]);
     expect(texts(other).at(-1)).toBe('结构式识别多次中断，已停止');
