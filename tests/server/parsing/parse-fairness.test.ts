@@ -2,6 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { KB, makePdf, tinyPng, upload, waitParsed } from '../knowledge-helpers';
+import { waitFor } from '../until';
 
 /**
  * The probe's parse bomb (issue 33): 100 pages of 1600 × 1600 pt, each painting one 1 × 1 image
@@ -17,15 +18,6 @@ async function parseBomb(): Promise<Buffer> {
 type Doc = { parseStatus: number; parse_progress: number; progress_texts: string[] };
 const docOf = async (client: Client, id: string) => (await client.get<Doc>(`${KB}/doc/${id}`)).body.data;
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let server: TestServer;
 beforeAll(async () => {
@@ -49,10 +41,10 @@ describe('parsing is shared fairly between users (issue 33)', () => {
     expect(up.status).toBe(200);
     const bombs = up.body.data.name_id.map((n) => n.docId);
     // Both bombs are in their OCR pages: every parse process is busy with Alice's work.
-    await until('both bombs to reach OCR', async () => {
+    await waitFor('both bombs to reach OCR', async () => {
       const docs = await Promise.all(bombs.map((id) => docOf(alice, id)));
       return docs.every((d) => d.progress_texts.some((t) => t.includes('OCR'))) ? true : undefined;
-    }, 120_000);
+    }, 120_000, 100);
 
     const started = Date.now();
     const small = await upload(bob, [{ name: 'note.pdf', data: makePdf([['A small note', 'one page of text']]), type: 'application/pdf' }]);
@@ -65,9 +57,9 @@ describe('parsing is shared fairly between users (issue 33)', () => {
     // Alice's documents were paused, not dropped: both go on parsing afterwards.
     const at = await Promise.all(bombs.map((id) => docOf(alice, id)));
     expect(at.every((d) => d.parseStatus === 1)).toBe(true);
-    await until('both bombs to make progress again', async () => {
+    await waitFor('both bombs to make progress again', async () => {
       const now = await Promise.all(bombs.map((id) => docOf(alice, id)));
       return now.every((d, i) => d.parse_progress > at[i]!.parse_progress) ? true : undefined;
-    }, 60_000);
+    }, 60_000, 100);
   }, 300_000);
 });

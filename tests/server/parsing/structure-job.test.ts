@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { KB, makePdf, tinyPng, upload, waitParsed } from '../knowledge-helpers';
+import { waitFor } from '../until';
 
 /**
  * The structure step after the text (issue 28 §1, parsing/structure-job.ts): a document is parsed
@@ -74,15 +75,6 @@ async function noisePng(): Promise<Buffer> {
   return sharp(pixels, { raw: { width: 800, height: 800, channels: 1 } }).png().toBuffer();
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const env = { CSAI_STRUCTURE_RECOGNITION: '1' };
 let server: TestServer;
@@ -96,7 +88,7 @@ const uploadOne = async (client: Client, name: string, data: Buffer, type: strin
 };
 /** Waits for the structure step's final line; returns the document and how long it took. */
 const structuresDone = async (client: Client, id: string, timeoutMs: number) =>
-  until('the structure step to end', async () => {
+  waitFor('the structure step to end', async () => {
     const d = await docOf(client, id);
     return last(d) === DONE || last(d).startsWith('结构式识别失败') ? d : undefined;
   }, timeoutMs);
@@ -130,7 +122,7 @@ describe('structures are read after the text, as their own job (issue 28)', () =
     expect(last(parsed)).toMatch(/^(等待识别结构式|正在识别结构式)/);
 
     // The step says which page it is on.
-    await until('a page line', async () => (/^正在识别结构式（第 \d+\/300 页）$/.test(last(await docOf(alice, id))) ? true : undefined), 600_000);
+    await waitFor('a page line', async () => (/^正在识别结构式（第 \d+\/300 页）$/.test(last(await docOf(alice, id))) ? true : undefined), 600_000);
 
     // Another user's one-page PDF does not wait behind it.
     const started = Date.now();
@@ -165,11 +157,11 @@ describe('structures are read after the text, as their own job (issue 28)', () =
   it('a document deleted while its structures are read leaves no job, process or row behind', async () => {
     const id = await uploadOne(alice, 'to-delete.pdf', await scannedPdf(300, 'beta'), 'application/pdf');
     await waitParsed(alice, id, 900_000);
-    await until('a page line', async () => (/^正在识别结构式（第/.test(last(await docOf(alice, id))) ? true : undefined), 600_000);
+    await waitFor('a page line', async () => (/^正在识别结构式（第/.test(last(await docOf(alice, id))) ? true : undefined), 600_000);
     const del = await alice.request('DELETE', `${KB}/${id}`);
     expect(del.status).toBe(200);
     // The job ends (its task and process are ended), and nothing of the document is written afterwards.
-    await until('the job to end', async () => (sqlValue<{ state: string }>(`select state from jobs where kind = 'read_structures' and payload like ?`, `%${id}%`).state === 'done' ? true : undefined), 30_000);
+    await waitFor('the job to end', async () => (sqlValue<{ state: string }>(`select state from jobs where kind = 'read_structures' and payload like ?`, `%${id}%`).state === 'done' ? true : undefined), 30_000);
     for (const table of ['doc_structures', 'kb_chunks', 'molecules']) expect(sqlValue<{ n: number }>(`select count(*) as n from ${table} where doc_id = ?`, id).n).toBe(0);
     // The pool goes on: a new document still parses.
     const next = await uploadOne(bob, 'after.pdf', makePdf([['After the deletion']]), 'application/pdf');
@@ -197,7 +189,7 @@ describe('structures are read after the text, as their own job (issue 28)', () =
     }
     server = await startServer(env, server.dataDir);
     const texts = (docId: string) => JSON.parse(sqlValue<{ progress_texts: string }>('select progress_texts from kb_documents where id = ?', docId).progress_texts) as string[];
-    await until('the resumed step to end', async () => (texts(id).at(-1) === DONE ? true : undefined), 300_000);
+    await waitFor('the resumed step to end', async () => (texts(id).at(-1) === DONE ? true : undefined), 300_000);
     expect(texts(id).filter((t) => t.startsWith('正在识别结构式'))).toEqual([]);
     expect(texts(other).at(-1)).toBe('结构式识别多次中断，已停止');
     expect(sqlValue<{ state: string }>(`select state from jobs where kind = 'read_structures' and payload like ?`, `%${other}%`).state).toBe('failed');
