@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseImage } from '../../../src/server/parsing/image';
 import { cer, cjkFont, renderPage, turn } from '../ocr-render';
+import { greyPng } from '../png';
 
 // Real Chinese prose (from the preface of lshort-zh-cn, the LaTeX introduction the tests already use).
 const PROSE = [
@@ -73,32 +73,7 @@ describe.runIf(cjkFont)('PP-OCR on rendered Chinese text', () => {
 });
 
 /** A PNG whose header claims `width` × `height` grey pixels, with one row of data: a small file of a huge picture. */
-function hugePng(width: number, height: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), body.length + 4);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(width + 1, 255))), chunk('IEND', Buffer.alloc(0))]);
-}
+const hugePng = (width: number, height: number) => greyPng(width, height, 8, Buffer.alloc(width + 1, 255));
 
 describe('an OCR bomb (a small file of a huge picture)', () => {
   it('is not decoded: the image finishes at once with a note', async () => {

@@ -1,10 +1,10 @@
-import zlib from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { KB, makePdf, tinyPng, upload, waitParsed } from '../knowledge-helpers';
 import { waitFor } from '../until';
+import { greyPng } from '../png';
 
 /**
  * The structure step after the text (issue 28 §1, parsing/structure-job.ts): a document is parsed
@@ -35,34 +35,7 @@ async function scannedPdf(pages: number, tag: string): Promise<Buffer> {
 }
 
 /** A PNG of width × height one-bit pixels, all black (20,000 × 20,000 is ~60 KB): an image too large to read. */
-function hugePng(width: number, height: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 0; // greyscale
-  const row = Math.ceil(width / 8) + 1;
-  const idat = zlib.deflateSync(Buffer.alloc(row * height), { level: 9 });
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
-}
+const hugePng = (width: number, height: number) => greyPng(width, height, 1, Buffer.alloc((Math.ceil(width / 8) + 1) * height));
 
 /** A page of noise: 800 × 800 grey pixels at random (seeded). */
 async function noisePng(): Promise<Buffer> {
