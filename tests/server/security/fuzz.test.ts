@@ -76,7 +76,7 @@ function badRequest(route: { method: string; path: string }, next: () => number)
 }
 
 describe('the fuzzer over every route', () => {
-  it(`${REQUESTS.toLocaleString('en')} bad requests: no 5xx, no stack trace`, async () => {
+  it('thousands of bad requests (10,000 on SQLite, 3,000 on PostgreSQL): no 5xx, no stack trace', async () => {
     expect(routes.length).toBeGreaterThan(40);
     const next = rng(20261125);
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
