@@ -83,6 +83,8 @@ export type SarRow = z.infer<typeof sarRow>;
 /** GET /api/v1/knowledge_base/doc/:id/sar. */
 export const sarResult = z.object({
   doc_id: z.string(),
+  /** The document's kind (kb_documents.type): an image (3) opens in the viewer as a picture. */
+  doc_type: z.number().int(),
   title: z.string(),
   /** The measure columns of the table: measure, target and concentration (or unit for %), in order of first appearance. */
   columns: z.array(z.object({ key: z.string(), measure: z.enum(ACTIVITY_MEASURES), target: z.string().nullable(), concentration: z.string().nullable() })),

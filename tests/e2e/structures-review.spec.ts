@@ -192,4 +192,11 @@ test('the SAR page lists the compounds and its CSV and SDF exports download file
   ) as [string, Record<string, unknown>][];
   expect(read.length).toBeGreaterThan(0);
   expect(read.some(([smiles]) => smiles === canonical(CORRECTED))).toBe(true);
+
+  // Compound 1's structure opens its drawing on page 2 with the review beside it.
+  await row1.getByRole('link', { name: '在第 2 页核对识别的结构' }).click();
+  await expect(page).toHaveURL(new RegExp(`/pdf_viewer\\?docId=${docId}&page=2&bbox=[\\d.%C]+&structure=${aspirin.id}$`));
+  const viewer = page.locator('csai-pdf-viewer');
+  await expect(viewer.locator('[part~="structure-panel"]')).toBeVisible({ timeout: 60_000 });
+  await expect(viewer.locator('[part~="structure-smiles"]')).toHaveText(canonical(CORRECTED));
 });

@@ -17,6 +17,9 @@ addHostStrings(
       export_sdf: '下载 SDF',
       back: '返回文档',
       open_sar: '构效关系表',
+      review: '在第 {{page}} 页核对识别的结构',
+      inhibition: '抑制率（%）',
+      inhibition_at: '抑制率（%，{{concentration}}）',
     },
   },
   {
@@ -34,6 +37,9 @@ addHostStrings(
       export_sdf: 'Download SDF',
       back: 'Back to the document',
       open_sar: 'Structure–activity table',
+      review: 'Check the structure recognised on p. {{page}}',
+      inhibition: '% inhibition',
+      inhibition_at: '% inhibition at {{concentration}}',
     },
   },
 );

@@ -1,7 +1,7 @@
 import './SarPage.strings';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearch } from 'wouter';
-import type { LinkedActivity, SarResult } from '../../contract/chemdocs';
+import type { LinkedActivity, SarResult, SarRow } from '../../contract/chemdocs';
 import { ApiError } from '../../core/api';
 import { api } from '../../core/page';
 import { sarApi } from '../../core/sar-api';
@@ -18,10 +18,19 @@ function cell(a: LinkedActivity): string {
   return a.value_nm !== null ? `${rel}${a.value_nm}` : `${rel}${a.value} ${a.unit}`;
 }
 
-/** A column's header: "CDK2 IC50 (nM)", "% inhibition @ 10 μM". */
-function header(c: SarResult['columns'][number]): string {
-  if (c.measure === 'inhibition') return `${c.target ? `${c.target} ` : ''}% inhibition${c.concentration ? ` @ ${c.concentration}` : ''}`;
-  return `${c.target ? `${c.target} ` : ''}${c.measure} (nM)`;
+/** A column's header: "CDK2 IC50 (nM)", "CDK2 抑制率（%，10 μM）". */
+function header(t: ReturnType<typeof useT>, c: SarResult['columns'][number]): string {
+  const target = c.target ? `${c.target} ` : '';
+  if (c.measure === 'inhibition') return target + (c.concentration ? t('sar.inhibition_at', { concentration: c.concentration }) : t('sar.inhibition'));
+  return `${target}${c.measure} (nM)`;
+}
+
+/** A row's structure: drawn by RDKit; a figure of the document links to the drawing and its review. */
+function Structure({ row, review }: { row: SarRow; review: string | null }) {
+  const t = useT();
+  const drawn = <CustomElement tag="csai-molecule" attrs={{ smiles: row.smiles ?? '', width: '160', height: '120', 'hide-copy': '' }} />;
+  if (!review) return drawn;
+  return <Link href={review} className="sar__review" title={t('sar.review', { page: row.page })} aria-label={t('sar.review', { page: row.page })}>{drawn}</Link>;
 }
 
 const keyOf = (a: Pick<LinkedActivity, 'measure' | 'target' | 'concentration'>) => `${a.measure}|${a.target ?? ''}|${a.concentration ?? ''}`;
@@ -64,7 +73,7 @@ export default function SarPage() {
         <h1 className="page__title">{t('sar.title')}：{sar.title}</h1>
         <p className="muted">{t('sar.intro')}</p>
         <p>
-          <Link href={calls.viewerPath(docId, null)}>{t('sar.back')}</Link>{' '}
+          <Link href={calls.viewerPath({ doc_id: docId, doc_type: sar.doc_type, page: null })}>{t('sar.back')}</Link>{' '}
           <button type="button" className="btn" onClick={() => void save('csv').catch(() => undefined)}>{t('sar.export_csv')}</button>{' '}
           <button type="button" className="btn" onClick={() => void save('sdf').catch(() => undefined)}>{t('sar.export_sdf')}</button>
         </p>
@@ -77,20 +86,20 @@ export default function SarPage() {
             <tr>
               <th scope="col">{t('sar.label')}</th>
               <th scope="col">{t('sar.structure')}</th>
-              {sar.columns.map((c) => <th scope="col" key={c.key}>{header(c)}</th>)}
+              {sar.columns.map((c) => <th scope="col" key={c.key}>{header(t, c)}</th>)}
             </tr>
           </thead>
           <tbody>
             {sar.rows.map((row) => (
               <tr key={row.label} data-label={row.label}>
                 <th scope="row">{row.label}</th>
-                <td>{row.smiles ? <CustomElement tag="csai-molecule" attrs={{ smiles: row.smiles, width: '160', height: '120', 'hide-copy': '' }} /> : <span className="muted">{t('sar.no_structure')}</span>}</td>
+                <td>{row.smiles ? <Structure row={row} review={calls.reviewPath({ ...row, doc_id: docId, doc_type: sar.doc_type })} /> : <span className="muted">{t('sar.no_structure')}</span>}</td>
                 {sar.columns.map((c) => {
                   const acts = row.activities.filter((a) => keyOf(a) === c.key);
                   return (
                     <td key={c.key}>
                       {acts.map((a) => (
-                        <Link key={a.id} href={calls.viewerPath(a.doc_id, a.page)} title={a.page ? t('sar.page', { page: a.page }) : undefined}>{cell(a)}</Link>
+                        <Link key={a.id} href={calls.viewerPath({ ...a, doc_type: sar.doc_type })} title={a.page ? t('sar.page', { page: a.page }) : undefined}>{cell(a)}</Link>
                       ))}
                     </td>
                   );

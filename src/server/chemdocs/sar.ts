@@ -70,7 +70,7 @@ export async function sarTable(db: Db, viewer: Viewer, docId: string): Promise<S
       activities: acts,
     };
   });
-  return { doc_id: doc.id, title: doc.title, columns, rows, unlabelled };
+  return { doc_id: doc.id, doc_type: doc.type, title: doc.title, columns, rows, unlabelled };
 }
 
 /** A column's header: "CDK2 IC50 (nM)", "% inhibition at 10 μM". */

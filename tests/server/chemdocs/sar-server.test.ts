@@ -206,7 +206,8 @@ describe('the SAR table of a document', () => {
   it('lists each label with its structure and activities', async () => {
     const res = await owner.get<SarResult>(`${KB}/doc/${pdfId}/sar`);
     expect(res.status).toBe(200);
-    const { rows, columns } = res.body.data;
+    const { rows, columns, doc_type } = res.body.data;
+    expect(doc_type).toBe(1); // a PDF: the viewer opens it as pages, not as a picture
     expect(rows.map((r) => [r.label, r.smiles !== null, r.mol_key?.startsWith(sdfId) ?? false])).toEqual([
       ['12a', true, true],
       ['12b', true, true],
