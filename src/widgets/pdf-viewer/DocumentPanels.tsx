@@ -1,5 +1,8 @@
 // What sits beside or instead of the pages: the outline, the parsed markdown, an image document.
-import { useEffect, useLayoutEffect, useRef, type MouseEvent as ReactMouseEvent } from 'react';
+import { signal } from '@preact/signals-core';
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import type { StructureReview } from '../../core/structure-review';
+import type { DocStructure } from '../../core/structures-api';
 import type { OutlineNode, ViewerModel } from '../../core/viewer-model';
 import { useT } from '../shared/host-context';
 import type { PdfDocument } from './document-source';
@@ -7,6 +10,11 @@ import type { PageLabels } from './PdfPage';
 import { useValue } from './use-value';
 
 type Model = ViewerModel<PdfDocument>;
+
+// What an image without a review shows: no structures.
+const NO_STRUCTURES = signal<readonly DocStructure[]>([]);
+const SHOWN = signal(false);
+const NONE = signal<DocStructure | null>(null);
 
 function OutlineList({ nodes, onGo }: { nodes: OutlineNode[]; onGo: (dest: OutlineNode['dest']) => void }) {
   return (
@@ -70,11 +78,25 @@ export function MarkdownPanel({ model, labels }: { model: Model; labels: PageLab
   );
 }
 
-/** An image document, fitted to the width or at the zoom chosen (width set through CSSOM: no inline style attribute). */
-export function ImageView({ model, src, title }: { model: Model; src: string; title: string }) {
+/** A structure's box in the image's pixels (origin bottom-left) as a rectangle over the shown image, in CSS pixels. */
+function imageRect(img: HTMLImageElement, bbox: readonly [number, number, number, number]) {
+  const k = img.clientWidth / Math.max(1, img.naturalWidth);
+  const [x0, y0, x1, y1] = bbox;
+  return { left: img.offsetLeft + x0 * k, top: img.offsetTop + (img.naturalHeight - y1) * k, width: (x1 - x0) * k, height: (y1 - y0) * k };
+}
+
+/**
+ * An image document, fitted to the width or at the zoom chosen (width set through CSSOM: no inline
+ * style attribute), with the boxes of the structures recognised in it (their review opens beside).
+ */
+export function ImageView({ model, src, title, review, labels }: { model: Model; src: string; title: string; review?: StructureReview | null; labels: PageLabels }) {
   const t = useT('pdfViewer');
   const scale = useValue(model.$imageScale);
+  const structures = useValue(review?.$structures ?? NO_STRUCTURES);
+  const shown = useValue(review?.$shown ?? SHOWN);
+  const selected = useValue(review?.$selected ?? NONE);
   const img = useRef<HTMLImageElement>(null);
+  const [layout, setLayout] = useState(0);
   useLayoutEffect(() => {
     const el = img.current;
     if (!el) return;
@@ -85,10 +107,44 @@ export function ImageView({ model, src, title }: { model: Model; src: string; ti
       el.style.setProperty('width', `${scale * 100}%`);
       el.style.setProperty('max-width', 'none');
     }
+    setLayout((n) => n + 1);
   }, [scale]);
+  // The boxes follow the image's size: on load, on zoom and when the viewer is resized.
+  useEffect(() => {
+    const el = img.current;
+    if (!el) return;
+    const again = () => setLayout((n) => n + 1);
+    el.addEventListener('load', again);
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(again) : null;
+    observer?.observe(el);
+    return () => {
+      el.removeEventListener('load', again);
+      observer?.disconnect();
+    };
+  }, []);
+  const [boxes, setBoxes] = useState<{ s: DocStructure; rect: ReturnType<typeof imageRect> }[]>([]);
+  useLayoutEffect(() => {
+    const el = img.current;
+    setBoxes(shown && el?.complete && el.naturalWidth ? structures.map((s) => ({ s, rect: imageRect(el, s.bbox) })) : []);
+  }, [structures, shown, layout]);
   return (
-    <div part="image-view" tabIndex={0} className="flex-1 overflow-auto p-4 bg-line">
+    <div part="image-view" tabIndex={0} className="relative flex-1 overflow-auto p-4 bg-line">
       <img ref={img} part="image" src={src} alt={t('image_alt', { title })} className="block mx-auto bg-white" />
+      {boxes.map(({ s, rect }) => (
+        <button
+          key={s.id}
+          type="button"
+          part={s.id === selected?.id ? 'structure-box structure-box-selected' : 'structure-box'}
+          data-structure-id={s.id}
+          data-corrected={s.corrected_at ? 'true' : 'false'}
+          aria-label={labels.structure(s.label)}
+          aria-pressed={s.id === selected?.id}
+          title={labels.structure(s.label)}
+          className={`csai-pdf-structure absolute ${s.id === selected?.id ? 'is-selected' : ''}`}
+          style={{ left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` }}
+          onClick={() => review?.select(s.id)}
+        />
+      ))}
     </div>
   );
 }

@@ -78,7 +78,9 @@ export function PdfViewer(props: PdfViewerProps) {
   }, [model, root, apiOrigin, client, docId, downloadUrl, ifImg]);
   const load = useValue(model.$load);
   const isPdf = load.state === 'pdf';
-  useEffect(() => (review && isPdf && docId ? review.load(docId) : undefined), [review, isPdf, docId]);
+  const isImage = load.state === 'image';
+  const picture = useMemo(() => (load.state === 'image' ? { image: load.src } : null), [load]);
+  useEffect(() => (review && (isPdf || isImage) && docId ? review.load(docId) : undefined), [review, isPdf, isImage, docId]);
   // `structure-id` opens that structure's review (a figure hit of the molecule search).
   useEffect(() => {
     if (review && structureId !== undefined) review.select(structureId);
@@ -135,7 +137,10 @@ export function PdfViewer(props: PdfViewerProps) {
           {t('not_pdf')}
         </p>
       ) : load.state === 'image' ? (
-        <ImageView model={model} src={load.src} title={record?.title ?? ''} />
+        <div className="csai-pdf-body flex flex-1 min-h-0">
+          <ImageView model={model} src={load.src} title={record?.title ?? ''} review={review} labels={labels} />
+          {review && picture && <StructurePanel model={model} review={review} document={picture} />}
+        </div>
       ) : (
         <div className="csai-pdf-body flex flex-1 min-h-0">
           <OutlinePanel model={model} />

@@ -24,8 +24,30 @@ const SHARED_ATTRIBUTES = ['api-base', 'lang', 'theme', 'accent', 'radius'];
 
 const btn = 'inline-flex items-center justify-center h-8 px-3 rounded-csai border border-line bg-surface text-ink text-sm hover:border-accent focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:opacity-50';
 
-/** The drawing as the page shows it: the page rendered by pdf.js into a canvas the size of the box. */
-function DrawingCrop({ document, structure }: { document: PdfDocument; structure: DocStructure }) {
+/** What the structures were read from: a PDF's pages, or an image document (its data URL). */
+export type DrawingSource = PdfDocument | { image: string };
+
+/** Draws the box of an image (its pixels, origin bottom-left) into the canvas, CROP_WIDTH wide at most. */
+async function cropImage(canvas: HTMLCanvasElement, src: string, bbox: readonly [number, number, number, number]): Promise<void> {
+  const picture = new Image();
+  picture.src = src;
+  await picture.decode();
+  const margin = CROP_MARGIN * Math.max(1, (bbox[2] - bbox[0]) / CROP_WIDTH);
+  const x = Math.max(0, bbox[0] - margin);
+  const y = Math.max(0, picture.naturalHeight - bbox[3] - margin);
+  const w = Math.min(picture.naturalWidth - x, bbox[2] - bbox[0] + 2 * margin);
+  const h = Math.min(picture.naturalHeight - y, bbox[3] - bbox[1] + 2 * margin);
+  const scale = Math.min(4, CROP_WIDTH / Math.max(1, w));
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.max(1, Math.floor(w * scale * ratio));
+  canvas.height = Math.max(1, Math.floor(h * scale * ratio));
+  canvas.style.width = `${w * scale}px`;
+  canvas.style.height = `${h * scale}px`;
+  canvas.getContext('2d')?.drawImage(picture, x, y, w, h, 0, 0, canvas.width, canvas.height);
+}
+
+/** The drawing as the document shows it: the page rendered by pdf.js (or the image) into a canvas the size of the box. */
+function DrawingCrop({ document, structure }: { document: DrawingSource; structure: DocStructure }) {
   const t = useT('pdfViewer');
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const { page: pageNumber, bbox } = structure;
@@ -36,6 +58,11 @@ function DrawingCrop({ document, structure }: { document: PdfDocument; structure
     let task: { cancel(): void } | undefined;
     void (async () => {
       try {
+        if ('image' in document) {
+          await cropImage(canvas, document.image, bbox);
+          if (live) canvas.setAttribute('data-rendered', 'true');
+          return;
+        }
         const page = await document.pdf.getPage(pageNumber);
         if (!live) return;
         const box: [number, number, number, number] = [bbox[0] - CROP_MARGIN, bbox[1] - CROP_MARGIN, bbox[2] + CROP_MARGIN, bbox[3] + CROP_MARGIN];
@@ -91,7 +118,7 @@ function useChemEditor(onSmiles: (smiles: string) => void) {
 }
 
 /** The structure open for review, beside the pages; null when none is. */
-export function StructurePanel({ model, review, document }: { model: Model; review: StructureReview; document: PdfDocument }) {
+export function StructurePanel({ model, review, document }: { model: Model; review: StructureReview; document: DrawingSource }) {
   const t = useT('pdfViewer');
   const { host, lang } = useHost();
   const structure = useValue(review.$selected);

@@ -196,8 +196,8 @@ function StructuresToggle({ model, review }: { model: Model; review: StructureRe
   const t = useT('pdfViewer');
   const structures = useValue(review.$structures);
   const shown = useValue(review.$shown);
-  const pdf = useValue(model.$load).state === 'pdf';
-  if (!pdf || structures.length === 0) return null;
+  const state = useValue(model.$load).state;
+  if ((state !== 'pdf' && state !== 'image') || structures.length === 0) return null;
   const name = t('structures', { count: structures.length });
   return (
     <button type="button" part="structures-toggle" className={`${btn} gap-1 ${pressed(shown)}`} aria-pressed={shown} aria-label={name} title={shown ? t('structures_hide') : t('structures_show')} onClick={review.toggleShown}>

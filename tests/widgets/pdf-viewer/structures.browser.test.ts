@@ -40,7 +40,27 @@ interface Call {
   body: unknown;
 }
 
-/** The API: document d1 (fduthesis-en.pdf) and its structures. */
+/**
+ * An image document's picture: 800 × 600 white pixels with a black ring (the "drawing") whose box,
+ * in the image's pixels with the origin bottom-left, is RING.
+ */
+const RING: [number, number, number, number] = [100, 300, 300, 500];
+const picture = (() => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 800;
+  canvas.height = 600;
+  const g = canvas.getContext('2d')!;
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, 800, 600);
+  g.strokeStyle = '#000';
+  g.lineWidth = 8;
+  g.beginPath();
+  g.arc(200, 200, 90, 0, 2 * Math.PI); // top-down centre (200, 200): RING bottom-up
+  g.stroke();
+  return canvas.toDataURL('image/png');
+})();
+
+/** The API: document d1 (fduthesis-en.pdf), image document d2 (the picture above) and their structures. */
 function fakeApi(structures: Structure[]) {
   const calls: Call[] = [];
   const original = globalThis.fetch;
@@ -53,6 +73,9 @@ function fakeApi(structures: Structure[]) {
     if (path === '/api/v1/knowledge_base/doc/d1') return okJson(record);
     if (path === '/api/v1/knowledge_base/download/d1') return realFetch(`${DOCS}/fduthesis-en.pdf`);
     if (path === '/api/v1/knowledge_base/doc/d1/structures') return okJson({ structures });
+    if (path === '/api/v1/knowledge_base/doc/d2') return okJson({ ...record, docId: 'd2', title: '扫描.png', type: 3, download_url: '/api/v1/knowledge_base/download/d2', download_key: 'd2' });
+    if (path === '/api/v1/knowledge_base/get_img/d2') return okJson({ docId: 'd2', mime: 'image/png', img_base64: picture.split(',')[1] });
+    if (path === '/api/v1/knowledge_base/doc/d2/structures') return okJson({ structures });
     const put = /^\/api\/v1\/knowledge_base\/doc\/d1\/structures\/(\d+)$/.exec(path);
     if (put && method === 'PUT') {
       const smiles = (body as { smiles?: string }).smiles ?? '';
@@ -223,5 +246,42 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     await waitLong(() => calls.some((c) => c.path.endsWith('/structures')), 'the structures asked for');
     expect(part(el, 'structures-toggle')).to.equal(null);
     expect(boxes(el)).to.have.length(0);
+  });
+
+  it('draws the structures of an image document over the picture and opens their review with the drawing cropped from it', async () => {
+    const { el } = await open('doc-id="d2"', [structure(21, 1, RING, 'C1CCCCC1', '3')]);
+    const img = await waitLong(() => {
+      const i = part(el, 'image') as HTMLImageElement | null;
+      return i?.complete && i.naturalWidth > 0 && i;
+    }, 'the picture');
+    const ring = await waitLong(() => el.shadowRoot?.querySelector<HTMLElement>('[data-structure-id="21"]'), 'the box over the picture');
+    // Where the box is: the ring's pixels at the picture's shown scale.
+    const k = img.getBoundingClientRect().width / 800;
+    const ir = img.getBoundingClientRect();
+    const br = ring.getBoundingClientRect();
+    expect(br.left - ir.left).to.be.closeTo(100 * k, 1);
+    expect(br.top - ir.top).to.be.closeTo((600 - 500) * k, 1);
+    expect(br.width).to.be.closeTo(200 * k, 1);
+    expect(br.height).to.be.closeTo(200 * k, 1);
+    expect(part(el, 'structures-toggle')!.getAttribute('aria-label')).to.equal('识别的结构（1）');
+    ring.click();
+    await waitLong(() => part(el, 'structure-panel'), 'the review panel');
+    expect(part(el, 'structure-smiles')!.textContent).to.equal('C1CCCCC1');
+    // The crop: the ring's box of the picture (square), with ink in it.
+    const crop = part(el, 'structure-drawing') as HTMLCanvasElement;
+    await waitLong(() => crop.dataset.rendered === 'true', 'the crop drawn');
+    expect(crop.width / crop.height).to.be.closeTo(1, 0.05);
+    const pixels = crop.getContext('2d')!.getImageData(0, 0, crop.width, crop.height).data;
+    let ink = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 100) ink++;
+    expect(ink).to.be.greaterThan(crop.width * 2);
+    // Zoomed in, the box follows the picture.
+    const before = ir.width;
+    part(el, 'zoom-in')!.click();
+    await waitLong(() => {
+      const shown = img.getBoundingClientRect().width;
+      const now = el.shadowRoot!.querySelector<HTMLElement>('[data-structure-id="21"]')!.getBoundingClientRect();
+      return Math.abs(shown - before) > 10 && Math.abs(now.width - (200 * shown) / 800) < 1;
+    }, 'the box zoomed with the picture');
   });
 });
