@@ -344,7 +344,9 @@ export type DockingBatch = z.infer<typeof dockingBatch>;
 /** The docking tool's input: one molecule (`smiles`) or a batch (`ligands`, 2–50). */
 export const dockingToolInput = dockingSubmitInput.extend({
   smiles: dockingSubmitInput.shape.smiles.optional().describe('要对接的一个分子的 SMILES；对接一批分子时改用 ligands'),
-  ligands: batchLigands.optional().describe('一次对接一批分子（最多 50 个，每个为 {smiles, name}），得到按打分排序的表格；与 smiles 二选一'),
+  ligands: batchLigands.optional().describe('一次对接一批分子（最多 50 个，每个为 {smiles, name}），得到按打分排序的表格；与 smiles、molecule_ids、search 四者选一'),
+  molecule_ids: dockingBatchInput.shape.molecule_ids,
+  search: dockingBatchInput.shape.search,
 });
 export type DockingToolInput = z.infer<typeof dockingToolInput>;
 

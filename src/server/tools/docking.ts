@@ -101,15 +101,16 @@ export const dockingSubmitTool = defineTool('docking_submit', (services): Tool<D
   input: dockingToolInput,
   output: dockingSubmitOutput,
   description:
-    '提交分子对接任务（AutoDock Vina）：把一个 SMILES 分子（smiles）或一批最多 50 个分子（ligands）对接到知识库中某个 PDB 结构的口袋里。盒子取自结构中的参考配体（默认第一个配体）、指定残基，或给出中心与尺寸。任务在后台运行，立即返回任务（或批次）id；用 task_query 查看进度与结果，批次给出按打分排序的表格。',
+    '提交分子对接任务（AutoDock Vina）：把一个 SMILES 分子（smiles）或一批最多 50 个分子（ligands；或分子检索结果的 molecule_ids；或一次分子检索 search 找到的全部分子）对接到知识库中某个 PDB 结构的口袋里。盒子取自结构中的参考配体（默认第一个配体）、指定残基，或给出中心与尺寸。任务在后台运行，立即返回任务（或批次）id；用 task_query 查看进度与结果，批次给出按打分排序的表格。',
   availability: () => availability(services.tasks),
   timeoutMs: 120_000,
   async run(input, ctx) {
     if (!services.tasks) throw new ToolInputError('本服务器未启动后台任务服务');
-    const { smiles, ligands, ligand_name, ...settings } = input;
-    if (ligands && smiles) throw new ToolInputError('smiles 与 ligands 只能给出其中一个：对接一个分子用 smiles，对接一批分子用 ligands');
-    if (ligands) return { batch: await services.tasks.submitBatch(ctx.viewer, { ...settings, ligands }, ctx.docIds).catch(asToolError) };
-    if (!smiles) throw new ToolInputError('请提供要对接分子的 SMILES（smiles），或一批分子（ligands）');
+    const { smiles, ligands, molecule_ids, search, ligand_name, ...settings } = input;
+    const batch = ligands ?? molecule_ids ?? search;
+    if (batch && smiles) throw new ToolInputError('smiles 与 ligands（或 molecule_ids、search）只能给出其中一个：对接一个分子用 smiles，对接一批分子用 ligands、分子检索结果的 molecule_ids 或一次分子检索 search');
+    if (batch) return { batch: await services.tasks.submitBatch(ctx.viewer, { ...settings, ligands, molecule_ids, search }, ctx.docIds).catch(asToolError) };
+    if (!smiles) throw new ToolInputError('请提供要对接分子的 SMILES（smiles），或一批分子（ligands、molecule_ids 或 search）');
     const task = await services.tasks.submit(ctx.viewer, { ...settings, smiles, ligand_name }, ctx.docIds).catch(asToolError);
     return { task };
   },

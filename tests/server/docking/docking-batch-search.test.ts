@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockingBatch, DockingTask } from '../../../src/contract/docking';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
@@ -156,4 +158,40 @@ describe('batch docking from a molecule search', () => {
     expect(his.status).toBe(400);
     expect(his.body.message).toBe(`有 1 个分子不存在或你无权读取（id：${benzoic}），整批未提交`);
   }, 180_000);
+
+  it('offers the same through the docking_submit tool: molecule_ids from a search, or the search itself', async () => {
+    const token = (await alice.client.post<{ token: string }>('/api/v1/auth/tokens', { name: '检索对接' })).body.data.token;
+    const mcp = new McpClient({ name: 'csai-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const text = (r: Awaited<ReturnType<McpClient['callTool']>>) => (r.content as Array<{ text: string }>)[0]!.text;
+    try {
+      const ids = idsOf(aliceSdf);
+      const byIds = await mcp.callTool({ name: 'docking_submit', arguments: { ...SETTINGS, molecule_ids: [ids.get('salicylic acid')!, ids.get('diphenhydramine HCl')!] } });
+      expect(byIds.isError, text(byIds)).toBe(false);
+      const batch = (byIds.structuredContent as { batch: DockingBatch }).batch;
+      expect(batch.entries.map((e) => [e.name, e.smiles])).toEqual([
+        ['salicylic acid', 'O=C(O)c1ccccc1O'],
+        ['diphenhydramine HCl', DIPHENHYDRAMINE],
+      ]);
+      await alice.client.post(`${TASKS}/batches/${batch.id}/cancel`);
+
+      const bySearch = await mcp.callTool({ name: 'docking_submit', arguments: { ...SETTINGS, search: { query: 'OC(=O)c1ccccc1', mode: 'substructure' } } });
+      expect(bySearch.isError, text(bySearch)).toBe(false);
+      const found = (bySearch.structuredContent as { batch: DockingBatch }).batch;
+      expect(found.entries.map((e) => e.name).sort()).toEqual(['benzoic acid', 'salicylic acid']);
+      await alice.client.post(`${TASKS}/batches/${found.id}/cancel`);
+
+      // Refused, in Chinese, nothing queued: Bob's molecule, a single SMILES beside a batch.
+      const before = await counts(alice.client);
+      const theirs = await mcp.callTool({ name: 'docking_submit', arguments: { ...SETTINGS, molecule_ids: [[...idsOf(bobSdf).values()][0]!] } });
+      expect(theirs.isError).toBe(true);
+      expect(text(theirs)).toMatch(/^有 1 个分子不存在或你无权读取/);
+      const both = await mcp.callTool({ name: 'docking_submit', arguments: { ...SETTINGS, smiles: 'CCO', molecule_ids: [ids.get('benzoic acid')!] } });
+      expect(both.isError).toBe(true);
+      expect(text(both)).toMatch(/只能给出其中一个/);
+      expect(await counts(alice.client)).toEqual(before);
+    } finally {
+      await mcp.close();
+    }
+  }, 120_000);
 });

@@ -288,7 +288,7 @@ print(json.dumps(out))
 
       const both = await mcp.callTool({ name: 'docking_submit', arguments: { ...SETTINGS, smiles: 'CCO', ligands: [{ smiles: 'CCN' }] } });
       expect(both.isError).toBe(true);
-      expect((both.content as Array<{ text: string }>)[0]!.text).toMatch(/smiles 与 ligands 只能给出其中一个/);
+      expect((both.content as Array<{ text: string }>)[0]!.text).toMatch(/smiles 与 ligands（或 molecule_ids、search）只能给出其中一个/);
       const bad = await mcp.callTool({ name: 'docking_submit', arguments: { ...SETTINGS, ligands: [{ smiles: 'CCO' }, { smiles: 'C1CC(' }] } });
       expect(bad.isError).toBe(true);
       expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(/第 2 个分子：无法解析 SMILES/);
