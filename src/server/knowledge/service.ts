@@ -3,7 +3,7 @@ import { isAnyUniqueViolation } from '../db/dialect';
 import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { randomToken } from '../auth/crypto';
-import { badRequest, conflict, notFound } from '../errors';
+import { DomainError } from '../errors';
 import { jobQueue } from '../jobs/queue';
 import { PARSE_JOB, type ParseJobPayload } from '../parsing/parse-job';
 import { isStale, queueReindex } from '../parsing/reindex';
@@ -171,7 +171,7 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
       try {
         await db.insertInto('kb_folders').values({ id, owner_id: viewer.userId, name, is_public: 0, created_at: t, updated_at: t }).execute();
       } catch (err) {
-        if (isAnyUniqueViolation(err)) throw conflict('知识库名称已存在', 'folder_name_taken');
+        if (isAnyUniqueViolation(err)) throw new DomainError('folder_name_taken', '知识库名称已存在');
         throw err;
       }
       return this.getFolder(viewer, id);
@@ -187,12 +187,12 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
     /** A folder of the viewer's own by exact name (GET get_folder/xxx?folder_name=). */
     async getFolderByName(viewer: Viewer, name: string) {
       const row = await selectFolders(db).where('kb_folders.owner_id', '=', viewer.userId).where('kb_folders.name', '=', name).executeTakeFirst();
-      if (!row) throw notFound('知识库不存在');
+      if (!row) throw new DomainError('not_found', '知识库不存在');
       return folderView(row, viewer.userId);
     },
 
     async updateFolder(viewer: Viewer, folderId: string, change: { name?: string | undefined; is_public?: boolean | undefined }) {
-      if (folderId === QUESTION_FOLDER_ID) throw badRequest('内置的问答文件夹不能修改', 'folder_id');
+      if (folderId === QUESTION_FOLDER_ID) throw new DomainError('invalid_input', '内置的问答文件夹不能修改', 'folder_id');
       await canAccess(db, viewer, { type: 'folder', id: folderId }, 'write');
       try {
         await db
@@ -205,7 +205,7 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
           .where('id', '=', folderId)
           .execute();
       } catch (err) {
-        if (isAnyUniqueViolation(err)) throw conflict('知识库名称已存在', 'folder_name_taken');
+        if (isAnyUniqueViolation(err)) throw new DomainError('folder_name_taken', '知识库名称已存在');
         throw err;
       }
       return this.getFolder(viewer, folderId);
@@ -213,7 +213,7 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
 
     /** Deletes a folder with its documents, their shares and files no one else uses. */
     async deleteFolder(viewer: Viewer, folderId: string) {
-      if (folderId === QUESTION_FOLDER_ID) throw badRequest('内置的问答文件夹不能删除', 'folder_id');
+      if (folderId === QUESTION_FOLDER_ID) throw new DomainError('invalid_input', '内置的问答文件夹不能删除', 'folder_id');
       await canAccess(db, viewer, { type: 'folder', id: folderId }, 'write');
       return serial(async () => {
         const docs = await db.selectFrom('kb_documents').select(['id', 'storage_name']).where('folder_id', '=', folderId).execute();
@@ -300,14 +300,14 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
 
     async markdown(viewer: Viewer, docId: string) {
       const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
-      if (doc.parse_status === 1) throw conflict('文档正在解析中，请稍后再试', 'still_parsing');
-      if (doc.parse_status === 3) throw conflict('文档解析失败，没有可显示的内容', 'parse_failed');
+      if (doc.parse_status === 1) throw new DomainError('still_parsing', '文档正在解析中，请稍后再试');
+      if (doc.parse_status === 3) throw new DomainError('parse_failed', '文档解析失败，没有可显示的内容');
       return { docId, markdown: doc.markdown ?? '' };
     },
 
     async imageBase64(viewer: Viewer, docId: string) {
       const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
-      if (doc.type !== 3) throw badRequest('该文档不是图片', 'id', 'not_an_image');
+      if (doc.type !== 3) throw new DomainError('not_an_image', '该文档不是图片', 'id');
       const bytes = await files.readAll(doc.storage_name);
       return { docId, img_base64: bytes.toString('base64'), mime: doc.mime };
     },
@@ -402,7 +402,7 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
               return { ...file, title };
             }
             // Question files pile up over time: there only the batch itself must be free of repeats.
-            if (batch.has(file.title) || (target !== null && taken.has(file.title))) throw conflict(uploadMessages.duplicateName, 'duplicate_name');
+            if (batch.has(file.title) || (target !== null && taken.has(file.title))) throw new DomainError('duplicate_name', uploadMessages.duplicateName);
             batch.add(file.title);
             return file;
           });
@@ -410,7 +410,7 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
           const t = now();
           const insert = db.transaction().execute(async (tx) => {
             const out = [];
-            // Issue 32 §2: a file uploaded into a question box again (same name, same bytes) is the
+            // A file uploaded into a question box again (same name, same bytes) is the
             // document already there, not a second copy parsed again; one that failed to parse is
             // uploaded anew. (The bytes are stored once anyway: stored names are content addresses.)
             const sameFile = (sha256: string, title: string) => `${sha256}/${title}`;
@@ -477,20 +477,20 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
 
     // ---------- sharing ----------
     async share(viewer: Viewer, resource: { type: 'folder' | 'doc'; id: string }, userIds: string[], departmentIds: string[]) {
-      if (resource.type === 'folder' && resource.id === QUESTION_FOLDER_ID) throw badRequest('内置的问答文件夹不能分享', 'folder_id');
+      if (resource.type === 'folder' && resource.id === QUESTION_FOLDER_ID) throw new DomainError('invalid_input', '内置的问答文件夹不能分享', 'folder_id');
       if (resource.type === 'folder') await canAccess(db, viewer, { type: 'folder', id: resource.id }, 'write');
       else await canAccess(db, viewer, { type: 'doc', id: resource.id }, 'write');
       const users = [...new Set(userIds)].filter((u) => u !== viewer.userId);
       const departments = [...new Set(departmentIds)];
       if (users.length) {
         const found = await db.selectFrom('users').select('id').where('id', 'in', users).where('status', '=', 'active').execute();
-        if (found.length !== users.length) throw badRequest('要分享的用户不存在', 'user_ids');
+        if (found.length !== users.length) throw new DomainError('invalid_input', '要分享的用户不存在', 'user_ids');
       }
       if (departments.length) {
         const found = await db.selectFrom('departments').select('id').where('id', 'in', departments).execute();
-        if (found.length !== departments.length) throw badRequest('要分享的部门不存在', 'department_ids');
+        if (found.length !== departments.length) throw new DomainError('invalid_input', '要分享的部门不存在', 'department_ids');
       }
-      if (!users.length && !departments.length) throw badRequest('不能分享给自己', 'user_ids');
+      if (!users.length && !departments.length) throw new DomainError('invalid_input', '不能分享给自己', 'user_ids');
       const t = now();
       const targets = [
         ...users.map((id) => ({ target_type: 'user' as const, target_id: id })),
@@ -507,13 +507,13 @@ export function knowledgeService(db: Db, files: FileStore, { wake = () => undefi
 
     async cancelShare(viewer: Viewer, shareId: string) {
       const share = await db.selectFrom('kb_shares').selectAll().where('id', '=', shareId).executeTakeFirst();
-      if (!share) throw notFound('分享记录不存在');
+      if (!share) throw new DomainError('not_found', '分享记录不存在');
       // Only the owner of the shared thing may withdraw it; others must not learn it exists.
       const owner =
         share.resource_type === 'folder'
           ? await db.selectFrom('kb_folders').select('owner_id').where('id', '=', share.resource_id).executeTakeFirst()
           : await db.selectFrom('kb_documents').select('owner_id').where('id', '=', share.resource_id).executeTakeFirst();
-      if (owner?.owner_id !== viewer.userId) throw notFound('分享记录不存在');
+      if (owner?.owner_id !== viewer.userId) throw new DomainError('not_found', '分享记录不存在');
       await db.deleteFrom('kb_shares').where('id', '=', shareId).execute();
       return { deleted: 1 };
     },
