@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Lang } from '../i18n';
 import type { Executor } from '../db/database';
 import type { KbDocumentTable, KbFolderTable } from '../db/schema';
-import { forbidden, notFound } from '../errors';
+import { DomainError } from '../errors';
 
 /** What a route wants to do with a thing: look at it, or change it. */
 export type Action = 'read' | 'write';
@@ -10,7 +10,7 @@ export type Resource = { type: 'folder'; id: string } | { type: 'doc'; id: strin
 /** The signed-in user asking. */
 export interface Viewer {
   userId: string;
-  /** The language the user reads (users.language; issue 32 §2): what tools write to them. Chinese when absent. */
+  /** The language the user reads (users.language): the language tools write to them in. Chinese when absent. */
   lang?: Lang;
 }
 
@@ -51,8 +51,8 @@ export async function canAccess(db: Executor, viewer: Viewer, resource: Resource
       .select(folderReadable(viewer.userId).as('readable'))
       .where('id', '=', resource.id)
       .executeTakeFirst();
-    if (!row || !row.readable) throw notFound(FOLDER_NOT_FOUND);
-    if (action === 'write' && row.owner_id !== viewer.userId) throw forbidden('只有知识库的创建者可以修改它');
+    if (!row || !row.readable) throw new DomainError('not_found', FOLDER_NOT_FOUND);
+    if (action === 'write' && row.owner_id !== viewer.userId) throw new DomainError('forbidden', '只有知识库的创建者可以修改它');
     const { readable: _readable, ...folder } = row;
     return folder;
   }
@@ -62,8 +62,8 @@ export async function canAccess(db: Executor, viewer: Viewer, resource: Resource
     .select(docReadable(viewer.userId).as('readable'))
     .where('id', '=', resource.id)
     .executeTakeFirst();
-  if (!row || !row.readable) throw notFound(DOC_NOT_FOUND);
-  if (action === 'write' && row.owner_id !== viewer.userId) throw forbidden('只有文档的上传者可以修改它');
+  if (!row || !row.readable) throw new DomainError('not_found', DOC_NOT_FOUND);
+  if (action === 'write' && row.owner_id !== viewer.userId) throw new DomainError('forbidden', '只有文档的上传者可以修改它');
   const { readable: _readable, ...doc } = row;
   return doc;
 }

@@ -59,7 +59,7 @@ export function accountService({ config, db, secret, notifier }: { config: Confi
   // several nodes over PostgreSQL): a restart or another node is no way round it.
   const cooldowns = sharedCounter(db);
   let codeRequests = 0;
-  // Directory sign-in (issue 14 §4), when LDAP_URL is set.
+  // Directory (LDAP) sign-in, so people use their organisation's account; only when LDAP_URL is set.
   const directory = createDirectory(config);
   // A hash to verify against when the account does not exist, so timing does not reveal it.
   const decoyHash = hashPassword('decoy-password-1', config.CSAI_PASSWORD_COST);
@@ -103,7 +103,7 @@ export function accountService({ config, db, secret, notifier }: { config: Confi
         });
       } catch (err) {
         if (!isUniqueViolation(err, 'users', ['email', 'phone'])) throw err;
-        // Issue 16 #8: the answer is the same as for a new account, so sign-up does not tell anyone
+        // The answer is the same as for a new account, so sign-up does not tell anyone
         // which addresses are registered; the owner is told by mail instead (a pending account gets
         // a fresh activation link).
         await db.transaction().execute(async (trx) => {

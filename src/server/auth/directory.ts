@@ -24,7 +24,7 @@ export type DirectoryResult =
   | { kind: 'not_found' }
   | { kind: 'unavailable'; detail: string };
 
-/** Directory sign-in (issue 14 §4): search for the typed account, then bind as the entry found with the typed password. */
+/** Directory (LDAP) sign-in: search for the typed account, then bind as the entry found with the typed password. */
 export interface Directory {
   authenticate(account: string, password: string): Promise<DirectoryResult>;
 }

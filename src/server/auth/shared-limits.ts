@@ -5,7 +5,7 @@ import type { Executor } from '../db/database';
 
 /**
  * Rate limits and cooldowns counted in the database (table rate_limits, migration 0023), so that
- * several app nodes over one PostgreSQL count one client's requests together (issue 14 §3). A
+ * several app nodes over one PostgreSQL count one client's requests together. A
  * fixed window per key, as @fastify/rate-limit's in-memory store counts; a single SQLite process
  * keeps the in-memory store (no write per request). Spent rows are swept by node-lease.ts.
  */

@@ -4,7 +4,7 @@ import type { Db, Executor } from '../db/database';
 import { now } from '../db/database';
 import { lockForTransaction } from '../db/dialect';
 import { randomToken } from '../auth/crypto';
-import { AppError, notFound } from '../errors';
+import { DomainError } from '../errors';
 import type { Viewer } from '../access/access';
 import { likePattern, pageOf } from '../knowledge/documents';
 import { answerEventStore } from '../answering/events';
@@ -59,13 +59,13 @@ interface ListArgs {
  */
 export async function canAccessChannel(db: Executor, viewer: Viewer, channelId: string) {
   const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-  if (!row || row.user_id !== viewer.userId) throw notFound(CHANNEL_NOT_FOUND);
+  if (!row || row.user_id !== viewer.userId) throw new DomainError('not_found', CHANNEL_NOT_FOUND);
   return row;
 }
 
 export async function canAccessQuestion(db: Executor, viewer: Viewer, questionId: string) {
   const row = await db.selectFrom('questions').selectAll().where('id', '=', questionId).executeTakeFirst();
-  if (!row || row.user_id !== viewer.userId) throw notFound(QUESTION_NOT_FOUND);
+  if (!row || row.user_id !== viewer.userId) throw new DomainError('not_found', QUESTION_NOT_FOUND);
   return row;
 }
 
@@ -169,7 +169,7 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
           .where('user_id', '=', viewer.userId)
           .where('status', '=', 'queued')
           .executeTakeFirstOrThrow();
-        if (Number(waiting.n) >= MAX_QUEUED_PER_USER) throw new AppError(429, 'too_many_queued', `排队中的问题已有${MAX_QUEUED_PER_USER}个，请等待前面的回答完成后再提问`);
+        if (Number(waiting.n) >= MAX_QUEUED_PER_USER) throw new DomainError('too_many_queued', `排队中的问题已有${MAX_QUEUED_PER_USER}个，请等待前面的回答完成后再提问`);
         await tx
           .insertInto('questions')
           .values({
@@ -261,7 +261,7 @@ export function channelService(db: Db, knowledge: KnowledgePort, answers: Answer
       await canAccessQuestion(db, viewer, questionId);
       await answers.stop(questionId);
       const row = await db.selectFrom('questions').select('status').where('id', '=', questionId).executeTakeFirst();
-      if (!row) throw notFound(QUESTION_NOT_FOUND);
+      if (!row) throw new DomainError('not_found', QUESTION_NOT_FOUND);
       return { question_id: questionId, status: row.status };
     },
 

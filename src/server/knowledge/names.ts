@@ -6,7 +6,7 @@ export const MAX_TITLE_LENGTH = 1000;
 /**
  * The title stored for an uploaded file: the client's name as given, minus control characters
  * (NUL and other C0/C1 codes cannot travel in a header and mean nothing in a name) and invisible
- * formatting (bidi overrides, zero-width characters: a name must show what it is, issue 16 #6).
+ * formatting (bidi overrides, zero-width characters: a name must show what it is).
  * Path separators stay: the title is only ever data, never a path.
  */
 export const cleanTitle = (raw: string): string => plainName(raw);

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { DomainError } from '../errors';
 
 /** The most text one translation sends to the model (about 10–15 pages of a paper). */
 export const MAX_TRANSLATE_CHARS = 20_000;
@@ -35,7 +35,7 @@ export function translator(config: TranslatorConfig) {
     /** `signal`: the caller went away; the model is stopped. */
     async translate(text: string, target: keyof typeof LANGUAGE, signal?: AbortSignal): Promise<{ translation: string; truncated: boolean; model: string }> {
       if (!config.baseURL || !config.model) {
-        throw new AppError(503, 'llm_not_configured', '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置');
+        throw new DomainError('llm_not_configured', '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置');
       }
       const truncated = text.length > MAX_TRANSLATE_CHARS;
       const source = truncated ? text.slice(0, MAX_TRANSLATE_CHARS) : text;
@@ -54,8 +54,8 @@ export function translator(config: TranslatorConfig) {
       let translation = '';
       let model = config.model;
       const stopped = () => {
-        if (idle) return new AppError(502, 'llm_failed', `语言模型超过 ${quietFor(config.timeoutMs)}没有输出，翻译失败，请稍后重试`);
-        if (signal?.aborted) return new AppError(499, 'aborted', '翻译已取消');
+        if (idle) return new DomainError('llm_failed', `语言模型超过 ${quietFor(config.timeoutMs)}没有输出，翻译失败，请稍后重试`);
+        if (signal?.aborted) return new DomainError('aborted', '翻译已取消');
         return undefined;
       };
       try {
@@ -84,7 +84,7 @@ export function translator(config: TranslatorConfig) {
           translation += chunk.choices[0]?.delta?.content ?? '';
         }
       } catch (err) {
-        throw stopped() ?? new AppError(502, 'llm_failed', `语言模型服务出错，翻译失败：${err instanceof Error ? err.message.slice(0, 200) : '未知错误'}`);
+        throw stopped() ?? new DomainError('llm_failed', `语言模型服务出错，翻译失败：${err instanceof Error ? err.message.slice(0, 200) : '未知错误'}`);
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener('abort', stop);
@@ -93,7 +93,7 @@ export function translator(config: TranslatorConfig) {
       const cut = stopped();
       if (cut) throw cut;
       translation = translation.trim();
-      if (!translation) throw new AppError(502, 'llm_failed', '语言模型没有返回译文，请稍后重试');
+      if (!translation) throw new DomainError('llm_failed', '语言模型没有返回译文，请稍后重试');
       return { translation, truncated, model };
     },
   };

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { AppError } from '../errors';
+import { DomainError } from '../errors';
 import type { Viewer } from '../access/access';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
@@ -41,7 +41,7 @@ export async function checkWebQuota(db: Db, userId: string, quota: WebQuota, add
   const files = Number(row.files) + (adding ? 1 : 0);
   const bytes = Number(row.bytes) + adding;
   if (files > quota.files || bytes > quota.bytes || (!adding && (files >= quota.files || bytes >= quota.bytes))) {
-    throw new AppError(403, 'web_docs_quota', `你从网页保存的文档已达上限（共 ${Math.round(quota.bytes / 2 ** 20)} MB 或 ${quota.files} 个），请先在知识库中删除不再需要的网页文档后再保存`);
+    throw new DomainError('web_docs_quota', `你从网页保存的文档已达上限（共 ${Math.round(quota.bytes / 2 ** 20)} MB 或 ${quota.files} 个），请先在知识库中删除不再需要的网页文档后再保存`);
   }
 }
 
@@ -62,7 +62,7 @@ export async function saveWebDocument(kb: KnowledgeService, files: FileStore, vi
   const staged = await files.stage(Readable.from([doc.body]));
   if (!contentMatches(kind, staged.head) || staged.size === 0) {
     await files.discard(staged);
-    throw new AppError(422, 'not_a_pdf', kind === 'pdf' ? '该链接返回的不是 PDF 文件（可能需要登录或付费才能下载）' : '网页内容无法保存');
+    throw new DomainError('not_a_pdf', kind === 'pdf' ? '该链接返回的不是 PDF 文件（可能需要登录或付费才能下载）' : '网页内容无法保存');
   }
   const result = await kb.addDocuments(viewer, folderId, [{ title, kind, staged, source: { url: doc.url, fetchedAt: doc.fetchedAt } }]);
   const saved = result.name_id[0]!;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import { conflict } from '../errors';
+import { DomainError } from '../errors';
 import { canAccess, docReadable, folderReadable, type Viewer } from '../access/access';
 import { hybridSearch, type HybridOptions } from './fusion';
 import { questionMessages } from '../../contract/channel';
@@ -45,11 +45,11 @@ export function knowledgePort(db: Db, retrieval: HybridOptions = {}): KnowledgeP
       for (const id of new Set(kbIds)) await canAccess(db, viewer, { type: 'folder', id }, 'read');
       const picked = [];
       for (const id of new Set(kbDocIds)) picked.push(await canAccess(db, viewer, { type: 'doc', id }, 'read'));
-      if (files.some((d) => d.parse_status === 1)) throw conflict(questionMessages.fileParsing, 'file_parsing');
+      if (files.some((d) => d.parse_status === 1)) throw new DomainError('file_parsing', questionMessages.fileParsing);
       const parsingInKb = kbIds.length
         ? await db.selectFrom('kb_documents').select('id').where('folder_id', 'in', kbIds).where('parse_status', '=', 1).limit(1).executeTakeFirst()
         : undefined;
-      if (parsingInKb || picked.some((d) => d.parse_status === 1)) throw conflict(questionMessages.knowledgeParsing, 'knowledge_parsing');
+      if (parsingInKb || picked.some((d) => d.parse_status === 1)) throw new DomainError('knowledge_parsing', questionMessages.knowledgeParsing);
     },
 
     async documentsOf(viewer, { docIds, kbIds, kbDocIds }) {

@@ -6,7 +6,6 @@ import {
   apiTokenBody,
   apiTokenIdParams,
   createdApiToken,
-  MAX_API_TOKENS,
   languageBody,
   otpVerifyBody,
   resetPasswordBody,
@@ -17,15 +16,13 @@ import {
   userInfo,
 } from '../../contract/auth';
 import { errorResponses, ok as okSchema } from '../../contract/envelope';
-import type { FastifyRequest } from 'fastify';
-import { accountKey, usersRepo } from '../auth/accounts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { accountKey, type User } from '../auth/accounts';
 import { accountService, DIRECTORY_PASSWORD_NOTE } from '../auth/account-service';
-import { sessionsRepo } from '../auth/sessions';
-import { AppError, badRequest, forbidden, notFound } from '../errors';
-import { apiTokensRepo } from '../auth/api-tokens';
+import { sessionService } from '../auth/session-service';
+import { tokenService } from '../auth/token-service';
+import { AppError } from '../errors';
 import { ok, type App, type Services } from './types';
-
-const HOUR = 3600_000;
 
 const empty = okSchema(z.null());
 const withUser = okSchema(userInfo);
@@ -52,22 +49,18 @@ const tooMany = () => new AppError(429, 'rate_limited', '请求过于频繁，�
 /** Sign-up, activation, password and code sign-in, reset, sign-out and the current user. */
 export default async function authRoutes(app: App, { config, db, secret, notifier }: Services) {
   const accounts = accountService({ config, db, secret, notifier });
-  const users = usersRepo(db);
-  const sessions = sessionsRepo(db);
-  const ttlMs = config.CSAI_SESSION_TTL_HOURS * HOUR;
+  const sessions = sessionService({ db, ttlHours: config.CSAI_SESSION_TTL_HOURS });
+  const apiTokens = tokenService(db);
   /** Delivers queued messages after commit; a failure is logged, never an unhandled rejection. */
   const deliver = (req: FastifyRequest) => {
     accounts.flush().catch((err: unknown) => req.log.error({ err }, 'message delivery failed'));
   };
 
-  /**
-   * Signs a user in: the session this browser held before (if any) is ended and a fresh random
-   * id is issued with a new CSRF token, so no id known before sign-in survives it (no fixation).
-   */
-  const startSession = async (req: FastifyRequest, userId: string) => {
-    const prior = await req.auth();
-    if (prior.kind === 'user' && prior.sessionId) await sessions.revoke(prior.sessionId);
-    return sessions.create(userId, ttlMs, req.headers['user-agent'] ?? null);
+  /** Signs a user in with a fresh session (and, through the cookie, a new CSRF token); returns their info. */
+  const startSession = async (req: FastifyRequest, reply: FastifyReply, user: User) => {
+    const started = await sessions.start(user, await req.auth(), req.headers['user-agent']);
+    reply.setSession(started.sessionId);
+    return started.user;
   };
 
   /**
@@ -110,8 +103,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     preHandler: perAddress(200, 15),
   }, async (req, reply) => {
     const user = await accounts.signIn(req.body.account, req.body.password, req.log);
-    reply.setSession(await startSession(req, user.id));
-    return ok(await users.info(user), '登录成功');
+    return ok(await startSession(req, reply, user), '登录成功');
   });
 
   app.post('/otp/send', {
@@ -131,8 +123,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
     preHandler: perAddress(200, 10),
   }, async (req, reply) => {
     const { user, activated } = await accounts.verifyOtp(req.body.account, req.body.code);
-    reply.setSession(await startSession(req, user.id));
-    return ok(await users.info(user), activated ? '登录成功，账号已激活。如需使用密码登录，请通过“忘记密码”设置密码' : '登录成功');
+    return ok(await startSession(req, reply, user), activated ? '登录成功，账号已激活。如需使用密码登录，请通过“忘记密码”设置密码' : '登录成功');
   });
 
   app.post('/forgot-password', {
@@ -157,8 +148,7 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
   app.post('/sign-out', {
     schema: { tags, summary: 'End this session', response: { 200: empty, ...errorResponses } },
   }, async (req, reply) => {
-    const auth = await req.auth();
-    if (auth.kind === 'user' && auth.sessionId) await sessions.revoke(auth.sessionId);
+    await sessions.end(await req.auth());
     reply.setSession(null);
     return ok(null, '登出成功');
   });
@@ -173,69 +163,37 @@ export default async function authRoutes(app: App, { config, db, secret, notifie
 
   app.get('/me', {
     schema: { tags, summary: 'The signed-in user (SPEC §3 user info)', response: { 200: withUser, ...errorResponses } },
-  }, async (req) => {
-    const { userId } = await req.requireUser();
-    const user = await users.byId(userId);
-    if (!user) throw new AppError(401, 'session_invalid', 'Signature verification failed');
-    return ok(await users.info(user));
-  });
+  }, async (req) => ok(await sessions.profile((await req.requireUser()).userId)));
 
-  // Issue 32 §2: the interface language chosen in the user menu, kept for the user's next visit.
+  // The interface language chosen in the user menu, kept so the next visit opens in it.
   app.put('/me/language', {
     schema: { tags, summary: 'Remember the interface language (zh or en) of the signed-in user', body: languageBody, response: { 200: withUser, ...errorResponses } },
-  }, async (req) => {
-    const { userId } = await req.requireUser();
-    await users.setLanguage(userId, req.body.language);
-    const user = await users.byId(userId);
-    if (!user) throw new AppError(401, 'session_invalid', 'Signature verification failed');
-    return ok(await users.info(user), '修改成功');
-  });
+  }, async (req) => ok(await sessions.setLanguage((await req.requireUser()).userId, req.body.language), '修改成功'));
 
   // The site's page-load check: 200 for everyone, so a signed-out visitor's first load shows no
   // failed request (browsers log every 4xx in the console). /me keeps the 401 of DESIGN §3.
   app.get('/session', {
     schema: { tags, summary: 'Who this browser is: the signed-in user, or null and why (never 401)', response: { 200: okSchema(sessionInfo), ...errorResponses } },
-  }, async (req) => {
-    const auth = await req.auth();
-    if (auth.kind !== 'user') return ok({ user: null, state: auth.kind });
-    const user = await users.byId(auth.userId);
-    if (!user) return ok({ user: null, state: 'invalid' as const });
-    return ok({ user: await users.info(user), state: 'signed_in' as const });
-  });
+  }, async (req) => ok(await sessions.state(await req.auth())));
 
   // ---------- personal API tokens (DESIGN §3) ----------
-  const apiTokens = apiTokensRepo(db);
-  /** Tokens are managed by a signed-in person, not by another token (a leaked token cannot mint more). */
-  const tokenOwner = async (req: FastifyRequest) => {
-    const me = await req.requireUser();
-    if (me.tokenId) throw forbidden('API 令牌不能用来管理令牌，请在网页中登录后操作', 'token_not_allowed');
-    return me.userId;
-  };
-  const tokenTags = ['auth'];
-
   app.get('/tokens', {
-    schema: { tags: tokenTags, summary: 'Your API tokens (never the tokens themselves)', response: { 200: okSchema(z.array(apiToken)), ...errorResponses } },
-  }, async (req) => ok(await apiTokens.list(await tokenOwner(req))));
+    schema: { tags, summary: 'Your API tokens (never the tokens themselves)', response: { 200: okSchema(z.array(apiToken)), ...errorResponses } },
+  }, async (req) => ok(await apiTokens.list(await req.requireUser())));
 
   app.post('/tokens', {
     schema: {
-      tags: tokenTags,
+      tags,
       summary: 'Create an API token for Authorization: Bearer; data.token is shown only in this answer',
       body: apiTokenBody,
       response: { 200: okSchema(createdApiToken), ...errorResponses },
     },
-  }, async (req) => {
-    const userId = await tokenOwner(req);
-    if ((await apiTokens.count(userId)) >= MAX_API_TOKENS) throw badRequest(`每人最多${MAX_API_TOKENS}个令牌，请先删除不用的令牌`, 'name', 'too_many_tokens');
-    const { token, row } = await apiTokens.create(userId, req.body.name);
-    return ok({ id: row.id, name: row.name, prefix: row.prefix, created_at: row.created_at, last_used_at: row.last_used_at, token }, '令牌已创建，请立即复制保存，它只显示这一次');
-  });
+  }, async (req) => ok(await apiTokens.create(await req.requireUser(), req.body.name), '令牌已创建，请立即复制保存，它只显示这一次'));
 
   app.delete('/tokens/:id', {
-    schema: { tags: tokenTags, summary: 'Revoke one of your API tokens', params: apiTokenIdParams, response: { 200: okSchema(z.object({ deleted: z.number().int() })), ...errorResponses } },
+    schema: { tags, summary: 'Revoke one of your API tokens', params: apiTokenIdParams, response: { 200: okSchema(z.object({ deleted: z.number().int() })), ...errorResponses } },
   }, async (req) => {
-    const userId = await tokenOwner(req);
-    if (!(await apiTokens.revoke(userId, req.params.id))) throw notFound('令牌不存在');
+    await apiTokens.revoke(await req.requireUser(), req.params.id);
     return ok({ deleted: 1 }, '令牌已删除');
   });
 }

@@ -16,7 +16,7 @@ import {
 import { DOCKING_INSTALL_HINT, missingPrograms } from '../docking/programs';
 import { DockingInputError } from '../docking/structure';
 import type { TaskService } from '../docking/tasks';
-import { AppError } from '../errors';
+import { AppError, DomainError, toAppError } from '../errors';
 import { defineTool, ToolInputError, type Tool, type ToolAvailability } from './types';
 
 const STATE: Record<DockingTask['state'], string> = { queued: '排队中', running: '运行中', done: '已完成', failed: '失败', cancelled: '已取消' };
@@ -31,7 +31,8 @@ function availability(tasks: TaskService | undefined): ToolAvailability {
 /** A user's mistake (or a 4xx of the server) as a message the card shows; anything else stays an internal failure. */
 function asToolError(err: unknown): never {
   if (err instanceof DockingInputError) throw new ToolInputError(err.message);
-  if (err instanceof AppError && (err.statusCode < 500 || err.code === 'docking_unavailable')) throw new ToolInputError(err.message);
+  const refusal = err instanceof DomainError ? toAppError(err) : err;
+  if (refusal instanceof AppError && (refusal.statusCode < 500 || refusal.code === 'docking_unavailable')) throw new ToolInputError(refusal.message);
   throw err;
 }
 
@@ -96,7 +97,7 @@ export function describeBatch(batch: DockingBatch): string {
   ].join('\n');
 }
 
-/** `docking_submit` (issue 13 §1): queues a Vina docking job (or, with `ligands`, a batch: issue 30 §6) and returns its id at once. */
+/** `docking_submit`: queues a Vina docking job (or, with `ligands`, a batch of up to 50) and returns its id at once, so the answer need not wait for the docking. */
 export const dockingSubmitTool = defineTool('docking_submit', (services): Tool<DockingToolInput, DockingSubmitOutput> => ({
   input: dockingToolInput,
   output: dockingSubmitOutput,
@@ -114,7 +115,7 @@ export const dockingSubmitTool = defineTool('docking_submit', (services): Tool<D
     const task = await services.tasks.submit(ctx.viewer, { ...settings, smiles, ligand_name }, ctx.docIds).catch(asToolError);
     return { task };
   },
-  // Issue 32 §2: said as of the submission, without a tool name; the task card shows the live state.
+  // Said as of the submission, in the user's words rather than a tool name; the task card shows the live state.
   summarize: ({ task, batch }) =>
     batch
       ? `已提交批量对接 ${batch.id}（${batch.title}，${batch.entries.length} 个分子），任务在后台依次运行，回答中的批次卡片实时显示按打分排序的表格。\n${describeBatch(batch)}\n${VINA_SCORE_NOTE}`
@@ -123,7 +124,7 @@ export const dockingSubmitTool = defineTool('docking_submit', (services): Tool<D
         : '',
 }));
 
-/** `task_query` (issue 13 §1): the caller's tasks, or one of them with its result. */
+/** `task_query`: the caller's tasks, or one of them with its result. */
 export const taskQueryTool = defineTool('task_query', (services): Tool<TaskQueryInput, TaskQueryOutput> => ({
   input: taskQueryInput,
   output: taskQueryOutput,
