@@ -97,7 +97,7 @@ export function describeBatch(batch: DockingBatch): string {
   ].join('\n');
 }
 
-/** `docking_submit`: queues a Vina docking job (or, with `ligands`, a batch of up to 50) and returns its id at once, so the answer need not wait for the docking. */
+/** `docking_submit`: queues a Vina docking job (or a batch of up to 50: `ligands`, molecule ids from a search, or the search itself) and returns its id at once, so the answer need not wait for the docking. */
 export const dockingSubmitTool = defineTool('docking_submit', (services): Tool<DockingToolInput, DockingSubmitOutput> => ({
   input: dockingToolInput,
   output: dockingSubmitOutput,
