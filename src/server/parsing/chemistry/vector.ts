@@ -134,8 +134,9 @@ export function pageGraphics(ops: OperatorList, OPS: Ops): Graphics | null {
       if (!data) continue;
       pathOps += data.length;
       if (pathOps > MAX_PATH_OPS) return null;
-      const isStroke = strokes.has(paint);
+      // A filled and stroked path is one shape (a wedge drawn with its outline): read as a fill.
       const isFill = fillsOps.has(paint);
+      const isStroke = strokes.has(paint) && !isFill;
       if (!isStroke && !isFill) continue;
       const scale = Math.sqrt(Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]));
       const rings: Point[][] = [];
@@ -172,7 +173,7 @@ export function pageGraphics(ops: OperatorList, OPS: Ops): Graphics | null {
         } else break;
       }
       if (ring.length) rings.push(ring);
-      if (isFill && !isStroke && rings.length) {
+      if (isFill && rings.length) {
         const all = rings.flat();
         fills.push({ rings, curves, color: fillColor, box: boxOf(all) });
       }
@@ -224,6 +225,16 @@ const mid = (p: Point, q: Point): Point => [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2
 const boxDist = (p: Point, b: Box) => Math.hypot(Math.max(b[0] - p[0], 0, p[0] - b[2]), Math.max(b[1] - p[1], 0, p[1] - b[3]));
 const boxGap = (a: Box, b: Box) => Math.hypot(Math.max(0, a[0] - b[2], b[0] - a[2]), Math.max(0, a[1] - b[3], b[1] - a[3]));
 const union = (a: Box, b: Box): Box => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+function weightedMedian(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const half = s.reduce((t, x) => t + x, 0) / 2;
+  let run = 0;
+  for (const x of s) {
+    run += x;
+    if (run >= half) return x;
+  }
+  return 0;
+}
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)]! : 0;
@@ -400,13 +411,15 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   let segs = group.flatMap((g) => (g.kind === 'seg' ? [g.seg] : []));
   const fills = group.flatMap((g) => (g.kind === 'fill' ? [g.fill] : []));
   const texts = group.flatMap((g) => (g.kind === 'text' ? [g.text] : []));
-  // A bond's length: many lines stop short of labels or lie inside rings, so the upper quartile.
-  const sortedLengths = segs.map(len).sort((a, b) => a - b);
-  const bondLen = sortedLengths[Math.floor(0.75 * (sortedLengths.length - 1))] ?? 0;
+  // A bond's length: the length-weighted median of the lines (hash strokes, joins, halves and
+  // lines stopping short of labels weigh little).
+  let bondLen = weightedMedian(segs.map(len));
   if (!(bondLen > 0)) return reject(2);
-  const tol = 0.12 * bondLen;
-  // Line joins (tiny polylines at atoms) are no bonds.
-  segs = segs.filter((s) => len(s) >= JOIN_SHARE * bondLen);
+  let tol = 0.12 * bondLen;
+
+  // A filled shape's outline stroked again (a wedge drawn as fill, then stroke) is that shape.
+  const vertices = fills.filter((f) => !f.curves).flatMap((f) => f.rings.flat());
+  if (vertices.length) segs = segs.filter((s) => !(vertices.some((v) => dist(v, s.a) < 0.3) && vertices.some((v) => dist(v, s.b) < 0.3)));
 
   // Hashed wedges: three or more short parallel strokes in a row, growing or even.
   const bonds: Bond[] = [];
@@ -447,7 +460,8 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     for (const r of row) used.add(r);
     bonds.push({ a: narrow, b: wide, order: 1, stereo: 6 });
   }
-  segs = segs.filter((s) => !used.has(s));
+  // Line joins (tiny polylines at atoms) are no bonds.
+  segs = segs.filter((s) => !used.has(s) && len(s) >= JOIN_SHARE * bondLen);
 
   // Colour-split halves (RDKit draws a bond between unlike atoms in two colours) become one line.
   const ends = (s: Segment) => [s.a, s.b];
@@ -475,6 +489,9 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     }
   }
 
+  bondLen = weightedMedian(segs.map(len)) || bondLen;
+  tol = 0.12 * bondLen;
+
   // Crossed double bonds (E/Z unknown, Open Babel's way): two lines of a length crossing at their middles.
   for (let i = 0; i < segs.length; i++) {
     for (let j = i + 1; j < segs.length; j++) {
@@ -501,7 +518,7 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
       if (!parallel(s, t, 0.12)) continue;
       const dir: Point = [(s.b[0] - s.a[0]) / len(s), (s.b[1] - s.a[1]) / len(s)];
       const off = Math.abs((t.a[0] - s.a[0]) * -dir[1] + (t.a[1] - s.a[1]) * dir[0]);
-      if (off > 0.3 * bondLen || off < 0.03 * bondLen) continue;
+      if (off > 0.4 * bondLen || off < 0.03 * bondLen) continue;
       const proj = (p: Point) => (p[0] - s.a[0]) * dir[0] + (p[1] - s.a[1]) * dir[1];
       const [t0, t1] = [proj(t.a), proj(t.b)].sort((x, y) => x - y) as [number, number];
       const overlap = Math.min(len(s), t1) - Math.max(0, t0);
