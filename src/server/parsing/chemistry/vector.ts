@@ -659,6 +659,32 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   const m = median(lengths);
   if (process.env.CSAI_VECTOR_DEBUG && lengths.some((l) => l > 1.6 * m || l < 0.45 * m)) console.error(edges.map((e, k) => `${atoms[e.i]!.element}${e.i}-${atoms[e.j]!.element}${e.j}:${(lengths[k]! / m).toFixed(2)}`).join(" "));
   if (lengths.some((l) => l > 1.6 * m || l < 0.45 * m)) return reject(12);
+  // One molecule: a connected drawing.
+  const seenAtoms = new Set([0]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const e of edges)
+      if (seenAtoms.has(e.i) !== seenAtoms.has(e.j)) {
+        seenAtoms.add(e.i);
+        seenAtoms.add(e.j);
+        grew = true;
+      }
+  }
+  if (seenAtoms.size !== atoms.length) return reject(17);
+  // Rules and frames are all horizontal and vertical; a molecule's bonds are not.
+  const straight = edges.filter((e) => {
+    const [p, q] = [atoms[e.i]!.at, atoms[e.j]!.at];
+    return Math.abs(p[0] - q[0]) < 0.05 * m || Math.abs(p[1] - q[1]) < 0.05 * m;
+  }).length;
+  if (straight > 0.8 * edges.length) return reject(18);
+  // Bonds do not cross one another.
+  for (let a = 0; a < edges.length; a++)
+    for (let b = a + 1; b < edges.length; b++) {
+      const e = edges[a]!;
+      const f = edges[b]!;
+      if (e.i === f.i || e.i === f.j || e.j === f.i || e.j === f.j) continue;
+      if (crosses(atoms[e.i]!.at, atoms[e.j]!.at, atoms[f.i]!.at, atoms[f.j]!.at)) return reject(19);
+    }
   // No carbon with more than four bonds, no crossing of bonds at right angles through an atom.
   for (let i = 0; i < atoms.length; i++) {
     const valence = edges.filter((e) => e.i === i || e.j === i).reduce((s, e) => s + e.order, 0);
@@ -686,6 +712,16 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   } finally {
     mol.delete();
   }
+}
+
+/** Whether segments pq and rs cross at a point inside both. */
+function crosses(p: Point, q: Point, r: Point, s: Point): boolean {
+  const side = (a: Point, b: Point, c: Point) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  const d1 = side(p, q, r);
+  const d2 = side(p, q, s);
+  const d3 = side(r, s, p);
+  const d4 = side(r, s, q);
+  return d1 * d2 < 0 && d3 * d4 < 0;
 }
 
 /** A filled wedge's narrow tip and the middle of its wide end; null when it is no wedge (a bar, a box). */
