@@ -270,7 +270,7 @@ interface AtomLabel {
  * CH3, H3C, N+, O−, Cl). Null for anything else (a caption, a tick value, an abbreviation).
  */
 export function parseLabel(raw: string): { element: string; charge: number } | null {
-  let s = raw.replace(/[\u2212\u2013\u2012\u2010]/g, '-').replace(/[₀-₉]/g, (d) => String(d.charCodeAt(0) - 0x2080)).replace(/\s+/g, '');
+  let s = raw.replace(/[\u2212\u2013\u2012\u2010_]/g, '-').replace(/[₀-₉]/g, (d) => String(d.charCodeAt(0) - 0x2080)).replace(/\s+/g, '');
   let charge = 0;
   const c = /(\d?)([+-])$/.exec(s) ?? /^([+-])(\d?)/.exec(s);
   if (c) {
@@ -593,21 +593,51 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     for (let j = i + 1; j < texts.length; j++) if (boxGap(texts[i]!.box, texts[j]!.box) < 0.08 * bondLen) tuf.join(i, j);
   const tclusters = new Map<number, TextRun[]>();
   texts.forEach((t, i) => tclusters.set(tuf.find(i), [...(tclusters.get(tuf.find(i)) ?? []), t]));
+  const charges: { charge: number; box: Box }[] = [];
   for (const c of tclusters.values()) {
     c.sort((p, q) => p.box[0] - q.box[0]);
-    const str = c.map((t) => t.str).join('');
-    const parsed = parseLabel(str);
-    if (!parsed) {
-      if (process.env.CSAI_VECTOR_DEBUG) console.error(`vector: label ${JSON.stringify(c.map((t) => t.str))}`);
-      return reject(7);
+    // Runs close together are one label (N, H, 2), or labels side by side (F next to O): each
+    // piece starts at a run that is no subscript, charge or leading H.
+    let pieces: TextRun[][] = [c];
+    if (!parseLabel(c.map((t) => t.str).join(''))) {
+      pieces = [];
+      let lead: TextRun[] = [];
+      for (const t of c) {
+        if (/^H\d*$/.test(t.str) && !pieces.length) lead.push(t);
+        else if (/^[\d+\-_\u2212]+$/.test(t.str) && (pieces.length || lead.length)) (pieces.length && !lead.length ? pieces[pieces.length - 1]! : lead).push(t);
+        else {
+          pieces.push([...lead, t]);
+          lead = [];
+        }
+      }
+      if (lead.length) pieces.push(lead);
     }
-    const lbox = c.map((t) => t.box).reduce(union);
-    // The atom sits at its element's letters.
-    const first = c[0]!;
-    const per = (first.box[2] - first.box[0]) / Math.max(1, first.str.length);
-    const at0 = first.str.search(new RegExp(parsed.element === 'H' ? 'H' : parsed.element));
-    const x = at0 >= 0 ? first.box[0] + (at0 + parsed.element.length / 2) * per : (lbox[0] + lbox[2]) / 2;
-    labels.push({ ...parsed, box: lbox, at: [x, (first.box[1] + first.box[3]) / 2] });
+    for (const piece of pieces) {
+      const str = piece.map((t) => t.str).join('');
+      const lbox = piece.map((t) => t.box).reduce(union);
+      const sign = /^[+\-_\u2212]$/.test(str) ? (str === '+' ? 1 : -1) : 0;
+      if (sign) {
+        charges.push({ charge: sign, box: lbox });
+        continue;
+      }
+      const parsed = parseLabel(str);
+      if (!parsed) {
+        if (process.env.CSAI_VECTOR_DEBUG) console.error(`vector: label ${JSON.stringify(piece.map((t) => t.str))}`);
+        return reject(7);
+      }
+      // The atom sits at its element's letters.
+      const host = piece.find((t) => t.str.includes(parsed.element)) ?? piece[0]!;
+      const per = (host.box[2] - host.box[0]) / Math.max(1, host.str.length);
+      const at0 = host.str.indexOf(parsed.element);
+      const x = at0 >= 0 ? host.box[0] + (at0 + parsed.element.length / 2) * per : (lbox[0] + lbox[2]) / 2;
+      labels.push({ ...parsed, box: lbox, at: [x, (host.box[1] + host.box[3]) / 2] });
+    }
+  }
+  // A charge written on its own belongs to the nearest label.
+  for (const ch of charges) {
+    const near = labels.map((l, i) => [boxGap(l.box, ch.box), i] as const).sort((a, b) => a[0] - b[0])[0];
+    if (!near || near[0] > 0.4 * bondLen) return reject(20);
+    labels[near[1]]!.charge += ch.charge;
   }
 
   // Atoms: bond ends at a label join it; other ends within a tolerance are one carbon.
