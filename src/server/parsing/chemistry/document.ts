@@ -6,8 +6,10 @@ import { OPS, openDocument, type TextItem } from '../pdfjs';
 import type { Box } from '../pdf-layout';
 import type { ParsedStructure, Progress } from '../protocol';
 import { OSRA_MISSING, osraVersion } from './osra';
-import { readPage, type PageReading } from './recognize';
+import { loadRdkit } from '../../chem/rdkit-loader';
+import { readPage, type PageReading, type VectorReading } from './recognize';
 import type { Gray, PixelBox } from './regions';
+import { pageGraphics, readVectorPage, textRuns } from './vector';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
@@ -121,8 +123,10 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
         const gray = new Uint8Array(canvas.width * canvas.height);
         // The darkest channel, not the luminance: coloured atom labels (a yellow S, a cyan F) stay ink.
         for (let p = 0, q = 0; q < gray.length; p += 4, q++) gray[q] = Math.min(rgba[p]!, rgba[p + 1]!, rgba[p + 2]!);
+        const items = (await page.getTextContent()).items;
+        const vector = await vectorReadings(ops, items as TextItem[], viewport);
         const text: PixelBox[] = [];
-        for (const item of (await page.getTextContent()).items) {
+        for (const item of items) {
           if (!('str' in item) || !(item as TextItem).str.trim()) continue;
           const t = (item as TextItem).transform as number[];
           const fontSize = Math.hypot(t[2] ?? 0, t[3] ?? 0) || (item as TextItem).height;
@@ -138,6 +142,7 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
         const reading = await readPage({ data: gray, width: canvas.width, height: canvas.height }, dpi, text, {
           deadline: Math.min(Date.now() + (limits.pageMs ?? PAGE_MS), started + documentMs),
           textLayer: text.length > 0,
+          vector,
         });
         if (reading.missing) return { structures, notes: [OSRA_MISSING] };
         if (reading.timedOut) timedOut.push(n);
@@ -160,6 +165,28 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
     await close();
   }
   return { structures, notes: notesOf(structures.length, timedOut, unread, tooLarge) };
+}
+
+/**
+ * The molecules a page draws as vector graphics (vector.ts), from the operator list and text layer
+ * this page's reading already fetched, placed on its render. A failure there leaves the page to OSRA.
+ */
+async function vectorReadings(
+  ops: { fnArray: number[]; argsArray: unknown[] },
+  items: TextItem[],
+  viewport: { convertToViewportRectangle(r: number[]): number[] },
+): Promise<VectorReading[]> {
+  try {
+    const graphics = pageGraphics(ops, OPS);
+    if (!graphics) return [];
+    const runs = textRuns(items.filter((i) => 'str' in i && Array.isArray(i.transform)));
+    return readVectorPage(await loadRdkit(), graphics, runs).map((m) => {
+      const [a, b, c, d] = viewport.convertToViewportRectangle([m.box[0] - 2, m.box[1] - 2, m.box[2] + 2, m.box[3] + 2]) as [number, number, number, number];
+      return { box: [Math.round(Math.min(a, c)), Math.round(Math.min(b, d)), Math.round(Math.max(a, c)), Math.round(Math.max(b, d))] as PixelBox, smiles: m.smiles, inchiKey: m.inchiKey, heavyAtoms: m.heavyAtoms };
+    });
+  } catch {
+    return [];
+  }
 }
 
 /** The structures drawn in an image file; boxes in the image's pixels, origin bottom-left (as parsing/image.ts). */

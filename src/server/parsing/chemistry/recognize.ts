@@ -30,7 +30,23 @@ export interface PageLimits {
    * whole-page pass always runs.
    */
   textLayer?: boolean;
+  /**
+   * Molecules already read from the page's drawing operators (vector.ts), in this image's pixels.
+   * They compete with OSRA's readings (method 'vector'), and a region they cover is not given to OSRA.
+   */
+  vector?: VectorReading[];
 }
+
+/** A molecule read from a page's drawing operators, placed on the page image. */
+export interface VectorReading {
+  box: PixelBox;
+  smiles: string;
+  inchiKey: string;
+  heavyAtoms: number;
+}
+
+/** A vector reading's score: above any OSRA reading's (it is read from the drawing itself, not its pixels). */
+const VECTOR_SCORE = 1.2;
 
 /** Returned when the page is done, with whether its time ran out and whether OSRA is missing. */
 export interface PageReading {
@@ -102,6 +118,9 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     candidates.push(...found);
     return found;
   };
+  for (const v of limits.vector ?? []) {
+    candidates.push({ smiles: v.smiles, inchiKey: v.inchiKey, heavyAtoms: v.heavyAtoms, score: VECTOR_SCORE + Math.min(0.3, v.heavyAtoms / 100), box: v.box, method: 'vector' });
+  }
   try {
     const f = 4;
     const small = shrink(img, f);
@@ -114,6 +133,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     let unread = 0;
     for (let i = 0; i < regions.length && !missing; i++) {
       const r = regions[i]!;
+      if (coveredByVector(r, limits.vector ?? [])) continue;
       const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
       const file = path.join(dir, `r${i}.png`);
       const up = Math.max(1, MIN_READ_DPI / dpi);
@@ -143,6 +163,15 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Most of a region is a drawing already read from the page's operators: OSRA is not run on it. */
+function coveredByVector(r: PixelBox, vector: VectorReading[]): boolean {
+  const area = (r[2] - r[0]) * (r[3] - r[1]);
+  if (!(area > 0) || !vector.length) return false;
+  let covered = 0;
+  for (const v of vector) covered += Math.max(0, Math.min(r[2], v.box[2]) - Math.max(r[0], v.box[0])) * Math.max(0, Math.min(r[3], v.box[3]) - Math.max(r[1], v.box[1]));
+  return covered >= 0.6 * area;
 }
 
 function clip(b: PixelBox, to: PixelBox): PixelBox {
