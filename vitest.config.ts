@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { isolatedTestFiles } from './scripts/isolated-files.mjs';
 import { postgresTestFiles } from './scripts/postgres-files.mjs';
+import { LongestFirstSequencer } from './scripts/vitest-sequencer.mjs';
 
 // Issue 14 §1: the server suite runs on SQLite (project `server`) and again on a real PostgreSQL
 // (project `server-postgres`: every server test file that reaches the database, derived by
@@ -54,6 +55,8 @@ const SHARE_MODULES = process.env.CSAI_TEST_ISOLATE !== '1';
 export default defineConfig({
   test: {
     maxWorkers: MAX_WORKERS,
+    // Within each group, the longest files first, across projects (scripts/vitest-sequencer.mjs).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
