@@ -26,6 +26,16 @@ export const exited = (child: ChildProcess) =>
     else child.once('exit', (code, signal) => resolve({ code, signal }));
   });
 
+/**
+ * node's arguments to run src/server/main.ts or cli/user.ts from the sources: in a vitest run, the
+ * bundle tests/server/build-global.ts made of them at its start (seconds of CPU less per start
+ * than tsx's loader); elsewhere (a bench) through tsx. Run from the repository's root.
+ */
+export function fromSources(entry: 'main' | 'cli/user'): string[] {
+  const bundle = process.env.CSAI_TEST_SERVER_BUNDLE;
+  return bundle ? [path.join(path.dirname(bundle), `${entry}.js`)] : ['--import', 'tsx', `src/server/${entry}.ts`];
+}
+
 export interface ServerProcessOptions {
   dataDir: string;
   port: number;
@@ -45,10 +55,7 @@ export interface ServerProcessOptions {
  */
 export async function startServerProcess(opts: ServerProcessOptions) {
   const started = Date.now();
-  // From the sources: in a vitest run, the bundle tests/server/build-global.ts made of them at its
-  // start (seconds of CPU less per start than tsx); elsewhere (a bench) through tsx.
-  const fromSources = process.env.CSAI_TEST_SERVER_BUNDLE ? [process.env.CSAI_TEST_SERVER_BUNDLE] : ['--import', 'tsx', 'src/server/main.ts'];
-  const args = opts.entry === 'bundle' ? ['dist/server/main.js'] : fromSources;
+  const args = opts.entry === 'bundle' ? ['dist/server/main.js'] : fromSources('main');
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
