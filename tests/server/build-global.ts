@@ -14,10 +14,22 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 let built: string | undefined;
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 export function setup() {
   // Several projects of one run share this setup: the first one builds.
   if (process.env.CSAI_TEST_SERVER_BUNDLE) return;
-  const dir = path.join(ROOT, 'node_modules/.cache/csai-test-build', String(process.pid));
+  const parent = path.join(ROOT, 'node_modules/.cache/csai-test-build');
+  // Builds of runs that ended without their teardown (interrupted): their vitest process is gone.
+  for (const pid of fs.existsSync(parent) ? fs.readdirSync(parent) : []) if (!alive(Number(pid))) fs.rmSync(path.join(parent, pid), { recursive: true, force: true });
+  const dir = path.join(parent, String(process.pid));
   fs.rmSync(dir, { recursive: true, force: true });
   execFileSync(process.execPath, ['scripts/build-server.mjs', '--outdir', dir], { cwd: ROOT, stdio: 'inherit' });
   built = dir;
