@@ -1,6 +1,7 @@
 // Bundles the server (and its CLI) into dist/server with esbuild; packages stay external.
 // `--outdir DIR` bundles into DIR instead (the server tests' own build: tests/server/build-global.ts);
-// DIR must lie inside the repository, where the bundle finds node_modules.
+// DIR lies two levels below the repository, as dist/server does (the bundle finds node_modules
+// and ../../package.json from there).
 import fs from 'node:fs';
 import { build } from 'esbuild';
 
