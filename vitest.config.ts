@@ -25,7 +25,7 @@ const serverTest = {
   hookTimeout: 60_000,
   // Evaluated before each file, also in a shared module graph: the per-file clean-up hooks.
   setupFiles: 'tests/server/file-setup.ts',
-  globalSetup: [BUILD_GLOBAL],
+  globalSetup: [BUILD_GLOBAL] as string[],
 } as const;
 
 // vitest's default is one worker fewer than the cores, i.e. ONE on CI's 2-core machine, so the
