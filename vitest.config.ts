@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { isolatedTestFiles } from './scripts/isolated-files.mjs';
 import { postgresTestFiles } from './scripts/postgres-files.mjs';
+import { LongestFirstSequencer } from './scripts/vitest-sequencer.mjs';
 
 // Issue 14 §1: the server suite runs on SQLite (project `server`) and again on a real PostgreSQL
 // (project `server-postgres`: every server test file that reaches the database, derived by
@@ -11,6 +12,8 @@ const onPostgres = process.env.CSAI_TEST_DB === 'postgres';
 const hasPostgres = fs.existsSync('/usr/lib/postgresql/15/bin/pg_ctl');
 const SERVER_FILES = ['tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts'];
 const POSTGRES_GLOBAL = 'tests/server/postgres-global.ts';
+// Bundles the server once per run for the parse processes and server processes the tests start.
+const BUILD_GLOBAL = 'tests/server/build-global.ts';
 // postgres-global.ts puts the server's URL in this variable of the vitest process, which every
 // worker inherits: the SQLite project's workers get it emptied (postgres-harness.ts reads it).
 const PG_SERVER_ENV = 'CSAI_TEST_PG_SERVER';
@@ -22,6 +25,7 @@ const serverTest = {
   hookTimeout: 60_000,
   // Evaluated before each file, also in a shared module graph: the per-file clean-up hooks.
   setupFiles: 'tests/server/file-setup.ts',
+  globalSetup: [BUILD_GLOBAL] as string[],
 } as const;
 
 // vitest's default is one worker fewer than the cores, i.e. ONE on CI's 2-core machine, so the
@@ -54,6 +58,8 @@ const SHARE_MODULES = process.env.CSAI_TEST_ISOLATE !== '1';
 export default defineConfig({
   test: {
     maxWorkers: MAX_WORKERS,
+    // Within each group, the longest files first, across projects (scripts/vitest-sequencer.mjs).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
@@ -71,7 +77,7 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...ALONE_FILES, ...ISOLATED_FILES],
           ...serverTest,
           isolate: !SHARE_MODULES,
-          ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
+          ...(onPostgres ? { globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
         },
       },
       {
@@ -79,7 +85,7 @@ export default defineConfig({
           name: 'server-isolated',
           include: ISOLATED_FILES.filter((f) => !ALONE_FILES.includes(f)),
           ...serverTest,
-          ...(onPostgres ? { globalSetup: [POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
+          ...(onPostgres ? { globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL] } : { env: { [PG_SERVER_ENV]: '' } }),
         },
       },
       {
@@ -102,7 +108,7 @@ export default defineConfig({
                 include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f) && !ISOLATED_FILES.includes(f)),
                 ...serverTest,
                 isolate: !SHARE_MODULES,
-                globalSetup: [POSTGRES_GLOBAL],
+                globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL],
               },
             },
             {
@@ -110,7 +116,7 @@ export default defineConfig({
                 name: 'server-postgres-isolated',
                 include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f) && ISOLATED_FILES.includes(f)),
                 ...serverTest,
-                globalSetup: [POSTGRES_GLOBAL],
+                globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL],
               },
             },
             {
@@ -120,7 +126,7 @@ export default defineConfig({
                 ...serverTest,
                 maxWorkers: 1,
                 sequence: { groupOrder: 1 },
-                globalSetup: [POSTGRES_GLOBAL],
+                globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL],
               },
             },
           ]

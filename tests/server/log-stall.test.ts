@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boundedLogStream } from '../../src/server/log-stream';
 import { freePort } from './process-helpers';
+import { fromSources } from './server-process';
 import { PassThrough, Writable } from 'node:stream';
 
 const children: ReturnType<typeof spawn>[] = [];
@@ -23,7 +24,7 @@ describe('logging to a stdout that stops reading (issue 33)', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-logstall-'));
     // stdout is a pipe that this test never reads: once the pipe and the stream's buffer are full,
     // every write the server makes to it would wait forever.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const child = spawn(process.execPath, fromSources('main'), {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', CSAI_DATA_DIR: dataDir, CSAI_WEB_DIR: path.join(dataDir, 'no-web'), CSAI_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -4,15 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './process-helpers';
+import { fromSources } from './server-process';
 import { until } from './until';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => { for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL'); });
 
 function start(env: Record<string, string>) {
-  // node with tsx's loader, not the tsx command: that wrapper relays a signal to its child and, when
+  // node itself (the run's bundle of the sources, or tsx's loader), not the tsx command: that wrapper relays a signal to its child and, when
   // the child does not confirm it within 30 ms (a loaded machine), kills it and exits with 143.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, fromSources('main'), {
     env: { ...process.env, CSAI_LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

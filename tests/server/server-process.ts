@@ -26,10 +26,24 @@ export const exited = (child: ChildProcess) =>
     else child.once('exit', (code, signal) => resolve({ code, signal }));
   });
 
+/**
+ * node's arguments to run src/server/main.ts or cli/user.ts from the sources: in a vitest run, the
+ * bundle tests/server/build-global.ts made of them at its start (seconds of CPU less per start
+ * than tsx's loader); elsewhere (a bench) through tsx. Run from the repository's root.
+ */
+export function fromSources(entry: 'main' | 'cli/user'): string[] {
+  const bundle = process.env.CSAI_TEST_SERVER_BUNDLE;
+  return bundle ? [path.join(path.dirname(bundle), `${entry}.js`)] : ['--import', 'tsx', `src/server/${entry}.ts`];
+}
+
 export interface ServerProcessOptions {
   dataDir: string;
   port: number;
-  /** `tsx`: `node --import tsx src/server/main.ts` (the pid is the server itself, so SIGKILL reaches it mid-work); `bundle`: dist/server/main.js. */
+  /**
+   * `tsx`: the sources — `node --import tsx src/server/main.ts`, or in a vitest run the bundle made
+   * of them at its start (the pid is the server itself either way, so SIGKILL reaches it mid-work);
+   * `bundle`: dist/server/main.js.
+   */
   entry?: 'tsx' | 'bundle';
   env?: Record<string, string>;
 }
@@ -41,7 +55,7 @@ export interface ServerProcessOptions {
  */
 export async function startServerProcess(opts: ServerProcessOptions) {
   const started = Date.now();
-  const args = opts.entry === 'bundle' ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  const args = opts.entry === 'bundle' ? ['dist/server/main.js'] : fromSources('main');
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {

@@ -40,9 +40,13 @@ function startWorker(singleThreadedGc: boolean): ChildProcess {
   // with the limit below it (1.6× at 1 GB). At 1 GB a parse ran so many more major GCs that it took
   // about a fifth more CPU per document.
   const execArgv = ['--max-old-space-size=2048', ...(singleThreadedGc ? ['--single-threaded-gc'] : [])];
-  const fromSource = here.endsWith('.ts');
+  // The server tests point CSAI_TEST_PARSE_WORKER at a parse-worker.js they bundle from these
+  // sources at the start of their run (tests/server/build-global.ts): a process start through tsx
+  // cost about 8 s of CPU against 3 s for the bundle, and the suite starts hundreds.
+  const bundled = process.env.CSAI_TEST_PARSE_WORKER;
+  const fromSource = here.endsWith('.ts') && !bundled;
   if (fromSource) execArgv.unshift('--import', pathToFileURL(createRequire(here).resolve('tsx')).href);
-  const script = fileURLToPath(new URL(fromSource ? './parse-worker.ts' : './parse-worker.js', here));
+  const script = bundled || fileURLToPath(new URL(fromSource ? './parse-worker.ts' : './parse-worker.js', here));
   // fd 4 is the turn pipe (protocol.ts TURN_FD): a paused parse waits on it for its next turn.
   return fork(script, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'] });
 }

@@ -5,19 +5,20 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userInfo } from '../../../src/contract/auth';
 import { openSqlite, startServer, uniqueEmail, uniquePhone, type TestServer } from '../helpers';
+import { fromSources } from '../server-process';
 import { testDatabaseUrl } from '../postgres-harness';
 
 const ROOT = path.resolve(__dirname, '../../..');
 let dataDir: string;
 let server: TestServer;
 
-/** Runs the account CLI (`npm run user -- …` when viaNpm, else the same script through tsx). */
+/** Runs the account CLI (`npm run user -- …` when viaNpm, else the same script from the sources: server-process.ts fromSources). */
 async function cli(args: string[], viaNpm = false): Promise<{ code: number; stdout: string; stderr: string }> {
   const databaseUrl = await testDatabaseUrl(dataDir);
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, CSAI_DATA_DIR: dataDir, CSAI_PASSWORD_COST: '12', npm_config_update_notifier: 'false', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const [cmd, argv] = viaNpm
     ? ['npm', ['run', '--silent', 'user', '--', ...args]]
-    : [process.execPath, ['--import', 'tsx', 'src/server/cli/user.ts', ...args]];
+    : [process.execPath, [...fromSources('cli/user'), ...args]];
   return new Promise((resolve) => {
     execFile(cmd, argv, { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

@@ -8,6 +8,7 @@ import { jobQueue, LEASE_MS } from '../../../src/server/jobs/queue';
 import { STACK_FRAME } from '../helpers';
 import { fileDatabase, hasPostgres } from '../postgres-harness';
 import { freePort } from '../process-helpers';
+import { fromSources } from '../server-process';
 
 // postgres: itself — every test here opens its own PostgreSQL (postgres-harness.ts fileDatabase) or none.
 // Issue 14 §1: DATABASE_URL=postgres://… runs the server on PostgreSQL. What a wrong URL gets at
@@ -36,7 +37,7 @@ describe('DATABASE_URL', () => {
 
   it('the server stops at start-up with one line and exit code 2 (no stack trace, no hang) when PostgreSQL cannot be reached', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const child = spawn(process.execPath, fromSources('main'), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', CSAI_DATA_DIR: path.join(os.tmpdir(), `csai-pg-unreachable-${process.pid}`), DATABASE_URL: `postgres://csai@127.0.0.1:${port}/csai` },
       stdio: ['ignore', 'pipe', 'pipe'],
