@@ -72,6 +72,16 @@ const UNIT = '(?<![A-Za-z])(pM|nM|μM|µM|uM|mM|M|[pnuμµm]?mol\\s*/\\s*[lL])(?
 /** A quantity with its unit ("10 μM"), not the digits of a word ("T790M"). */
 const QTY = `(?<![A-Za-z0-9.])${NUM}\\s*${UNIT}`;
 const number = (s: string) => Number(s.replace(/,/g, ''));
+/** A relation written as words before a value ("IC50 above 1 μM", "IC50 小于 10 nM"). */
+const WORD_REL = '(?:not\\s+(?:less|lower|more|greater|higher)\\s+than|(?:less|lower|more|greater|higher)\\s+than|above|below|over|under|exceeding|不低于|不小于|不高于|不大于|大于|小于|高于|低于|超过)';
+/** The relation of the words in `text` (WORD_REL), or null when it has none. */
+function wordRelation(text: string): Relation | null {
+  if (/不低于|不小于|not\s+(?:less|lower)\s+than/iu.test(text)) return '>=';
+  if (/不高于|不大于|not\s+(?:more|greater|higher)\s+than/iu.test(text)) return '<=';
+  if (/大于|高于|超过|\b(?:above|over|exceeding)\b|(?:more|greater|higher)\s+than/iu.test(text)) return '>';
+  if (/小于|低于|\b(?:below|under)\b|(?:less|lower)\s+than/iu.test(text)) return '<';
+  return null;
+}
 
 /** What a measure word in a header or sentence stands for, and whether it is a p-value (pIC50). */
 function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
@@ -314,9 +324,9 @@ export function sentenceActivities(text: string, where: { page: number | null; b
       // "IC50 = 12 nM", "IC50 of 12 nM", "IC50 值为 45 nM", "IC50 (CDK2): < 10 nM", "pIC50 7.2".
       const tail = sentence.slice(start, end);
       const unitPart = kind.negLog ? '' : `\\s*${UNIT}`;
-      const m = new RegExp(`^\\s*(?:[(（][^)）]{0,20}[)）])?(?:\\s*(?:values?|值|of|for\\s+\\S+|was|were|is|are|=|:|：|为|是|达到|约为|约|达|around|approximately|about|against\\s+\\S+))*\\s*${REL}?\\s*${NUM}${unitPart}(?![A-Za-z0-9])`, 'u').exec(tail);
+      const m = new RegExp(`^\\s*(?:[(（][^)）]{0,20}[)）])?(?:\\s*(?:values?|值|of|for\\s+\\S+|was|were|is|are|=|:|：|为|是|达到|约为|约|达|around|approximately|about|against\\s+\\S+))*(?:\\s*${WORD_REL})?\\s*${REL}?\\s*${NUM}${unitPart}(?![A-Za-z0-9])`, 'u').exec(tail);
       if (!m) return;
-      let relation: Relation = m[1] ? RELATION_OF[m[1]]! : /约|around|approximately|about/u.test(m[0]) ? '~' : '=';
+      let relation: Relation = m[1] ? RELATION_OF[m[1]]! : (wordRelation(m[0]) ?? (/约|around|approximately|about/u.test(m[0]) ? '~' : '='));
       const value = number(m[2]!);
       if (kind.negLog) {
         relation = FLIPPED[relation];

@@ -37,8 +37,22 @@ function candidatesOf(block: Block): Candidate[] {
   const keys = tokens.map((t) => normaliseLabel(t.text));
   if (keys.some((k) => k === null)) return [];
   const [x0, y0, x1, y1] = block.bbox;
-  const perChar = (x1 - x0) / Math.max(1, line.length);
-  return tokens.map((t, i) => ({ key: keys[i]!, box: [x0 + t.start * perChar, y0, x0 + t.end * perChar, y1] }));
+  // Labels set out under (or beside) a row of drawings are far apart, while the text joins them with
+  // one space: each token's width is estimated from the font size (a CJK character one em, others
+  // about half), and the room left is shared evenly between them.
+  const widths = tokens.map((t) => [...t.text].reduce((w, ch) => w + (/[\u2E80-\u9FFF\uFF00-\uFFEF]/u.test(ch) ? 1 : ch === ' ' ? 0.28 : 0.55), 0) * Math.max(1, block.size));
+  const total = widths.reduce((a, b) => a + b, 0);
+  if (total >= x1 - x0) {
+    const perChar = (x1 - x0) / Math.max(1, line.length);
+    return tokens.map((t, i) => ({ key: keys[i]!, box: [x0 + t.start * perChar, y0, x0 + t.end * perChar, y1] }));
+  }
+  const gap = (x1 - x0 - total) / (tokens.length - 1);
+  let x = x0;
+  return tokens.map((_, i) => {
+    const box: Box = [x, y0, x + widths[i]!, y1];
+    x += widths[i]! + gap;
+    return { key: keys[i]!, box };
+  });
 }
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
@@ -71,7 +85,9 @@ function distance(c: Box, box: Box): number | null {
   }
   // Beside (left or right), vertically within the drawing's band.
   if (vertical > 0 && cy >= by0 - 0.1 * h && cy <= by1 + 0.1 * h) {
-    const gap = cx0 >= bx1 ? cx0 - bx1 : bx0 >= cx1 ? bx0 - cx1 : null;
+    // A label's box may be estimated (a line of labels): a few points of overlap are still beside.
+    const slack = 4;
+    const gap = cx0 >= bx1 - slack ? Math.max(0, cx0 - bx1) : bx0 >= cx1 - slack ? Math.max(0, bx0 - cx1) : null;
     if (gap !== null && gap <= maxGap * 0.8) return 15 + gap;
   }
   return null;
@@ -81,7 +97,38 @@ function distance(c: Box, box: Box): number | null {
  * The blocks of a page that may hold a drawing's label (short ones: a label, a line of labels),
  * kept by the parse beside its result for the structure stage, which reads labels next to drawings.
  */
-export const labelCandidates = (blocks: Block[]): Block[] => blocks.filter((b) => b.text.trim().length <= 80);
+export const labelCandidates = (blocks: Block[]): Block[] => blocks.flatMap(labelRows).filter((b) => b.text.trim().length <= 80);
+
+/** Words and units of a table of measurements. */
+const MEASUREMENT = /IC50|EC50|IC₅₀|\bK[id]\b|inhibition|抑制|活性|[nμµpm]M\b|%/u;
+
+/**
+ * A table of several rows whose row holds labels (drawings set out in a grid: their atom labels,
+ * "N", "CH3", "H2N", are text too, and layout reads the grid with its row of labels as one table)
+ * is cut into one block per label of such a row: its box the row's share of the table's height and
+ * the cell's share of its width (columns of a grid are alike). Other blocks stay as they are.
+ */
+export function labelRows(block: Block): Block[] {
+  if (block.kind !== 'table' || !block.rows || block.rows.length < 2) return [block];
+  // A table of measurements (its labels beside their values) is no grid of drawings.
+  if (block.rows.some((row) => row.some((c) => MEASUREMENT.test(c)))) return [block];
+  // Nor is one whose every row is labels and numbers: a column of labels beside a column of values.
+  if (block.rows.filter((row) => row.some((c) => c.trim()) && row.every((c) => !c.trim() || normaliseLabel(c) !== null)).length > 2) return [block];
+  const [x0, y0, x1, y1] = block.bbox;
+  const rowH = (y1 - y0) / block.rows.length;
+  const cut: Block[] = [];
+  block.rows.forEach((row, i) => {
+    const filled = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c);
+    if (!filled.length || filled.some((c) => normaliseLabel(c.c) === null)) return;
+    // A lone bare number is as likely a subscript of an atom label (the 3 of CH3) as a label.
+    if (filled.length < 2 && !new RegExp(`^${LABEL_PREFIX}`, 'iu').test(filled[0]!.c)) return;
+    const colW = (x1 - x0) / Math.max(1, row.length);
+    // Rows run top to bottom; the box's origin is bottom-left.
+    const top = y1 - i * rowH;
+    for (const { c, j } of filled) cut.push({ kind: 'paragraph', page: block.page, bbox: [x0 + j * colW, top - rowH, x0 + (j + 1) * colW, top], text: c, size: block.size });
+  });
+  return cut.length ? cut : [block];
+}
 
 /**
  * The label of the drawing at `box` on its page, read from the page's text blocks: the nearest

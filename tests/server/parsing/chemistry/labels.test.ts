@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelNear } from '../../../../src/server/parsing/chemistry/labels';
+import { labelCandidates, labelNear, labelRows } from '../../../../src/server/parsing/chemistry/labels';
 import { normaliseLabel } from '../../../../src/server/text/compound-label';
 import { layoutDocument, type Block, type Box, type Run } from '../../../../src/server/parsing/pdf-layout';
 
@@ -79,5 +79,44 @@ describe('labelNear', () => {
     const blocks = layoutDocument([{ page: 1, width: 612, height: 792, runs: [run('12a', 110), run('12b', 290), run('12c', 470)] }]);
     const boxes: Box[] = [[60, 395, 180, 500], [240, 395, 360, 500], [420, 395, 540, 500]];
     expect(boxes.map((b) => labelNear(blocks, b))).toEqual(['12a', '12b', '12c']);
+  });
+
+  it('finds the labels of a grid of drawings that layout read as one table with their atom labels', () => {
+    // paper02 of the chemdocs set: three drawings in a row; their atom labels (N, NH, CH3, H2N) and the
+    // labels under them are text, and layout reads them as one table of three rows.
+    const grid: Block = {
+      kind: 'table',
+      page: 1,
+      bbox: [103, 507, 508, 551],
+      text: 'N | NH | \nCH3 | H2N | \ncompound 3a | compound 3b | compound 3c',
+      rows: [['N', 'NH', ''], ['CH3', 'H2N', ''], ['compound 3a', 'compound 3b', 'compound 3c']],
+      size: 9,
+    };
+    const cut = labelRows(grid);
+    expect(cut.map((b) => b.text)).toEqual(['compound 3a', 'compound 3b', 'compound 3c']);
+    const drawings: Box[] = [[64, 526, 212, 642], [232, 526, 380, 642], [400, 526, 548, 642]];
+    expect(drawings.map((d) => labelNear(labelCandidates([grid]), d))).toEqual(['3a', '3b', '3c']);
+  });
+
+  it('does not take a lone subscript digit or a table of values for labels', () => {
+    const subscript: Block = { kind: 'table', page: 1, bbox: [100, 500, 300, 540], text: 'N | O\n | 3', rows: [['N', 'O'], ['', '3']], size: 9 };
+    expect(labelRows(subscript)).toEqual([subscript]);
+    const values: Block = { kind: 'table', page: 1, bbox: [50, 300, 550, 400], text: '', rows: [['Compound', 'IC50 (nM)'], ['3a', '12'], ['3b', '40']], size: 9 };
+    expect(labelRows(values)).toEqual([values]);
+    // Two bare labels in a row are a row of labels.
+    const bare: Block = { kind: 'table', page: 1, bbox: [100, 500, 300, 540], text: '', rows: [['OH', 'Cl'], ['12a', '12b']], size: 9 };
+    expect(labelRows(bare).map((b) => [b.text, b.bbox])).toEqual([
+      ['12a', [100, 500, 200, 520]],
+      ['12b', [200, 500, 300, 520]],
+    ]);
+  });
+
+  it('gives each drawing its label from one line of labels set beside a row of drawings', () => {
+    // paper11 of the chemdocs set: each label right of its drawing; layout joins them with one space.
+    const line = (text: string, bbox: Box): Block => ({ kind: 'paragraph', page: 1, bbox, text, size: 10 });
+    const top = [line('化合物 18a 化合物 18b 化合物 18c', [156, 621, 530, 632])];
+    expect(([[58, 562, 154, 692], [220, 562, 317, 692], [383, 562, 479, 692]] as Box[]).map((d) => labelNear(top, d))).toEqual(['18a', '18b', '18c']);
+    const bottom = [line('化合物 18d 化合物 18e′', [156, 471, 370, 482])];
+    expect(([[58, 412, 154, 542], [220, 412, 317, 542]] as Box[]).map((d) => labelNear(bottom, d))).toEqual(['18d', "18e'"]);
   });
 });
