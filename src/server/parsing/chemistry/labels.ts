@@ -86,9 +86,15 @@ function distance(c: Box, box: Box): number | null {
   // Beside (left or right), vertically within the drawing's band.
   if (vertical > 0 && cy >= by0 - 0.1 * h && cy <= by1 + 0.1 * h) {
     // A label's box may be estimated (a line of labels): a few points of overlap are still beside.
+    // So may a table cell's box (a column's width) holding a label right of its drawing, as long as
+    // two fifths of it reach out past the drawing on that side.
     const slack = 4;
-    const gap = cx0 >= bx1 - slack ? Math.max(0, cx0 - bx1) : bx0 >= cx1 - slack ? Math.max(0, bx0 - cx1) : null;
-    if (gap !== null && gap <= maxGap * 0.8) return 15 + gap;
+    const out = 0.4 * (cx1 - cx0);
+    const right = cx0 >= bx1 - slack || cx1 - bx1 >= out;
+    const left = cx1 <= bx0 + slack || bx0 - cx0 >= out;
+    // Right of a drawing is the usual side; left only when nothing is right.
+    const gap = right ? Math.max(0, cx0 - bx1) : left ? Math.max(0, bx0 - cx1) : null;
+    if (gap !== null && gap <= maxGap * 0.8) return 15 + gap + (right ? 0 : 10);
   }
   return null;
 }
@@ -106,7 +112,7 @@ const MEASUREMENT = /IC50|EC50|IC₅₀|\bK[id]\b|inhibition|抑制|活性|[nμ�
  * A table of several rows whose row holds labels (drawings set out in a grid: their atom labels,
  * "N", "CH3", "H2N", are text too, and layout reads the grid with its row of labels as one table)
  * is cut into one block per label of such a row: its box the row's share of the table's height and
- * the cell's share of its width (columns of a grid are alike). Other blocks stay as they are.
+ * the cell's column (or, without the table's columns, an even share of its width). Other blocks stay as they are.
  */
 export function labelRows(block: Block): Block[] {
   if (block.kind !== 'table' || !block.rows || block.rows.length < 2) return [block];
@@ -118,14 +124,20 @@ export function labelRows(block: Block): Block[] {
   const rowH = (y1 - y0) / block.rows.length;
   const cut: Block[] = [];
   block.rows.forEach((row, i) => {
-    const filled = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c);
-    if (!filled.length || filled.some((c) => normaliseLabel(c.c) === null)) return;
+    const filledCells = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c);
+    // Atom labels (Cl, NH2, CH3) may share the row; longer text (a sentence) may not.
+    if (filledCells.some((c) => normaliseLabel(c.c) === null && c.c.length > 5)) return;
+    const filled = filledCells.filter((c) => normaliseLabel(c.c) !== null);
+    if (!filled.length) return;
     // A lone bare number is as likely a subscript of an atom label (the 3 of CH3) as a label.
     if (filled.length < 2 && !new RegExp(`^${LABEL_PREFIX}`, 'iu').test(filled[0]!.c)) return;
     const colW = (x1 - x0) / Math.max(1, row.length);
     // Rows run top to bottom; the box's origin is bottom-left.
     const top = y1 - i * rowH;
-    for (const { c, j } of filled) cut.push({ kind: 'paragraph', page: block.page, bbox: [x0 + j * colW, top - rowH, x0 + (j + 1) * colW, top], text: c, size: block.size });
+    for (const { c, j } of filled) {
+      const [left, right] = block.columns?.length === row.length ? block.columns[j]! : [x0 + j * colW, x0 + (j + 1) * colW];
+      cut.push({ kind: 'paragraph', page: block.page, bbox: [left, top - rowH, right, top], text: c, size: block.size });
+    }
   });
   return cut.length ? cut : [block];
 }

@@ -119,4 +119,24 @@ describe('labelNear', () => {
     const bottom = [line('化合物 18d 化合物 18e′', [156, 471, 370, 482])];
     expect(([[58, 412, 154, 542], [220, 412, 317, 542]] as Box[]).map((d) => labelNear(bottom, d))).toEqual(['18d', "18e'"]);
   });
+
+  it('places a label of a grid by its table column when layout gives the columns, and beside its drawing', () => {
+    // paper18 of the chemdocs set: the row holds an atom label (Cl) beside the compound labels, and
+    // the columns are uneven; the labels sit right of their drawings.
+    const grid: Block = {
+      kind: 'table',
+      page: 1,
+      bbox: [60, 600, 540, 640],
+      text: '',
+      rows: [['O', '', 'HO', ''], ['', '化合物 20a', 'Cl', '化合物 20b']],
+      columns: [[60, 120], [156, 214], [260, 300], [318, 376]],
+      size: 10,
+    };
+    expect(labelRows(grid).map((b) => [b.text, b.bbox[0], b.bbox[2]])).toEqual([
+      ['化合物 20a', 156, 214],
+      ['化合物 20b', 318, 376],
+    ]);
+    const drawings: Box[] = [[58, 560, 154, 690], [220, 560, 316, 690]];
+    expect(drawings.map((d) => labelNear(labelCandidates([grid]), d))).toEqual(['20a', '20b']);
+  });
 });
