@@ -93,7 +93,8 @@ function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
   return { measure, negLog: m[1]!.toLowerCase() === 'p' };
 }
 
-const MEASURE_WORD = /(?<![A-Za-z])(p?(?:IC|EC)\s?50|p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)/gu;
+// IC50 and EC50 also straight after a target's name, as OCR glues them ("PI3KaIC50").
+const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?50|(?<=[A-Z0-9][a-zα-ω]?)(?:IC|EC)50|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率))/gu;
 /** Words that look like targets in a header or sentence but are not. */
 const NOT_TARGET = /^(?:the|a|an|of|compounds?|cpds?|this|these|its|their|value|values|activity|activities|assay|cells?|data|nM|μM|uM|pM|mM|M|IC50|EC50|Ki|Kd|SD|SEM|mean|n|ND|NT|and|or|in|at|with|was|were|is|are|table|entry|example|化合物|实施例)$/i;
 const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[A-Z]|WT|wt|mutant))?/u;
@@ -106,8 +107,15 @@ function cleanTarget(raw: string | undefined): string | null {
   if (!/[A-Z]/.test(t) && !/^h[A-Z]/.test(t)) return null; // gene and protein symbols carry capitals
   if (!/[A-Za-z]/.test(t) || measureOf(t) || concentrationUnit(t)) return null;
   if (normaliseLabel(t) !== null) return null;
-  return t;
+  return greek(t);
 }
+
+/**
+ * A symbol's Greek isoform letter read as Latin (OCR reads PI3Kα as "PI3Ka", GSK3β as "GSK3b"): a
+ * capital or digit followed by one final a, b, g or d is the Greek letter.
+ */
+const GREEK: Record<string, string> = { a: 'α', b: 'β', g: 'γ', d: 'δ' };
+const greek = (t: string) => t.replace(/(?<=[A-Z0-9][A-Z0-9]*[A-Z0-9])([abgd])$/u, (ch) => GREEK[ch]!);
 
 /** The target a sentence or caption names: "against CDK2", "对 CDK2 的", "CDK2 inhibitory", "CDK2 IC50". */
 export function targetIn(text: string): string | null {

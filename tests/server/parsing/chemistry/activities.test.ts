@@ -154,6 +154,15 @@ describe('activity sentences', () => {
     ]);
   });
 
+  it("reads an OCR'd header with the measure glued to the target and a Greek letter read as Latin", () => {
+    expect(columnOf('PI3KaIC50')).toMatchObject({ measure: 'IC50', target: 'PI3Kα' });
+    expect(columnOf('GSK3b Ki (nM)')).toMatchObject({ measure: 'Ki', unit: 'nM', target: 'GSK3β' });
+    // Symbols that end in a capital or a digit, or are no symbol, keep their spelling.
+    expect(columnOf('CDK2 IC50 (nM)')).toMatchObject({ target: 'CDK2' });
+    expect(columnOf('c-Met IC50')).toMatchObject({ target: 'c-Met' });
+    expect(columnOf('DELTA50')).toBeNull();
+  });
+
   it('reads relations written as words', () => {
     const rel = (t: string) => sentenceActivities(t).map((a) => [a.label, a.target, a.relation, a.value, a.unit]);
     expect(rel('In addition, compound 3g inhibited HDAC6 with an IC50 above 1 μM.')).toEqual([['3g', 'HDAC6', '>', 1, 'μM']]);
