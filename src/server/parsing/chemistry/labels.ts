@@ -27,7 +27,8 @@ function candidatesOf(block: Block): Candidate[] {
   if (whole) return [{ key: whole, box: block.bbox }];
   if (text.length > 80 || text.includes('\n\n')) return [];
   const cells = block.rows && block.rows.length === 1 ? block.rows[0]! : null;
-  const line = cells ? cells.join('   ') : text;
+  // A Chinese prefix glued to an atom label before it ("O化合物 20f") starts a token of its own.
+  const line = (cells ? cells.join('   ') : text).replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
   if (/\n/.test(line)) return [];
   // Tokens: a prefix word joins the identifier after it.
   const tokens: { text: string; start: number; end: number }[] = [];
@@ -35,12 +36,12 @@ function candidatesOf(block: Block): Candidate[] {
   for (let m = re.exec(line); m; m = re.exec(line)) tokens.push({ text: m[0], start: m.index, end: m.index + m[0].length });
   if (tokens.length < 2) return [];
   const keys = tokens.map((t) => normaliseLabel(t.text));
-  if (keys.some((k) => k === null)) return [];
   const [x0, y0, x1, y1] = block.bbox;
+  if (keys.some((k) => k === null)) return mixedLine(line, tokens, keys, block.bbox);
   // Labels set out under (or beside) a row of drawings are far apart, while the text joins them with
   // one space: each token's width is estimated from the font size (a CJK character one em, others
   // about half), and the room left is shared evenly between them.
-  const widths = tokens.map((t) => [...t.text].reduce((w, ch) => w + (/[\u2E80-\u9FFF\uFF00-\uFFEF]/u.test(ch) ? 1 : ch === ' ' ? 0.28 : 0.55), 0) * Math.max(1, block.size));
+  const widths = tokens.map((t) => ems(t.text) * Math.max(1, block.size));
   const total = widths.reduce((a, b) => a + b, 0);
   if (total >= x1 - x0) {
     const perChar = (x1 - x0) / Math.max(1, line.length);
@@ -53,6 +54,27 @@ function candidatesOf(block: Block): Candidate[] {
     x += widths[i]! + gap;
     return { key: keys[i]!, box };
   });
+}
+
+/** A character's width in ems, roughly: CJK one em, a space about a quarter, others about half. */
+const ems = (text: string) => [...text].reduce((w, ch) => w + (/[\u2E80-\u9FFF\uFF00-\uFFEF]/u.test(ch) ? 1 : ch === ' ' ? 0.28 : 0.55), 0);
+
+/**
+ * A line of labels mixed with the atom labels of the drawings around them (a vector figure's text:
+ * "O 化合物 20f O 化合物 20g H3C O"): its labels with a prefix word, placed by their share of the
+ * line's estimated width. None when other words of the line are longer than atom labels.
+ */
+function mixedLine(line: string, tokens: { text: string; start: number }[], keys: (string | null)[], [x0, y0, x1, y1]: Box): Candidate[] {
+  const prefixed = new RegExp(`^${LABEL_PREFIX}`, 'iu');
+  if (tokens.some((t, i) => keys[i] === null && t.text.length > 4)) return [];
+  const total = ems(line);
+  const out: Candidate[] = [];
+  tokens.forEach((t, i) => {
+    if (keys[i] === null || !prefixed.test(t.text)) return;
+    const from = x0 + ((x1 - x0) * ems(line.slice(0, t.start))) / total;
+    out.push({ key: keys[i]!, box: [from, y0, from + ((x1 - x0) * ems(t.text)) / total, y1] });
+  });
+  return out;
 }
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);

@@ -139,4 +139,14 @@ describe('labelNear', () => {
     const drawings: Box[] = [[58, 560, 154, 690], [220, 560, 316, 690]];
     expect(drawings.map((d) => labelNear(labelCandidates([grid]), d))).toEqual(['20a', '20b']);
   });
+
+  it('reads the labels of a line mixed with the atom labels of the drawings around it', () => {
+    // paper18 page 2 of the chemdocs set, as layout joined the runs (a glued "O化合物" included).
+    const line: Block = { kind: 'paragraph', page: 2, bbox: [156, 655, 532, 667], text: 'O化合物 20f O 化合物 20g H3C O O 化合物 20h', size: 10 };
+    const drawings: Box[] = [[58, 596, 154, 726], [220, 596, 317, 726], [383, 596, 479, 726]];
+    expect(drawings.map((d) => labelNear([line], d))).toEqual(['20f', '20g', '20h']);
+    // A line with a longer word is a sentence, not a line of labels.
+    const sentence: Block = { ...line, text: 'O 化合物 20f was prepared' };
+    expect(labelNear([sentence], drawings[0]!)).toBeNull();
+  });
 });
