@@ -55,8 +55,8 @@ export function repairs(rdkit: MainModule, raw: string): Repair[] {
   let original: string;
   try {
     if (!mol.is_valid()) return [];
-    // Kekulé form, so that bond orders are explicit and can be edited.
-    json = JSON.parse(mol.get_json(JSON.stringify({ kekulize: true }))) as MolJson;
+    // RDKit JSON gives the Kekulé bond orders (aromaticity only in an extension, dropped on edit).
+    json = JSON.parse(mol.get_json()) as MolJson;
     original = mol.get_smiles();
   } catch {
     return [];
