@@ -41,7 +41,7 @@ export async function spawnServer(script: string, env: Record<string, string> = 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000; // tsx compiles the server on start; slow on a busy machine
+  const deadline = Date.now() + 300_000; // tsx compiles the server on start: two minutes and more on a busy machine
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
     try {

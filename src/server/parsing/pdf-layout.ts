@@ -36,6 +36,8 @@ export interface Block {
   text: string;
   /** Table rows of cells. */
   rows?: string[][];
+  /** A table's columns: each one's [left, right] in the page's units, in the order of the cells of its rows. */
+  columns?: [number, number][];
   size: number;
 }
 
@@ -325,7 +327,7 @@ function blocksOf(stream: Stream, page: number): Block[] {
       if (cols) {
         const cells: string[][] = [];
         for (const r of rows) cells.push(tableRow(r, cols));
-        blocks.push({ kind: 'table', page, bbox: unionBox(rows.map(lineBox)), text: cells.map(joinCells).join('\n'), rows: cells, size: median(rows.map(sizeOf)) });
+        blocks.push({ kind: 'table', page, bbox: unionBox(rows.map(lineBox)), text: cells.map(joinCells).join('\n'), rows: cells, columns: cols.map(([a, b]) => [a, b] as [number, number]), size: median(rows.map(sizeOf)) });
         i = j;
         continue;
       }

@@ -72,6 +72,16 @@ const UNIT = '(?<![A-Za-z])(pM|nM|μM|µM|uM|mM|M|[pnuμµm]?mol\\s*/\\s*[lL])(?
 /** A quantity with its unit ("10 μM"), not the digits of a word ("T790M"). */
 const QTY = `(?<![A-Za-z0-9.])${NUM}\\s*${UNIT}`;
 const number = (s: string) => Number(s.replace(/,/g, ''));
+/** A relation written as words before a value ("IC50 above 1 μM", "IC50 小于 10 nM"). */
+const WORD_REL = '(?:not\\s+(?:less|lower|more|greater|higher)\\s+than|(?:less|lower|more|greater|higher)\\s+than|above|below|over|under|exceeding|不低于|不小于|不高于|不大于|大于|小于|高于|低于|超过)';
+/** The relation of the words in `text` (WORD_REL), or null when it has none. */
+function wordRelation(text: string): Relation | null {
+  if (/不低于|不小于|not\s+(?:less|lower)\s+than/iu.test(text)) return '>=';
+  if (/不高于|不大于|not\s+(?:more|greater|higher)\s+than/iu.test(text)) return '<=';
+  if (/大于|高于|超过|\b(?:above|over|exceeding)\b|(?:more|greater|higher)\s+than/iu.test(text)) return '>';
+  if (/小于|低于|\b(?:below|under)\b|(?:less|lower)\s+than/iu.test(text)) return '<';
+  return null;
+}
 
 /** What a measure word in a header or sentence stands for, and whether it is a p-value (pIC50). */
 function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
@@ -83,7 +93,8 @@ function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
   return { measure, negLog: m[1]!.toLowerCase() === 'p' };
 }
 
-const MEASURE_WORD = /(?<![A-Za-z])(p?(?:IC|EC)\s?50|p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)/gu;
+// IC50 and EC50 also straight after a target's name, as OCR glues them ("PI3KaIC50").
+const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?50|(?<=[A-Z0-9][a-zα-ω]?)(?:IC|EC)50|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率))/gu;
 /** Words that look like targets in a header or sentence but are not. */
 const NOT_TARGET = /^(?:the|a|an|of|compounds?|cpds?|this|these|its|their|value|values|activity|activities|assay|cells?|data|nM|μM|uM|pM|mM|M|IC50|EC50|Ki|Kd|SD|SEM|mean|n|ND|NT|and|or|in|at|with|was|were|is|are|table|entry|example|化合物|实施例)$/i;
 const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[A-Z]|WT|wt|mutant))?/u;
@@ -96,8 +107,15 @@ function cleanTarget(raw: string | undefined): string | null {
   if (!/[A-Z]/.test(t) && !/^h[A-Z]/.test(t)) return null; // gene and protein symbols carry capitals
   if (!/[A-Za-z]/.test(t) || measureOf(t) || concentrationUnit(t)) return null;
   if (normaliseLabel(t) !== null) return null;
-  return t;
+  return greek(t);
 }
+
+/**
+ * A symbol's Greek isoform letter read as Latin (OCR reads PI3Kα as "PI3Ka", GSK3β as "GSK3b"): a
+ * capital or digit followed by one final a, b, g or d is the Greek letter.
+ */
+const GREEK: Record<string, string> = { a: 'α', b: 'β', g: 'γ', d: 'δ' };
+const greek = (t: string) => t.replace(/(?<=[A-Z0-9][A-Z0-9]*[A-Z0-9])([abgd])$/u, (ch) => GREEK[ch]!);
 
 /** The target a sentence or caption names: "against CDK2", "对 CDK2 的", "CDK2 inhibitory", "CDK2 IC50". */
 export function targetIn(text: string): string | null {
@@ -314,9 +332,9 @@ export function sentenceActivities(text: string, where: { page: number | null; b
       // "IC50 = 12 nM", "IC50 of 12 nM", "IC50 值为 45 nM", "IC50 (CDK2): < 10 nM", "pIC50 7.2".
       const tail = sentence.slice(start, end);
       const unitPart = kind.negLog ? '' : `\\s*${UNIT}`;
-      const m = new RegExp(`^\\s*(?:[(（][^)）]{0,20}[)）])?(?:\\s*(?:values?|值|of|for\\s+\\S+|was|were|is|are|=|:|：|为|是|达到|约为|约|达|around|approximately|about|against\\s+\\S+))*\\s*${REL}?\\s*${NUM}${unitPart}(?![A-Za-z0-9])`, 'u').exec(tail);
+      const m = new RegExp(`^\\s*(?:[(（][^)）]{0,20}[)）])?(?:\\s*(?:values?|值|of|for\\s+\\S+|was|were|is|are|=|:|：|为|是|达到|约为|约|达|around|approximately|about|against\\s+\\S+))*(?:\\s*${WORD_REL})?\\s*${REL}?\\s*${NUM}${unitPart}(?![A-Za-z0-9])`, 'u').exec(tail);
       if (!m) return;
-      let relation: Relation = m[1] ? RELATION_OF[m[1]]! : /约|around|approximately|about/u.test(m[0]) ? '~' : '=';
+      let relation: Relation = m[1] ? RELATION_OF[m[1]]! : (wordRelation(m[0]) ?? (/约|around|approximately|about/u.test(m[0]) ? '~' : '='));
       const value = number(m[2]!);
       if (kind.negLog) {
         relation = FLIPPED[relation];

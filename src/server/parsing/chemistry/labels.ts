@@ -27,7 +27,8 @@ function candidatesOf(block: Block): Candidate[] {
   if (whole) return [{ key: whole, box: block.bbox }];
   if (text.length > 80 || text.includes('\n\n')) return [];
   const cells = block.rows && block.rows.length === 1 ? block.rows[0]! : null;
-  const line = cells ? cells.join('   ') : text;
+  // A Chinese prefix glued to an atom label before it ("O化合物 20f") starts a token of its own.
+  const line = (cells ? cells.join('   ') : text).replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
   if (/\n/.test(line)) return [];
   // Tokens: a prefix word joins the identifier after it.
   const tokens: { text: string; start: number; end: number }[] = [];
@@ -35,10 +36,45 @@ function candidatesOf(block: Block): Candidate[] {
   for (let m = re.exec(line); m; m = re.exec(line)) tokens.push({ text: m[0], start: m.index, end: m.index + m[0].length });
   if (tokens.length < 2) return [];
   const keys = tokens.map((t) => normaliseLabel(t.text));
-  if (keys.some((k) => k === null)) return [];
   const [x0, y0, x1, y1] = block.bbox;
-  const perChar = (x1 - x0) / Math.max(1, line.length);
-  return tokens.map((t, i) => ({ key: keys[i]!, box: [x0 + t.start * perChar, y0, x0 + t.end * perChar, y1] }));
+  if (keys.some((k) => k === null)) return mixedLine(line, tokens, keys, block.bbox);
+  // Labels set out under (or beside) a row of drawings are far apart, while the text joins them with
+  // one space: each token's width is estimated from the font size (a CJK character one em, others
+  // about half), and the room left is shared evenly between them.
+  const widths = tokens.map((t) => ems(t.text) * Math.max(1, block.size));
+  const total = widths.reduce((a, b) => a + b, 0);
+  if (total >= x1 - x0) {
+    const perChar = (x1 - x0) / Math.max(1, line.length);
+    return tokens.map((t, i) => ({ key: keys[i]!, box: [x0 + t.start * perChar, y0, x0 + t.end * perChar, y1] }));
+  }
+  const gap = (x1 - x0 - total) / (tokens.length - 1);
+  let x = x0;
+  return tokens.map((_, i) => {
+    const box: Box = [x, y0, x + widths[i]!, y1];
+    x += widths[i]! + gap;
+    return { key: keys[i]!, box };
+  });
+}
+
+/** A character's width in ems, roughly: CJK one em, a space about a quarter, others about half. */
+const ems = (text: string) => [...text].reduce((w, ch) => w + (/[\u2E80-\u9FFF\uFF00-\uFFEF]/u.test(ch) ? 1 : ch === ' ' ? 0.28 : 0.55), 0);
+
+/**
+ * A line of labels mixed with the atom labels of the drawings around them (a vector figure's text:
+ * "O 化合物 20f O 化合物 20g H3C O"): its labels with a prefix word, placed by their share of the
+ * line's estimated width. None when other words of the line are longer than atom labels.
+ */
+function mixedLine(line: string, tokens: { text: string; start: number }[], keys: (string | null)[], [x0, y0, x1, y1]: Box): Candidate[] {
+  const prefixed = new RegExp(`^${LABEL_PREFIX}`, 'iu');
+  if (tokens.some((t, i) => keys[i] === null && t.text.length > 4)) return [];
+  const total = ems(line);
+  const out: Candidate[] = [];
+  tokens.forEach((t, i) => {
+    if (keys[i] === null || !prefixed.test(t.text)) return;
+    const from = x0 + ((x1 - x0) * ems(line.slice(0, t.start))) / total;
+    out.push({ key: keys[i]!, box: [from, y0, from + ((x1 - x0) * ems(t.text)) / total, y1] });
+  });
+  return out;
 }
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1, b1) - Math.max(a0, b0);
@@ -71,8 +107,16 @@ function distance(c: Box, box: Box): number | null {
   }
   // Beside (left or right), vertically within the drawing's band.
   if (vertical > 0 && cy >= by0 - 0.1 * h && cy <= by1 + 0.1 * h) {
-    const gap = cx0 >= bx1 ? cx0 - bx1 : bx0 >= cx1 ? bx0 - cx1 : null;
-    if (gap !== null && gap <= maxGap * 0.8) return 15 + gap;
+    // A label's box may be estimated (a line of labels): a few points of overlap are still beside.
+    // So may a table cell's box (a column's width) holding a label right of its drawing, as long as
+    // two fifths of it reach out past the drawing on that side.
+    const slack = 4;
+    const out = 0.4 * (cx1 - cx0);
+    const right = cx0 >= bx1 - slack || cx1 - bx1 >= out;
+    const left = cx1 <= bx0 + slack || bx0 - cx0 >= out;
+    // Right of a drawing is the usual side; left only when nothing is right.
+    const gap = right ? Math.max(0, cx0 - bx1) : left ? Math.max(0, bx0 - cx1) : null;
+    if (gap !== null && gap <= maxGap * 0.8) return 15 + gap + (right ? 0 : 10);
   }
   return null;
 }
@@ -81,7 +125,44 @@ function distance(c: Box, box: Box): number | null {
  * The blocks of a page that may hold a drawing's label (short ones: a label, a line of labels),
  * kept by the parse beside its result for the structure stage, which reads labels next to drawings.
  */
-export const labelCandidates = (blocks: Block[]): Block[] => blocks.filter((b) => b.text.trim().length <= 80);
+export const labelCandidates = (blocks: Block[]): Block[] => blocks.flatMap(labelRows).filter((b) => b.text.trim().length <= 80);
+
+/** Words and units of a table of measurements. */
+const MEASUREMENT = /IC50|EC50|IC₅₀|\bK[id]\b|inhibition|抑制|活性|[nμµpm]M\b|%/u;
+
+/**
+ * A table of several rows whose row holds labels (drawings set out in a grid: their atom labels,
+ * "N", "CH3", "H2N", are text too, and layout reads the grid with its row of labels as one table)
+ * is cut into one block per label of such a row: its box the row's share of the table's height and
+ * the cell's column (or, without the table's columns, an even share of its width). Other blocks stay as they are.
+ */
+export function labelRows(block: Block): Block[] {
+  if (block.kind !== 'table' || !block.rows || block.rows.length < 2) return [block];
+  // A table of measurements (its labels beside their values) is no grid of drawings.
+  if (block.rows.some((row) => row.some((c) => MEASUREMENT.test(c)))) return [block];
+  // Nor is one whose every row is labels and numbers: a column of labels beside a column of values.
+  if (block.rows.filter((row) => row.some((c) => c.trim()) && row.every((c) => !c.trim() || normaliseLabel(c) !== null)).length > 2) return [block];
+  const [x0, y0, x1, y1] = block.bbox;
+  const rowH = (y1 - y0) / block.rows.length;
+  const cut: Block[] = [];
+  block.rows.forEach((row, i) => {
+    const filledCells = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c);
+    // Atom labels (Cl, NH2, CH3) may share the row; longer text (a sentence) may not.
+    if (filledCells.some((c) => normaliseLabel(c.c) === null && c.c.length > 5)) return;
+    const filled = filledCells.filter((c) => normaliseLabel(c.c) !== null);
+    if (!filled.length) return;
+    // A lone bare number is as likely a subscript of an atom label (the 3 of CH3) as a label.
+    if (filled.length < 2 && !new RegExp(`^${LABEL_PREFIX}`, 'iu').test(filled[0]!.c)) return;
+    const colW = (x1 - x0) / Math.max(1, row.length);
+    // Rows run top to bottom; the box's origin is bottom-left.
+    const top = y1 - i * rowH;
+    for (const { c, j } of filled) {
+      const [left, right] = block.columns?.length === row.length ? block.columns[j]! : [x0 + j * colW, x0 + (j + 1) * colW];
+      cut.push({ kind: 'paragraph', page: block.page, bbox: [left, top - rowH, right, top], text: c, size: block.size });
+    }
+  });
+  return cut.length ? cut : [block];
+}
 
 /**
  * The label of the drawing at `box` on its page, read from the page's text blocks: the nearest

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { loadRdkit } from '../../chem/rdkit-loader';
 import { judge, type Judged } from './judge';
 import { readStructures, type OsraHit } from './osra';
+import { repairs } from './repair';
 import { drawingRegions, overlap, shrink, type Gray, type PixelBox } from './regions';
 
 /** One structure read from a page image: where (pixels of that image), what, how sure, and how it was read. */
@@ -67,16 +68,54 @@ const RUN_MS = 45_000;
 /** A region whose best reading scores below this is read again at another resolution. */
 const GOOD_ENOUGH = 0.9;
 
+/**
+ * What a repaired reading gains over the reading it repairs: a charge without counter-ion, a radical
+ * or a BH2 is what a drawing almost never means, so the repair wins where both are otherwise alike.
+ */
+const REPAIR_BONUS = 0.1;
+
 /** Regions are read at this resolution at least (a 200 dpi scan is scaled up to it). */
 const MIN_READ_DPI = 300;
-/** Ink below this is black, the rest white, in what OSRA reads: a scan's grey, noisy paper is read as nothing otherwise. */
+/** Ink below this is black, the rest white, in what OSRA reads of a clean page (a rendered PDF, a picture). */
 const BLACK_BELOW = 150;
+/**
+ * A scan's paper is grey and speckled and its ink faint (grey lines of 120–210 on paper of about
+ * 240): cut at 150 its bonds break apart. Its ink is cut this far below the paper's level instead
+ * (tuned on the tuning half of the chemdocs set), within SCAN_BLACK_BELOW.
+ */
+const SCAN_INK_MARGIN = 40;
+const SCAN_BLACK_BELOW: [number, number] = [150, 215];
+
+/**
+ * Where ink turns black in a region of `img`: the paper's level is the region's median grey; clean
+ * paper (median 250 or more) is cut at BLACK_BELOW, scanned paper just below its own level.
+ */
+export function blackBelow(img: Gray, crop: PixelBox): number {
+  const counts = new Uint32Array(256);
+  const step = Math.max(1, Math.floor(Math.sqrt(((crop[2] - crop[0]) * (crop[3] - crop[1])) / 40_000)));
+  let n = 0;
+  for (let y = crop[1]; y < crop[3]; y += step)
+    for (let x = crop[0]; x < crop[2]; x += step) {
+      counts[img.data[y * img.width + x]!]!++;
+      n++;
+    }
+  let median = 255;
+  for (let v = 0, seen = 0; v < 256; v++) {
+    seen += counts[v]!;
+    if (seen * 2 >= n) {
+      median = v;
+      break;
+    }
+  }
+  if (median >= 250) return BLACK_BELOW;
+  return Math.max(SCAN_BLACK_BELOW[0], Math.min(SCAN_BLACK_BELOW[1], median - SCAN_INK_MARGIN));
+}
 
 async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
   let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } });
   if (crop) p = p.extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
   if (factor !== 1 && crop) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
-  if (crop) p = p.threshold(BLACK_BELOW, { grayscale: true });
+  if (crop) p = p.threshold(blackBelow(img, crop), { grayscale: true });
   await p.png({ compressionLevel: 1 }).toFile(file);
 }
 
@@ -111,9 +150,14 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
   const take = (hits: OsraHit[], toPage: (b: [number, number, number, number]) => PixelBox, whole: PixelBox, method: string) => {
     const found: Candidate[] = [];
     for (const h of hits) {
+      const box = h.box ? clip(toPage(h.box), whole) : whole;
       const j = judge(rdkit, h.smiles, h.score);
-      if (!j) continue;
-      found.push({ ...j, box: h.box ? clip(toPage(h.box), whole) : whole, method });
+      if (j) found.push({ ...j, box, method });
+      // Repairs of typical misreadings (repair.ts) compete with the reading itself.
+      for (const r of repairs(rdkit, h.smiles)) {
+        const k = judge(rdkit, r.smiles, h.score);
+        if (k) found.push({ ...k, score: k.score + REPAIR_BONUS, box, method: `${method}, repaired (${r.reason})` });
+      }
     }
     candidates.push(...found);
     return found;

@@ -154,6 +154,27 @@ describe('activity sentences', () => {
     ]);
   });
 
+  it("reads an OCR'd header with the measure glued to the target and a Greek letter read as Latin", () => {
+    expect(columnOf('PI3KaIC50')).toMatchObject({ measure: 'IC50', target: 'PI3Kα' });
+    expect(columnOf('GSK3b Ki (nM)')).toMatchObject({ measure: 'Ki', unit: 'nM', target: 'GSK3β' });
+    // Symbols that end in a capital or a digit, or are no symbol, keep their spelling.
+    expect(columnOf('CDK2 IC50 (nM)')).toMatchObject({ target: 'CDK2' });
+    expect(columnOf('c-Met IC50')).toMatchObject({ target: 'c-Met' });
+    expect(columnOf('DELTA50')).toBeNull();
+  });
+
+  it('reads relations written as words', () => {
+    const rel = (t: string) => sentenceActivities(t).map((a) => [a.label, a.target, a.relation, a.value, a.unit]);
+    expect(rel('In addition, compound 3g inhibited HDAC6 with an IC50 above 1 μM.')).toEqual([['3g', 'HDAC6', '>', 1, 'μM']]);
+    expect(rel('In addition, compound 3g inhibited HDAC6 with an IC50 below 20 nM.')).toEqual([['3g', 'HDAC6', '<', 20, 'nM']]);
+    expect(rel('此外，化合物 12a 对 CDK2 的 IC50 小于 35 nM，选择性良好。')).toEqual([['12a', 'CDK2', '<', 35, 'nM']]);
+    expect(rel('此外，化合物 12a 对 CDK2 的 IC50 大于 10 μM，选择性良好。')).toEqual([['12a', 'CDK2', '>', 10, 'μM']]);
+    expect(rel('Compound 7 had an IC50 of less than 5 nM.')).toEqual([['7', null, '<', 5, 'nM']]);
+    expect(rel('Compound 7 had an IC50 not less than 5 μM.')).toEqual([['7', null, '>=', 5, 'μM']]);
+    // Units stay case-sensitive: millimetres are no concentration.
+    expect(rel('Compound 7 had an IC50 above 5 mm.')).toEqual([]);
+  });
+
   it('reads % inhibition at a concentration', () => {
     expect(sentenceActivities('Compound 3: % inhibition at 10 μM: 85%.').map(pick)).toEqual([
       { label: '3', target: null, measure: 'inhibition', relation: '=', value: 85, unit: '%', valueNm: null, concentration: '10 μM' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelNear } from '../../../../src/server/parsing/chemistry/labels';
+import { labelCandidates, labelNear, labelRows } from '../../../../src/server/parsing/chemistry/labels';
 import { normaliseLabel } from '../../../../src/server/text/compound-label';
 import { layoutDocument, type Block, type Box, type Run } from '../../../../src/server/parsing/pdf-layout';
 
@@ -79,5 +79,74 @@ describe('labelNear', () => {
     const blocks = layoutDocument([{ page: 1, width: 612, height: 792, runs: [run('12a', 110), run('12b', 290), run('12c', 470)] }]);
     const boxes: Box[] = [[60, 395, 180, 500], [240, 395, 360, 500], [420, 395, 540, 500]];
     expect(boxes.map((b) => labelNear(blocks, b))).toEqual(['12a', '12b', '12c']);
+  });
+
+  it('finds the labels of a grid of drawings that layout read as one table with their atom labels', () => {
+    // paper02 of the chemdocs set: three drawings in a row; their atom labels (N, NH, CH3, H2N) and the
+    // labels under them are text, and layout reads them as one table of three rows.
+    const grid: Block = {
+      kind: 'table',
+      page: 1,
+      bbox: [103, 507, 508, 551],
+      text: 'N | NH | \nCH3 | H2N | \ncompound 3a | compound 3b | compound 3c',
+      rows: [['N', 'NH', ''], ['CH3', 'H2N', ''], ['compound 3a', 'compound 3b', 'compound 3c']],
+      size: 9,
+    };
+    const cut = labelRows(grid);
+    expect(cut.map((b) => b.text)).toEqual(['compound 3a', 'compound 3b', 'compound 3c']);
+    const drawings: Box[] = [[64, 526, 212, 642], [232, 526, 380, 642], [400, 526, 548, 642]];
+    expect(drawings.map((d) => labelNear(labelCandidates([grid]), d))).toEqual(['3a', '3b', '3c']);
+  });
+
+  it('does not take a lone subscript digit or a table of values for labels', () => {
+    const subscript: Block = { kind: 'table', page: 1, bbox: [100, 500, 300, 540], text: 'N | O\n | 3', rows: [['N', 'O'], ['', '3']], size: 9 };
+    expect(labelRows(subscript)).toEqual([subscript]);
+    const values: Block = { kind: 'table', page: 1, bbox: [50, 300, 550, 400], text: '', rows: [['Compound', 'IC50 (nM)'], ['3a', '12'], ['3b', '40']], size: 9 };
+    expect(labelRows(values)).toEqual([values]);
+    // Two bare labels in a row are a row of labels.
+    const bare: Block = { kind: 'table', page: 1, bbox: [100, 500, 300, 540], text: '', rows: [['OH', 'Cl'], ['12a', '12b']], size: 9 };
+    expect(labelRows(bare).map((b) => [b.text, b.bbox])).toEqual([
+      ['12a', [100, 500, 200, 520]],
+      ['12b', [200, 500, 300, 520]],
+    ]);
+  });
+
+  it('gives each drawing its label from one line of labels set beside a row of drawings', () => {
+    // paper11 of the chemdocs set: each label right of its drawing; layout joins them with one space.
+    const line = (text: string, bbox: Box): Block => ({ kind: 'paragraph', page: 1, bbox, text, size: 10 });
+    const top = [line('化合物 18a 化合物 18b 化合物 18c', [156, 621, 530, 632])];
+    expect(([[58, 562, 154, 692], [220, 562, 317, 692], [383, 562, 479, 692]] as Box[]).map((d) => labelNear(top, d))).toEqual(['18a', '18b', '18c']);
+    const bottom = [line('化合物 18d 化合物 18e′', [156, 471, 370, 482])];
+    expect(([[58, 412, 154, 542], [220, 412, 317, 542]] as Box[]).map((d) => labelNear(bottom, d))).toEqual(['18d', "18e'"]);
+  });
+
+  it('places a label of a grid by its table column when layout gives the columns, and beside its drawing', () => {
+    // paper18 of the chemdocs set: the row holds an atom label (Cl) beside the compound labels, and
+    // the columns are uneven; the labels sit right of their drawings.
+    const grid: Block = {
+      kind: 'table',
+      page: 1,
+      bbox: [60, 600, 540, 640],
+      text: '',
+      rows: [['O', '', 'HO', ''], ['', '化合物 20a', 'Cl', '化合物 20b']],
+      columns: [[60, 120], [156, 214], [260, 300], [318, 376]],
+      size: 10,
+    };
+    expect(labelRows(grid).map((b) => [b.text, b.bbox[0], b.bbox[2]])).toEqual([
+      ['化合物 20a', 156, 214],
+      ['化合物 20b', 318, 376],
+    ]);
+    const drawings: Box[] = [[58, 560, 154, 690], [220, 560, 316, 690]];
+    expect(drawings.map((d) => labelNear(labelCandidates([grid]), d))).toEqual(['20a', '20b']);
+  });
+
+  it('reads the labels of a line mixed with the atom labels of the drawings around it', () => {
+    // paper18 page 2 of the chemdocs set, as layout joined the runs (a glued "O化合物" included).
+    const line: Block = { kind: 'paragraph', page: 2, bbox: [156, 655, 532, 667], text: 'O化合物 20f O 化合物 20g H3C O O 化合物 20h', size: 10 };
+    const drawings: Box[] = [[58, 596, 154, 726], [220, 596, 317, 726], [383, 596, 479, 726]];
+    expect(drawings.map((d) => labelNear([line], d))).toEqual(['20f', '20g', '20h']);
+    // A line with a longer word is a sentence, not a line of labels.
+    const sentence: Block = { ...line, text: 'O 化合物 20f was prepared' };
+    expect(labelNear([sentence], drawings[0]!)).toBeNull();
   });
 });
