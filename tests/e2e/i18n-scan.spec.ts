@@ -25,7 +25,9 @@ const DATA = [
   '[part~="file-chip"]', '[part~="question-text"]', '[part~="document-title"]', '[part~="doc-title"]',
   '.user-trigger', '.menu__header', '.example',
   // A document's own pages and passages (the viewer, citations' quotes).
-  'csai-pdf-viewer [part~="page"]', '[part~="excerpt"]', '[data-quote]',
+  'csai-pdf-viewer [part~="page"]', '[part~="excerpt"]', '[data-quote]', 'blockquote',
+  // A tool's raw result where it has no card, as the model reads it (passages of the documents).
+  '[part~="tool-text"]',
   // Structure drawings: atom labels.
   'svg',
   // A word marked as another language (the language switch names each language in itself).

@@ -10,10 +10,11 @@
 export const KEPT_GROUPS: { reason: string; terms: string }[] = [
   { reason: 'the product name', terms: 'CSAI Pro' },
   { reason: 'drug-discovery abbreviations a chemist reads untranslated (explained in a tooltip where shown)', terms: 'ADMET SMILES SMARTS InChIKey PAINS TPSA ESOL QED SA BBB GI Kp MW MR Csp3 RMSD IC50 Ki Kd NH OH HBA HBD RB AP logP logS' },
-  { reason: 'names of methods, rules and their authors, cited as published (SwissADME’s method lines)', terms: 'Brenk Lipinski Ghose Veber Egan Muegge Abbott WLOGP MLOGP XLOGP3 iLOGP SILICOS-IT BOILED-Egg BOILED Egg Daina Zoete Delaney Ertl Wildman Crippen Moriguchi Bickerton Schuffenhauer Potts Guy Martin Baell Holloway Teague Log log Po/w WLOGP<-0.4 MW<200 MW<250' },
-  { reason: 'names of programs, databases and services the product runs or links to', terms: 'Node.js SQLite PostgreSQL onnxruntime Vina AutoDock OPSIN OSRA PLIP PDBFixer PubChem SureChEMBL RDKit Python MCP API LDAP OpenAI' },
+  { reason: 'names of methods, rules and their authors, cited as published (SwissADME’s method lines)', terms: 'Brenk Lipinski Ghose Veber Egan Muegge Abbott WLOGP MLOGP XLOGP3 iLOGP SILICOS-IT BOILED-Egg BOILED Egg Daina Zoete Delaney Ertl Wildman Crippen SwissADME Moriguchi Bickerton Schuffenhauer Potts Guy Martin Baell Holloway Teague Log log Po/w WLOGP<-0.4 MW<200 MW<250' },
+  { reason: 'names of programs, databases and services the product runs or links to', terms: 'DOI PMID Node.js SQLite PostgreSQL onnxruntime Vina AutoDock OPSIN OSRA PLIP PDBFixer PubChem SureChEMBL RDKit Python MCP API LDAP OpenAI' },
   { reason: 'file formats and protocols, named as their files and programs name them', terms: 'CSV SDF PDB PDBQT PDF JPEG JPG PNG Markdown URL Authorization Bearer Streamable SSE HTTP HTTPS stdio' },
   { reason: 'units of measure', terms: 'kcal/mol kcal mol mg/mL mol/L cm/s nM KB MB GB CPU' },
+  { reason: 'the browser’s language code, shown on the /test diagnostics page', terms: 'zh-CN en-US' },
   { reason: 'SPEC §9 prescribes the failed-request toast verbatim: "Error", then the address, "error!" and the message', terms: 'Error error' },
 ];
 
