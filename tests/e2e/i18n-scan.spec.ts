@@ -145,6 +145,8 @@ async function ask(page: Page, question: string, file?: string) {
 }
 
 test.describe.configure({ mode: 'serial' });
+// One long test with a context per language: a trace of it is large and was cut short under load.
+test.use({ trace: 'off' });
 
 test.beforeAll(async ({ browser, baseURL }) => {
   test.setTimeout(400_000);
