@@ -234,7 +234,7 @@ const PAGE_DATA: Record<string, string> = {
 const OPEN_IN_ENGLISH: { where: RegExp; what: RegExp; why: string }[] = [
   { where: /^\/channels\?channel_id=/, what: /./, why: 'answers and tool summaries are written by the server in Chinese whatever the interface language; the molecule drawing inside an answer does not get the page language' },
   { where: /^\/channels · /, what: /./, why: 'conversation names are the questions the user typed (data), the check cannot tell them from interface text' },
-  { where: /^\/knowledges/, what: /问答文件/, why: 'the name of the question-uploads folder comes from the server in Chinese' },
+  { where: /^\/(knowledges|public_folder)/, what: /问答文件/, why: 'the name of the question-uploads folder comes from the server in Chinese' },
   { where: /^\/pdf_viewer\?docId=[\w-]+&type=5/, what: /[（）]/, why: 'the molecule count of an SDF is put in full-width brackets by the page, not by its string' },
   { where: /^\/sar/, what: /请提供编号/, why: 'the server’s refusal of a SAR request without a compound number is in Chinese' },
 ];
