@@ -14,7 +14,7 @@ export function Toaster() {
   useEffect(() => bindToastHotkey(document, () => region.current), []);
   const visible = store.$toasts.value.filter((toast) => toast.open);
   return (
-    <section aria-label={`${t('notifications')} (${TOAST_HOTKEY})`} className="toaster">
+    <section aria-label={t('notifications_region', { key: TOAST_HOTKEY })} className="toaster">
       <ol ref={region} tabIndex={-1} className="toaster__list">
         {visible.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onDismiss={() => store.dismiss(toast.id)} />

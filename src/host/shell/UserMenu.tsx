@@ -65,6 +65,8 @@ export function UserMenu({ compact }: { compact: boolean }) {
       key: `language-${language}`,
       icon: (i18n.language === language ? 'check' : 'info') as 'check' | 'info',
       label: language === 'zh' ? '中文' : 'English',
+      // Marked with its language, so screen readers say it right and it reads as meant in the other language's page.
+      lang: language === 'zh' ? 'zh-CN' : 'en',
       run: () => { close(); chooseLanguage(language); },
     })),
     { key: 'sign-out', icon: 'logout' as const, label: t('user.sign_out'), run: () => { close(); void signOut(navigate, (k) => tAny(k)); } },
@@ -153,7 +155,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
                 onClick={entry.run}
               >
                 <Icon name={entry.icon} />
-                <span>{entry.label}</span>
+                <span lang={'lang' in entry ? entry.lang : undefined}>{entry.label}</span>
               </button>
             ))}
           </FloatingLayer>

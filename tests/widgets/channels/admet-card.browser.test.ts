@@ -96,6 +96,8 @@ describe('the ADMET tool card', () => {
     const en = await show({ lang: 'en', content: 'ADMET table', data: { molecules: [aspirin], notes: [] } } as Partial<ToolCardProps>);
     expect(untranslated(en, 'en', skip)).to.deep.equal([]);
     expect(en.querySelector('td[data-field="brenk"]')?.textContent).to.equal('phenol_ester');
+    // The method lines (row tooltips) in the page's language: English as published, with an English colon.
+    expect(en.querySelector('td[data-field="wlogp"]')!.closest('tr')!.getAttribute('title')).to.equal('Method: WLOGP: Wildman & Crippen 1999 (RDKit CrippenClogP)');
   });
 
   it('is the card the answer view loads for the admet tool', async () => {
@@ -118,7 +120,7 @@ describe('the ADMET tool card', () => {
     expect(value('esol_class')).to.equal('易溶');
     expect(first.textContent).to.contain('Log Po/w (XLOGP3)');
     expect(first.textContent).to.contain('未计算');
-    expect(first.querySelector('td[data-field="wlogp"]')!.closest('tr')!.getAttribute('title')).to.contain('Wildman & Crippen 1999');
+    expect(first.querySelector('td[data-field="wlogp"]')!.closest('tr')!.getAttribute('title')).to.equal('方法：WLOGP：Wildman 与 Crippen 1999（RDKit 的 Crippen logP）');
     expect(root.querySelector('[part~="admet-note"]')?.textContent).to.contain('共有 60 个分子');
   });
 

@@ -153,4 +153,17 @@ describe('online research cards', () => {
     await waitFor(() => (shadow.textContent?.includes('已保存到知识库：Aspirin and cyclooxygenase acetylation.pdf') ? true : null), 'the saved message');
     expect(posts).to.deep.equal([{ url: '/api/v1/literature/save_pdf', body: { pdf_url: paper.pdfUrl, title: paper.title, folder_id: 'k1' } }]);
   });
+
+  // Issue 32 §2: the hit list's own words in the language shown; a paper's title, authors, journal,
+  // identifiers and abstract are data (in English whatever the interface).
+  for (const lang of ['zh', 'en'] as const) {
+    it(`the literature hits have no untranslated words in ${lang === 'zh' ? 'Chinese' : 'English'}`, async () => {
+      const shadow = mount(<LiteratureHits hits={[paper, { ...paper, title: '阿司匹林与环氧合酶', abstract: null, pdfUrl: null }]} />, lang);
+      await waitFor(() => shadow.querySelector('[part="literature-hit"]') && (lang === 'zh' || !/[\u4e00-\u9fff]/.test(shadow.querySelector('summary')?.textContent ?? '')), 'the hits');
+      shadow.querySelectorAll('details').forEach((d) => (d.open = true));
+      expect(untranslated(shadow, lang, 'a, [data-field]')).to.deep.equal([]);
+      // The interface's words are there to be judged: the "more authors" note, the abstract label.
+      expect(shadow.textContent).to.contain(lang === 'zh' ? '等 1 人' : '+1 more');
+    });
+  }
 });

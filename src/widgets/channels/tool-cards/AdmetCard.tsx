@@ -1,7 +1,7 @@
 // The answer card of the `admet` tool (issue 18 §2): the table grouped as SwissADME groups it, the
 // structure, the bioavailability radar per molecule, one BOILED-Egg for all, CSV/SDF export.
 import { createElement, useState } from 'react';
-import { ADMET_METHODS, ADMET_NOT_COMPUTED, admetResult, type AdmetField, type AdmetMolecule } from '../../../contract/admet';
+import { ADMET_NOT_COMPUTED, admetResult, type AdmetField, type AdmetMolecule } from '../../../contract/admet';
 import { createMoleculeApi } from '../../../core/molecule-api';
 import { useApi, useHost, useT } from '../../shared/host-context';
 import { saveBlob } from '../../shared/save-blob';
@@ -50,7 +50,7 @@ function MoleculeTable({ m, t }: { m: AdmetMolecule; t: T }) {
             </th>
           </tr>
           {fields.map((f) => (
-            <tr key={f} className="border-b border-line" title={`${t('method')}：${ADMET_METHODS[f]}`}>
+            <tr key={f} className="border-b border-line" title={t('method_line', { method: t(`methods.${f}`) })}>
               <th scope="row" className="px-2 py-0.5 text-left font-normal text-muted">
                 {t(f)}
               </th>

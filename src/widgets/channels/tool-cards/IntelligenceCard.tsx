@@ -64,7 +64,7 @@ function Result({ result }: { result: IntelligenceSearchOutput }) {
                 {p.title}
               </a>
               {p.page !== null && <span className="text-muted"> · {t('page', { page: p.page })}</span>}
-              <p className="text-ink line-clamp-3">{p.text}</p>
+              <p className="text-ink line-clamp-3" data-quote="">{p.text}</p>
             </li>
           ))}
         </ol>

@@ -20,12 +20,13 @@ export function LiteratureHits({ hits }: { hits: readonly LiteratureHit[] }) {
   return (
     <ol part="literature-hits" className="m-0 pl-5 flex flex-col gap-2 list-decimal text-sm text-ink">
       {hits.map((hit, i) => {
-        const authors = hit.authors.length > MAX_AUTHORS ? `${hit.authors.slice(0, MAX_AUTHORS).join(', ')} ${t('authors_more', { count: hit.authors.length - MAX_AUTHORS })}` : hit.authors.join(', ');
+        const names = hit.authors.slice(0, MAX_AUTHORS).join(', ');
+        const more = hit.authors.length > MAX_AUTHORS ? ` ${t('authors_more', { count: hit.authors.length - MAX_AUTHORS })}` : '';
         const href = httpOnly(hit.url);
         const pdf = httpOnly(hit.pdfUrl);
         return (
           <li key={`${hit.url}-${i}`} part="literature-hit" className="flex flex-col gap-1">
-            <span className="font-semibold">
+            <span className="font-semibold" data-field="title">
               {href ? (
                 <a href={href} target="_blank" rel="noopener noreferrer" className="text-accent">
                   {hit.title}
@@ -34,9 +35,14 @@ export function LiteratureHits({ hits }: { hits: readonly LiteratureHit[] }) {
                 hit.title
               )}
             </span>
-            {authors && <span className="text-xs">{authors}</span>}
+            {names && (
+              <span className="text-xs">
+                <span data-field="authors">{names}</span>
+                {more}
+              </span>
+            )}
             <span className="text-xs text-muted">
-              {[hit.journal, hit.year, hit.site].filter(Boolean).join(' · ')}
+              <span data-field="source">{[hit.journal, hit.year, hit.site].filter(Boolean).join(' · ')}</span>
               {hit.doi && (
                 <>
                   {' · DOI '}
@@ -57,7 +63,7 @@ export function LiteratureHits({ hits }: { hits: readonly LiteratureHit[] }) {
             </span>
             <details className="text-xs">
               <summary className="cursor-pointer text-muted">{t('abstract')}</summary>
-              <p className="m-0 mt-1 whitespace-pre-wrap">{hit.abstract ?? t('no_abstract')}</p>
+              {hit.abstract ? <p className="m-0 mt-1 whitespace-pre-wrap" data-field="abstract">{hit.abstract}</p> : <p className="m-0 mt-1">{t('no_abstract')}</p>}
             </details>
             {pdf && <SaveToKnowledgeBase label={t('save_paper')} save={(api, folderId) => api.savePaper(pdf, hit.title, folderId)} />}
           </li>
