@@ -115,7 +115,8 @@ test('a paper of drawings: its structures are outlined on their page, a click op
   await expect(panel).toBeVisible();
   await expect(viewer.locator('[part~="structure-drawing"]')).toHaveAttribute('data-rendered', 'true', { timeout: 30_000 });
   await drewSvg(viewer.locator('[part~="structure-molecule"]'));
-  await expect(viewer.locator('[part~="structure-method"]')).toContainText('osra');
+  // Read from the PDF's vector drawing (or by OSRA), said in Chinese.
+  await expect(viewer.locator('[part~="structure-method"]')).toHaveText(/^(从 PDF 的矢量图形直接读取|OSRA 识别)/);
   await expect(viewer.locator('[part~="structure-confidence"]')).toHaveText(/^\d+%$/);
   if (aspirin.label) await expect(viewer.locator('[part~="structure-label"]')).toHaveText(aspirin.label);
   await expectAccessible(page, 'csai-pdf-viewer');

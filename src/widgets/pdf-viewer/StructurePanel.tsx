@@ -93,6 +93,33 @@ function DrawingCrop({ document, structure }: { document: DrawingSource; structu
   return <canvas ref={canvasRef} part="structure-drawing" role="img" aria-label={t('structure_drawing', { page: pageNumber })} width={0} height={0} className="max-w-full border border-line bg-white" />;
 }
 
+const REPAIRS: Record<string, string> = {
+  'C=O read as charged O': 'repair_charged_oxygen',
+  'radical filled with hydrogen': 'repair_radical',
+  'terminal B read for Br': 'repair_boron',
+  'several misreadings repaired': 'repair_several',
+};
+
+/**
+ * How a structure was read, in the reader's language: the server stores it as a short English
+ * record (`osra region 300 dpi, repaired (C=O read as charged O), 2 readings agree`, `vector`); an
+ * unknown record is shown as it is.
+ */
+export function methodText(t: (key: string, options?: Record<string, unknown>) => string, method: string): string {
+  const [head = '', ...rest] = method.split(/, (?![^(]*\))/);
+  const base = head === 'vector' ? t('method_vector') : /^osra (region|page) (\d+) dpi$/.exec(head);
+  if (base === null) return method;
+  let text = typeof base === 'string' ? base : t(base[1] === 'page' ? 'method_osra_page' : 'method_osra_region', { dpi: base[2] });
+  for (const part of rest) {
+    const repaired = /^repaired \((.+)\)$/.exec(part);
+    const agree = /^(\d+) readings agree$/.exec(part);
+    if (repaired && REPAIRS[repaired[1]!]) text += t('method_repaired', { what: t(REPAIRS[repaired[1]!]!) });
+    else if (agree) text += t('method_agree', { count: Number(agree[1]) });
+    else return method;
+  }
+  return text;
+}
+
 /** Opens `<csai-chem-editor>` (created once in the viewer, with its attributes) at `smiles`; what it returns goes to `onSmiles`. */
 function useChemEditor(onSmiles: (smiles: string) => void) {
   const { host, root } = useHost();
@@ -169,7 +196,7 @@ export function StructurePanel({ model, review, document }: { model: Model; revi
         <dt className="text-muted">{t('structure_confidence')}</dt>
         <dd part="structure-confidence">{Math.round(structure.confidence * 100)}%</dd>
         <dt className="text-muted">{t('structure_method')}</dt>
-        <dd part="structure-method" className="break-all">{structure.method}</dd>
+        <dd part="structure-method" className="break-all" title={structure.method}>{methodText(t, structure.method)}</dd>
         <dt className="text-muted">SMILES</dt>
         <dd part="structure-smiles" className="break-all font-mono text-xs">{structure.smiles}</dd>
         {corrected && (

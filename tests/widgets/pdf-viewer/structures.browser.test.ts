@@ -4,6 +4,7 @@
 // Chinese message for a structure it refuses. A real PDF (Debian's fduthesis), the CSAI API faked.
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
+import { methodText } from '../../../src/widgets/pdf-viewer/StructurePanel';
 import { expect, failOnConsoleErrors, json, mount, nextFrame, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
@@ -31,7 +32,7 @@ type Structure = {
   label: string | null; corrected_by: string | null; corrected_by_name: string | null; corrected_at: string | null;
 };
 const structure = (id: number, page: number, bbox: Structure['bbox'], smiles: string, label: string | null): Structure => ({
-  id, page, bbox, smiles, recognized_smiles: smiles, confidence: 0.83, method: 'osra vector 2x', label, corrected_by: null, corrected_by_name: null, corrected_at: null,
+  id, page, bbox, smiles, recognized_smiles: smiles, confidence: 0.83, method: 'osra region 300 dpi, repaired (C=O read as charged O), 2 readings agree', label, corrected_by: null, corrected_by_name: null, corrected_at: null,
 });
 
 interface Call {
@@ -166,7 +167,9 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     expect(panel.querySelector('h2')!.textContent).to.equal('化合物 12a');
     expect(part(el, 'structure-label')!.textContent).to.equal('12a');
     expect(part(el, 'structure-confidence')!.textContent).to.equal('83%');
-    expect(part(el, 'structure-method')!.textContent).to.equal('osra vector 2x');
+    // How it was read, in the reader's language (the server's record in the tooltip).
+    expect(part(el, 'structure-method')!.textContent).to.equal('OSRA 识别结构图区域（300 dpi）；已修正常见误读（把 C=O 读成了带负电的 O）；2 次识别结果一致');
+    expect(part(el, 'structure-method')!.title).to.equal('osra region 300 dpi, repaired (C=O read as charged O), 2 readings agree');
     expect(part(el, 'structure-smiles')!.textContent).to.equal('CC(=O)Oc1ccccc1C(=O)O');
     // The drawing: page 7 rendered into a canvas the box's shape (plus its margin), not blank.
     const crop = part(el, 'structure-drawing') as HTMLCanvasElement;
@@ -283,5 +286,14 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
       const now = el.shadowRoot!.querySelector<HTMLElement>('[data-structure-id="21"]')!.getBoundingClientRect();
       return Math.abs(shown - before) > 10 && Math.abs(now.width - (200 * shown) / 800) < 1;
     }, 'the box zoomed with the picture');
+  });
+
+  it("says how a structure was read from the server's record, and shows a record it does not know as it is", () => {
+    const t = (key: string, o?: Record<string, unknown>) => `${key}${o ? JSON.stringify(o) : ''}`;
+    expect(methodText(t, 'vector')).to.equal('method_vector');
+    expect(methodText(t, 'osra page 200 dpi, 3 readings agree')).to.equal('method_osra_page{"dpi":"200"}method_agree{"count":3}');
+    expect(methodText(t, 'osra region 300 dpi, repaired (radical filled with hydrogen)')).to.equal('method_osra_region{"dpi":"300"}method_repaired{"what":"repair_radical"}');
+    expect(methodText(t, 'osra region 300 dpi, repaired (something new)')).to.equal('osra region 300 dpi, repaired (something new)');
+    expect(methodText(t, 'imago 1.0')).to.equal('imago 1.0');
   });
 });
