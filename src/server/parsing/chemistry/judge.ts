@@ -32,6 +32,16 @@ interface MolJson {
 /** OSRA's estimate (about −5…5) mapped to 0–1. */
 export const osraConfidence = (score: number) => 1 / (1 + Math.exp(-1.2 * score));
 
+/** A molecule's standard InChIKey, or '' when InChI cannot describe it. */
+export function inchiKeyOf(rdkit: MainModule, mol: { get_inchi(): string }): string {
+  try {
+    const inchi = mol.get_inchi();
+    return inchi ? rdkit.get_inchikey_for_inchi(inchi) : '';
+  } catch {
+    return '';
+  }
+}
+
 export function judge(rdkit: MainModule, raw: string, osraScore: number): Judged | null {
   if (!raw || raw.length > 2000) return null;
   let mol;
@@ -73,13 +83,7 @@ export function judge(rdkit: MainModule, raw: string, osraScore: number): Judged
       if (r.length > 8) penalty += 0.8;
       else if (r.length <= 4) penalty += 0.35;
     }
-    let inchiKey = '';
-    try {
-      const inchi = mol.get_inchi();
-      inchiKey = inchi ? rdkit.get_inchikey_for_inchi(inchi) : '';
-    } catch {
-      inchiKey = '';
-    }
+    const inchiKey = inchiKeyOf(rdkit, mol);
     if (!inchiKey) penalty += 0.5;
     // Larger molecules read right are worth more than small fragments of them.
     const size = Math.min(0.3, heavy.length / 100);

@@ -1,5 +1,6 @@
 import type { MainModule } from '@rdkit/rdkit';
 import type { Box } from '../pdf-layout';
+import { inchiKeyOf } from './judge';
 
 /**
  * Structures read from a born-digital PDF page's drawing operators (issue 28 §1: "paths in the
@@ -730,15 +731,7 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   if (!mol) return reject(15);
   try {
     if (!mol.is_valid()) return reject(16);
-    const smiles = mol.get_smiles();
-    let inchiKey = '';
-    try {
-      const inchi = mol.get_inchi();
-      inchiKey = inchi ? rdkit.get_inchikey_for_inchi(inchi) : '';
-    } catch {
-      inchiKey = '';
-    }
-    return { box, smiles, inchiKey, molblock, heavyAtoms: heavy };
+    return { box, smiles: mol.get_smiles(), inchiKey: inchiKeyOf(rdkit, mol), molblock, heavyAtoms: heavy };
   } finally {
     mol.delete();
   }
