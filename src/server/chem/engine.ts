@@ -1,4 +1,5 @@
 import type { MainModule, Mol } from '@rdkit/rdkit';
+import { using } from './rdkit-loader';
 import { MOL_LIMITS, type MolHighlight } from '../../contract/mol';
 import { ELEMENT_SYMBOLS, hillFormula } from './elements';
 import { sanitizeSvg } from './svg-sanitize';
@@ -67,14 +68,6 @@ interface RdkitJson {
   defaults?: { atom?: { z?: number; impHs?: number; chg?: number } };
 }
 
-/** Runs `fn` on a molecule and always frees it (the WASM heap does not collect garbage). */
-function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
-  try {
-    return fn(mol);
-  } finally {
-    mol.delete();
-  }
-}
 
 /**
  * Refuses a structure with more atoms than any molecule call reads (MOL_LIMITS.atoms), before

@@ -4,6 +4,7 @@
  * substructure matching of screened candidates. Pure and synchronous over a loaded RDKit module.
  */
 import type { MainModule, Mol } from '@rdkit/rdkit';
+import { using } from './rdkit-loader';
 import { z } from 'zod';
 import { MOL_LIMITS } from '../../contract/mol';
 import type { MoleculeSearchMode } from '../../contract/molecules';
@@ -80,13 +81,6 @@ export type MoleculeTaskResult<K extends MoleculeTask['kind']> = z.infer<(typeof
 const SMARTS_ONLY = /[~;,&!$]|\[#/;
 const isMolfile = (s: string) => /^M {2}END\s*$/m.test(s) && /V[23]000/.test(s);
 
-function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
-  try {
-    return fn(mol);
-  } finally {
-    mol.delete();
-  }
-}
 
 const shorten = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max)}…` : s);
 

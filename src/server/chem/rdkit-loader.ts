@@ -1,4 +1,4 @@
-import initRDKitModule, { type MainModule } from '@rdkit/rdkit';
+import initRDKitModule, { type MainModule, type Mol } from '@rdkit/rdkit';
 
 let loading: Promise<MainModule> | undefined;
 
@@ -13,4 +13,28 @@ export function loadRdkit(): Promise<MainModule> {
     loading = undefined;
   });
   return loading;
+}
+
+/** Runs `fn` on a molecule and always frees it (the WASM heap does not collect garbage). */
+export function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
+  try {
+    return fn(mol);
+  } finally {
+    mol.delete();
+  }
+}
+
+/**
+ * Reads `input` (SMILES, molblock or RDKit JSON) and runs `fn` on the molecule, freed afterwards;
+ * null when RDKit cannot read it or reads it as invalid.
+ */
+export function withValidMol<T>(rdkit: MainModule, input: string, fn: (mol: Mol) => T): T | null {
+  let mol: Mol | null;
+  try {
+    mol = rdkit.get_mol(input);
+  } catch {
+    return null;
+  }
+  if (!mol) return null;
+  return using(mol, (m) => (m.is_valid() ? fn(m) : null));
 }

@@ -1,4 +1,5 @@
 import type { MainModule } from '@rdkit/rdkit';
+import { withValidMol } from '../../chem/rdkit-loader';
 
 /**
  * RDKit sanity checks on a structure OSRA read (issue 28 §1): a SMILES RDKit refuses (a bad
@@ -44,15 +45,7 @@ export function inchiKeyOf(rdkit: MainModule, mol: { get_inchi(): string }): str
 
 export function judge(rdkit: MainModule, raw: string, osraScore: number): Judged | null {
   if (!raw || raw.length > 2000) return null;
-  let mol;
-  try {
-    mol = rdkit.get_mol(raw);
-  } catch {
-    return null;
-  }
-  if (!mol) return null;
-  try {
-    if (!mol.is_valid()) return null;
+  return withValidMol(rdkit, raw, (mol) => {
     const smiles = mol.get_smiles();
     const json = JSON.parse(mol.get_json()) as MolJson;
     const d = json.defaults.atom;
@@ -88,7 +81,5 @@ export function judge(rdkit: MainModule, raw: string, osraScore: number): Judged
     // Larger molecules read right are worth more than small fragments of them.
     const size = Math.min(0.3, heavy.length / 100);
     return { smiles, inchiKey, heavyAtoms: heavy.length, score: osraConfidence(osraScore) + size - penalty };
-  } finally {
-    mol.delete();
-  }
+  });
 }

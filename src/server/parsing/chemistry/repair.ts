@@ -1,4 +1,5 @@
 import type { MainModule } from '@rdkit/rdkit';
+import { withValidMol } from '../../chem/rdkit-loader';
 
 /**
  * Repairs of OSRA's typical misreadings (issue 28 §1), offered as extra candidates beside the reading
@@ -44,25 +45,15 @@ const atomValue = (json: MolJson, a: Atom, key: keyof Atom) => a[key] ?? json.de
 /** The repaired readings of `raw` (none when nothing looks misread, or RDKit refuses it). */
 export function repairs(rdkit: MainModule, raw: string): Repair[] {
   if (!raw || raw.length > 2000) return [];
-  let mol;
+  // RDKit JSON gives the Kekulé bond orders (aromaticity only in an extension, dropped on edit).
+  let read: { json: MolJson; original: string } | null;
   try {
-    mol = rdkit.get_mol(raw);
+    read = withValidMol(rdkit, raw, (mol) => ({ json: JSON.parse(mol.get_json()) as MolJson, original: mol.get_smiles() }));
   } catch {
     return [];
   }
-  if (!mol) return [];
-  let json: MolJson;
-  let original: string;
-  try {
-    if (!mol.is_valid()) return [];
-    // RDKit JSON gives the Kekulé bond orders (aromaticity only in an extension, dropped on edit).
-    json = JSON.parse(mol.get_json()) as MolJson;
-    original = mol.get_smiles();
-  } catch {
-    return [];
-  } finally {
-    mol.delete();
-  }
+  if (!read) return [];
+  const { json, original } = read;
   const out: Repair[] = [];
   const seen = new Set([original]);
   const emit = (edit: (m: MolJson) => boolean, reason: string) => {
@@ -84,18 +75,7 @@ export function repairs(rdkit: MainModule, raw: string): Repair[] {
 }
 
 function canonical(rdkit: MainModule, input: string): string | null {
-  let mol;
-  try {
-    mol = rdkit.get_mol(input);
-  } catch {
-    return null;
-  }
-  if (!mol) return null;
-  try {
-    return mol.is_valid() ? mol.get_smiles() : null;
-  } finally {
-    mol.delete();
-  }
+  return withValidMol(rdkit, input, (mol) => mol.get_smiles());
 }
 
 /** Each molecule's bonds per atom. */

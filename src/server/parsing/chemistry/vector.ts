@@ -1,5 +1,6 @@
 import type { MainModule } from '@rdkit/rdkit';
 import type { Box } from '../pdf-layout';
+import { withValidMol } from '../../chem/rdkit-loader';
 import { inchiKeyOf } from './judge';
 
 /**
@@ -722,19 +723,8 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     if (atoms[i]!.element === 'C' && valence > 4) return reject(13);
   }
   const molblock = molBlock(atoms, edges);
-  let mol;
-  try {
-    mol = rdkit.get_mol(molblock);
-  } catch {
-    return reject(14);
-  }
-  if (!mol) return reject(15);
-  try {
-    if (!mol.is_valid()) return reject(16);
-    return { box, smiles: mol.get_smiles(), inchiKey: inchiKeyOf(rdkit, mol), molblock, heavyAtoms: heavy };
-  } finally {
-    mol.delete();
-  }
+  // RDKit refuses it (a valence no element has): no molecule.
+  return withValidMol(rdkit, molblock, (mol) => ({ box, smiles: mol.get_smiles(), inchiKey: inchiKeyOf(rdkit, mol), molblock, heavyAtoms: heavy })) ?? reject(14);
 }
 
 /** Whether segments pq and rs cross at a point inside both. */
