@@ -6,7 +6,7 @@ import type { DocStructure } from '../../core/structures-api';
 import type { OutlineNode, ViewerModel } from '../../core/viewer-model';
 import { useT } from '../shared/host-context';
 import type { PdfDocument } from './document-source';
-import type { PageLabels } from './PdfPage';
+import { StructureBox, type PageLabels } from './PdfPage';
 import { useValue } from './use-value';
 
 type Model = ViewerModel<PdfDocument>;
@@ -131,19 +131,7 @@ export function ImageView({ model, src, title, review, labels }: { model: Model;
     <div part="image-view" tabIndex={0} className="relative flex-1 overflow-auto p-4 bg-line">
       <img ref={img} part="image" src={src} alt={t('image_alt', { title })} className="block mx-auto bg-white" />
       {boxes.map(({ s, rect }) => (
-        <button
-          key={s.id}
-          type="button"
-          part={s.id === selected?.id ? 'structure-box structure-box-selected' : 'structure-box'}
-          data-structure-id={s.id}
-          data-corrected={s.corrected_at ? 'true' : 'false'}
-          aria-label={labels.structure(s.label)}
-          aria-pressed={s.id === selected?.id}
-          title={labels.structure(s.label)}
-          className={`csai-pdf-structure absolute ${s.id === selected?.id ? 'is-selected' : ''}`}
-          style={{ left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` }}
-          onClick={() => review?.select(s.id)}
-        />
+        <StructureBox key={s.id} structure={s} rect={rect} selected={s.id === selected?.id} labels={labels} onSelect={() => review?.select(s.id)} />
       ))}
     </div>
   );

@@ -70,6 +70,24 @@ const MAX_CANVAS_PIXELS = 16 * 1024 * 1024;
  * and lays out 500 of them at once) until it comes near the visible area, then the canvas and
  * the selectable text layer inside it; far away again, they are released.
  */
+/** A recognised structure's box over its page (a PDF page or an image document): a click opens its review. */
+export function StructureBox({ structure: s, rect, selected, labels, onSelect }: { structure: DocStructure; rect: Rect; selected: boolean; labels: Pick<PageLabels, 'structure'>; onSelect: () => void }) {
+  return (
+    <button
+      type="button"
+      part={selected ? 'structure-box structure-box-selected' : 'structure-box'}
+      data-structure-id={s.id}
+      data-corrected={s.corrected_at ? 'true' : 'false'}
+      aria-label={labels.structure(s.label)}
+      aria-pressed={selected}
+      title={labels.structure(s.label)}
+      className={`csai-pdf-structure absolute ${selected ? 'is-selected' : ''}`}
+      style={{ left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` }}
+      onClick={onSelect}
+    />
+  );
+}
+
 export const PdfPage = memo(function PdfPage(props: PdfPageProps) {
   const { number, scale, size, near, rendered, labels } = props;
   return (
@@ -259,19 +277,7 @@ function PageLayers(props: PdfPageProps) {
         />
       ))}
       {structureRects.map(({ s, rect }) => (
-        <button
-          key={s.id}
-          type="button"
-          part={s.id === selectedStructure ? 'structure-box structure-box-selected' : 'structure-box'}
-          data-structure-id={s.id}
-          data-corrected={s.corrected_at ? 'true' : 'false'}
-          aria-label={labels.structure(s.label)}
-          aria-pressed={s.id === selectedStructure}
-          title={labels.structure(s.label)}
-          className={`csai-pdf-structure absolute ${s.id === selectedStructure ? 'is-selected' : ''}`}
-          style={{ left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` }}
-          onClick={() => onStructure?.(s.id)}
-        />
+        <StructureBox key={s.id} structure={s} rect={rect} selected={s.id === selectedStructure} labels={labels} onSelect={() => onStructure?.(s.id)} />
       ))}
       {citationRect && (
         <div
