@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { csrfHeaders, signInOnPage, signUpThroughOutbox, type TestUser } from './helpers';
+import { signInOnPage, signUpThroughOutbox, uploadParsed, type TestUser } from './helpers';
 
 // Issue 16 #7: every page is served with a strict Content-Security-Policy. The site must work under
 // it: no page or element may need an inline script or style, or any other source the policy refuses.
@@ -42,20 +40,8 @@ test('documents open under the CSP: a PDF in pdf.js, an SDF in 3D with its molec
   test.setTimeout(240_000);
   const problems = watch(page);
   await signInOnPage(page, user);
-  const headers = await csrfHeaders(page.request);
   const ids: string[] = [];
-  for (const [file, mimeType] of [['zhlipsum.pdf', 'application/pdf'], ['cdk2.sdf', 'chemical/x-mdl-sdfile']]) {
-    const res = await page.request.post('/api/v1/knowledge_base/upload', {
-      headers,
-      multipart: { files: { name: file!, mimeType: mimeType!, buffer: fs.readFileSync(path.join('.tmp/test-docs', file!)) } },
-    });
-    expect(res.status(), await res.text()).toBe(200);
-    const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
-    await expect
-      .poll(async () => ((await (await page.request.get(`/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 90_000 })
-      .toBe(2);
-    ids.push(docId);
-  }
+  for (const [name, mimeType] of [['zhlipsum.pdf', 'application/pdf'], ['cdk2.sdf', 'chemical/x-mdl-sdfile']] as const) ids.push(await uploadParsed(page, { name, mimeType }));
   await page.goto(`/pdf_viewer?docId=${ids[0]}`);
   await expect(page.locator('csai-pdf-viewer canvas').first()).toBeVisible({ timeout: 30_000 });
   await page.goto(`/pdf_viewer?docId=${ids[1]}`);

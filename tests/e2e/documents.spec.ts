@@ -1,29 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { csrfHeaders, expectAccessible, signInOnPage, signUpThroughOutbox } from './helpers';
+import { expectAccessible, signInOnPage, signUpThroughOutbox, TEST_DOCS, uploadParsed } from './helpers';
 
 // Opening each kind of document from the knowledge list, as a first user does: a PDF fills the
 // window; an SDF or a PDB (“3D 查看”) shows its 3D structure, and an SDF its molecule list, instead
 // of the PDF viewer's “not a PDF” dead end.
-const DOCS = '.tmp/test-docs';
 const stamp = Date.now().toString(36);
 const user = { email: `docs-${stamp}@example.com`, name: '孙药理', password: 'Indole-ring-9' };
 
 /** Uploads real files into the question folder (“提问上传的文件”) and waits until each is parsed. */
 async function upload(page: Page, files: [string, string][]) {
-  const headers = await csrfHeaders(page.request);
-  for (const [file, mimeType] of files) {
-    const res = await page.request.post('/api/v1/knowledge_base/upload', {
-      headers,
-      multipart: { files: { name: file, mimeType, buffer: fs.readFileSync(path.join(DOCS, file)) } },
-    });
-    expect(res.status(), await res.text()).toBe(200);
-    const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
-    await expect
-      .poll(async () => ((await (await page.request.get(`/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 90_000 })
-      .toBe(2);
-  }
+  for (const [name, mimeType] of files) await uploadParsed(page, { name, mimeType });
 }
 
 const row = (page: Page, title: string) =>
@@ -33,7 +21,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('SDF and PDB documents open as a 3D view (and a molecule list), a PDF viewer fills the window', async ({ page, baseURL }) => {
   test.setTimeout(240_000);
-  for (const f of ['cdk2.sdf', '5dpv.pdb', 'zhlipsum.pdf']) expect(fs.existsSync(path.join(DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
+  for (const f of ['cdk2.sdf', '5dpv.pdb', 'zhlipsum.pdf']) expect(fs.existsSync(path.join(TEST_DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
   await signUpThroughOutbox(baseURL!, user);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signInOnPage(page, user);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { csrfHeaders, signInOnPage, signUpThroughOutbox } from './helpers';
+import { signInOnPage, signUpThroughOutbox, TEST_DOCS, uploadParsed } from './helpers';
 // @ts-expect-error plain ESM script shared with `npm run demo`
 import { startDemoServer } from '../../scripts/demo-server.mjs';
 
@@ -9,7 +9,6 @@ import { startDemoServer } from '../../scripts/demo-server.mjs';
 // CSAI_CORS_ORIGINS): a CSP without 'unsafe-inline' / 'unsafe-eval', `* { all: unset }` in the
 // page's stylesheet, the user signed in on CSAI (same site: 127.0.0.1 on two ports). Each element
 // must do its work with the user's session and leave the console clean.
-const DOCS = '.tmp/test-docs';
 const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
 let demo: { url: string; close: () => Promise<void> };
 let csai: string;
@@ -35,27 +34,13 @@ function watchProblems(page: Page) {
   return problems;
 }
 
-/** Uploads one real file into the question folder (the page's CSAI session) and waits until it is parsed. */
-async function upload(page: Page, file: string, mimeType: string): Promise<string> {
-  const headers = await csrfHeaders(page.request);
-  const res = await page.request.post(`${csai}/api/v1/knowledge_base/upload`, {
-    headers,
-    multipart: { files: { name: file, mimeType, buffer: fs.readFileSync(path.join(DOCS, file)) } },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
-  await expect
-    .poll(async () => ((await (await page.request.get(`${csai}/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 90_000 })
-    .toBe(2);
-  return docId;
-}
 
 test('every element works on a foreign origin under a strict CSP and a hostile stylesheet, with a clean console', async ({ page }) => {
   test.setTimeout(240_000);
-  for (const f of ['zhlipsum.pdf', 'cdk2.sdf']) expect(fs.existsSync(path.join(DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
+  for (const f of ['zhlipsum.pdf', 'cdk2.sdf']) expect(fs.existsSync(path.join(TEST_DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
   await signInOnPage(page, user, csai);
-  const pdf = await upload(page, 'zhlipsum.pdf', 'application/pdf');
-  const sdf = await upload(page, 'cdk2.sdf', 'chemical/x-mdl-sdfile');
+  const pdf = await uploadParsed(page, { name: 'zhlipsum.pdf', mimeType: 'application/pdf' }, { origin: csai });
+  const sdf = await uploadParsed(page, { name: 'cdk2.sdf', mimeType: 'chemical/x-mdl-sdfile' }, { origin: csai });
 
   const problems = watchProblems(page);
   // The page's scripts (the chemical editor's frame is a document of its own).

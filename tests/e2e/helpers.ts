@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
 
 /** An account the e2e specs create. */
@@ -50,4 +51,29 @@ export async function expectAccessible(page: Page, selector?: string) {
   const result = await page.evaluate((sel) => (sel ? window.axe.run(document.querySelector(sel)) : window.axe.run()), selector);
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
+}
+
+/** The real documents the specs upload (scripts/fetch-test-docs.mjs). */
+export const TEST_DOCS = '.tmp/test-docs';
+
+/**
+ * Uploads one file into the question folder with the page's session (a file of TEST_DOCS, or the
+ * bytes given) and waits until it is parsed; its docId. `origin` is the CSAI server when the page
+ * is another site's.
+ */
+export async function uploadParsed(
+  page: Page,
+  file: { name: string; mimeType: string; buffer?: Buffer },
+  { origin = '', timeout = 90_000, intervals }: { origin?: string; timeout?: number; intervals?: number[] } = {},
+): Promise<string> {
+  const res = await page.request.post(`${origin}/api/v1/knowledge_base/upload`, {
+    headers: await csrfHeaders(page.request),
+    multipart: { files: { name: file.name, mimeType: file.mimeType, buffer: file.buffer ?? fs.readFileSync(path.join(TEST_DOCS, file.name)) } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
+  await expect
+    .poll(async () => ((await (await page.request.get(`${origin}/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout, ...(intervals ? { intervals } : {}) })
+    .toBe(2);
+  return docId;
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { csrfHeaders, signUpThroughOutbox, type TestUser } from './helpers';
+import { csrfHeaders, signUpThroughOutbox, TEST_DOCS, uploadParsed, type TestUser } from './helpers';
 import { wrongLanguage } from '../widgets/untranslated';
 
 // Issue 32 §2: every page the site's router serves, in Chinese and in English, scanned in a real
@@ -10,7 +10,6 @@ import { wrongLanguage } from '../widgets/untranslated';
 // with answers and tool cards): no visible text, title, placeholder, aria-label or alt in the other
 // language. Words kept in the Chinese interface are the reasoned allow-list of tests/widgets/untranslated.ts;
 // what the user typed or uploaded (file names, SMILES, questions, a document's own text) is data.
-const DOCS = '.tmp/test-docs';
 const DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 const stamp = Date.now().toString(36);
 /** An administrator (the MCP server page is theirs), made with `npm run user`. */
@@ -115,25 +114,13 @@ async function signIn(context: BrowserContext, user: TestUser) {
   expect(res.status(), await res.text()).toBe(200);
 }
 
-async function upload(page: Page, file: string, mimeType: string): Promise<string> {
-  const res = await page.request.post('/api/v1/knowledge_base/upload', {
-    headers: await csrfHeaders(page.request),
-    multipart: { files: { name: file, mimeType, buffer: fs.readFileSync(path.join(DOCS, file)) } },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 120_000 })
-    .toBe(2);
-  return docId;
-}
 
 /** Asks in the question box of the page and waits for the answer to finish. */
 async function ask(page: Page, question: string, file?: string) {
   const box = page.locator('csai-ask').last();
   const input = box.locator('[part~="input"]');
   if (file) {
-    await box.locator('input[type=file]').setInputFiles(path.join(DOCS, file));
+    await box.locator('input[type=file]').setInputFiles(path.join(TEST_DOCS, file));
     await expect(box.locator('[part~="file-chip"]')).toHaveAttribute('data-phase', 'done', { timeout: 90_000 });
   }
   await input.fill(question);
@@ -150,7 +137,7 @@ test.use({ trace: 'off' });
 
 test.beforeAll(async ({ browser, baseURL }) => {
   test.setTimeout(400_000);
-  for (const f of ['zhlipsum.pdf', 'cdk2.sdf']) expect(fs.existsSync(path.join(DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
+  for (const f of ['zhlipsum.pdf', 'cdk2.sdf']) expect(fs.existsSync(path.join(TEST_DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
   execFileSync(process.execPath, ['dist/server/cli/user.js', 'create', '--email', admin.email, '--name', admin.name, '--password', admin.password, '--admin'], {
     env: { ...process.env, CSAI_DATA_DIR: DATA_DIR, CSAI_LOG_LEVEL: 'warn' },
     stdio: 'pipe',
@@ -159,8 +146,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL });
   await signIn(context, admin);
   const page = await context.newPage();
-  pdfId = await upload(page, 'zhlipsum.pdf', 'application/pdf');
-  sdfId = await upload(page, 'cdk2.sdf', 'chemical/x-mdl-sdfile');
+  pdfId = await uploadParsed(page, { name: 'zhlipsum.pdf', mimeType: 'application/pdf' }, { timeout: 120_000 });
+  sdfId = await uploadParsed(page, { name: 'cdk2.sdf', mimeType: 'chemical/x-mdl-sdfile' }, { timeout: 120_000 });
   // A conversation: a question on the documents (cited passages), then the tools' cards.
   await page.goto('/');
   await ask(page, '这份文档讲了什么内容？', 'zhlipsum.pdf');

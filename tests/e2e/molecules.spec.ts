@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { csrfHeaders, expectAccessible, signUpThroughOutbox } from './helpers';
+import { csrfHeaders, expectAccessible, signUpThroughOutbox, TEST_DOCS, uploadParsed } from './helpers';
 
 // The document viewer, the molecule elements and the chemical editor against the built product,
 // with real files nobody here wrote (Debian packages, `node scripts/fetch-test-docs.mjs`).
-const DOCS = '.tmp/test-docs';
 const stamp = Date.now().toString(36);
 const user = { email: `mol-${stamp}@example.com`, name: '赵药化', password: 'Pyridine-ring-5' };
 
@@ -24,20 +23,6 @@ async function signIn(page: Page) {
   expect(res.status(), await res.text()).toBe(200);
 }
 
-/** Uploads one real file into the question folder and waits until it is parsed. */
-async function upload(page: Page, file: string, mimeType: string): Promise<string> {
-  const headers = await csrfHeaders(page.request);
-  const res = await page.request.post('/api/v1/knowledge_base/upload', {
-    headers,
-    multipart: { files: { name: file, mimeType, buffer: fs.readFileSync(path.join(DOCS, file)) } },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const docId = ((await res.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 90_000 })
-    .toBe(2);
-  return docId;
-}
 
 /** Whether an element's drawing box holds a drawn SVG (parsed from the server's answer). */
 const drawn = (page: Page, id: string) =>
@@ -58,10 +43,10 @@ test.describe.configure({ mode: 'serial' });
 
 test('a PDB and an SDF document open in the 3D viewer; structures draw through the real RDKit', async ({ page, baseURL }) => {
   test.setTimeout(180_000);
-  for (const f of ['5dpv.pdb', 'cdk2.sdf', 'zhnumber.pdf']) expect(fs.existsSync(path.join(DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
+  for (const f of ['5dpv.pdb', 'cdk2.sdf', 'zhnumber.pdf']) expect(fs.existsSync(path.join(TEST_DOCS, f)), `${f}: run node scripts/fetch-test-docs.mjs`).toBe(true);
   await signedIn(page, baseURL!);
-  const pdb = await upload(page, '5dpv.pdb', 'chemical/x-pdb');
-  const sdf = await upload(page, 'cdk2.sdf', 'chemical/x-mdl-sdfile');
+  const pdb = await uploadParsed(page, { name: '5dpv.pdb', mimeType: 'chemical/x-pdb' });
+  const sdf = await uploadParsed(page, { name: 'cdk2.sdf', mimeType: 'chemical/x-mdl-sdfile' });
   await page.goto('/');
 
   await place(page, `<csai-molecule-3d id="pdb" doc-id="${pdb}" style="height:360px"></csai-molecule-3d><csai-molecule-3d id="sdf" doc-id="${sdf}" style="height:300px"></csai-molecule-3d>`);
@@ -89,7 +74,7 @@ test('a PDB and an SDF document open in the 3D viewer; structures draw through t
 test('a real PDF opens in /pdf_viewer, page 7 is reachable, a search finds text, a cited box is outlined', async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page);
-  const doc = await upload(page, 'zhnumber.pdf', 'application/pdf');
+  const doc = await uploadParsed(page, { name: 'zhnumber.pdf', mimeType: 'application/pdf' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/pdf_viewer?docId=${doc}`);
   const viewer = page.locator('csai-pdf-viewer');

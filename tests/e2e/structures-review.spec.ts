@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { csrfHeaders, expectAccessible, signUpThroughOutbox } from './helpers';
+import { csrfHeaders, expectAccessible, signUpThroughOutbox, uploadParsed } from './helpers';
 
 // Issue 28 §1/§2 in the browser, against the built product with Debian's osra: a paper of RDKit
 // vector drawings (a page of text, then the drawings and a CDK2 activity table, printed to PDF by
@@ -69,14 +69,8 @@ test('a paper of drawings: its structures are outlined on their page, a click op
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   await signIn(page);
-  const headers = await csrfHeaders(page.request);
-  const up = await page.request.post('/api/v1/knowledge_base/upload', { headers, multipart: { files: { name: 'cdk2-paper.pdf', mimeType: 'application/pdf', buffer: paperPdf() } } });
-  expect(up.status(), await up.text()).toBe(200);
-  docId = ((await up.json()) as { data: { name_id: { docId: string }[] } }).data.name_id[0]!.docId;
-  // Parsing, then structure reading (osra on the rendered regions) on this shared 2-core machine.
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/knowledge_base/doc/${docId}`)).json()) as { data: { parseStatus: number } }).data.parseStatus, { timeout: 600_000, intervals: [2000] })
-    .toBe(2);
+  // Parsing, then structure reading on this shared 2-core machine.
+  docId = await uploadParsed(page, { name: 'cdk2-paper.pdf', mimeType: 'application/pdf', buffer: paperPdf() }, { timeout: 600_000, intervals: [2000] });
   await expect.poll(async () => (await structuresOf(page, docId)).length, { timeout: 300_000, intervals: [2000] }).toBeGreaterThanOrEqual(2);
   const structures = await structuresOf(page, docId);
   expect(new Set(structures.map((s) => s.page))).toEqual(new Set([2]));
