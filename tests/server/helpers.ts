@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { buildApp, type BuildOptions } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
+import { openSqliteConnection } from '../../src/server/db/database';
 import { queryTestDatabase, SUITE_SERVER_ENV, syncTestDatabase, testDatabaseUrl, type TestSqlDb } from './postgres-harness';
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
@@ -57,10 +58,28 @@ export interface ApiResponse<T = unknown> {
 export function openSqlite(dataDir: string): TestSqlDb {
   // The suite on PostgreSQL: the same calls, run on the folder's database (postgres-harness.ts).
   if (process.env[SUITE_SERVER_ENV]) return syncTestDatabase(dataDir);
-  const db = new SQLite(path.join(dataDir, 'csai.sqlite'));
-  // Long enough for a server's write transaction on a loaded machine (a parse stored in one).
-  db.pragma('busy_timeout = 30000');
-  return db;
+  // While a server runs in this process, statements go through its own connection: a second
+  // connection here would wait for the server's write lock synchronously, blocking the event loop
+  // the server needs to finish the transaction that holds it ("database is locked"). When no
+  // server has the file open (it runs elsewhere, or stopped meanwhile), through one of our own.
+  let own: SQLite.Database | undefined;
+  const conn = () => {
+    const shared = openSqliteConnection(dataDir);
+    if (shared) return shared;
+    if (!own) {
+      own = new SQLite(path.join(dataDir, 'csai.sqlite'));
+      // Long enough for another process's write transaction on a loaded machine (a parse stored in one).
+      own.pragma('busy_timeout = 30000');
+    }
+    return own;
+  };
+  return {
+    prepare: (text) => conn().prepare(text),
+    exec: (text) => conn().exec(text),
+    pragma: (text, options) => conn().pragma(text, options),
+    transaction: (fn) => conn().transaction(fn),
+    close: () => own?.close(),
+  };
 }
 
 /** A stack frame as Node prints it ("at fn (/path/file.ts:12:3)"): never allowed in a response. */

@@ -117,8 +117,25 @@ function openSqliteFile(dataDir: string): Db {
   checkpointElsewhere(sqlite, file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
   handles.set(db, sqlite);
+  openFiles.set(file, sqlite);
+  const close = sqlite.close.bind(sqlite);
+  sqlite.close = () => {
+    if (openFiles.get(file) === sqlite) openFiles.delete(file);
+    return close();
+  };
   return db;
 }
+
+/** The SQLite connections this process has open, by file. */
+const openFiles = new Map<string, SQLite.Database>();
+
+/**
+ * The connection this process holds on a data folder's SQLite file, if any. Code in the same
+ * process that writes beside the server (tests of an in-process server) goes through it: a second
+ * connection's busy wait is synchronous and would block the very thread whose open transaction
+ * it waits for, until "database is locked".
+ */
+export const openSqliteConnection = (dataDir: string): SQLite.Database | undefined => openFiles.get(path.join(dataDir, 'csai.sqlite'));
 
 /** How many prepared statements the SQLite connection keeps (by SQL text, least recently used out). */
 const STATEMENT_CACHE = 500;
