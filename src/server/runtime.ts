@@ -65,26 +65,33 @@ export interface RuntimeOptions {
   readPage?: ReadPage;
 }
 
+/** A part that takes longer than this to stop is named in the log. */
+const SLOW_STOP_MS = 5000;
+
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
 export async function startRuntime({ config, cluster, db, log, secret, tools: definitions = toolDefinitions, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
-  const stops: Array<() => Promise<unknown>> = [];
+  // Each part with its name, stopped in reverse order; one that is slow to stop is named in the log.
+  const stops: Array<[part: string, stop: () => Promise<unknown>]> = [];
   const close = async () => {
-    for (const stop of stops.splice(0).reverse()) {
-      await stop().catch((err: unknown) => log.error({ err }, 'runtime part did not stop cleanly'));
+    for (const [part, stop] of stops.splice(0).reverse()) {
+      const slow = setTimeout(() => log.warn({ part }, 'runtime part is slow to stop'), SLOW_STOP_MS);
+      await stop()
+        .catch((err: unknown) => log.error({ err, part }, 'runtime part did not stop cleanly'))
+        .finally(() => clearTimeout(slow));
     }
   };
   try {
     const files = openFileStore(config);
-    stops.push(async () => files.close());
+    stops.push(['files', async () => files.close()]);
     const chem = createChemService();
-    stops.push(() => chem.close());
+    stops.push(['chemistry', () => chem.close()]);
 
     // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
     // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
     let indexer: EmbeddingIndexer | undefined;
     // The molecule database (issue 18 §5) is filled after each parse or re-index.
     const molecules = await startMoleculeIndexing({ db, files, log });
-    stops.push(() => molecules.stop());
+    stops.push(['molecule indexing', () => molecules.stop()]);
     const parsing = await startParsing({
       db,
       files,
@@ -97,13 +104,13 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
       // The structures read from its drawings join the molecule database (issue 28 §1).
       onStructures: (docId) => molecules.enqueue(docId),
     });
-    stops.push(() => parsing.stop());
+    stops.push(['parsing', () => parsing.stop()]);
     const kb = knowledgeService(db, files, { wake: () => parsing.wake() });
     const embedding = embeddingSettings(config);
     if (embedding) {
       const started = startEmbeddingIndexer({ db, settings: embedding, log });
       indexer = started;
-      stops.push(() => started.stop());
+      stops.push(['embeddings', () => started.stop()]);
     }
     const knowledge = knowledgePort(db, embedding ? { embeddings: embeddingClient(embedding), queryTimeoutMs: embedding.queryTimeoutMs, log } : {});
 
@@ -111,19 +118,19 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     const model = modelEngine(config);
     const chat = model?.chat;
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
-    stops.push(() => names.close());
+    stops.push(['name resolver', () => names.close()]);
     // Docking tasks start after the parse pipeline's crash recovery has put interrupted jobs back in the queue.
     const tasks = startTaskService({ config, db, log, files, chem });
     await tasks.start();
-    stops.push(() => tasks.stop());
+    stops.push(['docking tasks', () => tasks.stop()]);
     // Aborted when the runtime stops: tools end their timers (periodic clean-ups) with it.
     const stopping = new AbortController();
-    stops.push(async () => stopping.abort());
+    stops.push(['tool timers', async () => stopping.abort()]);
     // 联网搜索 (issue 15): the web, literature and patent services of the configuration, built once.
     const searches = onlineServices(config, log);
     const services = { config, db, log, chem, knowledge, names, files, tasks, online: searches, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });
-    stops.push(() => mcp.close());
+    stops.push(['MCP', () => mcp.close()]);
     const tools = createToolRegistry(buildTools(definitions, services), {
       restricted: config.CSAI_TOOLS_RESTRICTED,
       log,
@@ -138,7 +145,7 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     const online: OnlineSources = { ...onlineSources(searches), ...extraSources };
     // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
     const started = await startAnswering({ db, config, cluster, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
-    stops.push(() => started.answers.close());
+    stops.push(['answering', () => started.answers.close()]);
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir), hasModel: !!model };
     return { files, chem, kb, names, tasks, tools, mcp, onlineServices: searches, online, answering, close };
   } catch (err) {

@@ -42,10 +42,33 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     url,
     dataDir,
     client: (ip?: string) => new Client(url, ip),
-    close: () => app.close(),
+    close: () => closeWithin(app, url),
     /** Opens the server's SQLite file directly (WAL lets it read and write beside the server). */
     sqlite: () => openSqlite(dataDir),
   };
+}
+
+/** How long a test server may take to stop before the test is told what is still open. */
+const CLOSE_BUDGET_MS = 45_000;
+
+/**
+ * Stops an in-process server; one that takes longer than CLOSE_BUDGET_MS fails with what this
+ * process still has open (child processes, sockets, timers), instead of a bare hook timeout.
+ */
+async function closeWithin(app: Awaited<ReturnType<typeof buildApp>>, url: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const open: Record<string, number> = {};
+      for (const kind of process.getActiveResourcesInfo()) open[kind] = (open[kind] ?? 0) + 1;
+      reject(new Error(`the server at ${url} did not stop within ${CLOSE_BUDGET_MS / 1000} s; this process still has open: ${JSON.stringify(open)}`));
+    }, CLOSE_BUDGET_MS);
+  });
+  try {
+    await Promise.race([app.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface ApiResponse<T = unknown> {
