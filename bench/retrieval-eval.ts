@@ -185,7 +185,12 @@ export interface AnswerFigures {
  * all the set's documents; answer-level recall is the share of answerable questions whose
  * answering page is among the answer's citations, beside recall@5 of the passages the answer was given.
  */
-export async function evaluateAnswers(set: HardSet, answer: (question: string, docIds: string[]) => Promise<AnswerOutcome & { retrieved: Passage[] }>): Promise<AnswerFigures> {
+export async function evaluateAnswers(
+  set: HardSet,
+  answer: (question: string, docIds: string[]) => Promise<AnswerOutcome & { retrieved: Passage[] }>,
+  /** Names the half (or set) in the miss lines. */
+  label = '',
+): Promise<AnswerFigures> {
   const docIds = Object.keys(set.docs);
   let cited = 0;
   let top5 = 0;
@@ -199,7 +204,7 @@ export async function evaluateAnswers(set: HardSet, answer: (question: string, d
     const out = await answer(q.question, docIds);
     if (q.page === null) {
       if (out.abstained) abstainRight++;
-      else misses.push(`  answered the unanswerable: ${q.question}`);
+      else misses.push(`  ${label ? `${label}: ` : ''}answered the unanswerable: ${q.question} → cited ${where(out.cited)}`);
       continue;
     }
     if (out.abstained) abstainWrong++;
@@ -208,11 +213,8 @@ export async function evaluateAnswers(set: HardSet, answer: (question: string, d
     const inAnswer = out.cited.some(right);
     if (inTop5) top5++;
     if (inAnswer) cited++;
-    if (inTop5 && !inAnswer) {
-      lost++;
-      misses.push(`  lost by the answer: [${q.doc} p.${q.page}] ${q.question} → cited ${out.cited.map((p) => `${p.docId}:${p.page}`).join(', ') || '(none)'}${out.abstained ? ' (abstained)' : ''}`);
-    }
-    if (!inTop5) misses.push(`  not retrieved: [${q.doc} p.${q.page}] ${q.question} → ${out.retrieved.slice(0, 5).map((p) => `${p.docId}:${p.page}`).join(', ') || '(none)'}`);
+    if (inTop5 && !inAnswer) lost++;
+    if (!inAnswer) misses.push(answerMiss(label, q, out, inTop5 ? 'lost by the answer' : 'not retrieved', right));
   }
   const n = answerable.length || 1;
   return {
@@ -225,4 +227,22 @@ export async function evaluateAnswers(set: HardSet, answer: (question: string, d
     abstainWrong: abstainWrong / n,
     misses,
   };
+}
+
+const where = (ps: Passage[]) => ps.map((p) => `${p.docId}:${p.page ?? '-'}`).join(', ') || '(none)';
+
+/**
+ * One answerable question the answer missed: the question, the page that answers it, what
+ * retrieval ranked (the passages the answer was given, best first, with the answering page's rank
+ * among them) and what the answer cited.
+ */
+function answerMiss(label: string, q: HardSet['questions'][number], out: AnswerOutcome & { retrieved: Passage[] }, kind: string, right: (p: Passage) => boolean): string {
+  const rank = out.retrieved.findIndex(right);
+  const at = rank >= 0 ? `answering page ranked ${rank + 1} of ${out.retrieved.length}` : `answering page not among the ${out.retrieved.length} given`;
+  return [
+    `  ${label ? `${label}: ` : ''}${kind}: ${q.question}`,
+    `    expected ${q.doc}:${q.page}${q.contains ? ` (holding "${q.contains}")` : ''}; ${at}`,
+    `    retrieval ranked ${where(out.retrieved)}`,
+    `    the answer cited ${where(out.cited)}${out.abstained ? ' (it abstained)' : ''}`,
+  ].join('\n');
 }

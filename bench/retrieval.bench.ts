@@ -120,9 +120,10 @@ export async function answerFigures(db: Db, set: HardSet): Promise<Figure[]> {
   const odd = halfOf(set, 'odd');
   const tunedOnEven = tuneAbstention(rowsOf(even));
   const tunedOnOdd = tuneAbstention(rowsOf(odd));
-  const shipped = { even: await evaluateAnswers(even, answer), odd: await evaluateAnswers(odd, answer) };
-  const swapped = await evaluateAnswers(even, async (q) => outcomeAt(rows.get(q)!, tunedOnOdd));
-  if (process.env.CSAI_BENCH_VERBOSE) console.log([...shipped.even.misses, ...shipped.odd.misses].join('\n'));
+  const shipped = { even: await evaluateAnswers(even, answer, 'even half (tuning)'), odd: await evaluateAnswers(odd, answer, 'odd half (held out)') };
+  const swapped = await evaluateAnswers(even, async (q) => outcomeAt(rows.get(q)!, tunedOnOdd), 'even half held out, threshold tuned on the odd half');
+  // The misses of the answer without a model: question, answering page, retrieval's ranking, the answer's citations.
+  if (process.env.CSAI_BENCH_VERBOSE) console.log([...shipped.even.misses, ...shipped.odd.misses, ...swapped.misses].join('\n'));
   const all = (pick: (f: AnswerFigures) => number, n: (f: AnswerFigures) => number) => (pick(shipped.even) * n(shipped.even) + pick(shipped.odd) * n(shipped.odd)) / (n(shipped.even) + n(shipped.odd));
   const rows4 = (label: string, f: AnswerFigures, held: boolean): Figure[] => [
     {
