@@ -2,6 +2,8 @@
 // on the even half of the hard set (recall@5 + MRR), the odd half shown beside it as held out.
 // Needs the index bench/retrieval-hard-halves.ts keeps: npx tsx bench/retrieval-hard-halves.ts /tmp/hard/db,
 // then npx tsx bench/retrieval-hard-tune.ts /tmp/hard/db (about 10 minutes on a busy two-core machine).
+// With --tune-odd the halves are swapped: the grid is scored on the odd half and the even half is
+// shown as held out (what the weights would be if the odd half were the tuning half).
 import { root } from './lib';
 import { openDatabase } from '../src/server/db/database';
 import { looksLikeNavigation } from '../src/server/parsing/navigation';
@@ -9,7 +11,9 @@ import { nothingRelevant, citedPassages, rerank, RERANK_WEIGHTS, type RerankWeig
 import { search, type Passage } from '../src/server/retrieval/search';
 import { evaluate, loadHardSet, type HardSet } from './retrieval-eval';
 const set = loadHardSet(root);
-const db = await openDatabase(process.argv[2] ?? '/tmp/hard/db');
+const args = process.argv.slice(2);
+const tuneOdd = args.includes('--tune-odd');
+const db = await openDatabase(args.find((a) => !a.startsWith('--')) ?? '/tmp/hard/db');
 const cache = new Map<string, Passage[]>();
 const ids = Object.keys(set.docs);
 for (const q of set.questions) cache.set(q.question, await search(db, ids, q.question, 20, { expand: true }));
@@ -18,8 +22,8 @@ const run = (s: HardSet, w: RerankWeights) => evaluate(s, async (q) => rerank(q,
 const rows: Array<[number, string]> = [];
 for (const bm25 of [1, 0.7, 0.5, 0.35]) for (const chars of [0, 0.3, 0.6, 1]) for (const headingChars of [0, 0.3, 0.6, 1]) for (const perPage of [99, 1, 2]) {
   const w = { ...RERANK_WEIGHTS, bm25, chars, headingChars, perPage };
-  const t = await run(half(0), w);
-  const h = await run(half(1), w);
+  const t = await run(half(tuneOdd ? 1 : 0), w);
+  const h = await run(half(tuneOdd ? 0 : 1), w);
   rows.push([t.recall5 + t.mrr, `${JSON.stringify({ bm25, chars, headingChars, perPage })} tune R5 ${t.recall5.toFixed(3)} MRR ${t.mrr.toFixed(3)} abst ${t.abstainRight.toFixed(3)} ans ${t.answerRight.toFixed(3)} | held R5 ${h.recall5.toFixed(3)} MRR ${h.mrr.toFixed(3)} abst ${h.abstainRight.toFixed(3)} ans ${h.answerRight.toFixed(3)}`]);
 }
 rows.sort((a, b) => b[0] - a[0]);
