@@ -84,7 +84,7 @@ export function MoleculeDocument({ doc }: { doc: KbDocument }) {
           <section className="mol-doc__list" aria-label={t('pdf_viewer.molecules')}>
             <h3 className="card__title">
               {t('pdf_viewer.molecules')}
-              {Array.isArray(rows) && <span className="muted"> （{t('pdf_viewer.count', { count: rows.length })}）</span>}
+              {Array.isArray(rows) && <span className="muted"> {t('pdf_viewer.count', { count: rows.length })}</span>}
             </h3>
             {rows === 'loading' && <p className="muted" role="status">{t('page_loading')}</p>}
             {rows === 'error' && <p className="form-error" role="alert">{t('pdf_viewer.list_failed')}</p>}

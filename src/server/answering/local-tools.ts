@@ -203,7 +203,8 @@ export function toolRunLines(runs: LocalToolRun[], notes: string[] = [], lang: L
       continue;
     }
     // A table row (a tool's text for the model) reads badly in a sentence: the card shows the table.
-    const first = result.content.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('|')) ?? '';
+    // The tool's own line is Chinese (the model reads it): said in the asker's language, before it is cut.
+    const first = localizeMessage(result.content.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('|')) ?? '', lang);
     // Full-width brackets: a "[3]" of a tool's text is never taken for a citation.
     const cut = [...first].length > 200 ? `${[...first].slice(0, 200).join('')}…` : first;
     const brief = cut.replace(/\[/g, '［').replace(/\]/g, '］');

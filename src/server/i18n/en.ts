@@ -48,6 +48,11 @@ export const messages: Record<string, string> = {
   只有文档的上传者可以修改它: 'Only the uploader of the document can change it',
   '只有管理员可以管理 MCP 服务器': 'Only administrators can manage MCP servers',
   只有管理员可以修改公告: 'Only administrators can change the announcement',
+  // The built-in question folder's name (knowledge/documents.ts), said when it is shown.
+  问答文件: 'Files uploaded with questions',
+  // The id of a path (contract/knowledge.ts, channel.ts `id('编号')`) missing or too long.
+  请提供编号: 'An id is required',
+  编号无效: 'The id is not valid',
   内置的问答文件夹不能删除: 'The built-in questions folder cannot be deleted',
   内置的问答文件夹不能分享: 'The built-in questions folder cannot be shared',
   内置的问答文件夹不能修改: 'The built-in questions folder cannot be changed',

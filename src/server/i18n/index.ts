@@ -12,6 +12,7 @@ import { answerTexts, moreMessages } from './answer-en';
 import { keyed, messages, toolsEn } from './en';
 import { progressMessages, PROGRESS_PATTERNS } from './progress-en';
 import { SERVICE_SHAPES } from './service-en';
+import { TOOL_SHAPES, toolMessages } from './tool-en';
 
 export type Lang = 'zh' | 'en';
 
@@ -26,7 +27,7 @@ void instance.init({
   interpolation: { escapeValue: false },
   resources: {
     zh: { translation: { ...keyed.zh, ...answerTexts.zh } },
-    en: { translation: { ...messages, ...progressMessages, ...moreMessages, ...keyed.en, ...answerTexts.en } },
+    en: { translation: { ...messages, ...progressMessages, ...toolMessages, ...moreMessages, ...keyed.en, ...answerTexts.en } },
   },
 });
 
@@ -63,6 +64,7 @@ const PATTERNS: Array<[RegExp, (m: RegExpMatchArray, again: (s: string) => strin
   [/^无法识别“(.+)”：既不是有效的 SMILES，也不是已知的化合物名称$/u, (m) => serverT('en')('admet.unknown', { text: m[1] })],
   [/^工具参数过大（超过(\d+) KB），请减少输入内容$/u, (m) => `The tool arguments are too large (over ${m[1]} KB); please send less`],
   ...PROGRESS_PATTERNS,
+  ...TOOL_SHAPES,
 ];
 /** A tool's label in English, from its Chinese label (the catalog's), or as written. */
 const englishLabel = (label: string) => {

@@ -100,8 +100,11 @@ export function folderView(row: FolderListRow, viewerId: string): KbFolder {
   };
 }
 
+/** The built-in question folder's name (Chinese; English in i18n/en.ts). */
+export const QUESTION_FOLDER_NAME = '问答文件';
+
 /** SPEC §9: the built-in folder that holds files uploaded with questions, one per user. */
-export async function questionFolderView(db: Executor, userId: string): Promise<KbFolder> {
+export async function questionFolderView(db: Executor, userId: string, lang: Lang = 'zh'): Promise<KbFolder> {
   const user = await db.selectFrom('users').select(['name', 'created_at']).where('id', '=', userId).executeTakeFirstOrThrow();
   const count = await db
     .selectFrom('kb_documents')
@@ -111,7 +114,8 @@ export async function questionFolderView(db: Executor, userId: string): Promise<
     .executeTakeFirstOrThrow();
   return {
     id: QUESTION_FOLDER_ID,
-    name: '问答文件',
+    // Not stored: named at display time in the viewer's language (SPEC names only its id).
+    name: localizeMessage(QUESTION_FOLDER_NAME, lang),
     isShared: false,
     is_public: false,
     is_owner: true,

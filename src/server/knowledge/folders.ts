@@ -69,7 +69,7 @@ export function knowledgeFolders(db: Db, store: KnowledgeStore) {
     },
 
     async getFolder(viewer: Viewer, folderId: string) {
-      if (folderId === QUESTION_FOLDER_ID) return questionFolderView(db, viewer.userId);
+      if (folderId === QUESTION_FOLDER_ID) return questionFolderView(db, viewer.userId, viewer.lang);
       await canAccess(db, viewer, { type: 'folder', id: folderId }, 'read');
       const row = await selectFolders(db).where('kb_folders.id', '=', folderId).executeTakeFirstOrThrow();
       return folderView(row, viewer.userId);

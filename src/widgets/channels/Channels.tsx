@@ -73,6 +73,7 @@ function useAnswer(q: Question, api: ChannelApi): AnswerState {
 function AnswerBody({ text, state, onSlots }: { text: string; state: AnswerState; onSlots: (slots: Element[]) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const t = useT('channels');
+  const { lang } = useHost();
   useEffect(() => {
     let cancelled = false;
     // Until the markdown chunk has loaded (the first answer on a slow connection), the answer shows
@@ -89,7 +90,7 @@ function AnswerBody({ text, state, onSlots }: { text: string; state: AnswerState
           image: (alt) => t('image', { alt }),
           citation: (c) =>
             isWebCitation(c) ? t('citation_web', { title: c.title, site: c.site }) : c.page !== null ? t('citation', { title: c.title, page: c.page }) : t('citation_no_page', { title: c.title }),
-        });
+        }, lang);
         // A finished answer's Python blocks can be run in the sandbox (POST /code/run), with or without a model.
         // Each block's last run is shown in the place left under it.
         onSlots(isLive(state.status) ? [] : r.addRunButtons(ref.current, t('run_code'), t('run_code_title')));
@@ -99,7 +100,7 @@ function AnswerBody({ text, state, onSlots }: { text: string; state: AnswerState
       cancelled = true;
       cancelAnimationFrame(frame);
     };
-  }, [text, state.citations, state.status, t, onSlots]);
+  }, [text, state.citations, state.status, t, onSlots, lang]);
   return <div ref={ref} part="answer" className="csai-answer" aria-live={isLive(state.status) ? 'polite' : undefined} />;
 }
 
@@ -165,17 +166,18 @@ function WebSources({ citations }: { citations: WebCitation[] }) {
 function QuestionStructures({ question }: { question: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const t = useT('channels');
+  const { lang } = useHost();
   const smiles = useMemo(() => smilesInText(question, 5), [question]);
   useEffect(() => {
     if (!smiles.length) return;
     let cancelled = false;
     void loadRenderer().then((r) => {
-      if (!cancelled && ref.current) r.renderMolecules(ref.current, smiles);
+      if (!cancelled && ref.current) r.renderMolecules(ref.current, smiles, lang);
     });
     return () => {
       cancelled = true;
     };
-  }, [smiles]);
+  }, [smiles, lang]);
   if (!smiles.length) return null;
   return <div ref={ref} part="question-structures" role="group" aria-label={t('question_structures')} className="self-end flex flex-wrap justify-end gap-2 max-w-full" />;
 }

@@ -140,9 +140,15 @@ function sanitise(html: string): DocumentFragment {
  * Draws SMILES (e.g. those of a question) as <csai-molecule> elements into `target`, through the
  * same sanitising path as answers; strings that do not look like SMILES are left out.
  */
-export function renderMolecules(target: Element, smiles: readonly string[]): void {
+export function renderMolecules(target: Element, smiles: readonly string[], lang?: string): void {
   const html = smiles.filter(looksLikeSmiles).map((s) => `<csai-molecule smiles="${escape(s.trim())}"></csai-molecule>`).join('');
-  target.replaceChildren(sanitise(html));
+  target.replaceChildren(inLanguage(sanitise(html), lang));
+}
+
+/** The drawings of a fragment in the surrounding element's language (set here: the sanitiser lets no attribute but `smiles` through). */
+function inLanguage(fragment: DocumentFragment, lang: string | undefined): DocumentFragment {
+  if (lang) for (const el of fragment.querySelectorAll('csai-molecule')) el.setAttribute('lang', lang);
+  return fragment;
 }
 
 /** The viewer path of a citation (SPEC §2 /pdf_viewer; page from 1, bbox in PDF points). */
@@ -196,9 +202,9 @@ function linkCitations(root: DocumentFragment, citations: readonly Citation[]) {
  * Renders an answer into `target` (replacing what was there): the one path for streamed and
  * stored answers alike.
  */
-export function renderAnswer(target: Element, text: string, citations: readonly Citation[], renderWords?: RenderWords): void {
+export function renderAnswer(target: Element, text: string, citations: readonly Citation[], renderWords?: RenderWords, lang?: string): void {
   if (renderWords) words = renderWords;
-  const fragment = sanitisedFragment(text);
+  const fragment = inLanguage(sanitisedFragment(text), lang);
   linkCitations(fragment, citations);
   target.replaceChildren(fragment);
 }

@@ -73,6 +73,7 @@ function MoleculeTable({ m, t }: { m: AdmetMolecule; t: T }) {
 }
 
 function MoleculePanel({ m, n, open, t }: { m: AdmetMolecule; n: number; open: boolean; t: T }) {
+  const { lang } = useHost();
   const flags = [m.lipinski.length ? `Lipinski ${m.lipinski.length}` : '', m.pains.length ? `PAINS ${m.pains.length}` : ''].filter(Boolean).join(' · ');
   return (
     <details part="admet-molecule" open={open} className="rounded-csai border border-line">
@@ -83,7 +84,7 @@ function MoleculePanel({ m, n, open, t }: { m: AdmetMolecule; n: number; open: b
       <div className="flex flex-wrap gap-3 p-2">
         <div className="flex flex-col items-center gap-2">
           {/* <csai-molecule> draws through POST /mol/draw_svg (src/widgets/molecule). */}
-          {createElement('csai-molecule', { smiles: m.smiles, 'aria-label': t('structure') })}
+          {createElement('csai-molecule', { smiles: m.smiles, 'aria-label': t('structure'), ...(lang ? { lang } : {}) })}
           <BioavailabilityRadar molecule={m} label={t('radar')} axisLabel={(key) => t(`radar_${key}`)} axisHint={(key) => t(`radar_${key}_hint`)} />
           <span className="text-xs text-muted">{t('radar')}</span>
         </div>

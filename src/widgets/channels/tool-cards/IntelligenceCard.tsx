@@ -43,7 +43,7 @@ export default function IntelligenceCard({ content, data, ok }: ToolCardProps) {
 
 function Result({ result }: { result: IntelligenceSearchOutput }) {
   const t = useT('intelligence');
-  const { host, apiOrigin } = useHost();
+  const { host, apiOrigin, lang } = useHost();
   const open = (e: MouseEvent<HTMLAnchorElement>) => {
     e.preventDefault();
     openProductPage(host, apiOrigin, e.currentTarget.getAttribute('href') ?? '/');
@@ -83,6 +83,7 @@ function Result({ result }: { result: IntelligenceSearchOutput }) {
                     width: '160',
                     height: '120',
                     'hide-copy': '',
+                    ...(lang ? { lang } : {}),
                     // A substructure hit's matched atoms, highlighted in its picture.
                     ...(h.highlight?.atoms.length ? { 'highlight-atoms': h.highlight.atoms.join(','), 'highlight-bonds': h.highlight.bonds.join(',') } : {}),
                   })}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useHost } from '../../shared/host-context';
 
 // <csai-molecule> is defined by the loader (widgets/csai.js). Imported dynamically here (for a card
 // shown without the loader, as in its tests): a static import would split the element out of the
@@ -8,13 +9,15 @@ void import('../../molecule/molecule.element');
 /** A structure drawn by <csai-molecule> (the drawing is fetched and cached by that element). */
 export function MoleculePicture({ smiles }: { smiles: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const { lang } = useHost();
   useEffect(() => {
     const el = document.createElement('csai-molecule');
     el.setAttribute('smiles', smiles);
+    if (lang) el.setAttribute('lang', lang);
     el.setAttribute('width', '240');
     el.setAttribute('height', '180');
     ref.current?.replaceChildren(el);
     return () => el.remove();
-  }, [smiles]);
+  }, [smiles, lang]);
   return <div ref={ref} className="max-w-[260px]" />;
 }

@@ -1,0 +1,56 @@
+import '../../../src/widgets/channels/channels.element';
+import '../../../src/widgets/molecule/molecule.element';
+import { statusStore } from '../../../src/core/status-store';
+import { expect, failOnConsoleErrors, mount, waitFor } from '../harness';
+import { csaiRoutes, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+
+// Issue 32 §2: the structures drawn inside an answer (and under its question) speak the language of
+// <csai-channels>: an English page has no "化学结构" or "复制" left from a drawing.
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+const channel = { id: 'c1', name: 'Aspirin', question_count: 1, created_at: '', updated_at: '' };
+const question = {
+  question_id: 'q1', channel_id: 'c1', question: 'Draw CC(=O)Oc1ccccc1C(=O)O', status: 'done', answer: '**Structures in the question**\n\n- canonical SMILES: `CC(=O)Oc1ccccc1C(=O)O`', thinking: '', steps: [],
+  citations: [], error: null, effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false, deepresearch: false,
+  tools_name: [], engine: 'local', last_event_id: 3, created_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
+};
+
+describe('<csai-channels lang="en"> drawings in an answer', () => {
+  failOnConsoleErrors();
+  let box: HTMLElement | undefined;
+  let restore = () => {};
+  let restoreFakes = () => {};
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    statusStore().ask.$files_list.value = [];
+    restoreFakes = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    restore();
+    restoreFakes();
+  });
+
+  for (const lang of ['en', 'zh'] as const) {
+    it(`draws the answer's and the question's structures in ${lang}`, async () => {
+      const fake = fakeFetch(
+        csaiRoutes([
+          (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [channel], total: 1, page: 1, size: 20 }) : undefined),
+          (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: [question], total: 1, page: 1, size: 100 }) : undefined),
+          (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
+          (c) => (c.path === '/mol/draw_svg' ? okBody({ svg: SVG, canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', formula: 'C9H8O4', num_atoms: 13, highlighted_atoms: [], highlighted_bonds: [] }) : undefined),
+        ]),
+      );
+      restore = fake.restore;
+      box = mount(`<csai-channels channel-id="c1" lang="${lang}"></csai-channels>`);
+      const el = box.querySelector('csai-channels')!;
+      const drawings = await waitFor(() => {
+        const found = [...el.shadowRoot!.querySelectorAll('[part~="answer"] csai-molecule, [part~="question-structures"] csai-molecule')];
+        return found.length >= 2 ? found : null;
+      }, 'the drawings');
+      for (const d of drawings) expect(d.getAttribute('lang')).to.equal(lang);
+      const label = await waitFor(() => drawings[0]!.shadowRoot?.querySelector('[part~="drawing"]')?.getAttribute('aria-label'), 'the drawing label');
+      if (lang === 'en') expect(label).not.to.match(/\p{Script=Han}/u);
+      else expect(label).to.contain('化学结构');
+    });
+  }
+});
