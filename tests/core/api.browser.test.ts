@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, createApiClient, lazySchema, SIGN_IN_PATH, toErrorDetail, type ErrorDetail } from '../../src/core/api';
 import { createI18n } from '../../src/core/i18n';
 import { createToastStore } from '../../src/core/toast';
-import { expect, fakeFetch, jsonResponse } from './harness';
+import { expect, fakeFetch, jsonResponse, restoreFetch } from './harness';
 
 const failure = (message: string, code = 'x') => ({ success: false, message, code });
 
@@ -26,6 +26,9 @@ async function failureOf(p: Promise<unknown>): Promise<ApiError> {
 }
 
 describe('the API client', () => {
+  // The client is handed the fake's fetch; the page's own is put back after each test too.
+  afterEach(restoreFetch);
+
   it('sends same-origin cookies, X-Requested-With and the CSRF token from the XSRF-TOKEN cookie', async () => {
     const { api, calls } = setup(() => jsonResponse(200, { success: true, data: { id: 'c1' }, message: '' }));
     const data = await api.post('/channel', { name: '阿司匹林' }, z.object({ id: z.string() }));

@@ -3,14 +3,14 @@ import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { hostI18n } from '../../src/host/i18n';
 import McpServersPage from '../../src/host/pages/McpServersPage';
-import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
+import { expect, fakeFetch, jsonResponse, waitFor, type FetchHandler } from '../core/harness';
 
 // The MCP servers admin page (user menu → MCP 服务器管理) against a fake server speaking its calls.
 type Auth = { type: 'bearer' | 'header'; header: string; hint: string };
 type View = { id: string; name: string; title: string; transport: string; target: string; origin: string; status: string; reason?: string; auth?: Auth; tools: Array<{ name: string; remote_name: string; description: string }> };
 const local: View = { id: 'config:local', name: 'local', title: '本地工具', transport: 'stdio', target: '/usr/bin/node server.js', origin: 'config', status: 'down', reason: '连接已断开', tools: [] };
 let servers: View[] = [];
-const server = fakeFetch((url, init) => {
+const answer: FetchHandler = (url, init) => {
   const { pathname } = new URL(url, location.href);
   const method = init.method ?? 'GET';
   if (pathname === '/api/v1/mcp_servers' && method === 'GET') return jsonResponse(200, { success: true, data: servers, message: '' });
@@ -38,17 +38,17 @@ const server = fakeFetch((url, init) => {
     return jsonResponse(200, { success: true, data: null, message: 'MCP 服务器已删除' });
   }
   return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
-});
+};
 
-const realFetch = window.fetch;
+let server: ReturnType<typeof fakeFetch>;
 let root: Root | undefined;
 let host: HTMLElement;
 before(() => {
-  window.fetch = server.fetch;
+  server = fakeFetch(answer);
   document.cookie = 'XSRF-TOKEN=test-token; path=/';
 });
 after(() => {
-  window.fetch = realFetch;
+  server.restore();
 });
 afterEach(() => {
   root?.unmount();

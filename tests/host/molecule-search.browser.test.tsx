@@ -6,7 +6,7 @@ import { I18nextProvider } from 'react-i18next';
 import type { MolSearchResult } from '../../src/contract/molecules';
 import { hostI18n } from '../../src/host/i18n';
 import MoleculeSearchPage from '../../src/host/pages/MoleculeSearchPage';
-import { expect, jsonResponse, waitFor } from '../core/harness';
+import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
 
 const result: MolSearchResult = {
   mode: 'substructure',
@@ -24,20 +24,19 @@ let root: Root;
 let host: HTMLDivElement;
 let bodies: unknown[];
 let answer: () => Response;
-const realFetch = globalThis.fetch;
+let restoreFetch = () => {};
 
 beforeEach(async () => {
   bodies = [];
   answer = () => jsonResponse(200, { success: true, data: result, message: '' });
   document.cookie = 'XSRF-TOKEN=t.k; path=/';
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  restoreFetch = fakeFetch((url, init) => {
     if (url.endsWith('/api/v1/mol/search')) {
-      bodies.push(JSON.parse(String(init?.body)));
+      bodies.push(JSON.parse(String(init.body)));
       return answer();
     }
     return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
-  };
+  }).restore;
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);
@@ -46,7 +45,7 @@ beforeEach(async () => {
 afterEach(() => {
   root.unmount();
   host.remove();
-  globalThis.fetch = realFetch;
+  restoreFetch();
 });
 
 const queryInput = () => host.querySelector<HTMLInputElement>('input[name="query"]')!;

@@ -2,7 +2,7 @@ import { setNavigate } from '../../src/core/page';
 import { clearStatusStorage, statusStore } from '../../src/core/status-store';
 import { toastStore } from '../../src/core/toast';
 import { confirmSession, probablySignedIn, sessionEnded } from '../../src/host/session';
-import { expect, fakeFetch, jsonResponse } from '../core/harness';
+import { expect, fakeFetch, jsonResponse, restoreFetch } from '../core/harness';
 
 const user = {
   id: 'u1', _id: 'u1', name: '王化学', phone: '13812345678', telephone: '13812345678', email: null,
@@ -10,7 +10,6 @@ const user = {
 };
 
 describe('the page-load session check', () => {
-  const realFetch = window.fetch;
   const realError = console.error;
   let errors: string[] = [];
   let pageNavigations: string[] = [];
@@ -27,15 +26,14 @@ describe('the page-load session check', () => {
     console.error = (...args: unknown[]) => errors.push(args.map(String).join(' '));
   });
   afterEach(() => {
-    window.fetch = realFetch;
+    restoreFetch();
     console.error = realError;
     sessionEnded();
   });
 
   const serve = (handler: (url: string) => Response) => {
-    const fake = fakeFetch((url) => handler(url));
-    window.fetch = fake.fetch;
-    return fake.calls;
+    // A second answer in the same test replaces the first; restoreFetch puts back the page's own.
+    return fakeFetch((url) => handler(url)).calls;
   };
 
   describe('for a signed-out visitor', () => {

@@ -15,17 +15,13 @@ import { transitRedirect } from '../../src/host/transit';
 import { whenIdle } from '../../src/host/shell/idle';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, Tooltip, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
-import { expect, waitFor } from '../core/harness';
+import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
 
-// The banner asks the server; answer it here so the page stays quiet.
-const realFetch = window.fetch;
-window.fetch = async (input, init) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  if (url.includes('/api/v1/prompt/get_alert')) {
-    return new Response(JSON.stringify({ success: true, data: { is_show: true, content: '系统将于今晚维护', content_type: 'warning' }, message: '' }), { headers: { 'Content-Type': 'application/json' } });
-  }
-  return realFetch(input, init);
-};
+// The banner asks the server; answer it here so the page stays quiet. Everything else goes through.
+fakeFetch((url, init, real) => {
+  if (url.includes('/api/v1/prompt/get_alert')) return jsonResponse(200, { success: true, data: { is_show: true, content: '系统将于今晚维护', content_type: 'warning' }, message: '' });
+  return real(url, init);
+});
 
 let root: Root | undefined;
 let host: HTMLElement;

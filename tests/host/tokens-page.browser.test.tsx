@@ -3,12 +3,12 @@ import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { hostI18n } from '../../src/host/i18n';
 import TokensPage from '../../src/host/pages/TokensPage';
-import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
+import { expect, fakeFetch, jsonResponse, waitFor, type FetchHandler } from '../core/harness';
 
 // The API token page (user menu → API 令牌) against a fake server speaking the token calls.
 type Token = { id: string; name: string; prefix: string; created_at: string; last_used_at: string | null };
 let tokens: Token[] = [];
-const server = fakeFetch((url, init) => {
+const answer: FetchHandler = (url, init) => {
   const { pathname } = new URL(url, location.href);
   const method = init.method ?? 'GET';
   if (pathname === '/api/v1/auth/tokens' && method === 'GET') return jsonResponse(200, { success: true, data: tokens, message: '' });
@@ -24,17 +24,17 @@ const server = fakeFetch((url, init) => {
     return jsonResponse(200, { success: true, data: { deleted: 1 }, message: '令牌已删除' });
   }
   return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
-});
+};
 
-const realFetch = window.fetch;
+let server: ReturnType<typeof fakeFetch>;
 let root: Root | undefined;
 let host: HTMLElement;
 before(() => {
-  window.fetch = server.fetch;
+  server = fakeFetch(answer);
   document.cookie = 'XSRF-TOKEN=test-token; path=/';
 });
 after(() => {
-  window.fetch = realFetch;
+  server.restore();
 });
 afterEach(() => {
   root?.unmount();

@@ -8,7 +8,7 @@ import type { KbDocument } from '../../src/contract/knowledge';
 import { hostI18n } from '../../src/host/i18n';
 import '../../src/host/pages/PdfViewerPage.strings';
 import { WebDocument } from '../../src/host/pages/WebDocument';
-import { expect, jsonResponse, waitFor } from '../core/harness';
+import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
 
 const doc: KbDocument = {
   docId: 'web1',
@@ -34,16 +34,15 @@ const doc: KbDocument = {
 let root: Root;
 let host: HTMLDivElement;
 let markdown: () => Response;
-const realFetch = globalThis.fetch;
+let restoreFetch = () => {};
 
 beforeEach(() => {
   markdown = () =>
     jsonResponse(200, { success: true, message: '', data: { docId: 'web1', markdown: '# 激酶抑制剂\n\n| 药物 | 靶点 |\n| --- | --- |\n| 伊马替尼 | BCR-ABL |\n\n<script>window.__pwned = 1</script>[外链](https://example.org/x)' } });
-  globalThis.fetch = async (input: RequestInfo | URL) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  restoreFetch = fakeFetch((url) => {
     if (url.includes('/api/v1/knowledge_base/doc_markdown/web1')) return markdown();
     return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
-  };
+  }).restore;
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);
@@ -51,7 +50,7 @@ beforeEach(() => {
 afterEach(() => {
   root.unmount();
   host.remove();
-  globalThis.fetch = realFetch;
+  restoreFetch();
 });
 
 const render = () => act(() => root.render(<I18nextProvider i18n={hostI18n()}><WebDocument doc={doc} /></I18nextProvider>));

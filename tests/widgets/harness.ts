@@ -1,29 +1,13 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
-// chai's expect, a fetch stand-in, and helpers to wait for elements that render asynchronously.
-// The mocha globals, chai's expect, nextFrame and waitFor are the core harness's.
-export { expect, nextFrame, waitFor } from '../core/harness';
+// chai's expect, the fetch stand-in, and helpers to wait for elements that render asynchronously.
+// The mocha globals, chai's expect, the fetch stand-in, nextFrame and waitFor are the core harness's.
+import { jsonResponse as json } from '../core/harness';
 
-export type FetchHandler = (url: string) => Response | Promise<Response>;
-
-/** Replaces window.fetch for one test; returns the recorded URLs and a restore function. */
-export function mockFetch(handler: FetchHandler) {
-  const original = globalThis.fetch;
-  const urls: string[] = [];
-  globalThis.fetch = async (input: RequestInfo | URL) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    urls.push(url);
-    return handler(url);
-  };
-  return { urls, restore: () => void (globalThis.fetch = original) };
-}
-
-/** A JSON response. */
-export const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+export { expect, fakeFetch, jsonResponse as json, nextFrame, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
 
 /** The CSAI server's answers, with a banner of the given type (or none). */
-export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }): FetchHandler {
-  return (url) => {
+export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }) {
+  return (url: string) => {
     if (url.endsWith('/api/v1/')) return json(200, { success: true, data: { name: 'csai', version: '1.2.3', time: new Date().toISOString() }, message: '' });
     if (url.endsWith('/api/v1/prompt/get_alert')) {
       return json(200, { success: true, data: { is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' }, message: '' });

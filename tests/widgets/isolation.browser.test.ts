@@ -1,5 +1,5 @@
 import '../../src/widgets/status/status.element';
-import { csaiServer, expect, failOnConsoleErrors, mockFetch, mount, part, waitFor } from './harness';
+import { csaiServer, expect, failOnConsoleErrors, fakeFetch, mount, part, waitFor } from './harness';
 
 // What a host page would notice: its own elements keep their look, and its styles cannot break ours.
 const looks = (el: Element) => {
@@ -19,7 +19,7 @@ describe('style isolation of the elements', () => {
     restore();
   });
   const showStatus = async (html: string) => {
-    restore = mockFetch(csaiServer({ content: '今晚维护', content_type: 'warning' })).restore;
+    restore = fakeFetch(csaiServer({ content: '今晚维护', content_type: 'warning' })).restore;
     box = mount(html);
     const el = box.querySelector('csai-status')!;
     await waitFor(() => part(el, 'banner'), 'the banner');

@@ -1,5 +1,5 @@
 // The embed loader: one script defines every element; an element's view loads on first use.
-import { csaiServer, expect, failOnConsoleErrors, mockFetch, mount, part, waitFor } from './harness';
+import { csaiServer, expect, failOnConsoleErrors, fakeFetch, mount, part, waitFor } from './harness';
 
 describe('the embed loader', () => {
   failOnConsoleErrors();
@@ -7,7 +7,7 @@ describe('the embed loader', () => {
   afterEach(() => restore());
 
   it('upgrades elements that were on the page before it ran', async () => {
-    restore = mockFetch(csaiServer()).restore;
+    restore = fakeFetch(csaiServer()).restore;
     const box = mount('<csai-status lang="en"></csai-status>');
     const el = box.querySelector('csai-status')!;
     expect(customElements.get('csai-status')).to.equal(undefined);
@@ -27,22 +27,22 @@ describe('the embed loader', () => {
 
   it('renders nothing and calls nothing until an element is connected', async () => {
     await import('../../src/widgets/loader');
-    const fake = mockFetch(csaiServer());
+    const fake = fakeFetch(csaiServer());
     restore = fake.restore;
     const el = document.createElement('csai-status');
     expect(el.shadowRoot?.mode).to.equal('open');
     await new Promise((r) => setTimeout(r, 0));
     expect(el.shadowRoot!.childNodes.length).to.equal(0);
-    expect(fake.urls).to.deep.equal([]);
+    expect(fake.urls()).to.deep.equal([]);
     document.body.append(el);
     await waitFor(() => part(el, 'pill')?.dataset.state === 'online', 'the first render');
-    expect(fake.urls.length).to.equal(2);
+    expect(fake.urls().length).to.equal(2);
     el.remove();
   });
 
   it('renders again when an element is moved, and stops when removed', async () => {
     await import('../../src/widgets/loader');
-    restore = mockFetch(csaiServer()).restore;
+    restore = fakeFetch(csaiServer()).restore;
     const a = mount('<csai-status></csai-status>');
     const b = mount('');
     const el = a.querySelector('csai-status')!;

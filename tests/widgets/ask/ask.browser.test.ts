@@ -4,7 +4,7 @@ import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
 import { statusStore } from '../../../src/core/status-store';
 import { toastStore } from '../../../src/core/toast';
 import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
-import { chooseFiles, csaiRoutes, doc, failBody, FakeAnswerStream, FakeXhr, fakeFetch, installFakes, okBody, pdf, png, typeInto, type Call, type Route } from './fake-csai';
+import { chooseFiles, doc, fail, FakeAnswerStream, fakeCsai, FakeXhr, installFakes, ok, pdf, png, typeInto, type ApiRequest, type Route } from './fake-csai';
 
 const shadow = (el: Element) => el.shadowRoot!;
 const input = (el: Element) => part(el, 'input') as HTMLTextAreaElement;
@@ -26,7 +26,7 @@ describe('<csai-ask>', () => {
   let box: HTMLElement | undefined;
   let restoreFetch = () => {};
   let restoreFakes = () => {};
-  let calls: Call[] = [];
+  let calls: ApiRequest[] = [];
 
   beforeEach(() => {
     document.cookie = 'XSRF-TOKEN=test-token; path=/';
@@ -49,7 +49,7 @@ describe('<csai-ask>', () => {
   });
 
   const show = async (attrs = 'navigate="false"', extra: Route[] = []) => {
-    const fake = fakeFetch(csaiRoutes(extra));
+    const fake = fakeCsai(extra);
     restoreFetch = fake.restore;
     calls = fake.calls;
     box = mount(`<csai-ask ${attrs}></csai-ask>`);
@@ -123,7 +123,7 @@ describe('<csai-ask>', () => {
 
     it('with no usable tool on the server, the tools toggle turns off and the panel says none is available', async () => {
       const unusable = [{ id: 'chem', label: '小分子与蛋白', tools: [{ id: 'admet', label: 'ADMET计算', value: 'admet', description: '', icon: '', enabled: false, ldap_disabled: false }] }];
-      const el = await show(undefined, [(c) => (c.path === '/tools' ? okBody(unusable) : undefined)]);
+      const el = await show(undefined, [['*', '/tools', () => ok(unusable)]]);
       hover(part(el, 'toggle-tools')!.parentElement!);
       const none = await waitFor(() => part(el, 'tools-none'), 'the no-tools note');
       expect(none.textContent).to.contain('暂未提供可用的工具');
@@ -179,7 +179,7 @@ describe('<csai-ask>', () => {
       const dt = new DataTransfer();
       dt.items.add(png('image.png'));
       input(el).dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      const xhr = await waitFor(() => FakeXhr.sent[0], 'the upload');
       expect(xhr.files().map((f) => f.name)).to.deep.equal(['image.png']);
       expect(xhr.url).to.contain('/knowledge_base/upload?folder_id=folder_for_question_channel');
       expect(xhr.headers['X-CSRF-TOKEN']).to.equal('test-token');
@@ -191,11 +191,11 @@ describe('<csai-ask>', () => {
     it('uploads with per-file progress, then polls parsing every second until done', async () => {
       let polls = 0;
       const el = await show('navigate="false"', [
-        (c) => (c.path === '/knowledge_base/doc/pa1' ? okBody(doc('pa1', 'a.pdf', ++polls < 2 ? 1 : 2, polls < 2 ? 40 : 100)) : undefined),
-        (c) => (c.path === '/knowledge_base/doc/pb2' ? okBody(doc('pb2', 'b.pdf', 2, 100)) : undefined),
+        ['*', '/knowledge_base/doc/pa1', () => ok(doc('pa1', 'a.pdf', ++polls < 2 ? 1 : 2, polls < 2 ? 40 : 100))],
+        ['*', '/knowledge_base/doc/pb2', () => ok(doc('pb2', 'b.pdf', 2, 100))],
       ]);
       chooseFiles(fileInput(el), [pdf('a.pdf'), pdf('b.pdf')]);
-      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      const xhr = await waitFor(() => FakeXhr.sent[0], 'the upload');
       const chips = () => [...shadow(el).querySelectorAll<HTMLElement>('[part~="file-chip"]')];
       await waitFor(() => chips().length === 2, 'two chips');
       const size = xhr.files()[0]!.size;
@@ -227,14 +227,14 @@ describe('<csai-ask>', () => {
       part(el, 'base')!.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       await waitFor(() => part(el, 'base')!.dataset.dragging === 'true', 'the drop highlight');
       part(el, 'base')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      const xhr = await waitFor(() => FakeXhr.sent[0], 'the upload');
       expect(xhr.files().map((f) => f.name)).to.deep.equal(['dropped.pdf']);
     });
 
     it('an upload error marks every file of the batch failed and says 上传失败', async () => {
       const el = await show();
       chooseFiles(fileInput(el), [pdf('a.pdf'), pdf('b.pdf')]);
-      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      const xhr = await waitFor(() => FakeXhr.sent[0], 'the upload');
       xhr.respond(500, { success: false, message: '磁盘已满', code: 'internal' });
       await waitFor(() => [...shadow(el).querySelectorAll<HTMLElement>('[part~="file-chip"]')].every((c) => c.dataset.phase === 'failed'), 'failed chips');
       expect(lastToast()).to.deep.include({ title: '上传失败', description: '文件上传过程中发生错误' });
@@ -248,7 +248,7 @@ describe('<csai-ask>', () => {
         paths.push(e.detail.path);
       });
       chooseFiles(fileInput(el), [pdf('a.pdf')]);
-      const xhr = await waitFor(() => FakeXhr.all[0], 'the upload');
+      const xhr = await waitFor(() => FakeXhr.sent[0], 'the upload');
       xhr.respond(403, { success: false, message: 'Invalid session key', code: 'forbidden' });
       await waitFor(() => paths.length, 'the navigation');
       expect(paths).to.deep.equal(['/auth/sign-in']);
@@ -260,21 +260,21 @@ describe('<csai-ask>', () => {
       const message = () => part(el, 'message')?.textContent;
       chooseFiles(fileInput(el), Array.from({ length: 7 }, (_, i) => pdf(`f${i}.pdf`)));
       await waitFor(() => message() === '多文档问答的上限是6篇，如需处理更多文档，请创建知识库后再提问', 'the limit message');
-      expect(FakeXhr.all.length).to.equal(0);
+      expect(FakeXhr.sent.length).to.equal(0);
       chooseFiles(fileInput(el), [new File(['x'], 'notes.docx')]);
       await waitFor(() => message() === '仅支持PDF、JPEG、JPG、PNG、PDB和SDF文件格式', 'the type message');
       chooseFiles(fileInput(el), [pdf('a.pdf'), png('mol.png')]);
-      await waitFor(() => FakeXhr.all.length === 1, 'the first upload');
+      await waitFor(() => FakeXhr.sent.length === 1, 'the first upload');
       chooseFiles(fileInput(el), [pdf('a.pdf'), png('mol.png')]);
       await waitFor(() => message() === '文件名重复，请重新上传', 'the duplicate message');
-      await waitFor(() => FakeXhr.all.length === 2, 'the second upload');
-      expect(FakeXhr.all[1]!.files().map((f) => f.name)).to.deep.equal(['mol_1.png']);
+      await waitFor(() => FakeXhr.sent.length === 2, 'the second upload');
+      expect(FakeXhr.sent[1]!.files().map((f) => f.name)).to.deep.equal(['mol_1.png']);
     });
 
     it('at 6 files another one is refused: 最多只能选择6个文件', async () => {
       const el = await show();
       chooseFiles(fileInput(el), Array.from({ length: 6 }, (_, i) => pdf(`f${i}.pdf`)));
-      await waitFor(() => FakeXhr.all.length === 1, 'the upload');
+      await waitFor(() => FakeXhr.sent.length === 1, 'the upload');
       chooseFiles(fileInput(el), [pdf('g.pdf')]);
       await waitFor(() => part(el, 'message')?.textContent === '最多只能选择6个文件', 'the message');
     });
@@ -297,12 +297,12 @@ describe('<csai-ask>', () => {
       await waitFor(() => fileInput(el), 'the files tab');
       chooseFiles(fileInput(el), [pdf('a.pdf')]);
       await waitFor(() => part(el, 'message')?.textContent === '已经选择知识库，不能选择文件', 'knowledge chosen');
-      expect(FakeXhr.all.length).to.equal(0);
+      expect(FakeXhr.sent.length).to.equal(0);
 
       statusStore().ask.$selectedKbs.value = [];
       await nextFrame();
       chooseFiles(fileInput(el), [pdf('a.pdf')]);
-      await waitFor(() => FakeXhr.all.length === 1, 'the upload');
+      await waitFor(() => FakeXhr.sent.length === 1, 'the upload');
       part(el, 'tab-knowledge')!.click();
       const again = await waitFor(() => shadow(el).querySelector<HTMLInputElement>('[part~="kb-option"] input'), 'the folders');
       again.click();
@@ -314,8 +314,8 @@ describe('<csai-ask>', () => {
     it('become chips with their titles; ids the server refuses are dropped; ids added later too', async () => {
       statusStore().ask.$docIdList.value = ['d1', 'nope'];
       const el = await show('navigate="false"', [
-        (c) => (c.path === '/knowledge_base/doc/d1' ? okBody(doc('d1', '药理学.pdf', 2, 100)) : undefined),
-        (c) => (c.path === '/knowledge_base/doc/d3' ? okBody(doc('d3', '综述.pdf', 2, 100)) : undefined),
+        ['*', '/knowledge_base/doc/d1', () => ok(doc('d1', '药理学.pdf', 2, 100))],
+        ['*', '/knowledge_base/doc/d3', () => ok(doc('d3', '综述.pdf', 2, 100))],
       ]);
       const names = () => [...shadow(el).querySelectorAll('[part~="file-chip"] span:first-child')].map((s) => s.textContent);
       await waitFor(() => names().length === 1, 'the chip');
@@ -378,7 +378,7 @@ describe('<csai-ask>', () => {
     it('a file still parsing blocks sending: 无法发送 / 文件正在解析中，请等待上传完成', async () => {
       statusStore().ask.$files_list.value = [{ docId: 'd1', name: 'a.pdf' }];
       statusStore().ask.$docIdList.value = ['d1'];
-      const el = await show('navigate="false"', [(c) => (c.path === '/knowledge_base/doc/d1' ? okBody(doc('d1', 'a.pdf', 1, 10)) : undefined)]);
+      const el = await show('navigate="false"', [['*', '/knowledge_base/doc/d1', () => ok(doc('d1', 'a.pdf', 1, 10))]]);
       typeInto(input(el), '问题');
       key(input(el), {});
       await waitFor(() => lastToast(), 'the toast');
@@ -388,7 +388,7 @@ describe('<csai-ask>', () => {
 
     it('a knowledge base still parsing blocks sending: 无法发送 / 知识库解析中，请等待解析完成', async () => {
       statusStore().ask.$selectedKbs.value = [{ id: 'kb1', name: '药化文献' }];
-      const el = await show('navigate="false"', [(c) => (c.path === '/knowledge_base/folder/check_folder' ? okBody({ all_parsed: false, folders: [] }) : undefined)]);
+      const el = await show('navigate="false"', [['*', '/knowledge_base/folder/check_folder', () => ok({ all_parsed: false, folders: [] })]]);
       typeInto(input(el), '问题');
       key(input(el), {});
       await waitFor(() => lastToast(), 'the toast');
@@ -398,7 +398,7 @@ describe('<csai-ask>', () => {
     });
 
     it('a failed channel creation says 创建频道失败 with the server message and sends nothing', async () => {
-      const el = await show('', [(c) => (c.method === 'POST' && c.path === '/channel' ? failBody(500, '数据库不可用', 'internal') : undefined)]);
+      const el = await show('', [['POST', '/channel', () => fail(500, '数据库不可用', 'internal')]]);
       const errors: unknown[] = [];
       el.addEventListener('csai-error', (e) => errors.push(e.detail));
       typeInto(input(el), '问题');
@@ -411,7 +411,7 @@ describe('<csai-ask>', () => {
     });
 
     it('a failed send says 发送失败 with the server message, or 请稍后重试 without one', async () => {
-      const el = await show('navigate="false"', [(c) => (c.path === '/channel/init_questions' ? new Response('oops', { status: 502 }) : undefined)]);
+      const el = await show('navigate="false"', [['*', '/channel/init_questions', () => new Response('oops', { status: 502 })]]);
       typeInto(input(el), '问题');
       key(input(el), {});
       await waitFor(() => lastToast(), 'the toast');

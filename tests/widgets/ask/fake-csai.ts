@@ -1,46 +1,9 @@
-// A fake CSAI server for the question box and conversation tests: fetch (with the answer event
-// streams the test feeds) and XMLHttpRequest (uploads with progress) replaced in the page, every
-// call recorded.
-import { json } from '../harness';
+// The CSAI API as the question box and the conversations use it (tools, folders, a channel, a
+// question, the answer event streams the test feeds), on the shared fake API (../fake-api), and
+// the XMLHttpRequest stand-in for uploads with progress.
+import { fakeApi, installFakeXhr, ok, type Route } from '../fake-api';
 
-export interface Call {
-  method: string;
-  url: string;
-  path: string;
-  body: unknown;
-}
-export type Route = (call: Call) => Response | Promise<Response> | undefined;
-
-export const okBody = (data: unknown, message = '') => json(200, { success: true, data, message });
-export const failBody = (status: number, message: string, code = 'bad_request') => json(status, { success: false, message, code });
-
-const pathOf = (url: string) => {
-  const u = new URL(url, location.href);
-  return u.pathname.replace(/^\/api\/v1/, '') + u.search;
-};
-
-/** Answers every call of the fake server; unknown paths get 404. */
-export function fakeFetch(routes: Route[]) {
-  const original = globalThis.fetch;
-  const calls: Call[] = [];
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    let body: unknown = undefined;
-    if (typeof init?.body === 'string') body = JSON.parse(init.body);
-    const call = { method, url, path: pathOf(url), body };
-    calls.push(call);
-    if (method === 'GET' && /^\/channel\/questions\/[^/]+\/events/.test(call.path)) {
-      return new FakeAnswerStream(url, new Headers(init?.headers).get('Last-Event-ID'), init?.signal ?? undefined).response;
-    }
-    for (const r of routes) {
-      const res = await r(call);
-      if (res) return res;
-    }
-    return failBody(404, '接口不存在', 'not_found');
-  };
-  return { calls, restore: () => void (globalThis.fetch = original) };
-}
+export { fail, FakeXhr, ok, type ApiRequest, type Route } from '../fake-api';
 
 /** A folder as the server lists it. */
 export const folder = (id: string, name: string) => ({
@@ -61,71 +24,24 @@ export const toolGroups = [
   ] },
 ];
 
-/** The usual answers: tools, folders, a channel, a question. Extra routes go first. */
-export function csaiRoutes(extra: Route[] = []): Route[] {
-  return [
+/**
+ * Replaces the page's fetch with the usual answers: tools, folders, a channel, a question, and an
+ * answer event stream (FakeAnswerStream) for every events request. `extra` routes are asked first.
+ */
+export function fakeCsai(extra: Route[] = []) {
+  return fakeApi([
+    ['GET', /^\/channel\/questions\/[^/]+\/events$/, (req) => new FakeAnswerStream(req.url, req.headers.get('Last-Event-ID'), req.signal).response],
+    ['*', '/', () => ok({ name: 'csai', version: '1', time: '' })],
+    ['*', '/tools', () => ok(toolGroups)],
+    ['*', '/online/status', () => ok({ web: true, literature: true, patents: true, missing: {} })],
+    ['*', '/knowledge_base/folder', () => ok({ items: [folder('kb1', '药化文献'), folder('kb2', '专利'), folder('kb3', '综述')], total: 3, page: 1, size: 100 })],
+    ['*', '/knowledge_base/get_share_folders', () => ok({ items: [], total: 0, page: 1, size: 100 })],
+    ['*', '/knowledge_base/folder/check_folder', () => ok({ all_parsed: true, folders: [] })],
+    ['POST', '/channel', (req) => ok({ id: 'c1', name: String((req.body as { name: string }).name), question_count: 0, created_at: '', updated_at: '' })],
+    ['*', '/channel/init_questions', (req) => ok({ question_id: 'q1', channel_id: String((req.body as { channel_id: string }).channel_id), status: 'queued' })],
+    ['PUT', /^\/channel\/stop_questions\//, () => ok({ question_id: 'q1', status: 'stopped' })],
     ...extra,
-    (c) => (c.path === '/' ? okBody({ name: 'csai', version: '1', time: '' }) : undefined),
-    (c) => (c.path === '/tools' ? okBody(toolGroups) : undefined),
-    (c) => (c.path === '/online/status' ? okBody({ web: true, literature: true, patents: true, missing: {} }) : undefined),
-    (c) => (c.path.startsWith('/knowledge_base/folder?') ? okBody({ items: [folder('kb1', '药化文献'), folder('kb2', '专利'), folder('kb3', '综述')], total: 3, page: 1, size: 100 }) : undefined),
-    (c) => (c.path.startsWith('/knowledge_base/get_share_folders?') ? okBody({ items: [], total: 0, page: 1, size: 100 }) : undefined),
-    (c) => (c.path === '/knowledge_base/folder/check_folder' ? okBody({ all_parsed: true, folders: [] }) : undefined),
-    (c) => (c.method === 'POST' && c.path === '/channel' ? okBody({ id: 'c1', name: String((c.body as { name: string }).name), question_count: 0, created_at: '', updated_at: '' }) : undefined),
-    (c) => (c.path === '/channel/init_questions' ? okBody({ question_id: 'q1', channel_id: String((c.body as { channel_id: string }).channel_id), status: 'queued' }) : undefined),
-    (c) => (c.method === 'PUT' && c.path.startsWith('/channel/stop_questions/') ? okBody({ question_id: 'q1', status: 'stopped' }) : undefined),
-  ];
-}
-
-type Listener = (e: ProgressEvent) => void;
-
-/** A stand-in XMLHttpRequest: the test drives progress and the answer. */
-export class FakeXhr {
-  static all: FakeXhr[] = [];
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: FormData | null = null;
-  withCredentials = false;
-  status = 0;
-  responseText = '';
-  private listeners: Record<string, Listener[]> = {};
-  private uploadListeners: Record<string, Listener[]> = {};
-  upload = { addEventListener: (type: string, fn: Listener) => void (this.uploadListeners[type] ??= []).push(fn) };
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  getAllResponseHeaders() {
-    return 'content-type: application/json\r\n';
-  }
-  addEventListener(type: string, fn: Listener) {
-    (this.listeners[type] ??= []).push(fn);
-  }
-  send(body: FormData) {
-    this.body = body;
-    FakeXhr.all.push(this);
-  }
-  abort() {
-    this.fire('abort');
-  }
-  files(): File[] {
-    return (this.body?.getAll('files') ?? []).filter((f): f is File => f instanceof File);
-  }
-  progress(loaded: number, total: number) {
-    for (const fn of this.uploadListeners.progress ?? []) fn(new ProgressEvent('progress', { loaded, total, lengthComputable: true }));
-  }
-  respond(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.fire('load');
-  }
-  private fire(type: string) {
-    for (const fn of this.listeners[type] ?? []) fn(new ProgressEvent(type));
-  }
+  ]);
 }
 
 /** One answer event stream the fake server holds open: the test sends its events. */
@@ -158,13 +74,8 @@ export class FakeAnswerStream {
 
 /** Installs FakeXhr and forgets earlier streams; returns the restore function. */
 export function installFakes() {
-  const xhr = globalThis.XMLHttpRequest;
-  FakeXhr.all = [];
   FakeAnswerStream.all = [];
-  Object.defineProperty(globalThis, 'XMLHttpRequest', { value: FakeXhr, configurable: true, writable: true });
-  return () => {
-    Object.defineProperty(globalThis, 'XMLHttpRequest', { value: xhr, configurable: true, writable: true });
-  };
+  return installFakeXhr();
 }
 
 /** Sets a controlled textarea's value the way typing does (React listens to input events). */

@@ -2,16 +2,17 @@ import '../../../src/widgets/ask/ask.element';
 import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, fakeFetch, installFakes, okBody, type Route } from './fake-csai';
+import { fakeCsai, installFakes, ok, type Route } from './fake-csai';
 
 // Issue 15 §1 / issue 32 §2: the 联网搜索 toggle says in one short line, before sending, what the
 // chosen search type would miss; environment variable names are for administrators (/test), never here.
 const WEB_SETUP = '未配置网页搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。';
 const PATENT_SETUP = '未配置专利检索服务（SureChEMBL 或 PubChem 专利）：请按 README“联网搜索”一节设置专利检索的环境变量，并重启服务。';
-const status = (web: boolean): Route => (c) =>
-  c.path === '/online/status'
-    ? okBody({ web, literature: false, patents: false, missing: { ...(web ? {} : { web: WEB_SETUP }), literature: '未配置文献检索服务', patents: PATENT_SETUP } })
-    : undefined;
+const status = (web: boolean): Route => [
+  '*',
+  '/online/status',
+  () => ok({ web, literature: false, patents: false, missing: { ...(web ? {} : { web: WEB_SETUP }), literature: '未配置文献检索服务', patents: PATENT_SETUP } }),
+];
 
 describe('<csai-ask> online search hint', () => {
   failOnConsoleErrors();
@@ -32,7 +33,7 @@ describe('<csai-ask> online search hint', () => {
     restoreFakes();
   });
   const show = async (web: boolean) => {
-    const fake = fakeFetch(csaiRoutes([status(web)]));
+    const fake = fakeCsai([status(web)]);
     restore = fake.restore;
     box = mount('<csai-ask navigate="false"></csai-ask>');
     const el = box.querySelector('csai-ask') as CsaiAskElement;

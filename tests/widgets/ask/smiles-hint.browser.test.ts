@@ -2,18 +2,17 @@ import axe from 'axe-core';
 import '../../../src/widgets/ask/ask.element';
 import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, fakeFetch, installFakes, okBody, typeInto, type Call } from './fake-csai';
+import { fakeCsai, installFakes, ok, typeInto, type ApiRequest, type Route } from './fake-csai';
 
 const input = (el: Element) => part(el, 'input') as HTMLTextAreaElement;
 const candidates = (el: Element) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~="smiles-hint-candidate"]')];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The server's completion: benzaldehyde for the broken branch, nothing to say about a valid SMILES. */
-const completionRoute = (c: Call) => {
-  if (c.path !== '/mol/smiles_completion') return undefined;
+const completionRoute: Route = ['*', '/mol/smiles_completion', (c) => {
   const smiles = (c.body as { smiles: string }).smiles;
-  if (smiles === 'CCO(C)') return okBody({ input: smiles, valid: true, candidates: [{ smiles: 'CC(C)O', inchi_key: 'KFZMGEQAYNKOFK-UHFFFAOYSA-N', changes: [] }], message: '已是有效的 SMILES' });
-  return okBody({
+  if (smiles === 'CCO(C)') return ok({ input: smiles, valid: true, candidates: [{ smiles: 'CC(C)O', inchi_key: 'KFZMGEQAYNKOFK-UHFFFAOYSA-N', changes: [] }], message: '已是有效的 SMILES' });
+  return ok({
     input: smiles,
     valid: false,
     candidates: [
@@ -22,18 +21,18 @@ const completionRoute = (c: Call) => {
     ],
     message: 'SMILES 无效，找到 2 个可能的补全',
   });
-};
+}];
 
 describe('<csai-ask> SMILES completion hint', () => {
   failOnConsoleErrors();
   let box: HTMLElement | undefined;
-  let calls: Call[] = [];
+  let calls: ApiRequest[] = [];
   let restore = () => {};
 
   beforeEach(() => {
     document.cookie = 'XSRF-TOKEN=test-token; path=/';
     const restoreFakes = installFakes();
-    const fake = fakeFetch(csaiRoutes([completionRoute]));
+    const fake = fakeCsai([completionRoute]);
     calls = fake.calls;
     restore = () => {
       fake.restore();

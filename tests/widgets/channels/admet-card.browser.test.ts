@@ -8,7 +8,7 @@ import { AdmetCard } from '../../../src/widgets/channels/tool-cards/AdmetCard';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards/index';
 import type { CommonProps } from '../../../src/widgets/shared/element';
 import { reactView } from '../../../src/widgets/shared/react-view';
-import { expect, failOnConsoleErrors, json, nextFrame, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame, waitFor } from '../harness';
 import { untranslated } from '../untranslated';
 
 const aspirin: AdmetMolecule = {
@@ -32,10 +32,8 @@ interface Call {
 }
 
 function fakeServer(calls: Call[], exportStatus = 200) {
-  const original = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    calls.push({ url, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined });
+  return fakeFetch(async (url, init) => {
+    calls.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined });
     if (url.endsWith('/api/v1/')) {
       document.cookie = 'XSRF-TOKEN=tok123; path=/';
       return json(200, { success: true, data: { name: 'csai', version: '1', time: '' }, message: '' });
@@ -48,8 +46,7 @@ function fakeServer(calls: Call[], exportStatus = 200) {
       return new Response('\ufeffMolecule,Name\r\n', { status: 200, headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="admet.csv"' } });
     }
     return json(404, { success: false, message: '接口不存在', code: 'not_found' });
-  };
-  return () => void (globalThis.fetch = original);
+  }).restore;
 }
 
 const Card = (props: ToolCardProps & CommonProps) => createElement(AdmetCard, props);

@@ -1,6 +1,6 @@
 import '../../../src/widgets/channels/channels.element';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+import { fakeCsai, installFakes, ok } from '../ask/fake-csai';
 
 // A file of its own: the markdown chunk must not have been loaded in this page yet, as on a
 // user's first answer.
@@ -16,13 +16,11 @@ describe('<csai-channels> before the markdown chunk has loaded', () => {
       effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: true,
       deepresearch: false, tools_name: [], engine: 'local', last_event_id: 3, created_at: '', finished_at: '2026-11-26T00:00:00Z',
     };
-    const fake = fakeFetch(
-      csaiRoutes([
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [{ id: 'c1', name: '阿司匹林', question_count: 1, created_at: '', updated_at: '' }], total: 1, page: 1, size: 20 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: [question], total: 1, page: 1, size: 100 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
-      ]),
-    );
+    const fake = fakeCsai([
+      ['GET', '/channel', () => ok({ items: [{ id: 'c1', name: '阿司匹林', question_count: 1, created_at: '', updated_at: '' }], total: 1, page: 1, size: 20 })],
+      ['GET', '/channel/questions/c1', () => ok({ items: [question], total: 1, page: 1, size: 100 })],
+      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+    ]);
     const box = mount('<csai-channels channel-id="c1"></csai-channels>');
     const el = box.querySelector('csai-channels')!;
     try {

@@ -2,7 +2,7 @@ import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, FakeAnswerStream, fakeFetch, installFakes, okBody, typeInto, type Call, type Route } from '../ask/fake-csai';
+import { FakeAnswerStream, fakeCsai, installFakes, ok, typeInto, type ApiRequest, type Route } from '../ask/fake-csai';
 
 const channel = (id: string, name: string) => ({ id, name, question_count: 1, created_at: '', updated_at: '' });
 const question = (id: string, over: Record<string, unknown> = {}) => ({
@@ -27,7 +27,7 @@ describe('<csai-channels>', () => {
   let box: HTMLElement | undefined;
   let restoreFetch = () => {};
   let restoreFakes = () => {};
-  let calls: Call[] = [];
+  let calls: ApiRequest[] = [];
 
   beforeEach(() => {
     document.cookie = 'XSRF-TOKEN=test-token; path=/';
@@ -45,14 +45,12 @@ describe('<csai-channels>', () => {
   });
 
   const show = async (attrs: string, questions: unknown[], extra: Route[] = [], channels = [channel('c1', '阿司匹林的作用机制？'), channel('c2', '布洛芬')], total = 2) => {
-    const fake = fakeFetch(
-      csaiRoutes([
-        ...extra,
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: channels, total, page: Number(new URL(c.url, location.href).searchParams.get('page')), size: 20 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
-      ]),
-    );
+    const fake = fakeCsai([
+      ['GET', '/channel', (c) => ok({ items: channels, total, page: Number(new URL(c.url, location.href).searchParams.get('page')), size: 20 })],
+      ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
+      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+      ...extra,
+    ]);
     restoreFetch = fake.restore;
     calls = fake.calls;
     box = mount(`<csai-channels ${attrs}></csai-channels>`);
@@ -193,8 +191,8 @@ describe('<csai-channels>', () => {
 
     it('stop, like (toggles), copy and delete (after confirming) call the server', async () => {
       const el = await show('channel-id="c1"', [question('q1', { status: 'running', answer: '部分回答' })], [
-        (c) => (c.path === '/channel/answer/effect' ? okBody({ question_id: 'q1', effect: (c.body as { effect: string }).effect === 'clear' ? null : 'like', effect_comment: null }) : undefined),
-        (c) => (c.method === 'DELETE' && c.path === '/channel/questions/q1' ? okBody({ deleted: 1 }) : undefined),
+        ['*', '/channel/answer/effect', (c) => ok({ question_id: 'q1', effect: (c.body as { effect: string }).effect === 'clear' ? null : 'like', effect_comment: null })],
+        ['DELETE', '/channel/questions/q1', () => ok({ deleted: 1 })],
       ]);
       (await waitFor(() => part(el, 'stop'), 'stop')).click();
       await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
@@ -222,9 +220,9 @@ describe('<csai-channels>', () => {
       size: 1000, page_count: null, owner_id: 'u1', owner_name: '王化学', is_owner: true, created_at: '',
     });
     const routes: Route[] = [
-      (c) => (c.path === '/channel/channel_docs/c1' ? okBody(['d1', 'gone', 'd2']) : undefined),
-      (c) => (c.path === '/knowledge_base/doc/d1' ? okBody(kbDoc('d1', '药理学.pdf', 1)) : undefined),
-      (c) => (c.path === '/knowledge_base/doc/d2' ? okBody(kbDoc('d2', 'cdk2.sdf', 5)) : undefined),
+      ['*', '/channel/channel_docs/c1', () => ok(['d1', 'gone', 'd2'])],
+      ['*', '/knowledge_base/doc/d1', () => ok(kbDoc('d1', '药理学.pdf', 1))],
+      ['*', '/knowledge_base/doc/d2', () => ok(kbDoc('d2', 'cdk2.sdf', 5))],
     ];
 
     it('lists the documents its questions used (those gone left out); each opens in the viewer', async () => {
@@ -311,8 +309,8 @@ describe('<csai-channels>', () => {
   describe('the history', () => {
     it('lists, searches, renames, deletes after confirming, and pages', async () => {
       const el = await show('', [], [
-        (c) => (c.method === 'PUT' && c.path === '/channel/c2' ? okBody(channel('c2', String((c.body as { name: string }).name))) : undefined),
-        (c) => (c.method === 'DELETE' && c.path === '/channel/c2' ? okBody({ deleted: 1 }) : undefined),
+        ['PUT', '/channel/c2', (c) => ok(channel('c2', String((c.body as { name: string }).name)))],
+        ['DELETE', '/channel/c2', () => ok({ deleted: 1 })],
       ], [channel('c1', '阿司匹林的作用机制？'), channel('c2', '布洛芬')], 45);
       const names = () => [...el.shadowRoot!.querySelectorAll('[part~="channel-name"]')].map((n) => n.textContent);
       await waitFor(() => names().length === 2, 'the list');
@@ -381,7 +379,7 @@ describe('<csai-channels>', () => {
   });
 
   it('says a search found nothing (not that there are no conversations), and lists them again when cleared', async () => {
-    const noneFound: Route = (c) => (c.method === 'GET' && c.path.startsWith('/channel?') && c.path.includes('search=') ? okBody({ items: [], total: 0, page: 1, size: 20 }) : undefined);
+    const noneFound: Route = ['GET', '/channel', (c) => (c.path.includes('search=') ? ok({ items: [], total: 0, page: 1, size: 20 }) : undefined)];
     const el = await show('channel-id="c1"', [question('q1', { answer: '回答' })], [noneFound]);
     await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"]'), 'the history');
     const search = part(el, 'search') as HTMLInputElement;

@@ -5,7 +5,7 @@ import '../../../src/widgets/channels/channels.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
 import { untranslated } from '../untranslated';
-import { csaiRoutes, failBody, fakeFetch, installFakes, okBody, type Call, type Route } from '../ask/fake-csai';
+import { fail, fakeCsai, installFakes, ok, type ApiRequest, type Route } from '../ask/fake-csai';
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 96, 0, 0, 0, 2, 0, 1, 84, 162, 79, 158, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]);
 const channel = { id: 'c1', name: '代码', question_count: 1, created_at: '', updated_at: '' };
@@ -25,7 +25,7 @@ describe('code execution in <csai-channels>', () => {
   let box: HTMLElement | undefined;
   let restoreFetch = () => {};
   let restoreFakes = () => {};
-  let calls: Call[] = [];
+  let calls: ApiRequest[] = [];
 
   beforeEach(() => {
     document.cookie = 'XSRF-TOKEN=test-token; path=/';
@@ -41,15 +41,13 @@ describe('code execution in <csai-channels>', () => {
   });
 
   const show = async (questions: unknown[], extra: Route[] = [], lang?: 'en') => {
-    const fake = fakeFetch(
-      csaiRoutes([
-        ...extra,
-        (c) => (c.method === 'GET' && c.path.startsWith('/code/artifacts/art-png') ? new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [channel], total: 1, page: 1, size: 20 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
-      ]),
-    );
+    const fake = fakeCsai([
+      ['GET', /^\/code\/artifacts\/art-png/, () => new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } })],
+      ['GET', '/channel', () => ok({ items: [channel], total: 1, page: 1, size: 20 })],
+      ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
+      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+      ...extra,
+    ]);
     restoreFetch = fake.restore;
     calls = fake.calls;
     box = mount(`<csai-channels channel-id="c1"${lang ? ` lang="${lang}"` : ''}></csai-channels>`);
@@ -99,11 +97,10 @@ describe('code execution in <csai-channels>', () => {
   it('runs a Python block of an answer with 运行 and shows the result under that block', async () => {
     let posted: unknown;
     const el = await show([question({ answer: '可以这样做：\n\n```python\nprint("hi")\n```\n\n```text\nnot code\n```' })], [
-      (c) => {
-        if (c.method !== 'POST' || c.path !== '/code/run') return undefined;
+      ['POST', '/code/run', (c) => {
         posted = c.body;
-        return okBody(result({ stdout: 'hi\n', artifacts: [] }), '运行完成');
-      },
+        return ok(result({ stdout: 'hi\n', artifacts: [] }), '运行完成');
+      }],
     ]);
     const button = await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="answer"] [part~="run-code"]'), 'the 运行 button');
     expect(el.shadowRoot!.querySelectorAll('[part~="run-code"]').length).to.equal(1); // only the Python block
@@ -121,12 +118,11 @@ describe('code execution in <csai-channels>', () => {
     const kept = result({ stdout: 'b from before\n', artifacts: [{ id: 'art-png-0002', name: 'plot.png', mime: 'image/png', size: PNG.length, kind: 'image' }] });
     let posted: unknown;
     const el = await show([question({ answer, code_runs: [{ block: 1, code: 'print("b")\n', result: kept, created_at: '2026-11-25T10:00:00Z' }] })], [
-      (c) => (c.method === 'GET' && c.path === '/code/artifacts/art-png-0002' ? new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } }) : undefined),
-      (c) => {
-        if (c.method !== 'POST' || c.path !== '/code/run') return undefined;
+      ['GET', '/code/artifacts/art-png-0002', () => new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } })],
+      ['POST', '/code/run', (c) => {
         posted = c.body;
-        return okBody(result({ stdout: 'b again\n', artifacts: [] }), '运行完成');
-      },
+        return ok(result({ stdout: 'b again\n', artifacts: [] }), '运行完成');
+      }],
     ]);
     const buttons = await waitFor(() => {
       const found = el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~="answer"] [part~="run-code"]');
@@ -149,7 +145,7 @@ describe('code execution in <csai-channels>', () => {
 
   it('shows why a run was refused (sandbox unavailable)', async () => {
     const el = await show([question({ answer: '```python\nprint(1)\n```' })], [
-      (c) => (c.method === 'POST' && c.path === '/code/run' ? failBody(503, '“代码生成与执行”不可用：未找到 bubblewrap（bwrap），代码不会在沙箱外运行。', 'tool_disabled') : undefined),
+      ['POST', '/code/run', () => fail(503, '“代码生成与执行”不可用：未找到 bubblewrap（bwrap），代码不会在沙箱外运行。', 'tool_disabled')],
     ]);
     const button = await waitFor(() => el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="run-code"]'), 'the 运行 button');
     button.click();

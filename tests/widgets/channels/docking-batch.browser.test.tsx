@@ -7,7 +7,7 @@ import type { ComponentType } from 'react';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, mockFetch, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, nextFrame } from '../harness';
 import { untranslated } from '../untranslated';
 
 const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
@@ -68,7 +68,7 @@ describe('docking batch card', () => {
     cancelled = 0;
     csv = 0;
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restore = mockFetch(async (url) => {
+    restore = fakeFetch(async (url) => {
       const u = new URL(url, location.href);
       if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? running : done);
       if (u.pathname === '/api/v1/tasks/batches/b2') return okJson({ ...running, id: 'b2' });

@@ -7,7 +7,7 @@ import type { ComponentType } from 'react';
 import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, mockFetch, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, nextFrame } from '../harness';
 import { untranslated } from '../untranslated';
 
 const DOCS = '/.tmp/test-docs';
@@ -64,7 +64,7 @@ describe('docking cards', () => {
     polls = 0;
     cancelled = 0;
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restore = mockFetch(async (url) => {
+    restore = fakeFetch(async (url) => {
       const u = new URL(url, location.href);
       if (u.pathname === '/api/v1/tasks/t1') return okJson(++polls === 1 ? running : done);
       if (u.pathname === '/api/v1/tasks/t2/cancel') {

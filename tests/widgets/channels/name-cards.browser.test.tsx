@@ -4,7 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
 import { untranslated } from '../untranslated';
 
 const SVG = `<svg xmlns='http://www.w3.org/2000/svg' width='240px' height='180px' viewBox='0 0 240 180'><path d='M 10,10 L 100,100' /></svg>`;
@@ -14,27 +14,26 @@ describe('name and completion cards', () => {
   let host: HTMLElement;
   let root: Root | undefined;
   let drawn: string[] = [];
-  const original = globalThis.fetch;
+  let restoreFetch = () => {};
 
   beforeEach(() => {
     drawn = [];
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    restoreFetch = fakeFetch(async (url, init) => {
       if (url.endsWith('/api/v1/mol/draw_svg')) {
-        const smiles = (JSON.parse(String(init?.body)) as { smiles: string }).smiles;
+        const smiles = (JSON.parse(String(init.body)) as { smiles: string }).smiles;
         drawn.push(smiles);
         return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: smiles, formula: 'C', num_atoms: 1, highlighted_atoms: [], highlighted_bonds: [] } });
       }
       return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
-    };
+    }).restore;
     host = document.createElement('div');
     document.body.append(host);
   });
   afterEach(() => {
     root?.unmount();
     host.remove();
-    globalThis.fetch = original;
+    restoreFetch();
   });
 
   async function render(name: 'name_to_smiles' | 'smiles_completion', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {

@@ -7,7 +7,7 @@ import { LiteratureHits } from '../../../src/widgets/channels/tool-cards/Literat
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import type { LiteratureHit } from '../../../src/contract/literature';
 import { untranslated } from '../untranslated';
-import { expect, failOnConsoleErrors, json, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
 
 const page = {
   url: 'https://pharma.example.com/aspirin',
@@ -44,30 +44,29 @@ describe('online research cards', () => {
   let root: Root | undefined;
   let posts: Array<{ url: string; body: unknown }> = [];
   let saveAnswer: () => Response = () => json(200, { success: true, message: '', data: { name: 'Aspirin.md', docId: 'd1', url: page.url, fetchedAt: page.fetchedAt } });
-  const original = globalThis.fetch;
+  let restoreFetch = () => {};
 
   beforeEach(() => {
     posts = [];
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    restoreFetch = fakeFetch(async (url, init) => {
       if (url.includes('/api/v1/knowledge_base/folder?')) {
         const folder = (id: string, name: string) => ({ id, name, isShared: false, is_public: false, doc_count: 0, owner_id: 'u', owner_name: 'U', is_owner: true, created_at: '', updated_at: '' });
         return json(200, { success: true, message: '', data: { items: [folder('k1', '文献库'), folder('k2', '网页资料')], total: 2, page: 1, size: 100 } });
       }
-      if (init?.method === 'POST') {
+      if (init.method === 'POST') {
         posts.push({ url, body: JSON.parse(String(init.body)) });
         return saveAnswer();
       }
       return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
-    };
+    }).restore;
     host = document.createElement('div');
     document.body.append(host);
   });
   afterEach(() => {
     root?.unmount();
     host.remove();
-    globalThis.fetch = original;
+    restoreFetch();
   });
 
   function mount(children: ReactNode, lang: 'zh' | 'en' = 'zh') {

@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, FakeAnswerStream, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+import { FakeAnswerStream, fakeCsai, installFakes, ok } from '../ask/fake-csai';
 
 // Deep research in the conversation view: the plan, the current step and the progress.
 const question = (id: string, over: Record<string, unknown> = {}) => ({
@@ -31,12 +31,10 @@ describe('<csai-channels> deep research', () => {
   });
 
   const show = async (questions: unknown[]) => {
-    const fake = fakeFetch(
-      csaiRoutes([
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [{ id: 'c1', name: '深度研究', question_count: 1, created_at: '', updated_at: '' }], total: 1, page: 1, size: 20 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: questions, total: questions.length, page: 1, size: 100 }) : undefined),
-      ]),
-    );
+    const fake = fakeCsai([
+      ['GET', '/channel', () => ok({ items: [{ id: 'c1', name: '深度研究', question_count: 1, created_at: '', updated_at: '' }], total: 1, page: 1, size: 20 })],
+      ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
+    ]);
     restoreFetch = fake.restore;
     box = mount('<csai-channels channel-id="c1"></csai-channels>');
     const el = box.querySelector('csai-channels')!;

@@ -1,7 +1,7 @@
 import '../../../src/widgets/channels/channels.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { csaiRoutes, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+import { fakeCsai, installFakes, ok } from '../ask/fake-csai';
 
 // Issue 15 §1: online results cited like document passages, shown with the site's name, opening the page in a new tab.
 const channel = { id: 'c1', name: '阿司匹林', question_count: 1, created_at: '', updated_at: '' };
@@ -32,13 +32,11 @@ describe('<csai-channels> online citations', () => {
   });
 
   it('a web citation opens the page in a new tab without referrer, and the answer lists it with its site', async () => {
-    const fake = fakeFetch(
-      csaiRoutes([
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [channel], total: 1, page: 1, size: 20 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: [question], total: 1, page: 1, size: 100 }) : undefined),
-        (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
-      ]),
-    );
+    const fake = fakeCsai([
+      ['GET', '/channel', () => ok({ items: [channel], total: 1, page: 1, size: 20 })],
+      ['GET', '/channel/questions/c1', () => ok({ items: [question], total: 1, page: 1, size: 100 })],
+      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+    ]);
     restore = fake.restore;
     box = mount('<csai-channels channel-id="c1"></csai-channels>');
     const el = box.querySelector('csai-channels')!;

@@ -7,7 +7,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { DockingBatch as Form, type DockingBatchProps } from '../../../src/widgets/docking/DockingBatch';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame } from '../harness';
 import { untranslated } from '../untranslated';
 
 const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
@@ -51,7 +51,7 @@ describe('batch docking form', () => {
   failOnConsoleErrors();
   let host: HTMLElement;
   let root: Root | undefined;
-  const original = globalThis.fetch;
+  let restoreFetch = () => {};
   let posted: unknown[] = [];
   let refuse: { status: number; message: string } | null = null;
   let polls = 0;
@@ -61,15 +61,15 @@ describe('batch docking form', () => {
     refuse = null;
     polls = 0;
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const u = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, location.href);
-      if (u.pathname === '/api/v1/tasks/docking/batch' && init?.method === 'POST') {
+    restoreFetch = fakeFetch(async (url, init) => {
+      const u = new URL(url, location.href);
+      if (u.pathname === '/api/v1/tasks/docking/batch' && init.method === 'POST') {
         posted.push(JSON.parse(String(init.body)));
         return refuse ? json(refuse.status, { success: false, message: refuse.message, code: 'invalid_docking_input' }) : okJson(queued);
       }
       if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? queued : done);
       return json(404, { success: false, message: '接口不存在', code: 'not_found' });
-    };
+    }).restore;
     host = document.createElement('div');
     host.style.width = '900px';
     document.body.append(host);
@@ -77,7 +77,7 @@ describe('batch docking form', () => {
   afterEach(() => {
     root?.unmount();
     host.remove();
-    globalThis.fetch = original;
+    restoreFetch();
   });
 
   function render(props: Partial<DockingBatchProps> = {}, lang: 'zh' | 'en' = 'zh') {

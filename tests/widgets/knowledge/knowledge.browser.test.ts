@@ -7,7 +7,7 @@ import { perFileProgress, totalProgress } from '../../../src/core/upload-progres
 import { UPLOAD_CLEAR_MS } from '../../../src/widgets/knowledge/MainList';
 import { selectFolder } from '../../../src/widgets/knowledge/state';
 import { expect, failOnConsoleErrors, mount, nextFrame, part, transitionsDone, waitFor } from '../harness';
-import { doc, FakeXhr, fakeServer, folder } from './fake-server';
+import { doc, fail, FakeXhr, fakeServer, folder, installFakeXhr } from './fake-server';
 
 const shadow = (el: Element) => el.shadowRoot!;
 const all = <T extends Element = HTMLElement>(el: Element, sel: string) => [...shadow(el).querySelectorAll<T & Element>(sel)];
@@ -61,7 +61,7 @@ describe('<csai-knowledge>', () => {
     navigations.push((e as CustomEvent<{ path: string; url: string }>).detail.path);
   };
   const onError = (e: Event) => errors.push((e as CustomEvent<{ message: string; code: string }>).detail);
-  const realXhr = globalThis.XMLHttpRequest;
+  let restoreXhr = () => {};
 
   beforeEach(() => {
     selectFolder(null);
@@ -73,11 +73,9 @@ describe('<csai-knowledge>', () => {
     server = fakeServer();
     navigations = [];
     errors = [];
-    FakeXhr.sent = [];
-    FakeXhr.last = undefined;
     document.addEventListener('csai-navigate', onNavigate);
     document.addEventListener('csai-error', onError);
-    Object.assign(globalThis, { XMLHttpRequest: FakeXhr });
+    restoreXhr = installFakeXhr();
     setNavigate((path) => navigations.push(`api:${path}`));
   });
   afterEach(() => {
@@ -86,7 +84,7 @@ describe('<csai-knowledge>', () => {
     server.restore();
     document.removeEventListener('csai-navigate', onNavigate);
     document.removeEventListener('csai-error', onError);
-    Object.assign(globalThis, { XMLHttpRequest: realXhr });
+    restoreXhr();
   });
 
   const show = async (attrs = '') => {
@@ -108,7 +106,7 @@ describe('<csai-knowledge>', () => {
       // The public list is a call of its own, which may answer after the others.
       await waitFor(() => part(el, 'section-public')?.textContent?.includes('暂无公开的知识库'), 'the empty public list');
       expect(part(el, 'main-blank')!.textContent).to.contain('选择一个知识库');
-      expect(server.calls.map((c) => c.url)).to.include('/api/v1/knowledge_base/folder?page=1&size=100&sort=-createTime');
+      expect(server.calls.map((c) => c.target)).to.include('/api/v1/knowledge_base/folder?page=1&size=100&sort=-createTime');
       expect(await seriousViolations(el)).to.deep.equal([]);
     });
 
@@ -137,7 +135,7 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => all(el, '[part~="document"]').length === 5, 'page 2');
       type(shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索文档"]')!, '论文25');
       await waitFor(() => all(el, '[part~="document"]').length === 1, 'the search result');
-      expect(server.calls.some((c) => c.url.includes('search=%E8%AE%BA%E6%96%8725') && c.url.includes('page=1'))).to.equal(true);
+      expect(server.calls.some((c) => c.target.includes('search=%E8%AE%BA%E6%96%8725') && c.target.includes('page=1'))).to.equal(true);
     });
 
     it('opens a document in the viewer through csai-navigate', async () => {
@@ -180,7 +178,7 @@ describe('<csai-knowledge>', () => {
     it('forgets a folder that is no longer readable', async () => {
       const el = await show();
       await openFolder(el);
-      server.state.fail['GET /knowledge_base/folder/f1'] = { status: 403, message: '没有权限访问该知识库', code: 'forbidden' };
+      server.on('GET', '/knowledge_base/folder/f1', () => fail(403, '没有权限访问该知识库', 'forbidden'));
       type(shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索文档"]')!, '综述');
       await waitFor(() => part(el, 'main-blank'), 'the blank view');
       expect(sessionStorage.getItem('csai:folder_id')).to.equal('""');
@@ -380,7 +378,7 @@ describe('<csai-knowledge>', () => {
       expect(server.calls.some((c) => c.method === 'DELETE')).to.equal(false);
       [...d.querySelectorAll('button')].find((b) => b.textContent === '删除')!.click();
       await waitFor(() => part(el, 'main-blank'), 'the blank view');
-      expect(server.calls.find((c) => c.method === 'DELETE')!.url).to.equal('/api/v1/knowledge_base/folder/f1');
+      expect(server.calls.find((c) => c.method === 'DELETE')!.target).to.equal('/api/v1/knowledge_base/folder/f1');
     });
 
     it('shares a folder with a person found by the search and cancels the share', async () => {
@@ -391,13 +389,13 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => d.textContent?.includes('药物化学部'), 'the departments');
       type(d.querySelector('input')!, '李');
       await waitFor(() => d.textContent?.includes('li@example.com'), 'the search result');
-      expect(server.calls.some((c) => c.url === '/api/v1/search_person_department?keyword=%E6%9D%8E')).to.equal(true);
+      expect(server.calls.some((c) => c.target === '/api/v1/search_person_department?keyword=%E6%9D%8E')).to.equal(true);
       d.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
       await nextFrame();
       expect(await seriousViolations(el)).to.deep.equal([]);
       [...d.querySelectorAll('button')].find((b) => b.textContent === '分享')!.click();
       await waitFor(() => d.querySelector('[part~="share-record"]'), 'the record');
-      expect(server.calls.find((c) => c.url.endsWith('/share_folder'))!.body).to.deep.equal({ folder_id: 'f1', user_ids: ['u2'], department_ids: [] });
+      expect(server.calls.find((c) => c.target.endsWith('/share_folder'))!.body).to.deep.equal({ folder_id: 'f1', user_ids: ['u2'], department_ids: [] });
       expect(lastToast()!.title).to.equal('分享成功');
       [...d.querySelectorAll('button')].find((b) => b.textContent === '取消分享')!.click();
       await waitFor(() => d.textContent?.includes('尚未分享给任何人'), 'no records');
@@ -420,7 +418,7 @@ describe('<csai-knowledge>', () => {
       await nextFrame();
       [...d.querySelectorAll('button')].find((b) => b.textContent === '移动')!.click();
       await waitFor(() => !dialog(el), 'closed');
-      expect(server.calls.find((c) => c.url.endsWith('/folder/movedoc'))!.body).to.deep.equal({ docId: 'd1', folder_id: 'f2' });
+      expect(server.calls.find((c) => c.target.endsWith('/folder/movedoc'))!.body).to.deep.equal({ docId: 'd1', folder_id: 'f2' });
       expect(lastToast()!.title).to.equal('移动成功');
 
       d = await menu('cdk2.sdf', '复制');
@@ -429,14 +427,14 @@ describe('<csai-knowledge>', () => {
       await nextFrame();
       [...d.querySelectorAll('button')].find((b) => b.textContent === '复制')!.click();
       await waitFor(() => !dialog(el), 'closed');
-      expect(server.calls.find((c) => c.url.endsWith('/copy_doc'))!.body).to.deep.equal({ docId: 'd2', folder_id: 'f1' });
+      expect(server.calls.find((c) => c.target.endsWith('/copy_doc'))!.body).to.deep.equal({ docId: 'd2', folder_id: 'f1' });
 
       d = await menu('扫描件.png', '删除');
       expect(d.textContent).to.contain('确定删除文档“扫描件.png”吗？');
       expect(server.calls.some((c) => c.method === 'DELETE')).to.equal(false);
       [...d.querySelectorAll('button')].find((b) => b.textContent === '删除')!.click();
       await waitFor(() => !dialog(el), 'closed');
-      expect(server.calls.find((c) => c.method === 'DELETE')!.url).to.equal('/api/v1/knowledge_base/d3');
+      expect(server.calls.find((c) => c.method === 'DELETE')!.target).to.equal('/api/v1/knowledge_base/d3');
     });
 
     it('adds a parsed document to a knowledge base with the SPEC §8 toasts', async () => {
@@ -458,10 +456,10 @@ describe('<csai-knowledge>', () => {
       await addTo();
       await waitFor(() => lastToast()?.title === '添加成功', 'the success toast');
       expect(lastToast()!.description).to.equal('文件已添加到知识库');
-      expect(server.calls.find((c) => c.url.endsWith('/add_doc_to_kb'))!.body).to.deep.equal({ docId: 'd1', folder_id: 'f2' });
+      expect(server.calls.find((c) => c.target.endsWith('/add_doc_to_kb'))!.body).to.deep.equal({ docId: 'd1', folder_id: 'f2' });
       await waitFor(() => !dialog(el), 'closed');
 
-      server.state.fail['POST /knowledge_base/add_doc_to_kb'] = { status: 409, message: '该知识库中已有同名文件', code: 'duplicate' };
+      server.on('POST', '/knowledge_base/add_doc_to_kb', () => fail(409, '该知识库中已有同名文件', 'duplicate'));
       await addTo();
       await waitFor(() => lastToast()?.title === '添加失败', 'the failure toast');
       expect(lastToast()).to.include({ description: '该知识库中已有同名文件', variant: 'destructive' });
@@ -486,7 +484,7 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => part(el, 'documents'), 'the shared documents');
       expect(part(el, 'main-list')!.dataset.source).to.equal('shared_docs');
       expect(shadow(el).querySelector('#kb-folder-title')!.textContent).to.equal('与我共享的文档');
-      expect(server.calls.map((c) => c.url)).to.include('/api/v1/knowledge_base/get_shared_docs?page=1&size=20');
+      expect(server.calls.map((c) => c.target)).to.include('/api/v1/knowledge_base/get_shared_docs?page=1&size=20');
       expect(all(el, '[part~="document-title"]').map((b) => b.textContent)).to.deep.equal(['同事的论文.pdf']);
       expect(part(el, 'document')!.textContent).to.contain('所有者：李博士');
       expect(part(el, 'drop-zone'), 'no upload here').to.equal(null);
@@ -509,11 +507,11 @@ describe('<csai-knowledge>', () => {
       const el = await show();
       shadow(el).querySelector<HTMLButtonElement>('[data-view="all_docs"]')!.click();
       await waitFor(() => part(el, 'documents'), 'the documents');
-      expect(server.calls.map((c) => c.url)).to.include('/api/v1/knowledge_base/all_docs?page=1&size=20&show_my_kb=1');
+      expect(server.calls.map((c) => c.target)).to.include('/api/v1/knowledge_base/all_docs?page=1&size=20&show_my_kb=1');
       expect(all(el, '[part~="document-title"]').map((b) => b.textContent)).to.have.members(['提问附件.pdf', '综述.pdf', 'cdk2.sdf', '扫描件.png']);
       type(shadow(el).querySelector<HTMLInputElement>('input[placeholder="搜索文档"]')!, 'cdk2');
       await waitFor(() => all(el, '[part~="document"]').length === 1, 'the search result');
-      expect(server.calls.some((c) => c.url === '/api/v1/knowledge_base/all_docs?page=1&size=20&search=cdk2&show_my_kb=1')).to.equal(true);
+      expect(server.calls.some((c) => c.target === '/api/v1/knowledge_base/all_docs?page=1&size=20&search=cdk2&show_my_kb=1')).to.equal(true);
     });
 
     it('Enter in the folder search opens my folder of that exact name, or says there is none', async () => {
@@ -522,7 +520,7 @@ describe('<csai-knowledge>', () => {
       type(search, '分子库');
       search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
       await waitFor(() => shadow(el).querySelector('#kb-folder-title')?.textContent === '分子库', 'the folder');
-      expect(server.calls.map((c) => c.url)).to.include(`/api/v1/knowledge_base/get_folder/xxx?folder_name=${encodeURIComponent('分子库')}`);
+      expect(server.calls.map((c) => c.target)).to.include(`/api/v1/knowledge_base/get_folder/xxx?folder_name=${encodeURIComponent('分子库')}`);
       type(search, '不存在的库');
       search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
       await waitFor(() => part(el, 'folder-lookup'), 'the message');
@@ -545,7 +543,7 @@ describe('<csai-knowledge>', () => {
       expect(await seriousViolations(el)).to.deep.equal([]);
       release();
       const result = await waitFor(() => part(el, 'translation'), 'the translation');
-      expect(server.calls.find((c) => c.url.endsWith('/translate'))!.body).to.deep.equal({ docId: 'd1', target_lang: 'en' });
+      expect(server.calls.find((c) => c.target.endsWith('/translate'))!.body).to.deep.equal({ docId: 'd1', target_lang: 'en' });
       expect(result.textContent).to.equal('# Review (en)\n\nKinase inhibitors <b>block</b> ATP binding.');
       expect(result.querySelector('b'), 'never rendered as HTML').to.equal(null);
       expect(d.textContent).to.contain('原文较长，只翻译了前 20000 个字符');
@@ -565,7 +563,7 @@ describe('<csai-knowledge>', () => {
     });
 
     it('says plainly when the server has no language model, without an error toast', async () => {
-      server.state.fail['POST /knowledge_base/translate'] = { status: 503, message: '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置', code: 'llm_not_configured' };
+      server.on('POST', '/knowledge_base/translate', () => fail(503, '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置', 'llm_not_configured'));
       const el = await show();
       await openFolder(el);
       (await menuAction(el, '综述.pdf', '翻译')).click();
@@ -591,7 +589,7 @@ describe('<csai-knowledge>', () => {
       await waitFor(() => part(el, 'documents'), 'the shared documents');
       (await menuAction(el, '同事的论文.pdf', '用于提问')).click();
       await waitFor(() => navigations.length, 'the navigation');
-      expect(server.calls.find((c) => c.url.endsWith('/es_copy_doc_to_question_channel'))!.body).to.deep.equal({ docIds: ['s1'] });
+      expect(server.calls.find((c) => c.target.endsWith('/es_copy_doc_to_question_channel'))!.body).to.deep.equal({ docIds: ['s1'] });
       expect(statusStore().ask.$files_list.value).to.deep.equal([{ docId: 'q-s1', name: 's1-副本.pdf' }]);
       expect(statusStore().ask.$docIdList.value).to.deep.equal(['q-s1']);
       expect(navigations).to.deep.equal(['/?docIds=q-s1']);
@@ -605,7 +603,7 @@ describe('<csai-knowledge>', () => {
       (await menuAction(el, '综述.pdf', '用于提问')).click();
       await waitFor(() => lastToast(), 'the toast');
       expect(lastToast()).to.include({ title: '已经选择知识库，不能选择文件', variant: 'destructive' });
-      expect(server.calls.some((c) => c.url.endsWith('/es_copy_doc_to_question_channel'))).to.equal(false);
+      expect(server.calls.some((c) => c.target.endsWith('/es_copy_doc_to_question_channel'))).to.equal(false);
       expect(navigations).to.deep.equal([]);
       expect(errors.at(-1)).to.include({ code: 'invalid_selection' });
     });

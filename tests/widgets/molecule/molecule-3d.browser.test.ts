@@ -3,7 +3,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule-3d.element';
 import { hasWebGl } from '../../../src/widgets/molecule/Molecule3d';
-import { expect, failOnConsoleErrors, json, mockFetch, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
 const realFetch = globalThis.fetch.bind(globalThis);
@@ -46,7 +46,7 @@ describe('<csai-molecule-3d>', () => {
     restore();
   });
   const open = (attrs: string) => {
-    restore = mockFetch(server).restore;
+    restore = fakeFetch(server).restore;
     box = mount(`<csai-molecule-3d style="display:block;width:600px;height:420px" ${attrs}></csai-molecule-3d>`);
     return box.querySelector('csai-molecule-3d')!;
   };

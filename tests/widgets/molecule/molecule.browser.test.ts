@@ -1,7 +1,7 @@
 // <csai-molecule>: the draw_svg call is faked with an SVG as the server sends it.
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule.element';
-import { expect, failOnConsoleErrors, json, mount, part, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, mount, part, waitFor } from '../harness';
 
 const SVG = `<?xml version='1.0' encoding='iso-8859-1'?>
 <svg version='1.1' baseProfile='full' xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='240px' height='180px' viewBox='0 0 240 180'>
@@ -18,16 +18,14 @@ interface Call {
 }
 
 function drawServer(calls: Call[]) {
-  const original = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined, headers: new Headers(init?.headers) });
+  return fakeFetch(async (url, init) => {
+    calls.push({ url, body: init.body ? JSON.parse(String(init.body)) : undefined, headers: new Headers(init.headers) });
     if (url.endsWith('/api/v1/')) {
       document.cookie = 'XSRF-TOKEN=tok123; path=/';
       return json(200, { success: true, data: { name: 'csai', version: '1', time: '' }, message: '' });
     }
     if (url.endsWith('/api/v1/mol/draw_svg')) {
-      const body = JSON.parse(String(init?.body)) as { smiles?: string };
+      const body = JSON.parse(String(init.body)) as { smiles?: string };
       if (body.smiles === 'C1CC') return json(400, { success: false, message: '无法解析 SMILES：C1CC，请检查结构式是否正确', code: 'invalid_smiles', field: 'smiles' });
       return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: 'CCO', formula: 'C2H6O', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] } });
     }
@@ -35,8 +33,7 @@ function drawServer(calls: Call[]) {
       return json(200, { success: true, message: '', data: { mol_key: 'doc1:0', molfile: 'MOLFILE', name: '乙醇', smiles: 'CCO' } });
     }
     return json(404, { success: false, message: '接口不存在', code: 'not_found' });
-  };
-  return () => void (globalThis.fetch = original);
+  }).restore;
 }
 
 describe('<csai-molecule>', () => {

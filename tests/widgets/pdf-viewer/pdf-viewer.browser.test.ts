@@ -3,7 +3,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
-import { expect, failOnConsoleErrors, json, mockFetch, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
 const realFetch = globalThis.fetch.bind(globalThis);
@@ -73,7 +73,7 @@ describe('<csai-pdf-viewer>', () => {
     restore();
   });
   const open = async (attrs: string, file = 'fduthesis-en.pdf') => {
-    const fake = mockFetch(server(file));
+    const fake = fakeFetch(server(file));
     restore = fake.restore;
     box = mount(`<csai-pdf-viewer style="display:block;width:900px;height:700px" ${attrs}></csai-pdf-viewer>`);
     const el = box.querySelector('csai-pdf-viewer')!;
@@ -105,8 +105,8 @@ describe('<csai-pdf-viewer>', () => {
   it('asks for the record and the bytes once each (the element starts them, the view takes them over)', async () => {
     const { el, urls } = await openPdfDoc();
     expect(pages(el)).to.have.length(14);
-    expect(urls.filter((u) => u.endsWith('/api/v1/knowledge_base/doc/d1'))).to.have.length(1);
-    expect(urls.filter((u) => u.endsWith('/api/v1/knowledge_base/download/d1'))).to.have.length(1);
+    expect(urls().filter((u) => u.endsWith('/api/v1/knowledge_base/doc/d1'))).to.have.length(1);
+    expect(urls().filter((u) => u.endsWith('/api/v1/knowledge_base/download/d1'))).to.have.length(1);
   });
 
   it('reaches page 7 from the page field, the buttons and the keyboard', async () => {
@@ -300,7 +300,7 @@ describe('<csai-pdf-viewer>', () => {
       expect(a.href.startsWith('blob:')).to.equal(true);
       const blob = await (await realFetch(a.href)).blob();
       expect(blob.size).to.be.greaterThan(100_000);
-      expect(urls.filter((u) => u.endsWith('/api/v1/knowledge_base/download/d1'))).to.have.length(2);
+      expect(urls().filter((u) => u.endsWith('/api/v1/knowledge_base/download/d1'))).to.have.length(2);
     } finally {
       HTMLAnchorElement.prototype.click = originalClick;
     }

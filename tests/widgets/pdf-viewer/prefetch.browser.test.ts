@@ -2,7 +2,7 @@
 // record; an SDF/PDB never reaches pdf.js (its download stops when the record says so, and bytes
 // that are not a PDF are not opened while the record is still on its way).
 import { looksLikePdf, prefetch, prefetchKey, takePrefetch } from '../../../src/widgets/pdf-viewer/prefetch';
-import { expect, json, nextFrame } from '../harness';
+import { expect, fakeFetch, json, nextFrame, restoreFetch } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
 const realFetch = globalThis.fetch.bind(globalThis);
@@ -35,30 +35,27 @@ function gate() {
 }
 
 describe('prefetch of <csai-pdf-viewer>', () => {
-  const original = globalThis.fetch;
-  afterEach(() => {
-    globalThis.fetch = original;
-  });
+  afterEach(restoreFetch);
 
   /** Fakes the API: the record and the bytes of `docId`, each answered when its gate opens. */
   function fake(docId: string, type: 1 | 5 | 6, bytes: () => Promise<Response>, gates: { record: Promise<void>; bytes: Promise<void> }) {
     const signals: AbortSignal[] = [];
-    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = new URL(String(input), location.href).pathname;
+    fakeFetch(async (url, init, real) => {
+      const path = new URL(url, location.href).pathname;
       if (path === `/api/v1/knowledge_base/doc/${docId}`) {
         await gates.record;
         return json(200, record(docId, type));
       }
       if (path === `/api/v1/knowledge_base/download/${docId}`) {
-        const signal = init?.signal;
+        const signal = init.signal;
         if (signal) signals.push(signal);
         return new Promise<Response>((resolve, reject) => {
           signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
           void gates.bytes.then(bytes).then(resolve, reject);
         });
       }
-      return realFetch(input, init);
-    };
+      return real(url, init);
+    });
     const host = document.createElement('div');
     host.setAttribute('doc-id', docId);
     prefetch(host);

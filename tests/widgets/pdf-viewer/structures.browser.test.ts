@@ -5,7 +5,7 @@
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
 import { methodText } from '../../../src/widgets/pdf-viewer/StructurePanel';
-import { expect, failOnConsoleErrors, json, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, mount, nextFrame, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
 const realFetch = globalThis.fetch.bind(globalThis);
@@ -62,14 +62,12 @@ const picture = (() => {
 })();
 
 /** The API: document d1 (fduthesis-en.pdf), image document d2 (the picture above) and their structures. */
-function fakeApi(structures: Structure[]) {
+function structuresApi(structures: Structure[]) {
   const calls: Call[] = [];
-  const original = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const fake = fakeFetch(async (url, init) => {
     const path = new URL(url, location.href).pathname;
-    const method = init?.method ?? 'GET';
-    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : null;
+    const method = init.method ?? 'GET';
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : null;
     calls.push({ method, path, body });
     if (path === '/api/v1/knowledge_base/doc/d1') return okJson(record);
     if (path === '/api/v1/knowledge_base/download/d1') return realFetch(`${DOCS}/fduthesis-en.pdf`);
@@ -89,8 +87,8 @@ function fakeApi(structures: Structure[]) {
       return okJson({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180"><path d="M10 10L50 50"/><path d="M50 50L90 10"/><path d="M90 10L130 50"/><path d="M130 50L170 10"/></svg>', formula: 'C2H6O', canonical_smiles: (body as { smiles?: string }).smiles ?? '', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] });
     }
     return json(404, { success: false, message: '接口不存在', code: 'not_found' });
-  };
-  return { calls, restore: () => void (globalThis.fetch = original) };
+  });
+  return { calls, restore: fake.restore };
 }
 
 const pageEl = (el: Element, n: number) => el.shadowRoot?.querySelector<HTMLElement>(`[data-page-number="${n}"]`) ?? null;
@@ -115,7 +113,7 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
   });
   const A: Structure['bbox'] = [72, 380, 540, 700];
   const open = async (attrs: string, structures = [structure(11, 7, A, 'CC(=O)Oc1ccccc1C(=O)O', '12a'), structure(12, 7, [72, 100, 300, 300], 'c1ccccc1', null), structure(13, 8, [80, 80, 200, 200], 'CCO', '7')]) => {
-    const fake = fakeApi(structures);
+    const fake = structuresApi(structures);
     restore = fake.restore;
     box = mount(`<csai-pdf-viewer style="display:block;width:1100px;height:700px" ${attrs}></csai-pdf-viewer>`);
     const el = box.querySelector('csai-pdf-viewer')!;

@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import '../../../src/widgets/status/status.element';
-import { csaiServer, expect, failOnConsoleErrors, json, mockFetch, mount, nextFrame, part, waitFor, type FetchHandler } from '../harness';
+import { csaiServer, expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part, waitFor, type FetchHandler } from '../harness';
 
 const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
 
@@ -13,8 +13,8 @@ describe('<csai-status>', () => {
     box = undefined;
     restore();
   });
-  const show = async (attrs = '', handler = csaiServer()) => {
-    const fake = mockFetch(handler);
+  const show = async (attrs = '', handler: FetchHandler = csaiServer()) => {
+    const fake = fakeFetch(handler);
     restore = fake.restore;
     box = mount(`<csai-status ${attrs}></csai-status>`);
     const el = box.querySelector('csai-status')!;
@@ -38,13 +38,13 @@ describe('<csai-status>', () => {
 
     it('calls the server named by api-base', async () => {
       const { urls } = await show('api-base="https://csai.example.com/"');
-      expect(urls).to.have.members(['https://csai.example.com/api/v1/', 'https://csai.example.com/api/v1/prompt/get_alert']);
+      expect(urls()).to.have.members(['https://csai.example.com/api/v1/', 'https://csai.example.com/api/v1/prompt/get_alert']);
     });
 
     it('follows a change of api-base and ignores the old server’s late answers', async () => {
       let releaseOld: () => void = () => {};
       const oldAnswered = new Promise<void>((r) => (releaseOld = r));
-      const fake = mockFetch(async (url) => {
+      const fake = fakeFetch(async (url) => {
         if (url.startsWith('https://old.example')) {
           await oldAnswered;
           return url.endsWith('get_alert') ? csaiServer({ content: '旧服务器的公告', content_type: 'info' })(url) : json(200, { success: true, data: { name: 'csai', version: 'old', time: '' }, message: '' });
@@ -54,7 +54,7 @@ describe('<csai-status>', () => {
       restore = fake.restore;
       box = mount('<csai-status api-base="https://old.example"></csai-status>');
       const el = box.querySelector('csai-status')!;
-      await waitFor(() => fake.urls.length === 2, 'the calls to the old server');
+      await waitFor(() => fake.urls().length === 2, 'the calls to the old server');
       el.setAttribute('api-base', 'https://new.example');
       await waitFor(() => part(el, 'pill')?.dataset.state === 'online', 'the new server');
       releaseOld();
@@ -63,7 +63,7 @@ describe('<csai-status>', () => {
       await nextFrame();
       expect(part(el, 'pill')!.title).to.equal('版本 1.2.3');
       expect(part(el, 'banner')).to.equal(null);
-      expect(fake.urls.slice(2)).to.have.members(['https://new.example/api/v1/', 'https://new.example/api/v1/prompt/get_alert']);
+      expect(fake.urls().slice(2)).to.have.members(['https://new.example/api/v1/', 'https://new.example/api/v1/prompt/get_alert']);
     });
 
     it('speaks English with lang="en" and Chinese otherwise', async () => {
@@ -71,7 +71,7 @@ describe('<csai-status>', () => {
       expect(part(el, 'label')!.textContent).to.equal('Service available');
       el.removeAttribute('lang');
       await waitFor(() => part(el, 'label')!.textContent === '服务正常', 'Chinese after removing lang');
-      expect(urls.length, 'a language change does not call the server again').to.equal(2);
+      expect(urls().length, 'a language change does not call the server again').to.equal(2);
     });
 
     it('shows the banner coloured by its type', async () => {
@@ -151,7 +151,7 @@ describe('<csai-status>', () => {
 
     it('passes the server envelope code and status on', async () => {
       const seen: CustomEvent[] = [];
-      const fake = mockFetch(() => json(503, { success: false, message: '维护中', code: 'maintenance' }));
+      const fake = fakeFetch(() => json(503, { success: false, message: '维护中', code: 'maintenance' }));
       restore = fake.restore;
       box = mount('');
       box.addEventListener('csai-error', (e) => seen.push(e));
@@ -162,7 +162,7 @@ describe('<csai-status>', () => {
 
     it('reports an answer it cannot read', async () => {
       const seen: CustomEvent[] = [];
-      const fake = mockFetch(() => json(200, { success: true, data: { name: 'other' }, message: '' }));
+      const fake = fakeFetch(() => json(200, { success: true, data: { name: 'other' }, message: '' }));
       restore = fake.restore;
       box = mount('');
       box.addEventListener('csai-error', (e) => seen.push(e));
