@@ -2,7 +2,7 @@ import '../../../src/widgets/channels/channels.element';
 import '../../../src/widgets/molecule/molecule.element';
 import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, waitFor } from '../harness';
-import { csaiRoutes, fakeFetch, installFakes, okBody } from '../ask/fake-csai';
+import { fakeCsai, installFakes, ok } from '../ask/fake-csai';
 
 // Issue 32 §2: the structures drawn inside an answer (and under its question) speak the language of
 // <csai-channels>: an English page has no "化学结构" or "复制" left from a drawing.
@@ -32,14 +32,12 @@ describe('<csai-channels lang="en"> drawings in an answer', () => {
 
   for (const lang of ['en', 'zh'] as const) {
     it(`draws the answer's and the question's structures in ${lang}`, async () => {
-      const fake = fakeFetch(
-        csaiRoutes([
-          (c) => (c.method === 'GET' && c.path.startsWith('/channel?') ? okBody({ items: [channel], total: 1, page: 1, size: 20 }) : undefined),
-          (c) => (c.method === 'GET' && c.path.startsWith('/channel/questions/c1?') ? okBody({ items: [question], total: 1, page: 1, size: 100 }) : undefined),
-          (c) => (c.method === 'GET' && c.path.startsWith('/channel/channel_docs/') ? okBody([]) : undefined),
-          (c) => (c.path === '/mol/draw_svg' ? okBody({ svg: SVG, canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', formula: 'C9H8O4', num_atoms: 13, highlighted_atoms: [], highlighted_bonds: [] }) : undefined),
-        ]),
-      );
+      const fake = fakeCsai([
+        ['GET', '/channel', () => ok({ items: [channel], total: 1, page: 1, size: 20 })],
+        ['GET', '/channel/questions/c1', () => ok({ items: [question], total: 1, page: 1, size: 100 })],
+        ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+        ['*', '/mol/draw_svg', () => ok({ svg: SVG, canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', formula: 'C9H8O4', num_atoms: 13, highlighted_atoms: [], highlighted_bonds: [] })],
+      ]);
       restore = fake.restore;
       box = mount(`<csai-channels channel-id="c1" lang="${lang}"></csai-channels>`);
       const el = box.querySelector('csai-channels')!;
