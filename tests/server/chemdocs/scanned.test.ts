@@ -47,18 +47,27 @@ async function inchiKeys(smiles: string[]): Promise<string[]> {
   });
 }
 
-/** The scanned page as a PNG: drawings, labels and a caption on slightly grey paper, a little blurred. */
+/**
+ * The scanned page as a PNG: drawings (their margins trimmed, as a paper's figures are, each centred
+ * in its cell), each label under its drawing, a title and captions, on slightly grey paper, a little blurred.
+ */
 async function scannedPage(dir: string): Promise<Buffer> {
   execFileSync('/usr/bin/python3', [path.join(__dirname, 'scan-draw.py'), dir, String(CELL_W), String(CELL_H), ...DRAWN.map((d) => d.smiles)]);
+  const drawings = await Promise.all(
+    CELLS.map(async ([x, y], i) => {
+      const { data, info } = await sharp(path.join(dir, `${i}.png`)).trim().png().toBuffer({ resolveWithObject: true });
+      return { input: data, left: Math.round(x + (CELL_W - info.width) / 2), top: Math.round(y + (CELL_H - info.height) / 2), height: info.height };
+    }),
+  );
   const text = (x: number, y: number, size: number, s: string, anchor = 'start') => `<text x="${x}" y="${y}" font-size="${size}" text-anchor="${anchor}" font-family="Noto Serif CJK SC, serif">${s}</text>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${PAGE_W}" height="${PAGE_H}">
     ${text(200, 250, 44, 'CDK2 抑制剂的设计与合成')}
     ${text(200, 330, 30, '图 1 本文合成的目标化合物，结构经核磁共振氢谱和高分辨质谱确证。')}
-    ${CELLS.map(([x, y], i) => text(x + CELL_W / 2, y + CELL_H + 60, 32, `化合物 ${DRAWN[i]!.label}`, 'middle')).join('\n')}
+    ${CELLS.map(([x], i) => text(x + CELL_W / 2, drawings[i]!.top + drawings[i]!.height + 60, 32, `化合物 ${DRAWN[i]!.label}`, 'middle')).join('\n')}
     ${text(200, 1600, 30, '所有化合物对 CDK2 的抑制活性见表 2，其中化合物 10b 的活性最好。')}
   </svg>`;
   return sharp({ create: { width: PAGE_W, height: PAGE_H, channels: 3, background: { r: 246, g: 245, b: 240 } } })
-    .composite([...CELLS.map(([left, top], i) => ({ input: path.join(dir, `${i}.png`), left, top, blend: 'multiply' as const })), { input: Buffer.from(svg), left: 0, top: 0 }])
+    .composite([...drawings.map(({ input, left, top }) => ({ input, left, top, blend: 'multiply' as const })), { input: Buffer.from(svg), left: 0, top: 0 }])
     .blur(0.6)
     .greyscale()
     .png()
