@@ -136,7 +136,7 @@ beforeAll(async () => {
   }
   server = await startServer({ CSAI_STRUCTURE_RECOGNITION: '1' });
   owner = (await signedInUser(server, { name: '化学家' })).client;
-}, 120_000);
+}, 600_000);
 afterAll(async () => {
   await server?.close();
 });
