@@ -79,6 +79,14 @@ test('a paper of drawings: its structures are outlined on their page, a click op
   aspirin = found!;
 
   await page.goto(`/pdf_viewer?docId=${docId}`);
+  // The structure–activity table's link is a link of the bar above the viewer, beside the way back (not loose at the window's left edge).
+  const sar = page.locator('nav.viewer-page__bar [data-testid="sar-link"]');
+  await expect(sar).toHaveText('构效关系表');
+  await expect(sar).toHaveAttribute('href', `/sar?docId=${docId}`);
+  const [sarBox, backBox] = [await sar.boundingBox(), await page.getByTestId('back-link').boundingBox()];
+  expect(sarBox!.x).toBeGreaterThan(backBox!.x + backBox!.width);
+  expect(Math.abs(sarBox!.y + sarBox!.height / 2 - (backBox!.y + backBox!.height / 2))).toBeLessThan(4);
+  expect(await sar.evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe(await page.getByTestId('back-link').evaluate((el) => getComputedStyle(el).textDecorationLine));
   const viewer = page.locator('csai-pdf-viewer');
   const toggle = viewer.locator('[part~="structures-toggle"]');
   await expect(toggle).toHaveAttribute('aria-pressed', 'true', { timeout: 60_000 });

@@ -51,9 +51,14 @@ export default function PdfViewerPage() {
   return (
     <main id="main" className="viewer-page">
       <h1 className="visually-hidden">{t('pdf_viewer.title')}</h1>
-      <BackLink />
-      {/* Issue 28 §2: the document's structure–activity table. */}
-      {docId && !downloadUrl && !knownMolecule && <Link className="viewer-page__sar" href={`/sar?docId=${encodeURIComponent(docId)}`}>{t('sar.open_sar')}</Link>}
+      <BackLink>
+        {/* Issue 28 §2: the document's structure–activity table, a link of the bar as the way back is. */}
+        {docId && !downloadUrl && !knownMolecule && (
+          <Link className="button button--ghost" data-testid="sar-link" href={`/sar?docId=${encodeURIComponent(docId)}`}>
+            {t('sar.open_sar')}
+          </Link>
+        )}
+      </BackLink>
       {molecule && MoleculeView ? (
         <MoleculeView doc={molecule.doc} />
       ) : knownMolecule && !failed ? (

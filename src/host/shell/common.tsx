@@ -1,4 +1,4 @@
-import { createElement, useEffect, type Ref } from 'react';
+import { createElement, useEffect, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useT } from '../i18n';
@@ -41,9 +41,10 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
 
 /**
  * A way back from a full-window page (the document viewer, a PDB's 3D view; issue 32 §2): the
- * previous page when the visit came from one, else the home page.
+ * previous page when the visit came from one, else the home page. `children`: the page's other
+ * links (the viewer's 构效关系表), set out in the same bar after it.
  */
-export function BackLink() {
+export function BackLink({ children }: { children?: ReactNode } = {}) {
   const t = useT();
   const canGoBack = typeof history !== 'undefined' && history.length > 1;
   return (
@@ -59,6 +60,7 @@ export function BackLink() {
           {t('errors.home')}
         </Link>
       )}
+      {children}
     </nav>
   );
 }

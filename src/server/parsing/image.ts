@@ -1,6 +1,6 @@
 import { chunkBlocks, chunkText } from './chunks';
 import { toMarkdown } from './pdf-layout';
-import { orientationNote, pageBudget, pageEngine, ppocrBlocks } from './ocr';
+import { orientationNote, pageBudget, pageEngine, ppocrBlocks, textBoxesOf } from './ocr';
 import { readImageFile } from './ppocr';
 import { ocrText } from './tesseract';
 import sharp from 'sharp';
@@ -37,7 +37,17 @@ export async function parseImage(file: string, title: string, progress: Progress
     if (!page.complete) notes.push('文字识别超过时限，部分文字未识别');
     if (!page.blocks.length) notes.push('图片中没有识别到文字');
     const body = toMarkdown(page.blocks).replace(/^<!-- page 1 -->\n*/, '');
-    return { markdown: `# ${title}\n\n${body}\n`, pageCount: 1, chunks: chunkBlocks(page.blocks), molecules: [], activities: extractActivities(page.blocks), labelBlocks: labelCandidates(page.blocks), notes };
+    // Labels and text boxes for the structure step from the OCR'd lines, each with its own box (as a scanned PDF's: pdf.ts).
+    return {
+      markdown: `# ${title}\n\n${body}\n`,
+      pageCount: 1,
+      chunks: chunkBlocks(page.blocks),
+      molecules: [],
+      activities: extractActivities(page.blocks),
+      labelBlocks: labelCandidates(page.lines),
+      textBoxes: textBoxesOf(page.lines),
+      notes,
+    };
   }
   if (engine.engine === 'none') return { markdown: `# ${title}\n`, pageCount: 1, chunks: [], molecules: [], notes: [OCR_UNAVAILABLE] };
   const wanted = engine.langs;

@@ -93,6 +93,12 @@ function unturn(x: number, y: number, orientation: Orientation, width: number, h
 
 export interface PageBlocks {
   blocks: Block[];
+  /**
+   * The lines as PP-OCR read them, each a paragraph block with its own box on the page: where the
+   * text of a scan is (a paragraph's box spans the drawings beside it; a line's does not), and the
+   * places of compound labels under drawings (chemistry/labels.ts), which layout may join into one line.
+   */
+  lines: Block[];
   orientation: Orientation;
   complete: boolean;
 }
@@ -115,22 +121,43 @@ export async function ppocrBlocks(img: RgbImage, page: number, toPage: (x: numbe
   const sizeOf = (h: number) => (h > usual * HEADING_RATIO || h < usual / HEADING_RATIO ? h : usual) / BOX_PER_SIZE;
   const runs: Run[] = result.lines.map(({ text, box: [x0, , x1], thickness, foot }) => ({ text, x: x0, y: height - foot, width: x1 - x0, size: sizeOf(thickness) }));
   const blocks = layoutDocument([{ page, x0: 0, y0: 0, width, height, runs }]);
-  for (const b of blocks) {
-    const [bx0, by0, bx1, by1] = b.bbox;
+  // A box of the upright image (origin top-left) on the page, within the page (a box grown around a line at the edge may reach past it).
+  const [px0, py0, px1, py1] = bounds;
+  const clampX = (v: number) => Math.min(px1, Math.max(px0, v));
+  const clampY = (v: number) => Math.min(py1, Math.max(py0, v));
+  const onPage = ([x0, y0, x1, y1]: Box): Box => {
     const corners = [
-      [bx0, height - by0],
-      [bx1, height - by1],
+      [x0, y0],
+      [x1, y1],
     ].map(([x, y]) => toPage(...unturn(x!, y!, result.orientation, width, height)));
     const xs = corners.map((c) => c[0]);
     const ys = corners.map((c) => c[1]);
-    // Within the page (a box grown around a line at the edge may reach past it).
-    const [px0, py0, px1, py1] = bounds;
-    const clampX = (v: number) => Math.min(px1, Math.max(px0, v));
-    const clampY = (v: number) => Math.min(py1, Math.max(py0, v));
-    b.bbox = [clampX(Math.min(...xs)), clampY(Math.min(...ys)), clampX(Math.max(...xs)), clampY(Math.max(...ys))];
+    return [clampX(Math.min(...xs)), clampY(Math.min(...ys)), clampX(Math.max(...xs)), clampY(Math.max(...ys))];
+  };
+  for (const b of blocks) {
+    const [bx0, by0, bx1, by1] = b.bbox;
+    b.bbox = onPage([bx0, height - by0, bx1, height - by1]);
     b.size /= pixelsPerUnit;
   }
-  return { blocks, orientation: result.orientation, complete: result.complete };
+  const lines: Block[] = result.lines.map((l) => ({ kind: 'paragraph', page, bbox: onPage(l.box), text: l.text, size: sizeOf(l.thickness) / pixelsPerUnit }));
+  return { blocks, lines, orientation: result.orientation, complete: result.complete };
+}
+
+/** The boxes of OCR'd lines kept for one document at most (the structure job carries them in its payload). */
+const MAX_TEXT_BOXES = 50_000;
+
+/**
+ * Where the OCR'd text of each page is, for the structure step (chemistry/document.ts): the lines'
+ * boxes by page, rounded to a tenth of a unit, as [page, boxes] pairs.
+ */
+export function textBoxesOf(lines: readonly Block[]): Array<[number, Box[]]> {
+  const byPage = new Map<number, Box[]>();
+  for (const l of lines.slice(0, MAX_TEXT_BOXES)) {
+    const boxes = byPage.get(l.page) ?? [];
+    boxes.push(l.bbox.map((v) => Math.round(v * 10) / 10) as Box);
+    byPage.set(l.page, boxes);
+  }
+  return [...byPage];
 }
 
 /** Reads a page image with tesseract: its paragraphs, each with the whole page's box (tesseract's text output has no boxes). */

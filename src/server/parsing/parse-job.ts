@@ -155,7 +155,7 @@ export async function startParsing({
       const drawings = structures && (kind === 'pdf' || kind === 'image');
       await storeParseResult(db, docId, result, { version: INDEX_VERSION, title: doc.title }, drawings ? {
         texts: [STRUCTURES_WAITING],
-        inTransaction: async (tx) => void (await queueStructures(tx, { structuresDocId: docId, owner: doc.owner_id, kind, labelBlocks: result.labelBlocks ?? [] })),
+        inTransaction: async (tx) => void (await queueStructures(tx, { structuresDocId: docId, owner: doc.owner_id, kind, labelBlocks: result.labelBlocks ?? [], textBoxes: result.textBoxes ?? [] })),
       } : undefined);
       onParsed?.(docId);
       await queueIfRenamed(docId);

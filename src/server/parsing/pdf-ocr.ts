@@ -39,9 +39,9 @@ function isCanvasLike(value: unknown): value is HTMLCanvasElement {
  * Pages without a text layer (scans) are rendered with pdf.js onto @napi-rs/canvas (pdf.js's
  * optional renderer in Node) and read with PP-OCR, or tesseract where its models do not load
  * (ocr.ts). Pages with a text layer never come here (pdf.ts). Returns paragraph blocks with their page
- * and the page box, plus notes for progress_texts.
+ * and the page box, the lines PP-OCR read (each with its own box: ocr.ts PageBlocks), plus notes for progress_texts.
  */
-export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], progress: Progress): Promise<{ blocks: Block[]; notes: string[] }> {
+export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], progress: Progress): Promise<{ blocks: Block[]; lines: Block[]; notes: string[] }> {
   // Only pages that paint an image can be scans; blank pages (common in books) are skipped.
   const pages: number[] = [];
   for (const n of textless) {
@@ -50,18 +50,19 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
     if (ops.fnArray.some((op) => IMAGE_OPS.has(op))) pages.push(n);
     page.cleanup();
   }
-  if (!pages.length) return { blocks: [], notes: [] };
+  if (!pages.length) return { blocks: [], lines: [], notes: [] };
   const engine = await pageEngine();
   const pageList = pages.length <= 10 ? pages.join('、') : `${pages.slice(0, 10).join('、')} 等`;
-  if (engine.engine === 'none') return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），服务器未安装 tesseract，未做文字识别`] };
+  if (engine.engine === 'none') return { blocks: [], lines: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），服务器未安装 tesseract，未做文字识别`] };
   let createCanvas: typeof import('@napi-rs/canvas').createCanvas;
   try {
     ({ createCanvas } = await import('@napi-rs/canvas'));
   } catch {
-    return { blocks: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），缺少渲染组件，未做文字识别`] };
+    return { blocks: [], lines: [], notes: [`第 ${pageList} 页没有文字层（可能是扫描件），缺少渲染组件，未做文字识别`] };
   }
   const todo = pages.slice(0, MAX_OCR_PAGES);
   const blocks: Block[] = [];
+  const lines: Block[] = [];
   const tooLarge: number[] = [];
   let unread: number[] = [];
   const cut: number[] = [];
@@ -101,6 +102,7 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
       // A page's time is bounded; so is the document's.
       const read = await ppocrBlocks(img, n, (x, y) => viewport.convertToPdfPoint(x, y) as [number, number], scale, page.view as Box, pageBudget(started + MAX_OCR_MS));
       blocks.push(...read.blocks);
+      lines.push(...read.lines);
       if (read.orientation) turned.push({ page: n, orientation: read.orientation });
       if (!read.complete) cut.push(n);
     } else {
@@ -118,5 +120,5 @@ export async function ocrPdfPages(doc: PDFDocumentProxy, textless: number[], pro
   if (tooLarge.length) notes.push(`第 ${list(tooLarge)} 页页面过大，已跳过识别`);
   if (unread.length) notes.push(`文字识别用时超过 ${MAX_OCR_MS / 60_000} 分钟，第 ${list(unread)} 页未识别`);
   if (pages.length > todo.length) notes.push(`扫描页过多，只识别了前 ${todo.length} 页`);
-  return { blocks, notes };
+  return { blocks, lines, notes };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { openDocument, type TextItem } from './pdfjs';
 import { chunkBlocks } from './chunks';
 import { ocrPdfPages } from './pdf-ocr';
+import { textBoxesOf } from './ocr';
 import { layoutDocument, toMarkdown, type PageText, type Run } from './pdf-layout';
 import type { ParseResult, Progress } from './protocol';
 import { extractActivities } from './chemistry/activities';
@@ -63,14 +64,27 @@ export async function parsePdf(file: string, progress: Progress): Promise<ParseR
       progress(2 + (n / doc.numPages) * (textless.length ? 55 : 85));
     }
     // Scanned pages have no text layer: read them with OCR.
-    const ocr = textless.length ? await ocrPdfPages(doc, textless, progress) : { blocks: [], notes: [] };
+    const ocr = textless.length ? await ocrPdfPages(doc, textless, progress) : { blocks: [], lines: [], notes: [] };
     progress(88, '正在识别标题、段落和表格');
-    const blocks = [...layoutDocument(pages), ...ocr.blocks].sort(byPage);
+    const layout = layoutDocument(pages);
+    const blocks = [...layout, ...ocr.blocks].sort(byPage);
     const markdown = toMarkdown(blocks);
     progress(94, '正在建立检索索引');
     const chunks = chunkBlocks(blocks);
     const notes = [...ocr.notes, ...(chunks.length ? [] : ['未提取到文字'])];
-    return { markdown, pageCount: doc.numPages, chunks, molecules: [], activities: extractActivities(blocks), labelBlocks: labelCandidates(blocks), notes };
+    // A scanned page's labels and text boxes for the structure step are its OCR'd lines, each with
+    // its own box: its layout blocks may join the labels of a row of drawings into one line, and a
+    // paragraph's box spans the drawings beside it.
+    return {
+      markdown,
+      pageCount: doc.numPages,
+      chunks,
+      molecules: [],
+      activities: extractActivities(blocks),
+      labelBlocks: labelCandidates([...layout, ...ocr.lines]),
+      textBoxes: textBoxesOf(ocr.lines),
+      notes,
+    };
   } finally {
     await close();
   }

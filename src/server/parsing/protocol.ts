@@ -21,7 +21,10 @@ export interface ParseTask {
 
 /** What the structure reading needs from the text parse: where text is, and the blocks that may be labels. */
 export interface StructureInput {
-  /** The boxes of the text read on each page (PDF points, origin bottom-left), as [page, boxes] pairs. */
+  /**
+   * The boxes of the lines OCR read on each page without a text layer (a scan) or in an image (PDF
+   * points or the image's pixels, origin bottom-left), as [page, boxes] pairs. A page with a text layer uses its own.
+   */
   textBoxes: Array<[number, Array<[number, number, number, number]>]>;
   /** The short text blocks of the pages (chemistry/labels.ts labelCandidates), where labels are read. */
   labelBlocks: Block[];
@@ -59,6 +62,8 @@ export interface ParseResult {
   notes: string[];
   /** The text blocks of each page that may hold a drawing's label (chemistry/stage.ts keptLabelBlocks), kept for the structure job. */
   labelBlocks?: Block[];
+  /** The boxes of the lines OCR read, by page (StructureInput.textBoxes), kept for the structure job. */
+  textBoxes?: Array<[number, Array<[number, number, number, number]>]>;
   /** Structures read from the drawings of a PDF or image (issue 28 §1, parsing/chemistry/document.ts). */
   structures?: ParsedStructure[];
 }

@@ -31,6 +31,11 @@ export interface StructureJobPayload {
   kind: 'pdf' | 'image';
   /** The text blocks of the document's pages that hold a compound label (chemistry/labels.ts), kept from the parse. */
   labelBlocks: Block[];
+  /**
+   * Where the OCR'd text of pages without a text layer (and of an image) is: its lines' boxes
+   * (StructureInput.textBoxes). Absent in a job queued before they were kept: such a page is read whole.
+   */
+  textBoxes?: StructureInput['textBoxes'];
 }
 export const STRUCTURE_MAX_ATTEMPTS = 3;
 /** A structure task's running time at most (paused time does not count): the reading stops itself at 3 min (chemistry/document.ts DOCUMENT_MS). */
@@ -53,7 +58,13 @@ export function structurePayloadOf(job: Job): StructureJobPayload | undefined {
     const value: unknown = JSON.parse(job.payload);
     if (value && typeof value === 'object' && 'structuresDocId' in value && typeof value.structuresDocId === 'string') {
       const v = value as Partial<StructureJobPayload>;
-      return { structuresDocId: value.structuresDocId, owner: typeof v.owner === 'string' ? v.owner : '', kind: v.kind === 'image' ? 'image' : 'pdf', labelBlocks: Array.isArray(v.labelBlocks) ? v.labelBlocks : [] };
+      return {
+        structuresDocId: value.structuresDocId,
+        owner: typeof v.owner === 'string' ? v.owner : '',
+        kind: v.kind === 'image' ? 'image' : 'pdf',
+        labelBlocks: Array.isArray(v.labelBlocks) ? v.labelBlocks : [],
+        textBoxes: Array.isArray(v.textBoxes) ? v.textBoxes : [],
+      };
     }
   } catch {
     // fall through: a malformed payload fails the job
@@ -122,14 +133,8 @@ export function structureJob({ db, files, pool, log, onStructures }: { db: Db; f
     const docId = payload.structuresDocId;
     const doc = await db.selectFrom('kb_documents').select(['id', 'storage_name', 'title', 'parse_status', 'owner_id', 'type']).where('id', '=', docId).executeTakeFirst();
     if (!doc || doc.parse_status !== 2) return; // deleted meanwhile, or parsing again (that parse queues its own step)
-    const chunks = await db.selectFrom('kb_chunks').select(['page', 'bbox']).where('doc_id', '=', docId).where('bbox', 'is not', null).execute();
-    const byPage = new Map<number, Array<[number, number, number, number]>>();
-    for (const c of chunks) {
-      if (c.page === null || !c.bbox) continue;
-      const box = JSON.parse(c.bbox) as [number, number, number, number];
-      byPage.set(c.page, [...(byPage.get(c.page) ?? []), box]);
-    }
-    const input: StructureInput = { textBoxes: [...byPage], labelBlocks: payload.labelBlocks };
+    // The OCR'd lines' boxes, not the passages': a passage's box spans the drawings beside its text.
+    const input: StructureInput = { textBoxes: payload.textBoxes ?? [], labelBlocks: payload.labelBlocks };
     const stop = new AbortController();
     let gone = false;
     let lastCheck = 0;

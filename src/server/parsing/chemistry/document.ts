@@ -34,8 +34,9 @@ const MIN_PATHS = 8;
 
 export interface Limits {
   /**
-   * The boxes (PDF points, origin bottom-left) of the text the parse read on each page, OCR'd text
-   * included: a scanned page has no text layer, and its OCR'd lines are no drawings either.
+   * The boxes (PDF points, origin bottom-left) of the lines OCR read on each page without a text
+   * layer (a scan): they are no drawings. Lines, not passages: a passage's box spans the drawings
+   * beside its text, and every drawing under it would be dropped.
    */
   textBoxes?: Map<number, Box[]>;
   pageMs?: number;
@@ -133,7 +134,9 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
           const [a, b, c, d] = viewport.convertToViewportRectangle([t[4]!, t[5]! - 0.25 * fontSize, t[4]! + (item as TextItem).width, t[5]! + 0.85 * fontSize]) as number[];
           text.push([Math.min(a!, c!), Math.min(b!, d!), Math.max(a!, c!), Math.max(b!, d!)]);
         }
-        if (!text.length) {
+        // A page without a text layer is a scan: its OCR'd lines stand for its text, and it is read whole as well.
+        const textLayer = text.length > 0;
+        if (!textLayer) {
           for (const [x0, y0, x1, y1] of limits.textBoxes?.get(n) ?? []) {
             const [a, b, c, d] = viewport.convertToViewportRectangle([x0, y0, x1, y1]) as number[];
             text.push([Math.min(a!, c!), Math.min(b!, d!), Math.max(a!, c!), Math.max(b!, d!)]);
@@ -141,7 +144,7 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
         }
         const reading = await readPage({ data: gray, width: canvas.width, height: canvas.height }, dpi, text, {
           deadline: Math.min(Date.now() + (limits.pageMs ?? PAGE_MS), started + documentMs),
-          textLayer: text.length > 0,
+          textLayer,
           vector,
         });
         if (reading.missing) return { structures, notes: [OSRA_MISSING] };
@@ -207,7 +210,10 @@ export async function imageStructures(file: string, progress: Progress, limits: 
   const img: Gray = { data: gray, width: info.width, height: info.height };
   // The image's own resolution when it says one (a scan does); otherwise 300 dpi, OSRA's assumption for scans.
   const dpi = Math.round((meta.density && meta.density >= 100 && meta.density <= 1200 ? meta.density : DPI) * s);
-  const reading: PageReading = await readPage(img, Math.max(72, dpi), [], { deadline: Date.now() + Math.min(limits.pageMs ?? PAGE_MS, limits.documentMs ?? DOCUMENT_MS) });
+  // Its OCR'd lines (the file's pixels, origin bottom-left) are text, not drawings.
+  const k = info.width / w;
+  const text: PixelBox[] = (limits.textBoxes?.get(1) ?? []).map(([x0, y0, x1, y1]) => [x0 * k, info.height - y1 * k, x1 * k, info.height - y0 * k]);
+  const reading: PageReading = await readPage(img, Math.max(72, dpi), text, { deadline: Date.now() + Math.min(limits.pageMs ?? PAGE_MS, limits.documentMs ?? DOCUMENT_MS) });
   if (reading.missing) return { structures: [], notes: [OSRA_MISSING] };
   const f = w / info.width;
   const structures = reading.structures.map((r) => ({

@@ -82,11 +82,14 @@ const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1,
 /**
  * How far a label at `c` is from a drawing at `box` (smaller is nearer), or null when it is not
  * placed as a label of that drawing: below it (the usual place), above it, or beside it, within
- * a gap that grows with the drawing's size.
+ * a gap that grows with the drawing's size. Boxes are in `unit`s per point (1 on a PDF page; an
+ * image's pixels per point), distances in points.
  */
-function distance(c: Box, box: Box): number | null {
-  const [bx0, by0, bx1, by1] = box;
-  const [cx0, cy0, cx1, cy1] = c;
+function distance(cBox: Box, boxIn: Box, unit = 1): number | null {
+  const [bx0, by0, bx1, by1] = boxIn.map((v) => v / unit) as Box;
+  const [cx0, cy0, cx1, cy1] = cBox.map((v) => v / unit) as Box;
+  // Text wholly inside the drawing is its own (an atom label, a subscript read as a number).
+  if (cx0 >= bx0 && cx1 <= bx1 && cy0 >= by0 && cy1 <= by1) return null;
   const w = Math.max(1, bx1 - bx0);
   const h = Math.max(1, by1 - by0);
   const maxGap = 24 + 0.35 * Math.min(w, h);
@@ -168,15 +171,30 @@ export function labelRows(block: Block): Block[] {
  * The label of the drawing at `box` on its page, read from the page's text blocks: the nearest
  * block (or label within a line of labels) that is only a compound label and sits below, above
  * or beside the drawing. Captions and body text are not labels. Null when none is near.
- * Pass the blocks of the drawing's page: the page is not checked.
+ * Pass the blocks of the drawing's page: the page is not checked. `unit`: units of the boxes per
+ * point (1 on a PDF page; on an image, its pixels per point: imageUnit).
  */
-export function labelNear(blocks: Block[], box: Box): string | null {
+export function labelNear(blocks: Block[], box: Box, unit = 1): string | null {
   let best: { key: string; d: number } | null = null;
   for (const block of blocks) {
     for (const c of candidatesOf(block)) {
-      const d = distance(c.box, box);
+      const d = distance(c.box, box, unit);
       if (d !== null && (!best || d < best.d)) best = { key: c.key, d };
     }
   }
   return best?.key ?? null;
+}
+
+/** Body text is about this size in points: an image's text, measured in its pixels, gives its pixels per point. */
+const BODY_PT = 10;
+
+/**
+ * An image's pixels per point (labelNear's `unit`), from the size of its OCR'd text: an image says
+ * nothing reliable of its resolution (a photo claims 72 dpi), while its type is about BODY_PT points.
+ * 1 without text.
+ */
+export function imageUnit(blocks: readonly Block[]): number {
+  const sizes = blocks.map((b) => b.size).filter((v) => v > 0).sort((a, b) => a - b);
+  if (!sizes.length) return 1;
+  return Math.min(40, Math.max(0.25, sizes[Math.floor(sizes.length / 2)]! / BODY_PT));
 }

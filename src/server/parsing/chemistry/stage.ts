@@ -1,6 +1,6 @@
 import type { ParseResult, Progress, StructureInput } from '../protocol';
 import { imageStructures, pdfStructures } from './document';
-import { labelNear } from './labels';
+import { imageUnit, labelNear } from './labels';
 import type { Block, Box } from '../pdf-layout';
 
 /** Label blocks kept for one document at most (the structure job's payload stays small). */
@@ -23,9 +23,11 @@ export async function readStructures(kind: 'pdf' | 'image', file: string, input:
   const empty = { markdown: '', pageCount: null, chunks: [], molecules: [] };
   try {
     const textBoxes = new Map<number, Box[]>(input.textBoxes);
-    const read = kind === 'pdf' ? await pdfStructures(file, progress, { textBoxes }) : await imageStructures(file, progress);
-    // Each drawing's label from the short text blocks of its page (issue 28 §2: 化合物 12a under it).
-    const structures = read.structures.map((s) => ({ ...s, label: s.label ?? labelNear(input.labelBlocks.filter((b) => b.page === s.page), s.bbox) }));
+    const read = kind === 'pdf' ? await pdfStructures(file, progress, { textBoxes }) : await imageStructures(file, progress, { textBoxes });
+    // Each drawing's label from the short text blocks of its page (issue 28 §2: 化合物 12a under it),
+    // by the same rules on an image as on a PDF page, its pixels measured in points.
+    const unit = kind === 'image' ? imageUnit(input.labelBlocks) : 1;
+    const structures = read.structures.map((s) => ({ ...s, label: s.label ?? labelNear(input.labelBlocks.filter((b) => b.page === s.page), s.bbox, unit) }));
     return { ...empty, structures, notes: read.notes };
   } catch (err) {
     return { ...empty, structures: [], notes: [`化学结构识别失败：${err instanceof Error ? err.message : String(err)}`] };

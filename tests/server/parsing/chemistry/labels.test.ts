@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelCandidates, labelNear, labelRows } from '../../../../src/server/parsing/chemistry/labels';
+import { imageUnit, labelCandidates, labelNear, labelRows } from '../../../../src/server/parsing/chemistry/labels';
 import { normaliseLabel } from '../../../../src/server/text/compound-label';
 import { layoutDocument, type Block, type Box, type Run } from '../../../../src/server/parsing/pdf-layout';
 
@@ -148,5 +148,36 @@ describe('labelNear', () => {
     // A line with a longer word is a sentence, not a line of labels.
     const sentence: Block = { ...line, text: 'O 化合物 20f was prepared' };
     expect(labelNear([sentence], drawings[0]!)).toBeNull();
+  });
+});
+
+describe('labels of an image, read from its OCR lines (its pixels, not points)', () => {
+  // The bench's scanned PNG (tuning half, paper16): a 200 dpi page, OCR'd lines in its pixels
+  // (origin bottom-left), a drawing read by OSRA (its ink's box) and the label line under it.
+  const lines = [
+    block('化合物22c', [1208, 1536, 1355, 1579], { size: 32 }),
+    block('化合物22f', [1205, 1121, 1352, 1160], { size: 32 }),
+    block('此外，化合物22e对CDK2的IC50为0.00079μM，选择性良好。', [139, 623, 917, 673], { size: 32 }),
+    block('130', [307, 1236, 324, 1247], { size: 12 }),
+    block('化合物22d', [300, 1132, 451, 1171], { size: 32 }),
+  ];
+  const flat: Box = [1143, 1693, 1424, 1814];
+
+  it('measures gaps in points: a label 114 px (41 pt at 200 dpi) under a flat drawing is its label', () => {
+    // As if it were points, the gap is beyond reach of a drawing 121 units tall.
+    expect(labelNear(lines, flat)).toBeNull();
+    const unit = imageUnit(lines);
+    expect(unit).toBeGreaterThan(2);
+    expect(unit).toBeLessThan(4);
+    expect(labelNear(lines, flat, unit)).toBe('22c');
+    expect(labelNear(lines, [1168, 1268, 1408, 1413], unit)).toBe('22f');
+  });
+
+  it('text inside the drawing (an atom label read as a number) is not its label', () => {
+    expect(labelNear(lines, [302, 1217, 451, 1473], imageUnit(lines))).toBe('22d');
+  });
+
+  it('an image without text is measured as points', () => {
+    expect(imageUnit([])).toBe(1);
   });
 });
