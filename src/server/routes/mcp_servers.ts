@@ -3,7 +3,7 @@ import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { mcpAuthUpdate, mcpServerInput, mcpServerView } from '../../contract/mcp-servers';
 import { usersRepo } from '../auth/accounts';
 import { AppError, conflict, forbidden, notFound } from '../errors';
-import { McpServerError } from '../tools/mcp/manager';
+import { McpServerError } from '../tools/mcp/spec';
 import type { FastifyRequest } from 'fastify';
 import { ok, type App, type Services } from './types';
 
