@@ -31,12 +31,12 @@ export interface AnswerServiceDeps {
   maxPerUser: number;
   /** The time a deep-research run may take (CSAI_DEEP_RESEARCH_MINUTES). */
   researchBudgetMs?: number;
-  /** The configured online sources (issue 15): searched when 联网搜索 is on, by the question's search type. */
+  /** The configured online sources: searched when 联网搜索 is on, by the question's search type. */
   online?: OnlineSources;
   /** Reads a web page in full (page crawl); deep research falls back to the snippets without it. */
   readPage?: ReadPage;
   /**
-   * PostgreSQL (issue 14 §3): this process is one of possibly several nodes. Answers it runs carry
+   * PostgreSQL: this process is one of possibly several nodes. Answers it runs carry
    * its id; its lease (node-lease.ts) lets the others finish them if it dies; stops and deletes of
    * answers running elsewhere travel on the shared bus.
    */

@@ -29,7 +29,7 @@ function view(row: Selectable<DocStructureTable> & { corrected_by_name: string |
 }
 
 /**
- * The structures read from a document's drawings (issue 28 §1): listed for its readers, and
+ * The structures read from a document's drawings: listed for its readers, and
  * corrected by any reader (the chemist who reads the paper knows the structure); a correction is
  * stored with who made it, wins over the recognition for every reader, and replaces the structure's
  * molecule in the molecule index at once.

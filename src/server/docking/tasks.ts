@@ -86,7 +86,7 @@ export interface TaskServiceOptions {
 export const dockingUnavailable = () => new DomainError('docking_unavailable', `对接不可用：${DOCKING_INSTALL_HINT}`);
 
 /**
- * Docking as durable jobs (issue 13 §1): a task row per request (owner, state, progress, result)
+ * Docking as durable jobs: a task row per request (owner, state, progress, result)
  * whose work is a `jobs` row run here by one runner; Open Babel prepares the ligand and receptor,
  * Vina docks, and the poses are kept as PDBQT and SDF files in the data folder.
  */
@@ -239,7 +239,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   }
 
   /**
-   * Checks a task's set-up (issue 30): redocks the structure's own co-crystal ligand (the box's
+   * Checks a task's set-up: redocks the structure's own co-crystal ligand (the box's
    * reference ligand, or `referenceLigand`) into the same receptor with the same box, exhaustiveness,
    * seed and budget; its result's RMSD to the crystal pose tells whether the set-up reproduces it.
    */
@@ -344,13 +344,13 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   }
 
   /**
-   * A batch (issue 30 §6): up to 50 molecules docked into one receptor and box with one set of
+   * A batch: up to 50 molecules docked into one receptor and box with one set of
    * settings, each as a task of its own. Every molecule is checked first; one that cannot be docked
    * refuses the whole batch with a message per molecule, and nothing is written. The batch's row,
    * its tasks and their jobs are written in one transaction.
    */
   /**
-   * The molecules of a molecule-search result (issue 30 §6), by their ids or by running the search
+   * The molecules of a molecule-search result, by their ids or by running the search
    * again, as a batch's list: only molecules of documents the viewer may read; a salt or mixture is
    * docked as its standardised parent. Unknown and unreadable ids are refused alike (nothing revealed).
    */

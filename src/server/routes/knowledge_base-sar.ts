@@ -8,7 +8,7 @@ import { ok, type App, type Services } from './types';
 
 const tags = ['knowledge_base'];
 
-/** Issue 28 §2: a document's structure–activity table and its CSV / SDF export (under /knowledge_base). */
+/** A document's structure–activity table and its CSV / SDF export (under /knowledge_base). */
 export default async function sarRoutes(app: App, { db, runtime }: Services) {
   const { chem } = runtime;
   const user = async (req: { requireUser: () => Promise<{ userId: string }> }) => ({ userId: (await req.requireUser()).userId });

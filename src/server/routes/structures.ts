@@ -6,7 +6,7 @@ import { ok, type App, type Services } from './types';
 
 const tags = ['knowledge_base'];
 
-/** Issue 28 §1: the structures read from a document's drawings, and their correction (under /knowledge_base). */
+/** The structures read from a document's drawings, and their correction (under /knowledge_base). */
 export default async function structureRoutes(app: App, { db, runtime }: Services) {
   const structures = structureService(db, runtime.chem);
 

@@ -8,7 +8,7 @@ import { ok, type App, type Services } from './types';
 
 const tags = ['tasks'];
 
-/** The caller's background tasks (issue 13 §1): submit a docking job, list, get, cancel, download. Only the owner sees a task. */
+/** The caller's background tasks: submit a docking job, list, get, cancel, download. Only the owner sees a task. */
 export default async function taskRoutes(app: App, { runtime, config }: Services) {
   const { tasks } = runtime;
   const user = async (req: { requireUser(): Promise<{ userId: string }> }) => ({ userId: (await req.requireUser()).userId });

@@ -63,7 +63,7 @@ const configuredSpec = (s: ConfiguredServer): ServerSpec =>
 const NOT_FOUND = 'MCP 服务器不存在或已被删除';
 
 /**
- * The MCP servers this server consumes (issue 15 §6): the configuration file's and the ones
+ * The MCP servers this server consumes: the configuration file's and the ones
  * administrators add, remove and re-authenticate in the browser (stored in `mcp_servers`). The
  * connections (connection.ts) and the tools they offer (tool-source.ts) are modules of their own;
  * adding or removing needs no restart.
