@@ -1,4 +1,4 @@
-// Issue 18 §2: the ADMET table. Two figures, each a ratio to bare RDKit (parse + get_descriptors)
+// The ADMET table. Two figures, each a ratio to bare RDKit (parse + get_descriptors)
 // on the same molecules in the same run:
 // - the full table (incl. 480 PAINS and 105 Brenk patterns, SA score, QED) per molecule, p95 on one
 //   core (in-process, one thread) — budget 30 ms;

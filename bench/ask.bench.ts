@@ -1,8 +1,8 @@
-// Issue 5: the weight of a fully interactive <csai-ask> on a foreign page — every script the page
+// The weight of a fully interactive <csai-ask> on a foreign page — every script the page
 // fetches (loader, element shell, React, twind, i18n, zod, the question box) until the box is
 // ready to type in, gzip, against an empty Vite React page built in the same run. Response schemas
 // (zod) load with the first call, not before the box is interactive.
-// Target: at most 135 KB gzip in all (issue 27: on real React 19). Needs `npm run build` first (dist/web).
+// Target: at most 135 KB gzip in all (on real React 19). Needs `npm run build` first (dist/web).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

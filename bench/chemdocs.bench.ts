@@ -1,4 +1,4 @@
-// Issue 28 §3: chemistry in papers, measured on the evaluation set of bench/chemdocs-gen.py (rdkit-data
+// Chemistry in papers, measured on the evaluation set of bench/chemdocs-gen.py (rdkit-data
 // NCI molecules sampled by a fixed seed, drawn by RDKit and Open Babel, as vector PDF, PNG pictures in a
 // PDF, scanned PDF and scanned PNG, with labels and activity tables; ground truth per page). The set is
 // built on first use into .tmp/bench-chemdocs (rebuilt when the generator changes).

@@ -1,4 +1,4 @@
-// Issue 16, crash safety at full length: 30 cycles (BENCH_CRASH_CYCLES) of load → kill -9 at a random
+// Crash safety at full length: 30 cycles (BENCH_CRASH_CYCLES) of load → kill -9 at a random
 // moment → restart → checks (tests/server/crash-soak.ts; the test suite runs 3). Figures: the restart
 // after a kill as a ratio to the first start of the same run (recovery work on top of a cold start),
 // and the problems found (target 0: integrity, lost or revived records, stuck parses and answers,

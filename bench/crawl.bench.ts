@@ -1,4 +1,4 @@
-// Issue 15 §2: page crawl speed. (1) Extraction (Readability on linkedom + markdown with tables) over
+// Page crawl speed. (1) Extraction (Readability on linkedom + markdown with tables) over
 // saved article pages, in pages/s against the 50 pages/s budget — through the page reader's pool of
 // worker threads (the target) and in one thread — against the previous pipeline and a plain linkedom
 // parse of the same pages measured in the same run. (2) p95 of a whole read (robots.txt cached, fetch

@@ -1,4 +1,4 @@
-// Issue 13 §1: docking speed. Per-ligand wall time of the whole job pipeline (Open Babel 3D +
+// Docking speed. Per-ligand wall time of the whole job pipeline (Open Babel 3D +
 // protonation, receptor preparation, Vina at exhaustiveness 8 with the configured CPUs, poses, SDF)
 // for drug-like ligands of ≤ 10 rotatable bonds in the 5DPV pocket, as p95 against the 60 s budget,
 // and against the same preparation plus one Vina run without search (grids, one random pose in the
@@ -32,7 +32,7 @@ const LIGANDS: Array<[string, string]> = [
   ['tozasertib', 'Cc1cc(Nc2cc(N3CCN(C)CC3)nc(Sc3ccc(NC(=O)C4CC4)cc3)n2)n[nH]1'],
 ];
 
-/** Issue 30: crystal complexes of rdkit-data redocked with the product's defaults (nothing was tuned on them). */
+/** Crystal complexes of rdkit-data redocked with the product's defaults (nothing was tuned on them). */
 const DATA = '/usr/share/RDKit/Contrib/CalcLigRMSD/data';
 /**
  * Each ligand's SMILES as a chemist would submit it (5DN as Open Babel reads it; SKE is JNJ-7706621 and
@@ -67,9 +67,9 @@ print(json.dumps(out))
 
 /** `BENCH_DOCKING_ONLY=redock npm run bench -- docking`: only the redocking of the crystal complexes. */
 const ONLY_REDOCK = process.env.BENCH_DOCKING_ONLY === 'redock';
-/** `BENCH_DOCKING_ONLY=batch npm run bench -- docking`: only the 20-molecule batch (issue 30 §6). */
+/** `BENCH_DOCKING_ONLY=batch npm run bench -- docking`: only the 20-molecule batch. */
 const ONLY_BATCH = process.env.BENCH_DOCKING_ONLY === 'batch';
-/** Issue 30 §6: a batch of 20 drug-like molecules (the six above and fourteen more, ≤ 10 rotatable bonds) in the 5DPV pocket. */
+/** A batch of 20 drug-like molecules (the six above and fourteen more, ≤ 10 rotatable bonds) in the 5DPV pocket. */
 const BATCH: Array<[string, string]> = [
   ...LIGANDS,
   ['aspirin', 'CC(=O)Oc1ccccc1C(=O)O'],

@@ -1,4 +1,4 @@
-// Issue 33, the probe's fuzzing figure: FUZZ_REQUESTS (default 12,000) requests over every route
+// The probe's fuzzing figure: FUZZ_REQUESTS (default 12,000) requests over every route
 // the server registers (its own route table, src/server/route-table.ts), signed in and signed out,
 // with random and malformed path parameters, query strings, headers and bodies (JSON of random
 // shape, broken JSON, wrong content types, multipart with odd file names, byte ranges, bad cookies

@@ -1,13 +1,13 @@
-// Issue 4: document parsing and uploads, each figure a ratio to a baseline measured in the same run.
+// Document parsing and uploads, each figure a ratio to a baseline measured in the same run.
 // - parse: pages/s from upload to parseStatus 2 (parse process, index written) vs raw pdf.js
 //   text extraction of the same file in this process, pdf.js as shipped, measured just before
-//   it; the ratio is the median of five such rounds' ratios. Target >= 0.9x (issue 17). Also
+//   it; the ratio is the median of five such rounds' ratios. Target >= 0.9x. Also
 //   shown: against raw extraction with pdf.js loaded as the parse workers load it (parsing/
 //   pdfjs.ts gives back the built-ins its polyfills replace; in a worker thread here).
 // - two at once: two copies uploaded together (one request, as the app uploads a batch), pages/s
 //   until both are parsed, vs one copy alone parsed just before and just after (the mean of the
 //   two; median of fifteen rounds' ratios).
-//   Target >= 1.6x on two cores (issue 17); shown without a target on one.
+//   Target >= 1.6x on two cores; shown without a target on one.
 // - All parse figures are steady-state throughput: they are measured after an untimed warm-up
 //   of 16 documents per parse worker (and as many raw extractions for the baselines), because a
 //   parse worker's JIT keeps optimising for its first dozen or so documents (lshort-zh-cn.pdf

@@ -1,4 +1,4 @@
-// Issue 16, load: LOAD_USERS (default 200) signed-in users on loopback against the real server in its
+// Load: LOAD_USERS (default 200) signed-in users on loopback against the real server in its
 // own process, each a loop of the mix below. Two phases: with think time (1–5 s between actions, as
 // people work) for LOAD_SECONDS, then without think time (each user's next action at once) for
 // LOAD_NO_THINK_SECONDS. The full run of the issue is 10 minutes with think time:

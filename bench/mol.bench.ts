@@ -1,4 +1,4 @@
-// Issue 6: structure drawings. Throughput of the chemistry service (worker thread, one call at a
+// Structure drawings. Throughput of the chemistry service (worker thread, one call at a
 // time, summary, SVG sanitiser) as a ratio to bare RDKit get_svg in-process on the same drugs.
 // No target yet: the figure shows what the safety (time limit, sanitiser) costs.
 import { createChemService } from '../src/server/chem/service';

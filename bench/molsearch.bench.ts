@@ -1,4 +1,4 @@
-// Issue 18 §5: molecule database search speed over a synthetic library of 100,000 molecules the
+// Molecule database search speed over a synthetic library of 100,000 molecules the
 // searcher may read (plus 10,000 of another user's that must never come back), built from rdkit-data's
 // NCI set (/usr/share/RDKit/Data/NCI/first_5K.smi): each NCI structure with one of 30 small groups
 // written before it (the group bonds to the first atom), kept when RDKit reads it and unique by

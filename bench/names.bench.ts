@@ -1,4 +1,4 @@
-// Issue 18 §3: name → SMILES. Warm p95 per name through the whole resolver (OPSIN in its one JVM,
+// Name → SMILES. Warm p95 per name through the whole resolver (OPSIN in its one JVM,
 // the dictionary, RDKit canonicalisation and InChIKey in the chemistry worker) against the 200 ms
 // budget, and against the bare OPSIN round trip for the same names measured in the same run.
 import { createChemService } from '../src/server/chem/service';

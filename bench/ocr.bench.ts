@@ -1,4 +1,4 @@
-// Issue 29: Chinese OCR. Images the bench renders from real Chinese prose — the text layer of
+// Chinese OCR. Images the bench renders from real Chinese prose — the text layer of
 // lshort-zh-cn.pdf (the LaTeX introduction the tests already use), set with a CJK font — each read
 // by the product (PP-OCR, parsing/image.ts, in a process of its own like a parse process) and by
 // plain tesseract (chi_sim+eng, --psm 3, as the product read images before) in the same run.

@@ -48,7 +48,7 @@ export function localAnswerer(db: Db) {
 
 /** The thresholds of coverage below which an answer abstains that tuning tries. */
 export const ABSTAIN_GRID = Array.from({ length: 21 }, (_, i) => Math.round((0.1 + i * 0.01) * 100) / 100);
-/** At most this share of the held-out half's answerable questions may be abstained on (issue 32 §1). */
+/** At most this share of the held-out half's answerable questions may be abstained on. */
 export const MAX_FALSE_ABSTENTION = 0.02;
 /**
  * At most this share of the tuning half's answerable questions may be abstained on while tuning:

@@ -1,4 +1,4 @@
-// The hard retrieval evaluation (issue 17): a set of questions written by reading real documents
+// The hard retrieval evaluation: a set of questions written by reading real documents
 // (bench/data/retrieval-hard.json), each with the page that answers it, or none for a question the
 // documents cannot answer. Shared by bench/retrieval.bench.ts and its test.
 import fs from 'node:fs';

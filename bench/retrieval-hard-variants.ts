@@ -1,4 +1,4 @@
-// General second-stage variants tried on the hard retrieval set (issue 17), chosen on the even half
+// General second-stage variants tried on the hard retrieval set, chosen on the even half
 // (tuning) and shown beside the odd half (held out): a deeper candidate pool, pseudo-relevance
 // feedback over the pool (RM3: Lavrenko & Croft 2001, "Relevance-based language models"; the
 // parameters of Anserini's RM3 — fbDocs 10, fbTerms 10, originalQueryWeight 0.5 — among the grid),

@@ -1,4 +1,4 @@
-// Issue 17: search latency at 1,000,000 passages. The passages are synthetic, generated at run time
+// Search latency at 1,000,000 passages. The passages are synthetic, generated at run time
 // from a fixed seed (no downloads, no test documents): sentences of Chinese and English chemistry
 // and LaTeX words and a long tail of 50,000 made-up words, drawn with a Zipf-like skew (a few words
 // common, most rare), plus a numbered rare word per passage, in 100 documents of 10k passages. The index is grown to 100k passages, measured, then to

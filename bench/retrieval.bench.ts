@@ -1,4 +1,4 @@
-// Issue 5: retrieval quality and speed, each figure against a baseline measured in the same run.
+// Retrieval quality and speed, each figure against a baseline measured in the same run.
 // - quality: the committed question set (bench/data/retrieval-set.json, Chinese and English
 //   questions over the real test PDFs with the page holding the answer). Each question is searched
 //   in its own document; recall@5 = share of questions whose page is among the top-5 passages'
@@ -97,7 +97,7 @@ async function hardFigures(): Promise<Figure[]> {
 }
 
 /**
- * Issue 32 §1: the answer itself, without a model (the local engine over the passages answers.ts
+ * The answer itself, without a model (the local engine over the passages answers.ts
  * gives it), on the hard set's two halves. Answer-level recall = share of answerable questions
  * whose answering page is among the answer's citations; it must equal recall@5 of the passages the
  * answer was given. The abstention threshold (ABSTAIN_BELOW) is tuned on the even half

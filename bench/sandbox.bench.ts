@@ -1,4 +1,4 @@
-// Issue 13 §2: sandbox start. p95 of a whole sandboxed run of `print(1)` (the run's memory cgroup
+// Sandbox start. p95 of a whole sandboxed run of `print(1)` (the run's memory cgroup
 // when one can be made, drop to nobody when root, prlimit, bubblewrap namespaces, Debian python3
 // with the launcher) against the 1 s budget, and
 // against plain unsandboxed `python3 -c pass` measured in the same run.

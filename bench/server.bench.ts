@@ -1,4 +1,4 @@
-// Issue 2: ping and sign-in throughput of the real server, each as a ratio to a bare Fastify
+// Ping and sign-in throughput of the real server, each as a ratio to a bare Fastify
 // route measured in the same run. Target: ping >= 0.8x the bare route.
 import { openDatabase } from '../src/server/db/database';
 import { usersRepo } from '../src/server/auth/accounts';

@@ -1,4 +1,4 @@
-// Issue 5: streamed answers under load, with a stub OpenAI-compatible LLM on 127.0.0.1
+// Streamed answers under load, with a stub OpenAI-compatible LLM on 127.0.0.1
 // (bench/servers/stub-llm.ts), each server in its own process; this process is the client.
 //
 // First token: POST /channel/init_questions, open the answer's SSE stream, time to the first
@@ -27,7 +27,7 @@ const FIRST_TOKEN_WARMUP = 20;
 const OVERHEAD_BUDGET_MS = 30;
 const TOKEN_MS = Number(process.env.STREAMS_TOKEN_MS ?? 100);
 const LEVELS = (process.env.STREAMS_LEVELS ?? '250,500,750,1000,1250,1500,2000,2500,3000,4000').split(',').map(Number);
-/** CSAI holds at least this share of the streams a bare relay holds on the same machine (issue 14). */
+/** CSAI holds at least this share of the streams a bare relay holds on the same machine. */
 const STREAMS_SHARE = 0.5;
 const LAG_LIMIT_MS = 100;
 const PER_USER = 100;

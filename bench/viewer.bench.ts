@@ -1,4 +1,4 @@
-// The document viewer (issue 6): time from navigation to the first rendered page 1 and page 300 of
+// The document viewer: time from navigation to the first rendered page 1 and page 300 of
 // a 556-page PDF (a real Chinese PDF, lshort-zh-cn.pdf, concatenated 4× with pdf-lib), in
 // <csai-pdf-viewer> from the production build, next to pdf.js's own viewer (PDFViewer of
 // pdfjs-dist/web/pdf_viewer.mjs) opening the same bytes from the same server in the same

@@ -1,6 +1,6 @@
-// Issue 3: the home page's first-load JavaScript (gzip) and its time to interactive in headless
+// The home page's first-load JavaScript (gzip) and its time to interactive in headless
 // Chromium, each next to an empty Vite React page built and measured in the same run.
-// Targets: home first-load JS <= 150 KB gzip; time to interactive <= 1.2x the baseline (issue 27).
+// Targets: home first-load JS <= 150 KB gzip; time to interactive <= 1.2x the baseline.
 // Both pages are served the same way: each by a CSAI server of its own (same code, headers and
 // pre-compressed files), so the ratio compares the pages, not a bare file server with CSAI's. The
 // baseline from a bare static server is printed beside it, without a target.

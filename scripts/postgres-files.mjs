@@ -1,4 +1,4 @@
-// Which server test files run a second time on PostgreSQL (issue 14 §1), derived, never listed
+// Which server test files run a second time on PostgreSQL, derived, never listed
 // by hand: every file under tests/server and tests/scripts whose imports reach the code that
 // opens the database (src/server/db/database.ts), unless the file says why it cannot run there
 // with a line `// postgres: sqlite-only — <reason>`, or says that it runs on PostgreSQL already in

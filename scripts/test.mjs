@@ -75,7 +75,7 @@ const suites = [
     count: () => vitestCount('.artifacts/vitest.json'),
   },
   {
-    // Every server test file that reaches the database, again on a real PostgreSQL (issue 14 §1):
+    // Every server test file that reaches the database, again on a real PostgreSQL:
     // the project `server-postgres` of vitest.config.ts, its list derived by scripts/postgres-files.mjs;
     // tests/server/postgres-global.ts starts the server, each test gets its own database.
     name: 'vitest-postgres',
@@ -111,7 +111,7 @@ const suites = [
     },
   },
   {
-    // A subset again on Node 22 LTS (issue 33): a few server files and two end-to-end specs, with
+    // A subset again on Node 22 LTS: a few server files and two end-to-end specs, with
     // Node 22 from the npm registry and better-sqlite3 built for it (scripts/node22.mjs; cached in .cache/node22).
     name: 'node22',
     skip: () => process.platform !== 'linux' || process.arch !== 'x64' || process.versions.node.startsWith('22.'),

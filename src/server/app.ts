@@ -129,16 +129,16 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
     global: false,
     hook: 'preHandler',
     errorResponseBuilder: () => new AppError(429, 'rate_limited', '请求过于频繁，请稍后再试'),
-    // Several nodes over PostgreSQL count one client together (issue 14 §3); one SQLite process counts in memory.
+    // Several nodes over PostgreSQL count one client together; one SQLite process counts in memory.
     ...(cluster.several ? { store: databaseRateLimitStore(db) } : {}),
   });
   installHttpSession(app, { config, secret, sessions: sessionsRepo(db), db, tokenOnly: ['/mcp'] });
 
   // A response sent before its request's body was read (an upload refused at its first part, a 401
   // before the body) would leave the rest of the body in a keep-alive connection, where it stalls the
-  // next request until a reset. Such connections are closed after the answer instead (issue 16 #1).
+  // next request until a reset. Such connections are closed after the answer instead.
   // A request without a body is complete however early the answer is (Node sets `complete` only
-  // after the handler's turn, so a page answered at once closed its connection: issue 33).
+  // after the handler's turn, so a page answered at once closed its connection).
   app.addHook('onSend', async (request, reply) => {
     if (!request.raw.complete && hasBody(request.headers)) reply.header('Connection', 'close');
   });
@@ -152,7 +152,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   });
   // The API documentation (Swagger UI) under a policy of its own: the plugin's (its inline script
   // and style by hash), without the outside sources it allows (any https style or font, the online
-  // validator's badge), and framed by no other site (issue 33).
+  // validator's badge), and framed by no other site.
   await app.register(async (docs) => {
     docs.addHook('onSend', async (_request, reply) => {
       reply.headers({ 'X-Frame-Options': 'SAMEORIGIN', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'X-Content-Type-Options': 'nosniff' });
@@ -172,7 +172,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
 
   app.setErrorHandler(async (thrown: FastifyError | AppError | DomainError, request, reply) => {
     const error = thrown instanceof DomainError ? toAppError(thrown) : thrown;
-    // Issue 32 §2: the message in the language of the one asking (Chinese as written, else English).
+    // The message in the language of the one asking (Chinese as written, else English).
     const lang = await requestLanguage(request, db).catch(() => 'zh' as const);
     const say = (message: string) => localizeMessage(message, lang);
     if (error instanceof AppError) {
@@ -236,7 +236,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
 }
 
 /**
- * Headers of the site's HTML pages (issue 16 #7): a strict CSP (the build has no inline script or
+ * Headers of the site's HTML pages: a strict CSP (the build has no inline script or
  * style; WebAssembly for RDKit/Indigo and blob workers for pdf.js are allowed), framing limited to the
  * site itself — and, for the chemical editor's frame, the embedding origins that show it — no
  * referrer to other sites, and no powerful browser features.

@@ -51,7 +51,7 @@ const serviceBase = (example: string) =>
     .pipe(z.string().regex(/^https?:\/\/[^\s?#]+$/, `must be an http(s) URL without query, e.g. ${example}`).optional())
     .optional();
 
-/** Literature services in the order they are asked (issue 15 §3). */
+/** Literature services in the order they are asked. */
 export const LITERATURE_SOURCES = ['pubmed', 'europepmc', 'openalex'] as const;
 const literatureOrder = z
   .string()
@@ -67,7 +67,7 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   CSAI_DATA_DIR: z.string().trim().min(1).default('./data'),
-  /** Unset: SQLite in CSAI_DATA_DIR. `postgres://user:pass@host:5432/db` (issue 14 §1): PostgreSQL instead. */
+  /** Unset: SQLite in CSAI_DATA_DIR. `postgres://user:pass@host:5432/db`: PostgreSQL instead. */
   DATABASE_URL: z
     .string()
     .trim()
@@ -116,11 +116,11 @@ export const configSchema = z.object({
   CSAI_MAX_ANSWERS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** The time a deep-research run may take (SPEC: about 10–20 minutes); with a model, follow-up searches stop at 60 % of it. 0: no follow-up rounds. */
   CSAI_DEEP_RESEARCH_MINUTES: z.coerce.number().min(0).max(120).default(15),
-  /** Several nodes over PostgreSQL (issue 14 §3): a node silent this long is taken for dead and its answers are finished elsewhere. */
+  /** Several nodes over PostgreSQL: a node silent this long is taken for dead and its answers are finished elsewhere. */
   CSAI_NODE_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** SPEC §6 alternate tool list: ADMET disabled, docking submission and task query omitted. */
   CSAI_TOOLS_RESTRICTED: flag,
-  /** Structures read from PDF and image drawings with osra after the text (issue 28 §1): CPU-heavy, so it can be turned off. */
+  /** Structures read from PDF and image drawings with osra after the text: CPU-heavy, so it can be turned off. */
   CSAI_STRUCTURE_RECOGNITION: flagOn,
   /** URL template of a PDB mirror for structures not in the user's documents; `{id}` becomes the PDB id. */
   CSAI_PDB_MIRROR: z
@@ -136,7 +136,7 @@ export const configSchema = z.object({
     )
     .optional(),
   CSAI_PUBCHEM_URL: pubchemUrl,
-  /** Base URL of the SureChEMBL REST API for patent_search (issue 15 §4). */
+  /** Base URL of the SureChEMBL REST API for patent_search. */
   SURECHEMBL_URL: z
     .string()
     .trim()
@@ -149,7 +149,7 @@ export const configSchema = z.object({
     .default('surechembl,pubchem')
     .transform((s) => [...new Set(s.split(',').map((o) => o.trim().toLowerCase()).filter((o) => o !== ''))])
     .pipe(z.array(z.enum(['surechembl', 'pubchem'], { error: 'each entry must be surechembl or pubchem' })).min(1, 'list at least one of surechembl, pubchem')),
-  /** Host names, IP addresses or CIDR ranges on the intranet that MCP server URLs may reach (issue 15 §6). */
+  /** Host names, IP addresses or CIDR ranges on the intranet that MCP server URLs may reach. */
   CSAI_MCP_ALLOWED_HOSTS: z
     .string()
     .default('')
@@ -167,19 +167,19 @@ export const configSchema = z.object({
   CSAI_SANDBOX_FILE_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(16),
   CSAI_SANDBOX_DISK_MB: z.coerce.number().int().min(1).max(4096).default(64),
   CSAI_SANDBOX_OUTPUT_KB: z.coerce.number().int().min(1).max(65_536).default(1024),
-  /** Files code runs may keep for one user at most, in MB and in number (issue 33); a run past either is refused. */
+  /** Files code runs may keep for one user at most, in MB and in number; a run past either is refused. */
   CSAI_ARTIFACT_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
   CSAI_ARTIFACT_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Hours the files of a run not kept with an answer (no question) are kept; then they are removed. */
   CSAI_ARTIFACT_TTL_HOURS: z.coerce.number().positive().max(100_000).default(24),
-  /** Pages and papers one user may save from the web (crawl, literature) in all, in MB and in number (issue 33). */
+  /** Pages and papers one user may save from the web (crawl, literature) in all, in MB and in number. */
   CSAI_WEB_DOCS_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   CSAI_WEB_DOCS_QUOTA_FILES: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** Code runs one user may start per minute (beyond the two at once), by every way in. */
   CSAI_CODE_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Local sign-up (e-mail or phone); 0 turns it off, e.g. when everyone signs in through the directory. */
   CSAI_LOCAL_SIGNUP: flagOn,
-  /** Directory sign-in (issue 14 §4): ldap://host:389 or ldaps://host:636; unset, only local accounts. */
+  /** Directory sign-in: ldap://host:389 or ldaps://host:636; unset, only local accounts. */
   LDAP_URL: z
     .string()
     .trim()
@@ -213,7 +213,7 @@ export const configSchema = z.object({
     .default('')
     .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t !== ''))
     .pipe(z.array(z.enum(TOOL_NAMES, { error: `each tool must be one of ${TOOL_NAMES.join(', ')}` }))),
-  /** Where uploaded files live (issue 14 §2): `disk` under CSAI_DATA_DIR/files, or `s3` in the S3_* bucket. */
+  /** Where uploaded files live: `disk` under CSAI_DATA_DIR/files, or `s3` in the S3_* bucket. */
   CSAI_STORAGE: z.enum(['disk', 's3']).default('disk'),
   /** An S3-compatible endpoint (MinIO, Ceph, OSS, COS…); unset, AWS S3 of S3_REGION. */
   S3_ENDPOINT: optionalUrl,
@@ -224,7 +224,7 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** `1` addresses the bucket as https://endpoint/bucket/key (most self-hosted stores) instead of bucket.endpoint. */
   S3_FORCE_PATH_STYLE: flag,
-  /** Web search (issue 15 §1): a SearXNG instance with its JSON format enabled, e.g. http://127.0.0.1:8888. */
+  /** Web search: a SearXNG instance with its JSON format enabled, e.g. http://127.0.0.1:8888. */
   SEARXNG_URL: optionalUrl,
   TAVILY_API_KEY: optionalText,
   TAVILY_BASE_URL: z.string().trim().pipe(z.url()).default('https://api.tavily.com'),
@@ -242,14 +242,14 @@ export const configSchema = z.object({
     .pipe(z.array(z.enum(['searxng', 'tavily', 'bocha', 'custom'], { error: 'each entry must be searxng, tavily, bocha or custom' }))),
   /** How long one web search service may take before the next one is tried. */
   WEB_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** Literature search (issue 15 §3): each service is used only when its base URL is set. */
+  /** Literature search: each service is used only when its base URL is set. */
   PUBMED_URL: serviceBase('https://eutils.ncbi.nlm.nih.gov/entrez/eutils'),
   PUBMED_API_KEY: optionalText,
   EUROPEPMC_URL: serviceBase('https://www.ebi.ac.uk/europepmc/webservices/rest'),
   OPENALEX_URL: serviceBase('https://api.openalex.org'),
   OPENALEX_MAILTO: optionalText,
   LITERATURE_ORDER: literatureOrder,
-  /** Docking (issue 13 §1): the largest exhaustiveness a request may ask for. */
+  /** Docking: the largest exhaustiveness a request may ask for. */
   CSAI_DOCKING_MAX_EXHAUSTIVENESS: z.coerce.number().int().min(1).max(256).default(32),
   /** CPU threads one Vina run may use (never more than the machine has). */
   CSAI_DOCKING_CPUS: z.coerce.number().int().min(1).max(256).default(2),
@@ -265,7 +265,7 @@ export const configSchema = z.object({
   CSAI_DOCKING_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Docking jobs the server runs at once (each with up to CSAI_DOCKING_CPUS threads). */
   CSAI_DOCKING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  /** Docking tasks (with their files) one user may keep; a submission past it is refused until some are deleted or expire (issue 33). */
+  /** Docking tasks (with their files) one user may keep; a submission past it is refused until some are deleted or expire. */
   CSAI_DOCKING_MAX_TASKS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Days an ended docking task (done, failed, cancelled) and its files are kept; then they are removed. */
   CSAI_DOCKING_TASK_TTL_DAYS: z.coerce.number().positive().max(100_000).default(30),
@@ -283,7 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = parsed.data;
   if (c.EMBEDDING_BASE_URL && !c.EMBEDDING_MODEL) throw new Error('Invalid configuration:\n  EMBEDDING_MODEL: required when EMBEDDING_BASE_URL is set');
   // Behind a proxy every request comes from the machine itself: the outbox's loopback check would
-  // hand reset links to anyone (issue 16 #9). It is for local trials and tests only.
+  // hand reset links to anyone. It is for local trials and tests only.
   if (c.CSAI_DEV_OUTBOX && (c.CSAI_TRUST_PROXY || c.CSAI_COOKIE_SECURE)) {
     throw new Error('Invalid configuration:\n  CSAI_DEV_OUTBOX: not allowed with CSAI_TRUST_PROXY=1 or CSAI_COOKIE_SECURE=1 (a deployment behind a proxy or HTTPS); use SMTP_URL there');
   }

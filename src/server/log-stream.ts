@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 export const LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /**
- * The server's log destination (issue 33): lines go to a stream (stdout) without ever blocking the
+ * The server's log destination: lines go to a stream (stdout) without ever blocking the
  * event loop or growing without bound. pino's default destination writes stdout synchronously and,
  * when a pipe is full because its reader stopped (a stuck log shipper), retries in a sleep loop on
  * the main thread — requests stop, and so does shutdown. Here a line is handed to the stream only

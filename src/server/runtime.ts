@@ -34,10 +34,10 @@ export interface Runtime {
   /** Knowledge bases (folders, documents, sharing); adding a document wakes the parse job runners itself. */
   kb: KnowledgeService;
   names: NameResolver;
-  /** Durable docking tasks (issue 13 §1). */
+  /** Durable docking tasks. */
   tasks: TaskService;
   tools: ToolRegistry;
-  /** The MCP servers whose tools the registry offers (issue 15 §6). */
+  /** The MCP servers whose tools the registry offers. */
   mcp: McpManager;
   /** The configured online services (web search, literature, patents), built once: the tools and routes use these. */
   onlineServices: OnlineServices;
@@ -89,7 +89,7 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
     // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
     let indexer: EmbeddingIndexer | undefined;
-    // The molecule database (issue 18 §5) is filled after each parse or re-index.
+    // The molecule database is filled after each parse or re-index.
     const molecules = await startMoleculeIndexing({ db, files, log });
     stops.push(['molecule indexing', () => molecules.stop()]);
     const parsing = await startParsing({
@@ -101,7 +101,7 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
         void indexer?.enqueue(docId);
         molecules.enqueue(docId);
       },
-      // The structures read from its drawings join the molecule database (issue 28 §1).
+      // The structures read from its drawings join the molecule database.
       onStructures: (docId) => molecules.enqueue(docId),
     });
     stops.push(['parsing', () => parsing.stop()]);
@@ -126,7 +126,7 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     // Aborted when the runtime stops: tools end their timers (periodic clean-ups) with it.
     const stopping = new AbortController();
     stops.push(['tool timers', async () => stopping.abort()]);
-    // 联网搜索 (issue 15): the web, literature and patent services of the configuration, built once.
+    // 联网搜索: the web, literature and patent services of the configuration, built once.
     const searches = onlineServices(config, log);
     const services = { config, db, log, chem, knowledge, names, files, tasks, online: searches, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-// Issue 33: /api/docs/ is served under a strict CSP of its own. The Swagger UI must still work
+// /api/docs/ is served under a strict CSP of its own. The Swagger UI must still work
 // under it in a real browser: it loads its scripts, renders the API and shows no CSP violation.
 test('the API documentation renders under its CSP, with no violation', async ({ page }) => {
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInOnPage, signUpThroughOutbox, uploadParsed, type TestUser } from './helpers';
 
-// Issue 16 #7: every page is served with a strict Content-Security-Policy. The site must work under
+// Every page is served with a strict Content-Security-Policy. The site must work under
 // it: no page or element may need an inline script or style, or any other source the policy refuses.
 const user: TestUser = { email: `csp${Date.now().toString(36)}@example.com`, name: '策略', password: 'Benzene-ring-6' };
 

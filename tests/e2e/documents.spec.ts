@@ -74,7 +74,7 @@ test('SDF and PDB documents open as a 3D view (and a molecule list), a PDF viewe
   await expect(page.locator('csai-molecule-3d [part~="atoms"]')).toContainText('个原子', { timeout: 30_000 });
   await expect(page.getByRole('region', { name: '分子列表' })).toHaveCount(0);
 
-  // A PDF: the viewer takes the whole window below the 44 px way back (issue 32 §2), at 1440 and at 375 px.
+  // A PDF: the viewer takes the whole window below the 44 px way back, at 1440 and at 375 px.
   await page.goBack();
   await row(page, 'zhlipsum.pdf').getByRole('button', { name: '打开' }).click();
   const viewer = page.locator('csai-pdf-viewer');

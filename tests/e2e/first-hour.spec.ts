@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInOnPage, signUpThroughOutbox } from './helpers';
 
-// Issue 32 §2, what a new user meets first, in a real browser on a fresh data folder with no model
+// What a new user meets first, in a real browser on a fresh data folder with no model
 // and no search service: a question of several lines starts a conversation; 联网搜索 starts off;
 // the token page and /test are laid out; the viewer has a way back; the language switch.
 const stamp = Date.now().toString(36);

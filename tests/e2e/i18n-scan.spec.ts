@@ -5,7 +5,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { csrfHeaders, signUpThroughOutbox, TEST_DOCS, uploadParsed, type TestUser } from './helpers';
 import { wrongLanguage } from '../widgets/untranslated';
 
-// Issue 32 §2: every page the site's router serves, in Chinese and in English, scanned in a real
+// Every page the site's router serves, in Chinese and in English, scanned in a real
 // browser against the real server with real data (a parsed PDF, an SDF's molecules, a conversation
 // with answers and tool cards): no visible text, title, placeholder, aria-label or alt in the other
 // language. Words kept in the Chinese interface are the reasoned allow-list of tests/widgets/untranslated.ts;
@@ -230,7 +230,7 @@ const PAGE_DATA: Record<string, string> = {
 };
 
 /**
- * English findings still open (issue 32 §2), each with why; everything else must be clean. Remove
+ * English findings still open, each with why; everything else must be clean. Remove
  * an entry when it is fixed: the scan then holds the page to no Chinese at all.
  */
 const OPEN_IN_ENGLISH: { where: RegExp; what: RegExp; why: string }[] = [

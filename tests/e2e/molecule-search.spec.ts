@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { csrfHeaders, expectAccessible, signInOnPage, signUpThroughOutbox, type TestUser } from './helpers';
 
-// Issue 18 §5 end to end: a chemist types a substructure on /molecules and finds the molecules of
+// End to end: a chemist types a substructure on /molecules and finds the molecules of
 // their own SDF file, never those of another user's file. Real files nobody here wrote (rdkit-data,
 // `node scripts/fetch-test-docs.mjs`): cdk2.sdf is theirs, first_200.props.sdf (NCI) the other user's.
 const DOCS = '.tmp/test-docs';

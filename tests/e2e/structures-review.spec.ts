@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { csrfHeaders, expectAccessible, signUpThroughOutbox, uploadParsed } from './helpers';
 
-// Issue 28 §1/§2 in the browser, against the built product with Debian's osra: a paper of RDKit
+// In the browser, against the built product with Debian's osra: a paper of RDKit
 // vector drawings (a page of text, then the drawings and a CDK2 activity table, printed to PDF by
 // Chromium) is uploaded and parsed for real. Its recognised structures are outlined on page 2 of
 // the viewer; a click opens the review panel; a correction is saved, survives a reload and is

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 12, "Done when": the import graph is contract ← core ← widgets ← host and contract ← server,
+// The import graph is contract ← core ← widgets ← host and contract ← server,
 // with no cycle between the folders of src/server. Imports are read from the sources as written
 // (static, `export … from`, dynamic import()), so a type-only import counts like any other.
 

@@ -6,7 +6,7 @@ import { configSchema } from '../../src/server/config';
 import { routeTable } from '../../src/server/route-table';
 import { startServer, type TestServer } from '../server/helpers';
 
-// Issue 32 §4: README is held to the code. Every tool, environment variable and API route it names
+// README is held to the code. Every tool, environment variable and API route it names
 // exists (the tool registry as GET /api/v1/tools lists it, the configuration schema and the
 // process.env reads, the route table of a started server), every tool of the registry is in its
 // tools table, and a tool is said to be "not built yet" exactly when the registry says so.

@@ -3,7 +3,7 @@ import { crashSoak } from './crash-soak';
 
 // postgres: sqlite-only — besides what every engine must keep, it checks SQLite's own file (integrity and foreign-key checks, the write-ahead log); kill -9 on PostgreSQL is knowledge/crash.test.ts's (an upload and a parse cut off, nothing acknowledged lost).
 
-// Issue 16, crash safety: kill -9 at random moments under uploads, parses, questions and answer
+// Crash safety: kill -9 at random moments under uploads, parses, questions and answer
 // streams; after each restart the database is whole, nothing acknowledged is lost or comes back,
 // interrupted answers are not left running, and the files on disk match the documents. The suite
 // runs CSAI_CRASH_CYCLES cycles (default 3, 1–2 minutes on a busy machine); `npm run bench -- crash` runs 30.

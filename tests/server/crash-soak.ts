@@ -6,7 +6,7 @@ import { KB, makePdf, upload } from './knowledge-helpers';
 import { suiteOnPostgres, testDatabaseUrl } from './postgres-harness';
 import { exited, freePort, startServerProcess } from './server-process';
 
-// Issue 16, crash safety: the real server in its own process under uploads, parses, questions and
+// Crash safety: the real server in its own process under uploads, parses, questions and
 // answer streams, killed with SIGKILL at a random moment, restarted, and checked. Shared by
 // tests/server/crash-soak.test.ts (a few cycles) and `npm run bench -- crash` (30 cycles).
 

@@ -237,7 +237,7 @@ export async function signedInUser(server: TestServer, opts: { email?: string; n
   return { client, email, password, id: res.body.data.id };
 }
 
-/** Makes a signed-up user an administrator (who alone sees how to enable a tool that is off: issue 32 §2). */
+/** Makes a signed-up user an administrator (who alone sees how to enable a tool that is off). */
 export function makeAdmin(server: TestServer, email: string) {
   const db = server.sqlite();
   try {

@@ -1,5 +1,5 @@
-// Two real server processes over one PostgreSQL and one data folder, as behind a load balancer
-// (issue 14 §3): the set-up of multinode.test.ts and multinode-queue.test.ts.
+// Two real server processes over one PostgreSQL and one data folder, as behind a load balancer:
+// the set-up of multinode.test.ts and multinode-queue.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 32 §2: a scan of rendered text for words of the other language. In Chinese, Latin words
+// A scan of rendered text for words of the other language. In Chinese, Latin words
 // outside the scientific abbreviations and names a chemist reads as they are (each explained in a
 // tooltip or a method line where it appears), and half-width brackets against Chinese text; in
 // English, any Chinese character. Data (SMILES, formulas, file names, server messages) is skipped

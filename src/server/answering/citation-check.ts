@@ -2,7 +2,7 @@ import { tokens } from '../text/segment';
 import type { Citable } from './engine';
 
 /**
- * The citation check of a model's answer (issue 17): every `[n]` the model writes is checked,
+ * The citation check of a model's answer: every `[n]` the model writes is checked,
  * as the answer streams, against the passage it points to, by rules —
  * - `n` must be one of the passages (or online results) the model was given;
  * - every number of the sentence (with its unit, when it has one) must appear in the passage;

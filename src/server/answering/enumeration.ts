@@ -1,5 +1,5 @@
 /**
- * Enumeration questions for deep research (issue 17): a question that names several items in
+ * Enumeration questions for deep research: a question that names several items in
  * one list — "插图、表格和浮动体的用法", "比较阿司匹林、布洛芬和萘普生的作用机制", "compare aspirin,
  * ibuprofen and naproxen in terms of …", "CTeX 套装和 CTeX 宏包有什么区别" — becomes one
  * sub-question per item: the question with the list replaced by that item. Each is searched on

@@ -79,7 +79,7 @@ export async function startAnswering({
   online?: OnlineSources;
   readPage?: ReadPage;
 }) {
-  // PostgreSQL: this process is one node of possibly several (issue 14 §3): events fan out over
+  // PostgreSQL: this process is one node of possibly several: events fan out over
   // LISTEN/NOTIFY, and a lease lets the other nodes finish its answers if it dies.
   // The node id is the host and port, the same when the node starts again (so it takes its own
   // interrupted answers over at once, without waiting for its old lease); random on port 0.

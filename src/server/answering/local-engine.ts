@@ -89,7 +89,7 @@ const linkify = new LinkifyIt();
  * answer view would link (an address, a domain, an e-mail) escaped too — markdown-it's linkify
  * skips escaped characters, so `evil.example.com` or `http://…` in a title is shown, not linked.
  * A title is written by whoever uploaded the file, and shared folders show it in everyone's
- * answers (issue 16 #4, issue 33). An ordinary `name.pdf` stays as it is.
+ * answers. An ordinary `name.pdf` stays as it is.
  */
 export function titleText(title: string): string {
   const text = title.replace(/\s+/g, ' ').replace(/\[/g, '［').replace(/\]/g, '］').trim();
@@ -123,7 +123,7 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       const plan = usable.size && chem && names ? await planLocalTools(input, usable, { chem, names, ...(db ? { db } : {}) }) : { calls: [], notes: [] };
       const runs = await runLocalTools(plan.calls, tools, input, sink);
       const toolLines = toolRunLines(runs, plan.notes, lang);
-      // Compounds found by their activities (issue 28 §2): the answer is those records, each citing its structure and table row.
+      // Compounds found by their activities: the answer is those records, each citing its structure and table row.
       const compounds = activityAnswerLines(runs, titleText);
       if (compounds) {
         writeLines(sink, [t('answer.no_model_tools'), '', ...toolLines, ...structures, ...compounds.lines], citationTracker(compounds.citable, sink));
@@ -186,7 +186,7 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
       for (const list of quotes) byDoc.set(list[0]!.docId, [...(byDoc.get(list[0]!.docId) ?? []), list]);
       let first = true;
       for (const lists of byDoc.values()) {
-        // A title is user text: escaped like the quotes, so a file name cannot plant links (issue 16 #4).
+        // A title is user text: escaped like the quotes, so a file name cannot plant links.
         lines.push(`**《${titleText(lists[0]![0]!.title)}》**`);
         for (const list of lists) {
           const p = list[0]!;

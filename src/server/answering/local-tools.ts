@@ -129,7 +129,7 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
   if (wantsAdmet && usable.has('admet')) {
     const molecules = [...valid];
     // The attached SDF files' molecules are read by the tool itself (with their names, up to its limit,
-    // saying how many it left out); passing them here as well would use up the limit (issue 32 §2).
+    // saying how many it left out); passing them here as well would use up the limit.
     const sdfAttached =
       !molecules.length && input.docIds.length > 0 && !!db && !!(await db.selectFrom('kb_molecules').select('doc_id').where('doc_id', 'in', input.docIds).limit(1).executeTakeFirst());
     if (sdfAttached) calls.push({ name: 'admet', input: { molecules: [] } });
@@ -152,7 +152,7 @@ export async function planLocalTools(input: Pick<AnswerInput, 'question' | 'docI
     const name = nameInQuestion(question);
     if (name) calls.push({ name: 'name_to_smiles', input: { name } });
   }
-  // "哪些化合物对 CDK2 的 IC50 小于 100 nM 且含磺酰胺": the activity filter and the group's substructure (issue 28 §2).
+  // "哪些化合物对 CDK2 的 IC50 小于 100 nM 且含磺酰胺": the activity filter and the group's substructure.
   const asked = !calls.length && usable.has('intelligence_search') ? activityQuestion(question) : null;
   if (asked) {
     const structure = valid[0] ?? asked.group?.smarts;

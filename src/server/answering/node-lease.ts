@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { now } from '../db/database';
 
 /**
- * Leases of app nodes over one PostgreSQL (issue 14 §3). Each process is a node: it writes its row
+ * Leases of app nodes over one PostgreSQL. Each process is a node: it writes its row
  * in `nodes` at start and renews `expires_at` every third of the lease. Every node sweeps as often:
  * answers left `running` by a node whose lease ran out (killed, frozen, cut off) are taken over —
  * claimed in one UPDATE, so two sweeping nodes never both take one — and handed to `adopt`, which

@@ -8,7 +8,7 @@ export const ONLINE_RESULTS_PER_ANSWER = 6;
 /** Characters of the question sent as the search query. */
 const QUERY_CHARS = 200;
 
-/** A page read in full: what a page crawler gives (issue 15 §2). */
+/** A page read in full: what a page crawler gives. */
 export interface ReadPage {
   (url: string, signal: AbortSignal): Promise<{ title: string; markdown: string }>;
 }

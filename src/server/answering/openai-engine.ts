@@ -12,7 +12,7 @@ import { CITING_TOOLS, DOCUMENT_CITING_TOOLS, toolCitations } from './tool-citat
 import { choosePassages, subjectTokens, titleText } from './local-engine';
 import { titleGuard } from './title-guard';
 
-/** Rounds of tool calls an answer may make (issue 18); one more round then offers no tools, so the model must answer. */
+/** Rounds of tool calls an answer may make; one more round then offers no tools, so the model must answer. */
 export const MAX_TOOL_ROUNDS = 8;
 
 export interface OpenAiEngineConfig {
@@ -356,7 +356,7 @@ export const PASSAGES_HEADING = '**所选文档中的相关段落**';
  * The passages an answer without a model would cite (retrieval's best, local-engine.ts
  * `choosePassages`) that the model's answer did not cite (or whose citation the check removed),
  * as lines to end the answer with, each citing its passage: an answer never loses what retrieval
- * found (issue 32 §1). Undefined when the model cited them all or nothing was relevant.
+ * found. Undefined when the model cited them all or nothing was relevant.
  */
 export function uncitedBest(input: Pick<AnswerInput, 'question' | 'passages'>, cited: readonly number[]): string | undefined {
   const done = new Set(cited);

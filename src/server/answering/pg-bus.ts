@@ -39,7 +39,7 @@ export interface SharedEventBus extends AnswerEventBus {
 }
 
 /**
- * Answer events across nodes (issue 14 §3) over PostgreSQL LISTEN/NOTIFY. A publish reaches this
+ * Answer events across nodes over PostgreSQL LISTEN/NOTIFY. A publish reaches this
  * node's streams at once (as memoryEventBus) and, batched per turn of the event loop, the other
  * nodes as one NOTIFY naming the questions and the ids stored (the events themselves are already in
  * the database: every event is stored before it is published). A node with streams of a named

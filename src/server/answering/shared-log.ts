@@ -6,7 +6,7 @@ import { answerEvent, type AnswerEvent } from '../../contract/channel';
 import type { NewAnswerEvent } from './event-types';
 
 /**
- * The answer event log on PostgreSQL, where several nodes write it (issue 14 §3): rows are numbered
+ * The answer event log on PostgreSQL, where several nodes write it: rows are numbered
  * by the database and carry the node that wrote them; every node reads a question's rows by
  * question (index answer_event_log_question), so an answer written on one node streams from any.
  * The SQLite path keeps its rows in the writer's memory instead (events.ts, LiveEvents).

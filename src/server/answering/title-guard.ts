@@ -4,7 +4,7 @@ import { titleText } from './local-engine';
  * The model's streamed answer with every source title it copies made plain text (titleText):
  * a document or page title is written by whoever uploaded or published it, and a model that
  * repeats `《![](http://…) name.pdf》` must not turn it into an image or a link in the answer
- * of everyone the folder is shared with (issue 33). Titles that read the same escaped pass
+ * of everyone the folder is shared with. Titles that read the same escaped pass
  * unchanged; the end of a chunk that may start a title is held until the next chunk decides.
  */
 export function titleGuard(titles: Iterable<string>, emit: (text: string) => void) {

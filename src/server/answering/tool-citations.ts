@@ -12,7 +12,7 @@ import { compoundCitations } from '../chemdocs/activity-answer';
 
 /** The tools whose results are online sources an answer cites like the hits searched before it. */
 export const CITING_TOOLS: ReadonlySet<string> = new Set(['web_search', 'patent_search']);
-/** Tools whose results cite documents: compounds found by activity with their structures and table rows (issue 28 §2). */
+/** Tools whose results cite documents: compounds found by activity with their structures and table rows. */
 export const DOCUMENT_CITING_TOOLS: ReadonlySet<string> = new Set(['intelligence_search']);
 
 /**

@@ -4,6 +4,7 @@ import { MOL_LIMITS, type MolHighlight } from '../../contract/mol';
 import { ELEMENT_SYMBOLS, hillFormula } from './elements';
 import { sanitizeSvg } from './svg-sanitize';
 import { declaredAtoms } from './atom-count';
+import { DomainError } from '../errors';
 
 /** A structure as the user gave it. */
 export type MolInput = { smiles: string } | { molfile: string };
@@ -37,24 +38,23 @@ export interface MolIdentity {
 }
 
 /** Stable codes of bad chemistry input; every one is a 400 with a Chinese message. */
-export type ChemErrorCode =
-  | 'invalid_smiles'
-  | 'invalid_molfile'
-  | 'invalid_smarts'
-  | 'empty_structure'
-  | 'input_too_large'
-  | 'too_many_atoms'
-  | 'highlight_out_of_range'
-  | 'mol_too_complex';
+export const CHEM_ERROR_CODES = [
+  'invalid_smiles',
+  'invalid_molfile',
+  'invalid_smarts',
+  'empty_structure',
+  'input_too_large',
+  'too_many_atoms',
+  'highlight_out_of_range',
+  'mol_too_complex',
+] as const;
+export type ChemErrorCode = (typeof CHEM_ERROR_CODES)[number];
 
-/** Input the engine refuses, with a message a chemist can act on. */
-export class ChemInputError extends Error {
-  constructor(
-    readonly code: ChemErrorCode,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
+/** Input the engine refuses, with a message a chemist can act on (a domain error: errors.ts makes it a 400). */
+export class ChemInputError extends DomainError {
+  declare readonly code: ChemErrorCode;
+  constructor(code: ChemErrorCode, message: string, field?: string) {
+    super(code, message, field);
     this.name = 'ChemInputError';
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The molecule database's RDKit work (issue 18 §5), run in the chemistry workers (rdkit-worker.ts)
+ * The molecule database's RDKit work, run in the chemistry workers (rdkit-worker.ts)
  * like every other RDKit call: the keys and fingerprints of stored molecules, what a query is, and
  * substructure matching of screened candidates. Pure and synchronous over a loaded RDKit module.
  */

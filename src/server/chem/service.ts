@@ -8,6 +8,7 @@ import { ChemInputError, type DepictOptions, type Depiction, type Descriptors, t
 import { admetOutcome, type AdmetItem, type AdmetOutcome } from './admet/protocol';
 import type { MoleculeTask } from './molecule-task';
 import type { ChemReady, ChemRequest, ChemResponse } from './protocol';
+import { DomainError } from '../errors';
 
 /** Chemistry off the event loop: every call runs in a worker thread with a time limit. */
 export interface ChemService {
@@ -39,10 +40,10 @@ export interface ChemServiceOptions {
   cacheSize?: number;
 }
 
-/** The service is busy or its worker failed: a 503 for the caller, not the user's fault. */
-export class ChemUnavailableError extends Error {
+/** The service is busy or its worker failed: not the user's fault (errors.ts makes it a 503). */
+export class ChemUnavailableError extends DomainError {
   constructor(message: string) {
-    super(message);
+    super('chem_unavailable', message);
     this.name = 'ChemUnavailableError';
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { MolString, PdbString } from '../../contract/mol';
 import type { Db } from '../db/database';
-import { AppError, badRequest, notFound } from '../errors';
+import { DomainError } from '../errors';
 import { canAccess, docReadable, type Viewer } from '../access/access';
 import type { FileStore } from '../files/file-store';
 import { safeFetch, SafeFetchError, type SafeFetchOptions } from '../net/safe-fetch';
@@ -30,7 +30,7 @@ export function pdbIdcode(text: string): string | undefined {
 export const looksLikePdb = (text: string) => /^(HEADER|ATOM  |HETATM|CRYST1|MODEL |REMARK|COMPND|TITLE )/m.test(text.slice(0, 64 * 1024));
 
 const unavailable = (id: string) =>
-  new AppError(404, 'pdb_unavailable', `PDB 结构 ${id} 在离线环境中不可用：知识库中没有该结构的 PDB 文件，也未配置 PDB 镜像（CSAI_PDB_MIRROR）。请先上传 ${id}.pdb。`);
+  new DomainError('pdb_unavailable', `PDB 结构 ${id} 在离线环境中不可用：知识库中没有该结构的 PDB 文件，也未配置 PDB 镜像（CSAI_PDB_MIRROR）。请先上传 ${id}.pdb。`);
 
 export interface StructureDeps {
   db: Db;
@@ -45,7 +45,7 @@ export interface StructureDeps {
 /** Molecules of parsed SDF documents and PDB structures, read under the documents' access rule. */
 export function structures({ db, files, chem, pdbMirror, fetchOptions }: StructureDeps) {
   async function readPdbFile(doc: { id: string; storage_name: string; size: number }): Promise<string> {
-    if (doc.size > MAX_PDB_BYTES) throw badRequest(`PDB 文件过大（超过 ${MAX_PDB_BYTES / 1024 / 1024} MB），请下载后查看`, 'pdb_id', 'pdb_too_large');
+    if (doc.size > MAX_PDB_BYTES) throw new DomainError('pdb_too_large', `PDB 文件过大（超过 ${MAX_PDB_BYTES / 1024 / 1024} MB），请下载后查看`, 'pdb_id');
     return (await files.readAll(doc.storage_name)).toString('utf8');
   }
 
@@ -89,13 +89,13 @@ export function structures({ db, files, chem, pdbMirror, fetchOptions }: Structu
     try {
       res = await safeFetch(url, { maxBytes: MAX_PDB_BYTES, timeoutMs: 20_000, headers: { accept: 'chemical/x-pdb, text/plain, */*' }, ...fetchOptions });
     } catch (err) {
-      if (err instanceof SafeFetchError) throw new AppError(502, 'pdb_mirror_failed', `无法从 PDB 镜像获取 ${code}：${err.message}`);
+      if (err instanceof SafeFetchError) throw new DomainError('pdb_mirror_failed', `无法从 PDB 镜像获取 ${code}：${err.message}`);
       throw err;
     }
-    if (res.status === 404 || res.status === 410) throw new AppError(404, 'pdb_not_found', `PDB 镜像中没有结构 ${code}，请检查 PDB 编号`);
+    if (res.status === 404 || res.status === 410) throw new DomainError('pdb_not_found', `PDB 镜像中没有结构 ${code}，请检查 PDB 编号`);
     const text = res.text();
     if (res.status !== 200 || !looksLikePdb(text)) {
-      throw new AppError(502, 'pdb_mirror_failed', `无法从 PDB 镜像获取 ${code}：镜像返回了 HTTP ${res.status}，内容不是 PDB 格式`);
+      throw new DomainError('pdb_mirror_failed', `无法从 PDB 镜像获取 ${code}：镜像返回了 HTTP ${res.status}，内容不是 PDB 格式`);
     }
     return text;
   }
@@ -107,15 +107,15 @@ export function structures({ db, files, chem, pdbMirror, fetchOptions }: Structu
       const docId = molKey.slice(0, colon);
       const idx = Number(molKey.slice(colon + 1));
       const doc = await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
-      if (doc.type !== SDF_TYPE) throw badRequest('该文档不是 SDF 分子文件，没有可读取的分子', 'mol_key', 'not_sdf');
-      if (doc.parse_status === 1) throw new AppError(409, 'parsing', '文件正在解析中，请等待解析完成');
+      if (doc.type !== SDF_TYPE) throw new DomainError('not_sdf', '该文档不是 SDF 分子文件，没有可读取的分子', 'mol_key');
+      if (doc.parse_status === 1) throw new DomainError('parsing', '文件正在解析中，请等待解析完成');
       const row = await db
         .selectFrom('kb_molecules')
         .select(['idx', 'name', 'smiles', 'molfile'])
         .where('doc_id', '=', docId)
         .where('idx', '=', idx)
         .executeTakeFirst();
-      if (!row) throw notFound(`文档中没有序号为 ${idx} 的分子`);
+      if (!row) throw new DomainError('not_found', `文档中没有序号为 ${idx} 的分子`);
       let smiles = row.smiles ?? '';
       if (!smiles) smiles = await chem.describe({ molfile: row.molfile }).then((d) => d.canonicalSmiles, () => '');
       return { mol_key: `${docId}:${idx}`, molfile: row.molfile, name: row.name ?? '', smiles };
@@ -125,7 +125,7 @@ export function structures({ db, files, chem, pdbMirror, fetchOptions }: Structu
     async pdb(viewer: Viewer, pdbId: string): Promise<PdbString> {
       if (!isPdbCode(pdbId)) {
         const doc = await canAccess(db, viewer, { type: 'doc', id: pdbId }, 'read');
-        if (doc.type !== PDB_TYPE) throw badRequest('该文档不是 PDB 结构文件', 'pdb_id', 'not_pdb');
+        if (doc.type !== PDB_TYPE) throw new DomainError('not_pdb', '该文档不是 PDB 结构文件', 'pdb_id');
         const text = await readPdbFile(doc);
         return { pdb_id: pdbIdcode(text) ?? '', pdb: text, source: 'document', doc_id: doc.id };
       }

@@ -1,5 +1,5 @@
 /**
- * A document's structure–activity (SAR) table (issue 28 §2): one row per compound label its
+ * A document's structure–activity (SAR) table: one row per compound label its
  * activities name, with the structure linked by label (a figure of the document, or an SDF record
  * of the same knowledge base; activity-filter.ts says how) and its activities as columns (measure ×
  * target × concentration); exported as CSV and as SDF with the activities as data fields.

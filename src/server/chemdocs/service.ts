@@ -6,7 +6,7 @@ import { moleculeChem } from '../chem/molecule-ops';
 import type { ChemService } from '../chem/service';
 import { now, type Db } from '../db/database';
 import type { DocStructureTable } from '../db/schema';
-import { notFound } from '../errors';
+import { DomainError } from '../errors';
 import { queueMoleculeIndex } from '../molecules/indexing';
 
 const STRUCTURE_NOT_FOUND = '该文档中没有这个结构';
@@ -29,7 +29,7 @@ function view(row: Selectable<DocStructureTable> & { corrected_by_name: string |
 }
 
 /**
- * The structures read from a document's drawings (issue 28 §1): listed for its readers, and
+ * The structures read from a document's drawings: listed for its readers, and
  * corrected by any reader (the chemist who reads the paper knows the structure); a correction is
  * stored with who made it, wins over the recognition for every reader, and replaces the structure's
  * molecule in the molecule index at once.
@@ -48,11 +48,11 @@ export function structureService(db: Db, chem: Pick<ChemService, 'depict' | 'mol
       return (await rows(docId).orderBy('page').orderBy('id').execute()).map(view);
     },
 
-    /** Throws ChemInputError (400) for a structure RDKit refuses, 404 for a document or structure the viewer cannot see. */
+    /** Throws ChemInputError for a structure RDKit refuses, `not_found` for a document or structure the viewer cannot see. */
     async correct(viewer: Viewer, docId: string, sid: number, input: { smiles: string } | { molfile: string }): Promise<DocStructure> {
       await canAccess(db, viewer, { type: 'doc', id: docId }, 'read');
       const row = await db.selectFrom('doc_structures').select('id').where('id', '=', sid).where('doc_id', '=', docId).executeTakeFirst();
-      if (!row) throw notFound(STRUCTURE_NOT_FOUND);
+      if (!row) throw new DomainError('not_found', STRUCTURE_NOT_FOUND);
       // Read before anything is written: bad input changes nothing.
       const { canonicalSmiles } = await chem.depict(input, {});
       const [record] = await moleculeChem(chem).records([{ smiles: canonicalSmiles }]);

@@ -2,7 +2,7 @@ import type { Config } from '../config';
 
 /**
  * Whether this process may be one node of several over one database (PostgreSQL through
- * DATABASE_URL, issue 14 §3), decided here once and handed to what depends on it: with several
+ * DATABASE_URL), decided here once and handed to what depends on it: with several
  * nodes, what they must agree on (rate limits, the OTP cooldown, the answer event log and its
  * bus) lives in the database; one SQLite process keeps it in memory.
  */

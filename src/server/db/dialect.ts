@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 
 /**
- * The SQL that differs between SQLite and PostgreSQL (issue 14 §1), in one place. Everything else
+ * The SQL that differs between SQLite and PostgreSQL, in one place. Everything else
  * is written once with Kysely; full-text search has its own pair of modules (retrieval/fulltext-*).
  */
 export type Engine = 'sqlite' | 'postgres';

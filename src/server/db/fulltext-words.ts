@@ -1,5 +1,5 @@
 /**
- * How the PostgreSQL full-text index reads the segmented text (issue 14 §1) so that it finds the
+ * How the PostgreSQL full-text index reads the segmented text so that it finds the
  * words SQLite's FTS5 finds with `unicode61 remove_diacritics 2`: the characters FTS5 separates
  * words at inside a segmented word (_ . ' ’) become spaces, and Latin letters with diacritics
  * become their base letter (ì → i). Used by migration 0002 (the generated tsvector column, through

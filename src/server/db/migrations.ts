@@ -2,7 +2,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from '
 import { engineOf } from './dialect';
 import { FOLD_FROM, FOLD_TO } from './fulltext-words';
 
-// What differs on PostgreSQL (issue 14 §1); on SQLite each gives exactly what the migration always made.
+// What differs on PostgreSQL; on SQLite each gives exactly what the migration always made.
 type Column = (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 /** `integer primary key autoincrement` (SQLite) or an identity column (PostgreSQL). */
 const autoId = (db: Kysely<unknown>): Column =>
@@ -321,7 +321,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0010_molecules': {
     async up(db: Kysely<unknown>) {
-      // The molecule database (issue 18 §5, src/server/molecules): every molecule of a parsed SDF, PDB
+      // The molecule database (src/server/molecules): every molecule of a parsed SDF, PDB
       // ligand and SMILES of a document's text, with its exact key and fingerprints; gone with its document.
       await db.schema
         .createTable('molecules')
@@ -407,7 +407,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0014_web_documents': {
     async up(db: Kysely<unknown>) {
-      // Pages saved from page crawl (issue 15 §2) become documents of type 7 (SPEC §3: "above 4 =
+      // Pages saved from page crawl become documents of type 7 (SPEC §3: "above 4 =
       // molecule or other"), stored as markdown, with the URL they came from and when they were
       // read. SQLite cannot change a CHECK in place: the table is rebuilt as its docs describe
       // (foreign keys off so the drop cascades nothing, the same columns copied, its indexes remade).
@@ -450,7 +450,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0015_mcp_servers': {
     async up(db: Kysely<unknown>) {
-      // MCP servers an administrator added in the browser (issue 15 §6): Streamable HTTP or SSE URLs
+      // MCP servers an administrator added in the browser: Streamable HTTP or SSE URLs
       // only; stdio servers come from the server's configuration file, never from here.
       await db.schema
         .createTable('mcp_servers')
@@ -466,7 +466,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0017_directory': {
     async up(db: Kysely<unknown>) {
-      // Directory sign-in (issue 14 §4): an account made or linked by an LDAP sign-in says so, and
+      // Directory sign-in: an account made or linked by an LDAP sign-in says so, and
       // keeps the directory's stable account attribute; its password lives in the directory only.
       await db.schema
         .alterTable('users')
@@ -478,7 +478,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0019_online': {
     async up(db: Kysely<unknown>) {
-      // MCP servers may require authentication (issue 15 §6): a Bearer token or one header of the
+      // MCP servers may require authentication: a Bearer token or one header of the
       // administrator's choosing. The secret is stored sealed (AES-256-GCM under the server secret).
       await db.schema.alterTable('mcp_servers').addColumn('auth_type', 'text', (c) => c.check(sql`auth_type in ('bearer','header')`)).execute();
       await db.schema.alterTable('mcp_servers').addColumn('auth_header', 'text').execute();
@@ -487,7 +487,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0021_code_runs': {
     async up(db: Kysely<unknown>) {
-      // Issue 13: files a sandboxed run left belong to the question whose answer (or 运行 button) made them;
+      // Files a sandboxed run left belong to the question whose answer (or 运行 button) made them;
       // gone with it. Null for runs that belong to no question (only their user may read those).
       await db.schema.alterTable('artifacts').addColumn('question_id', 'text', (c) => c.references('questions.id').onDelete('cascade')).execute();
       await db.schema.createIndex('artifacts_question').on('artifacts').column('question_id').execute();
@@ -507,7 +507,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0023_nodes': {
     async up(db: Kysely<unknown>) {
-      // Several app nodes over one PostgreSQL (issue 14 §3). Each process is a node with a lease it
+      // Several app nodes over one PostgreSQL. Each process is a node with a lease it
       // renews; a live node finishes the answers of a node whose lease ran out (answering/node-lease.ts).
       await db.schema
         .createTable('nodes')
@@ -538,7 +538,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0024_answer_claims': {
     async up(db: Kysely<unknown>) {
-      // Several app nodes (issue 14 §3): when the 排队中 notice was written for the answer's current
+      // Several app nodes: when the 排队中 notice was written for the answer's current
       // wait. Set by one conditional UPDATE, so of two nodes finding the answer waiting only one
       // writes the notice; cleared when the answer is claimed (a deep-research answer that goes back
       // to the queue is told again).
@@ -547,7 +547,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0025_molecule_parents': {
     async up(db: Kysely<unknown>) {
-      // A salt or mixture is found by its parent (issue 32 §3): the key (InChIKey, or canonical SMILES
+      // A salt or mixture is found by its parent: the key (InChIKey, or canonical SMILES
       // without InChI) of the molecule's largest organic fragment, neutralised, and that parent's SMILES
       // when it differs. Rows from before are filled by indexing every document again at the next start
       // (MOLECULE_INDEX_VERSION 2); '' until then, when exact search still matches the structure itself.
@@ -558,13 +558,13 @@ export const migrations: Record<string, Migration> = {
   },
   '0026_user_language': {
     async up(db: Kysely<unknown>) {
-      // Issue 32 §2: the interface language a user chose in the user menu ('zh' or 'en'); null: not chosen.
+      // The interface language a user chose in the user menu ('zh' or 'en'); null: not chosen.
       await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
   '0027_doc_structures': {
     async up(db: Kysely<unknown>) {
-      // Issue 28 §1: structures read from a document's drawings, with their page and box (PDF points,
+      // Structures read from a document's drawings, with their page and box (PDF points,
       // origin bottom-left, JSON [x0, y0, x1, y1]), RDKit's canonical SMILES, a confidence 0–1 and how
       // they were read; a reader's correction (canonical SMILES) wins over the recognition for everyone.
       await db.schema
@@ -620,7 +620,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0028_doc_activities': {
     async up(db: Kysely<unknown>) {
-      // Issue 28 §2: activities read from a document's tables and sentences (parsing/chemistry/activities.ts),
+      // Activities read from a document's tables and sentences (parsing/chemistry/activities.ts),
       // linked to its structures by (doc_id, label); gone with the document.
       await db.schema
         .createTable('doc_activities')
@@ -645,7 +645,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0029_docking_batches': {
     async up(db: Kysely<unknown>) {
-      // Issue 30 §6: a batch docks up to 50 molecules into one receptor with one set of settings; each
+      // A batch docks up to 50 molecules into one receptor with one set of settings; each
       // molecule is a task of its own (row, job, folder) that names its batch and its place in the list.
       await db.schema
         .createTable('docking_batches')

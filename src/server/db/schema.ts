@@ -81,7 +81,7 @@ export interface KbFolderTable {
   updated_at: string;
 }
 
-/** SPEC §3: type 1 pdf, 3 image, 5 sdf, 6 pdb ("above 4 = molecule or other"); 7 a web page saved as markdown (issue 15). */
+/** SPEC §3: type 1 pdf, 3 image, 5 sdf, 6 pdb ("above 4 = molecule or other"); 7 a web page saved as markdown. */
 export type DocumentType = 1 | 3 | 5 | 6 | 7;
 /** SPEC §4: 1 parsing, 2 done, 3 failed. */
 export type ParseStatus = 1 | 2 | 3;
@@ -109,7 +109,7 @@ export interface KbDocumentTable {
   index_version: Generated<number>;
   /** The title its passages were made with (file-name words are indexed); null when unknown. */
   indexed_title: string | null;
-  /** Where a page or paper saved from the web came from (issue 15); null for uploads. */
+  /** Where a page or paper saved from the web came from; null for uploads. */
   source_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** When it was fetched (ISO time); null for uploads. */
   fetched_at: ColumnType<string | null, string | null | undefined, string | null>;
@@ -143,12 +143,12 @@ export interface TaskTable {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
-  /** The batch this task docks one molecule of (issue 30 §6), and its place there (from 1). */
+  /** The batch this task docks one molecule of, and its place there (from 1). */
   batch_id?: string | null;
   batch_index?: number | null;
 }
 
-/** A batch of docking tasks (issue 30 §6): one receptor, box and settings for up to 50 molecules. */
+/** A batch of docking tasks: one receptor, box and settings for up to 50 molecules. */
 export interface DockingBatchTable {
   id: string;
   user_id: string;
@@ -332,7 +332,7 @@ export interface MoleculeTable {
   structure_id: number | null;
 }
 
-/** A structure read from a document's drawing (issue 28 §1, migration 0027). */
+/** A structure read from a document's drawing (migration 0027). */
 export interface DocStructureTable {
   id: Generated<number>;
   doc_id: string;
@@ -410,7 +410,7 @@ export interface DocActivityTable {
 }
 
 /** The whole database as Kysely sees it. */
-/** An MCP server added by an administrator (issue 15 §6). */
+/** An MCP server added by an administrator. */
 export interface McpServerTable {
   id: string;
   /** Short machine name, part of its tools' names (`mcp__<name>__<tool>`). */

@@ -1,4 +1,4 @@
-// Batch docking (issue 30 §6): reading the molecules of a batch (a list, a SMILES file or an SDF),
+// Batch docking: reading the molecules of a batch (a list, a SMILES file or an SDF),
 // the ranked table of its tasks, and its CSV and SDF exports.
 import fsp from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// The poses' chemistry (issue 30) in Debian's Python: `dock_poses.py` gives each pose of Vina's
+// The poses' chemistry in Debian's Python: `dock_poses.py` gives each pose of Vina's
 // PDBQT the submitted molecule's bond orders, charges and hydrogens (RDKit), writes the SDF, checks
 // each pose (PoseBusters-style) and lists its interactions with the receptor (PLIP). One process per
 // docking: ~0.3 s to start RDKit and PLIP, then ~0.1 s a pose.

@@ -1,4 +1,5 @@
 import { DOCKING_LIMITS, type DockingBox } from '../../contract/docking';
+import { DomainError } from '../errors';
 import { pdbLigands, type PdbLigand } from '../molecules/pdb-ligands';
 
 /** A heavy (non-hydrogen) atom with its element (upper case) and position. */
@@ -9,13 +10,10 @@ export interface Atom3d {
   z: number;
 }
 
-/** A request a user can correct: the message is shown as is (Chinese). */
-export class DockingInputError extends Error {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
+/** A request a user can correct: the message is shown as is (Chinese); errors.ts makes it a 400. */
+export class DockingInputError extends DomainError {
+  constructor(message: string, field?: string) {
+    super('invalid_docking_input', message, field);
     this.name = 'DockingInputError';
   }
 }

@@ -22,7 +22,7 @@ import { declaredAtoms } from '../chem/atom-count';
 import type { Config } from '../config';
 import { now, type Db } from '../db/database';
 import type { TaskTable } from '../db/schema';
-import { AppError, conflict, notFound } from '../errors';
+import { DomainError } from '../errors';
 import { jobQueue } from '../jobs/queue';
 import { jobRunner } from '../jobs/runner';
 import type { Viewer } from '../access/access';
@@ -83,10 +83,10 @@ export interface TaskServiceOptions {
 }
 
 /** Docking or the tools are not usable on this server (programs missing). */
-export const dockingUnavailable = () => new AppError(503, 'docking_unavailable', `对接不可用：${DOCKING_INSTALL_HINT}`);
+export const dockingUnavailable = () => new DomainError('docking_unavailable', `对接不可用：${DOCKING_INSTALL_HINT}`);
 
 /**
- * Docking as durable jobs (issue 13 §1): a task row per request (owner, state, progress, result)
+ * Docking as durable jobs: a task row per request (owner, state, progress, result)
  * whose work is a `jobs` row run here by one runner; Open Babel prepares the ligand and receptor,
  * Vina docks, and the poses are kept as PDBQT and SDF files in the data folder.
  */
@@ -143,7 +143,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   /** The caller's own task, else 404 (someone else's is not revealed). */
   async function ownRow(viewer: Viewer, id: string): Promise<TaskRow> {
     const row = await db.selectFrom('tasks').selectAll().where('id', '=', id).where('user_id', '=', viewer.userId).executeTakeFirst();
-    if (!row) throw notFound('任务不存在');
+    if (!row) throw new DomainError('not_found', '任务不存在');
     return row;
   }
 
@@ -199,18 +199,17 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     const keep = config.CSAI_DOCKING_MAX_TASKS_PER_USER;
     const have = Number(kept?.n ?? 0);
     if (have >= keep) {
-      throw new AppError(403, 'task_quota', `你保存的对接任务已达上限（${keep} 个），请先删除不再需要的任务（结束超过 ${ttlText} 的任务会自动删除）后再提交`);
+      throw new DomainError('task_quota', `你保存的对接任务已达上限（${keep} 个），请先删除不再需要的任务（结束超过 ${ttlText} 的任务会自动删除）后再提交`);
     }
     if (have + adding > keep) {
-      throw new AppError(
-        403,
+      throw new DomainError(
         'task_quota',
         `这一批有 ${adding} 个分子，每个分子是一个对接任务；你已保存 ${have} 个任务，上限 ${keep} 个，最多还能提交 ${keep - have} 个。请先删除不再需要的任务（结束超过 ${ttlText} 的任务会自动删除），或减少这一批的分子`,
       );
     }
     const limit = config.CSAI_DOCKING_MAX_ACTIVE_PER_USER;
     if (active.n >= limit) {
-      throw new AppError(429, 'too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
+      throw new DomainError('too_many_tasks', `你已有 ${limit} 个对接任务在排队或运行，已达上限。请等其完成，或取消其中一个后再提交`);
     }
   }
 
@@ -240,7 +239,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   }
 
   /**
-   * Checks a task's set-up (issue 30): redocks the structure's own co-crystal ligand (the box's
+   * Checks a task's set-up: redocks the structure's own co-crystal ligand (the box's
    * reference ligand, or `referenceLigand`) into the same receptor with the same box, exhaustiveness,
    * seed and budget; its result's RMSD to the crystal pose tells whether the set-up reproduces it.
    */
@@ -345,13 +344,13 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   }
 
   /**
-   * A batch (issue 30 §6): up to 50 molecules docked into one receptor and box with one set of
+   * A batch: up to 50 molecules docked into one receptor and box with one set of
    * settings, each as a task of its own. Every molecule is checked first; one that cannot be docked
    * refuses the whole batch with a message per molecule, and nothing is written. The batch's row,
    * its tasks and their jobs are written in one transaction.
    */
   /**
-   * The molecules of a molecule-search result (issue 30 §6), by their ids or by running the search
+   * The molecules of a molecule-search result, by their ids or by running the search
    * again, as a batch's list: only molecules of documents the viewer may read; a salt or mixture is
    * docked as its standardised parent. Unknown and unreadable ids are refused alike (nothing revealed).
    */
@@ -485,7 +484,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   /** The caller's own batch, else 404. */
   async function ownBatch(viewer: Viewer, id: string) {
     const row = await db.selectFrom('docking_batches').selectAll().where('id', '=', id).where('user_id', '=', viewer.userId).executeTakeFirst();
-    if (!row) throw notFound('批次不存在');
+    if (!row) throw new DomainError('not_found', '批次不存在');
     return row;
   }
 
@@ -526,7 +525,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   async function cancelBatch(viewer: Viewer, id: string): Promise<DockingBatch> {
     await ownBatch(viewer, id);
     const open = await db.selectFrom('tasks').select(['id', 'job_id']).where('batch_id', '=', id).where('user_id', '=', viewer.userId).where('state', 'in', ['queued', 'running']).execute();
-    if (open.length === 0) throw conflict('批次中的任务都已结束，无法取消', 'task_finished');
+    if (open.length === 0) throw new DomainError('task_finished', '批次中的任务都已结束，无法取消');
     const t = now();
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('tasks').set({ state: 'cancelled', message: '已取消', finished_at: t, updated_at: t }).where('batch_id', '=', id).where('state', 'in', ['queued', 'running']).execute();
@@ -541,7 +540,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   async function removeBatch(viewer: Viewer, id: string): Promise<{ deleted: number }> {
     await ownBatch(viewer, id);
     const tasks = await db.selectFrom('tasks').select(['id', 'state']).where('batch_id', '=', id).execute();
-    if (tasks.some((t) => t.state === 'queued' || t.state === 'running')) throw conflict('批次中还有任务在排队或运行，请先全部取消再删除', 'task_running');
+    if (tasks.some((t) => t.state === 'queued' || t.state === 'running')) throw new DomainError('task_running', '批次中还有任务在排队或运行，请先全部取消再删除');
     for (const t of tasks) await removeTask(t.id);
     await db.deleteFrom('docking_batches').where('id', '=', id).execute();
     await fsp.rm(batchDirOf(id), { recursive: true, force: true });
@@ -552,7 +551,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
   async function batchFile(viewer: Viewer, id: string, format: 'csv' | 'sdf'): Promise<{ text: string; name: string; mime: string }> {
     const batch = await getBatch(viewer, id);
     if (format === 'csv') return { text: batchCsv(batch.entries), name: `docking-batch-${id}.csv`, mime: 'text/csv; charset=utf-8' };
-    if (!batch.entries.some((e) => e.rank !== null)) throw conflict('批次中还没有完成对接的分子，还没有可下载的构象', 'task_not_done');
+    if (!batch.entries.some((e) => e.rank !== null)) throw new DomainError('task_not_done', '批次中还没有完成对接的分子，还没有可下载的构象');
     return { text: await batchSdf(batch.entries, (taskId) => path.join(dirOf(taskId), FILES.sdf)), name: `docking-batch-${id}.sdf`, mime: 'chemical/x-mdl-sdfile' };
   }
 
@@ -719,7 +718,7 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     /** Deletes one of the caller's ended tasks with its files (an open one is cancelled first). */
     async remove(viewer: Viewer, id: string): Promise<{ deleted: number }> {
       const row = await ownRow(viewer, id);
-      if (row.state === 'queued' || row.state === 'running') throw conflict('任务还在排队或运行，请先取消再删除', 'task_running');
+      if (row.state === 'queued' || row.state === 'running') throw new DomainError('task_running', '任务还在排队或运行，请先取消再删除');
       await removeTask(id);
       return { deleted: 1 };
     },
@@ -742,9 +741,9 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     get: async (viewer: Viewer, id: string) => toTask(await ownRow(viewer, id)),
     async cancel(viewer: Viewer, id: string): Promise<DockingTask> {
       const row = await ownRow(viewer, id);
-      if (row.state !== 'queued' && row.state !== 'running') throw conflict('任务已经结束，无法取消', 'task_finished');
+      if (row.state !== 'queued' && row.state !== 'running') throw new DomainError('task_finished', '任务已经结束，无法取消');
       // Only while still open: a task that finished meanwhile is not turned into a cancelled one.
-      if (!(await updateOpen(id, { state: 'cancelled', message: '已取消', finished_at: now() }))) throw conflict('任务已经结束，无法取消', 'task_finished');
+      if (!(await updateOpen(id, { state: 'cancelled', message: '已取消', finished_at: now() }))) throw new DomainError('task_finished', '任务已经结束，无法取消');
       if (row.job_id !== null) await db.updateTable('jobs').set({ state: 'failed', error: 'cancelled', updated_at: now() }).where('id', '=', row.job_id).where('state', '=', 'queued').execute();
       running.get(id)?.abort('cancelled');
       return toTask(await ownRow(viewer, id));
@@ -753,13 +752,13 @@ export function startTaskService({ config, db, log, files, chem }: TaskServiceOp
     async file(viewer: Viewer, id: string, format: 'sdf' | 'pdbqt' | 'receptor' | 'complex', pose = 1): Promise<{ path: string; name: string; mime: string }> {
       const row = await ownRow(viewer, id);
       const name = format === 'sdf' ? FILES.sdf : format === 'pdbqt' ? FILES.poses : format === 'complex' ? complexFile(pose) : FILES.receptorPdb;
-      if (format !== 'receptor' && row.state !== 'done') throw conflict('任务尚未完成，还没有可下载的结果', 'task_not_done');
+      if (format !== 'receptor' && row.state !== 'done') throw new DomainError('task_not_done', '任务尚未完成，还没有可下载的结果');
       const file = path.join(dirOf(id), name);
       if (format === 'complex' && !fs.existsSync(file)) {
         const poses = row.result ? dockingResult.parse(JSON.parse(row.result)).poses.length : 0;
-        throw notFound(pose > poses ? `该任务只有 ${poses} 个构象，没有构象 ${pose}` : '该任务完成于相互作用分析之前，没有复合物文件');
+        throw new DomainError('not_found', pose > poses ? `该任务只有 ${poses} 个构象，没有构象 ${pose}` : '该任务完成于相互作用分析之前，没有复合物文件');
       }
-      if (!fs.existsSync(file)) throw notFound('结果文件不存在');
+      if (!fs.existsSync(file)) throw new DomainError('not_found', '结果文件不存在');
       const mime = format === 'sdf' ? 'chemical/x-mdl-sdfile' : format === 'pdbqt' ? 'chemical/x-pdbqt' : 'chemical/x-pdb';
       return { path: file, name: `docking-${id}-${format === 'receptor' ? 'receptor.pdb' : name}`, mime };
     },

@@ -47,7 +47,7 @@ const keyOf = (storageName: string) => `${FILES_PREFIX}${storageName.slice(0, 2)
 const isMissing = (err: unknown) => err instanceof Error && (err.name === 'NotFound' || err.name === 'NoSuchKey' || ('$metadata' in err && (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404));
 
 /**
- * Uploaded files in an S3-compatible bucket (issue 14 §2), under `files/ab/<sha256>`. An upload is
+ * Uploaded files in an S3-compatible bucket, under `files/ab/<sha256>`. An upload is
  * streamed into a temp object (`tmp/…`) as it arrives — a multipart upload, one part (8 MiB) in
  * memory at a time, so a 150 MB file is never held whole — and copied to its content-addressed key
  * by `commit`. A failed upload aborts its multipart upload; `sweep` removes temp objects, stale

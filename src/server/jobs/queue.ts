@@ -53,13 +53,13 @@ export function jobQueue(db: Executor) {
      * never holds up another's first document. Jobs of no document have the payload's `owner`
      * (docking), else share one owner; inside a turn
      * the oldest goes first. With `newOwnersOnly`, only the first job of an owner with none running
-     * (on any node) is taken: the runner's claims beyond its capacity (issue 33).
+     * (on any node) is taken: the runner's claims beyond its capacity.
      */
     async claim(kinds: string[], opts: { newOwnersOnly?: boolean } = {}): Promise<Job | undefined> {
       const t = now();
       const engine = engineOf(db);
       const docId = jsonText(engine, 'jobs.payload', 'docId');
-      // Jobs of no document may name their owner in the payload (docking: issue 30 §6).
+      // Jobs of no document may name their owner in the payload (docking).
       const owner = sql`coalesce(d.owner_id, ${jsonText(engine, 'jobs.payload', 'owner')}, '')`;
       // An owner's turn counts the jobs of theirs already running, then their queued ones oldest first.
       const fair = (limit: number) => sql<number>`(select id from (

@@ -9,7 +9,7 @@ export type JobHandler = (job: Job, ctx: { heartbeat: () => Promise<void>; isFin
  * Runs queued jobs of the given kinds, `concurrency` at a time, in this process. Polls the table
  * (a wake-up after enqueue avoids the wait) and keeps each running job's lease fresh. With
  * `newOwnerExtra`, up to that many more jobs are taken when full, each the first job of an owner
- * with nothing running (the parse pool then shares its processes between owners: issue 33).
+ * with nothing running (the parse pool then shares its processes between owners).
  */
 export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<string, JobHandler>, opts: { concurrency: number; pollMs?: number; newOwnerExtra?: number }) {
   const queue = jobQueue(db);

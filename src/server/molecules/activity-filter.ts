@@ -1,5 +1,5 @@
 /**
- * Links molecules to the activities read from documents (issue 28 §2) and filters molecule search
+ * Links molecules to the activities read from documents and filters molecule search
  * by them.
  *
  * A molecule's compound label is `normaliseLabel` of its name: an SDF record named (or with an ID

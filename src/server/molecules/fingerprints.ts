@@ -36,7 +36,7 @@ interface Row {
 }
 
 /**
- * Every stored molecule's fingerprints and RDKit pickle, in memory in this process (issue 18 §5
+ * Every stored molecule's fingerprints and RDKit pickle, in memory in this process (for
  * speed: similarity over 100,000 molecules is a scan of 25 MB of words, not 100,000 RDKit calls).
  * Kept current from molecule_changes: a search first reads its last seq (one indexed row) and
  * reloads the documents changed since, so several processes on one database agree.

@@ -12,7 +12,7 @@ import type { FileStore } from '../files/file-store';
 import { ligandMolfile, ligandSmiles, pdbLigands, perceptionFailed } from './pdb-ligands';
 
 /**
- * Filling the molecule table (issue 18 §5): a durable job per document, queued when the document is
+ * Filling the molecule table: a durable job per document, queued when the document is
  * parsed or re-indexed (parse-job.ts `onParsed`) and, at start-up, for every parsed document not yet
  * indexed by this version (documents parsed before the table existed). The document's molecules are
  * replaced in one transaction, with a row in molecule_changes so every process's in-memory
@@ -134,7 +134,7 @@ async function candidatesOf(db: Db, files: FileStore, doc: { id: string; type: n
   return found;
 }
 
-/** The structures read from the document's drawings (issue 28): a reader's correction wins over the recognition. */
+/** The structures read from the document's drawings: a reader's correction wins over the recognition. */
 async function figureCandidates(db: Db, docId: string): Promise<Candidate[]> {
   const rows = await db.selectFrom('doc_structures').select(['id', 'page', 'label', 'smiles', 'corrected_smiles']).where('doc_id', '=', docId).orderBy('page').orderBy('id').execute();
   return rows.map((r, i) => ({ source: 'figure' as const, ordinal: i + 1, page: r.page, name: r.label, input: { smiles: r.corrected_smiles ?? r.smiles }, structureId: r.id }));

@@ -24,7 +24,7 @@ export interface MoleculeQuery {
 }
 
 /**
- * Molecule search (issue 18 §5) over the molecules of every document the viewer may read
+ * Molecule search over the molecules of every document the viewer may read
  * (`docReadable`): exact structure by InChIKey (canonical SMILES where InChI has none) in SQL;
  * similarity as a scan of the in-memory Morgan fingerprints; substructure as a pattern-fingerprint
  * screen in memory, then RDKit matching of the candidates in the chemistry workers, closest in size

@@ -169,7 +169,7 @@ export function isAllowListEntry(entry: string): boolean {
  * The address check of a guarded fetch on its own, before any protocol is spoken: the URL's
  * scheme and credentials, then every address its host resolves to. Callers whose client library
  * wraps a fetch's errors in its own (the MCP SDK's SSE transport says "SSE error: …") check first,
- * so a refused address is said as such whatever the transport (issue 33).
+ * so a refused address is said as such whatever the transport.
  */
 export function checkDestination(input: string | URL, isAllowed: (address: string, family: 4 | 6, hostname: string) => boolean): Promise<URL> {
   return new Promise<URL>((resolve, reject) => {

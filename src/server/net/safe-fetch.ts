@@ -122,7 +122,7 @@ function ipv6Groups(address: string): number[] | undefined {
 const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 
 /**
- * The IPv4 address an IPv6 address stands for, in every form a host may route to IPv4 (issue 33):
+ * The IPv4 address an IPv6 address stands for, in every form a host may route to IPv4:
  * IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d (deprecated, some stacks still route it),
  * SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002:AABB:CCDD::/16 and Teredo 2001:0::/32 (its
  * client address stored inverted). `::` and `::1` themselves are handled as IPv6.

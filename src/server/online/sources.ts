@@ -33,7 +33,7 @@ export function onlineSources({ web, literature, patents }: OnlineServices): Onl
 }
 
 /**
- * The online sources of this server (issue 15): web search (§1), literature (§3) and patents (§4),
+ * The online sources of this server: web search (§1), literature (§3) and patents (§4),
  * each present only when configured. Made once in runtime.ts and handed to answering and deep research.
  */
 export interface OnlineSources {

@@ -1,5 +1,5 @@
 /**
- * Backups while the server runs (issue 16 #10); the commands are in src/server/cli/backup.ts.
+ * Backups while the server runs; the commands are in src/server/cli/backup.ts.
  *
  * A backup is a folder `csai-backup-<time>` holding a consistent copy of the database (SQLite's
  * online backup: one snapshot, writers keep going), the stored files its documents refer to, the

@@ -1,6 +1,6 @@
 /**
  * What the owner (and everyone a document is shared with) reads when parsing fails: a plain
- * sentence, never a server path, a command line or a library's message (issue 16 #5). The full
+ * sentence, never a server path, a command line or a library's message. The full
  * error goes to the log.
  */
 export function parseFailureText(err: unknown): string {

@@ -18,6 +18,6 @@
  * 5 — English words are also indexed as their Porter stem (classifying: classifying classifi;
  *     text/segment.ts), which is what a question now asks for.
  *     Also activities (IC50, Ki, Kd, EC50, % inhibition) read from tables and sentences of PDFs and
- *     images into doc_activities (issue 28 §2, parsing/chemistry/activities.ts).
+ *     images into doc_activities (parsing/chemistry/activities.ts).
  */
 export const INDEX_VERSION = 5;

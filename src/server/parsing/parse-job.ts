@@ -43,7 +43,7 @@ export async function startParsing({
   files: FileStore;
   log: FastifyBaseLogger;
   concurrency?: number;
-  /** Read structure drawings after the text, as their own job (issue 28 §1, structure-job.ts); CSAI_STRUCTURE_RECOGNITION. */
+  /** Read structure drawings after the text, as their own job (structure-job.ts); CSAI_STRUCTURE_RECOGNITION. */
   structures?: boolean;
   /** Called after a document's structures are stored (e.g. to index them as molecules); must not throw. */
   onStructures?: (docId: string) => void;
@@ -52,7 +52,7 @@ export async function startParsing({
 }) {
   const queue = jobQueue(db);
   const engine = engineOf(db);
-  // One parse per core, at most two (issue 17: two documents at once on two cores). A parse is
+  // One parse per core, at most two (two documents at once on two cores). A parse is
   // CPU-bound in its own process; the event loop stays responsive beside it (bench/knowledge.bench.ts
   // pings the server while a 500-page PDF parses).
   const size = concurrency ?? Math.max(1, Math.min(2, os.availableParallelism()));
@@ -205,11 +205,11 @@ export async function startParsing({
   };
 
   // Beyond one parse per process, the first document of an owner with none parsing is taken too:
-  // the pool pauses a running parse at its next page to make room (worker-pool.ts, issue 33), so one
+  // the pool pauses a running parse at its next page to make room (worker-pool.ts), so one
   // user's long documents cannot hold every process while another's small one waits. Paused parses
   // keep their process (and its memory): at most `size` of them.
   const runner = jobRunner(db, log, { [PARSE_JOB]: parse }, { concurrency: size, pollMs: 500, newOwnerExtra: size });
-  // Structure steps (issue 28): one at a time, and one more for another owner; in the pool every
+  // Structure steps: one at a time, and one more for another owner; in the pool every
   // parse goes before them (worker-pool.ts), taking their process at the next page.
   const structureRunner = structures ? jobRunner(db, log, { [STRUCTURE_JOB]: structureJob({ db, files, pool, log, ...(onStructures ? { onStructures } : {}) }) }, { concurrency: 1, pollMs: 1000, newOwnerExtra: 1 }) : undefined;
   // One re-index at a time, so new uploads keep at least one share of the parse processes.

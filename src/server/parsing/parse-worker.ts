@@ -28,7 +28,7 @@ const send = (msg: WorkerMessage) => {
 };
 
 /**
- * Waits, blocking this process, for the pool's token `serial` on the turn pipe (issue 33: the pool
+ * Waits, blocking this process, for the pool's token `serial` on the turn pipe (the pool
  * pauses a parse at a page boundary to let another owner's document run). The parse's state stays
  * in memory meanwhile. Tokens of earlier pauses (asked and resumed before this process saw them)
  * are skipped. The pipe closing means the server is gone.
@@ -76,7 +76,7 @@ process.on('message', (msg: PoolMessage) => {
     }
   };
   const work = (): Promise<ParseResult> => {
-    // The structure step after the text (issue 28 §1: parsing/structure-job.ts).
+    // The structure step after the text (parsing/structure-job.ts).
     if (task.structures) return readStructures(task.kind === 'image' ? 'image' : 'pdf', task.path, task.structures, progress);
     switch (task.kind) {
       // A page document's first passage also carries its title's words (SDF and PDB add their own).

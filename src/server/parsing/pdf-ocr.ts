@@ -12,7 +12,7 @@ const MAX_OCR_PAGES = 100;
 /** Render scale: 2.5 × 72 dpi = 180 dpi, enough for body text at a reasonable cost. */
 const SCALE = 2.5;
 /**
- * Pixels rendered for one page at most (issue 16 #2): an A3 page at 180 dpi is ~12.5 MP. A larger
+ * Pixels rendered for one page at most: an A3 page at 180 dpi is ~12.5 MP. A larger
  * page is rendered at a lower scale; one that would need less than 72 dpi is skipped (its text would
  * be unreadable, and a 5000-pt page at ×2.5 is 156 MP: 16 s and gigabytes for one page).
  */

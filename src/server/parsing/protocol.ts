@@ -12,7 +12,7 @@ export interface ParseTask {
   path: string;
   title: string;
   /**
-   * Read only the structures drawn on a PDF's pages or in an image (issue 28 §1), not the text: the
+   * Read only the structures drawn on a PDF's pages or in an image, not the text: the
    * structure job after the parse (chemistry/stage.ts). The answer is a ParseResult with
    * `structures` and `notes` and nothing else.
    */
@@ -56,7 +56,7 @@ export interface ParseResult {
   pageCount: number | null;
   chunks: ParsedChunk[];
   molecules: ParsedMolecule[];
-  /** Activities read from tables and sentences (issue 28 §2, parsing/chemistry/activities.ts); absent: none. */
+  /** Activities read from tables and sentences (parsing/chemistry/activities.ts); absent: none. */
   activities?: ParsedActivity[];
   /** Extra human notes for progress_texts (e.g. OCR not available). */
   notes: string[];
@@ -64,7 +64,7 @@ export interface ParseResult {
   labelBlocks?: Block[];
   /** The boxes of the lines OCR read, by page (StructureInput.textBoxes), kept for the structure job. */
   textBoxes?: Array<[number, Array<[number, number, number, number]>]>;
-  /** Structures read from the drawings of a PDF or image (issue 28 §1, parsing/chemistry/document.ts). */
+  /** Structures read from the drawings of a PDF or image (parsing/chemistry/document.ts). */
   structures?: ParsedStructure[];
 }
 
@@ -80,7 +80,7 @@ export interface ParsedStructure {
 
 /**
  * Asks the process to stop at its next page boundary (its next progress report) and wait there
- * until the pool writes `serial` (UInt32LE) to the turn pipe, fd TURN_FD (issue 33: fair sharing).
+ * until the pool writes `serial` (UInt32LE) to the turn pipe, fd TURN_FD (fair sharing).
  */
 export interface PauseMessage {
   type: 'pause';

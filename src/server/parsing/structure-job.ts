@@ -11,7 +11,7 @@ import { queueMoleculeIndex } from '../molecules/indexing';
 import { PoolClosedError, type WorkerPool } from './worker-pool';
 
 /**
- * The structure step (issue 28 §1) as its own durable job after the parse: the document is parsed
+ * The structure step as its own durable job after the parse: the document is parsed
  * and searchable by its text as soon as the text is stored, and the structures drawn on its pages
  * are read afterwards in the same parse processes as a background task (worker-pool.ts: any parse
  * takes its process at the next page). A restart puts the job back in the queue (jobs/queue.ts

@@ -64,7 +64,7 @@ export const TURN_MS = 5_000;
  * per document whenever parses outnumbered processes (the spare taken, another spare started, the
  * finished one ended): a start costs seconds of CPU (node, pdf.js, the parsers) against tens of
  * milliseconds for a small PDF, and a backlog after kill -9 cycles parsed at a process start per
- * document (issue 33).
+ * document.
  */
 export const IDLE_EXTRA_MS = 15_000;
 
@@ -79,7 +79,7 @@ interface Slot {
 }
 
 /**
- * When a worker is replaced after a task (issue 16 #2: memory after large jobs). pdf.js caches,
+ * When a worker is replaced after a task (memory after large jobs). pdf.js caches,
  * RDKit's WebAssembly memory (which never shrinks) and OCR page images stay with the process that
  * grew them; ending it gives them back to the system, and the next task starts a fresh one.
  */
@@ -97,7 +97,7 @@ interface Task {
   message: ParseTask;
   /** Whose document: parses are shared fairly between owners. */
   owner: string;
-  /** A background task (the structure step after a document's text, issue 28): runs only where no other waits. */
+  /** A background task (the structure step after a document's text): runs only where no other waits. */
   low: boolean;
   state: 'waiting' | 'running' | 'paused';
   slot: Slot | undefined;
@@ -117,7 +117,7 @@ interface Task {
  * Parsing runs in child processes (startWorker) so pdf.js, RDKit and OCR never block the server's
  * event loop. A worker that dies or overruns the time limit is replaced.
  *
- * Fair sharing (issue 33): the pool may hold more parses than it has running processes (the job
+ * Fair sharing: the pool may hold more parses than it has running processes (the job
  * runner claims one extra parse for an owner with none running). At most `size` run at once; the
  * others are paused at a page boundary in their own process (parse-worker.ts blocks on its turn
  * pipe), which keeps their progress, and resumed in turn. Which run is chosen owner by owner: every
@@ -322,7 +322,7 @@ export function workerPool(size: number, opts: { taskTimeoutMs: number; recycle?
   return {
     /**
      * Parses a file in a parse process; `owner` (whose document it is) decides its share when parses
-     * outnumber processes. With `structures`, only the drawings' structures are read (issue 28: the
+     * outnumber processes. With `structures`, only the drawings' structures are read (the
      * structure job), as a background task: every other parse goes first, taking the task's process
      * at its next page. `signal` ends the task (its process is ended with it; the promise rejects).
      */

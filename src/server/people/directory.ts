@@ -39,7 +39,7 @@ export function directory(db: Executor) {
         .where((eb) =>
           eb.or([
             eb(sql`lower(users.name)`, 'like', sql`${pattern} escape '\\'`),
-            // Only what the result shows (issue 16 #8): the masked address, never the full one.
+            // Only what the result shows: the masked address, never the full one.
             eb(sql`case when users.phone is not null then ${maskedPhoneSql} else ${maskedEmailSql(engineOf(db))} end`, 'like', sql`${pattern} escape '\\'`),
             eb(sql`lower(departments.name)`, 'like', sql`${pattern} escape '\\'`),
           ]),

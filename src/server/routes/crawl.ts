@@ -7,7 +7,7 @@ import { ok, type App, type Services } from './types';
 
 const tags = ['crawl'];
 
-/** Page crawl (issue 15 §2): a page read through the SSRF-safe client and kept in a knowledge base. */
+/** Page crawl: a page read through the SSRF-safe client and kept in a knowledge base. */
 export default async function crawlRoutes(app: App, { db, config, runtime, outbound }: Services) {
   const quota = webQuota(config);
   const { files, kb } = runtime;

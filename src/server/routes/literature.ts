@@ -15,7 +15,7 @@ const tags = ['literature'];
 const MAX_PDF_BYTES = 40 * 1024 * 1024;
 const PDF_TIMEOUT_MS = 60_000;
 
-/** Literature search (issue 15 §3) and adding an open-access PDF to a knowledge base in one click. */
+/** Literature search and adding an open-access PDF to a knowledge base in one click. */
 export default async function literatureRoutes(app: App, { db, config, runtime, outbound }: Services) {
   const quota = webQuota(config);
   const { files, kb } = runtime;

@@ -39,7 +39,7 @@ function mcpServer(tools: ToolRegistry, userId: string, lang: Lang, version: str
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * /mcp (issue 18 §6): the Model Context Protocol over Streamable HTTP, stateless. Needs
+ * /mcp: the Model Context Protocol over Streamable HTTP, stateless. Needs
  * `Authorization: Bearer <API token>`; the tools run with exactly what the token's user may read.
  */
 export default async function mcpRoutes(app: App, { db, runtime, version }: Services) {

@@ -3,7 +3,7 @@ import { errorResponses, ok as okSchema } from '../../contract/envelope';
 import { mcpAuthUpdate, mcpServerInput, mcpServerView } from '../../contract/mcp-servers';
 import { usersRepo } from '../auth/accounts';
 import { AppError, conflict, forbidden, notFound } from '../errors';
-import { McpServerError } from '../tools/mcp/manager';
+import { McpServerError } from '../tools/mcp/spec';
 import type { FastifyRequest } from 'fastify';
 import { ok, type App, type Services } from './types';
 
@@ -26,7 +26,7 @@ function httpError(err: unknown): unknown {
 }
 
 /**
- * /api/v1/mcp_servers (issue 15 §6): administrators list, add (Streamable HTTP or SSE URL) and
+ * /api/v1/mcp_servers: administrators list, add (Streamable HTTP or SSE URL) and
  * remove the MCP servers whose tools the model may call. Changes apply at once, without a restart.
  */
 export default async function mcpServersRoutes(app: App, { db, runtime }: Services) {

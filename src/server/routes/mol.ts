@@ -4,11 +4,9 @@ import { drawSvgBody, drawSvgResult, molKeyQuery, molString, pdbIdQuery, pdbStri
 import { molSearchBody, molSearchResult } from '../../contract/molecules';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { admetCsv, admetSdf } from '../chem/admet/export';
-import { AdmetInputError, admetRows, smilesItems } from '../chem/admet/table';
-import { ChemInputError } from '../chem/engine';
-import { ChemUnavailableError } from '../chem/service';
+import { admetRows, smilesItems } from '../chem/admet/table';
 import { structures } from '../chem/structures';
-import { AppError, badRequest } from '../errors';
+import { badRequest } from '../errors';
 import { contentDisposition } from '../knowledge/names';
 import { nameToSmiles } from '../tools/name-to-smiles';
 import { completeSmiles } from '../tools/names/completion';
@@ -20,11 +18,11 @@ import { ok, type App, type Services } from './types';
 /** Molfiles of up to 1 MB travel as JSON strings; escaping may add a little. */
 const DRAW_BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
 
-/** Turns the chemistry service's errors into the envelope: bad input 400, busy or broken 503. */
-function chemError(err: unknown): never {
-  if (err instanceof ChemInputError) throw badRequest(err.message, err.field, err.code);
-  if (err instanceof AdmetInputError) throw badRequest(err.message, 'smiles', err.code);
-  if (err instanceof ChemUnavailableError) throw new AppError(503, 'chem_unavailable', err.message);
+/**
+ * The name tools refuse input as tools do (ToolInputError, the message the model reads); over HTTP
+ * that is a 400. The chemistry service's own refusals are domain errors the error handler maps.
+ */
+function toolInputError(err: unknown): never {
   if (err instanceof ToolInputError) throw badRequest(err.message);
   throw err;
 }
@@ -55,7 +53,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     await req.requireUser();
     const { smiles, molfile, width, height, highlight } = req.body;
     const input = smiles !== undefined ? { smiles } : { molfile: molfile ?? '' };
-    const d = await chem.depict(input, { width, height, highlight }).catch(chemError);
+    const d = await chem.depict(input, { width, height, highlight });
     return ok({
       svg: d.svg,
       canonical_smiles: d.canonicalSmiles,
@@ -75,7 +73,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     },
   }, async (req) => {
     await req.requireUser();
-    const molecules = await admetRows(chem, smilesItems(req.body.smiles)).catch(chemError);
+    const molecules = await admetRows(chem, smilesItems(req.body.smiles));
     return ok({ molecules, notes: [] });
   });
 
@@ -90,7 +88,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     await req.requireUser();
     const names = req.body.names ?? [];
     const items = smilesItems(req.body.smiles).map((item, i) => ({ ...item, name: names[i] ?? '' }));
-    const rows = await admetRows(chem, items).catch(chemError);
+    const rows = await admetRows(chem, items);
     let body: string;
     let type: string;
     if (req.body.format === 'csv') {
@@ -99,7 +97,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     } else {
       const molfiles: string[] = [];
       // One at a time: a 50-molecule export must not fill the chemistry queue for everyone else.
-      for (const row of rows) molfiles.push(await chem.molfile({ smiles: row.smiles }).catch(chemError));
+      for (const row of rows) molfiles.push(await chem.molfile({ smiles: row.smiles }));
       body = admetSdf(rows, molfiles);
       type = 'chemical/x-mdl-sdfile; charset=utf-8';
     }
@@ -144,7 +142,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     },
   }, async (req) => {
     await req.requireUser();
-    return ok(await nameToSmiles(names, req.body, AbortSignal.timeout(60_000)).catch(chemError));
+    return ok(await nameToSmiles(names, req.body, AbortSignal.timeout(60_000)).catch(toolInputError));
   });
 
   app.post('/smiles_completion', {
@@ -156,7 +154,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     },
   }, async (req) => {
     await req.requireUser();
-    return ok(await completeSmiles(req.body.smiles, chem).catch(chemError));
+    return ok(await completeSmiles(req.body.smiles, chem));
   });
 
   app.post('/search', {
@@ -171,6 +169,6 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
   }, async (req) => {
     const user = await req.requireUser();
     const { query, mode, threshold, top_k, match_parent, activity } = req.body;
-    return ok(await molecules.search(user, { query, mode, threshold, topK: top_k, matchParent: match_parent, activity }).catch(chemError));
+    return ok(await molecules.search(user, { query, mode, threshold, topK: top_k, matchParent: match_parent, activity }));
   });
 }

@@ -14,7 +14,7 @@ export default async function onlineRoutes(app: App, { db, runtime }: Services) 
     schema: { tags: ['tools'], summary: 'Configured online sources (issue 15)', response: { 200: okSchema(onlineStatus), ...errorResponses } },
   }, async (req) => {
     const { online } = runtime;
-    // Issue 32 §2: environment variable names are for administrators; an asker only learns what is missing.
+    // Environment variable names are for administrators; an asker only learns what is missing.
     const auth = await req.auth();
     const admin = auth.kind === 'user' && Boolean((await usersRepo(db).byId(auth.userId))?.is_admin);
     const status: OnlineStatus = {

@@ -1,15 +1,12 @@
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
 import { idParams } from '../../contract/knowledge';
 import { correctStructureBody, docStructure, docStructuresResult, structureParams } from '../../contract/structures';
-import { ChemInputError } from '../chem/engine';
-import { ChemUnavailableError } from '../chem/service';
 import { structureService } from '../chemdocs/service';
-import { AppError, badRequest } from '../errors';
 import { ok, type App, type Services } from './types';
 
 const tags = ['knowledge_base'];
 
-/** Issue 28 §1: the structures read from a document's drawings, and their correction (under /knowledge_base). */
+/** The structures read from a document's drawings, and their correction (under /knowledge_base). */
 export default async function structureRoutes(app: App, { db, runtime }: Services) {
   const structures = structureService(db, runtime.chem);
 
@@ -29,12 +26,6 @@ export default async function structureRoutes(app: App, { db, runtime }: Service
   }, async (req) => {
     const viewer = await req.requireUser();
     const input = req.body.smiles !== undefined ? { smiles: req.body.smiles } : { molfile: req.body.molfile ?? '' };
-    try {
-      return ok(await structures.correct(viewer, req.params.id, req.params.sid, input), '结构已更正');
-    } catch (err) {
-      if (err instanceof ChemInputError) throw badRequest(err.message, err.field, err.code);
-      if (err instanceof ChemUnavailableError) throw new AppError(503, 'chem_unavailable', err.message);
-      throw err;
-    }
+    return ok(await structures.correct(viewer, req.params.id, req.params.sid, input), '结构已更正');
   });
 }

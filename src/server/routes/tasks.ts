@@ -2,19 +2,13 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { batchDownloadQuery, dockingBatch, dockingBatchInput, dockingSubmitInput, dockingTask, setupCheckInput, taskDownloadQuery, taskIdParams } from '../../contract/docking';
 import { errorResponses, failure, ok as okSchema } from '../../contract/envelope';
-import { DockingInputError } from '../docking/structure';
-import { badRequest, forbidden } from '../errors';
+import { forbidden } from '../errors';
 import { contentDisposition } from '../knowledge/names';
 import { ok, type App, type Services } from './types';
 
 const tags = ['tasks'];
 
-const inputError = (err: unknown): never => {
-  if (err instanceof DockingInputError) throw badRequest(err.message, err.field, 'invalid_docking_input');
-  throw err;
-};
-
-/** The caller's background tasks (issue 13 §1): submit a docking job, list, get, cancel, download. Only the owner sees a task. */
+/** The caller's background tasks: submit a docking job, list, get, cancel, download. Only the owner sees a task. */
 export default async function taskRoutes(app: App, { runtime, config }: Services) {
   const { tasks } = runtime;
   const user = async (req: { requireUser(): Promise<{ userId: string }> }) => ({ userId: (await req.requireUser()).userId });
@@ -34,7 +28,7 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
     const viewer = await user(req);
     // SPEC §6: the alternate tool list omits docking; its HTTP door is closed too.
     if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
-    return ok(await tasks.submit(viewer, req.body).catch(inputError));
+    return ok(await tasks.submit(viewer, req.body));
   });
 
   app.post('/docking/batch', {
@@ -48,7 +42,7 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
   }, async (req) => {
     const viewer = await user(req);
     if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
-    return ok(await tasks.submitBatch(viewer, req.body).catch(inputError));
+    return ok(await tasks.submitBatch(viewer, req.body));
   });
 
   app.get('/batches', {
@@ -90,7 +84,7 @@ export default async function taskRoutes(app: App, { runtime, config }: Services
   }, async (req) => {
     const viewer = await user(req);
     if (config.CSAI_TOOLS_RESTRICTED) throw forbidden('本服务器使用受限工具列表（CSAI_TOOLS_RESTRICTED=1），对接任务不可用', 'docking_restricted');
-    return ok(await tasks.checkSetup(viewer, req.params.id, req.body?.reference_ligand).catch(inputError));
+    return ok(await tasks.checkSetup(viewer, req.params.id, req.body?.reference_ligand));
   });
 
   app.get('/:id', {

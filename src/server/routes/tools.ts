@@ -8,7 +8,7 @@ import { ok, type App, type Services } from './types';
 /**
  * GET /api/v1/tools: the SPEC §9 groups from the one registry, in the asker's language. A tool not
  * usable here says why and how to enable it to an administrator; anyone else reads that it is off
- * and to ask their administrator (issue 32 §2: install hints and variable names are not for every user).
+ * and to ask their administrator (install hints and variable names are not for every user).
  */
 export default async function toolsRoutes(app: App, { db, runtime }: Services) {
   app.get('/', {

@@ -118,7 +118,7 @@ const GROUPS: string[][] = [
   ['受体', 'acceptor'],
   ['数据集', 'dataset'],
   ['聚类', '簇', 'cluster'],
-  // Issue 32: general wording written while reading the odd half of bench/data/retrieval-hard.json
+  // General wording written while reading the odd half of bench/data/retrieval-hard.json
   // (the even half is held out for these entries: bench/retrieval.bench.ts reports it).
   ['空白', '间距', '距离', '间隔', '空隙', 'spacing'],
   ['失败', '不成功', '出错', 'fail', 'failure'],

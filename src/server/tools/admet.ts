@@ -99,7 +99,7 @@ export function summarizeAdmet(result: AdmetResult): string {
   ].join('\n');
 }
 
-/** The `admet` tool (issue 18 §2): SwissADME-style properties of 1–50 molecules. */
+/** The `admet` tool: SwissADME-style properties of 1–50 molecules. */
 export const admetTool = defineTool('admet', (services): Tool<AdmetToolInput, AdmetResult> => ({
   input: admetToolInput,
   output: admetResult,

@@ -84,7 +84,7 @@ export const runsPerMinuteMessage = (n: number) => `代码运行过于频繁（�
 export const isRateMessage = (text: string) => text === TOO_MANY_RUNS || text.startsWith('代码运行过于频繁（');
 export const isQuotaMessage = (text: string) => text.startsWith('你保存的代码运行文件已达上限');
 
-/** SPEC §9 code_execution (issue 13 §2): Python in the bubblewrap sandbox; never unconfined. */
+/** SPEC §9 code_execution: Python in the bubblewrap sandbox; never unconfined. */
 export const codeExecutionTool = defineTool('code_execution', (services): Tool<CodeExecutionInput, CodeExecutionResult> => {
   const running = new Map<string, number>();
   /** Start times of each user's runs in the last minute (CSAI_CODE_RUNS_PER_MINUTE; counted on this node). */

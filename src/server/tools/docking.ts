@@ -14,9 +14,8 @@ import {
   type TaskQueryOutput,
 } from '../../contract/docking';
 import { DOCKING_INSTALL_HINT, missingPrograms } from '../docking/programs';
-import { DockingInputError } from '../docking/structure';
 import type { TaskService } from '../docking/tasks';
-import { AppError, DomainError, toAppError } from '../errors';
+import { DomainError, domainStatus } from '../errors';
 import { defineTool, ToolInputError, type Tool, type ToolAvailability } from './types';
 
 const STATE: Record<DockingTask['state'], string> = { queued: '排队中', running: '运行中', done: '已完成', failed: '失败', cancelled: '已取消' };
@@ -28,11 +27,9 @@ function availability(tasks: TaskService | undefined): ToolAvailability {
   return { enabled: true };
 }
 
-/** A user's mistake (or a 4xx of the server) as a message the card shows; anything else stays an internal failure. */
+/** A user's mistake (a refusal that is a 4xx over HTTP) as a message the card shows; anything else stays an internal failure. */
 function asToolError(err: unknown): never {
-  if (err instanceof DockingInputError) throw new ToolInputError(err.message);
-  const refusal = err instanceof DomainError ? toAppError(err) : err;
-  if (refusal instanceof AppError && (refusal.statusCode < 500 || refusal.code === 'docking_unavailable')) throw new ToolInputError(refusal.message);
+  if (err instanceof DomainError && (domainStatus(err.code) < 500 || err.code === 'docking_unavailable')) throw new ToolInputError(err.message);
   throw err;
 }
 

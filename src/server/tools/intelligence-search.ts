@@ -21,7 +21,7 @@ const PASSAGE_CHARS = 600;
 const MODE_NAMES = { exact: '精确结构', substructure: '子结构', similarity: '相似性' } as const;
 
 /**
- * 情报数据库检索 (SPEC §9, issue 18 §5): the organisation's own database — every document the
+ * 情报数据库检索 (SPEC §9): the organisation's own database — every document the
  * user may read (own, shared, public folders), not only the question's — searched by text (the
  * passage retrieval) and by structure (the molecule table: exact, substructure or similarity).
  */
@@ -50,7 +50,7 @@ export const intelligenceSearchTool = defineTool('intelligence_search', ({ db, c
           throw err;
         }
       } else if (input.activity) {
-        // Activities alone (issue 28 §2): every molecule linked to a matching activity.
+        // Activities alone: every molecule linked to a matching activity.
         result = { mode, query: { form: 'mol', text: '', parent: null }, ...(await molecules.linked(ctx.viewer, input.activity, options.topK)), took_ms: 0 };
       } else {
         // A SMILES written in the words: searched when RDKit reads it, else the text search stands alone.

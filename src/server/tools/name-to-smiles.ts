@@ -26,7 +26,7 @@ export async function nameToSmiles(names: NameResolver, input: NameToSmilesInput
   };
 }
 
-/** SPEC §9 name_to_smiles (issue 18 §3). */
+/** SPEC §9 name_to_smiles. */
 export const nameToSmilesTool = defineTool('name_to_smiles', ({ names }): Tool<NameToSmilesInput, NameToSmilesOutput> => {
   const opsin = names.availability();
   return {

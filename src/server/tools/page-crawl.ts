@@ -6,7 +6,7 @@ import { defineTool, ToolInputError, type ToolDefinition } from './types';
 const SUMMARY_CHARS = 8000;
 
 /**
- * 网页抓取 (SPEC §9, issue 15 §2): reads one http(s) page through the SSRF-safe client, honouring
+ * 网页抓取 (SPEC §9): reads one http(s) page through the SSRF-safe client, honouring
  * robots.txt, and gives its readable article as markdown (tables kept; a PDF through the project's
  * PDF parser), citable as `{url, title, site, snippet, fetchedAt}`. `options` are for tests only.
  */

@@ -39,7 +39,7 @@ export function patentSearchDefinition({ chem }: Pick<ToolServices, 'chem'>, sea
   };
 }
 
-/** SPEC §9 patent_search (issue 15 §4): SureChEMBL and PubChem, as configured (the runtime's patent search). */
+/** SPEC §9 patent_search: SureChEMBL and PubChem, as configured (the runtime's patent search). */
 export const patentSearchTool = defineTool('patent_search', (services) => patentSearchDefinition(services, services.online?.patents));
 
 /** The result as text for the model: each patent with its citation number when the answer cites it. */

@@ -23,7 +23,7 @@ export interface ToolAudience {
 }
 
 /**
- * How a listing is written (issue 32 §2): administrators see why a tool is off and how to enable it
+ * How a listing is written: administrators see why a tool is off and how to enable it
  * (install hints, environment variables) and a usable tool's notes; other users see only that it is
  * off and to ask their administrator. In the user's language. Without one: an administrator's, in Chinese.
  */

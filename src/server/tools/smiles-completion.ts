@@ -2,7 +2,7 @@ import { smilesCompletionInput, smilesCompletionOutput, type SmilesCompletionInp
 import { completeSmiles } from './names/completion';
 import { defineTool, type Tool } from './types';
 
-/** SPEC §9 smiles_completion (issue 18 §4). */
+/** SPEC §9 smiles_completion. */
 export const smilesCompletionTool = defineTool('smiles_completion', ({ chem }): Tool<SmilesCompletionInput, SmilesCompletionOutput> => ({
   input: smilesCompletionInput,
   output: smilesCompletionOutput,

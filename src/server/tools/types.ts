@@ -114,7 +114,7 @@ export class ToolInputError extends Error {
 }
 
 /**
- * Tools that come and go while the server runs (MCP servers added by an administrator, issue 15 §6),
+ * Tools that come and go while the server runs (MCP servers added by an administrator),
  * beside the SPEC §9 catalogue. Their names are dynamic (`mcp__<server>__<tool>`), never a `ToolName`.
  */
 export interface ToolSource {

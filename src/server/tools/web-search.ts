@@ -7,7 +7,7 @@ import { defineTool, ToolInputError } from './types';
 const DEFAULT_RESULTS = 8;
 
 /**
- * 联网搜索 (issue 15 §1): the configured web search services (SearXNG, Tavily, Bocha, a custom
+ * 联网搜索: the configured web search services (SearXNG, Tavily, Bocha, a custom
  * endpoint) tried in WEB_SEARCH_ORDER with failover, as the runtime built them. Enabled when at
  * least one is configured.
  */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aboutItem, localReport, parseModelPlan, planHeuristically, readFindings } from '../../../src/server/answering/deep-research';
+import { parseModelPlan, planHeuristically } from '../../../src/server/answering/research-plan';
+import { aboutItem, readFindings } from '../../../src/server/answering/research-read';
+import { localReport } from '../../../src/server/answering/research-report';
 import type { RetrievedPassage } from '../../../src/server/retrieval/knowledge-port';
 
 describe('deep research without a model: the heuristic plan', () => {

@@ -13,7 +13,7 @@ import { signedInUser, startServer, type Client, type TestServer } from '../help
 import { upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents, type SseEvent } from '../answering-helpers';
 
-// Issue 32 §1: the answer without a model keeps what retrieval found. Three real Chinese PDFs
+// The answer without a model keeps what retrieval found. Three real Chinese PDFs
 // (scripts/fetch-test-docs.mjs) uploaded through the API; the questions of the hard set
 // (bench/data/retrieval-hard.json) about them asked with all three chosen, and each answer's
 // citations compared with the server's own search for the question. Before issue 32 the answer

@@ -4,7 +4,7 @@ import { signedInUser, startServer, type Client, type TestServer } from '../help
 import { makePdf, upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents, startFakeLlm } from '../answering-helpers';
 
-// Issue 16 #4: a document title is user text. In a shared or public folder it reaches everyone's
+// A document title is user text. In a shared or public folder it reaches everyone's
 // answers, so it must never become markdown of its own (links, images) in the answer.
 let server: TestServer;
 let client: Client;
@@ -41,7 +41,7 @@ describe('a title written as markdown', () => {
     expect(text).toContain('cyclooxygenase');
     const html = md.render(text);
     expect(html).not.toMatch(/<img|<strong>x<\/strong>|<code>y<\/code>/);
-    // Not even the bare address in it is linked (issue 33): the title is text.
+    // Not even the bare address in it is linked: the title is text.
     expect(html).not.toMatch(/<a /);
     expect(html).toContain(shown(title));
   });
@@ -58,7 +58,7 @@ async function answerHtml(who: Client, title: string, question: string, extra: R
   return md.render(answerText(events));
 }
 
-// Issue 33: `![](http://127.0.0.1:8399/x) name.pdf` still became a link (a bare address is linked by
+// `![](http://127.0.0.1:8399/x) name.pdf` still became a link (a bare address is linked by
 // the answer view), and the model-backed engine passed on whatever the model copied of a title.
 describe('a title holding an address, a domain or an e-mail is text in every engine\'s answer', () => {
   const titles = ['![](http://127.0.0.1:8399/x) name.pdf', 'see evil.example and www.evil.example, mail a@evil.example.pdf'];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { aspirinSdf, makePdf, upload, waitParsed } from '../knowledge-helpers';
 
-// Issue 32 §2: the same file (name and bytes) uploaded twice into question boxes is one document,
+// The same file (name and bytes) uploaded twice into question boxes is one document,
 // not a second copy parsed again; the bytes are stored once in any case (content addresses).
 // Another name, other bytes or another user: a document of its own.
 const QUESTION_FOLDER = 'folder_for_question_channel';

@@ -35,7 +35,7 @@ describe('structures in the question, with no document chosen', () => {
     const { text, status } = await answerOf('CC(=O)OC1=CC=CC=C1C(O)=O 的作用机制是什么？');
     expect(status).toBe('done');
     const lines = text.split('\n');
-    // Issue 32 §2: never "无法直接回答" before an answer: the headline says the structure is RDKit's reading.
+    // Never "无法直接回答" before an answer: the headline says the structure is RDKit's reading.
     expect(lines[0]).toBe(NO_MODEL_STRUCTURES);
     expect(text).not.toContain('无法直接回答');
     expect(text).toContain('**问题中的结构**');

@@ -111,7 +111,7 @@ describe('racing requests', () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => server.client().post('/api/v1/auth/sign-up', { email, password: 'passw0rd-ok', name: '并发' })),
     );
-    // Issue 16 #8: every caller gets the same answer; the owner gets one message, not five.
+    // Every caller gets the same answer; the owner gets one message, not five.
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect((db.prepare('select count(*) as n from users where email = ?').get(email) as { n: number }).n).toBe(1);
     expect(outboxCount(email, 'activate')).toBe(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from '../helpers';
 
-// Issue 32 §2: the interface language chosen in the user menu is remembered per user.
+// The interface language chosen in the user menu is remembered per user.
 let server: TestServer;
 
 beforeAll(async () => {

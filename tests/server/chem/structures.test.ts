@@ -8,7 +8,7 @@ import { createChemService } from '../../../src/server/chem/service';
 import { isPdbCode, looksLikePdb, pdbIdcode, structures } from '../../../src/server/chem/structures';
 import { type Db } from '../../../src/server/db/database';
 import { openTestDatabase } from '../postgres-harness';
-import { AppError } from '../../../src/server/errors';
+import { DomainError, toAppError } from '../../../src/server/errors';
 import { diskFileStore } from '../../../src/server/files/file-store';
 
 const header = (code: string) => `HEADER    ${'OXYGEN TRANSPORT'.padEnd(40)}07-MAR-84   ${code}              `;
@@ -64,7 +64,8 @@ describe('the PDB mirror (policy widened to a loopback stand-in)', () => {
   });
 
   const viewer = { userId: 'nobody-with-documents' };
-  const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e instanceof AppError ? e : undefined));
+  // The service refuses with a domain error; the status is the one the API answers with.
+  const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e instanceof DomainError ? toAppError(e) : undefined));
 
   it('fetches an id the user has no document for, upper-cased into the template', async () => {
     const res = await lookup.pdb(viewer, '4hhb');

@@ -9,7 +9,7 @@ import { answerText, ask, readEvents } from '../answering-helpers';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { KB, upload, waitParsed } from '../knowledge-helpers';
 
-// Issue 28 §2 end to end: a paper (PDF) with a CDK2 activity table and an SDF of its compounds named
+// End to end: a paper (PDF) with a CDK2 activity table and an SDF of its compounds named
 // by label, in one knowledge base. Activities are read at parse time, linked to the SDF records by
 // label, filter molecule search, answer the question with and without a model path's tool, and
 // make the document's SAR table and its CSV / SDF export.

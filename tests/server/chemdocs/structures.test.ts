@@ -9,7 +9,7 @@ import { signedInUser, startServer, type Client, type TestServer } from '../help
 import { KB, upload, waitParsed } from '../knowledge-helpers';
 
 // A paper-like page of RDKit vector drawings (Debian python3-rdkit), printed to PDF by Chromium,
-// parsed by the real server with Debian's osra (issue 28 §1).
+// parsed by the real server with Debian's osra.
 const ASPIRIN = 'CC(=O)Oc1ccccc1C(=O)O';
 const SULFANILAMIDE = 'Nc1ccc(S(N)(=O)=O)cc1';
 const DRAWN = [ASPIRIN, 'CC(C)Cc1ccc(C(C)C(=O)O)cc1', SULFANILAMIDE, 'Cn1cnc2c1c(=O)n(C)c(=O)n2C'];

@@ -16,7 +16,7 @@ import { search, type Passage } from '../../../src/server/retrieval/search';
 import { fileDatabase, hasPostgres } from '../postgres-harness';
 
 // postgres: itself — it compares SQLite with the PostgreSQL it opens itself (postgres-harness.ts fileDatabase).
-// Issue 14 §1: full-text retrieval on PostgreSQL gives the same passages, in the same order and
+// Full-text retrieval on PostgreSQL gives the same passages, in the same order and
 // with the same BM25 scores, as FTS5 on SQLite, over issue 17's evaluation set
 // (bench/data/retrieval-hard.json): every document parsed once and stored in both databases.
 const ROOT = path.resolve(__dirname, '../../..');

@@ -11,7 +11,7 @@ import { freePort } from '../process-helpers';
 import { fromSources } from '../server-process';
 
 // postgres: itself — every test here opens its own PostgreSQL (postgres-harness.ts fileDatabase) or none.
-// Issue 14 §1: DATABASE_URL=postgres://… runs the server on PostgreSQL. What a wrong URL gets at
+// DATABASE_URL=postgres://… runs the server on PostgreSQL. What a wrong URL gets at
 // start-up, and the job queue's claims on PostgreSQL (locks, lease expiry).
 const ROOT = path.resolve(__dirname, '../../..');
 

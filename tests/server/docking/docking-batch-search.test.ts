@@ -7,7 +7,7 @@ import type { DockingBatch, DockingTask } from '../../../src/contract/docking';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
 
-// Batch docking from a molecule search (issue 30 §6): the search's molecules by id, or the search
+// Batch docking from a molecule search: the search's molecules by id, or the search
 // itself, docked into 5DPV; only molecules the user may read; bad requests refused with Chinese 4xx
 // messages and nothing written. The accepted batches are cancelled at once (docking itself is
 // covered by docking-batch.test.ts).

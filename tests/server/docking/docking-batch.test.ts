@@ -8,7 +8,7 @@ import type { DockingBatch, DockingTask } from '../../../src/contract/docking';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
 
-// Batch docking (issue 30 §6) with the real programs (Open Babel, AutoDock Vina, RDKit, PLIP) on
+// Batch docking with the real programs (Open Babel, AutoDock Vina, RDKit, PLIP) on
 // rdkit-data's 5DPV. Exhaustiveness 1 and two poses keep each molecule to seconds.
 
 const PDB = '/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb';

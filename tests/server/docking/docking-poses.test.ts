@@ -9,7 +9,7 @@ import { loadRdkit } from '../../../src/server/chem/rdkit-loader';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
 
-// Issue 30: the downloaded poses are the submitted molecule (bond orders, charges, hydrogens),
+// The downloaded poses are the submitted molecule (bond orders, charges, hydrogens),
 // read back by RDKit (Debian's python3-rdkit and @rdkit/rdkit); each pose's interactions equal what
 // Debian's PLIP command line reports for the same complex; each pose carries its sanity checks.
 // postgres: sqlite-only — its subject is the pose files Vina, RDKit and PLIP write; the task rows are those docking/docking.test.ts covers on PostgreSQL.

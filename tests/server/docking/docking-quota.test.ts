@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from '../helpers';
 import { until } from '../answering-helpers';
 
-// Issue 33: docking tasks and their files cannot pile up without end: a user keeps at most
+// Docking tasks and their files cannot pile up without end: a user keeps at most
 // CSAI_DOCKING_MAX_TASKS_PER_USER, ended ones expire after CSAI_DOCKING_TASK_TTL_DAYS, and the
 // owner deletes one with DELETE /api/v1/tasks/{id}.
 

@@ -6,7 +6,7 @@ import { finishPoses } from '../../../src/server/docking/poses';
 import { runProgram } from '../../../src/server/docking/programs';
 import { receptorPdb } from '../../../src/server/docking/structure';
 
-// Issue 30 §3: the pose checks (PoseBusters idea, RDKit in dock_poses.py) mark a pose that is not
+// The pose checks (PoseBusters idea, RDKit in dock_poses.py) mark a pose that is not
 // physically sensible. Poses are built here from the crystal ligand 5DN of rdkit-data's 5DPV: as is
 // (passes), pushed into the protein, with a ring atom pulled out of its ring's plane, and a chiral
 // amine docked as its mirror image.

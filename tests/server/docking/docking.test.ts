@@ -8,7 +8,7 @@ import { makeAdmin, signedInUser, startServer, type Client, type TestServer } fr
 import { upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents } from '../answering-helpers';
 
-// Docking (issue 13 §1) with the real programs: Debian's Open Babel and AutoDock Vina 1.2.3, on
+// Docking with the real programs: Debian's Open Babel and AutoDock Vina 1.2.3, on
 // rdkit-data's 5DPV (Aurora A kinase with ligands 5DN and SKE). Low exhaustiveness keeps it short.
 
 const PDB = '/usr/share/RDKit/Contrib/CalcLigRMSD/data/5dpv.pdb';
@@ -246,7 +246,7 @@ describe('docking', () => {
 
   it('lists the docking tools disabled with the install line when Vina or Open Babel is missing', async () => {
     type Group = { tools: Array<{ value: string; enabled: boolean; description: string }> };
-    // The install line is for an administrator's eyes (issue 32 §2).
+    // The install line is for an administrator's eyes.
     const admin = await signedInUser(server);
     makeAdmin(server, admin.email);
     const tools = async () => (await admin.client.get<Group[]>('/api/v1/tools')).body.data.flatMap((g) => g.tools);
@@ -274,7 +274,7 @@ describe('docking', () => {
     const result = events.find((e) => e.event === 'tool_result')?.data as { ok: boolean; data: { task: DockingTask }; content: string };
     expect(result.ok, result.content).toBe(true);
     expect(result.data.task.state).toBe('queued');
-    // Issue 32 §2: the text does not claim a state the job will leave, names no tool, and adds no "nothing found".
+    // The text does not claim a state the job will leave, names no tool, and adds no "nothing found".
     const text = answerText(events);
     expect(text).toContain('任务已提交，进度和结果见上方任务卡片');
     expect(text).not.toMatch(/正在排队|task_query|docking_submit|exhaustiveness [0-9]/);

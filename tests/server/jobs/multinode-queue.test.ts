@@ -13,7 +13,7 @@ import { MAX_QUEUED_PER_USER } from '../../../src/server/channels/service';
 const LIMIT = 2;
 
 /**
- * Issue 14 §3, the per-user limits with several nodes: two real server processes over one
+ * The per-user limits with several nodes: two real server processes over one
  * PostgreSQL claim one user's queued answers at the same moments. The limit of answers running at
  * once, the 排队中 notice (once per waiting answer) and the cap of questions waiting hold for both
  * nodes together, as on one.

@@ -13,7 +13,7 @@ import { CHANNEL, LISTENER_NAME } from '../../../src/server/answering/pg-bus';
 const LEASE_MS = 3000;
 
 /**
- * Issue 14 §3: two real server processes on two ports over one PostgreSQL and one data folder,
+ * Two real server processes on two ports over one PostgreSQL and one data folder,
  * as behind a load balancer. A client signs in on one and carries on on the other; answers
  * written by one node stream from the other; limits count across both; a node killed mid-answer
  * leaves nothing running.

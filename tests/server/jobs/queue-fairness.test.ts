@@ -6,7 +6,7 @@ import { now, type Db } from '../../../src/server/db/database';
 import { openTestDatabase } from '../postgres-harness';
 import { jobQueue } from '../../../src/server/jobs/queue';
 
-// Issue 16 #2: one user's backlog of parse jobs must not starve another user's first document.
+// One user's backlog of parse jobs must not starve another user's first document.
 let db: Db;
 beforeAll(async () => {
   db = await openTestDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'csai-queue-')));

@@ -115,7 +115,7 @@ describe('folders', () => {
     const b = await waitParsed(me, broken, 120_000);
     expect(b.parseStatus).toBe(3);
     expect(b.progress_texts.at(-1)).toMatch(/^解析失败：/);
-    // Issue 16 #5: plain words for the owner and readers; no path, command or library message.
+    // Plain words for the owner and readers; no path, command or library message.
     for (const text of b.progress_texts) expect(text).not.toMatch(/\/|\\|Error|Exception|Command|tesseract|pdf\.js|\.mjs|\bat\b/i);
     const res = await me.post<{ all_parsed: boolean; folders: Array<{ total: number; parsed: number; failed: number; parsing: number }> }>(`${KB}/folder/check_folder`, { folder_ids: [f.id] });
     expect(res.body.data).toMatchObject({ all_parsed: true, folders: [{ total: 2, parsed: 1, failed: 1, parsing: 0 }] });

@@ -200,7 +200,7 @@ describe('odd file names', () => {
     "quote'semi;colon%20.pdf",
   ];
   it.each(names)('stores %j safely and downloads it with the original name (bidi controls removed)', async (typed) => {
-    // Issue 16 #6: invisible formatting is stripped, so the name shows what it is.
+    // Invisible formatting is stripped, so the name shows what it is.
     const name = typed.replace(/\u202e/gi, '');
     const res = await upload<NameId>(owner.client, [{ name: typed, data: pdf }]);
     expect(res.status).toBe(200);

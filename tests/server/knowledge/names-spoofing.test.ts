@@ -3,10 +3,10 @@ import { contentDisposition } from '../../../src/server/knowledge/names';
 import { signedInUser, startServer, uniqueEmail, type Client, type TestServer } from '../helpers';
 import { KB, upload } from '../knowledge-helpers';
 
-// Issue 16 #6: names that display differently from what they are (bidi overrides, zero-width
+// Names that display differently from what they are (bidi overrides, zero-width
 // characters) are refused where a person types them and stripped where a file system gives them.
 const SPOOFS = ['\u202efdp.exe', 'a\u200bb', 'x\u2066y\u2069', 'na\ufeffme', 'left\u200fright', 'join\u2060ed',
-  // Issue 33: still accepted before — invisible, or breaking the line where a name is shown.
+  // Still accepted before — invisible, or breaking the line where a name is shown.
   'soft\u00adhyphen', 'line\u2028break', 'para\u2029graph', 'cg\u034fj', '\u115f', 'han\u3164gul', 'half\uffa0width', 'tag\u{e0041}ged', 'braille\u2800blank'];
 
 let server: TestServer;

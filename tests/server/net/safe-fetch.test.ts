@@ -48,7 +48,7 @@ describe('address policy', () => {
     'refuses IPv6 %s',
     (a) => expect(isPublicAddress(a)).toBe(false),
   );
-  // Issue 33: every IPv6 form of a reserved IPv4 address, and the translation prefixes themselves.
+  // Every IPv6 form of a reserved IPv4 address, and the translation prefixes themselves.
   it.each([
     '::127.0.0.1', '::7f00:1', '::a00:1', '::a9fe:a9fe', '0:0:0:0:0:0:127.0.0.1', '::ffff:0:127.0.0.1', '::ffff:169.254.169.254',
     '64:ff9b::127.0.0.1', '64:ff9b::8.8.8.8', '64:ff9b:1::1', '2002:7f00:1::1', '2002:a00:1::1', '2002:808:808::1',

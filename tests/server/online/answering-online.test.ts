@@ -57,7 +57,7 @@ describe('online search in an answer (local engine)', () => {
     ]);
     const text = answerText(events);
     expect(text).toContain('未配置大语言模型，以下内容直接摘自联网搜索结果的摘要');
-    // The site is escaped like a title (issue 33: no link from it); markdown shows it as example.org.
+    // The site is escaped like a title (no link from it); markdown shows it as example.org.
     expect(text).toMatch(/example\\\.org《Aspirin web》：“Aspirin \(web\) inhibits COX-1 & COX-2 irreversibly\.” \[1\]/);
     expect(notices(events)).toEqual([]);
     // The stored answer keeps them (a reload shows the same citations).
@@ -112,7 +112,7 @@ describe('what the client is told before sending', () => {
     const signedIn = await signedInUser(bare);
     const off = signedIn.client;
     const status = await off.get<{ web: boolean; missing: { web?: string } }>('/api/v1/online/status');
-    // Issue 32 §2: an ordinary user is not shown environment variable names.
+    // An ordinary user is not shown environment variable names.
     expect(status.body.data).toEqual({ web: false, literature: false, patents: false, missing: {} });
     expect((await fetch(`${bare.url}/api/v1/online/status`).then((r) => r.text()))).not.toContain('SEARXNG_URL');
     const db = bare.sqlite();

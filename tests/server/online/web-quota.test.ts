@@ -3,7 +3,7 @@ import { signedInUser, startServer, type TestServer } from '../helpers';
 import { KB, openDb } from '../knowledge-helpers';
 import { loopbackAllowed, startSite, testResolver } from './crawl-server';
 
-// Issue 33: pages and papers saved from the web cannot fill the disk: one user keeps at most
+// Pages and papers saved from the web cannot fill the disk: one user keeps at most
 // CSAI_WEB_DOCS_QUOTA_FILES of them (and CSAI_WEB_DOCS_QUOTA_MB); past it a save is refused before
 // anything is fetched, and deleting such a document frees room.
 

@@ -8,7 +8,7 @@ import { signedInUser, startServer, type Client, type TestServer } from '../help
 import { KB, makePdf, upload } from '../knowledge-helpers';
 import { suiteOnPostgres, testDatabaseUrl } from '../postgres-harness';
 
-// Issue 16 #10: `npm run backup` copies a running server's data consistently; `npm run restore`
+// `npm run backup` copies a running server's data consistently; `npm run restore`
 // puts it back; every record and file acknowledged before the backup is there afterwards. On
 // PostgreSQL (CSAI_TEST_DB=postgres / server-postgres) the CLI gets the data folder's database as
 // DATABASE_URL, as the server does, and backs it up with pg_dump.

@@ -5,7 +5,7 @@ import { KB, makePdf, tinyPng, upload, waitParsed } from '../knowledge-helpers';
 import { waitFor } from '../until';
 
 /**
- * The probe's parse bomb (issue 33): 100 pages of 1600 × 1600 pt, each painting one 1 × 1 image
+ * The probe's parse bomb: 100 pages of 1600 × 1600 pt, each painting one 1 × 1 image
  * and no text, so every page is rendered and sent to OCR (~27 KB of PDF, minutes of work).
  */
 async function parseBomb(): Promise<Buffer> {

@@ -7,7 +7,7 @@ import { makePdf } from '../knowledge-helpers';
 
 // postgres: sqlite-only — it checks parse workers' memory and stores nothing (its helpers reach the database module; it opens none).
 
-// Issue 16 #2: memory is given back after a large parse. A parse process keeps what pdf.js, RDKit's
+// Memory is given back after a large parse. A parse process keeps what pdf.js, RDKit's
 // WebAssembly memory and OCR images grew to; the pool ends a worker after a large file or a task
 // that grew the process, and the next task gets a fresh one.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-parse-mem-'));

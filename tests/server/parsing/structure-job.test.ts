@@ -7,7 +7,7 @@ import { waitFor } from '../until';
 import { greyPng } from '../png';
 
 /**
- * The structure step after the text (issue 28 §1, parsing/structure-job.ts): a document is parsed
+ * The structure step after the text (parsing/structure-job.ts): a document is parsed
  * and searchable by its text before its drawings are read; the step says where it is in the
  * document's progress texts, ends with a final line, yields to other users' parses, is bounded on
  * bad input, resumes after a restart, and leaves nothing behind when its document is deleted.

@@ -7,7 +7,7 @@ import { signedInUser, startServer, type TestServer } from '../helpers';
 import { KB, tinyPng, upload, waitParsed } from '../knowledge-helpers';
 
 /**
- * Without Debian's osra (issue 28 §1): the document still parses, and its progress texts (and the
+ * Without Debian's osra: the document still parses, and its progress texts (and the
  * /test page's diagnostics) say what to install. osra is taken away by a PATH whose folder holds
  * every program of /usr/bin but osra (this file's process and the parse processes it starts).
  */

@@ -211,7 +211,7 @@ describe('OpenAPI at /api/docs', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
   });
 
-  // Found by the fuzzing bench (issue 33): with a query string the plugin's redirect pointed at itself.
+  // Found by the fuzzing bench: with a query string the plugin's redirect pointed at itself.
   it('the old address of the page leads to the page, with or without a query string', async () => {
     for (const path of ['/api/docs/static/index.html', '/api/docs/static/index.html?x=1', '/api/docs/static/index.html?a=%zz&b']) {
       const res = await fetch(`${server.url}${path}`, { redirect: 'follow' });
@@ -221,7 +221,7 @@ describe('OpenAPI at /api/docs', () => {
     }
   });
 
-  // Issue 33: the page had no CSP and could be framed by any site.
+  // The page had no CSP and could be framed by any site.
   it('the documentation page has a strict script policy that admits its own scripts, and no other site may frame it', async () => {
     const res = await fetch(`${server.url}/api/docs/`);
     expect(res.status).toBe(200);
@@ -265,7 +265,7 @@ describe('the dev outbox (CSAI_DEV_OUTBOX=1)', () => {
       });
       expect(remote.statusCode).toBe(404);
       expect(remote.json()).toMatchObject({ success: false, code: 'not_found' });
-      // A reverse proxy on the same host: loopback socket, but a forwarding header (issue 16 #9).
+      // A reverse proxy on the same host: loopback socket, but a forwarding header.
       for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via']) {
         const proxied = await outbox.app.inject({ method: 'GET', url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1', headers: { [header]: '203.0.113.9' } });
         expect(proxied.statusCode, header).toBe(404);

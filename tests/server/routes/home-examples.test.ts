@@ -4,7 +4,7 @@ import { hostEn } from '../../../src/host/locales-en';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { answerText, ask, readEvents, startFakeLlm } from '../answering-helpers';
 
-// Issue 32 §2: the home page's examples are questions this server answers. Without a language
+// The home page's examples are questions this server answers. Without a language
 // model they are questions the tools answer (a molecule's ADMET, a name's structure, a structure
 // and a structure search); the ping says which set to offer.
 let server: TestServer;

@@ -82,7 +82,7 @@ describe('the built site', () => {
     }
   });
 
-  // Issue 33: HEAD answered 404 where GET answered 200, and every page closed its connection.
+  // HEAD answered 404 where GET answered 200, and every page closed its connection.
   it('answers HEAD of every page route like GET, without a body, and keeps the connection open', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const request = (method: string, route: string, accept = '*/*') =>

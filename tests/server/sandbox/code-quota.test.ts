@@ -5,7 +5,7 @@ import type { CodeExecutionResult, LooseArtifacts } from '../../../src/contract/
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { ask, readEvents, until } from '../answering-helpers';
 
-// Issue 33: code runs cannot fill the disk. Ten runs of a writer of 20 × 1 MB grew the artifacts
+// Code runs cannot fill the disk. Ten runs of a writer of 20 × 1 MB grew the artifacts
 // folder by 190 MB in 3 s: now a user's kept run files have a quota (size and number), files of runs
 // without a question expire, files kept with a question go with it or its channel, a user may
 // delete their own, and runs per minute are limited beyond the two at once.

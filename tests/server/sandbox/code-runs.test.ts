@@ -8,7 +8,7 @@ import { ask, readEvents } from '../answering-helpers';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-// Issue 13: a 运行 of a Python block of an answer is kept with that answer (the last run of each
+// A 运行 of a Python block of an answer is kept with that answer (the last run of each
 // block), so reopening the channel shows it again; the files a run or an answer's code tool kept
 // belong to the question: whoever may read the question may read them (channels are their owner's
 // only — SPEC has no shared channels), and they go with it.

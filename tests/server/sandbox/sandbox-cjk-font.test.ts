@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeExecutionResult } from '../../../src/contract/code';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 
-// Issue 32 §2: plots from code execution draw Chinese labels with a CJK font from Debian
+// Plots from code execution draw Chinese labels with a CJK font from Debian
 // (fonts-wqy-microhei, scripts/setup.mjs), not as empty boxes. A missing glyph is drawn as the
 // same box whatever the character, so two different characters must give two different pictures,
 // each unlike the box DejaVu Sans alone draws for it.

@@ -5,7 +5,7 @@ import type { CodeExecutionResult } from '../../../src/contract/code';
 import { memoryCap } from '../../../src/server/sandbox/cgroup';
 import { makeAdmin, signedInUser, startServer, type Client, type TestServer } from '../helpers';
 
-// Issue 13 §2: the memory limit is the whole run's, not each process's. With a memory cgroup
+// The memory limit is the whole run's, not each process's. With a memory cgroup
 // (v2, or the v1 memory controller) every process the code starts shares one cap; prlimit alone
 // caps each process's address space, so several processes under it together could use more.
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   server = await startServer({ CSAI_SANDBOX_MEMORY_MB: '256', CSAI_SANDBOX_TIMEOUT_MS: '20000', CSAI_SANDBOX_CPU_SECONDS: '15' });
   const signed = await signedInUser(server);
   alice = signed.client;
-  // An administrator: the tool list shows the memory cap to administrators (issue 32 §2).
+  // An administrator: the tool list shows the memory cap to administrators.
   makeAdmin(server, signed.email);
 });
 

@@ -11,7 +11,7 @@ import { until } from '../until';
 
 // postgres: sqlite-only — its subject is what bubblewrap lets hostile code do; the run rows are those sandbox/code-runs.test.ts covers on PostgreSQL.
 
-// Issue 13 §2: hostile code against the real bubblewrap sandbox through POST /api/v1/code/run.
+// Hostile code against the real bubblewrap sandbox through POST /api/v1/code/run.
 // Every case must end with a clear Chinese message and leave the server answering.
 
 const SDF = '/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf';
@@ -396,7 +396,7 @@ describe('without bubblewrap', () => {
     const off = await startServer({ CSAI_SANDBOX_BWRAP: '/nonexistent/bwrap' });
     try {
       const { client, email } = await signedInUser(off);
-      // How to enable it is for an administrator's eyes (issue 32 §2).
+      // How to enable it is for an administrator's eyes.
       makeAdmin(off, email);
       const tools = await client.get<Array<{ tools: Array<{ value: string; enabled: boolean; description: string }> }>>('/api/v1/tools');
       const entry = tools.body.data.flatMap((g) => g.tools).find((t) => t.value === 'code_execution')!;

@@ -6,7 +6,7 @@ import { routeTable } from '../../../src/server/route-table';
 import { Client, signedInUser, startServer, STACK_FRAME, type TestServer } from '../helpers';
 import { aspirinSdf, KB, makePdf, tinyPng, upload, waitParsed } from '../knowledge-helpers';
 
-// Issue 16: the authorisation matrix, generated from the server's own route table (every route
+// The authorisation matrix, generated from the server's own route table (every route
 // Fastify registered, read through an onRoute hook — src/server/route-table.ts). Each route is
 // called as the owner of a resource, as someone it is shared with (reader), as a stranger, as an
 // administrator (who has no rights over other people's data), with the owner's API token, signed
@@ -180,7 +180,7 @@ const EXPECTED: Record<string, Case> = {
   // Asking in the owner's channel, and with the owner's private document as context.
   'POST /api/v1/channel/init_questions': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/channel/init_questions', body: json({ question: '总结', channel_id: o.channel, docIdList: [o.privateDoc] }) }) },
 
-  // ---------- online research (issue 15): nothing here reaches the network ----------
+  // ---------- online research: nothing here reaches the network ----------
   // Which sources exist (never their addresses): public, like the tool list.
   'GET /api/v1/online/status': { access: 'public', call: () => ({ path: '/api/v1/online/status' }), expect: all('ok') },
   // No literature service is configured here (the server is started with the URLs empty): 503 for everyone signed in.
@@ -197,30 +197,30 @@ const EXPECTED: Record<string, Case> = {
   'DELETE /api/v1/mcp_servers/:id': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix' }), expect: { admin: 404 } },
   'PUT /api/v1/mcp_servers/:id/auth': { access: 'admin', call: () => ({ path: '/api/v1/mcp_servers/matrix/auth', body: json({ auth: null }) }), expect: { admin: 404 } },
 
-  // ---------- code runs (issue 13): the owner's private document mounted, the owner's kept file ----------
+  // ---------- code runs: the owner's private document mounted, the owner's kept file ----------
   // Someone else's document is not mounted: the run is refused (400) with the message an unknown id
   // gets ("不在所附的文档中，或你无权读取"), so the refusal does not tell it exists (tests/server/sandbox/sandbox.test.ts).
   'POST /api/v1/code/run': { access: 'user', of: 'private', call: (o) => ({ path: '/api/v1/code/run', body: json({ code: 'print(1)', doc_ids: [o.privateDoc] }) }), expect: { reader: 400, stranger: 400, admin: 400 } },
   'GET /api/v1/code/artifacts/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/code/artifacts/${o.artifact}` }) },
-  // Issue 33: every caller lists and deletes only their own files of runs without a question.
+  // Every caller lists and deletes only their own files of runs without a question.
   'GET /api/v1/code/artifacts': { access: 'user', call: () => ({ path: '/api/v1/code/artifacts' }) },
   'DELETE /api/v1/code/artifacts': { access: 'user', destructive: true, call: () => ({ path: '/api/v1/code/artifacts' }) },
   'DELETE /api/v1/code/artifacts/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/code/artifacts/${o.artifact}` }) },
 
-  // ---------- docking tasks (issue 13): only their owner sees them ----------
+  // ---------- docking tasks: only their owner sees them ----------
   'GET /api/v1/tasks': { access: 'user', call: () => ({ path: '/api/v1/tasks' }) },
   // Docking against the owner's shared PDB document: a caller who cannot read it gets 404 (the receptor
   // is looked up first); the owner and the reader get as far as the SMILES, which Open Babel cannot
   // read, so it is refused (400) before anything is queued — no docking starts.
   'POST /api/v1/tasks/docking': { access: 'user', of: 'shared-read', call: (o) => ({ path: '/api/v1/tasks/docking', body: json({ smiles: 'C1CC(', receptor: o.sharedPdb }) }), expect: { owner: 400, token: 400, reader: 400 } },
   'GET /api/v1/tasks/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
-  // Issue 33: an ended task is deleted with its files, by its owner only.
+  // An ended task is deleted with its files, by its owner only.
   'DELETE /api/v1/tasks/:id': { access: 'user', of: 'private', destructive: true, call: (o) => ({ path: `/api/v1/tasks/${o.task}` }) },
   // The owner's task has ended: its owner is told so (409); anyone else learns nothing (404).
   'POST /api/v1/tasks/:id/cancel': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/cancel` }), expect: { owner: 409, token: 409 } },
   'POST /api/v1/tasks/:id/check': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/check`, body: json({}) }), expect: { owner: 404, token: 404 } }, // the fixture task's receptor has no document to redock from
   'GET /api/v1/tasks/:id/download': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/${o.task}/download?format=receptor` }) },
-  // Issue 30 §6: batches, as tasks: a reader of the PDB gets as far as the molecules (400), others 404.
+  // Batches, as tasks: a reader of the PDB gets as far as the molecules (400), others 404.
   'POST /api/v1/tasks/docking/batch': { access: 'user', of: 'shared-read', call: (o) => ({ path: '/api/v1/tasks/docking/batch', body: json({ ligands: [{ smiles: 'C1CC(' }], receptor: o.sharedPdb }) }), expect: { owner: 400, token: 400, reader: 400 } },
   'GET /api/v1/tasks/batches': { access: 'user', call: () => ({ path: '/api/v1/tasks/batches' }) },
   'GET /api/v1/tasks/batches/:id': { access: 'user', of: 'private', call: (o) => ({ path: `/api/v1/tasks/batches/${o.batch}` }) },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, signUp, startServer, type TestServer } from '../helpers';
 
-// Issue 16: CSRF over every state-changing route, generated from the server's own route table (its
+// CSRF over every state-changing route, generated from the server's own route table (its
 // OpenAPI description), so a route added later is covered without anyone listing it. Each forged
 // request is refused with 403 csrf_failed before it can change anything.
 let server: TestServer;

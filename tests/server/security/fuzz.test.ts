@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { suiteOnPostgres } from '../postgres-harness';
 
-// Issue 16 #3: bad input of every kind, at every route the server has (read from its OpenAPI
+// Bad input of every kind, at every route the server has (read from its OpenAPI
 // description, so a new route is fuzzed without anyone listing it), never gets a 5xx or a stack trace.
 let server: TestServer;
 let client: Client;

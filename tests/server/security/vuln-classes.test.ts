@@ -9,7 +9,7 @@ import { Client, signedInUser, startServer, type TestServer } from '../helpers';
 import { KB } from '../knowledge-helpers';
 import { suiteOnPostgres, testDatabaseUrl } from '../postgres-harness';
 
-// Issue 16: the vulnerability classes of tests/security/README.md that no other suite proves.
+// The vulnerability classes of tests/security/README.md that no other suite proves.
 let server: TestServer;
 let client: Client;
 

@@ -4,7 +4,7 @@ import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
 import { fakeCsai, installFakes, ok, type Route } from './fake-csai';
 
-// Issue 15 §1 / issue 32 §2: the 联网搜索 toggle says in one short line, before sending, what the
+// The 联网搜索 toggle says in one short line, before sending, what the
 // chosen search type would miss; environment variable names are for administrators (/test), never here.
 const WEB_SETUP = '未配置网页搜索服务：请设置 SEARXNG_URL（自建 SearXNG）、TAVILY_API_KEY、BOCHA_API_KEY 或 WEB_SEARCH_CUSTOM_URL 中的至少一个，并重启服务。';
 const PATENT_SETUP = '未配置专利检索服务（SureChEMBL 或 PubChem 专利）：请按 README“联网搜索”一节设置专利检索的环境变量，并重启服务。';

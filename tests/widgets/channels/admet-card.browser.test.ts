@@ -111,7 +111,7 @@ describe('the ADMET tool card', () => {
     expect(value('wlogp')).to.equal('1.31');
     expect(value('lipinski')).to.equal('符合');
     expect(value('muegge')).to.equal('1 项违规：MW<200');
-    // Issue 32 §2: the alert's Chinese description, its original name beside it.
+    // The alert's Chinese description, its original name beside it.
     expect(value('brenk')).to.equal('酚酯（phenol_ester）');
     expect(value('pains')).to.equal('无');
     expect(value('esol_class')).to.equal('易溶');

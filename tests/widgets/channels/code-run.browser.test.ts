@@ -1,4 +1,4 @@
-// Issue 13 §2: the code_execution card of an answer and the 运行 button of its Python blocks
+// The code_execution card of an answer and the 运行 button of its Python blocks
 // (POST /code/run), against the fake server: status, stdout/stderr, pictures fetched with the
 // element's credentials, and a refused run's Chinese message.
 import '../../../src/widgets/channels/channels.element';

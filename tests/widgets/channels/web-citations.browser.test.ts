@@ -3,7 +3,7 @@ import { statusStore } from '../../../src/core/status-store';
 import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
 import { fakeCsai, installFakes, ok } from '../ask/fake-csai';
 
-// Issue 15 §1: online results cited like document passages, shown with the site's name, opening the page in a new tab.
+// Online results cited like document passages, shown with the site's name, opening the page in a new tab.
 const channel = { id: 'c1', name: '阿司匹林', question_count: 1, created_at: '', updated_at: '' };
 const question = {
   question_id: 'q1', channel_id: 'c1', question: '阿司匹林的作用机制？', status: 'done', answer: '文档说 [1]，网页说 [2]。', thinking: '', steps: [],

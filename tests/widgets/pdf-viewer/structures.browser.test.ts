@@ -1,4 +1,4 @@
-// <csai-pdf-viewer> with the structures recognised in a document's drawings (issue 28 §1): boxes
+// <csai-pdf-viewer> with the structures recognised in a document's drawings: boxes
 // on their pages where the viewport transform puts them, the toolbar toggle, the review panel
 // (drawing crop, molecule, label, confidence, method) and the correction's PUT, with the server's
 // Chinese message for a structure it refuses. A real PDF (Debian's fduthesis), the CSAI API faked.

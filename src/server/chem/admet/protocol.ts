@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADMET_SOURCES, admetMolecule } from '../../../contract/admet';
+import { CHEM_ERROR_CODES } from '../engine';
 
 /** One molecule sent to the worker: a SMILES or a molfile, and how the user named it. */
 export const admetItem = z.object({
@@ -14,7 +15,7 @@ export type AdmetItem = z.infer<typeof admetItem>;
 /** A computed row, or why this one molecule could not be computed (a ChemInputError's code and message). */
 export const admetOutcome = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), row: admetMolecule }),
-  z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
+  z.object({ ok: z.literal(false), code: z.enum(CHEM_ERROR_CODES), message: z.string() }),
 ]);
 export type AdmetOutcome = z.infer<typeof admetOutcome>;
 

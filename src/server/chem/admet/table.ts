@@ -1,16 +1,21 @@
 import { ADMET_LIMITS, type AdmetMolecule } from '../../../contract/admet';
 import type { ChemService } from '../service';
+import { DomainError } from '../../errors';
+import type { ChemErrorCode } from '../engine';
 import type { AdmetItem } from './protocol';
 
+/** Why an ADMET request is refused: no molecule, too many, or a molecule's chemistry code. */
+type AdmetErrorCode = ChemErrorCode | 'empty' | 'too_many';
+
 /** A molecule of the request the user must fix; the message is Chinese and names the molecule. */
-export class AdmetInputError extends Error {
+export class AdmetInputError extends DomainError {
   constructor(
     message: string,
-    readonly code = 'invalid_smiles',
+    code: AdmetErrorCode = 'invalid_smiles',
     /** The position of the refused molecule in the request, when one molecule is at fault. */
     readonly index?: number,
   ) {
-    super(message);
+    super(code, message, 'smiles');
     this.name = 'AdmetInputError';
   }
 }

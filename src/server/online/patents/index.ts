@@ -80,7 +80,7 @@ export function patentOnlineHit(hit: PatentHit): OnlineHit {
 }
 
 /**
- * The patent search as the 专利 search type's text search (issue 15 §1 routing). A source that
+ * The patent search as the 专利 search type's text search. A source that
  * fails is skipped; when every source fails, a ServiceError naming each.
  */
 export function patentsOnline(patents: PatentSearch): OnlineSearch {

@@ -276,7 +276,7 @@ export function draftRepairs(input: string): Draft[] {
 }
 
 /**
- * SMILES completion (issue 18 §4): a valid SMILES comes back canonical with its InChIKey; a partial
+ * SMILES completion: a valid SMILES comes back canonical with its InChIKey; a partial
  * or malformed one gets up to five valid molecules, each with the changes made. Every candidate is
  * checked by RDKit; none is invented beyond the listed repairs.
  */

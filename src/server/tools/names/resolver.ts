@@ -70,7 +70,7 @@ const pugProperties = z.object({
 });
 
 /**
- * Name → structure (SPEC §9 name_to_smiles; issue 18 §3), in this order: OPSIN (systematic and CAS
+ * Name → structure (SPEC §9 name_to_smiles), in this order: OPSIN (systematic and CAS
  * index names), the bundled dictionary (trade, trivial and Chinese names), a configured model's
  * systematic name confirmed by OPSIN, a configured PubChem-compatible service. Every answer is
  * canonicalised by RDKit with its InChIKey; a name none of them knows is null, never a guess.

@@ -7,7 +7,7 @@ import { signedInUser, startServer, type Client, type TestServer } from '../../h
 import { startMcpHttpServer } from '../../mcp-test-server';
 import { testTools } from '../../tool-stand-ins';
 
-// MCP servers that require authentication (issue 15 §6): a Bearer token or a header of the
+// MCP servers that require authentication: a Bearer token or a header of the
 // administrator's choosing, sent on every Streamable HTTP / SSE request, stored encrypted and
 // shown only masked. The remote servers are real SDK servers that answer 401 without the header.
 

@@ -109,7 +109,7 @@ describe('the MCP servers admin API', () => {
     ['the configuration file’s name', { name: 'local', transport: 'http', url: 'http://127.0.0.1:1/mcp' }, 409, '已有名为“local”的 MCP 服务器，请换一个名称'],
     ['an unreachable server', { name: 'gone', transport: 'http', url: 'http://127.0.0.1:1/mcp' }, 400, '无法连接 MCP 服务器：连接被拒绝（服务器未运行或端口错误）'],
     ['an intranet host not in the allow-list', { name: 'intranet', transport: 'http', url: 'http://127.0.0.2:9/mcp' }, 400, 'CSAI_MCP_ALLOWED_HOSTS'],
-    // Issue 33: the same address check for SSE, and for IPv6 forms of a loopback address.
+    // The same address check for SSE, and for IPv6 forms of a loopback address.
     ['an intranet host over SSE', { name: 'intranet', transport: 'sse', url: 'http://127.0.0.2:9/sse' }, 400, '无法连接 MCP 服务器：拒绝访问内网或保留地址：127.0.0.2（内网的 MCP 服务器须由运维在 CSAI_MCP_ALLOWED_HOSTS 中列出）'],
     ['an IPv4-compatible loopback', { name: 'intranet', transport: 'http', url: 'http://[::127.0.0.1]:9/mcp' }, 400, '无法连接 MCP 服务器：拒绝访问内网或保留地址：::7f00:1'],
     ['an IPv4-compatible loopback over SSE', { name: 'intranet', transport: 'sse', url: 'http://[::127.0.0.1]:9/sse' }, 400, '无法连接 MCP 服务器：拒绝访问内网或保留地址：::7f00:1'],
