@@ -417,7 +417,7 @@ export function readVectorPage(rdkit: MainModule, graphics: Graphics, texts: Tex
   // The scale of the drawings: the median of the longer strokes, line joins left out (one drawing
   // alone on a page, benzene, has more joins at its corners than bonds).
   const longish = segs.map(len).filter((l) => l > 2);
-  const scale = median(longish.filter((l) => l >= JOIN_SHARE * weightedMedian(longish)));
+  const scale = weightedMedian(longish);
   if (!(scale > 0)) return [];
   const items: Item[] = [
     ...segs.map((seg) => ({ kind: 'seg' as const, seg, box: boxOf([seg.a, seg.b]) })),
@@ -760,7 +760,7 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
         best = i;
       }
     }
-    if (best >= 0 && bestD <= Math.max(0.3 * bondLen, 0.6 * (labels[best]!.box[3] - labels[best]!.box[1]))) return best;
+    if (best >= 0 && bestD <= Math.max(0.4 * bondLen, 0.6 * (labels[best]!.box[3] - labels[best]!.box[1]))) return best;
     const reach = loose ? 0.3 * bondLen : tol;
     let near = -1;
     let nearD = Infinity;
