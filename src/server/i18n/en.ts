@@ -108,7 +108,7 @@ export const messages: Record<string, string> = {
   正在识别图中的结构式: 'Reading the chemical structures in the image',
   结构式识别完成: 'Chemical structures read',
   '结构式识别多次中断，已停止': 'Reading the chemical structures was interrupted too often and has stopped',
-  '服务器未安装 osra（Debian 软件包 osra），未识别图中的化学结构': 'osra is not installed on the server (Debian package osra); the chemical structures in the drawings were not read',
+  '服务器未安装 osra（Debian 软件包 osra），未识别图片和扫描页中的化学结构': 'osra is not installed on the server (Debian package osra); the chemical structures in pictures and scanned pages were not read',
 };
 
 /** Texts with values ({{name}}), in both languages; the Chinese is what the code wrote before. */

@@ -11,7 +11,7 @@ import { KB, tinyPng, upload, waitParsed } from '../knowledge-helpers';
  * /test page's diagnostics) say what to install. osra is taken away by a PATH whose folder holds
  * every program of /usr/bin but osra (this file's process and the parse processes it starts).
  */
-const MISSING = '服务器未安装 osra（Debian 软件包 osra），未识别图中的化学结构';
+const MISSING = '服务器未安装 osra（Debian 软件包 osra），未识别图片和扫描页中的化学结构';
 let server: TestServer;
 const savedPath = process.env.PATH;
 
@@ -51,7 +51,7 @@ describe('structure reading without osra', () => {
     // In English for a reader who chose English.
     expect((await client.request('PUT', '/api/v1/auth/me/language', { body: { language: 'en' } })).status).toBe(200);
     const en = (await client.get<{ progress_texts: string[] }>(`${KB}/doc/${docId}`)).body.data.progress_texts;
-    expect(en.slice(-2)).toEqual(['osra is not installed on the server (Debian package osra); the chemical structures in the drawings were not read', 'Chemical structures read']);
+    expect(en.slice(-2)).toEqual(['osra is not installed on the server (Debian package osra); the chemical structures in pictures and scanned pages were not read', 'Chemical structures read']);
     // The /test page's diagnostics: no osra version.
     const diag = await client.get<{ structure_recognition: { osra: string | null } }>('/api/v1/diagnostics');
     expect(diag.status).toBe(200);

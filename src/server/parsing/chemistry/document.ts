@@ -68,7 +68,9 @@ function notesOf(found: number, timedOut: number[], unread: number[], tooLarge: 
  * bounded per page and per document; pages left unread are named in the notes.
  */
 export async function pdfStructures(file: string, progress: Progress, limits: Limits = {}): Promise<{ structures: ParsedStructure[]; notes: string[] }> {
-  if ((await osraVersion()) === null) return { structures: [], notes: [OSRA_MISSING] };
+  // Without osra, drawings are still read from the pages' drawing operators (vector.ts); pictures and scans are not.
+  const osra = (await osraVersion()) !== null;
+  let osraMissing = false;
   let createCanvas: typeof import('@napi-rs/canvas').createCanvas;
   try {
     ({ createCanvas } = await import('@napi-rs/canvas'));
@@ -105,7 +107,10 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
       try {
         const ops = await page.getOperatorList();
         const paths = ops.fnArray.filter((op) => op === OPS.constructPath).length;
-        if (paths < MIN_PATHS && !ops.fnArray.some((op) => IMAGE_OPS.has(op))) continue;
+        const images = ops.fnArray.some((op) => IMAGE_OPS.has(op));
+        if (paths < MIN_PATHS && !images) continue;
+        // A picture may hold a drawing that only OSRA reads.
+        if (images && !osra) osraMissing = true;
         const size = page.getViewport({ scale: 1 });
         const dpi = Math.min(DPI, Math.floor(72 * Math.sqrt(MAX_PAGE_PIXELS / Math.max(1, size.width * size.height))));
         if (dpi < MIN_DPI) {
@@ -146,8 +151,9 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
           deadline: Math.min(Date.now() + (limits.pageMs ?? PAGE_MS), started + documentMs),
           textLayer,
           vector,
+          osra,
         });
-        if (reading.missing) return { structures, notes: [OSRA_MISSING] };
+        if (reading.missing) osraMissing = true;
         if (reading.timedOut) timedOut.push(n);
         for (const s of reading.structures) {
           const [x0, y0] = viewport.convertToPdfPoint(s.box[0], s.box[3]) as [number, number];
@@ -167,7 +173,7 @@ export async function pdfStructures(file: string, progress: Progress, limits: Li
   } finally {
     await close();
   }
-  return { structures, notes: notesOf(structures.length, timedOut, unread, tooLarge) };
+  return { structures, notes: [...notesOf(structures.length, timedOut, unread, tooLarge), ...(osraMissing ? [OSRA_MISSING] : [])] };
 }
 
 /**

@@ -9,8 +9,11 @@ export interface OsraHit {
   box: [number, number, number, number] | null;
 }
 
-/** What to install when `osra` is missing (progress texts and /test say it). */
-export const OSRA_MISSING = '服务器未安装 osra（Debian 软件包 osra），未识别图中的化学结构';
+/**
+ * What to install when `osra` is missing (progress texts say it): drawings in a PDF's vector graphics
+ * are still read (vector.ts), pictures and scanned pages are not.
+ */
+export const OSRA_MISSING = '服务器未安装 osra（Debian 软件包 osra），未识别图片和扫描页中的化学结构';
 
 /** Runs `osra` with one thread; resolves stdout, rejects with the error (code ENOENT when missing). */
 function run(args: string[], timeoutMs: number): Promise<string> {

@@ -36,6 +36,11 @@ export interface PageLimits {
    * They compete with OSRA's readings (method 'vector'), and a region they cover is not given to OSRA.
    */
   vector?: VectorReading[];
+  /**
+   * Whether `osra` is installed (default true). Without it only the vector readings are kept, and
+   * the reading says `missing` when the page has drawings they do not cover (pictures, scans).
+   */
+  osra?: boolean;
 }
 
 /** A molecule read from a page's drawing operators, placed on the page image. */
@@ -171,7 +176,12 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     const regions = drawingRegions(small, { scale: scale / f, text: text.map((b) => b.map((v) => v / f) as PixelBox), maxRegions: limits.maxRegions ?? 16 }).map(
       (b) => b.map((v) => v * f) as PixelBox,
     );
-    if (limits.textLayer && regions.length === 0) return { structures: [], timedOut: false, missing: false, regions: 0 };
+    if (limits.textLayer && regions.length === 0) return { structures: choose(candidates), timedOut: false, missing: false, regions: 0 };
+    if (limits.osra === false) {
+      // Nothing to run OSRA with: what the vector reader did not cover stays unread, and is said.
+      const uncovered = regions.length === 0 || regions.some((r) => !coveredByVector(r, limits.vector ?? []));
+      return { structures: choose(candidates), timedOut: false, missing: uncovered, regions: regions.length };
+    }
     const pad = Math.round(PAD_PT * scale);
     const page: PixelBox = [0, 0, img.width, img.height];
     let unread = 0;

@@ -1,6 +1,8 @@
 import type { MainModule } from '@rdkit/rdkit';
 import type { Box } from '../pdf-layout';
 import { withValidMol } from '../../chem/rdkit-loader';
+import { groupGraph, groupSmiles, isGroupLabel, type GroupGraph } from './abbreviations';
+import { readGlyphs } from './glyphs';
 import { inchiKeyOf } from './judge';
 
 /**
@@ -265,6 +267,30 @@ interface AtomLabel {
   charge: number;
   box: Box;
   at: Point;
+  /**
+   * A group written as its label (CF3, OMe, MeO2C: abbreviations.ts), with the box of each of its
+   * characters from left to right; its atoms are known once its bond says from which side it is read.
+   */
+  group?: { text: string; chars: Box[] };
+}
+
+const SYMBOLS = new Map([...ELEMENTS].map(([symbol, z]) => [z, symbol]));
+const centre = (b: Box): Point => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+
+/**
+ * A label read as text (from a text layer or from glyph outlines), with its characters' boxes:
+ * one atom (the box of its element's letters is the atom), or a group; null for anything else.
+ */
+function labelOfText(str: string, chars: Box[], box: Box): AtomLabel | null {
+  const parsed = parseLabel(str);
+  if (parsed) {
+    if (chars.length !== str.length) return null;
+    const at0 = str.indexOf(parsed.element);
+    const own = at0 >= 0 ? chars.slice(at0, at0 + parsed.element.length) : chars;
+    return { ...parsed, box, at: centre(own.reduce(union)) };
+  }
+  if (isGroupLabel(str) && chars.length === str.length) return { element: '*', charge: 0, box, at: centre(box), group: { text: str, chars } };
+  return null;
 }
 
 /**
@@ -288,8 +314,12 @@ export function parseLabel(raw: string): { element: string; charge: number } | n
   return { element: m[1]!, charge };
 }
 
-/** Glyph outlines of one colour drawn together: one atom label of RDKit's SVG. */
-function glyphLabel(glyphs: FillShape[]): AtomLabel | null {
+/**
+ * Glyph outlines of one colour drawn together: one atom label of RDKit's SVG. Its letters are read
+ * against RDKit's font (glyphs.ts); the colour of RDKit's palette names the element where they are
+ * not read, and black labels (useBWAtomPalette, abbreviations) are read by their letters alone.
+ */
+function glyphLabel(rdkit: MainModule, glyphs: FillShape[]): AtomLabel | null {
   const box = glyphs.map((g) => g.box).reduce(union);
   const color = glyphs[0]!.color;
   let charge = 0;
@@ -306,6 +336,8 @@ function glyphLabel(glyphs: FillShape[]): AtomLabel | null {
   }
   const element = PALETTE[color];
   if (!letters.length) return null;
+  const read = readLetters(rdkit, letters, box);
+  if (read && (read.group || !element || read.element === element)) return { ...read, charge: read.charge + charge };
   if (!element) {
     // Black: hydrogen (an explicit H drawn for stereo) is the one black label read here.
     const only = letters.length === 1 ? letters[0]! : null;
@@ -318,6 +350,27 @@ function glyphLabel(glyphs: FillShape[]): AtomLabel | null {
   letters = letters.sort((a, b) => (b.box[2] - b.box[0]) * (b.box[3] - b.box[1]) - (a.box[2] - a.box[0]) * (a.box[3] - a.box[1]));
   const main = letters.find((g) => g.curves) ?? letters[0]!;
   return { element, charge, box, at: mid([main.box[0], main.box[1]], [main.box[2], main.box[3]]) };
+}
+
+/**
+ * The label spelt by glyph outlines: the closest characters of RDKit's font, or where that spells
+ * nothing, a close second reading of one glyph (l for I in Cl).
+ */
+function readLetters(rdkit: MainModule, letters: FillShape[], box: Box): AtomLabel | null {
+  const read = readGlyphs(rdkit, letters);
+  if (!read) return null;
+  const chars = read.map((r) => r.box);
+  const best = read.map((r) => r.options[0]!.ch);
+  const tries = [best.join('')];
+  read.forEach((r, i) => {
+    for (const o of r.options.slice(1)) if (o.score - r.options[0]!.score < 0.2) tries.push([...best.slice(0, i), o.ch, ...best.slice(i + 1)].join(''));
+  });
+  for (const t of tries) {
+    const l = labelOfText(t, chars, box);
+    if (l) return l;
+  }
+  if (process.env.CSAI_VECTOR_DEBUG) console.error(`vector: glyphs read as ${JSON.stringify(tries[0])}`);
+  return null;
 }
 
 class UnionFind {
@@ -348,6 +401,9 @@ interface Bond {
   stereo: number;
 }
 
+/** A run that is a label's subscript count or charge. */
+const SUBSCRIPT = /^(?:\d{1,2}|[+\-\u2212])$/;
+
 /** Segments shorter than this share of the drawing's median bond are joins, not bonds. */
 const JOIN_SHARE = 0.15;
 
@@ -358,13 +414,15 @@ const JOIN_SHARE = 0.15;
 export function readVectorPage(rdkit: MainModule, graphics: Graphics, texts: TextRun[]): VectorMolecule[] {
   const segs = graphics.segments.filter((s) => len(s) > 0.05);
   if (segs.length < 3) return [];
-  // The scale of the drawings: the median of the longer strokes.
+  // The scale of the drawings: the median of the longer strokes, line joins left out (one drawing
+  // alone on a page, benzene, has more joins at its corners than bonds).
   const longish = segs.map(len).filter((l) => l > 2);
-  const scale = median(longish);
+  const scale = weightedMedian(longish);
   if (!(scale > 0)) return [];
   const items: Item[] = [
     ...segs.map((seg) => ({ kind: 'seg' as const, seg, box: boxOf([seg.a, seg.b]) })),
-    ...graphics.fills.filter((f) => f.box[2] - f.box[0] < 4 * scale && f.box[3] - f.box[1] < 4 * scale).map((fill) => ({ kind: 'fill' as const, fill, box: fill.box })),
+    // White fills are paper (a drawing's background), not ink.
+    ...graphics.fills.filter((f) => f.color !== '#ffffff' && f.box[2] - f.box[0] < 4 * scale && f.box[3] - f.box[1] < 4 * scale).map((fill) => ({ kind: 'fill' as const, fill, box: fill.box })),
     ...texts.filter((t) => t.box[3] - t.box[1] < 2 * scale).map((text) => ({ kind: 'text' as const, text, box: text.box })),
     ...graphics.strokedCurves.map((box) => ({ kind: 'curve' as const, box })),
   ];
@@ -379,7 +437,12 @@ export function readVectorPage(rdkit: MainModule, graphics: Graphics, texts: Tex
       const j = order[q]!;
       const bj = items[j]!.box;
       if (bj[0] - bi[2] > gap) break;
-      if (items[i]!.kind === 'text' && items[j]!.kind === 'text') continue;
+      const [ti, tj] = [items[i]!, items[j]!];
+      if (ti.kind === 'text' && tj.kind === 'text') {
+        // Text joins text only through a subscript or charge written beside it (the 2 of CO2Et).
+        if ((SUBSCRIPT.test(ti.text.str) || SUBSCRIPT.test(tj.text.str)) && boxGap(bi, bj) <= 0.25 * scale) uf.join(i, j);
+        continue;
+      }
       if (boxGap(bi, bj) <= gap) uf.join(i, j);
     }
   }
@@ -561,6 +624,27 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     bonds.push({ a, b, order: g.length, stereo: 0 });
   }
 
+  // Wedges drawn in pieces (RDKit draws a wedge to a heteroatom in two colours, a part as two
+  // triangles): polygons that share a side and together fill a convex shape are one wedge.
+  const eps = 0.02 * bondLen + 0.05;
+  const corners = (f: FillShape) => {
+    const r = f.rings[0]!;
+    return r.length > 3 && dist(r[0]!, r[r.length - 1]!) < 1e-3 ? r.slice(0, -1) : r;
+  };
+  const polygon = (f: FillShape) => !f.curves && f.rings.length === 1 && f.rings[0]!.length >= 3 && f.rings[0]!.length <= 5;
+  for (let i = 0; i < fills.length; i++)
+    for (let j = i + 1; j < fills.length; j++) {
+      const f = fills[i]!;
+      const g = fills[j]!;
+      if (!polygon(f) || !polygon(g)) continue;
+      const [pf, pg] = [corners(f), corners(g)];
+      if (pf.filter((p) => pg.some((q) => dist(p, q) < eps)).length !== 2) continue;
+      const hull = convexHull([...pf, ...pg], eps);
+      if (hull.length < 3 || hull.length > 4 || Math.abs(area(hull) - area(pf) - area(pg)) > 0.05 * area(hull)) continue;
+      fills[i] = { rings: [hull], curves: false, color: f.color, box: boxOf(hull) };
+      fills.splice(j, 1);
+      j = i;
+    }
   // Fills: glyphs of atom labels, or wedges.
   const glyphs: FillShape[] = [];
   for (const f of fills) {
@@ -574,6 +658,12 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
       bonds.push({ a: wedge[0], b: wedge[1], order: 1, stereo: 1 });
       continue;
     }
+    // A short wedge (to a label, the bond stopping short of it): no glyph of RDKit's font is a wedge.
+    const short = !f.curves && f.rings.length === 1 && pts.length >= 3 && pts.length <= 5 && Math.max(w, h) > 0.25 * bondLen ? wedgeOf(pts) : null;
+    if (short) {
+      bonds.push({ a: short[0], b: short[1], order: 1, stereo: 1 });
+      continue;
+    }
     if (Math.max(w, h) > 0.8 * bondLen) return reject(5);
     glyphs.push(f);
   }
@@ -585,14 +675,20 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   const clusters = new Map<number, FillShape[]>();
   glyphs.forEach((g, i) => clusters.set(guf.find(i), [...(clusters.get(guf.find(i)) ?? []), g]));
   for (const c of clusters.values()) {
-    const l = glyphLabel(c);
-    if (!l) return reject(6);
+    const l = glyphLabel(rdkit, c);
+    if (!l) {
+      if (process.env.CSAI_VECTOR_DEBUG) console.error(`vector: glyph cluster ${c[0]!.color} ${JSON.stringify(c.map((g) => [g.rings.length, g.rings.flat().length, g.curves, g.box.map(Math.round)]))}`);
+      return reject(6);
+    }
     labels.push(l);
   }
   // Text labels: runs close together (subscripts, charges) make one label.
   const tuf = new UnionFind(texts.length);
   for (let i = 0; i < texts.length; i++)
-    for (let j = i + 1; j < texts.length; j++) if (boxGap(texts[i]!.box, texts[j]!.box) < 0.08 * bondLen) tuf.join(i, j);
+    for (let j = i + 1; j < texts.length; j++) {
+      const near = SUBSCRIPT.test(texts[i]!.str) || SUBSCRIPT.test(texts[j]!.str) ? 0.25 : 0.08;
+      if (boxGap(texts[i]!.box, texts[j]!.box) < near * bondLen) tuf.join(i, j);
+    }
   const tclusters = new Map<number, TextRun[]>();
   texts.forEach((t, i) => tclusters.set(tuf.find(i), [...(tclusters.get(tuf.find(i)) ?? []), t]));
   const charges: { charge: number; box: Box }[] = [];
@@ -601,7 +697,8 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     // Runs close together are one label (N, H, 2), or labels side by side (F next to O): each
     // piece starts at a run that is no subscript, charge or leading H.
     let pieces: TextRun[][] = [c];
-    if (!parseLabel(c.map((t) => t.str).join(''))) {
+    const joined = c.map((t) => t.str).join('');
+    if (!parseLabel(joined) && !isGroupLabel(joined)) {
       pieces = [];
       let lead: TextRun[] = [];
       for (const t of c) {
@@ -623,6 +720,15 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
         continue;
       }
       const parsed = parseLabel(str);
+      if (!parsed && isGroupLabel(str)) {
+        // A group (OMe, CF3 with its 3 a run of its own): each character's share of its run.
+        const chars = piece.flatMap((t) => [...t.str].map((_, k): Box => {
+          const per = (t.box[2] - t.box[0]) / t.str.length;
+          return [t.box[0] + k * per, t.box[1], t.box[0] + (k + 1) * per, t.box[3]];
+        }));
+        labels.push({ element: '*', charge: 0, box: lbox, at: centre(lbox), group: { text: str, chars } });
+        continue;
+      }
       if (!parsed) {
         if (process.env.CSAI_VECTOR_DEBUG) console.error(`vector: label ${JSON.stringify(piece.map((t) => t.str))}`);
         return reject(7);
@@ -654,7 +760,7 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
         best = i;
       }
     }
-    if (best >= 0 && bestD <= Math.max(0.3 * bondLen, 0.6 * (labels[best]!.box[3] - labels[best]!.box[1]))) return best;
+    if (best >= 0 && bestD <= Math.max(0.4 * bondLen, 0.6 * (labels[best]!.box[3] - labels[best]!.box[1]))) return best;
     const reach = loose ? 0.3 * bondLen : tol;
     let near = -1;
     let nearD = Infinity;
@@ -684,8 +790,29 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   // Every label must carry a bond (a stray letter is a caption), and the drawing must be a molecule's.
   const degree = atoms.map((_, i) => edges.filter((e) => e.i === i || e.j === i).length);
   if (atoms.length > 1 && degree.some((d) => d === 0)) return reject(10);
-  const heavy = atoms.filter((a) => a.element !== 'H').length;
-  if (heavy < 3 || !atoms.some((a) => a.element === 'C')) return reject(11);
+  // Group labels: read the way their bond says (to the left of it, MeO2C; otherwise CO2Me), the
+  // atom where the letter of the atom carrying the bond stands.
+  const groups: { atom: number; graph: GroupGraph; out: Point }[] = [];
+  for (let i = 0; i < labels.length; i++) {
+    const g = labels[i]!.group;
+    if (!g) continue;
+    const others = edges.flatMap((e) => (e.i === i ? [e.j] : e.j === i ? [e.i] : [])).map((k) => atoms[k]!.at);
+    const c = centre(labels[i]!.box);
+    const toward: Point = [others.reduce((t, p) => t + p[0], 0) / others.length - c[0], others.reduce((t, p) => t + p[1], 0) / others.length - c[1]];
+    const mirrored = toward[0] > 0 && Math.abs(toward[0]) >= Math.abs(toward[1]);
+    const smiles = groupSmiles(g.text, mirrored) ?? groupSmiles(g.text, !mirrored);
+    const graph = smiles ? groupGraph(rdkit, smiles) : null;
+    if (!graph) return reject(21);
+    const element = SYMBOLS.get(graph.atoms[0]!.z);
+    if (!element) return reject(21);
+    const order = mirrored ? [...g.chars.keys()].reverse() : [...g.chars.keys()];
+    const k = order.find((j) => g.text[j] === element[0] && (element.length === 1 || g.text[j + 1] === element[1])) ?? order[0]!;
+    const at = centre(element.length === 2 ? union(g.chars[k]!, g.chars[k + 1]!) : g.chars[k]!);
+    atoms[i] = { ...atoms[i]!, at, element, charge: graph.atoms[0]!.charge };
+    groups.push({ atom: i, graph, out: [-toward[0], -toward[1]] });
+  }
+  const heavy = atoms.filter((a) => a.element !== 'H').length + groups.reduce((t, g) => t + g.graph.atoms.filter((a) => a.z !== 1).length - 1, 0);
+  if (heavy < 3 || !atoms.some((a) => a.element === 'C') && !groups.some((g) => g.graph.atoms.some((a) => a.z === 6))) return reject(11);
   // Bond lengths of a toolkit's drawing are even: table rules and chart axes are not.
   const lengths = edges.map((e) => dist(atoms[e.i]!.at, atoms[e.j]!.at));
   const m = median(lengths);
@@ -722,9 +849,65 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
     const valence = edges.filter((e) => e.i === i || e.j === i).reduce((s, e) => s + e.order, 0);
     if (atoms[i]!.element === 'C' && valence > 4) return reject(13);
   }
+  // The groups' own atoms, laid out away from the drawing (their places set no stereo).
+  for (const { atom, graph, out } of groups) {
+    const u = Math.hypot(out[0], out[1]) > 0 ? ([out[0] / Math.hypot(out[0], out[1]), out[1] / Math.hypot(out[0], out[1])] as Point) : ([1, 0] as Point);
+    const index = graph.atoms.map((a, j) => (j === 0 ? atom : atoms.push({ at: [0, 0], element: SYMBOLS.get(a.z) ?? '', charge: a.charge, label: false, n: 1 }) - 1));
+    if (index.some((j) => !atoms[j]!.element)) return reject(21);
+    const placed = new Set([0]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const b of graph.bonds) {
+        const [from, to] = placed.has(b.i) && !placed.has(b.j) ? [b.i, b.j] : placed.has(b.j) && !placed.has(b.i) ? [b.j, b.i] : [-1, -1];
+        if (from < 0) continue;
+        const turn = ((placed.size % 3) - 1) * (Math.PI / 3);
+        const d: Point = [u[0] * Math.cos(turn) - u[1] * Math.sin(turn), u[0] * Math.sin(turn) + u[1] * Math.cos(turn)];
+        const p = atoms[index[from]!]!.at;
+        atoms[index[to]!]!.at = [p[0] + d[0] * m, p[1] + d[1] * m];
+        placed.add(to);
+        grew = true;
+      }
+    }
+    for (const b of graph.bonds) edges.push({ i: index[b.i]!, j: index[b.j]!, order: b.order, stereo: 0 });
+  }
   const molblock = molBlock(atoms, edges);
   // RDKit refuses it (a valence no element has): no molecule.
   return withValidMol(rdkit, molblock, (mol) => ({ box, smiles: mol.get_smiles(), inchiKey: inchiKeyOf(rdkit, mol), molblock, heavyAtoms: heavy })) ?? reject(14);
+}
+
+/** A polygon's area (shoelace). */
+function area(p: Point[]): number {
+  let a = 0;
+  for (let i = 0, j = p.length - 1; i < p.length; j = i++) a += (p[j]![0] + p[i]![0]) * (p[j]![1] - p[i]![1]);
+  return Math.abs(a) / 2;
+}
+
+/** The convex hull of points (monotone chain), without corners that lie within `eps` of a straight side. */
+function convexHull(points: Point[], eps: number): Point[] {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (pts: Point[]) => {
+    const h: Point[] = [];
+    for (const q of pts) {
+      while (h.length >= 2 && cross(h[h.length - 2]!, h[h.length - 1]!, q) <= 0) h.pop();
+      h.push(q);
+    }
+    return h.slice(0, -1);
+  };
+  let hull = [...half(p), ...half([...p].reverse())];
+  for (let changed = true; changed && hull.length > 3; ) {
+    changed = false;
+    for (let i = 0; i < hull.length; i++) {
+      const a = hull[(i + hull.length - 1) % hull.length]!;
+      const b = hull[(i + 1) % hull.length]!;
+      if (Math.abs(cross(a, b, hull[i]!)) / Math.max(dist(a, b), 1e-9) < eps) {
+        hull = hull.filter((_, k) => k !== i);
+        changed = true;
+        break;
+      }
+    }
+  }
+  return hull;
 }
 
 /** Whether segments pq and rs cross at a point inside both. */

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRdkit } from '../../../../src/server/chem/rdkit-loader';
 import { pdfStructures } from '../../../../src/server/parsing/chemistry/document';
+import { OSRA_MISSING, osraVersion } from '../../../../src/server/parsing/chemistry/osra';
+import { groupGraph, groupSmiles } from '../../../../src/server/parsing/chemistry/abbreviations';
+import { readGlyphs } from '../../../../src/server/parsing/chemistry/glyphs';
 import { pageGraphics, parseLabel, readVectorPage, textRuns, type VectorMolecule } from '../../../../src/server/parsing/chemistry/vector';
 import { OPS, openDocument } from '../../../../src/server/parsing/pdfjs';
 
@@ -47,13 +50,32 @@ async function readPdf(file: string): Promise<VectorMolecule[]> {
   }
 }
 
-/** RDKit drawings of `smiles`, printed by Chromium to one PDF page. */
-function rdkitPdf(name: string, smiles: string[]): string {
-  const html = path.join(dir, `${name}.html`);
-  execFileSync('/usr/bin/python3', [path.join(__dirname, 'vector-draw.py'), html, ...smiles]);
+/** An HTML page printed by Chromium to PDF. */
+function print(name: string, html: string): string {
   const pdf = path.join(dir, `${name}.pdf`);
   execFileSync('/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${path.join(dir, 'profile')}`, '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, `file://${html}`], { stdio: 'ignore', timeout: 120_000 });
   return pdf;
+}
+
+/** RDKit drawings of `smiles` (vector-draw.py's options first: --abbreviations, --bw), printed by Chromium to one PDF page. */
+function rdkitPdf(name: string, smiles: string[], options: string[] = []): string {
+  const html = path.join(dir, `${name}.html`);
+  execFileSync('/usr/bin/python3', [path.join(__dirname, 'vector-draw.py'), html, ...options, ...smiles]);
+  return print(name, html);
+}
+
+/**
+ * Open Babel's drawings of `smiles` (Debian openbabel: `--genalias -xA` writes groups as their
+ * labels, CF3, OMe, AcNH, Cl3C, as text), printed by Chromium to PDF.
+ */
+function obabelPdf(name: string, smiles: string[]): string {
+  const cells = smiles.map((s) => {
+    const svg = execFileSync('obabel', [`-:${s}`, '--genalias', '-osvg', '-xA', '-xd'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return `<div style="display:inline-block;margin:10pt;width:150pt;height:150pt">${svg.replace(/<\?xml[^>]*\?>/, '').replace('width="200px" height="200px"', 'width="150pt" height="150pt"')}</div>`;
+  });
+  const html = path.join(dir, `${name}.html`);
+  fs.writeFileSync(html, `<html><body style="margin:20pt;width:400pt">${cells.join('')}</body></html>`);
+  return print(name, html);
 }
 
 /** A one-page PDF written by hand: a content stream of path and text operators, Helvetica as /F1. */
@@ -104,6 +126,39 @@ describe('vector structures from RDKit drawings printed by Chromium', () => {
     expect(read.map((m) => m.smiles)).toContain((await identity('C[C@@H](O)CC')).smiles);
   }, 120_000);
 
+  it('reads one drawing alone on its page (more line joins than bonds)', async () => {
+    const read = await readPdf(rdkitPdf('alone', ['c1ccccc1']));
+    expect(read.map((m) => m.smiles)).toEqual(['c1ccccc1']);
+  }, 120_000);
+
+  it('reads black atom labels (useBWAtomPalette) by their letters', async () => {
+    const bw = ['Clc1ccccc1', 'CC(=O)NC', 'C[C@H](N)C(=O)O', 'O=[N+]([O-])c1ccccc1', 'FC(F)(F)c1ccc(Br)cc1S', 'OCc1ccc(I)cc1P'];
+    const read = await readPdf(rdkitPdf('bw', bw, ['--bw']));
+    expect(read.map((m) => m.inchiKey).sort()).toEqual((await Promise.all(bw.map(identity))).map((w) => w.inchiKey).sort());
+  }, 120_000);
+
+  it('reads every glyph of RDKit\'s font', async () => {
+    const rdkit = await loadRdkit();
+    const lines = ['ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz', '0123456789+-()'];
+    const pdf = rdkitPdf('font', [], lines.flatMap((l) => ['--label', l]));
+    const { task, close } = openDocument({ data: new Uint8Array(fs.readFileSync(pdf)), isEvalSupported: false, verbosity: 0 });
+    try {
+      const page = await (await task.promise).getPage(1);
+      const glyphs = pageGraphics(await page.getOperatorList(), OPS)!.fills.filter((f) => f.color !== '#ffffff');
+      // One line of glyphs a drawing (two side by side, one below): glyphs a few points apart are one line.
+      const rows: (typeof glyphs)[] = [];
+      for (const g of [...glyphs].sort((a, b) => a.box[0] - b.box[0])) {
+        const row = rows.find((r) => Math.abs(r.at(-1)!.box[1] - g.box[1]) < 20 && g.box[0] - r.at(-1)!.box[2] < 5);
+        if (row) row.push(g);
+        else rows.push([g]);
+      }
+      const byLine = rows.map((row) => readGlyphs(rdkit, row)!.map((r) => r.options[0]!.ch).join(''));
+      expect(byLine.sort()).toEqual([...lines].sort());
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
   it('gives the drawings to the page reading as method "vector" (document.ts → recognize.ts)', async () => {
     const file = rdkitPdf('rdkit-doc', ['Clc1ccccc1', 'CC(=O)NC']);
     const { structures } = await pdfStructures(file, () => {});
@@ -114,6 +169,104 @@ describe('vector structures from RDKit drawings printed by Chromium', () => {
       expect(s.bbox[2]).toBeGreaterThan(s.bbox[0]);
     }
   }, 180_000);
+});
+
+describe('without osra', () => {
+  // osra taken away by a PATH that has no folder holding it (osra.ts looks it up again when PATH changes).
+  const savedPath = process.env.PATH;
+  afterAll(() => {
+    process.env.PATH = savedPath;
+  });
+  const withoutOsra = async <T>(f: () => Promise<T>): Promise<T> => {
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-no-osra-'));
+    try {
+      expect(await osraVersion()).toBeNull();
+      return await f();
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  };
+
+  it('still reads vector drawings, and says nothing is missing when they are all there is', async () => {
+    const file = rdkitPdf('no-osra', ['Clc1ccccc1', 'CC(=O)NC']);
+    const { structures, notes } = await withoutOsra(() => pdfStructures(file, () => {}));
+    expect(structures.map((s) => s.method)).toEqual(['vector', 'vector']);
+    expect(structures.map((s) => s.smiles).sort()).toEqual([(await identity('CC(=O)NC')).smiles, (await identity('Clc1ccccc1')).smiles].sort());
+    expect(notes).toEqual(['从图中识别出 2 个化学结构']);
+  }, 180_000);
+
+  it('reads the vector drawing beside a picture, and says what to install for the picture', async () => {
+    const html = path.join(dir, 'no-osra-picture.html');
+    execFileSync('/usr/bin/python3', [path.join(__dirname, 'vector-draw.py'), html, 'CC(=O)NC']);
+    const png = execFileSync('/usr/bin/python3', ['-c', "import sys; from rdkit import Chem; from rdkit.Chem import Draw; sys.stdout.buffer.write(Draw.MolToImage(Chem.MolFromSmiles('Clc1ccccc1'), size=(300, 300))._repr_png_())"]);
+    fs.writeFileSync(html, fs.readFileSync(html, 'utf8').replace('<p>', `<img src="data:image/png;base64,${png.toString('base64')}" style="width:150pt;height:150pt"><p>`));
+    const file = print('no-osra-picture', html);
+    const { structures, notes } = await withoutOsra(() => pdfStructures(file, () => {}));
+    expect(structures.map((s) => [s.method, s.smiles])).toEqual([['vector', (await identity('CC(=O)NC')).smiles]]);
+    expect(notes).toEqual(['从图中识别出 1 个化学结构', OSRA_MISSING]);
+  }, 180_000);
+});
+
+describe('groups written as their labels (abbreviations)', () => {
+  // Groups on either side of the drawing: CO2Et, iPr, CF3, OMe/MeO, NHAc/AcHN, SO3H, SMe, CHO/OHC,
+  // OEt, OAc, CO2H/HO2C, NHMe, CN/NC, CCl3/Cl3C, nPr, NO2/O2N, Ac, tBu, NMe2, and a wedge to NH2.
+  const drawn = [
+    'CCOC(=O)c1ccc(cc1)C(C)C',
+    'OC(=O)c1cc(C(F)(F)F)ccc1OC',
+    'CC(=O)Nc1ccc(cc1)S(=O)(=O)O',
+    'CSc1ccc(C=O)cc1OCC',
+    'CC(=O)Oc1ccccc1C(=O)O',
+    'CNc1ccc(cc1C#N)C(Cl)(Cl)Cl',
+    'CCCc1ccc(cc1[N+](=O)[O-])C(C)=O',
+    'OC(=O)C[C@H](N)c1ccc(OC(F)(F)F)cc1',
+  ];
+
+  it('reads RDKit drawings with groups condensed to labels (rdAbbreviations.CondenseMolAbbreviations)', async () => {
+    const read = await readPdf(rdkitPdf('abbreviations', drawn, ['--abbreviations']));
+    expect(read.map((m) => m.inchiKey).sort()).toEqual((await Promise.all(drawn.map(identity))).map((w) => w.inchiKey).sort());
+  }, 120_000);
+
+  it('reads them drawn in black (useBWAtomPalette)', async () => {
+    const some = drawn.slice(0, 4);
+    const read = await readPdf(rdkitPdf('abbreviations-bw', some, ['--abbreviations', '--bw']));
+    expect(read.map((m) => m.inchiKey).sort()).toEqual((await Promise.all(some.map(identity))).map((w) => w.inchiKey).sort());
+  }, 120_000);
+
+  it('reads Open Babel drawings with groups as text labels (--genalias -xA)', async () => {
+    const ob = [...drawn.slice(0, 7), 'CC(C)(C)c1ccc(N(C)C)cc1'];
+    const read = await readPdf(obabelPdf('obabel-aliases', ob));
+    expect(read.map((m) => m.inchiKey).sort()).toEqual((await Promise.all(ob.map(identity))).map((w) => w.inchiKey).sort());
+  }, 120_000);
+
+  it('names each label\'s group from the side its bond comes from', async () => {
+    const rdkit = await loadRdkit();
+    const same = async (a: string | null, b: string) => expect(a && (await identity(a)).smiles).toBe((await identity(b)).smiles);
+    await same(groupSmiles('CO2Me', false), 'C(=O)OC');
+    await same(groupSmiles('MeO2C', true), 'C(=O)OC');
+    await same(groupSmiles('HO2C', true), 'C(=O)O');
+    await same(groupSmiles('HOOC', true), 'C(=O)O');
+    await same(groupSmiles('F3C', true), 'C(F)(F)F');
+    await same(groupSmiles('H2NO2S', true), 'S(N)(=O)=O');
+    await same(groupSmiles('MeSO2', true), 'S(C)(=O)=O');
+    await same(groupSmiles('AcHN', true), 'NC(C)=O');
+    await same(groupSmiles('BocHN', true), 'NC(=O)OC(C)(C)C');
+    await same(groupSmiles('NMe2', false), 'N(C)C');
+    await same(groupSmiles('Me2N', true), 'N(C)C');
+    await same(groupSmiles('t-Bu', false), 'C(C)(C)C');
+    await same(groupSmiles('i-Pr', true), 'C(C)C');
+    await same(groupSmiles('OCF3', false), 'OC(F)(F)F');
+    await same(groupSmiles('Ph', true), 'c1ccccc1');
+    await same(groupSmiles('OTBS', false), 'O[Si](C)(C)C(C)(C)C');
+    // Cyano is CN written to the right of its bond and NC to the left; the other way round, an isocyanide.
+    await same(groupSmiles('CN', false), 'C#N');
+    await same(groupSmiles('NC', true), 'C#N');
+    await same(groupSmiles('NC', false), '[N+]#[C-]');
+    // No group: a caption, a value, a compound number.
+    expect(groupSmiles('Figure', false)).toBeNull();
+    expect(groupSmiles('12a', false)).toBeNull();
+    expect(groupSmiles('IC50', false)).toBeNull();
+    expect(groupGraph(rdkit, 'c1ccccc1')?.bonds.map((b) => b.order).sort()).toEqual([1, 1, 1, 2, 2, 2]);
+  });
 });
 
 describe('vector structures with text labels', () => {
