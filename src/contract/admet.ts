@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MOL_LIMITS } from './mol';
 
-/** Limits of an ADMET request (issue 18 §2: 1–50 molecules). */
+/** Limits of an ADMET request (1–50 molecules). */
 export const ADMET_LIMITS = {
   /** Molecules per request. */
   molecules: 50,

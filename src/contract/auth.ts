@@ -80,7 +80,7 @@ export const userInfo = z.object({
   department_name: z.string(),
   show_name: z.string(),
   is_admin: z.boolean(),
-  /** The interface language the user chose (issue 32 §2); null when never chosen. */
+  /** The interface language the user chose; null when never chosen. */
   language: z.enum(['zh', 'en']).nullable().optional(),
 });
 export type UserInfo = z.infer<typeof userInfo>;

@@ -121,7 +121,7 @@ export const docCitation = z.object({
 });
 export type DocCitation = z.infer<typeof docCitation>;
 /**
- * An online citation (issue 15): a web page, paper or patent found by online search. `site` is
+ * An online citation: a web page, paper or patent found by online search. `site` is
  * the site's or source's name shown with it; `fetchedAt` when it was found (ISO time); `kind`
  * which source found it. Opens `url` in a new tab.
  */
@@ -225,7 +225,7 @@ export const question = z.object({
   last_event_id: z.number().int(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
-  /** The last 运行 of each Python block of the answer (issue 13), shown under its block (the server always sends it). */
+  /** The last 运行 of each Python block of the answer, shown under its block (the server always sends it). */
   code_runs: z.array(codeRunRecord).optional(),
 });
 export type Question = z.infer<typeof question>;

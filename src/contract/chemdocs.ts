@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Chemistry read from documents (issue 28 §2): activities (IC50, Ki, Kd, EC50, % inhibition) read
+ * Chemistry read from documents: activities (IC50, Ki, Kd, EC50, % inhibition) read
  * from a paper's tables and sentences, linked to its structures and to SDF records by compound
  * label, the activity filter of molecule search and `intelligence_search`, and the per-document
  * structure–activity (SAR) table.

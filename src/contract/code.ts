@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Limits of the code execution input (issue 13 §2). */
+/** Limits of the code execution input. */
 export const CODE_LIMITS = {
   /** Characters of Python source in one run. */
   code: 64_000,

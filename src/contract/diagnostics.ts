@@ -15,7 +15,7 @@ export const diagnostics = z.object({
   services: z.object({ smtp: z.boolean(), llm: z.boolean(), embeddings: z.boolean(), dev_outbox: z.boolean() }),
   /** Every tool of the registry with its group and state; a disabled one says why and how to enable it. */
   tools: z.array(z.object({ value: z.string(), label: z.string(), group: z.string(), enabled: z.boolean(), description: z.string() })),
-  /** The online sources (issue 32 §2); what to configure for a missing one is told to administrators only. */
+  /** The online sources; what to configure for a missing one is told to administrators only. */
   online: z
     .object({
       web: z.boolean(),
@@ -28,7 +28,7 @@ export const diagnostics = z.object({
   ocr_engine: z.enum(['ppocr', 'tesseract', 'none']),
   /** Why that engine (models, languages, the reason PP-OCR is not in use); administrators only, else null. */
   ocr_detail: z.string().nullable(),
-  /** What reads chemical structures in drawings (issue 28): OSRA's version, or null when `osra` is not installed. */
+  /** What reads chemical structures in drawings: OSRA's version, or null when `osra` is not installed. */
   structure_recognition: z.object({ osra: z.string().nullable() }),
   /** Where MCP clients connect (with an API token). */
   mcp_path: z.string(),

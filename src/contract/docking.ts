@@ -18,7 +18,7 @@ export const DOCKING_LIMITS = {
   maxModes: 20,
   /** Largest exhaustiveness the schema accepts; the server's own cap (CSAI_DOCKING_MAX_EXHAUSTIVENESS) is usually lower. */
   schemaMaxExhaustiveness: 256,
-  /** Molecules one batch docks (issue 30 §6). */
+  /** Molecules one batch docks. */
   maxBatchLigands: 50,
   /** Characters of an SDF or SMILES file a batch may be given as text. */
   maxBatchFile: 5_000_000,
@@ -119,7 +119,7 @@ const batchLigands = z
   .max(DOCKING_LIMITS.maxBatchLigands, `一批最多对接 ${DOCKING_LIMITS.maxBatchLigands} 个分子`);
 
 /**
- * A batch (issue 30 §6, POST /api/v1/tasks/docking/batch): up to 50 molecules, as `ligands` or as
+ * A batch (POST /api/v1/tasks/docking/batch): up to 50 molecules, as `ligands` or as
  * the text of an SDF or SMILES file (`file`), docked into one receptor and box with one set of settings.
  */
 export const dockingBatchInput = dockingSubmitInput
@@ -162,7 +162,7 @@ export const dockingBox = z.object({
 });
 export type DockingBox = z.infer<typeof dockingBox>;
 
-/** Interaction kinds PLIP reports (issue 30), in the order the card lists them. */
+/** Interaction kinds PLIP reports, in the order the card lists them. */
 export const INTERACTION_TYPES = ['hbond', 'salt_bridge', 'halogen_bond', 'pi_stacking', 'pi_cation', 'water_bridge', 'metal_complex', 'hydrophobic'] as const;
 const xyz = z.tuple([z.number(), z.number(), z.number()]);
 
@@ -191,7 +191,7 @@ export const poseInteraction = z.object({
 });
 export type PoseInteraction = z.infer<typeof poseInteraction>;
 
-/** PoseBusters-style checks of a pose with RDKit (issue 30); `passed` only when every check passes. */
+/** PoseBusters-style checks of a pose with RDKit; `passed` only when every check passes. */
 export const poseSanity = z.object({
   passed: z.boolean(),
   checks: z.object({
@@ -231,7 +231,7 @@ export const dockingPose = z.object({
   rmsd_to_best: z.number(),
   /** Heavy-atom RMSD to the reference ligand (Å, symmetry-aware, no fitting), when the box came from one and the molecules match. */
   rmsd_to_reference: z.number().nullable(),
-  /** PLIP's interactions of this pose with the receptor (absent for tasks docked before issue 30). */
+  /** PLIP's interactions of this pose with the receptor (absent for tasks docked before interactions were profiled). */
   interactions: z.array(poseInteraction).optional(),
   sanity: poseSanity.optional(),
 });
@@ -246,7 +246,7 @@ export const dockingResult = z.object({
   vina_seconds: z.number(),
   /** Why no reference RMSD was computed, when the box came from a ligand. */
   reference_note: z.string().optional(),
-  /** What receptor preparation changed (PDBFixer; issue 30). */
+  /** What receptor preparation changed (PDBFixer). */
   receptor_prep: z
     .object({
       heavy_atoms_added: z.number().int(),
@@ -284,9 +284,9 @@ export const dockingTask = z.object({
   cpu: z.number().int(),
   /** Scoring evaluations each Monte Carlo run of Vina may make (the server's CSAI_DOCKING_MAX_EVALS); 0: Vina's own heuristic. */
   max_evals: z.number().int(),
-  /** Set-up check (issue 30): this task redocks the co-crystal ligand of that task, with its box and settings. */
+  /** Set-up check: this task redocks the co-crystal ligand of that task, with its box and settings. */
   check_of: z.string().nullable(),
-  /** The batch this task docks one molecule of (issue 30 §6), else null. */
+  /** The batch this task docks one molecule of, else null. */
   batch_id: z.string().nullable().default(null),
   result: dockingResult.nullable(),
   created_at: z.string(),

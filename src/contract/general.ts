@@ -22,7 +22,7 @@ export const ping = z.object({
   name: z.literal('csai'),
   version: z.string(),
   time: z.string(),
-  /** Whether a language model answers (the home page offers questions this server can answer; issue 32 §2). */
+  /** Whether a language model answers (the home page offers questions this server can answer). */
   model: z.boolean().optional(),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The literature services an operator may connect (issue 15 §3). */
+/** The literature services an operator may connect. */
 export const literatureSource = z.enum(['pubmed', 'europepmc', 'openalex']);
 export type LiteratureSource = z.infer<typeof literatureSource>;
 

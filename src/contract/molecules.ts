@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { activityFilter, linkedActivity } from './chemdocs';
 
 /**
- * The molecule database (issue 18 §5, 情报数据库检索): every molecule of the SDF files, PDB ligands
+ * The molecule database (情报数据库检索): every molecule of the SDF files, PDB ligands
  * and SMILES of the documents a user may read, searched by exact structure, substructure or similarity.
  */
 
@@ -49,7 +49,7 @@ export const molSearchBody = z
         .optional(),
       /** Exact search: also find salts, mixtures and charged forms of the query's parent (default true). */
       match_parent: z.boolean({ error: 'match_parent 必须是 true 或 false' }).optional(),
-      /** Only molecules linked by compound label to an activity satisfying this (issue 28 §2, contract/chemdocs.ts). */
+      /** Only molecules linked by compound label to an activity satisfying this (contract/chemdocs.ts). */
       activity: activityFilter.optional(),
     },
     { error: '请求体必须是 JSON 对象' },
@@ -57,7 +57,7 @@ export const molSearchBody = z
   .strict();
 export type MolSearchBody = z.infer<typeof molSearchBody>;
 
-/** Where a molecule was found: a record of an SDF file, a ligand of a PDB file, a SMILES in a document's text, or a drawing (issue 28). */
+/** Where a molecule was found: a record of an SDF file, a ligand of a PDB file, a SMILES in a document's text, or a drawing. */
 export const moleculeSource = z.enum(['sdf', 'pdb', 'text', 'figure']);
 export type MoleculeSource = z.infer<typeof moleculeSource>;
 
@@ -89,7 +89,7 @@ export const moleculeHit = z.object({
   parent_smiles: z.string().nullable().optional(),
   /** Substructure search: the matched atoms and bonds, numbered as in `smiles` (what its picture is drawn from); else null. */
   highlight: z.object({ atoms: z.array(z.number().int()), bonds: z.array(z.number().int()) }).nullable().optional(),
-  /** The compound label (issue 28 §2: `12a`, `7'`; for a figure molecule, read next to its drawing) and the activities linked to it, each with its document, page and box. */
+  /** The compound label (`12a`, `7'`; for a figure molecule, read next to its drawing) and the activities linked to it, each with its document, page and box. */
   label: z.string().nullable().optional(),
   activities: z.array(linkedActivity).optional(),
   /** A figure molecule (source `figure`): the drawing's box on its page, [x0, y0, x1, y1] in PDF points, origin bottom-left. */
@@ -128,7 +128,7 @@ export function moleculeHitPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | '
   return `/pdf_viewer?${q.toString()}`;
 }
 
-/** A figure hit's review: the viewer at the drawing, with the structure open beside it (issue 28 §1); null for other hits. */
+/** A figure hit's review: the viewer at the drawing, with the structure open beside it; null for other hits. */
 export function structureReviewPath(hit: Pick<MoleculeHit, 'doc_id' | 'doc_type' | 'page' | 'mol_key' | 'source'> & Partial<Pick<MoleculeHit, 'bbox' | 'structure_id'>>): string | null {
   if (hit.source !== 'figure' || hit.structure_id === null || hit.structure_id === undefined) return null;
   return `${moleculeHitPath(hit)}&structure=${hit.structure_id}`;
@@ -165,7 +165,7 @@ export const intelligenceSearchOutput = z.object({
   documents: z.number().int(),
   passages: z.array(intelligencePassage),
   molecules: molSearchResult.nullable(),
-  /** The activity filter the molecules were found by (issue 28 §2), when one was given. */
+  /** The activity filter the molecules were found by, when one was given. */
   activity: activityFilter.optional(),
 });
 export type IntelligenceSearchOutput = z.infer<typeof intelligenceSearchOutput>;

@@ -17,7 +17,7 @@ const trimmed = (label: string, max: number) =>
     .pipe(z.string().max(max, `${label}不能超过${max}个字符`));
 
 /**
- * Input of the patent_search tool (issue 15 §4): a structure (SMILES or InChIKey) or a text query,
+ * Input of the patent_search tool: a structure (SMILES or InChIKey) or a text query,
  * exactly one of them.
  * @example { structure: 'CC(=O)Oc1ccccc1C(=O)O' } // or { structure: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' }, { text: 'imatinib' }
  */

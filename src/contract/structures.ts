@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MOL_LIMITS } from './mol';
 
-/** One structure read from a document's drawing (issue 28 §1); `smiles` is the effective one (a correction wins). */
+/** One structure read from a document's drawing; `smiles` is the effective one (a correction wins). */
 export const docStructure = z.object({
   id: z.number().int(),
   page: z.number().int(),

@@ -1,8 +1,8 @@
 /**
- * Invisible formatting characters that make a name display differently from what it is
- * (issue 16 #6): bidi embeddings, overrides and isolates (`\u202efdp.exe` shows as `exe.pdf`),
+ * Invisible formatting characters that make a name display differently from what it is:
+ * bidi embeddings, overrides and isolates (`\u202efdp.exe` shows as `exe.pdf`),
  * directional marks, zero-width spaces and joiners, the word joiner and invisible operators, the
- * byte-order mark and the Mongolian vowel separator; and (issue 33) the other characters that
+ * byte-order mark and the Mongolian vowel separator; and the other characters that
  * show as nothing or break the line: the soft hyphen, the combining grapheme joiner, the Hangul
  * fillers (U+115F, U+1160, U+3164, U+FFA0), the Khmer inherent vowels, the Mongolian free
  * variation selectors, the line and paragraph separators, the deprecated format controls
@@ -24,7 +24,7 @@ const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 const FENCE = /^(`{3,}|~{3,})[\w+#.-]*$/;
 
 /**
- * The title of a conversation started by a question (issue 32 §2): its first line with text
+ * The title of a conversation started by a question: its first line with text
  * (code fences skipped), tabs as spaces, control characters and invisible formatting removed,
  * cut to `max` code points (a surrogate pair is never split). '' when no line has any text.
  * @example conversationTitle('\n```python\nprint(1)\n```', 50) // 'print(1)'

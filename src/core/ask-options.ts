@@ -1,4 +1,4 @@
-// The question box's options: online search (GET /online/status; SPEC §4, issue 32 §2), the tools
+// The question box's options: online search (GET /online/status; SPEC §4), the tools
 // (GET /tools, all usable ones on by default) and the knowledge-base picker's folders (SPEC §7).
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { ToolGroup } from '../contract/channel';
@@ -17,7 +17,7 @@ export type OnlineMissing = 'all' | 'web' | 'literature' | 'patents';
 /**
  * What a question with online search on would not search, before it is sent, or null when the
  * chosen type searches something. For 全部, said only when none is configured (the others are
- * searched). Issue 32 §2: the asker gets one short line; what to configure is for administrators
+ * searched). The asker gets one short line; what to configure is for administrators
  * (the /test page), so the server's `missing` sentences are not shown here.
  */
 export function onlineMissing(status: OnlineStatusView | null, searchType: string): OnlineMissing | null {
@@ -44,7 +44,7 @@ export function createAskOptions({ client, store }: { client: ApiClient; store: 
   const $toolsOn = computed(() => !($tools.value !== null && usable($tools.value).length === 0) && ($enabledTools.value === null || $enabledTools.value.size > 0));
 
   // Online sources of GET /online/status, fetched when the toolbar shows (the toggle explains what is missing).
-  // Issue 32 §2: until the asker sets 联网搜索 themselves it is on exactly when the server has a source.
+  // Until the asker sets 联网搜索 themselves it is on exactly when the server has a source.
   let onlineLoad: Promise<void> | null = null;
   function loadOnline(): Promise<void> {
     onlineLoad ??= client.get('/online/status', responses.online, { quiet: true, redirect: false }).then(

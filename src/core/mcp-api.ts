@@ -1,4 +1,4 @@
-// The administrators' MCP server calls (issue 15 §6): list, add, change the authentication,
+// The administrators' MCP server calls: list, add, change the authentication,
 // reconnect and remove the outside tool servers, every answer parsed by the contract.
 import { z } from 'zod';
 import { mcpServerView, type mcpAuthUpdate, type McpServerInput } from '../contract/mcp-servers';

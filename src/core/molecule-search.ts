@@ -2,7 +2,7 @@ import { signal, type Signal } from '@preact/signals-core';
 import { MOLECULE_SEARCH_LIMITS, molSearchResult, type MoleculeSearchMode, type MolSearchResult } from '../contract/molecules';
 import { ApiError, type ApiClient } from './api';
 
-/** The molecule search screen's state (issue 18 §5): the query as typed or drawn, the mode, and the last answer. */
+/** The molecule search screen's state: the query as typed or drawn, the mode, and the last answer. */
 export interface MoleculeSearchModel {
   $query: Signal<string>;
   $mode: Signal<MoleculeSearchMode>;

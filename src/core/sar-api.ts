@@ -1,4 +1,4 @@
-// A document's structure–activity (SAR) table (issue 28 §2): GET /knowledge_base/doc/{id}/sar and
+// A document's structure–activity (SAR) table: GET /knowledge_base/doc/{id}/sar and
 // its CSV / SDF download, over an API client, parsed by the contract schema.
 import { sarResult, type SarResult } from '../contract/chemdocs';
 import { moleculeHitPath, structureReviewPath } from '../contract/molecules';

@@ -30,7 +30,7 @@ export const completeWith = (client: ApiClient) => (smiles: string, signal: Abor
 const askServer = (smiles: string, signal: AbortSignal) => completeWith(api())(smiles, signal);
 
 /**
- * SMILES completion while a question is typed (issue 18 §4): debounced, one request at a time
+ * SMILES completion while a question is typed: debounced, one request at a time
  * (a new keystroke aborts the one in flight), answers for an older text ignored. The hint is shown
  * only for a SMILES that needs repair and has candidates.
  */

@@ -192,7 +192,7 @@ function askModel(s: KeyValueStorage) {
   const $change_to_question_page = persisted(s, 'change_to_question_page', bool, false);
   const $llm_select = persisted(s, 'llm_select', int, 0);
   const $isOnline = persisted(s, 'isOnline', bool, true);
-  /** Whether the asker set 联网搜索 themselves; until then it follows what the server offers (issue 32 §2). */
+  /** Whether the asker set 联网搜索 themselves; until then it follows what the server offers. */
   const $isOnlineChosen = persisted(s, 'isOnlineChosen', bool, false);
   const $searchType = persisted(s, 'searchType', str, 'all');
   const $isThinking = persisted(s, 'isThinking', bool, true);

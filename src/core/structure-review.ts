@@ -1,4 +1,4 @@
-// The recognised structures of the document in the viewer (issue 28 §1): shown as boxes on their
+// The recognised structures of the document in the viewer: shown as boxes on their
 // pages (toggleable), one opened in the review panel beside its drawing, and a reader's
 // correction saved (PUT) and put in place of the old row. Framework-free: the viewer's view
 // renders these signals.

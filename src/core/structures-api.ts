@@ -1,4 +1,4 @@
-// The structures read from a document's drawings (issue 28 §1): GET /knowledge_base/doc/{id}/structures
+// The structures read from a document's drawings: GET /knowledge_base/doc/{id}/structures
 // and a reader's correction, PUT /knowledge_base/doc/{id}/structures/{sid}, parsed by the contract.
 import { docStructure, docStructuresResult, type DocStructure } from '../contract/structures';
 import type { ApiClient } from './api';

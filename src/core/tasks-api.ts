@@ -3,7 +3,7 @@ import type { ApiClient } from './api';
 
 /**
  * The docking calls of the task cards and the batch form bound to one API client: submit a batch, follow a task, cancel it, check its
- * set-up (redock), download its poses; and for a batch (issue 30 §6) follow it, cancel it as a whole,
+ * set-up (redock), download its poses; and for a batch follow it, cancel it as a whole,
  * download its ranked table (CSV) or best poses (SDF). Quiet: the card shows the outcome itself.
  * @example await createTasksApi(api).batch('b1')
  */

@@ -42,7 +42,7 @@ export function isSendableQuestion(question: string): boolean {
 
 /**
  * SPEC §4: the channel name for a question: its first line with text, cleaned of control and
- * invisible format characters, cut to 50 characters (issue 32 §2: a question with a line break
+ * invisible format characters, cut to 50 characters (a question with a line break
  * or a pasted code block starts a conversation too).
  */
 export function channelNameFor(question: string): string {

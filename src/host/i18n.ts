@@ -35,7 +35,7 @@ export function addHostStrings(zh: object, en: object) {
   instance.addResourceBundle('en', 'host', en, true, false);
 }
 
-/** The interface languages (issue 32 §2). */
+/** The interface languages. */
 export type InterfaceLanguage = 'zh' | 'en';
 /** Where the browser remembers the language before (and between) sign-ins. */
 const LANGUAGE_KEY = 'csai:language';

@@ -1,6 +1,6 @@
 // Loaded only when the page's language is English, so a Chinese page's first load carries no
 // English strings.
-/** English strings of the site (issue 32 §2: an English page has no Chinese left). */
+/** English strings of the site (an English page has no Chinese left). */
 export const hostEn = {
   product: 'CSAI',
   product_full: 'CSAI research assistant',

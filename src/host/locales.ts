@@ -51,7 +51,7 @@ export const hostZh = {
       '总结近五年 KRAS G12C 抑制剂的研发进展',
       '布洛芬有哪些常见的合成路线？',
     ],
-    // Issue 32 §2: without a language model, questions the tools answer on this server alone.
+    // Without a language model, questions the tools answer on this server alone.
     examples_local: [
       '阿司匹林的 ADMET 性质是什么？',
       '布洛芬的结构式是什么？',

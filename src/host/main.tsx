@@ -28,7 +28,7 @@ setNavigate((path) => {
   navigate(path);
 });
 seedSidebarFromCookie();
-// Issue 32 §2: the language chosen in the user menu, remembered by this browser (also before sign-in).
+// The language chosen in the user menu, remembered by this browser (also before sign-in).
 // An English page renders once its strings have loaded (a Chinese one at once), so it never shows
 // Chinese first.
 const language = storedLanguage();

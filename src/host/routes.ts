@@ -29,15 +29,15 @@ export const routes: RouteDef[] = [
   { path: '/knowledges/main_blank', page: knowledges, layout: 'blank', auth: true },
   { path: '/errors/:code', page: errorPage, layout: 'blank' },
   { path: '/channels', page: lazy(() => import('./pages/ChannelsPage')), layout: 'blank', auth: true },
-  // Issue 18 §5: the molecule database search (情报数据库检索).
+  // The molecule database search (情报数据库检索).
   { path: '/molecules', page: lazy(() => import('./pages/MoleculeSearchPage')), auth: true },
-  // Issue 30 §6: batch docking (a SMILES list or an SDF file; a search's results from /molecules).
+  // Batch docking (a SMILES list or an SDF file; a search's results from /molecules).
   { path: '/docking', page: lazy(() => import('./pages/DockingPage')), auth: true },
   { path: '/sar', page: lazy(() => import('./pages/SarPage')), auth: true },
   { path: '/billing', page: lazy(() => import('./pages/BillingPage')), auth: true },
   // Not in SPEC §2: personal API tokens for scripts and MCP clients (DESIGN §3), from the user menu.
   { path: '/tokens', page: lazy(() => import('./pages/TokensPage')), auth: true },
-  // Issue 15 §6: administrators add and remove MCP servers (user menu, administrators only).
+  // Administrators add and remove MCP servers (user menu, administrators only).
   { path: '/admin/mcp_servers', page: lazy(() => import('./pages/McpServersPage')), auth: true },
   { path: '/auth/sign-up', page: lazy(() => import('./pages/auth/SignUpPage')), layout: 'blank' },
   { path: '/auth/sign-in', page: lazy(() => import('./pages/auth/SignInPage')), layout: 'blank' },

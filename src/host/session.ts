@@ -67,7 +67,7 @@ export function confirmSession(navigate: (path: string) => void): Promise<boolea
         return false;
       }
       statusStore().session.signIn(await toStoredUser(user));
-      // The user's own choice of language (issue 32 §2) follows them to this browser.
+      // The user's own choice of language follows them to this browser.
       if (user.language) void import('./i18n').then((m) => m.applyLanguage(user.language!));
       hint.set(true);
       return true;

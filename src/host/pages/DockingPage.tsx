@@ -4,7 +4,7 @@ import { useT } from '../i18n';
 import { CustomElement, usePageTitle } from '../shell/common';
 
 /**
- * /docking: batch docking (issue 30 §6) — a SMILES list or an SDF file docked into one receptor,
+ * /docking: batch docking — a SMILES list or an SDF file docked into one receptor,
  * then the batch's ranked table (`<csai-docking-batch>`). A molecule search's results are docked
  * from /molecules ("dock these"). `?receptor=` fills in the receptor.
  */

@@ -35,7 +35,7 @@ export default function HomePage() {
   const t = useT();
   const search = useSearch();
   const askRef = useRef<HTMLElement>(null);
-  // Issue 32 §2: the examples are questions this server can answer (with a model or without one).
+  // The examples are questions this server can answer (with a model or without one).
   const [model, setModel] = useState(false);
   usePageTitle(t('product_full'));
 

@@ -12,7 +12,7 @@ import { CustomElement, usePageTitle } from '../shell/common';
 const TOP_K_CHOICES = [10, 50, 200, MOLECULE_SEARCH_LIMITS.maxTopK];
 
 /**
- * /molecules: the molecule database search (issue 18 §5, 情报数据库检索). A structure typed as
+ * /molecules: the molecule database search (情报数据库检索). A structure typed as
  * SMILES/SMARTS or drawn in the chemical editor, searched by exact structure, substructure or
  * similarity over every molecule of the documents the user may read; each hit drawn, with its
  * score and a link to its document (and page).
@@ -24,7 +24,7 @@ export default function MoleculeSearchPage() {
   const model = useMemo(() => moleculeSearchModel(api()), []);
   const editorRef = useRef<HTMLElement>(null);
   const { $query, $mode, $threshold, $topK, $busy, $result, $error } = model;
-  /** The molecules of the result shown in the batch docking form (issue 30 §6), or null. */
+  /** The molecules of the result shown in the batch docking form, or null. */
   const [docking, setDocking] = useState<string | null>(null);
 
   useEffect(() => {
@@ -197,7 +197,7 @@ function HitCard({ hit }: { hit: MoleculeHit }) {
         {hit.score !== null && <span className="badge badge--accent">{t('molecules.score', { score: hit.score.toFixed(2) })}</span>}
         {hit.matched === 'parent' && <span className="badge molsearch__parent">{t('molecules.matched_parent', { parent: hit.parent_smiles ?? hit.smiles })}</span>}
         <code className="molsearch__smiles">{hit.smiles}</code>
-        {/* Issue 28 §1: a structure read from a drawing opens beside its drawing, to verify or correct. */}
+        {/* A structure read from a drawing opens beside its drawing, to verify or correct. */}
         {review && <Link href={review} className="molsearch__review">{t('molecules.review')}</Link>}
       </div>
     </li>

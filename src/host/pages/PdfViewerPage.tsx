@@ -52,7 +52,7 @@ export default function PdfViewerPage() {
     <main id="main" className="viewer-page">
       <h1 className="visually-hidden">{t('pdf_viewer.title')}</h1>
       <BackLink>
-        {/* Issue 28 §2: the document's structure–activity table, a link of the bar as the way back is. */}
+        {/* The document's structure–activity table, a link of the bar as the way back is. */}
         {docId && !downloadUrl && !knownMolecule && (
           <Link className="button button--ghost" data-testid="sar-link" href={`/sar?docId=${encodeURIComponent(docId)}`}>
             {t('sar.open_sar')}

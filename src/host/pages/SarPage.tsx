@@ -36,7 +36,7 @@ function Structure({ row, review }: { row: SarRow; review: string | null }) {
 const keyOf = (a: Pick<LinkedActivity, 'measure' | 'target' | 'concentration'>) => `${a.measure}|${a.target ?? ''}|${a.concentration ?? ''}`;
 
 /**
- * /sar?docId=…: a document's structure–activity table (issue 28 §2): one row per compound label,
+ * /sar?docId=…: a document's structure–activity table: one row per compound label,
  * its structure drawn, each measure a column whose cells open the page the value was read from;
  * downloadable as CSV and SDF.
  */

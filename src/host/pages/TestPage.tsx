@@ -58,7 +58,7 @@ export default function TestPage() {
               </dd>
               <dt>{t('test.structures')}</dt>
               <dd data-structure-recognition={info.structure_recognition.osra ? 'osra' : 'none'}>
-                {/* What to install is for administrators (issue 32 §2); others are told to ask theirs. */}
+                {/* What to install is for administrators; others are told to ask theirs. */}
                 {info.structure_recognition.osra ? t('test.structures_osra', { version: info.structure_recognition.osra }) : t(info.storage.data_dir !== null ? 'test.structures_none' : 'test.structures_none_user')}
               </dd>
               <dt>{t('test.storage')}</dt>
@@ -85,7 +85,7 @@ export default function TestPage() {
             {info.online && (
               <>
                 <h2 className="card__title">{t('test.online')}</h2>
-                {/* Issue 32 §2: what to configure is shown to administrators only (the server sends it to them alone). */}
+                {/* What to configure is shown to administrators only (the server sends it to them alone). */}
                 <dl className="facts" aria-label={t('test.online')}>
                   {(['web', 'literature', 'patents'] as const).map((kind) => (
                     <div key={kind} data-online={kind} className="facts__row">

@@ -60,7 +60,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
     { key: 'tokens', icon: 'tools' as const, label: t('user.tokens'), run: () => { close(); navigate('/tokens'); } },
     ...(user.is_admin ? [{ key: 'mcp-servers', icon: 'tools' as const, label: t('user.mcp_servers'), run: () => { close(); navigate('/admin/mcp_servers'); } }] : []),
     { key: 'diagnostics', icon: 'gauge' as const, label: t('user.diagnostics'), run: () => { close(); navigate('/test'); } },
-    // Issue 32 §2: each language named in itself; the choice is kept by this browser and for the user.
+    // Each language named in itself; the choice is kept by this browser and for the user.
     ...(['zh', 'en'] as const).map((language) => ({
       key: `language-${language}`,
       icon: (i18n.language === language ? 'check' : 'info') as 'check' | 'info',

@@ -5,7 +5,7 @@ export interface Release {
   note: string;
   /** Every item of the release (for a release without notes for users, what the dialog shows). */
   items: string[];
-  /** Release notes for users (issue 32 §2): `### 更新说明` (zh) and `### Release notes` (en). */
+  /** Release notes for users: `### 更新说明` (zh) and `### Release notes` (en). */
   notes: { zh: string[]; en: string[] };
 }
 

@@ -32,7 +32,7 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
   elementRef?: Ref<HTMLElement>;
   pending?: string;
 }) {
-  // The element speaks the site's language (issue 32 §2) unless the page says otherwise.
+  // The element speaks the site's language unless the page says otherwise.
   const { i18n } = useTranslation();
   const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN' };
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) props[k] = v;
@@ -40,7 +40,7 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
 }
 
 /**
- * A way back from a full-window page (the document viewer, a PDB's 3D view; issue 32 §2): the
+ * A way back from a full-window page (the document viewer, a PDB's 3D view): the
  * previous page when the visit came from one, else the home page. `children`: the page's other
  * links (the viewer's 构效关系表), set out in the same bar after it.
  */

@@ -59,7 +59,7 @@ const dockingSpec = z.object({
   check_of: z.string().nullable().default(null),
   /** The molecule's name as given (batches: the table's and the SDF's title). */
   name: z.string().default(''),
-  /** Receptor preparation asked for, and what the receptor file kept (tasks before issue 30: none). */
+  /** Receptor preparation asked for, and what the receptor file kept (tasks made before receptor preparation existed: none). */
   prep: z
     .object({ missing_residues: z.boolean(), chains: z.array(z.string()).optional(), waters: z.boolean(), altlocs_dropped: z.number().int(), chains_kept: z.array(z.string()), waters_kept: z.number().int() })
     .nullable()

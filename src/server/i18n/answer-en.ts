@@ -1,6 +1,6 @@
 /**
  * The words of an answer written without a language model (answering/local-engine.ts,
- * local-tools.ts, question-structures.ts), in both languages (issue 32 §2): the asker's language
+ * local-tools.ts, question-structures.ts), in both languages: the asker's language
  * (users.language) chooses. The Chinese is what the code wrote before, verbatim.
  */
 export const answerTexts = {
@@ -54,7 +54,7 @@ export const answerTexts = {
   },
 } as const;
 
-/** Other server messages of issue 32's English (Chinese message → English). */
+/** Other server messages in English (Chinese message → English). */
 export const moreMessages: Record<string, string> = {
   'MCP 需要 API 令牌：请在“API 令牌”页面创建令牌，并以 Authorization: Bearer <令牌> 发送':
     'MCP needs an API token: create one on the “API tokens” page and send it as Authorization: Bearer <token>',

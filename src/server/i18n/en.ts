@@ -1,5 +1,5 @@
 /**
- * English for what the server writes to a user (issue 32 §2): the tool list, tool results and
+ * English for what the server writes to a user: the tool list, tool results and
  * notes, and the common error messages. Chinese is the source: `messages` maps a Chinese message
  * as the server writes it to its English (i18next natural-language keys; a message not listed
  * stays Chinese), `keyed` holds texts with values (i18next interpolation), both languages.

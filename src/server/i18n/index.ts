@@ -1,5 +1,5 @@
 /**
- * The language of what the server writes to a user (issue 32 §2): Chinese by default (SPEC §1, its
+ * The language of what the server writes to a user: Chinese by default (SPEC §1, its
  * messages verbatim), English for a user who chose English. One i18next instance with the
  * resources of ./en.ts: keyed texts with values, and Chinese messages as natural-language keys,
  * so a message thrown anywhere in Chinese is said in English at the edge (the error handler, the

@@ -1,5 +1,5 @@
 /**
- * English for a document's progress texts (kb_documents.progress_texts, issue 32 §2): parsing
+ * English for a document's progress texts (kb_documents.progress_texts): parsing
  * writes them in Chinese as it goes (parsing/*.ts, parse-job.ts); the document list and record say
  * them in the reader's language through localizeMessage. Fixed texts here, texts with values
  * (pages, counts, a reason) as patterns; a text not listed stays as written.

@@ -252,7 +252,7 @@ export const nothingRelevant = (passages: Array<Passage & { coverage?: number }>
 
 /**
  * How many of retrieval's best passages an answer cites: the top five, the passages recall@5
- * measures (issue 32 §1: what retrieval found is not lost between retrieval and the answer).
+ * measures (what retrieval found is not lost between retrieval and the answer).
  */
 export const CITED_TOP = 5;
 

@@ -162,7 +162,7 @@ export default async function molRoutes(app: App, { config, db, runtime }: Servi
     bodyLimit: DRAW_BODY_LIMIT,
     schema: {
       tags: ['mol'],
-      summary: 'Molecule database search (issue 18 §5): exact structure, substructure (SMILES/SMARTS/molfile) or Morgan similarity over every molecule of the documents the user may read',
+      summary: 'Molecule database search: exact structure, substructure (SMILES/SMARTS/molfile) or Morgan similarity over every molecule of the documents the user may read',
       body: molSearchBody,
       response: { 200: okSchema(molSearchResult), ...errorResponses, 503: failure },
     },

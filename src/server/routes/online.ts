@@ -11,7 +11,7 @@ import { ok, type App, type Services } from './types';
  */
 export default async function onlineRoutes(app: App, { db, runtime }: Services) {
   app.get('/status', {
-    schema: { tags: ['tools'], summary: 'Configured online sources (issue 15)', response: { 200: okSchema(onlineStatus), ...errorResponses } },
+    schema: { tags: ['tools'], summary: 'Configured online sources', response: { 200: okSchema(onlineStatus), ...errorResponses } },
   }, async (req) => {
     const { online } = runtime;
     // Environment variable names are for administrators; an asker only learns what is missing.

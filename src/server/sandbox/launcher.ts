@@ -17,7 +17,7 @@ out = os.fdopen(3, 'wb', buffering=0)
 code = sys.stdin.buffer.read()
 with open('/work/main.py', 'wb') as f:
     f.write(code)
-# Chinese labels in plots (issue 32 §2): matplotlib (3.6+) falls back glyph by glyph from DejaVu Sans
+# Chinese labels in plots: matplotlib (3.6+) falls back glyph by glyph from DejaVu Sans
 # to the CJK fonts Debian installed (scripts/setup.mjs); only fonts present are named (no warnings).
 cjk = [name for name, path in (('WenQuanYi Micro Hei', '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc'), ('WenQuanYi Zen Hei', '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc'), ('Droid Sans Fallback', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf')) if os.path.exists(path)]
 try:

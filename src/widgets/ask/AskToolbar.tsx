@@ -86,7 +86,7 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
   const sending = useSignalValue(model.$sending);
   const answering = useSignalValue(model.$answering);
   const onlineStatus = useSignalValue(model.$online);
-  // 联网搜索 on, and nothing configured for the chosen type: one short line before sending (issue 32 §2).
+  // 联网搜索 on, and nothing configured for the chosen type: one short line before sending.
   const missing = online ? onlineMissing(onlineStatus, searchType) : null;
   // The toggle's default follows the server's sources, so they are asked for once the box shows.
   useEffect(() => void model.loadOnline(), [model]);

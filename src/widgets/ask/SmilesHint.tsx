@@ -16,7 +16,7 @@ export interface SmilesHintProps {
   options?: SmilesHintOptions;
 }
 
-/** Valid molecules for a malformed SMILES being typed in the question box (issue 18 §4). */
+/** Valid molecules for a malformed SMILES being typed in the question box. */
 export function SmilesHint({ text, onAccept, options }: SmilesHintProps) {
   const t = useT('smiles-hint');
   const client = useApi();

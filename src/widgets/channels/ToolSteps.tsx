@@ -1,4 +1,4 @@
-// The tools an answer used (issue 18 §1): each call with its result as a card — the tool's own card
+// The tools an answer used: each call with its result as a card — the tool's own card
 // from `toolCards` (loaded on first use), its text while that loads or when a tool has none, or the
 // Chinese message of a failed call. Built from the answer's steps, so live and reloaded answers match.
 import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';

@@ -35,7 +35,7 @@ const vector = (text: string): [number, number, number] | null => {
 };
 
 /**
- * Batch docking (issue 30 §6): the molecules (a SMILES list, an SDF file, or the hits of a molecule
+ * Batch docking: the molecules (a SMILES list, an SDF file, or the hits of a molecule
  * search given as `molecule-ids`), the receptor, the box and the settings a single docking takes;
  * submitted to POST /tasks/docking/batch, then the batch's ranked table follows it (`BatchView`).
  */

@@ -5,7 +5,7 @@ import { defineOnce } from '../shared/define-once';
 export const dockingBatchAttributes = { moleculeIds: 'string', receptor: 'string' } as const;
 
 /**
- * Batch docking (issue 30 §6): a form for up to 50 molecules — a SMILES list (one a line, optionally
+ * Batch docking: a form for up to 50 molecules — a SMILES list (one a line, optionally
  * a name), an SDF file, or the molecules of a molecule search (`molecule-ids`) — with the receptor,
  * the search box and the settings of a single docking; once submitted, the batch's table ranked by
  * Vina score, updated as molecules finish, with cancel all and CSV/SDF downloads. The signed-in

@@ -1,4 +1,4 @@
-// The review panel of a recognised structure (issue 28 §1): the drawing as rendered on its page
+// The review panel of a recognised structure: the drawing as rendered on its page
 // beside the molecule read from it (drawn by RDKit through <csai-molecule>), its label, confidence
 // and how it was read, and the chemist's correction in the chemical editor (or as typed SMILES),
 // saved for every reader of the document.

@@ -62,7 +62,7 @@ function notesOf(found: number, timedOut: number[], unread: number[], tooLarge: 
 }
 
 /**
- * The structures drawn in a PDF (issue 28 §1): each page that paints paths or images is rendered
+ * The structures drawn in a PDF: each page that paints paths or images is rendered
  * with pdf.js and read by readPage (recognize.ts); boxes come back in PDF points, origin bottom-left.
  * Progress is reported per page (a page boundary is where the pool may pause the parse). Time is
  * bounded per page and per document; pages left unread are named in the notes.

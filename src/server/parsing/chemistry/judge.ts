@@ -2,7 +2,7 @@ import type { MainModule } from '@rdkit/rdkit';
 import { withValidMol } from '../../chem/rdkit-loader';
 
 /**
- * RDKit sanity checks on a structure OSRA read (issue 28 §1): a SMILES RDKit refuses (a bad
+ * RDKit sanity checks on a structure OSRA read: a SMILES RDKit refuses (a bad
  * valence, an unclosed ring) is no molecule; what remains is scored on what drawings of
  * medicinal chemistry hold — one fragment (or a salt), the usual elements, rings of 3–8 atoms, few
  * charges — on top of OSRA's own estimate.

@@ -125,7 +125,7 @@ async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
 }
 
 /**
- * Reads the structures drawn on one page image (issue 28 §1). `img` is the page at `dpi`; `text`
+ * Reads the structures drawn on one page image. `img` is the page at `dpi`; `text`
  * holds its text runs in the same pixels (to tell drawings from paragraphs). Drawing regions are
  * found by whitespace segmentation (regions.ts) and each is cut out and read by OSRA; a region read
  * poorly is read again at half and at 1.5× the resolution; one OSRA pass over the whole page adds

@@ -1,5 +1,5 @@
 /**
- * Finding where structures may be drawn on a rendered page (issue 28 §1): the page's ink is
+ * Finding where structures may be drawn on a rendered page: the page's ink is
  * joined across small gaps (bonds to their atom labels) and split at whitespace into connected
  * regions; a region counts as a drawing when enough of its ink lies outside the page's text runs
  * (bonds are lines, not letters) and its size is that of a drawing.

@@ -2,7 +2,7 @@ import type { MainModule } from '@rdkit/rdkit';
 import { withValidMol } from '../../chem/rdkit-loader';
 
 /**
- * Repairs of OSRA's typical misreadings (issue 28 §1), offered as extra candidates beside the reading
+ * Repairs of OSRA's typical misreadings, offered as extra candidates beside the reading
  * itself: judge.ts scores both and the caller keeps the more plausible, so a repair never replaces
  * a reading blindly. Each repair fixes something a drawing in a paper almost never means:
  * - a charged oxygen on a carbon that still carries a hydrogen, in a molecule whose charges do not

@@ -14,7 +14,7 @@ export const keptLabelBlocks = (blocks: readonly Block[] | undefined): Block[] =
     .map((b) => ({ kind: b.kind, page: b.page, bbox: b.bbox, text: b.text, size: b.size, ...(b.rows?.length === 1 ? { rows: b.rows } : {}) }));
 
 /**
- * The structure step (issue 28 §1), in a parse process: the structures drawn in a PDF's pages or an
+ * The structure step, in a parse process: the structures drawn in a PDF's pages or an
  * image, read after the document's text was stored (parsing/structure-job.ts queues it), with their
  * labels from the text blocks the parse kept. Answers a result with only `structures` and `notes`.
  * A failure of the reading is a note, not an error: the document keeps its text.
@@ -24,7 +24,7 @@ export async function readStructures(kind: 'pdf' | 'image', file: string, input:
   try {
     const textBoxes = new Map<number, Box[]>(input.textBoxes);
     const read = kind === 'pdf' ? await pdfStructures(file, progress, { textBoxes }) : await imageStructures(file, progress, { textBoxes });
-    // Each drawing's label from the short text blocks of its page (issue 28 §2: 化合物 12a under it),
+    // Each drawing's label from the short text blocks of its page (化合物 12a under it),
     // by the same rules on an image as on a PDF page, its pixels measured in points.
     const unit = kind === 'image' ? imageUnit(input.labelBlocks) : 1;
     const structures = read.structures.map((s) => ({ ...s, label: s.label ?? labelNear(input.labelBlocks.filter((b) => b.page === s.page), s.bbox, unit) }));

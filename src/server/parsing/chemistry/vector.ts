@@ -6,7 +6,7 @@ import { readGlyphs } from './glyphs';
 import { inchiKeyOf } from './judge';
 
 /**
- * Structures read from a born-digital PDF page's drawing operators (issue 28 §1: "paths in the
+ * Structures read from a born-digital PDF page's drawing operators ("paths in the
  * PDF"), not from pixels: stroked line segments are bonds, parallel close segments double and
  * triple bonds, filled wedges and rows of short parallel strokes stereo bonds, atom labels come
  * from the text layer (Open Babel's SVG, ChemDraw-like output) or from filled glyph outlines

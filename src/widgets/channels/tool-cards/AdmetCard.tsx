@@ -1,4 +1,4 @@
-// The answer card of the `admet` tool (issue 18 §2): the table grouped as SwissADME groups it, the
+// The answer card of the `admet` tool: the table grouped as SwissADME groups it, the
 // structure, the bioavailability radar per molecule, one BOILED-Egg for all, CSV/SDF export.
 import { createElement, useState } from 'react';
 import { ADMET_NOT_COMPUTED, admetResult, type AdmetField, type AdmetMolecule } from '../../../contract/admet';
@@ -28,7 +28,7 @@ const GROUPS: [string, AdmetField[]][] = [
 function cell(t: T, m: AdmetMolecule, field: AdmetField, lang: string | undefined): string {
   const v = m[field];
   if (Array.isArray(v)) {
-    // Issue 32 §2: an alert is named in the interface's language (its original name kept beside it).
+    // An alert is named in the interface's language (its original name kept beside it).
     if (field === 'pains' || field === 'brenk') return v.length ? v.map((name) => alertLabel(field, name, lang)).join(t('list_separator')) : t('none');
     return v.length ? t('violations', { count: v.length, rules: v.join('，') }) : t('passes');
   }

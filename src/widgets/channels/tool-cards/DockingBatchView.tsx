@@ -19,7 +19,7 @@ function KeyInteractions({ entry }: { entry: BatchEntry }) {
 }
 
 /**
- * A docking batch (issue 30 §6): progress per molecule while it runs (polled), the table ranked by
+ * A docking batch: progress per molecule while it runs (polled), the table ranked by
  * Vina score with ligand efficiency, key interactions and pose sanity, cancel all, CSV and SDF
  * downloads, and one molecule's poses in full on demand (shown by `TaskView`, the docking card's task view).
  */

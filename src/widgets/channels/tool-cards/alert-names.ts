@@ -1,4 +1,4 @@
-// Chinese descriptions of the structural alerts the ADMET card lists (issue 32 §2): Brenk's 105
+// Chinese descriptions of the structural alerts the ADMET card lists: Brenk's 105
 // unwanted substructures by name, PAINS families (Baell & Holloway 2010) from the words of their
 // names. The original name stays beside the description (it is what the literature and RDKit use).
 
