@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { TOOL_NAMES } from '../../contract/tools';
 import type { Db } from '../db/database';
-import type { Selectable } from 'kysely';
-import type { QuestionTable } from '../db/schema';
 import { userLanguage } from '../i18n';
 import { NOT_CONFIGURED, notConfiguredNotice, type OnlineSources } from '../online/sources';
 import type { KnowledgePort } from '../retrieval/knowledge-port';
@@ -11,13 +9,12 @@ import type { AnswerRun } from './answer-run';
 import type { Finalise } from './answer-end';
 import type { DeepResearch } from './deep-research';
 import { AnswerError, type AnswerEngine, type AnswerSink, type NumberedPassage } from './engine';
+import { channelHistory } from './channel-history';
 import { searchBeforeAnswer } from './online-search';
 import { sourcesOf, storedRequest } from './request';
 
 /** Passages retrieved for one answer. */
 export const PASSAGES_PER_ANSWER = 8;
-/** Earlier turns of the channel given to the model. */
-const HISTORY_TURNS = 4;
 
 /** Online search on, nothing configured for 全部 (the per-type wording: NOT_CONFIGURED in online/sources.ts). */
 export const NO_WEB_SEARCH = NOT_CONFIGURED.all;
@@ -44,22 +41,6 @@ const sinkOf = (run: AnswerRun): AnswerSink => ({
   citation: (citation) => run.emit({ event: 'citation', data: citation }),
   researchStep: (step) => run.emit({ event: 'research_step', data: step }),
 });
-
-/** Earlier answered turns of the question's channel, oldest first. */
-async function channelHistory(db: Db, q: Pick<Selectable<QuestionTable>, 'id' | 'channel_id' | 'created_at'>) {
-  const rows = await db
-    .selectFrom('questions')
-    .select(['question', 'answer'])
-    .where('channel_id', '=', q.channel_id)
-    .where('id', '!=', q.id)
-    .where('created_at', '<=', q.created_at)
-    .where('status', 'in', ['done', 'stopped'])
-    .where('answer', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .limit(HISTORY_TURNS)
-    .execute();
-  return rows.reverse().map((h) => ({ question: h.question, answer: h.answer ?? '' }));
-}
 
 /**
  * Writing one answer: its stored request (tools the asker may use), the passages of the chosen

@@ -28,9 +28,9 @@ import { CONTINUE_REPORT, localReport, reportPrompt } from './research-report';
 import { searchAndRead, searchDocuments } from './research-search';
 import { researchStore, type Finding, type ResearchPlan, type ResearchState } from './research-state';
 import { cut } from './research-text';
+import { channelHistory } from './channel-history';
 
-/** Earlier turns of the channel given to the model, and the characters of each earlier answer. */
-const HISTORY_TURNS = 4;
+/** The characters of each earlier answer given to the model. */
 const HISTORY_ANSWER_CHARS = 4000;
 /** Follow-up rounds stop once the run has used this share of its time budget (the rest is the report's). */
 const READING_SHARE = 0.6;
@@ -87,22 +87,12 @@ export function deepResearch({
 
   /** Earlier questions of the channel with their answers, oldest first, as chat messages. */
   async function history(questionId: string): Promise<ChatMessage[]> {
-    const q = await db.selectFrom('questions').select(['channel_id', 'created_at']).where('id', '=', questionId).executeTakeFirst();
+    const q = await db.selectFrom('questions').select(['id', 'channel_id', 'created_at']).where('id', '=', questionId).executeTakeFirst();
     if (!q) return [];
-    const rows = await db
-      .selectFrom('questions')
-      .select(['question', 'answer'])
-      .where('channel_id', '=', q.channel_id)
-      .where('id', '!=', questionId)
-      .where('created_at', '<=', q.created_at)
-      .where('status', 'in', ['done', 'stopped'])
-      .where('answer', 'is not', null)
-      .orderBy('created_at', 'desc')
-      .limit(HISTORY_TURNS)
-      .execute();
+    const rows = await channelHistory(db, q);
     return rows.reverse().flatMap((h): ChatMessage[] => [
       { role: 'user', content: h.question },
-      { role: 'assistant', content: cut(h.answer ?? '', HISTORY_ANSWER_CHARS) },
+      { role: 'assistant', content: cut(h.answer, HISTORY_ANSWER_CHARS) },
     ]);
   }
 
