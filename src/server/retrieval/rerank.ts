@@ -10,7 +10,6 @@
  */
 import { looksLikeNavigation } from '../parsing/navigation';
 import { alternativesOf, queryTerms, tokens } from '../text/segment';
-import { generalWords, informativeness } from '../text/general-idf';
 import type { Passage } from './search';
 
 /**
@@ -160,13 +159,6 @@ export interface RerankWeights {
    */
   nameMissing: number;
   namedShare: number;
-  /**
-   * Exponent of a question token's informativeness in general Chinese text (text/general-idf.ts) in
-   * its weight when scoring (0: not used); `pair` is the informativeness of a character pair that is
-   * no word of the question. Abstention's coverage does not use it.
-   */
-  general: number;
-  pair: number;
 }
 // Chosen on the even half of the hard set and checked on the odd half (bench/retrieval-hard-tune.ts):
 // the character shares raised the tuning half's recall@5 (0.880 → 0.920) but not the held-out
@@ -176,7 +168,7 @@ export interface RerankWeights {
 // entries sharing only 选项 and 起作用); on the even half no value of the grid 0.2–0.8 × 0.2–0.8
 // lost a question and MRR rose most from a share of 0.5 (0.826 → 0.830, recall@5 0.920 either
 // way); the odd half: recall@5 0.973 → 0.987, MRR 0.812 → 0.821. Five questions moved up, none down.
-export const RERANK_WEIGHTS: RerankWeights = { bm25: 1, chars: 0, headingChars: 0, floor: 0.35, proximity: 0.35, heading: 0.5, perPage: 1, diverseTop: 5, nameMissing: 0.4, namedShare: 0.5, general: 0, pair: 1 };
+export const RERANK_WEIGHTS: RerankWeights = { bm25: 1, chars: 0, headingChars: 0, floor: 0.35, proximity: 0.35, heading: 0.5, perPage: 1, diverseTop: 5, nameMissing: 0.4, namedShare: 0.5 };
 
 const HAN_CHAR = /\p{Script=Han}/gu;
 /** The question's Chinese characters that say what it is about (not how it asks), each with a weight: rarer among the candidates weighs more. */
@@ -201,7 +193,6 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
   const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));
-  const scoring = weights.general ? informed(question, terms, weights) : terms;
   const ranked = candidates
     .map((p, i) => {
       const seq = seqs[i]!;
@@ -212,27 +203,20 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       const own = terms.filter((t) => HAN.test(t.word) === han);
       const text = p.text.normalize('NFKC');
       const coverage = coverageOf(terms, words, text);
-      const scored = scoring === terms ? coverage : coverageOf(scoring, words, text);
       const answers = Math.max(coverage, coverageOf(own.length ? own : terms, words, text));
       const proximity = proximityOf(terms, seq);
       const firstLine = p.text.split('\n', 1)[0]!;
-      const heading = firstLine.length < 120 ? coverageOf(scoring, new Set(tokens(firstLine)), firstLine.normalize('NFKC')) : 0;
+      const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine)), firstLine.normalize('NFKC')) : 0;
       const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const charShare = chars.length && weights.chars ? weights.chars * charsIn(p.text) : 0;
       const headingShare = chars.length && weights.headingChars && firstLine.length < 120 ? weights.headingChars * charsIn(firstLine) : 0;
       const named = names.length && !names.some((n) => words.has(n)) ? weights.nameMissing : 1;
-      const score = (p.score / top) ** weights.bm25 * (weights.floor + scored + charShare) * (1 + weights.proximity * proximity + weights.heading * heading + headingShare) * nav * named;
+      const score = (p.score / top) ** weights.bm25 * (weights.floor + coverage + charShare) * (1 + weights.proximity * proximity + weights.heading * heading + headingShare) * nav * named;
       const { segmented: _, ...rest } = p;
       return { ...rest, score, coverage: answers * nav * believed };
     })
     .sort((a, b) => b.score - a.score);
   return diversified(ranked, weights);
-}
-
-/** The terms reweighted by their informativeness in general Chinese text (RerankWeights.general). */
-function informed(question: string, terms: Term[], { general, pair }: RerankWeights): Term[] {
-  const words = generalWords(question);
-  return terms.map((t) => ({ ...t, weight: t.weight * informativeness(t.word, words, pair) ** general }));
 }
 
 /** At most `perPage` passages of one page among the first `diverseTop`: the others of that page move just below them. */

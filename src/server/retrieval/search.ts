@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database';
 import { queryTerms } from '../text/segment';
-import { generalWords, informativeness } from '../text/general-idf';
 import { fullTextOf, type FullText, type Hit, type Span } from './fulltext';
 
 /** A retrieved passage with where it sits in its document (DESIGN §3 citation fields). */
@@ -24,20 +23,6 @@ export interface SearchOptions {
    * queryTerms' expand): for the second stage (fusion.ts), which counts them as covering the words.
    */
   expand?: boolean;
-  /**
-   * Weigh the question's tokens by their informativeness in general Chinese text
-   * (text/general-idf.ts): FTS5 ranks the first `depth` passages by its BM25, which weighs every
-   * token alike, and they are scored again here with each token's BM25 part times its
-   * informativeness to the power `general` (a character pair that is no word of the question counts
-   * as `pair`). For the second stage (fusion.ts); tuned in bench/retrieval-hard-general.ts.
-   */
-  weigh?: TermWeighing;
-}
-
-export interface TermWeighing {
-  general: number;
-  pair: number;
-  depth: number;
 }
 
 /**
@@ -154,12 +139,6 @@ async function selectTerms(db: Executor, ft: FullText, terms: string[], spans: S
   return { present, lead, candidates };
 }
 
-/** How many passages of the asked documents hold each term (the ones that hold any), counted up to the budget. */
-async function countsOf(db: Executor, ft: FullText, terms: string[], spans: Span[], docIds: string[], budget: number) {
-  const counts = await passageCounts(db, ft, terms, spans, docIds, budget + 1);
-  return terms.map((term, i) => ({ term, ...counts[i]! })).filter((t) => t.n > 0);
-}
-
 /** The best passages of the documents in the spans holding any of the terms, by BM25. */
 async function rank(ft: FullText, terms: string[], spans: Span[], docIds: string[], limit: number): Promise<Hit[]> {
   const hits: Hit[] = [];
@@ -205,9 +184,8 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
 
   // Ranges no larger than the budget cannot hold more candidates than it: no counting needed.
   const small = spans.reduce((n, s) => n + s.hi - s.lo + 1, 0) <= budget;
-  const weigh = opts.weigh?.general ? opts.weigh : undefined;
   const { present, lead: kept, candidates } = small
-    ? { present: weigh ? await countsOf(db, ft, terms, spans, docIds, budget) : terms.map((term) => ({ term, n: 1, exact: true })), lead: terms.length, candidates: 0 }
+    ? { present: terms.map((term) => ({ term, n: 1, exact: true })), lead: terms.length, candidates: 0 }
     : await selectTerms(db, ft, terms, spans, docIds, budget);
   if (!present.length) return [];
   if (candidates > budget) {
@@ -217,13 +195,13 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
     spans = spans.filter((s) => s.lo <= end).map((s) => ({ ...s, hi: Math.min(s.hi, end) }));
   }
   const rare = present.slice(0, kept);
-  const rescore = kept < present.length || weigh !== undefined;
+  const rescore = kept < present.length;
   const hits = await rank(
     ft,
     rare.map((t) => t.term),
     spans,
     docIds,
-    rescore ? Math.max(limit, RESCORE_DEPTH, weigh?.depth ?? 0) : limit,
+    rescore ? Math.max(limit, RESCORE_DEPTH) : limit,
   );
   if (!hits.length) return [];
   const rows = await chunksById(
@@ -237,12 +215,10 @@ export async function search(db: Executor, docIds: string[], query: string, k = 
     const avgdl = await ft.averageLength();
     // The question's tokens are words of the segmented text as they are (text/segment.ts makes both),
     // so their frequencies are counted on its words directly.
-    const asked = weigh ? generalWords(query) : undefined;
-    const weighted = present.map((t) => {
-      const word = t.term.slice(1, -1).replace(/""/g, '"');
-      const idf = Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5)));
-      return { word, idf: weigh && asked ? idf * informativeness(word, asked, weigh.pair) ** weigh.general : idf };
-    });
+    const weighted = present.map((t) => ({
+      word: t.term.slice(1, -1).replace(/""/g, '"'),
+      idf: Math.max(1e-6, Math.log((size - Math.min(t.n, size) + 0.5) / (Math.min(t.n, size) + 0.5))),
+    }));
     const index = new Map(weighted.map((w, i) => [w.word, i]));
     best = hits
       .map((h) => {
