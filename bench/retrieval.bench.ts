@@ -112,7 +112,9 @@ async function hardFigures(): Promise<Figure[]> {
  * cases environment, 国内镜像 for 大陆地区的源, 为什么要升级 for 升级的必要性): none of the
  * second-stage variants tried (a deeper candidate list, the page's words, shares of the question's
  * characters) nor a dictionary-pivot expansion (CC-CEDICT glosses) found any of them without losing
- * others; see the miss lines under CSAI_BENCH_VERBOSE.
+ * others, nor did weighing the question's tokens by their informativeness in general Chinese text
+ * (jieba's idf list, in the first stage and the second; commit 31bde29, bench/retrieval-hard-general.ts
+ * there: chosen on the odd half, the even half stayed at 0.920); see the miss lines under CSAI_BENCH_VERBOSE.
  */
 export async function answerFigures(db: Db, set: HardSet): Promise<Figure[]> {
   const answer = localAnswerer(db);
