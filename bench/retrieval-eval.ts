@@ -1,6 +1,7 @@
 // The hard retrieval evaluation: a set of questions written by reading real documents
 // (bench/data/retrieval-hard.json), each with the page that answers it, or none for a question the
-// documents cannot answer. Shared by bench/retrieval.bench.ts and its test.
+// documents cannot answer; and the fresh set in the same schema over the same documents
+// (bench/data/retrieval-fresh.json), never tuned on. Shared by bench/retrieval.bench.ts and its test.
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -50,7 +51,15 @@ export type HardSet = z.infer<typeof hardSetSchema>;
 export const HALVES = { even: 0, odd: 1 } as const;
 export const halfOf = (set: HardSet, half: keyof typeof HALVES): HardSet => ({ ...set, questions: set.questions.filter((_, i) => i % 2 === HALVES[half]) });
 
-export const loadHardSet = (root: string): HardSet => hardSetSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'bench/data/retrieval-hard.json'), 'utf8')));
+const loadSet = (root: string, file: string): HardSet => hardSetSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'bench/data', file), 'utf8')));
+export const loadHardSet = (root: string): HardSet => loadSet(root, 'retrieval-hard.json');
+
+/**
+ * The fresh set (bench/data/retrieval-fresh.json): questions in the hard set's schema over the same
+ * documents, written after every weight, threshold and lexicon entry was chosen and committed before
+ * any retrieval ran on them. Nothing is tuned on it: it only reports the shipped product.
+ */
+export const loadFreshSet = (root: string): HardSet => loadSet(root, 'retrieval-fresh.json');
 
 /** The file of a set document on this machine. */
 export const docPath = (root: string, doc: HardSet['docs'][string]) => (doc.source === 'system' ? doc.file : path.join(root, '.tmp/test-docs', doc.file));
