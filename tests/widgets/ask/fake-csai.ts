@@ -3,7 +3,7 @@
 // the XMLHttpRequest stand-in for uploads with progress.
 import { fakeApi, installFakeXhr, ok, type Route } from '../fake-api';
 
-export { fail, FakeXhr, ok, type ApiRequest, type Route } from '../fake-api';
+export { fail, FakeXhr, ok, type ApiRequest, type FakeApi, type Route } from '../fake-api';
 
 /** A folder as the server lists it. */
 export const folder = (id: string, name: string) => ({
