@@ -15,7 +15,10 @@ export interface FetchCall {
  */
 export type FetchHandler = (url: string, init: RequestInit, real: typeof fetch) => Response | Promise<Response>;
 
-let pageFetch: typeof fetch | undefined;
+/** The fetch the page (or the test environment) came with. */
+const pageFetch = globalThis.fetch;
+/** The page's own fetch, whatever fakes are installed: for the test's real files (documents, fixtures). */
+export const realFetch: typeof fetch = (input, init) => pageFetch.call(globalThis, input, init);
 
 /**
  * The tests' one fetch stand-in: replaces the global fetch (until `restore()`), records
@@ -24,7 +27,6 @@ let pageFetch: typeof fetch | undefined;
  */
 export function fakeFetch(handler: FetchHandler) {
   const replaced = globalThis.fetch;
-  pageFetch ??= replaced;
   const real: typeof fetch = (input, init) => replaced.call(globalThis, input, init);
   const calls: FetchCall[] = [];
   const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
@@ -46,7 +48,7 @@ export function fakeFetch(handler: FetchHandler) {
 
 /** Puts back the page's own fetch, whatever fakes were installed since. */
 export function restoreFetch() {
-  if (pageFetch) globalThis.fetch = pageFetch;
+  globalThis.fetch = pageFetch;
 }
 
 /** A JSON response with the given status. */

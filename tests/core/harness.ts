@@ -1,7 +1,7 @@
 // Shared by the browser tests of src/core and src/host: mocha's globals as @web/test-runner
 // provides them, typed, chai's expect, and the fetch stand-in (../fake-fetch.ts).
 export { expect } from 'chai';
-export { fakeFetch, jsonResponse, restoreFetch, type FetchCall, type FetchHandler } from '../fake-fetch';
+export { fakeFetch, jsonResponse, realFetch, restoreFetch, type FetchCall, type FetchHandler } from '../fake-fetch';
 
 type Done = () => void | Promise<void>;
 declare global {

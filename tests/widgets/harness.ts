@@ -3,7 +3,7 @@
 // The mocha globals, chai's expect, the fetch stand-in, nextFrame and waitFor are the core harness's.
 import { jsonResponse as json } from '../core/harness';
 
-export { expect, fakeFetch, jsonResponse as json, nextFrame, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
+export { expect, fakeFetch, jsonResponse as json, nextFrame, realFetch, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
 
 /** The CSAI server's answers, with a banner of the given type (or none). */
 export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }) {

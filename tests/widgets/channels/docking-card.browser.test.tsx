@@ -7,11 +7,10 @@ import type { ComponentType } from 'react';
 import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, fakeFetch, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, nextFrame, realFetch } from '../harness';
 import { untranslated } from '../untranslated';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 
 const queued: DockingTask = {

@@ -3,10 +3,9 @@
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule-3d.element';
 import { hasWebGl } from '../../../src/widgets/molecule/Molecule3d';
-import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, realFetch, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 
 async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
   const started = performance.now();

@@ -3,10 +3,9 @@
 import axe from 'axe-core';
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
-import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, realFetch, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 
 /** Waits up to 15 s (page rendering in a slow CI browser), polling every frame. */
 async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {

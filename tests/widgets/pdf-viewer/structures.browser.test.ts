@@ -5,10 +5,9 @@
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
 import { methodText } from '../../../src/widgets/pdf-viewer/StructurePanel';
-import { expect, failOnConsoleErrors, fakeFetch, json, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, mount, nextFrame, realFetch, part } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 
 /** Waits up to 40 s (page rendering in a slow, shared browser), polling every frame. */
 async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
