@@ -16,13 +16,13 @@ declare global {
 /** Waits for the next animation frame (React renders asynchronously). */
 export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
-/** Polls until the check passes or 3 s pass (no fixed sleeps). */
-export async function waitFor<T>(check: () => T | undefined | null | false, what = 'condition'): Promise<T> {
+/** Polls until the check passes or `timeoutMs` (3 s unless said) pass (no fixed sleeps). */
+export async function waitFor<T>(check: () => T | undefined | null | false, what = 'condition', timeoutMs = 3000): Promise<T> {
   const started = performance.now();
   for (;;) {
     const value = check();
     if (value) return value;
-    if (performance.now() - started > 3000) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await nextFrame();
   }
 }

@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { hostI18n } from '../../src/host/i18n';
 import McpServersPage from '../../src/host/pages/McpServersPage';
 import { expect, fakeFetch, jsonResponse, waitFor, type FetchHandler } from '../core/harness';
+import { notFound } from '../widgets/fake-api';
 
 // The MCP servers admin page (user menu → MCP 服务器管理) against a fake server speaking its calls.
 type Auth = { type: 'bearer' | 'header'; header: string; hint: string };
@@ -37,7 +38,7 @@ const answer: FetchHandler = (url, init) => {
     servers = servers.filter((s) => s.id !== decodeURIComponent(one[1]!));
     return jsonResponse(200, { success: true, data: null, message: 'MCP 服务器已删除' });
   }
-  return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
+  return notFound();
 };
 
 let server: ReturnType<typeof fakeFetch>;

@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { hostI18n } from '../../src/host/i18n';
 import TokensPage from '../../src/host/pages/TokensPage';
 import { expect, fakeFetch, jsonResponse, waitFor, type FetchHandler } from '../core/harness';
+import { notFound } from '../widgets/fake-api';
 
 // The API token page (user menu → API 令牌) against a fake server speaking the token calls.
 type Token = { id: string; name: string; prefix: string; created_at: string; last_used_at: string | null };
@@ -23,7 +24,7 @@ const answer: FetchHandler = (url, init) => {
     tokens = tokens.filter((t) => t.id !== revoke[1]);
     return jsonResponse(200, { success: true, data: { deleted: 1 }, message: '令牌已删除' });
   }
-  return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
+  return notFound();
 };
 
 let server: ReturnType<typeof fakeFetch>;

@@ -8,9 +8,9 @@ import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { DockingBatch as Form, type DockingBatchProps } from '../../../src/widgets/docking/DockingBatch';
 import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame } from '../harness';
+import { ok as okJson, notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
-const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
   index, rank: null, name: '', smiles: 'CCO', docked_smiles: 'CCO', task_id: `t${index}`, state: 'queued', progress: 0, message: '排队中',
   score: null, ligand_efficiency: null, heavy_atoms: null, interactions: null, sanity_passed: null, ...over,
@@ -68,7 +68,7 @@ describe('batch docking form', () => {
         return refuse ? json(refuse.status, { success: false, message: refuse.message, code: 'invalid_docking_input' }) : okJson(queued);
       }
       if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? queued : done);
-      return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+      return notFound();
     }).restore;
     host = document.createElement('div');
     host.style.width = '900px';
