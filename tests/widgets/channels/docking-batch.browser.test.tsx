@@ -2,12 +2,12 @@
 // by polling to its end; the table is ranked by Vina score with ligand efficiency, key interactions
 // and pose sanity, a failed molecule says why, "cancel all" cancels the batch, and the table downloads
 // as CSV. The CSAI API is faked.
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, fakeFetch, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
 import { ok as okJson, notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
@@ -87,14 +87,8 @@ describe('docking batch card', () => {
 
   async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Card name={name} {...props} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, lang));
     return shadow;
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);

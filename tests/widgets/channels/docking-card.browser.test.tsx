@@ -2,12 +2,12 @@
 // tool_result: a queued task followed by polling to its end, then the poses and the 3D view of the
 // receptor with the chosen pose (<csai-molecule-3d task-id pose>). The CSAI API is faked; the
 // receptor is rdkit-data's 5DPV and the "poses" a real SDF (`node scripts/fetch-test-docs.mjs`).
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, fakeFetch, realFetch, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
 import { ok as okJson, notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
@@ -82,14 +82,8 @@ describe('docking cards', () => {
 
   async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>) {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Card name={name} {...props} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, 'zh'));
     return shadow;
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);
