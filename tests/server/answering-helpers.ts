@@ -1,5 +1,6 @@
 import { startChatServer, type ChatReply, type ChatRequest } from './fake-llm';
-import type { Client } from './helpers';
+import { signedInUser, startServer, type Client } from './helpers';
+import { makePdf, upload, waitParsed } from './knowledge-helpers';
 
 export const CH = '/api/v1/channel';
 
@@ -236,6 +237,27 @@ export async function startFakeLlm() {
       await chat.close();
     },
   };
+}
+
+/**
+ * The openai engine on the answering model (startFakeLlm): a server with a chat and a reasoning
+ * model and a 2 s idle limit, and alice with a parsed three-page kinase paper (title, results,
+ * selectivity). For a file's beforeAll; close the server, then the model.
+ */
+export async function openAiWithKinasePaper() {
+  const llm = await startFakeLlm();
+  const server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model', LLM_REASONING_MODEL: 'reasoning-model', LLM_IDLE_TIMEOUT_MS: '2000' });
+  const alice = (await signedInUser(server)).client;
+  const up = await upload(alice, [
+    {
+      name: 'kinase.pdf',
+      data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.'], ['Selectivity', 'Compound X is selective for kinase A over kinase B.']]),
+      type: 'application/pdf',
+    },
+  ]);
+  const docId = up.body.data.name_id[0]!.docId;
+  await waitParsed(alice, docId);
+  return { llm, server, alice, docId };
 }
 
 /** Creates a channel named after the question and asks it; returns the ids. */
