@@ -241,14 +241,19 @@ export async function startFakeLlm() {
 
 /**
  * The openai engine on the answering model (startFakeLlm): a server with a chat and a reasoning
- * model and a 2 s idle limit, and alice with a parsed three-page kinase paper (title, results,
- * selectivity). For a file's beforeAll; close the server, then the model.
+ * model and a 2 s idle limit, and alice with the kinase paper parsed (uploadKinasePaper). For a
+ * file's beforeAll; close the server, then the model.
  */
 export async function openAiWithKinasePaper() {
   const llm = await startFakeLlm();
   const server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model', LLM_REASONING_MODEL: 'reasoning-model', LLM_IDLE_TIMEOUT_MS: '2000' });
   const alice = (await signedInUser(server)).client;
-  const up = await upload(alice, [
+  return { llm, server, alice, docId: await uploadKinasePaper(alice) };
+}
+
+/** Uploads the three-page kinase paper (title, results, selectivity) and waits until it is parsed; returns its id. */
+export async function uploadKinasePaper(client: Client) {
+  const up = await upload(client, [
     {
       name: 'kinase.pdf',
       data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.'], ['Selectivity', 'Compound X is selective for kinase A over kinase B.']]),
@@ -256,8 +261,8 @@ export async function openAiWithKinasePaper() {
     },
   ]);
   const docId = up.body.data.name_id[0]!.docId;
-  await waitParsed(alice, docId);
-  return { llm, server, alice, docId };
+  await waitParsed(client, docId);
+  return docId;
 }
 
 /** Creates a channel named after the question and asks it; returns the ids. */
