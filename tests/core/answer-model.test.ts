@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { effect } from '@preact/signals-core';
 import { answerModel } from '../../src/core/answer-model';
 import type { Question } from '../../src/contract/channel';
+import { questionRecord } from '../widgets/ask/fake-csai';
 
-const question = (over: Partial<Question> = {}): Question => ({
-  question_id: 'q1', channel_id: 'c1', question: '乙醇的分子量？', status: 'running', answer: '乙醇', thinking: '', steps: [], citations: [], error: null,
-  effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false,
-  deepresearch: false, tools_name: [], engine: 'local', last_event_id: 4, created_at: '2026-01-01T00:00:00Z', finished_at: null, ...over,
-});
+const question = (over: Partial<Question> = {}) =>
+  questionRecord({ question: '乙醇的分子量？', status: 'running', answer: '乙醇', if_thinking: false, last_event_id: 4, created_at: '2026-01-01T00:00:00Z', ...over });
 
 describe('answerModel', () => {
   it('starts from the question as the server gave it, then applies the events that follow', () => {

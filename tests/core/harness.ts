@@ -1,6 +1,7 @@
 // Shared by the browser tests of src/core and src/host: mocha's globals as @web/test-runner
-// provides them, typed, and chai's expect.
+// provides them, typed, chai's expect, and the fetch stand-in (../fake-fetch.ts).
 export { expect } from 'chai';
+export { fakeFetch, jsonResponse, realFetch, restoreFetch, type FetchCall, type FetchHandler } from '../fake-fetch';
 
 type Done = () => void | Promise<void>;
 declare global {
@@ -12,68 +13,16 @@ declare global {
   function after(fn: Done): void;
 }
 
-export interface FetchCall {
-  /** The URL as the page passed it. */
-  url: string;
-  /** Upper case; GET when the request named none. */
-  method: string;
-  init: RequestInit;
-  headers: Headers;
-}
-/**
- * Answers one request. `real` is the fetch the fake replaced, for a request the test lets through
- * (the page's own files, a real PDF from the test documents).
- */
-export type FetchHandler = (url: string, init: RequestInit, real: typeof fetch) => Response | Promise<Response>;
-
-let pageFetch: typeof fetch | undefined;
-
-/**
- * The browser tests' one fetch stand-in: replaces the page's fetch (until `restore()`), records
- * each request (URL, init, headers) and answers from the handler. The returned `fetch` is the same
- * function, for code that takes its fetch as an argument.
- */
-export function fakeFetch(handler: FetchHandler) {
-  const replaced = globalThis.fetch;
-  pageFetch ??= replaced;
-  const real: typeof fetch = (input, init) => replaced.call(globalThis, input, init);
-  const calls: FetchCall[] = [];
-  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const sent: RequestInit = input instanceof Request ? { method: input.method, headers: input.headers, signal: input.signal, ...init } : init;
-    calls.push({ url, method: (sent.method ?? 'GET').toUpperCase(), init: sent, headers: new Headers(sent.headers) });
-    return handler(url, sent, real);
-  };
-  globalThis.fetch = fetch;
-  return {
-    fetch,
-    calls,
-    /** The URLs asked for, in order. */
-    urls: () => calls.map((c) => c.url),
-    /** Puts back the fetch this fake replaced. */
-    restore: () => void (globalThis.fetch = replaced),
-  };
-}
-
-/** Puts back the page's own fetch, whatever fakes were installed since. */
-export function restoreFetch() {
-  if (pageFetch) globalThis.fetch = pageFetch;
-}
-
-/** A JSON response with the given status. */
-export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
-
 /** Waits for the next animation frame (React renders asynchronously). */
 export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
-/** Polls until the check passes or 3 s pass (no fixed sleeps). */
-export async function waitFor<T>(check: () => T | undefined | null | false, what = 'condition'): Promise<T> {
+/** Polls until the check passes or `timeoutMs` (3 s unless said) pass (no fixed sleeps). */
+export async function waitFor<T>(check: () => T | undefined | null | false, what = 'condition', timeoutMs = 3000): Promise<T> {
   const started = performance.now();
   for (;;) {
     const value = check();
     if (value) return value;
-    if (performance.now() - started > 3000) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await nextFrame();
   }
 }

@@ -1,7 +1,7 @@
-// The knowledge model without a browser: the real API client and knowledge calls over a fetch that
-// answers like the server (envelopes, 4xx with Chinese messages), the real status and toast stores.
+// The knowledge model without a browser: the real API client and knowledge calls over the fake
+// knowledge-base API of the widget tests (envelopes, 4xx with Chinese messages), the real status
+// and toast stores.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { KbDocument, KbFolder } from '../../src/contract/knowledge';
 import { ApiError, createApiClient } from '../../src/core/api';
 import { createI18n } from '../../src/core/i18n';
 import { createKnowledgeApi } from '../../src/core/knowledge-api';
@@ -9,78 +9,18 @@ import { createChannelDocuments, createTranslation, LLM_NOT_CONFIGURED } from '.
 import { createKnowledgeModel, createKnowledgeSelection, PARSE_POLL_MS, SEARCH_DEBOUNCE_MS, totalProgress, UPLOAD_CLEAR_MS, viewerPath, type UploadFn } from '../../src/core/knowledge-model';
 import { createStatusStore, memoryStorage } from '../../src/core/status-store';
 import { createToastStore } from '../../src/core/toast';
+import { doc, fail, fakeServer, ok } from '../widgets/knowledge/fake-server';
 
-const folder = (id: string, name: string, extra: Partial<KbFolder> = {}): KbFolder => ({
-  id, name, isShared: false, is_public: false, is_owner: true, owner_id: 'u1', owner_name: '王化学', doc_count: 0,
-  created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z', ...extra,
-});
-const doc = (docId: string, title: string, extra: Partial<KbDocument> = {}): KbDocument => ({
-  docId, title, type: 1, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null, download_url: '', download_key: '',
-  folder_id: 'f1', size: 2048, page_count: 3, owner_id: 'u1', owner_name: '王化学', is_owner: true, created_at: '2026-11-01T00:00:00Z', ...extra,
-});
-const ok = (data: unknown, message = '') => ({ success: true, data, message });
-const page = <T>(items: T[], p = 1) => ok({ items: items.slice((p - 1) * 20, p * 20), total: items.length, page: p, size: 20 });
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const fail = (status: number, message: string, code: string) => json(status, { success: false, message, code });
-
-/** The server's state and the calls made, with a handler shaped like the knowledge routes. */
-function fakeServer() {
-  const state = {
-    mine: [folder('f1', '激酶抑制剂文献', { doc_count: 2 }), folder('f2', '分子库')],
-    docs: { f1: [doc('d1', '综述.pdf'), doc('d2', 'cdk2.sdf', { type: 5, page_count: null })] } as Record<string, KbDocument[]>,
-    shared: [doc('s1', '同事的论文.pdf', { is_owner: false, owner_id: 'u2', owner_name: '李博士', folder_id: 'fx' })],
-    onDocs: undefined as undefined | ((n: number) => void),
-    docCalls: 0,
-    fail: {} as Record<string, Response | (() => Response)>,
-  };
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, url: url.pathname.replace('/api/v1', '') + url.search, body });
-    const path = url.pathname.replace(/^\/api\/v1/, '');
-    const failure = state.fail[`${method} ${path}`];
-    if (failure) return typeof failure === 'function' ? failure() : failure.clone();
-    const docsOf = /^\/knowledge_base\/folder\/([^/]+)$/.exec(path);
-    const search = url.searchParams.get('search') ?? '';
-    const p = Number(url.searchParams.get('page') ?? 1);
-    if (docsOf && method === 'GET') {
-      state.docCalls++;
-      state.onDocs?.(state.docCalls);
-      return json(200, page((state.docs[docsOf[1]!] ?? []).filter((d) => d.title.includes(search)), p));
-    }
-    if (path === '/knowledge_base/get_shared_docs') return json(200, page(state.shared.filter((d) => d.title.includes(search)), p));
-    if (path === '/knowledge_base/all_docs') return json(200, page(Object.values(state.docs).flat().filter((d) => d.title.includes(search)), p));
-    if (path === '/knowledge_base/folder' && method === 'GET') return json(200, page(state.mine));
-    if (path === '/knowledge_base/get_folder/xxx') {
-      const found = state.mine.find((f) => f.name === url.searchParams.get('folder_name'));
-      return found ? json(200, ok(found)) : fail(404, '知识库不存在', 'not_found');
-    }
-    if (path.startsWith('/knowledge_base/doc_markdown/')) return json(200, ok({ docId: 'd2', markdown: '共 47 个分子。' }));
-    if (path === '/knowledge_base/folder/movedoc') return json(200, ok({ moved: 1 }, '移动成功'));
-    if (path === '/knowledge_base/copy_doc' || path === '/knowledge_base/add_doc_to_kb') return json(200, ok({ name: '综述.pdf', docId: 'c1' }));
-    if (path === '/knowledge_base/es_copy_doc_to_question_channel') {
-      const ids = (body as { docIds: string[] }).docIds;
-      return json(200, ok({ name_id: ids.map((id) => ({ name: `${id}.pdf`, docId: `q-${id}` })) }));
-    }
-    if (path === '/knowledge_base/translate') return json(200, ok({ translation: '# Review\n\nKinase inhibitors…', truncated: false, model: 'qwen' }));
-    if (path.startsWith('/channel/channel_docs/')) return json(200, ok(['d1', 'gone', 'd2']));
-    const one = /^\/knowledge_base\/doc\/(.+)$/.exec(path);
-    if (one) {
-      const found = Object.values(state.docs).flat().find((d) => d.docId === one[1]);
-      return found ? json(200, ok(found)) : fail(404, '文档不存在', 'not_found');
-    }
-    return fail(404, '接口不存在', 'not_found');
-  };
-  return { state, calls, fetch };
-}
-
+let restoreServer = () => {};
 function setup(upload: UploadFn = async () => ({ name_id: [] })) {
+  restoreServer();
   const server = fakeServer();
+  restoreServer = server.restore;
+  // The documents a conversation used (one no longer readable).
+  server.on('GET', /^\/channel\/channel_docs\//, () => ok(['d1', 'gone', 'd2']));
   const toasts = createToastStore();
   const navigations: string[] = [];
-  const client = createApiClient({ fetch: server.fetch, toasts, i18n: createI18n(), navigate: (p) => navigations.push(`client:${p}`), readCookies: () => 'XSRF-TOKEN=t0k' });
+  const client = createApiClient({ fetch: globalThis.fetch, toasts, i18n: createI18n(), navigate: (p) => navigations.push(`client:${p}`), readCookies: () => 'XSRF-TOKEN=t0k' });
   const store = createStatusStore(memoryStorage());
   const selection = createKnowledgeSelection(store);
   const errors: ApiError[] = [];
@@ -126,6 +66,8 @@ describe('the knowledge model', () => {
     stop?.();
     stop = undefined;
     vi.useRealTimers();
+    restoreServer();
+    restoreServer = () => {};
   });
 
   describe('what is shown', () => {
@@ -135,11 +77,11 @@ describe('the knowledge model', () => {
       k.selection.selectFolder(k.server.state.mine[0]!);
       expect(k.store.knowledge.$folder_id.value).toBe('f1');
       expect(k.store.knowledge.$folder_name.value).toBe('激酶抑制剂文献');
-      expect(k.store.knowledge.$folder_file_count.value).toBe(2);
+      expect(k.store.knowledge.$folder_file_count.value).toBe(3);
       await until(loaded(k), 'the list');
       await until(() => 'd2' in k.model.$molecules.value, 'the molecule count');
       const docs = k.model.$docs.value;
-      expect(docs !== null && docs !== 'error' && docs.items.map((d) => d.title)).toEqual(['综述.pdf', 'cdk2.sdf']);
+      expect(docs !== null && docs !== 'error' && docs.items.map((d) => d.title)).toEqual(['综述.pdf', 'cdk2.sdf', '扫描件.png']);
       // SDF documents: the molecule count from their parsed text.
       expect(k.model.$molecules.value).toEqual({ d2: 47 });
     });
@@ -154,7 +96,7 @@ describe('the knowledge model', () => {
       await until(loaded(k), 'the list');
       const docs = k.model.$docs.value;
       expect(docs !== null && docs !== 'error' && docs.items.map((d) => d.owner_name)).toEqual(['李博士']);
-      expect(k.server.calls.at(-1)!.url).toBe('/knowledge_base/get_shared_docs?page=1&size=20');
+      expect(k.server.calls.at(-1)!.path).toBe('/knowledge_base/get_shared_docs?page=1&size=20');
     });
 
     it('all my documents come from all_docs with show_my_kb; a typed search waits, then asks once', async () => {
@@ -162,7 +104,7 @@ describe('the knowledge model', () => {
       stop = k.model.watch();
       k.selection.openView('all_docs');
       await until(loaded(k), 'the list');
-      expect(k.server.calls.map((c) => c.url)).toContain('/knowledge_base/all_docs?page=1&size=20&show_my_kb=1');
+      expect(k.server.calls.map((c) => c.path)).toContain('/knowledge_base/all_docs?page=1&size=20&show_my_kb=1');
       k.model.setPage(2);
       k.model.setSearch('综');
       k.model.setSearch('综述');
@@ -171,9 +113,9 @@ describe('the knowledge model', () => {
       await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS - 10);
       expect(k.server.calls.length).toBe(before);
       await vi.advanceTimersByTimeAsync(20);
-      await until(() => k.server.calls.slice(before).some((c) => c.url.includes('all_docs')), 'the search');
+      await until(() => k.server.calls.slice(before).some((c) => c.path.includes('all_docs')), 'the search');
       await settle();
-      expect(k.server.calls.slice(before).map((c) => c.url).filter((u) => u.includes('all_docs'))).toEqual([`/knowledge_base/all_docs?page=1&size=20&search=${encodeURIComponent('综述')}&show_my_kb=1`]);
+      expect(k.server.calls.slice(before).map((c) => c.path).filter((u) => u.includes('all_docs'))).toEqual([`/knowledge_base/all_docs?page=1&size=20&search=${encodeURIComponent('综述')}&show_my_kb=1`]);
     });
 
     it('polls every second while a document parses and stops once none does', async () => {
@@ -214,7 +156,7 @@ describe('the knowledge model', () => {
 
     it('forgets a folder that is no longer readable', async () => {
       const k = setup();
-      k.server.state.fail['GET /knowledge_base/folder/f1'] = fail(403, '没有权限访问该知识库', 'forbidden');
+      k.server.on('GET', '/knowledge_base/folder/f1', () => fail(403, '没有权限访问该知识库', 'forbidden'));
       stop = k.model.watch();
       k.selection.selectFolder(k.server.state.mine[0]!);
       await until(() => k.selection.$source.value === null, 'the folder forgotten');
@@ -224,7 +166,7 @@ describe('the knowledge model', () => {
     it('opens my folder by its exact name; an unknown name is false without a toast', async () => {
       const k = setup();
       expect(await k.model.openFolderByName('  分子库 ')).toBe(true);
-      expect(k.server.calls.at(-1)!.url).toBe(`/knowledge_base/get_folder/xxx?folder_name=${encodeURIComponent('分子库')}`);
+      expect(k.server.calls.at(-1)!.path).toBe(`/knowledge_base/get_folder/xxx?folder_name=${encodeURIComponent('分子库')}`);
       expect(k.selection.$folder.value?.id).toBe('f2');
       expect(await k.model.openFolderByName('没有这个')).toBe(false);
       expect(k.lastToast()).toBe(undefined);
@@ -304,15 +246,15 @@ describe('the knowledge model', () => {
       await until(loaded(k), 'the list');
       const version = k.selection.$foldersVersion.value;
       expect(await k.model.move(doc('d1', '综述.pdf'), 'f2')).toBe(true);
-      expect(k.server.calls.find((c) => c.url === '/knowledge_base/folder/movedoc')!.body).toEqual({ docId: 'd1', folder_id: 'f2' });
+      expect(k.server.calls.find((c) => c.path === '/knowledge_base/folder/movedoc')!.body).toEqual({ docId: 'd1', folder_id: 'f2' });
       expect(k.lastToast()!.title).toBe('moved');
       expect(await k.model.copy(doc('d2', 'cdk2.sdf'), 'f1')).toBe(true);
-      expect(k.server.calls.find((c) => c.url === '/knowledge_base/copy_doc')!.body).toEqual({ docId: 'd2', folder_id: 'f1' });
+      expect(k.server.calls.find((c) => c.path === '/knowledge_base/copy_doc')!.body).toEqual({ docId: 'd2', folder_id: 'f1' });
       expect(k.selection.$foldersVersion.value).toBe(version + 2);
-      await until(() => k.server.calls.filter((c) => c.url.startsWith('/knowledge_base/folder/f1')).length >= 2, 'the reload');
+      await until(() => k.server.calls.filter((c) => c.path.startsWith('/knowledge_base/folder/f1')).length >= 2, 'the reload');
       await settle();
       // The first load, then one reload for both changes (asked in the same moment, they coalesce).
-      expect(k.server.calls.filter((c) => c.url.startsWith('/knowledge_base/folder/f1')).length).toBe(2);
+      expect(k.server.calls.filter((c) => c.path.startsWith('/knowledge_base/folder/f1')).length).toBe(2);
     });
 
     it('adds to a knowledge base with the SPEC §8 toasts; a refusal shows the server’s message', async () => {
@@ -321,7 +263,7 @@ describe('the knowledge model', () => {
       expect(k.server.calls).toEqual([]);
       expect(await k.model.addToKb(doc('d1', '综述.pdf'), 'f2')).toBe(true);
       expect(k.lastToast()).toMatchObject({ title: 'add_ok_title', description: 'add_ok_text' });
-      k.server.state.fail['POST /knowledge_base/add_doc_to_kb'] = fail(409, '该知识库中已有同名文件', 'duplicate');
+      k.server.on('POST', '/knowledge_base/add_doc_to_kb', () => fail(409, '该知识库中已有同名文件', 'duplicate'));
       expect(await k.model.addToKb(doc('d1', '综述.pdf'), 'f2')).toBe(false);
       expect(k.lastToast()).toMatchObject({ title: 'add_fail_title', description: '该知识库中已有同名文件', variant: 'destructive' });
       expect(k.errors.at(-1)!.code).toBe('duplicate');
@@ -330,8 +272,8 @@ describe('the knowledge model', () => {
     it('puts a document among the question box’s files through es_copy_doc_to_question_channel', async () => {
       const k = setup();
       expect(await k.model.useInQuestion(doc('s1', '同事的论文.pdf', { is_owner: false }))).toBe(true);
-      expect(k.server.calls.at(-1)).toMatchObject({ method: 'POST', url: '/knowledge_base/es_copy_doc_to_question_channel', body: { docIds: ['s1'] } });
-      expect(k.store.ask.$files_list.value).toEqual([{ docId: 'q-s1', name: 's1.pdf' }]);
+      expect(k.server.calls.at(-1)).toMatchObject({ method: 'POST', path: '/knowledge_base/es_copy_doc_to_question_channel', body: { docIds: ['s1'] } });
+      expect(k.store.ask.$files_list.value).toEqual([{ docId: 'q-s1', name: 's1-副本.pdf' }]);
       expect(k.store.ask.$docIdList.value).toEqual(['q-s1']);
       expect(k.navigations).toEqual(['/?docIds=q-s1']);
       // Twice the same: one chip.
@@ -360,16 +302,16 @@ describe('the knowledge model', () => {
       const running = tr.start('en');
       expect(tr.$state.value).toEqual({ phase: 'running', lang: 'en' });
       await running;
-      expect(tr.$state.value).toMatchObject({ phase: 'done', lang: 'en', result: { model: 'qwen', truncated: false } });
+      expect(tr.$state.value).toMatchObject({ phase: 'done', lang: 'en', result: { model: 'qwen-test', truncated: true } });
       expect(k.server.calls.at(-1)!.body).toEqual({ docId: 'd1', target_lang: 'en' });
       const saved = tr.file()!;
       expect(saved.filename).toBe('综述.en.md');
-      expect(await saved.blob.text()).toBe('# Review\n\nKinase inhibitors…');
+      expect(await saved.blob.text()).toBe('# Review (en)\n\nKinase inhibitors <b>block</b> ATP binding.');
     });
 
     it('says when no language model is configured, without a toast', async () => {
       const k = setup();
-      k.server.state.fail['POST /knowledge_base/translate'] = fail(503, '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置', LLM_NOT_CONFIGURED);
+      k.server.on('POST', '/knowledge_base/translate', () => fail(503, '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置', LLM_NOT_CONFIGURED));
       const tr = createTranslation(createKnowledgeApi(k.client), doc('d1', '综述.pdf'));
       await tr.start('zh');
       expect(tr.$state.value).toMatchObject({ phase: 'failed', code: LLM_NOT_CONFIGURED, message: '翻译需要配置语言模型（LLM_BASE_URL 和 LLM_MODEL），当前服务器未配置' });
@@ -400,9 +342,9 @@ describe('the knowledge model', () => {
       await docs.load('c1');
       const list = docs.$docs.value;
       expect(Array.isArray(list) && list.map((d) => d.docId)).toEqual(['d1', 'd2']);
-      expect(k.server.calls[0]!.url).toBe('/channel/channel_docs/c1');
+      expect(k.server.calls[0]!.path).toBe('/channel/channel_docs/c1');
       expect(k.lastToast(), 'a missing document is not an error to show').toBe(undefined);
-      k.server.state.fail['GET /channel/channel_docs/c2'] = fail(404, '频道不存在', 'not_found');
+      k.server.on('GET', '/channel/channel_docs/c2', () => fail(404, '频道不存在', 'not_found'));
       await docs.load('c2');
       expect(docs.$docs.value).toBe('error');
       await docs.load('');

@@ -3,48 +3,44 @@ import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { hostI18n } from '../../src/host/i18n';
 import McpServersPage from '../../src/host/pages/McpServersPage';
-import { expect, fakeFetch, jsonResponse, waitFor, type FetchHandler } from '../core/harness';
+import { expect, jsonResponse, waitFor } from '../core/harness';
+import { fakeApi, ok, type FakeApi, type Route } from '../widgets/fake-api';
 
-// The MCP servers admin page (user menu → MCP 服务器管理) against a fake server speaking its calls.
+// The MCP servers admin page (user menu → MCP 服务器管理) against the fake API speaking its calls.
 type Auth = { type: 'bearer' | 'header'; header: string; hint: string };
 type View = { id: string; name: string; title: string; transport: string; target: string; origin: string; status: string; reason?: string; auth?: Auth; tools: Array<{ name: string; remote_name: string; description: string }> };
 const local: View = { id: 'config:local', name: 'local', title: '本地工具', transport: 'stdio', target: '/usr/bin/node server.js', origin: 'config', status: 'down', reason: '连接已断开', tools: [] };
 let servers: View[] = [];
-const answer: FetchHandler = (url, init) => {
-  const { pathname } = new URL(url, location.href);
-  const method = init.method ?? 'GET';
-  if (pathname === '/api/v1/mcp_servers' && method === 'GET') return jsonResponse(200, { success: true, data: servers, message: '' });
-  if (pathname === '/api/v1/mcp_servers' && method === 'POST') {
-    const body = JSON.parse(String(init.body)) as { name: string; title?: string; transport: string; url: string; auth?: { type: 'bearer'; token: string } | { type: 'header'; name: string; value: string } };
+const routes: Route[] = [
+  ['GET', '/mcp_servers', () => ok(servers)],
+  ['POST', '/mcp_servers', (req) => {
+    const body = req.body as { name: string; title?: string; transport: string; url: string; auth?: { type: 'bearer'; token: string } | { type: 'header'; name: string; value: string } };
     if (body.url.includes(':1/')) return jsonResponse(400, { success: false, message: '无法连接 MCP 服务器：连接被拒绝（服务器未运行或端口错误）', code: 'unreachable', field: 'url' });
     const secret = body.auth ? (body.auth.type === 'bearer' ? body.auth.token : body.auth.value) : '';
     const auth: Auth | undefined = body.auth && { type: body.auth.type, header: body.auth.type === 'bearer' ? 'Authorization' : body.auth.name, hint: `••••${secret.slice(-4)}` };
     const view: View = { id: body.name === 'calc' ? 's1' : body.name, name: body.name, title: body.title ?? body.name, transport: body.transport, target: body.url, origin: 'admin', status: 'ready', ...(auth ? { auth } : {}), tools: [{ name: `mcp__${body.name}__add`, remote_name: 'add', description: '加法' }] };
     servers = [...servers, view];
-    return jsonResponse(200, { success: true, data: view, message: 'MCP 服务器已添加' });
-  }
-  const authOf = /^\/api\/v1\/mcp_servers\/([^/]+)\/auth$/.exec(pathname);
-  if (authOf && method === 'PUT') {
-    const body = JSON.parse(String(init.body)) as { auth: { type: 'header'; name: string; value: string } | null };
-    const view = servers.find((s) => s.id === decodeURIComponent(authOf[1]!))!;
+    return ok(view, 'MCP 服务器已添加');
+  }],
+  ['PUT', /^\/mcp_servers\/([^/]+)\/auth$/, (req, [id]) => {
+    const body = req.body as { auth: { type: 'header'; name: string; value: string } | null };
+    const view = servers.find((s) => s.id === id)!;
     const next: View = { ...view, status: body.auth ? 'ready' : 'down', ...(body.auth ? { auth: { type: 'header', header: body.auth.name, hint: `••••${body.auth.value.slice(-4)}` } } : {}) };
     if (!body.auth) delete next.auth;
     servers = servers.map((s) => (s.id === view.id ? next : s));
-    return jsonResponse(200, { success: true, data: next, message: 'MCP 服务器的认证已更新' });
-  }
-  const one = /^\/api\/v1\/mcp_servers\/([^/]+)$/.exec(pathname);
-  if (one && method === 'DELETE') {
-    servers = servers.filter((s) => s.id !== decodeURIComponent(one[1]!));
-    return jsonResponse(200, { success: true, data: null, message: 'MCP 服务器已删除' });
-  }
-  return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
-};
+    return ok(next, 'MCP 服务器的认证已更新');
+  }],
+  ['DELETE', /^\/mcp_servers\/([^/]+)$/, (_req, [id]) => {
+    servers = servers.filter((s) => s.id !== id);
+    return ok(null, 'MCP 服务器已删除');
+  }],
+];
 
-let server: ReturnType<typeof fakeFetch>;
+let server: FakeApi;
 let root: Root | undefined;
 let host: HTMLElement;
 before(() => {
-  server = fakeFetch(answer);
+  server = fakeApi(routes);
   document.cookie = 'XSRF-TOKEN=test-token; path=/';
 });
 after(() => {
@@ -97,7 +93,7 @@ describe('the MCP servers page', () => {
     button('添加并连接').click();
     const error = await waitFor(() => host.querySelector('#mcp-form-error'), 'the field error');
     expect(error.textContent).to.contain('名称只能包含小写字母、数字和连字符');
-    expect(server.calls.filter((c) => c.init.method === 'POST').length).to.equal(0);
+    expect(server.calls.filter((c) => c.method === 'POST').length).to.equal(0);
 
     await type('#mcp-name', 'calc');
     button('添加并连接').click();
@@ -107,7 +103,7 @@ describe('the MCP servers page', () => {
     await type('#mcp-url', 'http://127.0.0.1:9000/mcp');
     button('添加并连接').click();
     const item = await waitFor(() => host.querySelector('[data-server="calc"]'), 'the added server');
-    expect(JSON.parse(String(server.calls.filter((c) => c.init.method === 'POST').at(-1)!.init.body))).to.deep.equal({ name: 'calc', title: '计算器', transport: 'http', url: 'http://127.0.0.1:9000/mcp' });
+    expect(server.calls.filter((c) => c.method === 'POST').at(-1)!.body).to.deep.equal({ name: 'calc', title: '计算器', transport: 'http', url: 'http://127.0.0.1:9000/mcp' });
     expect(item.textContent).to.contain('已连接');
     expect(item.textContent).to.contain('1 个工具');
 
@@ -115,7 +111,7 @@ describe('the MCP servers page', () => {
     await waitFor(() => host.querySelector('[data-server="calc"]')?.textContent?.includes('它的工具将立即从工具面板中移除'), 'the confirmation');
     button('确定删除').click();
     await waitFor(() => !host.querySelector('[data-server="calc"]'), 'the server gone');
-    expect(server.calls.find((c) => c.init.method === 'DELETE')!.url).to.contain('/api/v1/mcp_servers/s1');
+    expect(server.calls.find((c) => c.method === 'DELETE')!.url).to.contain('/api/v1/mcp_servers/s1');
   });
 
   it('adds a server with a Bearer token (typed in a password field, sent once, then shown masked) and replaces it with a custom header', async () => {
@@ -125,7 +121,7 @@ describe('the MCP servers page', () => {
     await type('#mcp-name', 'secure');
     await type('#mcp-url', 'https://mcp.example.com/mcp');
     await choose('#mcp-auth', 'bearer');
-    const posts = () => server.calls.filter((c) => c.init.method === 'POST' && c.url.endsWith('/mcp_servers')).length;
+    const posts = () => server.calls.filter((c) => c.method === 'POST' && c.url.endsWith('/mcp_servers')).length;
     const postsBefore = posts();
     const token = host.querySelector<HTMLInputElement>('#mcp-token')!;
     expect(token.type).to.equal('password');
@@ -138,7 +134,7 @@ describe('the MCP servers page', () => {
     await type('#mcp-token', 'tok-0123456789abcdef');
     button('添加并连接').click();
     const item = await waitFor(() => host.querySelector('[data-server="secure"]'), 'the added server');
-    const sent = JSON.parse(String(server.calls.filter((c) => c.init.method === 'POST').at(-1)!.init.body)) as Record<string, unknown>;
+    const sent = server.calls.filter((c) => c.method === 'POST').at(-1)!.body as Record<string, unknown>;
     expect(sent.auth).to.deep.equal({ type: 'bearer', token: 'tok-0123456789abcdef' });
     expect(item.querySelector('[data-auth]')!.textContent).to.equal('认证：Bearer 令牌 ••••cdef');
     expect(host.textContent).not.to.contain('tok-0123456789abcdef');
@@ -156,9 +152,9 @@ describe('the MCP servers page', () => {
     await type('#mcp-auth-secure-header-value', 'key-abcdefghijklmnop');
     button('保存并重新连接').click();
     await waitFor(() => host.querySelector('[data-server="secure"] [data-auth]')?.textContent === '认证：请求头 X-API-Key ••••mnop', 'the new header shown masked');
-    const put = server.calls.find((c) => c.init.method === 'PUT')!;
+    const put = server.calls.find((c) => c.method === 'PUT')!;
     expect(put.url).to.contain('/api/v1/mcp_servers/secure/auth');
-    expect(JSON.parse(String(put.init.body))).to.deep.equal({ auth: { type: 'header', name: 'X-API-Key', value: 'key-abcdefghijklmnop' } });
+    expect(put.body).to.deep.equal({ auth: { type: 'header', name: 'X-API-Key', value: 'key-abcdefghijklmnop' } });
     expect(host.querySelector('#mcp-auth-secure-auth')).to.equal(null);
   });
 });

@@ -7,6 +7,7 @@ import type { MolSearchResult } from '../../src/contract/molecules';
 import { hostI18n } from '../../src/host/i18n';
 import MoleculeSearchPage from '../../src/host/pages/MoleculeSearchPage';
 import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
+import { notFound } from '../widgets/fake-api';
 
 const result: MolSearchResult = {
   mode: 'substructure',
@@ -35,7 +36,7 @@ beforeEach(async () => {
       bodies.push(JSON.parse(String(init.body)));
       return answer();
     }
-    return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
+    return notFound();
   }).restore;
   host = document.createElement('div');
   document.body.append(host);

@@ -9,6 +9,7 @@ import { hostI18n } from '../../src/host/i18n';
 import '../../src/host/pages/PdfViewerPage.strings';
 import { WebDocument } from '../../src/host/pages/WebDocument';
 import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
+import { notFound } from '../widgets/fake-api';
 
 const doc: KbDocument = {
   docId: 'web1',
@@ -41,7 +42,7 @@ beforeEach(() => {
     jsonResponse(200, { success: true, message: '', data: { docId: 'web1', markdown: '# 激酶抑制剂\n\n| 药物 | 靶点 |\n| --- | --- |\n| 伊马替尼 | BCR-ABL |\n\n<script>window.__pwned = 1</script>[外链](https://example.org/x)' } });
   restoreFetch = fakeFetch((url) => {
     if (url.includes('/api/v1/knowledge_base/doc_markdown/web1')) return markdown();
-    return jsonResponse(404, { success: false, message: '接口不存在', code: 'not_found' });
+    return notFound();
   }).restore;
   host = document.createElement('div');
   document.body.append(host);

@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Client } from './helpers';
+import { startChatServer, type ChatReply, type ChatRequest } from './fake-llm';
+import { signedInUser, startServer, type Client } from './helpers';
+import { makePdf, upload, waitParsed } from './knowledge-helpers';
 
 export const CH = '/api/v1/channel';
 
@@ -74,15 +74,8 @@ export async function readEvents(
 
 export const answerText = (events: SseEvent[]) => events.filter((e) => e.event === 'delta').map((e) => String(e.data.text)).join('');
 
-interface ChatRequest {
-  model: string;
-  stream: boolean;
-  messages: Array<{ role: string; content: string | null; tool_call_id?: string }>;
-  tools?: unknown[];
-}
-
 /**
- * A small OpenAI-compatible /chat/completions server on 127.0.0.1. What it streams depends on a
+ * The answering model, on the OpenAI-compatible stand-in (fake-llm.ts). What it streams depends on a
  * tag in the question: [think] reasoning_content first; [tool] a function call, then (after the
  * tool message) an answer ([badtool], [bigtool]: with bad arguments; [loop]: a call in every round offering tools); [burst] fifty tokens in one write; [error] an error event mid-stream; [http500] a 500; [stall] a few
  * chunks, then silence; [hold] one chunk, then more only after release(); [echotitle] the first passage's title repeated; [cites] good, wrong and out-of-range citations of
@@ -94,52 +87,27 @@ interface ChatRequest {
  * a short cited report ([hold]: held after its first paragraph; a continuation request: the rest).
  */
 export async function startFakeLlm() {
-  const requests: ChatRequest[] = [];
   const held = new Set<() => void>();
-  const sockets = new Set<import('node:net').Socket>();
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => void handle(JSON.parse(body) as ChatRequest, res));
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
 
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-  async function handle(body: ChatRequest, res: http.ServerResponse) {
-    requests.push(body);
+  async function handle(body: ChatRequest, reply: ChatReply) {
     const users = body.messages.filter((m) => m.role === 'user');
     const question = users[users.length - 1]?.content ?? '';
     const last = body.messages[body.messages.length - 1]!;
     const system = body.messages[0]?.content ?? '';
-    if (question.includes('[http500]')) {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (s: string) => !res.destroyed && res.write(s);
-    const finish = () => {
-      send(chunk({}, 'stop'));
-      send('data: [DONE]\n\n');
-      res.end();
-    };
+    if (question.includes('[http500]')) return reply.fail(500, 'model overloaded', 'server_error');
+    const { chunk: send, finish } = reply;
     // Deep research (deep-research.ts): the planner asks for {"sub_questions": [...]}, the writer for a report.
     if (system.includes('"sub_questions"')) {
       if (question.includes('[holdplan]')) {
-        const keepAlive = setInterval(() => send(chunk({})), 100);
+        const keepAlive = setInterval(() => send({}), 100);
         await new Promise<void>((resolve) => held.add(resolve));
         clearInterval(keepAlive);
       }
-      if (question.includes('[think]')) send(chunk({ role: 'assistant', content: '', reasoning_content: '先拆解问题。' }));
+      if (question.includes('[think]')) send({ role: 'assistant', content: '', reasoning_content: '先拆解问题。' });
       // The sub-questions are the parts of the question between "||" (tags removed).
       const parts = question.replace(/\[[a-z0-9]+\]/g, '').split('||').map((p) => p.trim()).filter(Boolean);
       const plan = question.includes('[badplan]') ? '好的，我把问题拆成两部分：第一，……' : `\`\`\`json\n${JSON.stringify({ sub_questions: parts })}\n\`\`\``;
-      for (const piece of [plan.slice(0, 10), plan.slice(10)]) send(chunk({ content: piece }));
+      for (const piece of [plan.slice(0, 10), plan.slice(10)]) send({ content: piece });
       finish();
       return;
     }
@@ -152,78 +120,74 @@ export async function startFakeLlm() {
       const answer = question.includes('[badfollowup]')
         ? '资料看起来已经比较全面了。'
         : JSON.stringify({ follow_ups: question.includes('[followup]') ? [`compound X kinase B selectivity round ${round}`, repeat] : [] });
-      send(chunk({ content: answer }));
+      send({ content: answer });
       finish();
       return;
     }
     if (system.includes('深度研究报告')) {
-      if (question.includes('[think]')) send(chunk({ role: 'assistant', content: '', reasoning_content: '组织报告结构。' }));
+      if (question.includes('[think]')) send({ role: 'assistant', content: '', reasoning_content: '组织报告结构。' });
       if (last.role === 'user' && (last.content ?? '').includes('中断')) {
-        send(chunk({ content: '第二段，接着写 [2]。\n\n## 结论\n综上 [1][2]。' }));
+        send({ content: '第二段，接着写 [2]。\n\n## 结论\n综上 [1][2]。' });
         finish();
         return;
       }
       if (question.includes('[hold]')) {
-        send(chunk({ content: '# 报告\n\n第一段 [1]。' }));
-        const keepAlive = setInterval(() => send(chunk({})), 100);
+        send({ content: '# 报告\n\n第一段 [1]。' });
+        const keepAlive = setInterval(() => send({}), 100);
         await new Promise<void>((resolve) => held.add(resolve));
         clearInterval(keepAlive);
-        send(chunk({ content: '第二段 [2]。' }));
+        send({ content: '第二段 [2]。' });
         finish();
         return;
       }
       const report = ['# 报告', '', '## 引言', '研究思路。', '', '## 子问题一', '结合力为纳摩尔级 [1]。', '', '## 结论', '综上 [1][2]。'].join('\n');
-      for (let i = 0; i < report.length; i += 12) send(chunk({ content: report.slice(i, i + 12) }));
+      for (let i = 0; i < report.length; i += 12) send({ content: report.slice(i, i + 12) });
       finish();
       return;
     }
     // [loop]: a new call in every round that offers tools; an answer once none are offered.
     if (question.includes('[loop]') && body.tools?.length) {
       const n = body.messages.filter((m) => m.role === 'tool').length + 1;
-      send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: 'admet', arguments: '{"molecules":["CCO"]}' } }] }));
-      send(chunk({}, 'tool_calls'));
-      send('data: [DONE]\n\n');
-      res.end();
+      send({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: 'admet', arguments: '{"molecules":["CCO"]}' } }] });
+      finish('tool_calls');
       return;
     }
     // [tool]: admet on ethanol; [badtool]: admet with no molecule; [bigtool]: a 1 MB argument.
     const toolArgs = question.includes('[badtool]') ? '{"molecules":[]}' : question.includes('[bigtool]') ? JSON.stringify({ molecules: ['C'.repeat(1024 * 1024)] }) : '{"molecules":["CCO"]}';
     if (/\[(?:tool|badtool|bigtool)\]/.test(question) && last.role !== 'tool') {
-      send(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'admet', arguments: '' } }] }));
-      send(chunk({ tool_calls: [{ index: 0, function: { arguments: toolArgs } }] }));
-      send(chunk({}, 'tool_calls'));
-      send('data: [DONE]\n\n');
-      res.end();
+      send({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'admet', arguments: '' } }] });
+      send({ tool_calls: [{ index: 0, function: { arguments: toolArgs } }] });
+      finish('tool_calls');
       return;
     }
     if (question.includes('[think]')) {
-      send(chunk({ role: 'assistant', content: '', reasoning_content: '先想一想，' }));
-      send(chunk({ reasoning_content: '再回答。' }));
+      send({ role: 'assistant', content: '', reasoning_content: '先想一想，' });
+      send({ reasoning_content: '再回答。' });
     }
     if (question.includes('[error]')) {
-      send(chunk({ content: '部分' }));
-      send(chunk({ content: '内容' }));
-      send(`data: ${JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error' } })}\n\n`);
-      res.end();
+      send({ content: '部分' });
+      send({ content: '内容' });
+      reply.write(`data: ${JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error' } })}\n\n`);
+      reply.end();
       return;
     }
     if (question.includes('[burst]')) {
       // Fifty tokens in one write: the server reads them in one go (one event-loop turn).
-      send(Array.from({ length: 50 }, (_, i) => chunk({ content: `${i} ` })).join(''));
+      reply.write(Array.from({ length: 50 }, (_, i) => reply.frame({ content: `${i} ` })).join(''));
       finish();
       return;
     }
     if (question.includes('[stall]')) {
-      send(chunk({ content: '开始回答' }));
+      send({ content: '开始回答' });
       return; // never another byte
     }
     if (question.includes('[hold]')) {
-      send(chunk({ content: '第一段。' }));
+      send({ content: '第一段。' });
       // Empty chunks keep the stream alive (under the idle timeout) while held.
-      const keepAlive = setInterval(() => send(chunk({})), 100);
+      const keepAlive = setInterval(() => send({}), 100);
       await new Promise<void>((resolve) => held.add(resolve));
       clearInterval(keepAlive);
-      send(chunk({ content: '第二段。' }));
+      send({ content: '第二段。' });
       finish();
       return;
     }
@@ -231,7 +195,7 @@ export async function startFakeLlm() {
       // A model repeating the first passage's title as the prompt gives it, in small pieces.
       const title = /^\[1\] 《(.*)》/m.exec(system)?.[1] ?? '';
       const answer = `据《${title}》所述，答案如下。`;
-      for (let i = 0; i < answer.length; i += 3) send(chunk({ content: answer.slice(i, i + 3) }));
+      for (let i = 0; i < answer.length; i += 3) send({ content: answer.slice(i, i + 3) });
       finish();
       return;
     }
@@ -242,25 +206,24 @@ export async function startFakeLlm() {
       const beyond = Math.max(0, ...[...system.matchAll(/^\[(\d+)\] 《/gm)].map((m) => Number(m[1]))) + 1;
       const answer = `Compound X binds the kinase with an IC50 of 4.2 nM [${k}]. Aspirin irreversibly acetylates cyclooxygenase in platelets [${a}, ${k}]. `
         + `Compound X binds the kinase with nanomolar affinity [${a}]. Its IC50 was 42 nM [${k}]. See also [${beyond}].`;
-      for (let i = 0; i < answer.length; i += 7) send(chunk({ content: answer.slice(i, i + 7) }));
+      for (let i = 0; i < answer.length; i += 7) send({ content: answer.slice(i, i + 7) });
       finish();
       return;
     }
     const cites = system.includes('[1]') ? '根据文献，答案如下 [1]。' : '这是回答。';
     const gap = question.includes('[paced]') ? 150 : 5;
     for (const piece of [cites.slice(0, 4), cites.slice(4, 9), cites.slice(9)]) {
-      send(chunk({ content: piece }));
+      send({ content: piece });
       await new Promise((r) => setTimeout(r, gap));
     }
-    if (last.role === 'tool') send(chunk({ content: `工具说：${last.content ?? ''}` }));
+    if (last.role === 'tool') send({ content: `工具说：${last.content ?? ''}` });
     finish();
   }
 
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+  const chat = await startChatServer(handle);
   return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
+    url: chat.url,
+    requests: chat.requests,
     /** Lets every held answer finish. */
     release() {
       for (const r of held) r();
@@ -271,10 +234,35 @@ export async function startFakeLlm() {
     },
     async close() {
       for (const r of held) r();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      await chat.close();
     },
   };
+}
+
+/**
+ * The openai engine on the answering model (startFakeLlm): a server with a chat and a reasoning
+ * model and a 2 s idle limit, and alice with the kinase paper parsed (uploadKinasePaper). For a
+ * file's beforeAll; close the server, then the model.
+ */
+export async function openAiWithKinasePaper() {
+  const llm = await startFakeLlm();
+  const server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model', LLM_REASONING_MODEL: 'reasoning-model', LLM_IDLE_TIMEOUT_MS: '2000' });
+  const alice = (await signedInUser(server)).client;
+  return { llm, server, alice, docId: await uploadKinasePaper(alice) };
+}
+
+/** Uploads the three-page kinase paper (title, results, selectivity) and waits until it is parsed; returns its id. */
+export async function uploadKinasePaper(client: Client) {
+  const up = await upload(client, [
+    {
+      name: 'kinase.pdf',
+      data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.'], ['Selectivity', 'Compound X is selective for kinase A over kinase B.']]),
+      type: 'application/pdf',
+    },
+  ]);
+  const docId = up.body.data.name_id[0]!.docId;
+  await waitParsed(client, docId);
+  return docId;
 }
 
 /** Creates a channel named after the question and asks it; returns the ids. */

@@ -1,8 +1,9 @@
-// An in-memory CSAI API for the widget tests, on the harness's fetch stand-in: routes by method and
-// path under /api/v1, answers in the API's envelope, records every request; and the XMLHttpRequest
-// stand-in uploads go through. Each widget's data and routes live beside its tests
-// (ask/fake-csai.ts, knowledge/fake-server.ts); this is the machinery they share.
-import { fakeFetch, jsonResponse } from '../core/harness';
+// An in-memory CSAI API for the widget tests and the models' unit tests (tests/core, under vitest),
+// on the one fetch stand-in (../fake-fetch): routes by method and path under /api/v1, answers in the
+// API's envelope, records every request; and the XMLHttpRequest stand-in uploads go through. Each
+// widget's data and routes live beside its tests (ask/fake-csai.ts, knowledge/fake-server.ts); this
+// is the machinery they share.
+import { fakeFetch, jsonResponse } from '../fake-fetch';
 
 /** One request the page sent, as the routes and the tests read it. */
 export interface ApiRequest {

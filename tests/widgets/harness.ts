@@ -1,18 +1,16 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
 // chai's expect, the fetch stand-in, and helpers to wait for elements that render asynchronously.
 // The mocha globals, chai's expect, the fetch stand-in, nextFrame and waitFor are the core harness's.
-import { jsonResponse as json } from '../core/harness';
+import { notFound, ok } from './fake-api';
 
-export { expect, fakeFetch, jsonResponse as json, nextFrame, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
+export { expect, fakeFetch, jsonResponse as json, nextFrame, realFetch, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
 
 /** The CSAI server's answers, with a banner of the given type (or none). */
 export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }) {
   return (url: string) => {
-    if (url.endsWith('/api/v1/')) return json(200, { success: true, data: { name: 'csai', version: '1.2.3', time: new Date().toISOString() }, message: '' });
-    if (url.endsWith('/api/v1/prompt/get_alert')) {
-      return json(200, { success: true, data: { is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' }, message: '' });
-    }
-    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+    if (url.endsWith('/api/v1/')) return ok({ name: 'csai', version: '1.2.3', time: new Date().toISOString() });
+    if (url.endsWith('/api/v1/prompt/get_alert')) return ok({ is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' });
+    return notFound();
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { makePdf, upload, waitParsed } from '../knowledge-helpers';
-import { CH, answerText, ask, readEvents, startFakeLlm, until, type SseEvent } from '../answering-helpers';
+import { CH, answerText, ask, openAiWithKinasePaper, readEvents, startFakeLlm, until, type SseEvent } from '../answering-helpers';
 
 // Deep research with the openai engine against the fake OpenAI-compatible server.
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
@@ -10,18 +10,7 @@ let alice: Client;
 let docId: string;
 
 beforeAll(async () => {
-  llm = await startFakeLlm();
-  server = await startServer({ LLM_BASE_URL: llm.url, LLM_MODEL: 'chat-model', LLM_REASONING_MODEL: 'reasoning-model', LLM_IDLE_TIMEOUT_MS: '2000' });
-  alice = (await signedInUser(server)).client;
-  const up = await upload(alice, [
-    {
-      name: 'kinase.pdf',
-      data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.'], ['Selectivity', 'Compound X is selective for kinase A over kinase B.']]),
-      type: 'application/pdf',
-    },
-  ]);
-  docId = up.body.data.name_id[0]!.docId;
-  await waitParsed(alice, docId);
+  ({ llm, server, alice, docId } = await openAiWithKinasePaper());
 });
 afterAll(async () => {
   await server?.close();

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, signUp } from '../helpers';
-import { makePdf, upload, waitParsed } from '../knowledge-helpers';
-import { answerText, ask, readEvents, startFakeLlm, type SseEvent } from '../answering-helpers';
+import { answerText, ask, readEvents, startFakeLlm, uploadKinasePaper, type SseEvent } from '../answering-helpers';
 import { killed, spawnServerProcess } from '../process-helpers';
 
 // kill -9 of the server while a deep-research report is being written; the next start resumes it.
@@ -22,15 +21,7 @@ describe('deep research across a crash', () => {
     const client = new Client(first.url);
     const { account, password } = await signUp(client);
     expect((await client.post('/api/v1/auth/sign-in', { account, password })).status).toBe(200);
-    const up = await upload(client, [
-      {
-        name: 'kinase.pdf',
-        data: makePdf([['Title page'], ['Results', 'Compound X binds the kinase with nanomolar affinity.'], ['Selectivity', 'Compound X is selective for kinase A over kinase B.']]),
-        type: 'application/pdf',
-      },
-    ]);
-    const docId = up.body.data.name_id[0]!.docId;
-    await waitParsed(client, docId);
+    const docId = await uploadKinasePaper(client);
 
     const { questionId } = await ask(client, 'compound X affinity || compound X selectivity kinase [hold] [deepkill]', { docIdList: [docId], deepresearch: true });
     // The report has begun (its first paragraph is stored), and the model is still writing: kill the server.

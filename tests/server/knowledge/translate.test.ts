@@ -1,63 +1,51 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from '../helpers';
 import { KB, makePdf, upload, waitParsed } from '../knowledge-helpers';
+import { startChatServer, type ChatScript } from '../fake-llm';
 import { until } from '../until';
 
 /**
- * A tiny OpenAI-compatible /chat/completions that "translates" by tagging the text it was given,
- * streamed as Server-Sent Events in `pieces` parts `gapMs` apart (a pause of `stallMs` after the
- * first part when set). `closed` counts requests whose connection went away before the end.
+ * A tiny OpenAI-compatible model (fake-llm.ts) that "translates" by tagging the text it was given,
+ * streamed in `pieces` parts `gapMs` apart (a pause of `stallMs` after the first part when set); it
+ * only streams. `closed` counts requests whose connection went away before the end.
  */
 function fakeModel() {
-  const seen: Array<{ model: string; stream?: boolean; messages: Array<{ role: string; content: string }> }> = [];
   let failNext = false;
   const pace = { pieces: 1, gapMs: 0, stallMs: 0 };
   let closed = 0;
+  let chat: Awaited<ReturnType<typeof startChatServer>> | undefined;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const request = JSON.parse(body) as (typeof seen)[number];
-      seen.push(request);
-      if (failNext) {
-        failNext = false;
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad model' } }));
-        return;
-      }
-      const text = `译文：${(request.messages.find((m) => m.role === 'user')?.content ?? '').slice(0, 40)}`;
-      if (!request.stream) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'this test model only streams' } }));
-        return;
-      }
-      let ended = false;
-      res.on('close', () => {
-        if (!ended) closed++;
-      });
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const size = Math.ceil(text.length / pace.pieces);
-      void (async () => {
-        for (let i = 0; i < pace.pieces; i++) {
-          if (res.destroyed) return;
-          const content = text.slice(i * size, (i + 1) * size);
-          res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`);
-          await sleep(i === 0 && pace.stallMs ? pace.stallMs : pace.gapMs);
-        }
-        if (res.destroyed) return;
-        ended = true;
-        res.end(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
-      })();
+  const script: ChatScript = async (request, reply) => {
+    if (failNext) {
+      failNext = false;
+      return reply.fail(400, 'bad model');
+    }
+    if (!request.stream) return reply.fail(500, 'this test model only streams');
+    const text = `译文：${(request.messages.find((m) => m.role === 'user')?.content ?? '').slice(0, 40)}`;
+    let ended = false;
+    reply.res.on('close', () => {
+      if (!ended) closed++;
     });
-  });
+    const size = Math.ceil(text.length / pace.pieces);
+    for (let i = 0; i < pace.pieces; i++) {
+      if (reply.res.destroyed) return;
+      reply.chunk({ content: text.slice(i * size, (i + 1) * size) });
+      await sleep(i === 0 && pace.stallMs ? pace.stallMs : pace.gapMs);
+    }
+    if (reply.res.destroyed) return;
+    ended = true;
+    reply.finish();
+  };
   return {
-    seen,
+    /** The requests received. */
+    get seen() {
+      return chat?.requests ?? [];
+    },
     pace,
     closed: () => closed,
     failOnce: () => (failNext = true),
-    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    listen: async () => (chat = await startChatServer(script)).url,
+    close: () => chat?.close(),
   };
 }
 

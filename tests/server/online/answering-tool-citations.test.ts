@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, startServer, type TestServer } from '../helpers';
 import { answerText, ask, readEvents, type SseEvent } from '../answering-helpers';
+import { startChatServer } from '../fake-llm';
 import { makePdf, upload, waitParsed } from '../knowledge-helpers';
 import { startFakeService, type FakeService } from './web-services';
 import { startFakePubChem, type FakePubChem } from './pubchem-server';
@@ -10,64 +9,36 @@ import { startFakePubChem, type FakePubChem } from './pubchem-server';
 // Online results of the tools the MODEL calls (web_search, patent_search) are cited like the online
 // results searched before the answer: numbered after the passages, citation events, kept with the answer.
 
-interface ChatRequest {
-  messages: Array<{ role: string; content: string | null }>;
-  tools?: Array<{ function: { name: string } }>;
-}
-
 /**
- * An OpenAI-compatible model on 127.0.0.1 that calls tools by tags in the question: [web] →
+ * An OpenAI-compatible model (fake-llm.ts) that calls tools by tags in the question: [web] →
  * web_search, [patent] → patent_search, [both] → both in one round. Once it has the tools' results
  * it answers citing every [n] they listed (and [1] when the prompt holds a passage).
  */
-async function startToolCallingModel() {
-  const requests: ChatRequest[] = [];
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as ChatRequest;
-      requests.push(body);
-      const question = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-      const toolMessages = body.messages.filter((m) => m.role === 'tool');
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const calls: Array<{ name: string; arguments: string }> = [];
-      if (!toolMessages.length && body.tools?.length) {
-        if (/\[(web|both)\]/.test(question)) calls.push({ name: 'web_search', arguments: '{"query":"aspirin COX"}' });
-        if (/\[(patent|both)\]/.test(question)) calls.push({ name: 'patent_search', arguments: '{"text":"aspirin","limit":3}' });
-      }
-      if (calls.length) {
-        res.write(chunk({ role: 'assistant', content: null, tool_calls: calls.map((c, i) => ({ index: i, id: `call_${i + 1}`, type: 'function', function: c })) }));
-        res.write(chunk({}, 'tool_calls'));
-      } else {
-        const listed = toolMessages.flatMap((m) => [...(m.content ?? '').matchAll(/^\[(\d+)\] (.*)$/gm)].map((x) => ({ n: Number(x[1]), line: x[2]! })));
-        const unique = [...new Map(listed.map((l) => [l.n, l])).values()];
-        // Web pages support the sentence on COX; a patent is cited by what its record says (its number and
-        // title), as a model would — the citation check drops a [n] whose source does not support its sentence.
-        const patents = unique.filter((l) => l.line.includes('（PubChem'));
-        const pages = unique.filter((l) => !patents.includes(l));
-        const passage = (body.messages[0]?.content ?? '').includes('[1] 《');
-        const cited = [...(passage ? [1] : []), ...pages.map((l) => l.n)].map((n) => `[${n}]`).join('');
-        const patentSentences = patents.map((l) => `专利 ${l.line.split(/[；（]/)[0]} [${l.n}]。`);
-        for (const piece of ['据检索，', '阿司匹林抑制 COX ', `${cited}。`, ...patentSentences]) res.write(chunk({ content: piece }));
-        res.write(chunk({}, 'stop'));
-      }
-      res.end('data: [DONE]\n\n');
-    });
+const startToolCallingModel = () =>
+  startChatServer((body, reply) => {
+    const question = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const toolMessages = body.messages.filter((m) => m.role === 'tool');
+    const calls: Array<{ name: string; arguments: string }> = [];
+    if (!toolMessages.length && body.tools?.length) {
+      if (/\[(web|both)\]/.test(question)) calls.push({ name: 'web_search', arguments: '{"query":"aspirin COX"}' });
+      if (/\[(patent|both)\]/.test(question)) calls.push({ name: 'patent_search', arguments: '{"text":"aspirin","limit":3}' });
+    }
+    if (calls.length) {
+      reply.chunk({ role: 'assistant', content: null, tool_calls: calls.map((c, i) => ({ index: i, id: `call_${i + 1}`, type: 'function', function: c })) });
+      return reply.finish('tool_calls');
+    }
+    const listed = toolMessages.flatMap((m) => [...(m.content ?? '').matchAll(/^\[(\d+)\] (.*)$/gm)].map((x) => ({ n: Number(x[1]), line: x[2]! })));
+    const unique = [...new Map(listed.map((l) => [l.n, l])).values()];
+    // Web pages support the sentence on COX; a patent is cited by what its record says (its number and
+    // title), as a model would — the citation check drops a [n] whose source does not support its sentence.
+    const patents = unique.filter((l) => l.line.includes('（PubChem'));
+    const pages = unique.filter((l) => !patents.includes(l));
+    const passage = (body.messages[0]?.content ?? '').includes('[1] 《');
+    const cited = [...(passage ? [1] : []), ...pages.map((l) => l.n)].map((n) => `[${n}]`).join('');
+    const patentSentences = patents.map((l) => `专利 ${l.line.split(/[；（]/)[0]} [${l.n}]。`);
+    for (const piece of ['据检索，', '阿司匹林抑制 COX ', `${cited}。`, ...patentSentences]) reply.chunk({ content: piece });
+    reply.finish();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 let searx: FakeService;
 let pubchem: FakePubChem;

@@ -13,8 +13,8 @@ import { patentSearchDefinition, patentSearchTool } from '../../../src/server/to
 import { createToolRegistry } from '../../../src/server/tools/registry';
 import { toolDefinitions } from '../../../src/server/tools';
 import type { ToolContext } from '../../../src/server/tools/types';
+import { ASPIRIN_KEY, pugRestAnswer } from './pubchem-server';
 
-const ASPIRIN_KEY = 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N';
 const chem = createChemService({ workers: 1 });
 const log = Fastify({ logger: false }).log;
 const ctx = (): ToolContext => ({ viewer: { userId: 'u1' }, docIds: [], signal: AbortSignal.timeout(30_000) });
@@ -55,10 +55,9 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse, body: stri
   if (p === '/api/search/content' && req.method === 'POST') {
     return url.searchParams.get('query') === 'nothing' ? ok({ results: { total_hits: 0, documents: [] } }) : ok({ results: { total_hits: 1, documents: [doc('EP-3268771-B1', 'Kinase inhibitors', 'NOVARTIS AG', '20200101')] } });
   }
-  if (p === `/rest/pug/compound/inchikey/${ASPIRIN_KEY}/cids/JSON` || (p === '/rest/pug/compound/name/aspirin/cids/JSON')) return json(200, { IdentifierList: { CID: [2244] } });
-  if (p === '/rest/pug/compound/smiles/cids/JSON' && url.searchParams.get('smiles')) return json(200, { IdentifierList: { CID: [2244] } });
-  if (p === '/rest/pug/compound/cid/2244/xrefs/PatentID/JSON') return json(200, { InformationList: { Information: [{ CID: 2244, PatentID: ['US-10000000-B2', 'CN-101234567-A', 'JP-2001123456-A'] }] } });
-  if (p.startsWith('/rest/pug/')) return json(404, { Fault: { Code: 'PUGREST.NotFound', Message: 'No CID found' } });
+  // PubChem's PUG REST: the same answers as the PubChem stand-in's.
+  const rest = pugRestAnswer(url);
+  if (rest) return json(rest.status, rest.body);
   json(404, { status: 'ERROR', error_message: 'not found' });
 }
 

@@ -39,6 +39,19 @@ const RECORDS: Record<string, unknown> = {
   'CN-101234567-A': { Record: { RecordType: 'Patent', RecordAccession: 'CN-101234567-A', RecordTitle: '阿司匹林肠溶片及其制备方法', Section: [{ TOCHeading: 'Country', Information: [strings('CN')] }] } },
 };
 
+/**
+ * What PubChem's PUG REST answers (under /rest/pug/): aspirin's CID by InChIKey, name or SMILES,
+ * and its patent ids; any other compound a 404 `Fault`. Undefined for a path outside PUG REST.
+ */
+export function pugRestAnswer(url: URL): { status: number; body: unknown } | undefined {
+  const p = decodeURIComponent(url.pathname);
+  if (p === `/rest/pug/compound/inchikey/${ASPIRIN_KEY}/cids/JSON` || p === '/rest/pug/compound/name/aspirin/cids/JSON') return { status: 200, body: { IdentifierList: { CID: [2244] } } };
+  if (p === '/rest/pug/compound/smiles/cids/JSON' && url.searchParams.get('smiles')) return { status: 200, body: { IdentifierList: { CID: [2244] } } };
+  if (p === '/rest/pug/compound/cid/2244/xrefs/PatentID/JSON') return { status: 200, body: { InformationList: { Information: [{ CID: 2244, PatentID: ['US-10000000-B2', 'CN-101234567-A', 'JP-2001123456-A'] }] } } };
+  if (p.startsWith('/rest/pug/')) return { status: 404, body: { Fault: { Code: 'PUGREST.NotFound', Message: 'No CID found', Details: ['No CID found that matches the given name'] } } };
+  return undefined;
+}
+
 export interface FakePubChem {
   /** Base of PUG REST, as `CSAI_PUBCHEM_URL` is set: `http://127.0.0.1:port/rest/pug`. */
   url: string;
@@ -72,10 +85,8 @@ export async function startFakePubChem(): Promise<FakePubChem> {
       res.end(typeof value === 'string' ? value : JSON.stringify(value));
     };
     const p = decodeURIComponent(url.pathname);
-    if (p === `/rest/pug/compound/inchikey/${ASPIRIN_KEY}/cids/JSON` || p === '/rest/pug/compound/name/aspirin/cids/JSON') return json(200, { IdentifierList: { CID: [2244] } });
-    if (p === '/rest/pug/compound/smiles/cids/JSON' && url.searchParams.get('smiles')) return json(200, { IdentifierList: { CID: [2244] } });
-    if (p === '/rest/pug/compound/cid/2244/xrefs/PatentID/JSON') return json(200, { InformationList: { Information: [{ CID: 2244, PatentID: ['US-10000000-B2', 'CN-101234567-A', 'JP-2001123456-A'] }] } });
-    if (p.startsWith('/rest/pug/')) return json(404, { Fault: { Code: 'PUGREST.NotFound', Message: 'No CID found', Details: ['No CID found that matches the given name'] } });
+    const rest = pugRestAnswer(url);
+    if (rest) return json(rest.status, rest.body);
     const record = /^\/rest\/pug_view\/data\/patent\/([^/]+)\/JSON$/.exec(p);
     if (record) {
       if (state.view === 'hang') return; // never answers

@@ -6,6 +6,7 @@ import { createChemService } from '../../../src/server/chem/service';
 import { loadConfig, type Config } from '../../../src/server/config';
 import { createNameResolver } from '../../../src/server/tools/names/resolver';
 import { ToolInputError } from '../../../src/server/tools/types';
+import { startChatServer } from '../fake-llm';
 
 const ASPIRIN = { canonicalSmiles: 'CC(=O)Oc1ccccc1C(=O)O', inchiKey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' };
 const warnings: string[] = [];
@@ -36,7 +37,7 @@ async function fakeServer(handle: (req: http.IncomingMessage, body: string, res:
   };
 }
 
-/** An OpenAI-compatible /chat/completions: the reply depends on the name asked about. */
+/** The OpenAI-compatible model (fake-llm.ts): the reply depends on the name asked about. */
 const MODEL_REPLIES: Record<string, string | 'http500' | 'hang'> = {
   'Exjade': 'N-[(4-hydroxy-3-methoxyphenyl)methyl]-8-methylnon-6-enamide', // deliberately not the real one: OPSIN just confirms a name
   'Fantasyol': 'UNKNOWN',
@@ -45,25 +46,17 @@ const MODEL_REPLIES: Record<string, string | 'http500' | 'hang'> = {
   'Sleepy': 'hang',
   'Chatty': '```\n"2-hydroxybenzoic acid"\n```',
 };
-let llm: Awaited<ReturnType<typeof fakeServer>>;
+let llm: Awaited<ReturnType<typeof startChatServer>>;
 let pug: Awaited<ReturnType<typeof fakeServer>>;
 
 beforeAll(async () => {
-  llm = await fakeServer((_req, body, res) => {
-    const messages = (JSON.parse(body) as { messages: Array<{ role: string; content: string }> }).messages;
-    const reply = MODEL_REPLIES[messages.at(-1)!.content] ?? 'UNKNOWN';
+  llm = await startChatServer((request, out) => {
+    const reply = MODEL_REPLIES[request.messages.at(-1)!.content ?? ''] ?? 'UNKNOWN';
     if (reply === 'hang') return; // never answers
-    if (reply === 'http500') {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'overloaded' } }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: object, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    res.write(chunk({ role: 'assistant', content: reply.slice(0, 5) }));
-    res.write(chunk({ content: reply.slice(5) }));
-    res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
+    if (reply === 'http500') return out.fail(500, 'overloaded');
+    out.chunk({ role: 'assistant', content: reply.slice(0, 5) });
+    out.chunk({ content: reply.slice(5) });
+    out.finish();
   });
   // PUG REST: /compound/name/{name}/property/IsomericSMILES,InChIKey/JSON
   pug = await fakeServer((req, _body, res) => {
@@ -143,7 +136,7 @@ describe('without OPSIN', () => {
 });
 
 describe('with a model configured', () => {
-  const engine = () => openAiEngine({ baseURL: `${llm.url}/v1`, model: 'm', idleTimeoutMs: 2000 });
+  const engine = () => openAiEngine({ baseURL: llm.url, model: 'm', idleTimeoutMs: 2000 });
   let names: ReturnType<typeof createNameResolver>;
   beforeAll(() => {
     names = createNameResolver({ config: config(), chem, log, chat: engine().chat, modelTimeoutMs: 1500 });
@@ -152,7 +145,7 @@ describe('with a model configured', () => {
 
   it('takes the systematic name the model proposes once OPSIN confirms it', async () => {
     expect(await names.resolve('Exjade', signal())).toMatchObject({ source: 'model+opsin', canonicalSmiles: 'COc1cc(CNC(=O)CCCCC=CC(C)C)ccc1O' });
-    const asked = llm.requests.at(-1)!.body;
+    const asked = JSON.stringify(llm.requests.at(-1)!.messages);
     expect(asked).toContain('Exjade');
     expect(asked).toContain('UNKNOWN');
   });

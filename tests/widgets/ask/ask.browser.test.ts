@@ -3,8 +3,8 @@ import '../../../src/widgets/ask/ask.element';
 import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
 import { statusStore } from '../../../src/core/status-store';
 import { toastStore } from '../../../src/core/toast';
-import { expect, failOnConsoleErrors, mount, nextFrame, part, waitFor } from '../harness';
-import { chooseFiles, doc, fail, FakeAnswerStream, fakeCsai, FakeXhr, installFakes, ok, pdf, png, typeInto, type ApiRequest, type Route } from './fake-csai';
+import { expect, failOnConsoleErrors, nextFrame, part, waitFor } from '../harness';
+import { chooseFiles, doc, fail, FakeAnswerStream, fakeCsaiPage, FakeXhr, ok, pdf, png, typeInto, type Route } from './fake-csai';
 
 const shadow = (el: Element) => el.shadowRoot!;
 const input = (el: Element) => part(el, 'input') as HTMLTextAreaElement;
@@ -23,42 +23,25 @@ const key = (el: Element, init: KeyboardEventInit) => el.dispatchEvent(new Keybo
 
 describe('<csai-ask>', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restoreFetch = () => {};
-  let restoreFakes = () => {};
-  let calls: ApiRequest[] = [];
+  const page = fakeCsaiPage();
 
   beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
     const ask = statusStore().ask;
-    ask.$files_list.value = [];
-    ask.$docIdList.value = [];
-    ask.$selectedKbs.value = [];
     ask.$isThinking.value = true;
     ask.$isDeepResearch.value = false;
     ask.$isOnline.value = true;
     ask.$searchType.value = 'all';
     toastStore().remove();
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restoreFetch();
-    restoreFakes();
   });
 
   const show = async (attrs = 'navigate="false"', extra: Route[] = []) => {
-    const fake = fakeCsai(extra);
-    restoreFetch = fake.restore;
-    calls = fake.calls;
-    box = mount(`<csai-ask ${attrs}></csai-ask>`);
-    const el = box.querySelector('csai-ask') as CsaiAskElement;
+    page.serve(extra);
+    const el = page.mount<CsaiAskElement>(`<csai-ask ${attrs}></csai-ask>`);
     await waitFor(() => input(el), 'the question box');
     await waitFor(() => part(el, 'toggle-tools')?.getAttribute('aria-pressed') === 'true', 'the tools');
     return el;
   };
-  const sent = () => calls.find((c) => c.path === '/channel/init_questions');
+  const sent = () => page.calls.find((c) => c.path === '/channel/init_questions');
   const fileInput = (el: Element) => shadow(el).querySelector<HTMLInputElement>('input[type=file]')!;
 
   describe('language', () => {
@@ -81,7 +64,7 @@ describe('<csai-ask>', () => {
       expect(part(el, 'toggle-deep-research')!.getAttribute('aria-pressed')).to.equal('false');
       expect(part(el, 'toggle-online')!.getAttribute('aria-pressed')).to.equal('true');
       expect((part(el, 'search-type') as HTMLSelectElement).value).to.equal('all');
-      expect(calls.some((c) => c.path === '/tools'), 'the tool list loads on first use').to.equal(false);
+      expect(page.calls.some((c) => c.path === '/tools'), 'the tool list loads on first use').to.equal(false);
       typeInto(input(el), '布洛芬的作用机制');
       key(input(el), {});
       await waitFor(sent, 'the question');
@@ -160,7 +143,7 @@ describe('<csai-ask>', () => {
       key(input(el), {});
       await nextFrame();
       await nextFrame();
-      expect(calls.some((c) => c.method === 'POST')).to.equal(false);
+      expect(page.calls.some((c) => c.method === 'POST')).to.equal(false);
       expect((part(el, 'send') as HTMLButtonElement).disabled).to.equal(true);
     });
   });
@@ -209,7 +192,7 @@ describe('<csai-ask>', () => {
       expect(statusStore().ask.$docIdList.value).to.deep.equal(['pa1', 'pb2']);
       // This test's own documents only. A one-off fetch of them after sending (an element adopting
       // the ids of the shared store) is not polling: polling would keep asking every second.
-      const docPolls = () => calls.filter((c) => c.path === '/knowledge_base/doc/pa1' || c.path === '/knowledge_base/doc/pb2').length;
+      const docPolls = () => page.calls.filter((c) => c.path === '/knowledge_base/doc/pa1' || c.path === '/knowledge_base/doc/pb2').length;
       typeInto(input(el), '总结这两篇文献');
       key(input(el), {});
       await waitFor(sent, 'the question');
@@ -286,7 +269,7 @@ describe('<csai-ask>', () => {
         const o = shadow(el).querySelectorAll<HTMLElement>('[part~="kb-option"]');
         return o.length === 3 && o;
       }, 'the folders');
-      expect(calls.map((c) => c.path)).to.include.members(['/knowledge_base/folder?page=1&size=100', '/knowledge_base/get_share_folders?page=1&size=100&sort=-createTime']);
+      expect(page.calls.map((c) => c.path)).to.include.members(['/knowledge_base/folder?page=1&size=100', '/knowledge_base/get_share_folders?page=1&size=100&sort=-createTime']);
       options[0]!.querySelector('input')!.click();
       await waitFor(() => shadow(el).querySelectorAll('[part~="kb-chip"]').length === 1, 'one kb chip');
       options[1]!.querySelector('input')!.click();
@@ -344,7 +327,7 @@ describe('<csai-ask>', () => {
       typeInto(input(el), long);
       key(input(el), {});
       await waitFor(() => navigations.length, 'the navigation');
-      const create = calls.find((c) => c.method === 'POST' && c.path === '/channel')!;
+      const create = page.calls.find((c) => c.method === 'POST' && c.path === '/channel')!;
       expect(create.body).to.deep.equal({ name: '阿'.repeat(50) });
       expect(sent()!.body).to.deep.include({ question: long, channel_id: 'c1' });
       expect(navigations).to.deep.equal(['/channels?channel_id=c1&closeSider=true']);
@@ -358,12 +341,12 @@ describe('<csai-ask>', () => {
       typeInto(input(el), '继续：它的代谢途径？');
       key(input(el), {});
       await waitFor(sent, 'the question');
-      expect(calls.some((c) => c.method === 'POST' && c.path === '/channel')).to.equal(false);
+      expect(page.calls.some((c) => c.method === 'POST' && c.path === '/channel')).to.equal(false);
       expect(sent()!.body).to.deep.include({ channel_id: 'c9' });
       const stop = await waitFor(() => part(el, 'stop'), 'the stop button');
       expect(FakeAnswerStream.all[0]!.url).to.contain('/channel/questions/q1/events');
       stop.click();
-      await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
+      await waitFor(() => page.calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
       FakeAnswerStream.all[0]!.emit(5, 'done', { status: 'stopped' });
       await waitFor(() => part(el, 'send'), 'the send button again');
     });
@@ -393,7 +376,7 @@ describe('<csai-ask>', () => {
       key(input(el), {});
       await waitFor(() => lastToast(), 'the toast');
       expect(lastToast()).to.deep.include({ title: '无法发送', description: '知识库解析中，请等待解析完成' });
-      expect(calls.find((c) => c.path === '/knowledge_base/folder/check_folder')!.body).to.deep.equal({ folder_ids: ['kb1'] });
+      expect(page.calls.find((c) => c.path === '/knowledge_base/folder/check_folder')!.body).to.deep.equal({ folder_ids: ['kb1'] });
       expect(sent()).to.equal(undefined);
     });
 

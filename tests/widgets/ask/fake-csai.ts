@@ -1,9 +1,13 @@
 // The CSAI API as the question box and the conversations use it (tools, folders, a channel, a
 // question, the answer event streams the test feeds), on the shared fake API (../fake-api), and
-// the XMLHttpRequest stand-in for uploads with progress.
-import { fakeApi, installFakeXhr, ok, type Route } from '../fake-api';
+// the XMLHttpRequest stand-in for uploads with progress; the records of a conversation, and the
+// page set-up the browser tests of <csai-ask> and <csai-channels> share.
+import type { Question } from '../../../src/contract/channel';
+import { statusStore } from '../../../src/core/status-store';
+import { mount, part, waitFor } from '../harness';
+import { fakeApi, installFakeXhr, ok, type FakeApi, type Route } from '../fake-api';
 
-export { fail, FakeXhr, ok, type ApiRequest, type Route } from '../fake-api';
+export { fail, FakeXhr, ok, type ApiRequest, type FakeApi, type Route } from '../fake-api';
 
 /** A folder as the server lists it. */
 export const folder = (id: string, name: string) => ({
@@ -42,6 +46,88 @@ export function fakeCsai(extra: Route[] = []) {
     ['PUT', /^\/channel\/stop_questions\//, () => ok({ question_id: 'q1', status: 'stopped' })],
     ...extra,
   ]);
+}
+
+/** A conversation as GET /channel lists it. */
+export const channelRecord = (id = 'c1', name = '阿司匹林的作用机制？') => ({ id, name, question_count: 1, created_at: '', updated_at: '' });
+
+/**
+ * A question of channel c1 as GET /channel/questions/{channel} gives it: finished, with no answer
+ * text, unless `over` says otherwise. The fields of `over` are the test's data as sent (the page
+ * checks them against the contract), hence not typed further.
+ */
+export const questionRecord = (over: { [K in keyof Question]?: unknown } = {}) =>
+  ({
+    question_id: 'q1', channel_id: 'c1', question: '阿司匹林的作用机制？', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
+    effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: true,
+    deepresearch: false, tools_name: [], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
+  }) as Question;
+
+/**
+ * The routes of channel c1 holding `questions` (newest first): the channel list (`channels`, of
+ * `total`, on the page asked for), the channel's questions, and the documents it used (none).
+ */
+export function conversationRoutes(questions: unknown[], { channels = [channelRecord()], total = channels.length }: { channels?: unknown[]; total?: number } = {}): Route[] {
+  return [
+    ['GET', '/channel', (req) => ok({ items: channels, total, page: Number(req.query.get('page') ?? 1), size: 20 })],
+    ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
+    ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+  ];
+}
+
+/**
+ * A browser test's page on the fake CSAI, for a describe block (it adds the hooks): before each
+ * test the CSRF cookie, no files or knowledge bases chosen, the XHR stand-in and no answer streams
+ * yet; after it the mounted markup removed and the page's fetch and XHR put back.
+ */
+export function fakeCsaiPage() {
+  let api: FakeApi | undefined;
+  let box: HTMLElement | undefined;
+  let restoreXhr = () => {};
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token; path=/';
+    const ask = statusStore().ask;
+    ask.$files_list.value = [];
+    ask.$docIdList.value = [];
+    ask.$selectedKbs.value = [];
+    restoreXhr = installFakes();
+  });
+  afterEach(() => {
+    box?.remove();
+    box = undefined;
+    api?.restore();
+    api = undefined;
+    restoreXhr();
+  });
+  const page = {
+    /** Every request to the fake API of this test. */
+    get calls() {
+      return api?.calls ?? [];
+    },
+    /** Answers the page's requests: the usual routes (fakeCsai) and `extra`, asked first. */
+    serve(extra: Route[] = []) {
+      api?.restore();
+      api = fakeCsai(extra);
+      return api;
+    },
+    /** Adds the markup to the page (removed after the test); returns its first element. */
+    mount<E extends Element = HTMLElement>(html: string): E {
+      box?.remove();
+      box = mount(html);
+      return box.firstElementChild as E;
+    },
+    /**
+     * Shows <csai-channels> (with `attrs`: channel c1 unless they say otherwise) on channel c1
+     * holding `questions`, and waits for the conversation; `extra` routes are asked first.
+     */
+    async conversation(questions: unknown[], { attrs = 'channel-id="c1"', extra = [], ...list }: { attrs?: string; extra?: Route[]; channels?: unknown[]; total?: number } = {}) {
+      page.serve([...conversationRoutes(questions, list), ...extra]);
+      const el = page.mount(`<csai-channels ${attrs}></csai-channels>`);
+      await waitFor(() => part(el, 'conversation'), 'the conversation');
+      return el;
+    },
+  };
+  return page;
 }
 
 /** One answer event stream the fake server holds open: the test sends its events. */

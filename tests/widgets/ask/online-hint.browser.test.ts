@@ -1,8 +1,8 @@
 import '../../../src/widgets/ask/ask.element';
 import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
 import { statusStore } from '../../../src/core/status-store';
-import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { fakeCsai, installFakes, ok, type Route } from './fake-csai';
+import { expect, failOnConsoleErrors, part, waitFor } from '../harness';
+import { fakeCsaiPage, ok, type Route } from './fake-csai';
 
 // The 联网搜索 toggle says in one short line, before sending, what the
 // chosen search type would miss; environment variable names are for administrators (/test), never here.
@@ -16,27 +16,16 @@ const status = (web: boolean): Route => [
 
 describe('<csai-ask> online search hint', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restore = () => {};
-  let restoreFakes = () => {};
+  const page = fakeCsaiPage();
   beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
     const ask = statusStore().ask;
     ask.$isOnline.value = true;
     ask.$isOnlineChosen.value = true;
     ask.$searchType.value = 'all';
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    restore();
-    restoreFakes();
   });
   const show = async (web: boolean) => {
-    const fake = fakeCsai([status(web)]);
-    restore = fake.restore;
-    box = mount('<csai-ask navigate="false"></csai-ask>');
-    const el = box.querySelector('csai-ask') as CsaiAskElement;
+    page.serve([status(web)]);
+    const el = page.mount<CsaiAskElement>('<csai-ask navigate="false"></csai-ask>');
     await waitFor(() => part(el, 'toggle-online'), 'the toolbar');
     // The sources are asked for once the asker turns to the box.
     (part(el, 'input') as HTMLTextAreaElement).focus();

@@ -1,8 +1,8 @@
 import axe from 'axe-core';
 import '../../../src/widgets/ask/ask.element';
 import type { CsaiAskElement } from '../../../src/widgets/ask/ask.element';
-import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { fakeCsai, installFakes, ok, typeInto, type ApiRequest, type Route } from './fake-csai';
+import { expect, failOnConsoleErrors, part, waitFor } from '../harness';
+import { fakeCsaiPage, ok, typeInto, type Route } from './fake-csai';
 
 const input = (el: Element) => part(el, 'input') as HTMLTextAreaElement;
 const candidates = (el: Element) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~="smiles-hint-candidate"]')];
@@ -25,33 +25,15 @@ const completionRoute: Route = ['*', '/mol/smiles_completion', (c) => {
 
 describe('<csai-ask> SMILES completion hint', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let calls: ApiRequest[] = [];
-  let restore = () => {};
-
-  beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
-    const restoreFakes = installFakes();
-    const fake = fakeCsai([completionRoute]);
-    calls = fake.calls;
-    restore = () => {
-      fake.restore();
-      restoreFakes();
-    };
-  });
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
+  const page = fakeCsaiPage();
+  beforeEach(() => void page.serve([completionRoute]));
 
   const show = async () => {
-    box = mount('<csai-ask navigate="false"></csai-ask>');
-    const el = box.querySelector('csai-ask') as CsaiAskElement;
+    const el = page.mount<CsaiAskElement>('<csai-ask navigate="false"></csai-ask>');
     await waitFor(() => input(el), 'the question box');
     return el;
   };
-  const asked = () => calls.filter((c) => c.path === '/mol/smiles_completion').map((c) => (c.body as { smiles: string }).smiles);
+  const asked = () => page.calls.filter((c) => c.path === '/mol/smiles_completion').map((c) => (c.body as { smiles: string }).smiles);
 
   it('offers valid molecules for a broken SMILES once typing pauses, and puts the chosen one into the question', async () => {
     const el = await show();

@@ -9,6 +9,7 @@ import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/too
 import type { CommonProps } from '../../../src/widgets/shared/element';
 import { reactView } from '../../../src/widgets/shared/react-view';
 import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame, waitFor } from '../harness';
+import { notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const aspirin: AdmetMolecule = {
@@ -45,7 +46,7 @@ function fakeServer(calls: Call[], exportStatus = 200) {
       if (exportStatus !== 200) return json(exportStatus, { success: false, message: '化学计算服务繁忙，请稍后再试', code: 'chem_unavailable' });
       return new Response('\ufeffMolecule,Name\r\n', { status: 200, headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="admet.csv"' } });
     }
-    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+    return notFound();
   }).restore;
 }
 

@@ -1,46 +1,27 @@
 import '../../../src/widgets/channels/channels.element';
 import '../../../src/widgets/molecule/molecule.element';
-import { statusStore } from '../../../src/core/status-store';
-import { expect, failOnConsoleErrors, mount, waitFor } from '../harness';
-import { fakeCsai, installFakes, ok } from '../ask/fake-csai';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
+import { channelRecord, conversationRoutes, fakeCsaiPage, ok, questionRecord } from '../ask/fake-csai';
 
 // Issue 32 §2: the structures drawn inside an answer (and under its question) speak the language of
 // <csai-channels>: an English page has no "化学结构" or "复制" left from a drawing.
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
-const channel = { id: 'c1', name: 'Aspirin', question_count: 1, created_at: '', updated_at: '' };
-const question = {
-  question_id: 'q1', channel_id: 'c1', question: 'Draw CC(=O)Oc1ccccc1C(=O)O', status: 'done', answer: '**Structures in the question**\n\n- canonical SMILES: `CC(=O)Oc1ccccc1C(=O)O`', thinking: '', steps: [],
-  citations: [], error: null, effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false, deepresearch: false,
-  tools_name: [], engine: 'local', last_event_id: 3, created_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
-};
+const question = questionRecord({
+  question: 'Draw CC(=O)Oc1ccccc1C(=O)O', answer: '**Structures in the question**\n\n- canonical SMILES: `CC(=O)Oc1ccccc1C(=O)O`', if_thinking: false,
+  last_event_id: 3, created_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
+});
 
 describe('<csai-channels lang="en"> drawings in an answer', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restore = () => {};
-  let restoreFakes = () => {};
-  beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
-    statusStore().ask.$files_list.value = [];
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    restore();
-    restoreFakes();
-  });
+  const page = fakeCsaiPage();
 
   for (const lang of ['en', 'zh'] as const) {
     it(`draws the answer's and the question's structures in ${lang}`, async () => {
-      const fake = fakeCsai([
-        ['GET', '/channel', () => ok({ items: [channel], total: 1, page: 1, size: 20 })],
-        ['GET', '/channel/questions/c1', () => ok({ items: [question], total: 1, page: 1, size: 100 })],
-        ['GET', /^\/channel\/channel_docs\//, () => ok([])],
+      page.serve([
+        ...conversationRoutes([question], { channels: [channelRecord('c1', 'Aspirin')] }),
         ['*', '/mol/draw_svg', () => ok({ svg: SVG, canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', formula: 'C9H8O4', num_atoms: 13, highlighted_atoms: [], highlighted_bonds: [] })],
       ]);
-      restore = fake.restore;
-      box = mount(`<csai-channels channel-id="c1" lang="${lang}"></csai-channels>`);
-      const el = box.querySelector('csai-channels')!;
+      const el = page.mount(`<csai-channels channel-id="c1" lang="${lang}"></csai-channels>`);
       const drawings = await waitFor(() => {
         const found = [...el.shadowRoot!.querySelectorAll('[part~="answer"] csai-molecule, [part~="question-structures"] csai-molecule')];
         return found.length >= 2 ? found : null;

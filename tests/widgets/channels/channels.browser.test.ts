@@ -1,15 +1,9 @@
 import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
-import { statusStore } from '../../../src/core/status-store';
-import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { FakeAnswerStream, fakeCsai, installFakes, ok, typeInto, type ApiRequest, type Route } from '../ask/fake-csai';
+import { expect, failOnConsoleErrors, part, waitFor } from '../harness';
+import { channelRecord as channel, FakeAnswerStream, fakeCsaiPage, ok, questionRecord, typeInto, type Route } from '../ask/fake-csai';
 
-const channel = (id: string, name: string) => ({ id, name, question_count: 1, created_at: '', updated_at: '' });
-const question = (id: string, over: Record<string, unknown> = {}) => ({
-  question_id: id, channel_id: 'c1', question: '阿司匹林的作用机制？', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
-  effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: true,
-  deepresearch: false, tools_name: [], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
-});
+const question = (id: string, over: Parameters<typeof questionRecord>[0] = {}) => questionRecord({ question_id: id, ...over });
 const citation = { n: 1, docId: 'd1', title: '药理学.pdf', page: 3, bbox: [10, 20, 30, 40], text: '阿司匹林不可逆地抑制 COX' };
 
 const HOSTILE = [
@@ -24,40 +18,13 @@ const HOSTILE = [
 
 describe('<csai-channels>', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restoreFetch = () => {};
-  let restoreFakes = () => {};
-  let calls: ApiRequest[] = [];
-
+  const page = fakeCsaiPage();
   beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
-    statusStore().ask.$files_list.value = [];
-    statusStore().ask.$docIdList.value = [];
-    statusStore().ask.$selectedKbs.value = [];
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restoreFetch();
-    restoreFakes();
     delete (window as { __pwned?: unknown }).__pwned;
   });
 
-  const show = async (attrs: string, questions: unknown[], extra: Route[] = [], channels = [channel('c1', '阿司匹林的作用机制？'), channel('c2', '布洛芬')], total = 2) => {
-    const fake = fakeCsai([
-      ['GET', '/channel', (c) => ok({ items: channels, total, page: Number(new URL(c.url, location.href).searchParams.get('page')), size: 20 })],
-      ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
-      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
-      ...extra,
-    ]);
-    restoreFetch = fake.restore;
-    calls = fake.calls;
-    box = mount(`<csai-channels ${attrs}></csai-channels>`);
-    const el = box.querySelector('csai-channels')!;
-    await waitFor(() => part(el, 'conversation'), 'the conversation');
-    return el;
-  };
+  const show = (attrs: string, questions: unknown[], extra: Route[] = [], channels = [channel('c1', '阿司匹林的作用机制？'), channel('c2', '布洛芬')], total = 2) =>
+    page.conversation(questions, { attrs, extra, channels, total });
   const answers = (el: Element) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="answer"]')];
 
   describe('a hostile answer', () => {
@@ -93,7 +60,7 @@ describe('<csai-channels>', () => {
       observer.disconnect();
       const entries = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('evil.example'));
       expect([...remote, ...entries]).to.deep.equal([]);
-      expect(calls.filter((c) => c.url.includes('evil.example'))).to.deep.equal([]);
+      expect(page.calls.filter((c) => c.url.includes('evil.example'))).to.deep.equal([]);
       expect((window as { __pwned?: unknown }).__pwned).to.equal(undefined);
     });
   });
@@ -195,20 +162,20 @@ describe('<csai-channels>', () => {
         ['DELETE', '/channel/questions/q1', () => ok({ deleted: 1 })],
       ]);
       (await waitFor(() => part(el, 'stop'), 'stop')).click();
-      await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
+      await waitFor(() => page.calls.find((c) => c.method === 'PUT' && c.path === '/channel/stop_questions/q1'), 'the stop call');
       FakeAnswerStream.all[0]!.emit(3, 'done', { status: 'stopped' });
       (await waitFor(() => part(el, 'like'), 'like')).click();
       await waitFor(() => part(el, 'like')!.getAttribute('aria-pressed') === 'true', 'liked');
       part(el, 'like')!.click();
       await waitFor(() => part(el, 'like')!.getAttribute('aria-pressed') === 'false', 'cleared');
-      expect(calls.filter((c) => c.path === '/channel/answer/effect').map((c) => c.body)).to.deep.equal([
+      expect(page.calls.filter((c) => c.path === '/channel/answer/effect').map((c) => c.body)).to.deep.equal([
         { question_id: 'q1', effect: 'like' },
         { question_id: 'q1', effect: 'clear' },
       ]);
       expect(part(el, 'stopped')!.textContent).to.equal('已停止回答');
       part(el, 'delete')!.click();
       const confirm = await waitFor(() => part(el, 'confirm'), 'the confirmation');
-      expect(calls.some((c) => c.method === 'DELETE')).to.equal(false);
+      expect(page.calls.some((c) => c.method === 'DELETE')).to.equal(false);
       confirm.querySelector('button')!.click();
       await waitFor(() => el.shadowRoot!.querySelectorAll('[part~="question"]').length === 0, 'the question gone');
     });
@@ -228,7 +195,7 @@ describe('<csai-channels>', () => {
     it('lists the documents its questions used (those gone left out); each opens in the viewer', async () => {
       const el = await show('channel-id="c1"', [question('q1', { answer: '回答', docIdList: ['d1', 'gone', 'd2'] })], routes);
       const box = await waitFor(() => part(el, 'channel-docs') as HTMLDetailsElement | null, 'the documents');
-      expect(calls.some((c) => c.path === '/channel/channel_docs/c1')).to.equal(true);
+      expect(page.calls.some((c) => c.path === '/channel/channel_docs/c1')).to.equal(true);
       expect(box.querySelector('summary')!.textContent).to.equal('本对话使用的文档（2）');
       const rows = [...box.querySelectorAll<HTMLElement>('[part~="channel-doc"]')];
       expect(rows.map((r) => r.textContent)).to.deep.equal(['PDF药理学.pdf', 'SDFcdk2.sdf']);
@@ -248,7 +215,7 @@ describe('<csai-channels>', () => {
     it('shows nothing for a conversation without documents', async () => {
       const el = await show('channel-id="c1"', [question('q1', { answer: '回答' })]);
       await waitFor(() => answers(el).length === 1, 'the answer');
-      await waitFor(() => calls.some((c) => c.path === '/channel/channel_docs/c1'), 'the call');
+      await waitFor(() => page.calls.some((c) => c.path === '/channel/channel_docs/c1'), 'the call');
       expect(part(el, 'channel-docs')).to.equal(null);
       expect(part(el, 'channel-docs-error')).to.equal(null);
     });
@@ -291,8 +258,6 @@ describe('<csai-channels>', () => {
           expect(card.right - box.right, `${name} right at ${width}px`).to.be.at.least(12);
         }
         expect(card.top, 'the history above the conversation on a phone').to.be.at.most(part(el, 'history')!.getBoundingClientRect().top - 12);
-        box?.remove();
-        restoreFetch();
       }
     });
   });
@@ -316,7 +281,7 @@ describe('<csai-channels>', () => {
       await waitFor(() => names().length === 2, 'the list');
       expect(part(el, 'placeholder')).to.not.equal(null);
       typeInto(part(el, 'search') as HTMLInputElement, '布洛芬');
-      await waitFor(() => calls.find((c) => c.path.includes('search=%E5%B8%83%E6%B4%9B%E8%8A%AC')), 'the search call');
+      await waitFor(() => page.calls.find((c) => c.path.includes('search=%E5%B8%83%E6%B4%9B%E8%8A%AC')), 'the search call');
 
       const item = el.shadowRoot!.querySelector('[data-channel-id="c2"]')!;
       const renameButton = item.querySelector<HTMLElement>('[part~="rename"]')!;
@@ -326,20 +291,20 @@ describe('<csai-channels>', () => {
       expect(el.shadowRoot!.activeElement, 'the name field has the focus').to.equal(field);
       typeInto(field, '布洛芬的副作用');
       field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-      await waitFor(() => calls.find((c) => c.method === 'PUT' && c.path === '/channel/c2'), 'the rename');
-      expect(calls.find((c) => c.method === 'PUT')!.body).to.deep.equal({ name: '布洛芬的副作用' });
+      await waitFor(() => page.calls.find((c) => c.method === 'PUT' && c.path === '/channel/c2'), 'the rename');
+      expect(page.calls.find((c) => c.method === 'PUT')!.body).to.deep.equal({ name: '布洛芬的副作用' });
 
       const again = await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"] [part~="delete-channel"]'), 'the delete button');
       (again as HTMLElement).click();
       const confirm = await waitFor(() => el.shadowRoot!.querySelector('[data-channel-id="c2"] [part~="confirm"]'), 'the confirmation');
-      expect(calls.some((c) => c.method === 'DELETE')).to.equal(false);
+      expect(page.calls.some((c) => c.method === 'DELETE')).to.equal(false);
       confirm.querySelector('button')!.click();
-      await waitFor(() => calls.find((c) => c.method === 'DELETE' && c.path === '/channel/c2'), 'the delete');
+      await waitFor(() => page.calls.find((c) => c.method === 'DELETE' && c.path === '/channel/c2'), 'the delete');
 
       const nav = part(el, 'pagination')!;
       expect(nav.textContent).to.contain('第 1 / 3 页');
       [...nav.querySelectorAll('button')].find((b) => b.textContent === '下一页')!.click();
-      await waitFor(() => calls.find((c) => c.path.startsWith('/channel?page=2')), 'page 2');
+      await waitFor(() => page.calls.find((c) => c.path.startsWith('/channel?page=2')), 'page 2');
     });
 
     it('shows when each conversation was last active: the last 7 days relative in Chinese, this year M月D日, else YYYY/M/D', async () => {

@@ -2,18 +2,13 @@
 // (POST /code/run), against the fake server: status, stdout/stderr, pictures fetched with the
 // element's credentials, and a refused run's Chinese message.
 import '../../../src/widgets/channels/channels.element';
-import { statusStore } from '../../../src/core/status-store';
-import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
 import { untranslated } from '../untranslated';
-import { fail, fakeCsai, installFakes, ok, type ApiRequest, type Route } from '../ask/fake-csai';
+import { channelRecord, fail, fakeCsaiPage, ok, questionRecord, type Route } from '../ask/fake-csai';
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 96, 0, 0, 0, 2, 0, 1, 84, 162, 79, 158, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]);
-const channel = { id: 'c1', name: '代码', question_count: 1, created_at: '', updated_at: '' };
-const question = (over: Record<string, unknown>) => ({
-  question_id: 'q1', channel_id: 'c1', question: '画分子量分布', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
-  effect: null, effect_comment: null, docIdList: ['d1'], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false,
-  deepresearch: false, tools_name: ['code_execution'], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
-});
+const question = (over: Parameters<typeof questionRecord>[0]) =>
+  questionRecord({ question: '画分子量分布', docIdList: ['d1'], if_thinking: false, tools_name: ['code_execution'], ...over });
 const result = (over: Record<string, unknown> = {}) => ({
   status: 'ok', exit_code: 0, message: '运行完成', stdout: '47 molecules\n', stderr: '', stdout_truncated: false, stderr_truncated: false,
   inputs: ['cdk2.sdf'], artifacts: [{ id: 'art-png-0001', name: 'mw.png', mime: 'image/png', size: PNG.length, kind: 'image' }, { id: 'art-csv-0001', name: 'mw.csv', mime: 'text/plain; charset=utf-8', size: 20, kind: 'file' }],
@@ -22,39 +17,14 @@ const result = (over: Record<string, unknown> = {}) => ({
 
 describe('code execution in <csai-channels>', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restoreFetch = () => {};
-  let restoreFakes = () => {};
-  let calls: ApiRequest[] = [];
+  const page = fakeCsaiPage();
 
-  beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
-    statusStore().ask.$files_list.value = [];
-    statusStore().ask.$docIdList.value = [];
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restoreFetch();
-    restoreFakes();
-  });
-
-  const show = async (questions: unknown[], extra: Route[] = [], lang?: 'en') => {
-    const fake = fakeCsai([
-      ['GET', /^\/code\/artifacts\/art-png/, () => new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } })],
-      ['GET', '/channel', () => ok({ items: [channel], total: 1, page: 1, size: 20 })],
-      ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
-      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
-      ...extra,
-    ]);
-    restoreFetch = fake.restore;
-    calls = fake.calls;
-    box = mount(`<csai-channels channel-id="c1"${lang ? ` lang="${lang}"` : ''}></csai-channels>`);
-    const el = box.querySelector('csai-channels')!;
-    await waitFor(() => part(el, 'conversation'), 'the conversation');
-    return el;
-  };
+  const show = (questions: unknown[], extra: Route[] = [], lang?: 'en') =>
+    page.conversation(questions, {
+      attrs: `channel-id="c1"${lang ? ` lang="${lang}"` : ''}`,
+      channels: [channelRecord('c1', '代码')],
+      extra: [['GET', /^\/code\/artifacts\/art-png/, () => new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } })], ...extra],
+    });
 
   it('shows a code_execution result: how it ended, stdout, the picture and the file', async () => {
     const steps = [
@@ -71,7 +41,7 @@ describe('code execution in <csai-channels>', () => {
     expect(img.src.startsWith('blob:')).to.equal(true);
     expect(img.alt).to.contain('mw.png');
     await waitFor(() => img.complete && img.naturalWidth === 1, 'the picture decoded');
-    expect(calls.some((c) => c.path === '/code/artifacts/art-png-0001')).to.equal(true);
+    expect(page.calls.some((c) => c.path === '/code/artifacts/art-png-0001')).to.equal(true);
     expect(card.querySelector('[part~="code-file"]')!.textContent).to.equal('mw.csv');
   });
 
@@ -85,8 +55,6 @@ describe('code execution in <csai-channels>', () => {
     await waitFor(() => card.querySelector('[part~="code-image"] img'), 'the picture');
     const data = 'pre, code, img, figcaption, [part~="code-file"], [part~="code-stdout"], [part~="code-stderr"], [data-field]';
     expect(untranslated(card, 'zh', data)).to.deep.equal([]);
-    box?.remove();
-    restoreFetch();
     const english = [{ ...steps[0] }, { ...steps[1], content: 'Finished', data: result({ message: 'Finished', stderr: 'warning\n' }) }];
     const en = await show([question({ steps: english, answer: 'Done', question: 'Plot the weights' })], [], 'en');
     const enCard = await waitFor(() => en.shadowRoot!.querySelector('[part~="code-run"]'), 'the English code card');
@@ -134,8 +102,8 @@ describe('code execution in <csai-channels>', () => {
     expect(buttons[0]!.nextElementSibling!.querySelector('[part~="code-run"]')).to.equal(null);
     const img = await waitFor(() => second.querySelector<HTMLImageElement>('[part~="code-image"] img'), 'the kept picture');
     await waitFor(() => img.complete && img.naturalWidth === 1, 'the kept picture decoded');
-    expect(calls.some((c) => c.path === '/code/artifacts/art-png-0002')).to.equal(true);
-    expect(calls.some((c) => c.path === '/code/run')).to.equal(false);
+    expect(page.calls.some((c) => c.path === '/code/artifacts/art-png-0002')).to.equal(true);
+    expect(page.calls.some((c) => c.path === '/code/run')).to.equal(false);
     // Running the block again replaces what was shown.
     buttons[1]!.click();
     await waitFor(() => buttons[1]!.nextElementSibling!.querySelector('[part~="code-stdout"]')?.textContent === 'b again\n', 'the new run in place of the kept one');

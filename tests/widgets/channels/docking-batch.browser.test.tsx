@@ -2,15 +2,15 @@
 // by polling to its end; the table is ranked by Vina score with ligand efficiency, key interactions
 // and pose sanity, a failed molecule says why, "cancel all" cancels the batch, and the table downloads
 // as CSV. The CSAI API is faked.
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, fakeFetch, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
+import { ok as okJson, notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
-const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
   index, rank: null, name: '', smiles: 'CCO', docked_smiles: 'CCO', task_id: `t${index}`, state: 'queued', progress: 0, message: '排队中',
   score: null, ligand_efficiency: null, heavy_atoms: null, interactions: null, sanity_passed: null, ...over,
@@ -44,15 +44,7 @@ const done: DockingBatch = {
   ].map((e, i) => (i === 1 ? { ...e, rank: 2 } : e)),
 };
 
-async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
-    await nextFrame();
-  }
-}
+const waitLong = <T,>(check: () => T | undefined | null | false, what: string) => waitFor(check, what, 15_000);
 
 describe('docking batch card', () => {
   failOnConsoleErrors();
@@ -81,7 +73,7 @@ describe('docking batch card', () => {
         return new Response('rank,name\r\n1,5DN\r\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="docking-batch-b1.csv"' } });
       }
       if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
-      return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+      return notFound();
     }).restore;
     host = document.createElement('div');
     host.style.width = '900px';
@@ -95,14 +87,8 @@ describe('docking batch card', () => {
 
   async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Card name={name} {...props} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, lang));
     return shadow;
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);

@@ -2,17 +2,16 @@
 // tool_result: a queued task followed by polling to its end, then the poses and the 3D view of the
 // receptor with the chosen pose (<csai-molecule-3d task-id pose>). The CSAI API is faked; the
 // receptor is rdkit-data's 5DPV and the "poses" a real SDF (`node scripts/fetch-test-docs.mjs`).
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
-import { expect, failOnConsoleErrors, json, fakeFetch, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, realFetch, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
+import { ok as okJson, notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
-const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 
 const queued: DockingTask = {
   id: 't1', kind: 'docking', state: 'queued', progress: 0, message: '排队中', title: '5DN → 5DPV', smiles: 'Brc1cccc(c1)c1cc(C(=O)O)c2c(n1)c(F)ccc2', docked_smiles: 'Brc1cccc(c1)c1cc(C(=O)[O-])c2c(n1)c(F)ccc2', receptor: '5DPV',
@@ -42,15 +41,7 @@ const done: DockingTask = {
   },
 };
 
-async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
-    await nextFrame();
-  }
-}
+const waitLong = <T,>(check: () => T | undefined | null | false, what: string) => waitFor(check, what, 15_000);
 
 describe('docking cards', () => {
   failOnConsoleErrors();
@@ -77,7 +68,7 @@ describe('docking cards', () => {
       }
       if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'sdf') return realFetch(`${DOCS}/cdk2.sdf`);
       if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
-      return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+      return notFound();
     }).restore;
     host = document.createElement('div');
     host.style.width = '800px';
@@ -91,14 +82,8 @@ describe('docking cards', () => {
 
   async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>) {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang: 'zh', apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Card name={name} {...props} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, 'zh'));
     return shadow;
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);

@@ -1,10 +1,10 @@
 // The name → SMILES and SMILES completion cards of an answer, rendered as the answer view renders
 // a tool_result (toolCards map), with the structure drawings faked as draw_svg answers.
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
 import { untranslated } from '../untranslated';
 
 const SVG = `<svg xmlns='http://www.w3.org/2000/svg' width='240px' height='180px' viewBox='0 0 240 180'><path d='M 10,10 L 100,100' /></svg>`;
@@ -38,14 +38,8 @@ describe('name and completion cards', () => {
 
   async function render(name: 'name_to_smiles' | 'smiles_completion', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Card name={name} {...props} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, lang));
     return shadow;
   }
 

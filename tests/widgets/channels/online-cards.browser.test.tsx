@@ -1,13 +1,13 @@
 // The page crawl card and the literature hit list (issue 15 §2, §3): what a reader sees, links out in
 // a new tab without referrer, and the save-to-knowledge-base control against a faked API.
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType, ReactNode } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { LiteratureHits } from '../../../src/widgets/channels/tool-cards/LiteratureHits';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import type { LiteratureHit } from '../../../src/contract/literature';
 import { untranslated } from '../untranslated';
 import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
 
 const page = {
   url: 'https://pharma.example.com/aspirin',
@@ -70,10 +70,8 @@ describe('online research cards', () => {
   });
 
   function mount(children: ReactNode, lang: 'zh' | 'en' = 'zh') {
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(<HostContext.Provider value={info}>{children}</HostContext.Provider>);
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, children, lang));
     return shadow;
   }
   async function crawlCard(props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {

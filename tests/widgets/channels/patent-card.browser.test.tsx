@@ -1,10 +1,10 @@
 // The patent_search card of an answer, rendered as the answer view renders a tool_result.
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { untranslated } from '../untranslated';
 import { expect, failOnConsoleErrors, waitFor } from '../harness';
+import { renderInHost } from '../render-in-host';
 
 describe('the patent card', () => {
   failOnConsoleErrors();
@@ -22,14 +22,8 @@ describe('the patent card', () => {
 
   async function render(props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards.patent_search!();
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Card name="patent_search" {...props} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Card name="patent_search" {...props} />, lang));
     return shadow;
   }
 

@@ -1,46 +1,20 @@
 import axe from 'axe-core';
 import '../../../src/widgets/channels/channels.element';
-import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { FakeAnswerStream, fakeCsai, installFakes, ok } from '../ask/fake-csai';
+import { expect, failOnConsoleErrors, part, waitFor } from '../harness';
+import { channelRecord, FakeAnswerStream, fakeCsaiPage, questionRecord } from '../ask/fake-csai';
 
 // Deep research in the conversation view: the plan, the current step and the progress.
-const question = (id: string, over: Record<string, unknown> = {}) => ({
-  question_id: id, channel_id: 'c1', question: '乱数假文是什么？以及阿司匹林的用途有哪些？', status: 'done', answer: '', thinking: '', steps: [], citations: [], error: null,
-  effect: null, effect_comment: null, docIdList: ['d1'], docIdListKnowledge: [], kb_ids: [], if_search_online: false, search_type: 'all', if_thinking: false,
-  deepresearch: true, tools_name: [], engine: 'local', last_event_id: 0, created_at: '', finished_at: null, ...over,
-});
+const question = (id: string, over: Parameters<typeof questionRecord>[0] = {}) =>
+  questionRecord({ question_id: id, question: '乱数假文是什么？以及阿司匹林的用途有哪些？', docIdList: ['d1'], if_thinking: false, deepresearch: true, ...over });
 const PLAN = ['乱数假文是什么', '阿司匹林的用途有哪些', '乱数假文是什么？以及阿司匹林的用途有哪些？'];
 const planStep = { step: 'plan', title: '拆解问题', detail: '拆解为 3 个子问题', plan: PLAN, progress: { current: 1, total: 6 } };
 const searchStep = (index: number) => ({ step: 'search', index, title: `检索子问题 ${index}/3`, detail: `${PLAN[index - 1]} —— 找到 2 个相关段落`, progress: { current: index + 1, total: 6 } });
 
 describe('<csai-channels> deep research', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restoreFetch = () => {};
-  let restoreFakes = () => {};
+  const page = fakeCsaiPage();
 
-  beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restoreFetch();
-    restoreFakes();
-  });
-
-  const show = async (questions: unknown[]) => {
-    const fake = fakeCsai([
-      ['GET', '/channel', () => ok({ items: [{ id: 'c1', name: '深度研究', question_count: 1, created_at: '', updated_at: '' }], total: 1, page: 1, size: 20 })],
-      ['GET', '/channel/questions/c1', () => ok({ items: questions, total: questions.length, page: 1, size: 100 })],
-    ]);
-    restoreFetch = fake.restore;
-    box = mount('<csai-channels channel-id="c1"></csai-channels>');
-    const el = box.querySelector('csai-channels')!;
-    await waitFor(() => part(el, 'conversation'), 'the conversation');
-    return el;
-  };
+  const show = (questions: unknown[]) => page.conversation(questions, { channels: [channelRecord('c1', '深度研究')] });
   const all = (el: Element, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
 
   it('follows a running research: the plan with the sub-question being searched, the current step and the progress', async () => {

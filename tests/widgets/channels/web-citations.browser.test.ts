@@ -1,45 +1,23 @@
 import '../../../src/widgets/channels/channels.element';
-import { statusStore } from '../../../src/core/status-store';
-import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
-import { fakeCsai, installFakes, ok } from '../ask/fake-csai';
+import { expect, failOnConsoleErrors, part, waitFor } from '../harness';
+import { channelRecord, fakeCsaiPage, questionRecord } from '../ask/fake-csai';
 
 // Online results cited like document passages, shown with the site's name, opening the page in a new tab.
-const channel = { id: 'c1', name: '阿司匹林', question_count: 1, created_at: '', updated_at: '' };
-const question = {
-  question_id: 'q1', channel_id: 'c1', question: '阿司匹林的作用机制？', status: 'done', answer: '文档说 [1]，网页说 [2]。', thinking: '', steps: [],
+const question = questionRecord({
+  answer: '文档说 [1]，网页说 [2]。',
   citations: [
     { n: 1, docId: 'd1', title: '药理学.pdf', page: 3, bbox: [10, 20, 30, 40], text: '阿司匹林不可逆地抑制 COX' },
     { n: 2, url: 'https://www.example.org/aspirin', title: 'Aspirin mechanism', site: 'example.org', snippet: 'Aspirin acetylates COX-1.', fetchedAt: '2026-11-25T10:00:00.000Z', kind: 'web' },
   ],
-  error: null, effect: null, effect_comment: null, docIdList: [], docIdListKnowledge: [], kb_ids: [], if_search_online: true, search_type: 'web', if_thinking: false, deepresearch: false,
-  tools_name: [], engine: 'local', last_event_id: 5, created_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
-};
+  if_search_online: true, search_type: 'web', if_thinking: false, last_event_id: 5, created_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
+});
 
 describe('<csai-channels> online citations', () => {
   failOnConsoleErrors();
-  let box: HTMLElement | undefined;
-  let restore = () => {};
-  let restoreFakes = () => {};
-  beforeEach(() => {
-    document.cookie = 'XSRF-TOKEN=test-token; path=/';
-    statusStore().ask.$files_list.value = [];
-    restoreFakes = installFakes();
-  });
-  afterEach(() => {
-    box?.remove();
-    restore();
-    restoreFakes();
-  });
+  const page = fakeCsaiPage();
 
   it('a web citation opens the page in a new tab without referrer, and the answer lists it with its site', async () => {
-    const fake = fakeCsai([
-      ['GET', '/channel', () => ok({ items: [channel], total: 1, page: 1, size: 20 })],
-      ['GET', '/channel/questions/c1', () => ok({ items: [question], total: 1, page: 1, size: 100 })],
-      ['GET', /^\/channel\/channel_docs\//, () => ok([])],
-    ]);
-    restore = fake.restore;
-    box = mount('<csai-channels channel-id="c1"></csai-channels>');
-    const el = box.querySelector('csai-channels')!;
+    const el = await page.conversation([question], { channels: [channelRecord('c1', '阿司匹林')] });
     const chip = await waitFor(() => el.shadowRoot!.querySelector<HTMLAnchorElement>('[part~="answer"] a[href="https://www.example.org/aspirin"]'), 'the web chip');
     expect(chip.textContent).to.equal('[2]');
     expect(chip.target).to.equal('_blank');

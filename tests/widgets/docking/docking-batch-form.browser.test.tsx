@@ -3,14 +3,14 @@
 // POST /tasks/docking/batch; more than 50 molecules get the limit message and nothing is sent; a
 // refusal shows the server's Chinese message; the submitted batch's ranked table follows it to the
 // end. The CSAI API is faked (its requests are recorded with their bodies).
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { DockingBatch as Form, type DockingBatchProps } from '../../../src/widgets/docking/DockingBatch';
-import { HostContext, type HostInfo } from '../../../src/widgets/shared/host-context';
 import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame } from '../harness';
+import { renderInHost } from '../render-in-host';
+import { ok as okJson, notFound } from '../fake-api';
 import { untranslated } from '../untranslated';
 
-const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
   index, rank: null, name: '', smiles: 'CCO', docked_smiles: 'CCO', task_id: `t${index}`, state: 'queued', progress: 0, message: '排队中',
   score: null, ligand_efficiency: null, heavy_atoms: null, interactions: null, sanity_passed: null, ...over,
@@ -68,7 +68,7 @@ describe('batch docking form', () => {
         return refuse ? json(refuse.status, { success: false, message: refuse.message, code: 'invalid_docking_input' }) : okJson(queued);
       }
       if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? queued : done);
-      return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+      return notFound();
     }).restore;
     host = document.createElement('div');
     host.style.width = '900px';
@@ -81,14 +81,8 @@ describe('batch docking form', () => {
   });
 
   function render(props: Partial<DockingBatchProps> = {}, lang: 'zh' | 'en' = 'zh') {
-    const shadow = host.attachShadow({ mode: 'open' });
-    const info: HostInfo = { host, root: shadow, resolvedTheme: 'light', apiOrigin: '', theme: undefined, lang, apiBase: undefined, accent: undefined, radius: undefined };
-    root = createRoot(shadow);
-    root.render(
-      <HostContext.Provider value={info}>
-        <Form {...({ moleculeIds: '', receptor: '', ...props } as DockingBatchProps)} />
-      </HostContext.Provider>,
-    );
+    let shadow: ShadowRoot;
+    ({ shadow, root } = renderInHost(host, <Form {...({ moleculeIds: '', receptor: '', ...props } as DockingBatchProps)} />, lang));
     return shadow;
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);

@@ -1,9 +1,10 @@
-// The knowledge-base API for the browser tests of <csai-knowledge>, on the shared fake API
-// (../fake-api): folders, documents with parse states, sharing, people search.
+// The knowledge-base API for the browser tests of <csai-knowledge> and the knowledge model's unit
+// tests (tests/core), on the shared fake API (../fake-api): folders, documents with parse states,
+// sharing, people search, translation.
 import type { KbDocument, KbFolder } from '../../../src/contract/knowledge';
 import { fail, fakeApi, ok, okPage, type ApiRequest, type Route } from '../fake-api';
 
-export { fail, FakeXhr, installFakeXhr } from '../fake-api';
+export { fail, FakeXhr, installFakeXhr, ok } from '../fake-api';
 
 export const folder = (id: string, name: string, extra: Partial<KbFolder> = {}): KbFolder => ({
   id, name, isShared: false, is_public: false, is_owner: true, owner_id: 'u1', owner_name: '王化学', doc_count: 0,
@@ -90,6 +91,10 @@ export function fakeServer() {
     ['*', '/knowledge_base/es_copy_doc_to_question_channel', (req) => {
       const ids = (req.body as { docIds: string[] }).docIds;
       return ok({ name_id: ids.map((id) => ({ name: `${id}-副本.pdf`, docId: `q-${id}` })) });
+    }],
+    ['GET', /^\/knowledge_base\/doc\/(.+)$/, (_req, [docId]) => {
+      const found = Object.values(state.docs).flat().find((d) => d.docId === docId);
+      return found ? ok(found) : fail(404, '文档不存在', 'not_found');
     }],
     ['*', '/departments', () => ok([{ id: 'dep1', name: '药物化学部', member_count: 12 }])],
     ['*', '/search_person_department', () => ok({ people: [{ id: 'u2', name: '李博士', show_name: 'li@example.com', department_name: '药物化学部' }], departments: [] })],

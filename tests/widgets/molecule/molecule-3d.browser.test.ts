@@ -3,22 +3,13 @@
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule-3d.element';
 import { hasWebGl } from '../../../src/widgets/molecule/Molecule3d';
-import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, mount, realFetch, part, waitFor } from '../harness';
+import { ok as okJson, notFound } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 
-async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
-    await nextFrame();
-  }
-}
+const waitLong = <T>(check: () => T | undefined | null | false, what: string) => waitFor(check, what, 15_000);
 
-const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 const sdfDoc = {
   docId: 'sdf1', title: 'cdk2.sdf', type: 5, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null,
   download_url: '/api/v1/knowledge_base/download/sdf1', download_key: 'sdf1', folder_id: 'f', size: 1, page_count: null,
@@ -33,7 +24,7 @@ async function server(url: string): Promise<Response> {
   }
   if (u.pathname === '/api/v1/knowledge_base/doc/sdf1') return okJson(sdfDoc);
   if (u.pathname === '/api/v1/knowledge_base/download/sdf1') return realFetch(`${DOCS}/cdk2.sdf`);
-  return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+  return notFound();
 }
 
 describe('<csai-molecule-3d>', () => {

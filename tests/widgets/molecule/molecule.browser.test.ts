@@ -2,6 +2,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule.element';
 import { expect, failOnConsoleErrors, fakeFetch, json, mount, part, waitFor } from '../harness';
+import { notFound } from '../fake-api';
 
 const SVG = `<?xml version='1.0' encoding='iso-8859-1'?>
 <svg version='1.1' baseProfile='full' xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='240px' height='180px' viewBox='0 0 240 180'>
@@ -32,7 +33,7 @@ function drawServer(calls: Call[]) {
     if (url.includes('/api/v1/mol/get_mol_string')) {
       return json(200, { success: true, message: '', data: { mol_key: 'doc1:0', molfile: 'MOLFILE', name: '乙醇', smiles: 'CCO' } });
     }
-    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+    return notFound();
   }).restore;
 }
 

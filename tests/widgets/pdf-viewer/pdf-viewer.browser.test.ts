@@ -3,28 +3,18 @@
 import axe from 'axe-core';
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
-import { expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, json, fakeFetch, mount, realFetch, part, waitFor } from '../harness';
+import { ok as okJson, notFound } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 
-/** Waits up to 15 s (page rendering in a slow CI browser), polling every frame. */
-async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() - started > 15000) throw new Error(`timed out waiting for ${what}`);
-    await nextFrame();
-  }
-}
+const waitLong = <T>(check: () => T | undefined | null | false, what: string) => waitFor(check, what, 15_000);
 
 const docRecord = (docId: string, type: 1 | 3, title: string) => ({
   docId, title, type, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null,
   download_url: `/api/v1/knowledge_base/download/${docId}`, download_key: docId, folder_id: 'f1', size: 1, page_count: null,
   owner_id: 'u1', owner_name: '张三', is_owner: true, created_at: '2026-01-01T00:00:00Z',
 });
-const okJson = (data: unknown) => json(200, { success: true, data, message: '' });
 
 /** The API with one PDF document (d1 → file), one image document (img1) and their markdown. */
 function server(file: string) {
@@ -42,7 +32,7 @@ function server(file: string) {
     }
     if (path === '/api/v1/knowledge_base/download/img1') return realFetch(`${DOCS}/zhlipsum-page2.png`);
     if (path.startsWith('/api/v1/knowledge_base/doc/')) return json(404, { success: false, message: '文档不存在', code: 'not_found' });
-    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+    return notFound();
   };
 }
 

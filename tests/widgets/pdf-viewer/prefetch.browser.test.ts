@@ -2,10 +2,9 @@
 // record; an SDF/PDB never reaches pdf.js (its download stops when the record says so, and bytes
 // that are not a PDF are not opened while the record is still on its way).
 import { looksLikePdf, prefetch, prefetchKey, takePrefetch } from '../../../src/widgets/pdf-viewer/prefetch';
-import { expect, fakeFetch, json, nextFrame, restoreFetch } from '../harness';
+import { expect, fakeFetch, json, nextFrame, realFetch, restoreFetch } from '../harness';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 const SDF = 'ZINC01\n  RDKit          3D\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n$$$$\n';
 
 const record = (docId: string, type: 1 | 5 | 6) => ({

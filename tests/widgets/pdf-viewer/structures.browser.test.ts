@@ -5,23 +5,13 @@
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
 import { methodText } from '../../../src/widgets/pdf-viewer/StructurePanel';
-import { expect, failOnConsoleErrors, fakeFetch, json, mount, nextFrame, part } from '../harness';
+import { expect, failOnConsoleErrors, fakeFetch, json, mount, realFetch, part, waitFor } from '../harness';
+import { ok as okJson, notFound } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
-const realFetch = globalThis.fetch.bind(globalThis);
 
-/** Waits up to 40 s (page rendering in a slow, shared browser), polling every frame. */
-async function waitLong<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() - started > 40000) throw new Error(`timed out waiting for ${what}`);
-    await nextFrame();
-  }
-}
+const waitLong = <T>(check: () => T | undefined | null | false, what: string) => waitFor(check, what, 40_000);
 
-const okJson = (data: unknown, message = '') => json(200, { success: true, data, message });
 const record = {
   docId: 'd1', title: '论文.pdf', type: 1, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null,
   download_url: '/api/v1/knowledge_base/download/d1', download_key: 'd1', folder_id: 'f1', size: 1, page_count: null,
@@ -86,7 +76,7 @@ function structuresApi(structures: Structure[]) {
     if (path === '/api/v1/mol/draw_svg') {
       return okJson({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180"><path d="M10 10L50 50"/><path d="M50 50L90 10"/><path d="M90 10L130 50"/><path d="M130 50L170 10"/></svg>', formula: 'C2H6O', canonical_smiles: (body as { smiles?: string }).smiles ?? '', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] });
     }
-    return json(404, { success: false, message: '接口不存在', code: 'not_found' });
+    return notFound();
   });
   return { calls, restore: fake.restore };
 }

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerView } from '../../../../src/contract/mcp-servers';
 import { signedInUser, startServer, type Client, type TestServer } from '../../helpers';
 import { answerText, ask, readEvents } from '../../answering-helpers';
+import { startChatServer } from '../../fake-llm';
 import { startMcpHttpServer } from '../../mcp-test-server';
 import { testTools } from '../../tool-stand-ins';
 
@@ -14,34 +13,19 @@ const API = '/api/v1/mcp_servers';
 type Group = { id: string; label: string; tools: Array<{ value: string; enabled: boolean; description: string }> };
 
 /**
- * An OpenAI-compatible model that calls `mcp__calc__add` with {a: 2, b: 3} when it is offered,
+ * An OpenAI-compatible model (fake-llm.ts) that calls `mcp__calc__add` with {a: 2, b: 3} when it is offered,
  * then answers with what the tool said.
  */
-async function startToolCallingLlm() {
-  const requests: Array<{ tools?: Array<{ function: { name: string } }>; messages: Array<{ role: string; content: string | null }> }> = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      const request = JSON.parse(body) as (typeof requests)[number];
-      requests.push(request);
-      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const last = request.messages.at(-1)!;
-      if (request.tools?.some((t) => t.function.name === 'mcp__calc__add') && last.role !== 'tool') {
-        res.write(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'mcp__calc__add', arguments: '{"a":2,"b":3}' } }] }));
-        res.write(chunk({}, 'tool_calls'));
-      } else {
-        res.write(chunk({ role: 'assistant', content: last.role === 'tool' ? `工具说：${last.content ?? ''}` : '没有工具。' }));
-        res.write(chunk({}, 'stop'));
-      }
-      res.end('data: [DONE]\n\n');
-    });
+const startToolCallingLlm = () =>
+  startChatServer((request, reply) => {
+    const last = request.messages.at(-1)!;
+    if (request.tools?.some((t) => t.function.name === 'mcp__calc__add') && last.role !== 'tool') {
+      reply.chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'mcp__calc__add', arguments: '{"a":2,"b":3}' } }] });
+      return reply.finish('tool_calls');
+    }
+    reply.chunk({ role: 'assistant', content: last.role === 'tool' ? `工具说：${last.content ?? ''}` : '没有工具。' });
+    reply.finish();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 let server: TestServer;
 let remote: Awaited<ReturnType<typeof startMcpHttpServer>>;
