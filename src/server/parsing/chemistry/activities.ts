@@ -423,16 +423,18 @@ export function extractActivities(blocks: Block[]): ParsedActivity[] {
   const out: ParsedActivity[] = [];
   // The header of the last table of activities, for the rest of it cut off (on its page or the next).
   // On its page, the rest starts within a few rows' height under it.
-  let last: { page: number; bottom: number; row: number; header: string[][] } | null = null;
+  type Last = { page: number; bottom: number; row: number; header: string[][] };
+  let last = null as Last | null;
   for (const b of blocks) {
     if (out.length >= MAX_ACTIVITIES) break;
     if (b.kind === 'table' && b.rows) {
-      const near = last && (b.page === last.page + 1 || (b.page === last.page && last.bottom - b.bbox[3] <= 3 * last.row));
-      const found = tableActivities(b, blocks, near ? last!.header : []);
+      const prev = last;
+      const near = prev !== null && (b.page === prev.page + 1 || (b.page === prev.page && prev.bottom - b.bbox[3] <= 3 * prev.row));
+      const found = tableActivities(b, blocks, near ? prev.header : []);
       const header = headerRows(b);
       const row = (b.bbox[3] - b.bbox[1]) / Math.max(1, b.rows.length);
       if (header.length) last = { page: b.page, bottom: b.bbox[1], row, header };
-      else if (found.length && last) last = { ...last, page: b.page, bottom: b.bbox[1] };
+      else if (found.length && prev) last = { ...prev, page: b.page, bottom: b.bbox[1] };
       if (found.length) {
         out.push(...found);
         continue;
