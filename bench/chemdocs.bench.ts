@@ -285,7 +285,15 @@ interface ProductScores {
   actLinkedOfFound: number;
 }
 
+/**
+ * BENCH_CHEMDOCS_MISSES=1 prints each miss of label and activity linking (for tuning: run it on the
+ * tuning half); BENCH_CHEMDOCS_DUMP=file.json writes each document's structures and SAR rows as read.
+ */
+const SHOW_MISSES = process.env.BENCH_CHEMDOCS_MISSES === '1';
+
 async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<string, string>): Promise<ProductScores> {
+  const dump: Record<string, { structures: ApiStructure[]; rows: ApiSarRow[] }> = {};
+  const misses: string[] = [];
   const s: ProductScores = { structuresAvailable: true, sarAvailable: true, perDoc: new Map(), found: 0, total: 0, labelled: 0, actTotal: 0, actLinked: 0, actLinkedLabelOnly: 0, actOfFound: 0, actLinkedOfFound: 0 };
   for (const doc of truth.documents) {
     const id = ids.get(doc.name)!;
@@ -297,6 +305,7 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
     if (sar.status === 404) s.sarAvailable = false;
     else if (sar.status !== 200) throw new Error(`SAR of ${doc.name}: HTTP ${sar.status}`);
     const rows = s.sarAvailable ? ((sar.data as { rows: ApiSarRow[] }).rows ?? []) : [];
+    dump[doc.name] = { structures, rows };
     const structureKeys = await keysOf(structures.map((x) => x.smiles ?? ''));
     const rowKeys = await keysOf(rows.map((r) => r.smiles ?? ''));
     const row = { found: 0, total: 0, read: structures.length };
@@ -313,6 +322,7 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
           used.add(hit);
           row.found++;
           if (labelKey(onPage[hit]!.x.label) === labelKey(m.labelKey)) s.labelled++;
+          else misses.push(`label ${doc.name} (${doc.form}/${doc.toolkit}/${doc.lang}) p${page.page}: truth ${m.labelKey} read ${onPage[hit]!.x.label ?? '(none)'}`);
         }
         row.total++;
         truthByLabel.set(labelKey(m.labelKey), { inchikey: m.inchikey, found });
@@ -328,6 +338,10 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
         if (candidates.some((e) => mol && e.key === mol.inchikey)) {
           s.actLinked++;
           if (mol?.found) s.actLinkedOfFound++;
+        } else if (mol?.found || !candidates.length) {
+          const under = rows.filter((r) => labelKey(r.label) === labelKey(a.label));
+          const why = !under.length ? 'no row under its label' : !candidates.length ? `row has ${JSON.stringify(under.flatMap((r) => r.activities.map((g) => [g.target, g.measure, g.relation, g.value, g.unit])))}` : `row's structure ${under[0]!.smiles ?? '(none)'} is not the truth molecule`;
+          misses.push(`activity ${doc.name} (${doc.form}/${doc.lang}) p${page.page} ${a.source}: ${a.label} ${a.target} ${a.measure} ${a.relation} ${a.value} ${a.unit}${mol?.found ? ' (structure read)' : ''}: ${why}`);
         }
       }
     }
@@ -335,6 +349,8 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
     s.found += row.found;
     s.total += row.total;
   }
+  if (SHOW_MISSES) console.log(`\nchemdocs misses:\n${misses.join('\n')}`);
+  if (process.env.BENCH_CHEMDOCS_DUMP) fs.writeFileSync(process.env.BENCH_CHEMDOCS_DUMP, JSON.stringify(dump));
   return s;
 }
 

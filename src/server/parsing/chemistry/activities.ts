@@ -64,6 +64,9 @@ export function toNanomolar(value: number, unit: string): number | null {
 
 const round = (x: number) => Number(x.toPrecision(6));
 
+/** No activity is over 1 M: such a value is a misread unit (OCR's "6722M" for "6722 nM"), not stored. */
+const MAX_NM = 1e9;
+
 const RELATION_OF: Record<string, Relation> = { '<': '<', '＜': '<', '>': '>', '＞': '>', '≤': '<=', '<=': '<=', '⩽': '<=', '≥': '>=', '>=': '>=', '⩾': '>=', '~': '~', '∼': '~', '≈': '~', '～': '~', '=': '=' };
 const FLIPPED: Record<Relation, Relation> = { '=': '=', '~': '~', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 const REL = '(<=|>=|≤|≥|⩽|⩾|<|>|＜|＞|~|∼|≈|～)';
@@ -78,8 +81,9 @@ const WORD_REL = '(?:not\\s+(?:less|lower|more|greater|higher)\\s+than|(?:less|l
 function wordRelation(text: string): Relation | null {
   if (/不低于|不小于|not\s+(?:less|lower)\s+than/iu.test(text)) return '>=';
   if (/不高于|不大于|not\s+(?:more|greater|higher)\s+than/iu.test(text)) return '<=';
-  if (/大于|高于|超过|\b(?:above|over|exceeding)\b|(?:more|greater|higher)\s+than/iu.test(text)) return '>';
-  if (/小于|低于|\b(?:below|under)\b|(?:less|lower)\s+than/iu.test(text)) return '<';
+  // A number may follow straight on ("above10000nM", as OCR reads it).
+  if (/大于|高于|超过|\b(?:above|over|exceeding)(?![A-Za-z])|(?:more|greater|higher)\s+than/iu.test(text)) return '>';
+  if (/小于|低于|\b(?:below|under)(?![A-Za-z])|(?:less|lower)\s+than/iu.test(text)) return '<';
   return null;
 }
 
@@ -93,8 +97,9 @@ function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
   return { measure, negLog: m[1]!.toLowerCase() === 'p' };
 }
 
-// IC50 and EC50 also straight after a target's name, as OCR glues them ("PI3KaIC50").
-const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?50|(?<=[A-Z0-9][a-zα-ω]?)(?:IC|EC)50|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率))/gu;
+// IC50 and EC50 also straight after a word, as OCR glues them ("PI3KaIC50", "c-MetIC50", "anIC50"),
+// and "inhibition" straight after a target's name ("BRAFinhibition").
+const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?50|(?<=[A-Za-z0-9α-ω])(?:IC|EC)50|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)|(?<=[A-Z0-9α-ω])inhibition)/gu;
 /** Words that look like targets in a header or sentence but are not. */
 const NOT_TARGET = /^(?:the|a|an|of|compounds?|cpds?|this|these|its|their|value|values|activity|activities|assay|cells?|data|nM|μM|uM|pM|mM|M|IC50|EC50|Ki|Kd|SD|SEM|mean|n|ND|NT|and|or|in|at|with|was|were|is|are|table|entry|example|化合物|实施例)$/i;
 const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[A-Z]|WT|wt|mutant))?/u;
@@ -102,7 +107,13 @@ const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[
 /** A plausible target name: a gene or protein symbol, a cell line (CDK2, EGFR T790M, hERG, HCT116, PI3Kα). */
 function cleanTarget(raw: string | undefined): string | null {
   if (!raw) return null;
-  const t = raw.normalize('NFKC').replace(/^[\s(（[]+|[\s)）\],，:：;；.]+$/g, '').replace(/(?:激酶|酶|受体|蛋白)$/u, '').trim();
+  const t = raw
+    .normalize('NFKC')
+    .replace(/^[\s(（[]+|[\s)）\],，:：;；.]+$/g, '')
+    .replace(/(?:激酶|酶|受体|蛋白)$/u, '')
+    // A word OCR glued to a symbol ("EGFRwith").
+    .replace(/(?<=^[A-Z][A-Z0-9-]*[A-Z0-9])(?:with|and|was|were|for|from|in|at|by|as|is|on|to|of)$/u, '')
+    .trim();
   if (t.length < 2 || t.length > 30 || NOT_TARGET.test(t)) return null;
   if (!/[A-Z]/.test(t) && !/^h[A-Z]/.test(t)) return null; // gene and protein symbols carry capitals
   if (!/[A-Za-z]/.test(t) || measureOf(t) || concentrationUnit(t)) return null;
@@ -121,7 +132,8 @@ const greek = (t: string) => t.replace(/(?<=[A-Z0-9][A-Z0-9]*[A-Z0-9])([abgd])$/
 export function targetIn(text: string): string | null {
   const s = text.normalize('NFKC');
   const patterns = [
-    new RegExp(`\\b(?:against|towards?|on|for|versus|vs\\.?|inhibit(?:ion|ors?|ing)?\\s+of|inhibit(?:s|ed)?)\\s+(?:the\\s+)?(${TARGET_TOKEN.source})`, 'iu'),
+    // The word may follow a label straight on ("compound 14jinhibited", as OCR glues it).
+    new RegExp(`(?:\\b|(?<=\\d[a-z]?))(?:against|towards?|on|for|versus|vs\\.?|inhibit(?:ion|ors?|ing)?\\s+of|inhibit(?:s|ed)?)\\s+(?:the\\s+)?(${TARGET_TOKEN.source})`, 'iu'),
     new RegExp(`(?:对|针对|抑制)\\s*(${TARGET_TOKEN.source})\\s*(?:激酶|酶|受体|蛋白)?\\s*(?:的|具有|有|抑制|活性)`, 'u'),
     new RegExp(`(${TARGET_TOKEN.source})\\s*(?:激酶|酶)?\\s*(?:[Ii]nhibitory|[Ii]nhibition|[Bb]inding|抑制|活性|\\(?p?(?:IC|EC)\\s?50|\\(?p?K[id]\\b)`, 'u'),
   ];
@@ -203,11 +215,49 @@ function captionOf(table: Block, blocks: Block[]): string | null {
   return best?.text ?? null;
 }
 
-/** The activities of one table block; `blocks` are the document's blocks (for the caption). */
-export function tableActivities(table: Block, blocks: Block[] = []): ParsedActivity[] {
-  const rows = (table.rows ?? []).map((r) => r.map((c) => c.trim()));
+/**
+ * A bare label set apart next to a row whose label cell is empty: OCR may read a table's label
+ * cell as a line of its own, outside the table's box (a table cut in two around it). The block
+ * whose text is only a label, on the table's page, starting near the table's left edge (the label
+ * column is its first), its middle within one row's height of the row's; each block one row at most.
+ */
+function looseLabels(table: Block, blocks: Block[], rows: number, empty: number[]): Map<number, string> {
+  const out = new Map<number, string>();
+  if (!empty.length) return out;
+  const [x0, y0, x1, y1] = table.bbox;
+  const rowHeight = (y1 - y0) / rows;
+  const taken = new Set<Block>();
+  for (const r of empty) {
+    const middle = y1 - (r + 0.5) * rowHeight;
+    let best: { b: Block; key: string; d: number } | null = null;
+    for (const b of blocks) {
+      if (b === table || taken.has(b) || b.page !== table.page || b.kind === 'table') continue;
+      const key = normaliseLabel(b.text);
+      if (!key || Math.abs(b.bbox[0] - x0) > 0.1 * (x1 - x0) + 10) continue;
+      const d = Math.abs((b.bbox[1] + b.bbox[3]) / 2 - middle);
+      if (d <= rowHeight && (!best || d < best.d)) best = { b, key, d };
+    }
+    if (best) {
+      taken.add(best.b);
+      out.set(r, best.key);
+    }
+  }
+  return out;
+}
+
+/**
+ * The activities of one table block; `blocks` are the document's blocks (for the caption and a label
+ * set apart). `header`: the header rows of the table before it, for a table without one of its own
+ * (the rest of a table layout or OCR cut in two, or one continued on the next page), used when the
+ * rows have as many cells as the header.
+ */
+export function tableActivities(table: Block, blocks: Block[] = [], header: string[][] = []): ParsedActivity[] {
+  const own = (table.rows ?? []).map((r) => r.map((c) => c.trim()));
+  const width = Math.max(0, ...own.map((r) => r.length));
+  const continued = own.length > 0 && !own[0]!.some((c, i) => i > 0 && cellValue(c)) ? [] : header.filter((h) => h.length === width);
+  const rows = continued.length === header.length && header.length ? [...header, ...own] : own;
+  const lead = rows.length - own.length;
   if (rows.length < 2) return [];
-  const width = Math.max(...rows.map((r) => r.length));
   // Header rows: the leading rows without any value cell; a header cell spanning several columns
   // (a target above "IC50 | Ki") carries to the empty cells to its right.
   let headerCount = 0;
@@ -234,11 +284,16 @@ export function tableActivities(table: Block, blocks: Block[] = []): ParsedActiv
   const captionTarget = caption ? targetIn(caption) : null;
   const captionConc = caption ? new RegExp(`(?:at|@|于|在)\\s*${QTY}`, 'u').exec(caption.normalize('NFKC')) : null;
   const [x0, y0, x1, y1] = table.bbox;
-  const rowHeight = (y1 - y0) / rows.length;
+  // Row boxes: the table's own rows share its box.
+  const rowHeight = (y1 - y0) / own.length;
+  const ownRow = (k: number) => headerCount + k - lead;
+  // Rows with values whose label cell is empty: their label may be a line set apart beside the table.
+  const emptyLabel = labelCol === 0 ? body.flatMap((row, k) => (!(row[0] ?? '') && row.some((c, i) => i > 0 && columns[i] && cellValue(c)) ? [ownRow(k)] : [])) : [];
+  const apart = looseLabels(table, blocks, own.length, emptyLabel);
   const out: ParsedActivity[] = [];
   body.forEach((row, k) => {
-    const r = headerCount + k;
-    const label = labelCol >= 0 ? normaliseLabel(row[labelCol] ?? '') : null;
+    const r = ownRow(k);
+    const label = labelCol >= 0 ? (normaliseLabel(row[labelCol] ?? '') ?? apart.get(r) ?? null) : null;
     const top = y1 - r * rowHeight;
     const bbox: Box = [x0, round(top - rowHeight), x1, round(top)];
     row.forEach((cell, i) => {
@@ -264,6 +319,14 @@ export function tableActivities(table: Block, blocks: Block[] = []): ParsedActiv
   return out;
 }
 
+/** The header rows of a table of activities (its leading rows without a value), or none. */
+export function headerRows(table: Block): string[][] {
+  const rows = (table.rows ?? []).map((r) => r.map((c) => c.trim()));
+  let n = 0;
+  while (n < rows.length - 1 && !rows[n]!.some((c, i) => i > 0 && cellValue(c))) n++;
+  return n && rows.slice(0, n).some((r) => r.some((c) => columnOf(c))) ? rows.slice(0, n) : [];
+}
+
 /** Relation, value, unit and nM value of a cell in a column. */
 function fromValue(col: Column, v: { relation: Relation; value: number; unit: string | null }) {
   if (col.measure === 'inhibition') {
@@ -275,7 +338,9 @@ function fromValue(col: Column, v: { relation: Relation; value: number; unit: st
   }
   if (v.unit === '%') return null;
   const unit = v.unit ?? col.unit ?? '';
-  return { measure: col.measure, relation: v.relation, value: v.value, unit, valueNm: toNanomolar(v.value, unit) };
+  const valueNm = toNanomolar(v.value, unit);
+  if (valueNm !== null && valueNm > MAX_NM) return null;
+  return { measure: col.measure, relation: v.relation, value: v.value, unit, valueNm };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,7 +407,9 @@ export function sentenceActivities(text: string, where: { page: number | null; b
         return;
       }
       const unit = concentrationUnit(m[3]!) ?? m[3]!;
-      out.push({ ...base, measure: kind.measure, relation, value, unit, valueNm: toNanomolar(value, unit), concentration: null });
+      const valueNm = toNanomolar(value, unit);
+      if (valueNm !== null && valueNm > MAX_NM) return;
+      out.push({ ...base, measure: kind.measure, relation, value, unit, valueNm, concentration: null });
     });
   }
   return out;
@@ -354,16 +421,35 @@ export const MAX_ACTIVITIES = 20_000;
 /** Every activity of a document's blocks: its tables' rows and its sentences, in page order. */
 export function extractActivities(blocks: Block[]): ParsedActivity[] {
   const out: ParsedActivity[] = [];
+  // The header of the last table of activities, for the rest of it cut off (on its page or the next).
+  // On its page, the rest starts within a few rows' height under it.
+  type Last = { page: number; bottom: number; row: number; header: string[][] };
+  let last = null as Last | null;
   for (const b of blocks) {
     if (out.length >= MAX_ACTIVITIES) break;
     if (b.kind === 'table' && b.rows) {
-      const found = tableActivities(b, blocks);
+      const prev = last;
+      const near = prev !== null && (b.page === prev.page + 1 || (b.page === prev.page && prev.bottom - b.bbox[3] <= 3 * prev.row));
+      const found = tableActivities(b, blocks, near ? prev.header : []);
+      const header = headerRows(b);
+      const row = (b.bbox[3] - b.bbox[1]) / Math.max(1, b.rows.length);
+      if (header.length) last = { page: b.page, bottom: b.bbox[1], row, header };
+      else if (found.length && prev) last = { ...prev, page: b.page, bottom: b.bbox[1] };
       if (found.length) {
         out.push(...found);
         continue;
       }
     }
     out.push(...sentenceActivities(b.text, { page: b.page, bbox: b.bbox }));
+  }
+  // A sentence's label as its document's tables write it, when OCR dropped its prime ("化合物28e" for
+  // the table's "28e′") or glued the next word's letter to it ("compound 14jinhibited").
+  const tabled = new Set(out.flatMap((a) => (a.source === 'table' && a.label ? [a.label] : [])));
+  for (const a of out) {
+    if (a.source !== 'text' || !a.label || tabled.has(a.label)) continue;
+    const key = a.label;
+    const like = [...tabled].filter((t) => (t.startsWith(key) && /^'+$/.test(t.slice(key.length))) || (key.startsWith(t) && /^\d/.test(t) && /^[a-z]$/.test(key.slice(t.length))));
+    if (like.length === 1) a.label = like[0]!;
   }
   return out.slice(0, MAX_ACTIVITIES);
 }

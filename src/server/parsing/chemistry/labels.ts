@@ -82,17 +82,19 @@ const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.min(a1,
 /**
  * How far a label at `c` is from a drawing at `box` (smaller is nearer), or null when it is not
  * placed as a label of that drawing: below it (the usual place), above it, or beside it, within
- * a gap that grows with the drawing's size. Boxes are in `unit`s per point (1 on a PDF page; an
+ * a gap that grows with the drawing's size (more of it when `loose`). Boxes are in `unit`s per point (1 on a PDF page; an
  * image's pixels per point), distances in points.
  */
-function distance(cBox: Box, boxIn: Box, unit = 1): number | null {
+function distance(cBox: Box, boxIn: Box, unit = 1, loose = false): number | null {
   const [bx0, by0, bx1, by1] = boxIn.map((v) => v / unit) as Box;
   const [cx0, cy0, cx1, cy1] = cBox.map((v) => v / unit) as Box;
   // Text wholly inside the drawing is its own (an atom label, a subscript read as a number).
   if (cx0 >= bx0 && cx1 <= bx1 && cy0 >= by0 && cy1 <= by1) return null;
   const w = Math.max(1, bx1 - bx0);
   const h = Math.max(1, by1 - by0);
-  const maxGap = 24 + 0.35 * Math.min(w, h);
+  // Loose: a recognised drawing's box is its ink, which may be much flatter (or narrower) than the
+  // room the page gave the drawing, so its label may sit further off its longer side's scale.
+  const maxGap = loose ? 24 + 0.5 * Math.max(w, h) : 24 + 0.35 * Math.min(w, h);
   const cx = (cx0 + cx1) / 2;
   const cy = (cy0 + cy1) / 2;
   const horizontal = overlap(cx0, cx1, bx0, bx1);
@@ -183,6 +185,54 @@ export function labelNear(blocks: Block[], box: Box, unit = 1): string | null {
     }
   }
   return best?.key ?? null;
+}
+
+/**
+ * The labels of the drawings at `boxes` on one page (labelNear's rules), read together: each
+ * drawing first takes its nearest label within labelNear's reach; a drawing left without one then
+ * takes, within a looser reach (its box is its ink, which may be much smaller than the room the page
+ * gave it), the nearest label no drawing took, as long as no other drawing left without a label is
+ * nearer to that label. `given`: labels a drawing already has (null where it has none); they are kept.
+ */
+export function labelsNear(blocks: Block[], boxes: readonly Box[], unit = 1, given: readonly (string | null)[] = []): (string | null)[] {
+  const candidates = blocks.flatMap(candidatesOf);
+  const out = boxes.map((box, i) => given[i] ?? labelNear(blocks, box, unit));
+  const taken = new Set(out.filter((k): k is string => k !== null));
+  const open = boxes.map((_, i) => i).filter((i) => out[i] === null);
+  const pairs: { i: number; key: string; d: number }[] = [];
+  for (const c of candidates) {
+    if (taken.has(c.key)) continue;
+    const near = open.map((i) => ({ i, d: distance(c.box, boxes[i]!, unit, true) })).filter((e): e is { i: number; d: number } => e.d !== null);
+    if (!near.length) continue;
+    const best = near.reduce((a, b) => (b.d < a.d ? b : a));
+    pairs.push({ i: best.i, key: c.key, d: best.d });
+  }
+  pairs.sort((a, b) => a.d - b.d);
+  for (const { i, key } of pairs) {
+    if (out[i] !== null || taken.has(key)) continue;
+    out[i] = key;
+    taken.add(key);
+  }
+  return out;
+}
+
+/**
+ * OCR drops a prime more often than it reads one that is not there: the label `key` of a drawing (or a
+ * sentence) read as "28i" where the document's other text names "28i′" and never "28i" is "28i′".
+ * `known`: how many times each label key occurs in the document's other text (a table's rows,
+ * labels set apart); `claimed`: keys other drawings already carry. The key unchanged otherwise.
+ */
+export function primedLabel(key: string, known: ReadonlyMap<string, number>, claimed: ReadonlySet<string> = new Set()): string {
+  if (key.endsWith("'") || (known.get(key) ?? 0) > 0) return key;
+  const variants = [...known.keys()].filter((k) => k.length > key.length && k.startsWith(key) && /^'+$/.test(k.slice(key.length)));
+  return variants.length === 1 && !claimed.has(variants[0]!) ? variants[0]! : key;
+}
+
+/** How many times each label key occurs among `blocks` (a whole block or a label of a line of labels). */
+export function labelCounts(blocks: readonly Block[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const b of blocks) for (const c of candidatesOf(b)) out.set(c.key, (out.get(c.key) ?? 0) + 1);
+  return out;
 }
 
 /** Body text is about this size in points: an image's text, measured in its pixels, gives its pixels per point. */

@@ -131,6 +131,63 @@ describe('activity tables', () => {
   });
 });
 
+describe("OCR'd tables and sentences (the chemdocs set's scanned pages, tuning half)", () => {
+  const para = (text: string, bbox: Block['bbox'], page = 2): Block => ({ kind: 'paragraph', page, bbox, text, size: 11 });
+
+  it('reads a measure glued to the word before it', () => {
+    expect(columnOf('c-MetIC50')).toMatchObject({ measure: 'IC50', target: 'c-Met' });
+    expect(columnOf('BRAFinhibition at 1 μM(%)')).toMatchObject({ measure: 'inhibition', target: 'BRAF', unit: '%', concentration: '1 μM' });
+    expect(targetIn('In addition, compound 3 inhibited EGFRwith an IC50 of 5 nM.')).toBe('EGFR');
+    expect(sentenceActivities('In adition, compound 14j inhibited EGFR with anIC50 above10000nM.').map((a) => [a.label, a.measure, a.relation, a.valueNm])).toEqual([['14j', 'IC50', '>', 10000]]);
+  });
+
+  it("reads a table OCR cut in two around a label cell set apart: the rest under the first part's header", () => {
+    // paper14 page 2: the third row's label "14g" read as a line between the two parts.
+    const first: Block = {
+      kind: 'table',
+      page: 2,
+      bbox: [55, 285, 485, 345],
+      text: '',
+      rows: [['Compound', 'BRAF IC50 (nM)', 'BRAF inhibition at 1 μM(%)'], ['14e', '4.0', '59'], ['14f', '3.3', '5'], ['', '>50000', '46']],
+      size: 11,
+    };
+    const rest: Block = { kind: 'table', page: 2, bbox: [57, 237, 369, 280], text: '', rows: [['14h', '0.7', '22'], ['14i', '200', '55'], ['14j', '>10000', '60']], size: 11 };
+    const blocks = [para('Table 2. Inhibition of BRAF by compounds 14e-14j', [53, 349, 299, 361]), first, para('14g', [57, 279, 77, 292]), rest];
+    expect(extractActivities(blocks).map((a) => [a.label, a.target, a.measure, a.relation, a.value])).toEqual([
+      ['14e', 'BRAF', 'IC50', '=', 4],
+      ['14e', 'BRAF', 'inhibition', '=', 59],
+      ['14f', 'BRAF', 'IC50', '=', 3.3],
+      ['14f', 'BRAF', 'inhibition', '=', 5],
+      ['14g', 'BRAF', 'IC50', '>', 50000],
+      ['14g', 'BRAF', 'inhibition', '=', 46],
+      ['14h', 'BRAF', 'IC50', '=', 0.7],
+      ['14h', 'BRAF', 'inhibition', '=', 22],
+      ['14i', 'BRAF', 'IC50', '=', 200],
+      ['14i', 'BRAF', 'inhibition', '=', 55],
+      ['14j', 'BRAF', 'IC50', '>', 10000],
+      ['14j', 'BRAF', 'inhibition', '=', 60],
+    ]);
+    // A table of values far under it (another table, no header of its own) is not its rest.
+    const far: Block = { ...rest, bbox: [57, 37, 369, 80] };
+    expect(extractActivities([first, far]).filter((a) => a.label === '14h')).toEqual([]);
+    // Nor is a label line far from the empty row its label.
+    expect(extractActivities([first, para('14g', [57, 200, 77, 212])]).filter((a) => a.value === 50000).map((a) => a.label)).toEqual([null]);
+  });
+
+  it("names a sentence's compound as the tables do when OCR dropped its prime or glued a letter to it", () => {
+    const t: Block = { kind: 'table', page: 1, bbox: [55, 222, 200, 301], text: '', rows: [['', 'PI3KaIC50'], ['28d', '0.00038μM'], ["28e'", '1.6μM'], ['14j', '2 μM']], size: 11 };
+    const sentence = para('此外，化合物28e对c-Met的IC50为31529nM，选择性良好。', [52, 192, 324, 207], 1);
+    const glued = para('In addition, compound 14jinhibited EGFR with an IC50 of 30 nM.', [52, 150, 324, 170], 1);
+    expect(extractActivities([t, sentence, glued]).filter((a) => a.source === 'text').map((a) => [a.label, a.target, a.valueNm])).toEqual([
+      ["28e'", 'c-Met', 31529],
+      ['14j', 'EGFR', 30],
+    ]);
+    // A document whose tables name 28e itself keeps it.
+    const both: Block = { ...t, rows: [...t.rows!, ['28e', '3 μM']] };
+    expect(extractActivities([both, sentence]).filter((a) => a.source === 'text').map((a) => a.label)).toEqual(['28e']);
+  });
+});
+
 describe('activity sentences', () => {
   it('reads English sentences', () => {
     expect(sentenceActivities('Compound 12a inhibited CDK2 with an IC50 = 12 nM.').map(pick)).toEqual([
@@ -173,6 +230,9 @@ describe('activity sentences', () => {
     expect(rel('Compound 7 had an IC50 not less than 5 μM.')).toEqual([['7', null, '>=', 5, 'μM']]);
     // Units stay case-sensitive: millimetres are no concentration.
     expect(rel('Compound 7 had an IC50 above 5 mm.')).toEqual([]);
+    // Over 1 M is a misread unit ("6722M" for "6722 nM"), not a value.
+    expect(rel('Compound 25a inhibited BRAF with an IC50 of 6722M.')).toEqual([]);
+    expect(tableActivities(table([['Cpd', 'IC50 (M)'], ['4b', '6722'], ['4c', '0.000002']])).map((a) => [a.label, a.valueNm])).toEqual([['4c', 2000]]);
   });
 
   it('reads % inhibition at a concentration', () => {

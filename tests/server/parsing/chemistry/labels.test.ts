@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { imageUnit, labelCandidates, labelNear, labelRows } from '../../../../src/server/parsing/chemistry/labels';
+import { imageUnit, labelCandidates, labelNear, labelRows, labelsNear, primedLabel } from '../../../../src/server/parsing/chemistry/labels';
+import { labelStructures } from '../../../../src/server/parsing/chemistry/stage';
 import { normaliseLabel } from '../../../../src/server/text/compound-label';
 import { layoutDocument, type Block, type Box, type Run } from '../../../../src/server/parsing/pdf-layout';
 
@@ -148,6 +149,71 @@ describe('labelNear', () => {
     // A line with a longer word is a sentence, not a line of labels.
     const sentence: Block = { ...line, text: 'O 化合物 20f was prepared' };
     expect(labelNear([sentence], drawings[0]!)).toBeNull();
+  });
+});
+
+describe("labelsNear: the labels of a page's drawings read together", () => {
+  // paper12 of the chemdocs set (tuning half): the drawings' boxes are their ink, flatter than the
+  // room each was given, so the line of labels under the row is further than labelNear reaches.
+  const line = block('化合物 29a 化合物 29b 化合物 29c', [110, 557, 485, 568]);
+  const below = block('化合物 29d 化合物 29e′', [110, 407, 324, 418]);
+  const flat: Box = [89, 610, 189, 655];
+  const row: Box[] = [flat, [250, 588, 335, 679], [418, 591, 505, 674]];
+  const second: Box[] = [[84, 438, 186, 529], [244, 442, 350, 526]];
+
+  it('gives a flat drawing the label under it that no other drawing takes', () => {
+    expect(labelNear([line, below], flat)).toBeNull();
+    expect(labelsNear([line, below], [...row, ...second])).toEqual(['29a', '29b', '29c', '29d', "29e'"]);
+  });
+
+  it('keeps a label a drawing already has, and gives no label twice', () => {
+    expect(labelsNear([line, below], [...row, ...second], 1, ['29a'])).toEqual(['29a', '29b', '29c', '29d', "29e'"]);
+    // A flat drawing the label is too far from for labelNear takes it loosely, unless another drawing has it.
+    const far: Box = [89, 615, 189, 640];
+    expect(labelNear([line], far)).toBeNull();
+    expect(labelsNear([line], [far])).toEqual(['29a']);
+    expect(labelsNear([line], [[89, 700, 189, 760], far], 1, ['29a'])).toEqual(['29a', null]);
+  });
+
+  it('a label far off goes to the nearer of two unlabelled drawings', () => {
+    const lone = block('化合物 5', [150, 480, 200, 492]);
+    expect(labelsNear([lone], [[100, 540, 250, 560], [120, 700, 240, 740]])).toEqual(['5', null]);
+  });
+
+  it('a drawing with no label near, loosely, stays without one', () => {
+    expect(labelsNear([block('化合物 5', [450, 100, 500, 112])], [[100, 540, 250, 560]])).toEqual([null]);
+  });
+});
+
+describe('primes OCR dropped from a label', () => {
+  it("reads a drawing's label as the primed label the rest of the document uses", () => {
+    expect(primedLabel('28i', new Map([["28i'", 1]]))).toBe("28i'");
+    expect(primedLabel('28i', new Map([["28i''", 1]]))).toBe("28i''");
+  });
+
+  it('keeps the label when the document also names it without the prime, or another drawing has the primed one', () => {
+    expect(primedLabel('28i', new Map([["28i'", 1], ['28i', 1]]))).toBe('28i');
+    expect(primedLabel('28i', new Map([["28i'", 1]]), new Set(["28i'"]))).toBe('28i');
+    expect(primedLabel('28i', new Map([["28i'", 1], ["28i''", 1]]))).toBe('28i');
+    expect(primedLabel('28', new Map([["28i'", 1]]))).toBe('28');
+  });
+
+  it("labels a scanned page's drawings with the primes its table keeps", () => {
+    // paper06 page 2 of the chemdocs set (tuning half), its OCR'd lines: the drawing's label lost
+    // its prime ("化合物28i"), the table's row kept it ("28i'").
+    const lines = [
+      block('化合物28h', [499, 603, 551, 616], { size: 11 }),
+      block('化合物28i', [162, 455, 214, 468], { size: 11 }),
+      block('28h', [55, 288, 75, 301], { size: 11 }),
+      block("28i'", [55, 272, 74, 285], { size: 11 }),
+    ];
+    const read = [
+      { page: 1, bbox: [409, 584, 488, 635] as Box, label: null },
+      { page: 1, bbox: [72, 437, 146, 484] as Box, label: null },
+    ];
+    expect(labelStructures(read, lines, 1).map((s) => s.label)).toEqual(['28h', "28i'"]);
+    // With the table naming 28i as well, the drawing is 28i.
+    expect(labelStructures(read, [...lines, block('28i', [55, 250, 74, 262])], 1).map((s) => s.label)).toEqual(['28h', '28i']);
   });
 });
 
