@@ -11,7 +11,7 @@ import { isOpen, useFollowedTask } from './use-followed-task';
 
 addStrings('docking', dockingStrings);
 // Defined here too (a card shown without the loader); 3Dmol itself loads only when a view is shown.
-void import('../../molecule/molecule-3d.element');
+void import('../../molecule/define-elements');
 
 const active = (t: DockingTask) => isOpen(t.state);
 /** A task read again while it runs (stable: a dependency of the polling). */

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useHost } from '../../shared/host-context';
 
-// <csai-molecule> is defined by the loader (widgets/csai.js). Imported dynamically here (for a card
-// shown without the loader, as in its tests): a static import would split the element out of the
+// <csai-molecule> is defined by the loader (widgets/csai.js). Defined here too, dynamically (for a
+// card shown without the loader, as in its tests): a static import would split the element out of the
 // loader's chunk and make the loader larger for every page.
-void import('../../molecule/molecule.element');
+void import('../../molecule/define-elements');
 
 /** A structure drawn by <csai-molecule> (the drawing is fetched and cached by that element). */
 export function MoleculePicture({ smiles }: { smiles: string }) {
