@@ -31,7 +31,10 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     CSAI_STRUCTURE_RECOGNITION: '0',
     ...env,
   });
-  const app = await buildApp({ config, version: 'test', logger: false, ...build });
+  // Warnings are kept in memory (not printed): a server that is slow to stop names its part in them.
+  const warnings: string[] = [];
+  const logger = { level: 'warn', stream: { write: (line: string) => void warnings.push(line) } };
+  const app = await buildApp({ config, version: 'test', logger, ...build });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -42,7 +45,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     url,
     dataDir,
     client: (ip?: string) => new Client(url, ip),
-    close: () => closeWithin(app, url),
+    close: () => closeWithin(app, url, warnings),
     /** Opens the server's SQLite file directly (WAL lets it read and write beside the server). */
     sqlite: () => openSqlite(dataDir),
   };
@@ -55,13 +58,14 @@ const CLOSE_BUDGET_MS = 45_000;
  * Stops an in-process server; one that takes longer than CLOSE_BUDGET_MS fails with what this
  * process still has open (child processes, sockets, timers), instead of a bare hook timeout.
  */
-async function closeWithin(app: Awaited<ReturnType<typeof buildApp>>, url: string) {
+async function closeWithin(app: Awaited<ReturnType<typeof buildApp>>, url: string, warnings: readonly string[]) {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const open: Record<string, number> = {};
       for (const kind of process.getActiveResourcesInfo()) open[kind] = (open[kind] ?? 0) + 1;
-      reject(new Error(`the server at ${url} did not stop within ${CLOSE_BUDGET_MS / 1000} s; this process still has open: ${JSON.stringify(open)}`));
+      const slow = warnings.filter((line) => line.includes('slow to stop')).map((line) => (JSON.parse(line) as { part?: string }).part);
+      reject(new Error(`the server at ${url} did not stop within ${CLOSE_BUDGET_MS / 1000} s; parts slow to stop: ${JSON.stringify(slow)}; this process still has open: ${JSON.stringify(open)}`));
     }, CLOSE_BUDGET_MS);
   });
   try {
