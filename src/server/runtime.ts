@@ -67,6 +67,12 @@ export interface RuntimeOptions {
 
 /** A part that takes longer than this to stop is named in the log. */
 const SLOW_STOP_MS = 5000;
+/**
+ * Longest the runtime waits for one part to stop: a part stuck past it is logged as an error and the
+ * stop goes on with the next part, so one stuck part cannot hold the server's shutdown (or a restart
+ * by the service manager) indefinitely.
+ */
+const STOP_BUDGET_MS = 15_000;
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
 export async function startRuntime({ config, cluster, db, log, secret, tools: definitions = toolDefinitions, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
@@ -75,9 +81,18 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
   const close = async () => {
     for (const [part, stop] of stops.splice(0).reverse()) {
       const slow = setTimeout(() => log.warn({ part }, 'runtime part is slow to stop'), SLOW_STOP_MS);
-      await stop()
-        .catch((err: unknown) => log.error({ err, part }, 'runtime part did not stop cleanly'))
-        .finally(() => clearTimeout(slow));
+      let giveUp: NodeJS.Timeout | undefined;
+      const budget = new Promise<void>((resolve) => {
+        giveUp = setTimeout(() => {
+          log.error({ part, budgetMs: STOP_BUDGET_MS }, 'runtime part did not stop in time; stopping the rest');
+          resolve();
+        }, STOP_BUDGET_MS);
+      });
+      const stopped = stop().catch((err: unknown) => log.error({ err, part }, 'runtime part did not stop cleanly'));
+      await Promise.race([stopped, budget]).finally(() => {
+        clearTimeout(slow);
+        clearTimeout(giveUp);
+      });
     }
   };
   try {

@@ -64,7 +64,7 @@ async function closeWithin(app: Awaited<ReturnType<typeof buildApp>>, url: strin
     timer = setTimeout(() => {
       const open: Record<string, number> = {};
       for (const kind of process.getActiveResourcesInfo()) open[kind] = (open[kind] ?? 0) + 1;
-      const slow = warnings.filter((line) => line.includes('slow to stop')).map((line) => (JSON.parse(line) as { part?: string }).part);
+      const slow = warnings.filter((line) => line.includes('slow to stop') || line.includes('did not stop in time')).map((line) => (JSON.parse(line) as { part?: string }).part);
       reject(new Error(`the server at ${url} did not stop within ${CLOSE_BUDGET_MS / 1000} s; parts slow to stop: ${JSON.stringify(slow)}; this process still has open: ${JSON.stringify(open)}`));
     }, CLOSE_BUDGET_MS);
   });
