@@ -17,7 +17,6 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
-import { assetMemory } from './asset-memory';
 import { boundedLogStream } from './log-stream';
 import { clusterOf } from './db/cluster';
 import { openDatabase, type Db } from './db/database';
@@ -297,53 +296,6 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
   const editorFrame = pageHeaders('editor-frame', embedOrigins);
   const indexFile = path.join(webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
-  // The built scripts and stylesheets from memory (asset-memory.ts): the same answer as from disk
-  // below, without its trips through the thread pool. Ranges and revalidations go to disk.
-  const assets = assetMemory(webDir);
-  // index.html from memory (every page load asks for it); read again when a build replaces it
-  // (one stat per page request; size and inode too, in case two writes share an mtime).
-  let index: { stamp: string; body: Buffer; etag: string } | undefined;
-  const indexPage = () => {
-    try {
-      const stat = fs.statSync(indexFile);
-      const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-      if (index?.stamp !== stamp) {
-        const body = fs.readFileSync(indexFile);
-        index = { stamp, body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-        // A new build: its page's scripts and stylesheet are read now, for the first visitor.
-        assets.clear();
-        assets.warm(body.toString('utf8'));
-      }
-      return index;
-    } catch {
-      return undefined; // a build is replacing the folder right now
-    }
-  };
-  if (hasWeb) {
-    indexPage();
-    app.addHook('onRequest', (request, reply, done) => {
-      const { method, url, headers } = request;
-      if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/assets/')) return done();
-      if (headers.range !== undefined || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return done();
-      // Also notices a new build (the memory starts over with it).
-      if (!indexPage()) return done();
-      const hit = assets.get(url, headers['accept-encoding']);
-      if (!hit) return done();
-      reply.headers({
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'X-Content-Type-Options': 'nosniff',
-        'Access-Control-Allow-Origin': '*',
-        'Cross-Origin-Resource-Policy': 'cross-origin',
-        'Accept-Ranges': 'bytes',
-        'Last-Modified': hit.lastModified,
-        ETag: hit.etag,
-        Vary: 'accept-encoding',
-        'Content-Type': hit.type,
-      });
-      if (hit.encoding !== 'identity') reply.header('Content-Encoding', hit.encoding);
-      void reply.send(hit.body);
-    });
-  }
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -365,6 +317,22 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
       },
     });
   }
+  // index.html from memory (every page load asks for it); read again when a build replaces it
+  // (one stat per page request; size and inode too, in case two writes share an mtime).
+  let index: { stamp: string; body: Buffer; etag: string } | undefined;
+  const indexPage = () => {
+    try {
+      const stat = fs.statSync(indexFile);
+      const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+      if (index?.stamp !== stamp) {
+        const body = fs.readFileSync(indexFile);
+        index = { stamp, body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+      }
+      return index;
+    } catch {
+      return undefined; // a build is replacing the folder right now
+    }
+  };
   // @fastify/static (wildcard: false) routes only the files present at start. A rebuild while the
   // server runs brings new hashed assets: serve a file that exists now, inside the web folder.
   const builtFile = async (url: string) => {

@@ -273,40 +273,6 @@ describe('the built site', () => {
     expect(plain.body.toString()).toBe(vendor);
   });
 
-  it('answers a script asked for again (from memory) exactly as the first time (from disk)', async () => {
-    const raw = (url: string, encoding: string | undefined, method = 'GET') =>
-      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        const req = http.request(`${server.url}${url}`, { method, headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
-    const comparable = (h: http.IncomingHttpHeaders) => {
-      const { date: _date, 'set-cookie': _cookie, connection: _connection, 'keep-alive': _keepAlive, ...rest } = h;
-      return rest;
-    };
-    for (const [url, encoding] of [['/assets/vendor-abc123.js', 'gzip, deflate, br'], ['/assets/vendor-abc123.js', 'gzip'], ['/assets/vendor-abc123.js', undefined], ['/assets/index-abc123.js', 'br, gzip']] as const) {
-      const first = await raw(url, encoding);
-      await new Promise((r) => setTimeout(r, 100)); // the file is read into memory meanwhile
-      const again = await raw(url, encoding);
-      expect(again.status, `${url} ${encoding}`).toBe(200);
-      expect(comparable(again.headers), `${url} ${encoding}`).toEqual(comparable(first.headers));
-      expect(again.body.equals(first.body), `${url} ${encoding}`).toBe(true);
-      const head = await raw(url, encoding, 'HEAD');
-      expect(head.status).toBe(200);
-      expect(head.body.length).toBe(0);
-      expect(comparable(head.headers)).toEqual(comparable(first.headers));
-    }
-    // A copy the browser refuses (q=0) is not sent from memory either.
-    for (let i = 0; i < 2; i++) expect((await raw('/assets/vendor-abc123.js', 'br;q=0, gzip')).headers['content-encoding']).toBe('gzip');
-    expect((await raw('/assets/vendor-abc123.js', 'identity')).headers['content-encoding']).toBeUndefined();
-    // A missing script stays a 404 however often it is asked for.
-    for (let i = 0; i < 3; i++) expect((await raw('/assets/missing-456.js', 'br')).status).toBe(404);
-  });
-
   it('serves a file without compressed copies as it is, whatever the browser accepts', async () => {
     const res = await fetch(`${server.url}/assets/index-abc123.js`, { headers: { 'accept-encoding': 'br, gzip' } });
     expect(res.status).toBe(200);
