@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
-import { docPath, hardSetSchema, loadFreshSet, loadHardSet, type HardSet } from '../../../bench/retrieval-eval';
+import { docPath, loadFreshSet, loadHardSet, type HardSet } from '../../../bench/retrieval-eval';
 import { CITED_TOP, citedPassages, nothingRelevant, rerank, RERANK_WEIGHTS } from '../../../src/server/retrieval/rerank';
 import type { Passage } from '../../../src/server/retrieval/search';
 
@@ -14,7 +14,7 @@ import type { Passage } from '../../../src/server/retrieval/search';
 const ROOT = path.resolve(__dirname, '../../..');
 const set = loadHardSet(ROOT);
 const fresh = loadFreshSet(ROOT);
-const fresh2 = hardSetSchema.parse(JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/data/retrieval-fresh-2.json'), 'utf8')));
+const fresh2 = loadFreshSet(ROOT, 'second');
 const HAN = /\p{Script=Han}/u;
 
 describe('the hard retrieval set', () => {
