@@ -5,7 +5,7 @@ import type { Citation } from '../src/contract/channel';
 import type { Db } from '../src/server/db/database';
 import { PASSAGES_PER_ANSWER } from '../src/server/answering/answers';
 import type { AnswerInput, AnswerSink, NumberedPassage } from '../src/server/answering/engine';
-import { choosePassages, localEngine, NOTHING_FOUND, subjectTokens } from '../src/server/answering/local-engine';
+import { citedByAnswer, localEngine, NOTHING_FOUND, subjectTokens } from '../src/server/answering/local-engine';
 import { nothingRelevant } from '../src/server/retrieval/rerank';
 import { knowledgePort } from '../src/server/retrieval/knowledge-port';
 import { createToolRegistry } from '../src/server/tools/registry';
@@ -86,8 +86,8 @@ export function tuneAbstention(rows: TuneRow[]): number {
   return best;
 }
 
-/** The answer's outcome for a tuning row at another threshold: the local engine's own choice (choosePassages). */
+/** The answer's outcome for a tuning row at another threshold: the local engine's own choice (citedByAnswer). */
 export const outcomeAt = (row: TuneRow, threshold: number): AnswerOutcome & { retrieved: Passage[] } => {
-  const cited = choosePassages(row.passages, subjectTokens(row.question.question), threshold);
+  const cited = citedByAnswer(row.passages, subjectTokens(row.question.question), threshold);
   return { cited, abstained: cited.length === 0, retrieved: row.passages };
 };

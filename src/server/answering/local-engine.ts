@@ -1,6 +1,6 @@
 import LinkifyIt from 'linkify-it';
 import { titleWords } from '../parsing/chunks';
-import { citedPassages } from '../retrieval/rerank';
+import { alsoRetrieved, citedPassages } from '../retrieval/rerank';
 import type { RetrievedPassage } from '../retrieval/knowledge-port';
 import { tokens } from '../text/segment';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
@@ -199,6 +199,13 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         }
         lines.push('');
       }
+      // The rest of retrieval's best, covering little of the question: listed after the quotes, not lost.
+      const also = alsoRetrieved(input.passages, chosen);
+      if (also.length) {
+        lines.push(t('answer.also_retrieved'));
+        for (const p of also) lines.push(`- 《${titleText(p.title)}》${p.page ? t('answer.page', { page: p.page }) : ''}“${quoteOf(p.text, questionTokens, QUOTE_LENGTH)}” ${cite([p])}`);
+        lines.push('');
+      }
       // Online results after the documents, numbered on from them.
       const hits = (input.online ?? []).map((h, i) => ({ ...h, n: renumbered.length + i + 1 }));
       if (hits.length) lines.push(...hitQuoteLines(hits, questionTokens, lang));
@@ -228,6 +235,12 @@ export function hitQuoteLines(hits: readonly NumberedHit[], questionTokens: Set<
  */
 export function choosePassages<T extends RetrievedPassage>(passages: T[], questionTokens: Set<string>, abstainBelow?: number): T[] {
   return citedPassages(passages, (p) => overlap(p.text, questionTokens) > 0 || overlap(titleWords(p.title), questionTokens) > 0, abstainBelow);
+}
+
+/** Every passage an answer cites: those it quotes (choosePassages), then the rest of retrieval's best (rerank.ts alsoRetrieved). */
+export function citedByAnswer<T extends RetrievedPassage>(passages: T[], questionTokens: Set<string>, abstainBelow?: number): T[] {
+  const chosen = choosePassages(passages, questionTokens, abstainBelow);
+  return [...chosen, ...alsoRetrieved(passages, chosen)];
 }
 
 /** Passages whose words are mostly the same (Jaccard ≥ 0.8) are one quote: groups in order of their first passage. */

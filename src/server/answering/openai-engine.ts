@@ -9,7 +9,7 @@ import { citationGuard, removedCitationsNotice } from './citation-check';
 import type { ToolResultPayload } from '../../contract/tools';
 import type { OfferedTool, ToolRegistry } from '../tools/registry';
 import { CITING_TOOLS, DOCUMENT_CITING_TOOLS, toolCitations } from './tool-citations';
-import { choosePassages, subjectTokens, titleText } from './local-engine';
+import { citedByAnswer, subjectTokens, titleText } from './local-engine';
 import { titleGuard } from './title-guard';
 
 /** Rounds of tool calls an answer may make; one more round then offers no tools, so the model must answer. */
@@ -354,13 +354,13 @@ export const PASSAGES_HEADING = '**所选文档中的相关段落**';
 
 /**
  * The passages an answer without a model would cite (retrieval's best, local-engine.ts
- * `choosePassages`) that the model's answer did not cite (or whose citation the check removed),
+ * `citedByAnswer`) that the model's answer did not cite (or whose citation the check removed),
  * as lines to end the answer with, each citing its passage: an answer never loses what retrieval
  * found. Undefined when the model cited them all or nothing was relevant.
  */
 export function uncitedBest(input: Pick<AnswerInput, 'question' | 'passages'>, cited: readonly number[]): string | undefined {
   const done = new Set(cited);
-  const rest = choosePassages(input.passages, subjectTokens(input.question)).filter((p) => !done.has(p.n));
+  const rest = citedByAnswer(input.passages, subjectTokens(input.question)).filter((p) => !done.has(p.n));
   if (!rest.length) return undefined;
   const heading = input.passages.some((p) => done.has(p.n)) ? OTHER_PASSAGES_HEADING : PASSAGES_HEADING;
   return ['', '', heading, ...rest.map((p) => `- 《${titleText(p.title)}》${p.page ? `第${p.page}页` : ''} [${p.n}]`)].join('\n');

@@ -269,3 +269,15 @@ export function citedPassages<T extends Passage & { coverage?: number }>(passage
   if (nothingRelevant(passages, below)) return [];
   return passages.slice(0, CITED_TOP).filter((p, i) => !looksLikeNavigation(p.text) && (i === 0 || (p.coverage !== undefined && p.coverage >= below) || related(p)));
 }
+
+/**
+ * The rest of retrieval's top CITED_TOP that an answer citing `chosen` (citedPassages) left out
+ * because they cover little of the question, navigation excepted; none when the answer abstains.
+ * The answer lists them after its quotes, so nothing retrieval ranked best is lost between
+ * retrieval and the answer: a page worded unlike its question (a list of collections for 乐谱,
+ * whose page says music) covers little of it and still answers.
+ */
+export function alsoRetrieved<T extends Passage>(passages: T[], chosen: readonly T[]): T[] {
+  if (!chosen.length) return [];
+  return passages.slice(0, CITED_TOP).filter((p) => !chosen.includes(p) && !looksLikeNavigation(p.text));
+}

@@ -119,4 +119,31 @@ describe('the local engine with passages', () => {
     expect(out.text.split('\n')[0]).toBe(NO_MODEL_LINE);
     expect(out.text).not.toContain('问题中的结构');
   });
+
+  it('lists the rest of retrieval’s top five after its quotes, each cited, so no page retrieval found is lost', async () => {
+    // Reranked passages as the knowledge port gives them (coverage: the share of the question each
+    // covers): the second covers little and shares no word of the question, like a list of
+    // collections answering a question about 乐谱; the fourth is a contents page.
+    const passage = (n: number, page: number, text: string, coverage: number) => ({ n, docId: 'd1', title: 'tlmgr.pdf', page, bbox: null, text, score: 5 - n, coverage });
+    const passages = [
+      passage(1, 19, '安装方案与集合：用 tlmgr info collections 获得所有集合的名称和信息。', 0.4),
+      passage(2, 20, 'collection-music: Music packages\ncollection-pictures: Graphics, pictures, diagrams', 0.05),
+      passage(3, 7, 'tlmgr install 安装集合或宏包，安装前先确认镜像。', 0.3),
+      passage(4, 2, '1 简介 . . . . . . . . . . . . 1\n2 安装 . . . . . . . . . . . 3\n3 集合 . . . . . . . . . . . 9', 0.2),
+      passage(5, 14, '排版乐谱需要先装好字体。', 0.02),
+      passage(6, 30, '第六段不在前五之列。', 0.5),
+    ];
+    const { out, sink } = sinkFor();
+    const question = { ...input('想用 TeX 排乐谱，需要装哪个集合'), passages };
+    await localEngine({ chem }).answer(question, sink, createToolRegistry([], { restricted: false, log: { error: () => {} } }));
+    const [quoted, listed] = out.text.split('**检索排在前面的其他段落**');
+    expect(quoted).toContain('第19页');
+    expect(quoted).toContain('第7页');
+    expect(quoted).not.toContain('第20页');
+    // The weak passages of the top five are listed with their page, each cited; the contents page and the sixth are not.
+    expect(listed).toMatch(/第20页：“collection-music[^”]*” \[\d\]/);
+    expect(out.citations.map((c) => ('page' in c ? c.page : null)).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([7, 14, 19, 20]);
+    expect(out.text).not.toContain('第2页');
+    expect(out.text).not.toContain('第30页');
+  });
 });

@@ -16,7 +16,7 @@ import { PASSAGES_PER_ANSWER } from '../../../src/server/answering/answers';
 import { signedInUser, startServer, type Client, type TestServer } from '../helpers';
 import { upload, waitParsed } from '../knowledge-helpers';
 import { answerText, ask, readEvents } from '../answering-helpers';
-import { choosePassages, headingOf, mergeDuplicates, NOTHING_FOUND, subjectTokens } from '../../../src/server/answering/local-engine';
+import { citedByAnswer, headingOf, mergeDuplicates, NOTHING_FOUND, subjectTokens } from '../../../src/server/answering/local-engine';
 import type { NumberedPassage } from '../../../src/server/answering/engine';
 
 // postgres: sqlite-only — its subject is how pages are cut into passages and which are quoted; on PostgreSQL retrieval returns the same passages, in the same order, with the same scores as on SQLite (db/postgres-retrieval.test.ts, over the evaluation set's real documents).
@@ -166,7 +166,7 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     const text = answerText(events);
     // The passages the server's own search ranks best, as the answer was given them.
     const retrieved = (await knowledgePort(db).search([ids['ctex-faq.pdf']!], question, PASSAGES_PER_ANSWER)).map((p, i) => ({ ...p, n: i + 1 }));
-    const expected = choosePassages(retrieved, subjectTokens(question));
+    const expected = citedByAnswer(retrieved, subjectTokens(question));
     expect(expected.length).toBeGreaterThanOrEqual(4);
     const cited = events.filter((e) => e.event === 'citation').map((e) => e.data);
     expect(cited.map((c) => `${String(c.page)}:${String(c.text)}`)).toEqual(expected.map((p) => `${p.page}:${p.text}`));
