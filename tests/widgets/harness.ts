@@ -1,17 +1,16 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
 // chai's expect, the fetch stand-in, and helpers to wait for elements that render asynchronously.
 // The mocha globals, chai's expect, the fetch stand-in, nextFrame and waitFor are the core harness's.
-import { notFound, ok } from './fake-api';
+import { ok, type Route } from './fake-api';
 
 export { expect, fakeFetch, jsonResponse as json, nextFrame, realFetch, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
 
-/** The CSAI server's answers, with a banner of the given type (or none). */
-export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }) {
-  return (url: string) => {
-    if (url.endsWith('/api/v1/')) return ok({ name: 'csai', version: '1.2.3', time: new Date().toISOString() });
-    if (url.endsWith('/api/v1/prompt/get_alert')) return ok({ is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' });
-    return notFound();
-  };
+/** The routes <csai-status> calls: the ping (version 1.2.3) and the server's banner of the given type (or none). */
+export function statusRoutes(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }): Route[] {
+  return [
+    ['GET', '/', () => ok({ name: 'csai', version: '1.2.3', time: new Date().toISOString() })],
+    ['GET', '/prompt/get_alert', () => ok({ is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' })],
+  ];
 }
 
 /** An element's shadow part by name. */
