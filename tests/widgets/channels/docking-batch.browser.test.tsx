@@ -6,9 +6,9 @@ import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { expect, failOnConsoleErrors, fakeFetch, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
 import { renderInHost } from '../render-in-host';
-import { ok as okJson, notFound } from '../fake-api';
+import { fakeApi, ok as okJson, ping } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
@@ -60,21 +60,20 @@ describe('docking batch card', () => {
     cancelled = 0;
     csv = 0;
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restore = fakeFetch(async (url) => {
-      const u = new URL(url, location.href);
-      if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? running : done);
-      if (u.pathname === '/api/v1/tasks/batches/b2') return okJson({ ...running, id: 'b2' });
-      if (u.pathname === '/api/v1/tasks/batches/b2/cancel') {
+    restore = fakeApi([
+      ['GET', '/', () => ping()],
+      ['GET', '/tasks/batches/b1', () => okJson(++polls === 1 ? running : done)],
+      ['GET', '/tasks/batches/b2', () => okJson({ ...running, id: 'b2' })],
+      ['POST', '/tasks/batches/b2/cancel', () => {
         cancelled++;
         return okJson({ ...running, id: 'b2', state: 'cancelled', counts: counts(0, 0, 1, 0, 2), entries: running.entries.map((e) => (e.state === 'done' ? e : { ...e, state: 'cancelled', message: '已取消' })) });
-      }
-      if (u.pathname === '/api/v1/tasks/batches/b1/download' && u.searchParams.get('format') === 'csv') {
+      }],
+      ['GET', '/tasks/batches/b1/download', (req) => {
+        if (req.query.get('format') !== 'csv') return undefined;
         csv++;
         return new Response('rank,name\r\n1,5DN\r\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="docking-batch-b1.csv"' } });
-      }
-      if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
-      return notFound();
-    }).restore;
+      }],
+    ]).restore;
     host = document.createElement('div');
     host.style.width = '900px';
     document.body.append(host);

@@ -6,9 +6,9 @@ import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { expect, failOnConsoleErrors, fakeFetch, realFetch, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, realFetch, waitFor } from '../harness';
 import { renderInHost } from '../render-in-host';
-import { ok as okJson, notFound } from '../fake-api';
+import { fakeApi, ok as okJson, ping } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const DOCS = '/.tmp/test-docs';
@@ -55,21 +55,21 @@ describe('docking cards', () => {
     polls = 0;
     cancelled = 0;
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restore = fakeFetch(async (url) => {
-      const u = new URL(url, location.href);
-      if (u.pathname === '/api/v1/tasks/t1') return okJson(++polls === 1 ? running : done);
-      if (u.pathname === '/api/v1/tasks/t2/cancel') {
+    restore = fakeApi([
+      ['GET', '/', () => ping()],
+      ['GET', '/tasks/t1', () => okJson(++polls === 1 ? running : done)],
+      ['POST', '/tasks/t2/cancel', () => {
         cancelled++;
         return okJson({ ...queued, id: 't2', state: 'cancelled', message: '已取消' });
-      }
-      if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'receptor') {
+      }],
+      ['GET', '/tasks/t1/download', async (req) => {
+        const format = req.query.get('format');
+        if (format === 'sdf') return realFetch(`${DOCS}/cdk2.sdf`);
+        if (format !== 'receptor') return undefined;
         const pdb = await (await realFetch(`${DOCS}/5dpv.pdb`)).text();
         return new Response(pdb.split('\n').filter((l) => l.startsWith('ATOM')).join('\n'), { headers: { 'Content-Type': 'chemical/x-pdb' } });
-      }
-      if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'sdf') return realFetch(`${DOCS}/cdk2.sdf`);
-      if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
-      return notFound();
-    }).restore;
+      }],
+    ]).restore;
     host = document.createElement('div');
     host.style.width = '800px';
     document.body.append(host);

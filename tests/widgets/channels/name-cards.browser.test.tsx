@@ -3,7 +3,8 @@
 import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
+import { fakeApi, ok, ping } from '../fake-api';
 import { renderInHost } from '../render-in-host';
 import { untranslated } from '../untranslated';
 
@@ -19,14 +20,14 @@ describe('name and completion cards', () => {
   beforeEach(() => {
     drawn = [];
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restoreFetch = fakeFetch(async (url, init) => {
-      if (url.endsWith('/api/v1/mol/draw_svg')) {
-        const smiles = (JSON.parse(String(init.body)) as { smiles: string }).smiles;
+    restoreFetch = fakeApi([
+      ['GET', '/', () => ping()],
+      ['POST', '/mol/draw_svg', (req) => {
+        const { smiles } = req.body as { smiles: string };
         drawn.push(smiles);
-        return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: smiles, formula: 'C', num_atoms: 1, highlighted_atoms: [], highlighted_bonds: [] } });
-      }
-      return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
-    }).restore;
+        return ok({ svg: SVG, canonical_smiles: smiles, formula: 'C', num_atoms: 1, highlighted_atoms: [], highlighted_bonds: [] });
+      }],
+    ]).restore;
     host = document.createElement('div');
     document.body.append(host);
   });

@@ -6,9 +6,9 @@
 import type { Root } from 'react-dom/client';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { DockingBatch as Form, type DockingBatchProps } from '../../../src/widgets/docking/DockingBatch';
-import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame } from '../harness';
+import { expect, failOnConsoleErrors, nextFrame } from '../harness';
 import { renderInHost } from '../render-in-host';
-import { ok as okJson, notFound } from '../fake-api';
+import { fail, fakeApi, ok as okJson } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
@@ -61,15 +61,13 @@ describe('batch docking form', () => {
     refuse = null;
     polls = 0;
     document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restoreFetch = fakeFetch(async (url, init) => {
-      const u = new URL(url, location.href);
-      if (u.pathname === '/api/v1/tasks/docking/batch' && init.method === 'POST') {
-        posted.push(JSON.parse(String(init.body)));
-        return refuse ? json(refuse.status, { success: false, message: refuse.message, code: 'invalid_docking_input' }) : okJson(queued);
-      }
-      if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? queued : done);
-      return notFound();
-    }).restore;
+    restoreFetch = fakeApi([
+      ['POST', '/tasks/docking/batch', (req) => {
+        posted.push(req.body);
+        return refuse ? fail(refuse.status, refuse.message, 'invalid_docking_input') : okJson(queued);
+      }],
+      ['GET', '/tasks/batches/b1', () => okJson(++polls === 1 ? queued : done)],
+    ]).restore;
     host = document.createElement('div');
     host.style.width = '900px';
     document.body.append(host);
