@@ -36,8 +36,9 @@ export type Route = [method: string, path: string | RegExp, handler: RouteHandle
 export const ok = (data: unknown, message = '') => jsonResponse(200, { success: true, data, message });
 /** A page of a list in the success envelope. */
 export const okPage = <T>(items: T[], page = 1, size = 20) => ok({ items: items.slice((page - 1) * size, page * size), total: items.length, page, size });
-/** The failure envelope. */
-export const fail = (status: number, message: string, code = 'bad_request') => jsonResponse(status, { success: false, message, code });
+/** The failure envelope; `field` names the request field a 400 is about. */
+export const fail = (status: number, message: string, code = 'bad_request', field?: string) =>
+  jsonResponse(status, { success: false, message, code, ...(field === undefined ? {} : { field }) });
 /** What the server answers for a path it does not have. */
 export const notFound = () => fail(404, '接口不存在', 'not_found');
 /** The server's answer to GET /api/v1/ (the ping the page sends first, and for its CSRF cookie). */

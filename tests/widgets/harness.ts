@@ -1,9 +1,9 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
-// chai's expect, the fetch stand-in, and helpers to wait for elements that render asynchronously.
-// The mocha globals, chai's expect, the fetch stand-in, nextFrame and waitFor are the core harness's.
+// chai's expect, and helpers to wait for elements that render asynchronously. The mocha globals,
+// chai's expect, nextFrame and waitFor are the core harness's; the CSAI API is faked with ./fake-api.
 import { ok, type Route } from './fake-api';
 
-export { expect, fakeFetch, jsonResponse as json, nextFrame, realFetch, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
+export { expect, nextFrame, realFetch, restoreFetch, waitFor } from '../core/harness';
 
 /** The routes <csai-status> calls: the ping (version 1.2.3) and the server's banner of the given type (or none). */
 export function statusRoutes(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }): Route[] {

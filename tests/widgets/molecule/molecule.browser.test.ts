@@ -1,8 +1,8 @@
 // <csai-molecule>: the draw_svg call is faked with an SVG as the server sends it.
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule.element';
-import { expect, failOnConsoleErrors, json, mount, part, waitFor } from '../harness';
-import { fakeApi, ok, ping, type ApiRequest } from '../fake-api';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { fail, fakeApi, ok, ping, type ApiRequest } from '../fake-api';
 
 const SVG = `<?xml version='1.0' encoding='iso-8859-1'?>
 <svg version='1.1' baseProfile='full' xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='240px' height='180px' viewBox='0 0 240 180'>
@@ -19,7 +19,7 @@ function drawServer() {
       return ping();
     }],
     ['POST', '/mol/draw_svg', (req) => {
-      if ((req.body as { smiles?: string }).smiles === 'C1CC') return json(400, { success: false, message: '无法解析 SMILES：C1CC，请检查结构式是否正确', code: 'invalid_smiles', field: 'smiles' });
+      if ((req.body as { smiles?: string }).smiles === 'C1CC') return fail(400, '无法解析 SMILES：C1CC，请检查结构式是否正确', 'invalid_smiles', 'smiles');
       return ok({ svg: SVG, canonical_smiles: 'CCO', formula: 'C2H6O', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] });
     }],
     ['GET', '/mol/get_mol_string', () => ok({ mol_key: 'doc1:0', molfile: 'MOLFILE', name: '乙醇', smiles: 'CCO' })],
