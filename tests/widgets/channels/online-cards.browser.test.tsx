@@ -1,14 +1,13 @@
 // The page crawl card and the literature hit list (issue 15 §2, §3): what a reader sees, links out in
 // a new tab without referrer, and the save-to-knowledge-base control against a faked API.
-import type { Root } from 'react-dom/client';
 import type { ComponentType, ReactNode } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { LiteratureHits } from '../../../src/widgets/channels/tool-cards/LiteratureHits';
 import type { LiteratureHit } from '../../../src/contract/literature';
 import { untranslated } from '../untranslated';
 import { expect, failOnConsoleErrors, waitFor } from '../harness';
-import { fail, fakeApi, ok, ping, type RouteHandler } from '../fake-api';
-import { renderInHost } from '../render-in-host';
+import { fail, ok, ping, type RouteHandler } from '../fake-api';
+import { partPage } from '../render-in-host';
 
 const page = {
   url: 'https://pharma.example.com/aspirin',
@@ -41,40 +40,23 @@ const paper: LiteratureHit = {
 
 describe('online research cards', () => {
   failOnConsoleErrors();
-  let host: HTMLElement;
-  let root: Root | undefined;
   let posts: Array<{ url: string; body: unknown }> = [];
   let saveAnswer: () => Response = () => ok({ name: 'Aspirin.md', docId: 'd1', url: page.url, fetchedAt: page.fetchedAt });
-  let restoreFetch = () => {};
-
   beforeEach(() => {
     posts = [];
-    document.cookie = 'XSRF-TOKEN=tok; path=/';
-    const folder = (id: string, name: string) => ({ id, name, isShared: false, is_public: false, doc_count: 0, owner_id: 'u', owner_name: 'U', is_owner: true, created_at: '', updated_at: '' });
-    const save: RouteHandler = (req) => {
-      posts.push({ url: req.url, body: req.body });
-      return saveAnswer();
-    };
-    restoreFetch = fakeApi([
-      ['GET', '/', () => ping()],
-      ['GET', '/knowledge_base/folder', () => ok({ items: [folder('k1', '文献库'), folder('k2', '网页资料')], total: 2, page: 1, size: 100 })],
-      ['POST', '/crawl/save', save],
-      ['POST', '/literature/save_pdf', save],
-    ]).restore;
-    host = document.createElement('div');
-    document.body.append(host);
   });
-  afterEach(() => {
-    root?.unmount();
-    host.remove();
-    restoreFetch();
-  });
-
-  function mount(children: ReactNode, lang: 'zh' | 'en' = 'zh') {
-    let shadow: ShadowRoot;
-    ({ shadow, root } = renderInHost(host, children, lang));
-    return shadow;
-  }
+  const folder = (id: string, name: string) => ({ id, name, isShared: false, is_public: false, doc_count: 0, owner_id: 'u', owner_name: 'U', is_owner: true, created_at: '', updated_at: '' });
+  const save: RouteHandler = (req) => {
+    posts.push({ url: req.url, body: req.body });
+    return saveAnswer();
+  };
+  const view = partPage([
+    ['GET', '/', () => ping()],
+    ['GET', '/knowledge_base/folder', () => ok({ items: [folder('k1', '文献库'), folder('k2', '网页资料')], total: 2, page: 1, size: 100 })],
+    ['POST', '/crawl/save', save],
+    ['POST', '/literature/save_pdf', save],
+  ]);
+  const mount = (children: ReactNode, lang: 'zh' | 'en' = 'zh') => view.render(children, lang);
   async function crawlCard(props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards.page_crawl!();
     return mount(<Card name="page_crawl" {...props} />, lang);
