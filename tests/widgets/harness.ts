@@ -1,7 +1,7 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
 // chai's expect, and helpers to wait for elements that render asynchronously. The mocha globals,
 // chai's expect, nextFrame and waitFor are the core harness's; the CSAI API is faked with ./fake-api.
-import { ok, type Route } from './fake-api';
+import { fakeApi, ok, type FakeApi, type Route } from './fake-api';
 
 export { expect, nextFrame, realFetch, restoreFetch, waitFor } from '../core/harness';
 
@@ -22,6 +22,33 @@ export function mount(html: string) {
   box.innerHTML = html;
   document.body.append(box);
   return box;
+}
+
+/**
+ * For a describe block of an element's tests: `show(routes, html)` fakes the API with `routes`
+ * and adds `html` to the page in a fresh container; both go at the end of the test, or at the
+ * next `show`.
+ */
+export function elementPage() {
+  let box: HTMLElement | undefined;
+  let api: FakeApi | undefined;
+  const clear = () => {
+    box?.remove();
+    box = undefined;
+    api?.restore();
+    api = undefined;
+  };
+  afterEach(clear);
+  return {
+    show(routes: Route[], html: string) {
+      clear();
+      api = fakeApi(routes);
+      box = mount(html);
+      return { box, api };
+    },
+    /** The container of what `show` added. */
+    box: () => box!,
+  };
 }
 
 /**

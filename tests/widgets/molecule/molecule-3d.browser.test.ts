@@ -3,8 +3,8 @@
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule-3d.element';
 import { hasWebGl } from '../../../src/widgets/molecule/Molecule3d';
-import { expect, failOnConsoleErrors, mount, realFetch, part, waitFor } from '../harness';
-import { fail, fakeApi, ok as okJson, type Route } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, realFetch, part, waitFor } from '../harness';
+import { fail, ok as okJson, type Route } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 
@@ -27,18 +27,8 @@ const routes: Route[] = [
 
 describe('<csai-molecule-3d>', () => {
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
-  const open = (attrs: string) => {
-    restore = fakeApi(routes).restore;
-    box = mount(`<csai-molecule-3d style="display:block;width:600px;height:420px" ${attrs}></csai-molecule-3d>`);
-    return box.querySelector('csai-molecule-3d')!;
-  };
+  const page = elementPage();
+  const open = (attrs: string) => page.show(routes, `<csai-molecule-3d style="display:block;width:600px;height:420px" ${attrs}></csai-molecule-3d>`).box.querySelector('csai-molecule-3d')!;
 
   it('has WebGL in the test browser (SwiftShader)', () => {
     expect(hasWebGl()).to.equal(true);

@@ -3,8 +3,8 @@
 import axe from 'axe-core';
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
-import { expect, failOnConsoleErrors, mount, realFetch, part, waitFor } from '../harness';
-import { fail, fakeApi, ok as okJson, type Route } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, realFetch, part, waitFor } from '../harness';
+import { fail, ok as okJson, type Route } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 
@@ -53,19 +53,11 @@ const visible = (scroller: HTMLElement, target: HTMLElement) => {
 
 describe('<csai-pdf-viewer>', () => {
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
+  const page = elementPage();
   const open = async (attrs: string, file = 'fduthesis-en.pdf') => {
-    const fake = fakeApi(routes(file));
-    restore = fake.restore;
-    box = mount(`<csai-pdf-viewer style="display:block;width:900px;height:700px" ${attrs}></csai-pdf-viewer>`);
+    const { box, api } = page.show(routes(file), `<csai-pdf-viewer style="display:block;width:900px;height:700px" ${attrs}></csai-pdf-viewer>`);
     const el = box.querySelector('csai-pdf-viewer')!;
-    return { el, urls: fake.urls };
+    return { el, urls: api.urls };
   };
   const openPdfDoc = async (attrs = 'doc-id="d1"', file?: string) => {
     const r = await open(attrs, file);

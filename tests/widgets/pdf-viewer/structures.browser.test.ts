@@ -5,8 +5,8 @@
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
 import { methodText } from '../../../src/widgets/pdf-viewer/StructurePanel';
-import { expect, failOnConsoleErrors, mount, realFetch, part, waitFor } from '../harness';
-import { fail, fakeApi, ok as okJson } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, realFetch, part, waitFor } from '../harness';
+import { fail, ok as okJson, type Route } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 
@@ -45,9 +45,9 @@ const picture = (() => {
   return canvas.toDataURL('image/png');
 })();
 
-/** The API: document d1 (fduthesis-en.pdf), image document d2 (the picture above) and their structures. */
-function structuresApi(structures: Structure[]) {
-  return fakeApi([
+/** The routes of document d1 (fduthesis-en.pdf), image document d2 (the picture above) and their structures. */
+function structuresRoutes(structures: Structure[]): Route[] {
+  return [
     ['GET', '/knowledge_base/doc/d1', () => okJson(record)],
     ['GET', '/knowledge_base/download/d1', () => realFetch(`${DOCS}/fduthesis-en.pdf`)],
     ['GET', '/knowledge_base/doc/d1/structures', () => okJson({ structures })],
@@ -63,7 +63,7 @@ function structuresApi(structures: Structure[]) {
     }],
     ['POST', '/mol/draw_svg', (req) =>
       okJson({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180"><path d="M10 10L50 50"/><path d="M50 50L90 10"/><path d="M90 10L130 50"/><path d="M130 50L170 10"/></svg>', formula: 'C2H6O', canonical_smiles: (req.body as { smiles?: string }).smiles ?? '', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] })],
-  ]);
+  ];
 }
 
 const pageEl = (el: Element, n: number) => el.shadowRoot?.querySelector<HTMLElement>(`[data-page-number="${n}"]`) ?? null;
@@ -79,20 +79,12 @@ function submit(input: HTMLInputElement, text: string) {
 describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms: number): void }) {
   this.timeout(120_000);
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
+  const page = elementPage();
   const A: Structure['bbox'] = [72, 380, 540, 700];
   const open = async (attrs: string, structures = [structure(11, 7, A, 'CC(=O)Oc1ccccc1C(=O)O', '12a'), structure(12, 7, [72, 100, 300, 300], 'c1ccccc1', null), structure(13, 8, [80, 80, 200, 200], 'CCO', '7')]) => {
-    const fake = structuresApi(structures);
-    restore = fake.restore;
-    box = mount(`<csai-pdf-viewer style="display:block;width:1100px;height:700px" ${attrs}></csai-pdf-viewer>`);
+    const { box, api } = page.show(structuresRoutes(structures), `<csai-pdf-viewer style="display:block;width:1100px;height:700px" ${attrs}></csai-pdf-viewer>`);
     const el = box.querySelector('csai-pdf-viewer')!;
-    return { el, calls: fake.calls, structures };
+    return { el, calls: api.calls, structures };
   };
 
   it('draws each structure as a box on its own page where the viewport transform puts it, and the toggle hides them', async () => {

@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import '../../../src/widgets/status/status.element';
-import { expect, failOnConsoleErrors, mount, nextFrame, part, statusRoutes, waitFor } from '../harness';
-import { fail, fakeApi, ok, type Route } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, nextFrame, part, statusRoutes, waitFor } from '../harness';
+import { fail, ok, type Route } from '../fake-api';
 
 /** The two calls of <csai-status>, each failing as a request the browser could not send. */
 const offline: Route[] = statusRoutes().map(([method, path]) => [method, path, () => Promise.reject(new TypeError('Failed to fetch'))]);
@@ -10,20 +10,12 @@ const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).get
 
 describe('<csai-status>', () => {
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
+  const page = elementPage();
   const show = async (attrs = '', routes: Route[] = statusRoutes()) => {
-    const fake = fakeApi(routes);
-    restore = fake.restore;
-    box = mount(`<csai-status ${attrs}></csai-status>`);
+    const { box, api } = page.show(routes, `<csai-status ${attrs}></csai-status>`);
     const el = box.querySelector('csai-status')!;
     await waitFor(() => part(el, 'pill')?.dataset.state !== 'checking' && part(el, 'pill'), 'the ping');
-    return { el, urls: fake.urls };
+    return { el, urls: api.urls };
   };
 
   describe('when the server answers', () => {
@@ -53,13 +45,14 @@ describe('<csai-status>', () => {
         await oldAnswered;
         return answer();
       };
-      const fake = fakeApi([
-        ...statusRoutes(),
-        ['GET', '/', old(() => ok({ name: 'csai', version: 'old', time: '' }))],
-        ['GET', '/prompt/get_alert', old(() => ok({ is_show: true, content: '旧服务器的公告', content_type: 'info' }))],
-      ]);
-      restore = fake.restore;
-      box = mount('<csai-status api-base="https://old.example"></csai-status>');
+      const { box, api: fake } = page.show(
+        [
+          ...statusRoutes(),
+          ['GET', '/', old(() => ok({ name: 'csai', version: 'old', time: '' }))],
+          ['GET', '/prompt/get_alert', old(() => ok({ is_show: true, content: '旧服务器的公告', content_type: 'info' }))],
+        ],
+        '<csai-status api-base="https://old.example"></csai-status>',
+      );
       const el = box.querySelector('csai-status')!;
       await waitFor(() => fake.urls().length === 2, 'the calls to the old server');
       el.setAttribute('api-base', 'https://new.example');
@@ -118,8 +111,6 @@ describe('<csai-status>', () => {
         const result = await axe.run(el);
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join(' / ')}`), `${attrs} ${part(el, 'banner')?.dataset.type ?? ''}`).to.deep.equal([]);
-        box?.remove();
-        restore();
       }
     });
   });
@@ -155,9 +146,7 @@ describe('<csai-status>', () => {
 
     it('passes the server envelope code and status on', async () => {
       const seen: CustomEvent[] = [];
-      const fake = fakeApi(statusRoutes().map(([method, path]) => [method, path, () => fail(503, '维护中', 'maintenance')]));
-      restore = fake.restore;
-      box = mount('');
+      const { box } = page.show(statusRoutes().map(([method, path]) => [method, path, () => fail(503, '维护中', 'maintenance')]), '');
       box.addEventListener('csai-error', (e) => seen.push(e));
       box.innerHTML = '<csai-status></csai-status>';
       await waitFor(() => seen.length > 0, 'csai-error');
@@ -166,9 +155,7 @@ describe('<csai-status>', () => {
 
     it('reports an answer it cannot read', async () => {
       const seen: CustomEvent[] = [];
-      const fake = fakeApi(statusRoutes().map(([method, path]) => [method, path, () => ok({ name: 'other' })]));
-      restore = fake.restore;
-      box = mount('');
+      const { box } = page.show(statusRoutes().map(([method, path]) => [method, path, () => ok({ name: 'other' })]), '');
       box.addEventListener('csai-error', (e) => seen.push(e));
       box.innerHTML = '<csai-status lang="en"></csai-status>';
       await waitFor(() => seen.length > 0, 'csai-error');
@@ -203,7 +190,7 @@ describe('<csai-status>', () => {
       const { el } = await show('accent="blu" radius="round"');
       expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(37, 99, 235)');
       expect(rgb(part(el, 'pill'), 'border-top-left-radius')).to.equal('8px');
-      box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
+      page.box().style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
       expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(1, 2, 3)');
       el.setAttribute('accent', 'rgb(0, 128, 0)');
       await waitFor(() => rgb(part(el, 'product'), 'color') === 'rgb(0, 128, 0)', 'a good accent after a bad one');
@@ -211,8 +198,8 @@ describe('<csai-status>', () => {
 
     it('page-wide --csai-* tokens inherit through the shadow root', async () => {
       const { el } = await show();
-      box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
-      box!.style.setProperty('--csai-font', 'monospace');
+      page.box().style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
+      page.box().style.setProperty('--csai-font', 'monospace');
       expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(1, 2, 3)');
       expect(getComputedStyle(part(el, 'pill')!).fontFamily).to.equal('monospace');
     });
