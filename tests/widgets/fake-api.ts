@@ -55,26 +55,18 @@ function parseBody(body: RequestInit['body']): unknown {
   }
 }
 
-export interface FakeApiOptions {
-  /**
-   * Lets requests outside /api/v1 (the page's own files: the test documents, pdf.js's character
-   * maps) through to the fetch this fake replaced. Without it they get the 404 an unknown API
-   * path gets, so a test notices a request it did not expect.
-   */
-  pageFiles?: 'real';
-}
-
 /**
  * Replaces the page's fetch with the fake API until `restore()`. Routes match a method (or '*')
  * and a path under /api/v1 (whatever the origin; `req.origin` tells them apart): a string is the
  * whole path without the query, a RegExp is tested against it. The route added last is asked
- * first, so a test's own route overrides the usual one; a request no route answers gets the
- * server's 404, so an unexpected call fails loudly. `initial` routes are added in order.
+ * first, so a test's own route overrides the usual one; a request no route answers, and any
+ * request outside /api/v1, gets the server's 404, so an unexpected call fails loudly (a test's
+ * own files are read with realFetch). `initial` routes are added in order.
  */
-export function fakeApi(initial: Route[] = [], options: FakeApiOptions = {}) {
+export function fakeApi(initial: Route[] = []) {
   const routes: { method: string; path: string | RegExp; handler: RouteHandler }[] = [];
   const calls: ApiRequest[] = [];
-  const fetch = fakeFetch(async (url, init, real) => {
+  const fetch = fakeFetch(async (url, init) => {
     const u = new URL(url, location.href);
     const inApi = API_PREFIX.test(u.pathname);
     const pathname = u.pathname.replace(API_PREFIX, '');
@@ -91,7 +83,7 @@ export function fakeApi(initial: Route[] = [], options: FakeApiOptions = {}) {
       signal: init.signal ?? undefined,
     };
     calls.push(req);
-    if (!inApi) return options.pageFiles === 'real' ? real(url, init) : notFound();
+    if (!inApi) return notFound();
     for (let i = routes.length - 1; i >= 0; i--) {
       const route = routes[i]!;
       if (route.method !== '*' && route.method !== req.method) continue;
