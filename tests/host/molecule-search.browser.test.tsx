@@ -6,8 +6,8 @@ import { I18nextProvider } from 'react-i18next';
 import type { MolSearchResult } from '../../src/contract/molecules';
 import { hostI18n } from '../../src/host/i18n';
 import MoleculeSearchPage from '../../src/host/pages/MoleculeSearchPage';
-import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
-import { notFound } from '../widgets/fake-api';
+import { expect, jsonResponse, waitFor } from '../core/harness';
+import { fakeApi } from '../widgets/fake-api';
 
 const result: MolSearchResult = {
   mode: 'substructure',
@@ -31,13 +31,12 @@ beforeEach(async () => {
   bodies = [];
   answer = () => jsonResponse(200, { success: true, data: result, message: '' });
   document.cookie = 'XSRF-TOKEN=t.k; path=/';
-  restoreFetch = fakeFetch((url, init) => {
-    if (url.endsWith('/api/v1/mol/search')) {
-      bodies.push(JSON.parse(String(init.body)));
+  restoreFetch = fakeApi([
+    ['POST', '/mol/search', (req) => {
+      bodies.push(req.body);
       return answer();
-    }
-    return notFound();
-  }).restore;
+    }],
+  ]).restore;
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);

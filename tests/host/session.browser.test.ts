@@ -2,7 +2,8 @@ import { setNavigate } from '../../src/core/page';
 import { clearStatusStorage, statusStore } from '../../src/core/status-store';
 import { toastStore } from '../../src/core/toast';
 import { confirmSession, probablySignedIn, sessionEnded } from '../../src/host/session';
-import { expect, fakeFetch, jsonResponse, restoreFetch } from '../core/harness';
+import { expect, jsonResponse, restoreFetch } from '../core/harness';
+import { fakeApi } from '../widgets/fake-api';
 
 const user = {
   id: 'u1', _id: 'u1', name: '王化学', phone: '13812345678', telephone: '13812345678', email: null,
@@ -31,9 +32,10 @@ describe('the page-load session check', () => {
     sessionEnded();
   });
 
-  const serve = (handler: (url: string) => Response) => {
+  /** Answers GET /auth/session; any other call gets the server's 404. */
+  const serve = (answer: () => Response) => {
     // A second answer in the same test replaces the first; restoreFetch puts back the page's own.
-    return fakeFetch((url) => handler(url)).calls;
+    return fakeApi([['GET', '/auth/session', answer]]).calls;
   };
 
   describe('for a signed-out visitor', () => {

@@ -15,13 +15,11 @@ import { transitRedirect } from '../../src/host/transit';
 import { whenIdle } from '../../src/host/shell/idle';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, Tooltip, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
-import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
+import { expect, waitFor } from '../core/harness';
+import { fakeApi, ok } from '../widgets/fake-api';
 
-// The banner asks the server; answer it here so the page stays quiet. Everything else goes through.
-fakeFetch((url, init, real) => {
-  if (url.includes('/api/v1/prompt/get_alert')) return jsonResponse(200, { success: true, data: { is_show: true, content: '系统将于今晚维护', content_type: 'warning' }, message: '' });
-  return real(url, init);
-});
+// The banner asks the server; answer it here so the page stays quiet. Any other call gets the server's 404.
+fakeApi([['GET', '/prompt/get_alert', () => ok({ is_show: true, content: '系统将于今晚维护', content_type: 'warning' })]]);
 
 let root: Root | undefined;
 let host: HTMLElement;

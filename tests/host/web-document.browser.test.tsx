@@ -8,8 +8,8 @@ import type { KbDocument } from '../../src/contract/knowledge';
 import { hostI18n } from '../../src/host/i18n';
 import '../../src/host/pages/PdfViewerPage.strings';
 import { WebDocument } from '../../src/host/pages/WebDocument';
-import { expect, fakeFetch, jsonResponse, waitFor } from '../core/harness';
-import { notFound } from '../widgets/fake-api';
+import { expect, jsonResponse, waitFor } from '../core/harness';
+import { fakeApi } from '../widgets/fake-api';
 
 const doc: KbDocument = {
   docId: 'web1',
@@ -40,10 +40,7 @@ let restoreFetch = () => {};
 beforeEach(() => {
   markdown = () =>
     jsonResponse(200, { success: true, message: '', data: { docId: 'web1', markdown: '# 激酶抑制剂\n\n| 药物 | 靶点 |\n| --- | --- |\n| 伊马替尼 | BCR-ABL |\n\n<script>window.__pwned = 1</script>[外链](https://example.org/x)' } });
-  restoreFetch = fakeFetch((url) => {
-    if (url.includes('/api/v1/knowledge_base/doc_markdown/web1')) return markdown();
-    return notFound();
-  }).restore;
+  restoreFetch = fakeApi([['GET', '/knowledge_base/doc_markdown/web1', () => markdown()]]).restore;
   host = document.createElement('div');
   document.body.append(host);
   root = createRoot(host);

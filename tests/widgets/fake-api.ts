@@ -14,9 +14,9 @@ export interface ApiRequest {
   origin: string;
   /** Path and query as sent: `/api/v1/channel?page=1`. */
   target: string;
-  /** Path and query under /api/v1: `/channel?page=1`. */
+  /** Path and query under /api/v1: `/channel?page=1` (the whole path for a request outside the API). */
   path: string;
-  /** Path under /api/v1, without the query: `/channel`. */
+  /** Path under /api/v1, without the query: `/channel` (the whole path outside the API). */
   pathname: string;
   query: URLSearchParams;
   /** The body parsed as JSON (the text when it is not JSON; undefined when there is none). */
@@ -36,12 +36,15 @@ export type Route = [method: string, path: string | RegExp, handler: RouteHandle
 export const ok = (data: unknown, message = '') => jsonResponse(200, { success: true, data, message });
 /** A page of a list in the success envelope. */
 export const okPage = <T>(items: T[], page = 1, size = 20) => ok({ items: items.slice((page - 1) * size, page * size), total: items.length, page, size });
-/** The failure envelope. */
-export const fail = (status: number, message: string, code = 'bad_request') => jsonResponse(status, { success: false, message, code });
+/** The failure envelope; `field` names the request field a 400 is about. */
+export const fail = (status: number, message: string, code = 'bad_request', field?: string) =>
+  jsonResponse(status, { success: false, message, code, ...(field === undefined ? {} : { field }) });
 /** What the server answers for a path it does not have. */
 export const notFound = () => fail(404, '接口不存在', 'not_found');
+/** The server's answer to GET /api/v1/ (the ping the page sends first, and for its CSRF cookie). */
+export const ping = (version = '1') => ok({ name: 'csai', version, time: '' });
 
-const API_PREFIX = /^\/api\/v1/;
+const API_PREFIX = /^\/api\/v1(?=\/|$)/;
 
 function parseBody(body: RequestInit['body']): unknown {
   if (typeof body !== 'string') return undefined;
@@ -54,15 +57,18 @@ function parseBody(body: RequestInit['body']): unknown {
 
 /**
  * Replaces the page's fetch with the fake API until `restore()`. Routes match a method (or '*')
- * and a path under /api/v1: a string is the whole path without the query, a RegExp is tested
- * against it. The route added last is asked first, so a test's own route overrides the usual
- * one; a path no route answers gets the server's 404. `initial` routes are added in order.
+ * and a path under /api/v1 (whatever the origin; `req.origin` tells them apart): a string is the
+ * whole path without the query, a RegExp is tested against it. The route added last is asked
+ * first, so a test's own route overrides the usual one; a request no route answers, and any
+ * request outside /api/v1, gets the server's 404, so an unexpected call fails loudly (a test's
+ * own files are read with realFetch). `initial` routes are added in order.
  */
 export function fakeApi(initial: Route[] = []) {
   const routes: { method: string; path: string | RegExp; handler: RouteHandler }[] = [];
   const calls: ApiRequest[] = [];
   const fetch = fakeFetch(async (url, init) => {
     const u = new URL(url, location.href);
+    const inApi = API_PREFIX.test(u.pathname);
     const pathname = u.pathname.replace(API_PREFIX, '');
     const req: ApiRequest = {
       method: (init.method ?? 'GET').toUpperCase(),
@@ -77,6 +83,7 @@ export function fakeApi(initial: Route[] = []) {
       signal: init.signal ?? undefined,
     };
     calls.push(req);
+    if (!inApi) return notFound();
     for (let i = routes.length - 1; i >= 0; i--) {
       const route = routes[i]!;
       if (route.method !== '*' && route.method !== req.method) continue;
@@ -90,6 +97,8 @@ export function fakeApi(initial: Route[] = []) {
   const api = {
     /** Every request, in the order sent. */
     calls,
+    /** The URLs of those requests, as the page passed them. */
+    urls: () => calls.map((c) => c.url),
     /** Adds a route (see above); returns the API for chaining. */
     on(method: string, path: string | RegExp, handler: RouteHandler) {
       routes.push({ method: method.toUpperCase(), path, handler });

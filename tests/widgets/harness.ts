@@ -1,17 +1,16 @@
 // Shared by the browser tests of src/widgets: mocha globals as @web/test-runner provides them,
-// chai's expect, the fetch stand-in, and helpers to wait for elements that render asynchronously.
-// The mocha globals, chai's expect, the fetch stand-in, nextFrame and waitFor are the core harness's.
-import { notFound, ok } from './fake-api';
+// chai's expect, and helpers to wait for elements that render asynchronously. The mocha globals,
+// chai's expect, nextFrame and waitFor are the core harness's; the CSAI API is faked with ./fake-api.
+import { fakeApi, ok, type FakeApi, type Route } from './fake-api';
 
-export { expect, fakeFetch, jsonResponse as json, nextFrame, realFetch, restoreFetch, waitFor, type FetchCall, type FetchHandler } from '../core/harness';
+export { expect, nextFrame, realFetch, restoreFetch, waitFor } from '../core/harness';
 
-/** The CSAI server's answers, with a banner of the given type (or none). */
-export function csaiServer(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }) {
-  return (url: string) => {
-    if (url.endsWith('/api/v1/')) return ok({ name: 'csai', version: '1.2.3', time: new Date().toISOString() });
-    if (url.endsWith('/api/v1/prompt/get_alert')) return ok({ is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' });
-    return notFound();
-  };
+/** The routes <csai-status> calls: the ping (version 1.2.3) and the server's banner of the given type (or none). */
+export function statusRoutes(banner?: { content: string; content_type: 'info' | 'warning' | 'error' | 'success' }): Route[] {
+  return [
+    ['GET', '/', () => ok({ name: 'csai', version: '1.2.3', time: new Date().toISOString() })],
+    ['GET', '/prompt/get_alert', () => ok({ is_show: !!banner, content: banner?.content ?? '', content_type: banner?.content_type ?? 'warning' })],
+  ];
 }
 
 /** An element's shadow part by name. */
@@ -23,6 +22,33 @@ export function mount(html: string) {
   box.innerHTML = html;
   document.body.append(box);
   return box;
+}
+
+/**
+ * For a describe block of an element's tests: `show(routes, html)` fakes the API with `routes`
+ * and adds `html` to the page in a fresh container; both go at the end of the test, or at the
+ * next `show`.
+ */
+export function elementPage() {
+  let box: HTMLElement | undefined;
+  let api: FakeApi | undefined;
+  const clear = () => {
+    box?.remove();
+    box = undefined;
+    api?.restore();
+    api = undefined;
+  };
+  afterEach(clear);
+  return {
+    show(routes: Route[], html: string) {
+      clear();
+      api = fakeApi(routes);
+      box = mount(html);
+      return { box, api };
+    },
+    /** The container of what `show` added. */
+    box: () => box!,
+  };
 }
 
 /**

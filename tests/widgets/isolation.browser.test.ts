@@ -1,5 +1,6 @@
 import '../../src/widgets/status/status.element';
-import { csaiServer, expect, failOnConsoleErrors, fakeFetch, mount, part, waitFor } from './harness';
+import { expect, failOnConsoleErrors, mount, part, statusRoutes, waitFor } from './harness';
+import { fakeApi } from './fake-api';
 
 // What a host page would notice: its own elements keep their look, and its styles cannot break ours.
 const looks = (el: Element) => {
@@ -19,7 +20,7 @@ describe('style isolation of the elements', () => {
     restore();
   });
   const showStatus = async (html: string) => {
-    restore = fakeFetch(csaiServer({ content: '今晚维护', content_type: 'warning' })).restore;
+    restore = fakeApi(statusRoutes({ content: '今晚维护', content_type: 'warning' })).restore;
     box = mount(html);
     const el = box.querySelector('csai-status')!;
     await waitFor(() => part(el, 'banner'), 'the banner');

@@ -1,5 +1,6 @@
 // The embed loader: one script defines every element; an element's view loads on first use.
-import { csaiServer, expect, failOnConsoleErrors, fakeFetch, mount, part, waitFor } from './harness';
+import { expect, failOnConsoleErrors, mount, part, statusRoutes, waitFor } from './harness';
+import { fakeApi } from './fake-api';
 
 describe('the embed loader', () => {
   failOnConsoleErrors();
@@ -7,7 +8,7 @@ describe('the embed loader', () => {
   afterEach(() => restore());
 
   it('upgrades elements that were on the page before it ran', async () => {
-    restore = fakeFetch(csaiServer()).restore;
+    restore = fakeApi(statusRoutes()).restore;
     const box = mount('<csai-status lang="en"></csai-status>');
     const el = box.querySelector('csai-status')!;
     expect(customElements.get('csai-status')).to.equal(undefined);
@@ -27,7 +28,7 @@ describe('the embed loader', () => {
 
   it('renders nothing and calls nothing until an element is connected', async () => {
     await import('../../src/widgets/loader');
-    const fake = fakeFetch(csaiServer());
+    const fake = fakeApi(statusRoutes());
     restore = fake.restore;
     const el = document.createElement('csai-status');
     expect(el.shadowRoot?.mode).to.equal('open');
@@ -42,7 +43,7 @@ describe('the embed loader', () => {
 
   it('renders again when an element is moved, and stops when removed', async () => {
     await import('../../src/widgets/loader');
-    restore = fakeFetch(csaiServer()).restore;
+    restore = fakeApi(statusRoutes()).restore;
     const a = mount('<csai-status></csai-status>');
     const b = mount('');
     const el = a.querySelector('csai-status')!;

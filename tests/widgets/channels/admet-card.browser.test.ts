@@ -8,8 +8,8 @@ import { AdmetCard } from '../../../src/widgets/channels/tool-cards/AdmetCard';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards/index';
 import type { CommonProps } from '../../../src/widgets/shared/element';
 import { reactView } from '../../../src/widgets/shared/react-view';
-import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame, waitFor } from '../harness';
-import { notFound } from '../fake-api';
+import { expect, failOnConsoleErrors, nextFrame, waitFor } from '../harness';
+import { fail, fakeApi, ok, ping, type ApiRequest } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const aspirin: AdmetMolecule = {
@@ -26,28 +26,18 @@ const caffeine: AdmetMolecule = {
 const RESULT = { molecules: [aspirin, caffeine], notes: ['附带的 SDF 文件共有 60 个分子，单次最多计算 50 个，本次计算了其中 49 个。'] };
 const SVG = "<svg xmlns='http://www.w3.org/2000/svg' width='240px' height='180px' viewBox='0 0 240 180'><path d='M 10,10 L 100,100' /></svg>";
 
-interface Call {
-  url: string;
-  method: string;
-  body: unknown;
-}
-
-function fakeServer(calls: Call[], exportStatus = 200) {
-  return fakeFetch(async (url, init) => {
-    calls.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined });
-    if (url.endsWith('/api/v1/')) {
+function fakeServer(exportStatus = 200) {
+  return fakeApi([
+    ['GET', '/', () => {
       document.cookie = 'XSRF-TOKEN=tok123; path=/';
-      return json(200, { success: true, data: { name: 'csai', version: '1', time: '' }, message: '' });
-    }
-    if (url.endsWith('/api/v1/mol/draw_svg')) {
-      return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: 'CCO', formula: 'C2H6O', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] } });
-    }
-    if (url.endsWith('/api/v1/mol/admet/export')) {
-      if (exportStatus !== 200) return json(exportStatus, { success: false, message: '化学计算服务繁忙，请稍后再试', code: 'chem_unavailable' });
+      return ping();
+    }],
+    ['POST', '/mol/draw_svg', () => ok({ svg: SVG, canonical_smiles: 'CCO', formula: 'C2H6O', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] })],
+    ['POST', '/mol/admet/export', () => {
+      if (exportStatus !== 200) return fail(exportStatus, '化学计算服务繁忙，请稍后再试', 'chem_unavailable');
       return new Response('\ufeffMolecule,Name\r\n', { status: 200, headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="admet.csv"' } });
-    }
-    return notFound();
-  }).restore;
+    }],
+  ]);
 }
 
 const Card = (props: ToolCardProps & CommonProps) => createElement(AdmetCard, props);
@@ -57,7 +47,7 @@ describe('the ADMET tool card', () => {
   let host: HTMLElement | undefined;
   let unmount = () => {};
   let restore = () => {};
-  let calls: Call[] = [];
+  let calls: ApiRequest[] = [];
 
   afterEach(() => {
     unmount();
@@ -66,8 +56,9 @@ describe('the ADMET tool card', () => {
   });
 
   async function show(props: Partial<ToolCardProps> = {}, exportStatus = 200) {
-    calls = [];
-    restore = fakeServer(calls, exportStatus);
+    const server = fakeServer(exportStatus);
+    calls = server.calls;
+    restore = server.restore;
     host = document.createElement('div');
     document.body.append(host);
     const root = host.attachShadow({ mode: 'open' });

@@ -2,13 +2,12 @@
 // by polling to its end; the table is ranked by Vina score with ligand efficiency, key interactions
 // and pose sanity, a failed molecule says why, "cancel all" cancels the batch, and the table downloads
 // as CSV. The CSAI API is faked.
-import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { expect, failOnConsoleErrors, fakeFetch, waitFor } from '../harness';
-import { renderInHost } from '../render-in-host';
-import { ok as okJson, notFound } from '../fake-api';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
+import { partPage } from '../render-in-host';
+import { ok as okJson, ping } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
@@ -48,48 +47,35 @@ const waitLong = <T,>(check: () => T | undefined | null | false, what: string) =
 
 describe('docking batch card', () => {
   failOnConsoleErrors();
-  let host: HTMLElement;
-  let root: Root | undefined;
-  let restore = () => {};
   let polls = 0;
   let cancelled = 0;
   let csv = 0;
-
   beforeEach(() => {
     polls = 0;
     cancelled = 0;
     csv = 0;
-    document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restore = fakeFetch(async (url) => {
-      const u = new URL(url, location.href);
-      if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? running : done);
-      if (u.pathname === '/api/v1/tasks/batches/b2') return okJson({ ...running, id: 'b2' });
-      if (u.pathname === '/api/v1/tasks/batches/b2/cancel') {
+  });
+  const view = partPage(
+    [
+      ['GET', '/', () => ping()],
+      ['GET', '/tasks/batches/b1', () => okJson(++polls === 1 ? running : done)],
+      ['GET', '/tasks/batches/b2', () => okJson({ ...running, id: 'b2' })],
+      ['POST', '/tasks/batches/b2/cancel', () => {
         cancelled++;
         return okJson({ ...running, id: 'b2', state: 'cancelled', counts: counts(0, 0, 1, 0, 2), entries: running.entries.map((e) => (e.state === 'done' ? e : { ...e, state: 'cancelled', message: '已取消' })) });
-      }
-      if (u.pathname === '/api/v1/tasks/batches/b1/download' && u.searchParams.get('format') === 'csv') {
+      }],
+      ['GET', '/tasks/batches/b1/download', (req) => {
+        if (req.query.get('format') !== 'csv') return undefined;
         csv++;
         return new Response('rank,name\r\n1,5DN\r\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="docking-batch-b1.csv"' } });
-      }
-      if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
-      return notFound();
-    }).restore;
-    host = document.createElement('div');
-    host.style.width = '900px';
-    document.body.append(host);
-  });
-  afterEach(() => {
-    root?.unmount();
-    host.remove();
-    restore();
-  });
+      }],
+    ],
+    900,
+  );
 
   async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    let shadow: ShadowRoot;
-    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, lang));
-    return shadow;
+    return view.render(<Card name={name} {...props} />, lang);
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);
   const rows = (shadow: ShadowRoot) => [...shadow.querySelectorAll('[part~="docking-batch-row"]')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));

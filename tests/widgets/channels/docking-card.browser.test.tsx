@@ -2,13 +2,12 @@
 // tool_result: a queued task followed by polling to its end, then the poses and the 3D view of the
 // receptor with the chosen pose (<csai-molecule-3d task-id pose>). The CSAI API is faked; the
 // receptor is rdkit-data's 5DPV and the "poses" a real SDF (`node scripts/fetch-test-docs.mjs`).
-import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import type { DockingTask } from '../../../src/contract/docking';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { expect, failOnConsoleErrors, fakeFetch, realFetch, waitFor } from '../harness';
-import { renderInHost } from '../render-in-host';
-import { ok as okJson, notFound } from '../fake-api';
+import { expect, failOnConsoleErrors, realFetch, waitFor } from '../harness';
+import { partPage } from '../render-in-host';
+import { ok as okJson, ping } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const DOCS = '/.tmp/test-docs';
@@ -45,46 +44,34 @@ const waitLong = <T,>(check: () => T | undefined | null | false, what: string) =
 
 describe('docking cards', () => {
   failOnConsoleErrors();
-  let host: HTMLElement;
-  let root: Root | undefined;
-  let restore = () => {};
   let polls = 0;
   let cancelled = 0;
-
   beforeEach(() => {
     polls = 0;
     cancelled = 0;
-    document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restore = fakeFetch(async (url) => {
-      const u = new URL(url, location.href);
-      if (u.pathname === '/api/v1/tasks/t1') return okJson(++polls === 1 ? running : done);
-      if (u.pathname === '/api/v1/tasks/t2/cancel') {
+  });
+  const view = partPage(
+    [
+      ['GET', '/', () => ping()],
+      ['GET', '/tasks/t1', () => okJson(++polls === 1 ? running : done)],
+      ['POST', '/tasks/t2/cancel', () => {
         cancelled++;
         return okJson({ ...queued, id: 't2', state: 'cancelled', message: '已取消' });
-      }
-      if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'receptor') {
+      }],
+      ['GET', '/tasks/t1/download', async (req) => {
+        const format = req.query.get('format');
+        if (format === 'sdf') return realFetch(`${DOCS}/cdk2.sdf`);
+        if (format !== 'receptor') return undefined;
         const pdb = await (await realFetch(`${DOCS}/5dpv.pdb`)).text();
         return new Response(pdb.split('\n').filter((l) => l.startsWith('ATOM')).join('\n'), { headers: { 'Content-Type': 'chemical/x-pdb' } });
-      }
-      if (u.pathname === '/api/v1/tasks/t1/download' && u.searchParams.get('format') === 'sdf') return realFetch(`${DOCS}/cdk2.sdf`);
-      if (u.pathname === '/api/v1/') return okJson({ name: 'csai', version: '1', time: '' });
-      return notFound();
-    }).restore;
-    host = document.createElement('div');
-    host.style.width = '800px';
-    document.body.append(host);
-  });
-  afterEach(() => {
-    root?.unmount();
-    host.remove();
-    restore();
-  });
+      }],
+    ],
+    800,
+  );
 
   async function render(name: 'docking_submit' | 'task_query', props: Omit<ToolCardProps, 'name'>) {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    let shadow: ShadowRoot;
-    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, 'zh'));
-    return shadow;
+    return view.render(<Card name={name} {...props} />);
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);
 
@@ -153,10 +140,7 @@ describe('docking cards', () => {
     await waitLong(() => q(shadow, 'task-card'), 'the list');
     expect(shadow.textContent).to.contain('我的任务（2）');
     expect(shadow.textContent).to.contain('已取消');
-    root?.unmount();
-    host.remove();
-    host = document.createElement('div');
-    document.body.append(host);
+    view.again();
     const failed = await render('task_query', { ok: false, content: '任务不存在', data: undefined });
     // React renders a root's first tree in a task of its own.
     await waitLong(() => failed.textContent?.includes('任务不存在'), 'the failure message');

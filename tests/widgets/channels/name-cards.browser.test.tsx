@@ -1,46 +1,32 @@
 // The name → SMILES and SMILES completion cards of an answer, rendered as the answer view renders
 // a tool_result (toolCards map), with the structure drawings faked as draw_svg answers.
-import type { Root } from 'react-dom/client';
 import type { ComponentType } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
-import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
-import { renderInHost } from '../render-in-host';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
+import { ok, ping } from '../fake-api';
+import { partPage } from '../render-in-host';
 import { untranslated } from '../untranslated';
 
 const SVG = `<svg xmlns='http://www.w3.org/2000/svg' width='240px' height='180px' viewBox='0 0 240 180'><path d='M 10,10 L 100,100' /></svg>`;
 
 describe('name and completion cards', () => {
   failOnConsoleErrors();
-  let host: HTMLElement;
-  let root: Root | undefined;
   let drawn: string[] = [];
-  let restoreFetch = () => {};
-
   beforeEach(() => {
     drawn = [];
-    document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restoreFetch = fakeFetch(async (url, init) => {
-      if (url.endsWith('/api/v1/mol/draw_svg')) {
-        const smiles = (JSON.parse(String(init.body)) as { smiles: string }).smiles;
-        drawn.push(smiles);
-        return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: smiles, formula: 'C', num_atoms: 1, highlighted_atoms: [], highlighted_bonds: [] } });
-      }
-      return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
-    }).restore;
-    host = document.createElement('div');
-    document.body.append(host);
   });
-  afterEach(() => {
-    root?.unmount();
-    host.remove();
-    restoreFetch();
-  });
+  const view = partPage([
+    ['GET', '/', () => ping()],
+    ['POST', '/mol/draw_svg', (req) => {
+      const { smiles } = req.body as { smiles: string };
+      drawn.push(smiles);
+      return ok({ svg: SVG, canonical_smiles: smiles, formula: 'C', num_atoms: 1, highlighted_atoms: [], highlighted_bonds: [] });
+    }],
+  ]);
 
   async function render(name: 'name_to_smiles' | 'smiles_completion', props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards[name]!();
-    let shadow: ShadowRoot;
-    ({ shadow, root } = renderInHost(host, <Card name={name} {...props} />, lang));
-    return shadow;
+    return view.render(<Card name={name} {...props} />, lang);
   }
 
   it('shows the canonical SMILES, InChIKey, source and the picture of a resolved name', async () => {
@@ -105,10 +91,7 @@ describe('name and completion cards', () => {
       await waitFor(() => named.querySelector('csai-molecule'), 'the name card');
       await waitFor(() => (lang === 'en' ? !/[\u4e00-\u9fff]/.test(named.textContent ?? '') : true), 'its English strings');
       expect(untranslated(named, lang, skip)).to.deep.equal([]);
-      root?.unmount();
-      host.remove();
-      host = document.createElement('div');
-      document.body.append(host);
+      view.again();
       const completion = await render('smiles_completion', completed, lang);
       await waitFor(() => completion.querySelectorAll('csai-molecule').length === 2, 'the completion card');
       expect(untranslated(completion, lang, skip)).to.deep.equal([]);

@@ -1,13 +1,13 @@
 // The page crawl card and the literature hit list (issue 15 §2, §3): what a reader sees, links out in
 // a new tab without referrer, and the save-to-knowledge-base control against a faked API.
-import type { Root } from 'react-dom/client';
 import type { ComponentType, ReactNode } from 'react';
 import { toolCards, type ToolCardProps } from '../../../src/widgets/channels/tool-cards';
 import { LiteratureHits } from '../../../src/widgets/channels/tool-cards/LiteratureHits';
 import type { LiteratureHit } from '../../../src/contract/literature';
 import { untranslated } from '../untranslated';
-import { expect, failOnConsoleErrors, fakeFetch, json, waitFor } from '../harness';
-import { renderInHost } from '../render-in-host';
+import { expect, failOnConsoleErrors, waitFor } from '../harness';
+import { fail, ok, ping, type RouteHandler } from '../fake-api';
+import { partPage } from '../render-in-host';
 
 const page = {
   url: 'https://pharma.example.com/aspirin',
@@ -40,40 +40,23 @@ const paper: LiteratureHit = {
 
 describe('online research cards', () => {
   failOnConsoleErrors();
-  let host: HTMLElement;
-  let root: Root | undefined;
   let posts: Array<{ url: string; body: unknown }> = [];
-  let saveAnswer: () => Response = () => json(200, { success: true, message: '', data: { name: 'Aspirin.md', docId: 'd1', url: page.url, fetchedAt: page.fetchedAt } });
-  let restoreFetch = () => {};
-
+  let saveAnswer: () => Response = () => ok({ name: 'Aspirin.md', docId: 'd1', url: page.url, fetchedAt: page.fetchedAt });
   beforeEach(() => {
     posts = [];
-    document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restoreFetch = fakeFetch(async (url, init) => {
-      if (url.includes('/api/v1/knowledge_base/folder?')) {
-        const folder = (id: string, name: string) => ({ id, name, isShared: false, is_public: false, doc_count: 0, owner_id: 'u', owner_name: 'U', is_owner: true, created_at: '', updated_at: '' });
-        return json(200, { success: true, message: '', data: { items: [folder('k1', '文献库'), folder('k2', '网页资料')], total: 2, page: 1, size: 100 } });
-      }
-      if (init.method === 'POST') {
-        posts.push({ url, body: JSON.parse(String(init.body)) });
-        return saveAnswer();
-      }
-      return json(200, { success: true, message: '', data: { name: 'csai', version: '1', time: '' } });
-    }).restore;
-    host = document.createElement('div');
-    document.body.append(host);
   });
-  afterEach(() => {
-    root?.unmount();
-    host.remove();
-    restoreFetch();
-  });
-
-  function mount(children: ReactNode, lang: 'zh' | 'en' = 'zh') {
-    let shadow: ShadowRoot;
-    ({ shadow, root } = renderInHost(host, children, lang));
-    return shadow;
-  }
+  const folder = (id: string, name: string) => ({ id, name, isShared: false, is_public: false, doc_count: 0, owner_id: 'u', owner_name: 'U', is_owner: true, created_at: '', updated_at: '' });
+  const save: RouteHandler = (req) => {
+    posts.push({ url: req.url, body: req.body });
+    return saveAnswer();
+  };
+  const view = partPage([
+    ['GET', '/', () => ping()],
+    ['GET', '/knowledge_base/folder', () => ok({ items: [folder('k1', '文献库'), folder('k2', '网页资料')], total: 2, page: 1, size: 100 })],
+    ['POST', '/crawl/save', save],
+    ['POST', '/literature/save_pdf', save],
+  ]);
+  const mount = (children: ReactNode, lang: 'zh' | 'en' = 'zh') => view.render(children, lang);
   async function crawlCard(props: Omit<ToolCardProps, 'name'>, lang: 'zh' | 'en' = 'zh') {
     const Card: ComponentType<ToolCardProps> = await toolCards.page_crawl!();
     return mount(<Card name="page_crawl" {...props} />, lang);
@@ -114,7 +97,7 @@ describe('online research cards', () => {
   });
 
   it('shows the server refusal when saving fails', async () => {
-    saveAnswer = () => json(403, { success: false, message: '该网站的 robots.txt 不允许抓取此网页：https://pharma.example.com/aspirin', code: 'crawl_robots_disallowed' });
+    saveAnswer = () => fail(403, '该网站的 robots.txt 不允许抓取此网页：https://pharma.example.com/aspirin', 'crawl_robots_disallowed');
     const shadow = await crawlCard({ ok: true, content: '', data: page });
     (await waitFor(() => button(shadow, '保存到知识库'), 'the save button')).click();
     await waitFor(() => shadow.querySelector('select'), 'the folder choice');
@@ -143,7 +126,7 @@ describe('online research cards', () => {
     expect([...shadow.querySelectorAll('a')].some((a) => a.getAttribute('href')?.startsWith('javascript:'))).to.equal(false);
     const adds = [...shadow.querySelectorAll('button')].filter((b) => b.textContent === '添加 PDF 到知识库');
     expect(adds).to.have.length(1);
-    saveAnswer = () => json(200, { success: true, message: '', data: { name: 'Aspirin and cyclooxygenase acetylation.pdf', docId: 'd2', url: paper.pdfUrl, fetchedAt: '' } });
+    saveAnswer = () => ok({ name: 'Aspirin and cyclooxygenase acetylation.pdf', docId: 'd2', url: paper.pdfUrl, fetchedAt: '' });
     adds[0]!.click();
     await waitFor(() => shadow.querySelector('select'), 'the folder choice');
     button(shadow, '保存')!.click();

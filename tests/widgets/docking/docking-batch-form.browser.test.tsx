@@ -3,12 +3,11 @@
 // POST /tasks/docking/batch; more than 50 molecules get the limit message and nothing is sent; a
 // refusal shows the server's Chinese message; the submitted batch's ranked table follows it to the
 // end. The CSAI API is faked (its requests are recorded with their bodies).
-import type { Root } from 'react-dom/client';
 import type { BatchEntry, DockingBatch } from '../../../src/contract/docking';
 import { DockingBatch as Form, type DockingBatchProps } from '../../../src/widgets/docking/DockingBatch';
-import { expect, failOnConsoleErrors, fakeFetch, json, nextFrame } from '../harness';
-import { renderInHost } from '../render-in-host';
-import { ok as okJson, notFound } from '../fake-api';
+import { expect, failOnConsoleErrors, nextFrame } from '../harness';
+import { partPage } from '../render-in-host';
+import { fail, ok as okJson } from '../fake-api';
 import { untranslated } from '../untranslated';
 
 const entry = (index: number, over: Partial<BatchEntry> = {}): BatchEntry => ({
@@ -49,9 +48,6 @@ function type(el: Element | null, value: string) {
 
 describe('batch docking form', () => {
   failOnConsoleErrors();
-  let host: HTMLElement;
-  let root: Root | undefined;
-  let restoreFetch = () => {};
   let posted: unknown[] = [];
   let refuse: { status: number; message: string } | null = null;
   let polls = 0;
@@ -60,30 +56,20 @@ describe('batch docking form', () => {
     posted = [];
     refuse = null;
     polls = 0;
-    document.cookie = 'XSRF-TOKEN=tok; path=/';
-    restoreFetch = fakeFetch(async (url, init) => {
-      const u = new URL(url, location.href);
-      if (u.pathname === '/api/v1/tasks/docking/batch' && init.method === 'POST') {
-        posted.push(JSON.parse(String(init.body)));
-        return refuse ? json(refuse.status, { success: false, message: refuse.message, code: 'invalid_docking_input' }) : okJson(queued);
-      }
-      if (u.pathname === '/api/v1/tasks/batches/b1') return okJson(++polls === 1 ? queued : done);
-      return notFound();
-    }).restore;
-    host = document.createElement('div');
-    host.style.width = '900px';
-    document.body.append(host);
   });
-  afterEach(() => {
-    root?.unmount();
-    host.remove();
-    restoreFetch();
-  });
+  const view = partPage(
+    [
+      ['POST', '/tasks/docking/batch', (req) => {
+        posted.push(req.body);
+        return refuse ? fail(refuse.status, refuse.message, 'invalid_docking_input') : okJson(queued);
+      }],
+      ['GET', '/tasks/batches/b1', () => okJson(++polls === 1 ? queued : done)],
+    ],
+    900,
+  );
 
   function render(props: Partial<DockingBatchProps> = {}, lang: 'zh' | 'en' = 'zh') {
-    let shadow: ShadowRoot;
-    ({ shadow, root } = renderInHost(host, <Form {...({ moleculeIds: '', receptor: '', ...props } as DockingBatchProps)} />, lang));
-    return shadow;
+    return view.render(<Form {...({ moleculeIds: '', receptor: '', ...props } as DockingBatchProps)} />, lang);
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);
   const byLabel = (shadow: ShadowRoot, text: string) => [...shadow.querySelectorAll('label')].find((l) => l.textContent!.startsWith(text))!.querySelector('input, textarea');
@@ -133,10 +119,7 @@ describe('batch docking form', () => {
     const alert = await waitFor(() => q(many, 'docking-batch-error'), 'the limit message');
     expect(alert.textContent).to.equal('一批最多对接 50 个分子，检索结果有 60 个：请缩小检索范围，或分几次对接');
     expect((q(many, 'docking-batch-submit') as HTMLButtonElement).disabled).to.equal(true);
-    root!.unmount();
-    host.remove();
-    host = document.createElement('div');
-    document.body.append(host);
+    view.again();
 
     refuse = { status: 400, message: '有 1 个分子不存在或你无权读取（id：7），整批未提交' };
     const shadow = render({ moleculeIds: '3,5,7', receptor: '5DPV' });

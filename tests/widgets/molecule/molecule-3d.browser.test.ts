@@ -3,8 +3,8 @@
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule-3d.element';
 import { hasWebGl } from '../../../src/widgets/molecule/Molecule3d';
-import { expect, failOnConsoleErrors, json, fakeFetch, mount, realFetch, part, waitFor } from '../harness';
-import { ok as okJson, notFound } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, realFetch, part, waitFor } from '../harness';
+import { fail, ok as okJson, type Route } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 
@@ -16,31 +16,19 @@ const sdfDoc = {
   owner_id: 'u', owner_name: '张三', is_owner: true, created_at: '2026-01-01T00:00:00Z',
 };
 
-async function server(url: string): Promise<Response> {
-  const u = new URL(url, location.href);
-  if (u.pathname === '/api/v1/mol/get_pdb_string') {
-    if (u.searchParams.get('pdb_id') !== '5DPV') return json(404, { success: false, message: '离线模式下无法获取该 PDB 结构', code: 'pdb_not_available' });
+const routes: Route[] = [
+  ['GET', '/mol/get_pdb_string', async (req) => {
+    if (req.query.get('pdb_id') !== '5DPV') return fail(404, '离线模式下无法获取该 PDB 结构', 'pdb_not_available');
     return okJson({ pdb_id: '5DPV', pdb: await (await realFetch(`${DOCS}/5dpv.pdb`)).text(), source: 'document', doc_id: 'p1' });
-  }
-  if (u.pathname === '/api/v1/knowledge_base/doc/sdf1') return okJson(sdfDoc);
-  if (u.pathname === '/api/v1/knowledge_base/download/sdf1') return realFetch(`${DOCS}/cdk2.sdf`);
-  return notFound();
-}
+  }],
+  ['GET', '/knowledge_base/doc/sdf1', () => okJson(sdfDoc)],
+  ['GET', '/knowledge_base/download/sdf1', () => realFetch(`${DOCS}/cdk2.sdf`)],
+];
 
 describe('<csai-molecule-3d>', () => {
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
-  const open = (attrs: string) => {
-    restore = fakeFetch(server).restore;
-    box = mount(`<csai-molecule-3d style="display:block;width:600px;height:420px" ${attrs}></csai-molecule-3d>`);
-    return box.querySelector('csai-molecule-3d')!;
-  };
+  const page = elementPage();
+  const open = (attrs: string) => page.show(routes, `<csai-molecule-3d style="display:block;width:600px;height:420px" ${attrs}></csai-molecule-3d>`).box.querySelector('csai-molecule-3d')!;
 
   it('has WebGL in the test browser (SwiftShader)', () => {
     expect(hasWebGl()).to.equal(true);

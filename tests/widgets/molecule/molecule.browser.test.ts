@@ -1,8 +1,8 @@
 // <csai-molecule>: the draw_svg call is faked with an SVG as the server sends it.
 import axe from 'axe-core';
 import '../../../src/widgets/molecule/molecule.element';
-import { expect, failOnConsoleErrors, fakeFetch, json, mount, part, waitFor } from '../harness';
-import { notFound } from '../fake-api';
+import { expect, failOnConsoleErrors, mount, part, waitFor } from '../harness';
+import { fail, fakeApi, ok, ping, type ApiRequest } from '../fake-api';
 
 const SVG = `<?xml version='1.0' encoding='iso-8859-1'?>
 <svg version='1.1' baseProfile='full' xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='240px' height='180px' viewBox='0 0 240 180'>
@@ -12,40 +12,30 @@ const SVG = `<?xml version='1.0' encoding='iso-8859-1'?>
 <script>window.__pwned = true</script>
 </svg>`;
 
-interface Call {
-  url: string;
-  body: unknown;
-  headers: Headers;
-}
-
-function drawServer(calls: Call[]) {
-  return fakeFetch(async (url, init) => {
-    calls.push({ url, body: init.body ? JSON.parse(String(init.body)) : undefined, headers: new Headers(init.headers) });
-    if (url.endsWith('/api/v1/')) {
+function drawServer() {
+  return fakeApi([
+    ['GET', '/', () => {
       document.cookie = 'XSRF-TOKEN=tok123; path=/';
-      return json(200, { success: true, data: { name: 'csai', version: '1', time: '' }, message: '' });
-    }
-    if (url.endsWith('/api/v1/mol/draw_svg')) {
-      const body = JSON.parse(String(init.body)) as { smiles?: string };
-      if (body.smiles === 'C1CC') return json(400, { success: false, message: '无法解析 SMILES：C1CC，请检查结构式是否正确', code: 'invalid_smiles', field: 'smiles' });
-      return json(200, { success: true, message: '', data: { svg: SVG, canonical_smiles: 'CCO', formula: 'C2H6O', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] } });
-    }
-    if (url.includes('/api/v1/mol/get_mol_string')) {
-      return json(200, { success: true, message: '', data: { mol_key: 'doc1:0', molfile: 'MOLFILE', name: '乙醇', smiles: 'CCO' } });
-    }
-    return notFound();
-  }).restore;
+      return ping();
+    }],
+    ['POST', '/mol/draw_svg', (req) => {
+      if ((req.body as { smiles?: string }).smiles === 'C1CC') return fail(400, '无法解析 SMILES：C1CC，请检查结构式是否正确', 'invalid_smiles', 'smiles');
+      return ok({ svg: SVG, canonical_smiles: 'CCO', formula: 'C2H6O', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] });
+    }],
+    ['GET', '/mol/get_mol_string', () => ok({ mol_key: 'doc1:0', molfile: 'MOLFILE', name: '乙醇', smiles: 'CCO' })],
+  ]);
 }
 
 describe('<csai-molecule>', () => {
   failOnConsoleErrors();
   let restore: () => void = () => {};
   let box: HTMLElement | undefined;
-  let calls: Call[] = [];
+  let calls: ApiRequest[] = [];
   beforeEach(() => {
-    calls = [];
     document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
-    restore = drawServer(calls);
+    const server = drawServer();
+    calls = server.calls;
+    restore = server.restore;
   });
   afterEach(() => {
     box?.remove();

@@ -3,8 +3,8 @@
 import axe from 'axe-core';
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
-import { expect, failOnConsoleErrors, json, fakeFetch, mount, realFetch, part, waitFor } from '../harness';
-import { ok as okJson, notFound } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, realFetch, part, waitFor } from '../harness';
+import { fail, ok as okJson, type Route } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 
@@ -17,23 +17,21 @@ const docRecord = (docId: string, type: 1 | 3, title: string) => ({
 });
 
 /** The API with one PDF document (d1 → file), one image document (img1) and their markdown. */
-function server(file: string) {
-  return async (url: string): Promise<Response> => {
-    const path = new URL(url, location.href).pathname;
-    if (path === '/api/v1/knowledge_base/doc/d1') return okJson(docRecord('d1', 1, '论文.pdf'));
-    if (path === '/api/v1/knowledge_base/doc/img1') return okJson(docRecord('img1', 3, '结构图.png'));
-    if (path === '/api/v1/knowledge_base/download/d1') return realFetch(`${DOCS}/${file}`);
-    if (path === '/api/v1/knowledge_base/doc_markdown/d1') return okJson({ docId: 'd1', markdown: '<!-- page 1 -->\n# 第一章\n\n正文 **加粗** <script>alert(1)</script> [链接](javascript:alert(1))\n\n<!-- page 7 -->\n\n第七页 <!-- 解析器的注释 -->的文字' });
-    if (path === '/api/v1/knowledge_base/get_img/img1') {
+function routes(file: string): Route[] {
+  return [
+    ['GET', /^\/knowledge_base\/doc\/[^/]+$/, () => fail(404, '文档不存在', 'not_found')],
+    ['GET', '/knowledge_base/doc/d1', () => okJson(docRecord('d1', 1, '论文.pdf'))],
+    ['GET', '/knowledge_base/doc/img1', () => okJson(docRecord('img1', 3, '结构图.png'))],
+    ['GET', '/knowledge_base/download/d1', () => realFetch(`${DOCS}/${file}`)],
+    ['GET', '/knowledge_base/doc_markdown/d1', () => okJson({ docId: 'd1', markdown: '<!-- page 1 -->\n# 第一章\n\n正文 **加粗** <script>alert(1)</script> [链接](javascript:alert(1))\n\n<!-- page 7 -->\n\n第七页 <!-- 解析器的注释 -->的文字' })],
+    ['GET', '/knowledge_base/get_img/img1', async () => {
       const bytes = new Uint8Array(await (await realFetch(`${DOCS}/zhlipsum-page2.png`)).arrayBuffer());
       let bin = '';
       for (const b of bytes) bin += String.fromCharCode(b);
       return okJson({ docId: 'img1', img_base64: btoa(bin), mime: 'image/png' });
-    }
-    if (path === '/api/v1/knowledge_base/download/img1') return realFetch(`${DOCS}/zhlipsum-page2.png`);
-    if (path.startsWith('/api/v1/knowledge_base/doc/')) return json(404, { success: false, message: '文档不存在', code: 'not_found' });
-    return notFound();
-  };
+    }],
+    ['GET', '/knowledge_base/download/img1', () => realFetch(`${DOCS}/zhlipsum-page2.png`)],
+  ];
 }
 
 /** Types into a React-controlled field (through the native setter React listens to) and submits its form. */
@@ -55,19 +53,11 @@ const visible = (scroller: HTMLElement, target: HTMLElement) => {
 
 describe('<csai-pdf-viewer>', () => {
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
+  const page = elementPage();
   const open = async (attrs: string, file = 'fduthesis-en.pdf') => {
-    const fake = fakeFetch(server(file));
-    restore = fake.restore;
-    box = mount(`<csai-pdf-viewer style="display:block;width:900px;height:700px" ${attrs}></csai-pdf-viewer>`);
+    const { box, api } = page.show(routes(file), `<csai-pdf-viewer style="display:block;width:900px;height:700px" ${attrs}></csai-pdf-viewer>`);
     const el = box.querySelector('csai-pdf-viewer')!;
-    return { el, urls: fake.urls };
+    return { el, urls: api.urls };
   };
   const openPdfDoc = async (attrs = 'doc-id="d1"', file?: string) => {
     const r = await open(attrs, file);

@@ -2,18 +2,16 @@
 // record; an SDF/PDB never reaches pdf.js (its download stops when the record says so, and bytes
 // that are not a PDF are not opened while the record is still on its way).
 import { looksLikePdf, prefetch, prefetchKey, takePrefetch } from '../../../src/widgets/pdf-viewer/prefetch';
-import { expect, fakeFetch, json, nextFrame, realFetch, restoreFetch } from '../harness';
+import { expect, nextFrame, realFetch, restoreFetch } from '../harness';
+import { fakeApi, ok } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 const SDF = 'ZINC01\n  RDKit          3D\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n$$$$\n';
 
 const record = (docId: string, type: 1 | 5 | 6) => ({
-  success: true, message: '',
-  data: {
-    docId, title: `${docId}.x`, type, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null,
-    download_url: `/api/v1/knowledge_base/download/${docId}`, download_key: docId, folder_id: 'f1', size: 1, page_count: null,
-    owner_id: 'u1', owner_name: '张三', is_owner: true, created_at: '2026-01-01T00:00:00Z',
-  },
+  docId, title: `${docId}.x`, type, parseStatus: 2, parse_progress: 100, progress_texts: [], img_id: null,
+  download_url: `/api/v1/knowledge_base/download/${docId}`, download_key: docId, folder_id: 'f1', size: 1, page_count: null,
+  owner_id: 'u1', owner_name: '张三', is_owner: true, created_at: '2026-01-01T00:00:00Z',
 });
 
 async function until<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
@@ -39,22 +37,19 @@ describe('prefetch of <csai-pdf-viewer>', () => {
   /** Fakes the API: the record and the bytes of `docId`, each answered when its gate opens. */
   function fake(docId: string, type: 1 | 5 | 6, bytes: () => Promise<Response>, gates: { record: Promise<void>; bytes: Promise<void> }) {
     const signals: AbortSignal[] = [];
-    fakeFetch(async (url, init, real) => {
-      const path = new URL(url, location.href).pathname;
-      if (path === `/api/v1/knowledge_base/doc/${docId}`) {
+    fakeApi([
+      ['GET', `/knowledge_base/doc/${docId}`, async () => {
         await gates.record;
-        return json(200, record(docId, type));
-      }
-      if (path === `/api/v1/knowledge_base/download/${docId}`) {
-        const signal = init.signal;
+        return ok(record(docId, type));
+      }],
+      ['GET', `/knowledge_base/download/${docId}`, ({ signal }) => {
         if (signal) signals.push(signal);
         return new Promise<Response>((resolve, reject) => {
           signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
           void gates.bytes.then(bytes).then(resolve, reject);
         });
-      }
-      return real(url, init);
-    });
+      }],
+    ]);
     const host = document.createElement('div');
     host.setAttribute('doc-id', docId);
     prefetch(host);

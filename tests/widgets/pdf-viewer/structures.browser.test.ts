@@ -5,8 +5,8 @@
 import '../../../src/widgets/pdf-viewer/pdf-viewer.element';
 import { openPdf } from '../../../src/widgets/pdf-viewer/pdfjs';
 import { methodText } from '../../../src/widgets/pdf-viewer/StructurePanel';
-import { expect, failOnConsoleErrors, fakeFetch, json, mount, realFetch, part, waitFor } from '../harness';
-import { ok as okJson, notFound } from '../fake-api';
+import { elementPage, expect, failOnConsoleErrors, realFetch, part, waitFor } from '../harness';
+import { fail, ok as okJson, type Route } from '../fake-api';
 
 const DOCS = '/.tmp/test-docs';
 
@@ -24,12 +24,6 @@ type Structure = {
 const structure = (id: number, page: number, bbox: Structure['bbox'], smiles: string, label: string | null): Structure => ({
   id, page, bbox, smiles, recognized_smiles: smiles, confidence: 0.83, method: 'osra region 300 dpi, repaired (C=O read as charged O), 2 readings agree', label, corrected_by: null, corrected_by_name: null, corrected_at: null,
 });
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
 
 /**
  * An image document's picture: 800 × 600 white pixels with a black ring (the "drawing") whose box,
@@ -51,34 +45,25 @@ const picture = (() => {
   return canvas.toDataURL('image/png');
 })();
 
-/** The API: document d1 (fduthesis-en.pdf), image document d2 (the picture above) and their structures. */
-function structuresApi(structures: Structure[]) {
-  const calls: Call[] = [];
-  const fake = fakeFetch(async (url, init) => {
-    const path = new URL(url, location.href).pathname;
-    const method = init.method ?? 'GET';
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : null;
-    calls.push({ method, path, body });
-    if (path === '/api/v1/knowledge_base/doc/d1') return okJson(record);
-    if (path === '/api/v1/knowledge_base/download/d1') return realFetch(`${DOCS}/fduthesis-en.pdf`);
-    if (path === '/api/v1/knowledge_base/doc/d1/structures') return okJson({ structures });
-    if (path === '/api/v1/knowledge_base/doc/d2') return okJson({ ...record, docId: 'd2', title: '扫描.png', type: 3, download_url: '/api/v1/knowledge_base/download/d2', download_key: 'd2' });
-    if (path === '/api/v1/knowledge_base/get_img/d2') return okJson({ docId: 'd2', mime: 'image/png', img_base64: picture.split(',')[1] });
-    if (path === '/api/v1/knowledge_base/doc/d2/structures') return okJson({ structures });
-    const put = /^\/api\/v1\/knowledge_base\/doc\/d1\/structures\/(\d+)$/.exec(path);
-    if (put && method === 'PUT') {
-      const smiles = (body as { smiles?: string }).smiles ?? '';
-      if (!/^[A-Za-z0-9()=#@+\-[\]\\/]+$/.test(smiles) || smiles.includes('(((')) return json(400, { success: false, message: `无法解析 SMILES：${smiles}`, code: 'invalid_smiles' });
-      const i = structures.findIndex((s) => s.id === Number(put[1]));
+/** The routes of document d1 (fduthesis-en.pdf), image document d2 (the picture above) and their structures. */
+function structuresRoutes(structures: Structure[]): Route[] {
+  return [
+    ['GET', '/knowledge_base/doc/d1', () => okJson(record)],
+    ['GET', '/knowledge_base/download/d1', () => realFetch(`${DOCS}/fduthesis-en.pdf`)],
+    ['GET', '/knowledge_base/doc/d1/structures', () => okJson({ structures })],
+    ['GET', '/knowledge_base/doc/d2', () => okJson({ ...record, docId: 'd2', title: '扫描.png', type: 3, download_url: '/api/v1/knowledge_base/download/d2', download_key: 'd2' })],
+    ['GET', '/knowledge_base/get_img/d2', () => okJson({ docId: 'd2', mime: 'image/png', img_base64: picture.split(',')[1] })],
+    ['GET', '/knowledge_base/doc/d2/structures', () => okJson({ structures })],
+    ['PUT', /^\/knowledge_base\/doc\/d1\/structures\/(\d+)$/, (req, [id]) => {
+      const smiles = (req.body as { smiles?: string }).smiles ?? '';
+      if (!/^[A-Za-z0-9()=#@+\-[\]\\/]+$/.test(smiles) || smiles.includes('(((')) return fail(400, `无法解析 SMILES：${smiles}`, 'invalid_smiles');
+      const i = structures.findIndex((s) => s.id === Number(id));
       structures[i] = { ...structures[i]!, smiles, corrected_by: 'u2', corrected_by_name: '李化学', corrected_at: '2026-11-29T12:00:00Z' };
       return okJson(structures[i], '结构已更正');
-    }
-    if (path === '/api/v1/mol/draw_svg') {
-      return okJson({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180"><path d="M10 10L50 50"/><path d="M50 50L90 10"/><path d="M90 10L130 50"/><path d="M130 50L170 10"/></svg>', formula: 'C2H6O', canonical_smiles: (body as { smiles?: string }).smiles ?? '', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] });
-    }
-    return notFound();
-  });
-  return { calls, restore: fake.restore };
+    }],
+    ['POST', '/mol/draw_svg', (req) =>
+      okJson({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="180"><path d="M10 10L50 50"/><path d="M50 50L90 10"/><path d="M90 10L130 50"/><path d="M130 50L170 10"/></svg>', formula: 'C2H6O', canonical_smiles: (req.body as { smiles?: string }).smiles ?? '', num_atoms: 3, highlighted_atoms: [], highlighted_bonds: [] })],
+  ];
 }
 
 const pageEl = (el: Element, n: number) => el.shadowRoot?.querySelector<HTMLElement>(`[data-page-number="${n}"]`) ?? null;
@@ -94,20 +79,12 @@ function submit(input: HTMLInputElement, text: string) {
 describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms: number): void }) {
   this.timeout(120_000);
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
+  const page = elementPage();
   const A: Structure['bbox'] = [72, 380, 540, 700];
   const open = async (attrs: string, structures = [structure(11, 7, A, 'CC(=O)Oc1ccccc1C(=O)O', '12a'), structure(12, 7, [72, 100, 300, 300], 'c1ccccc1', null), structure(13, 8, [80, 80, 200, 200], 'CCO', '7')]) => {
-    const fake = structuresApi(structures);
-    restore = fake.restore;
-    box = mount(`<csai-pdf-viewer style="display:block;width:1100px;height:700px" ${attrs}></csai-pdf-viewer>`);
+    const { box, api } = page.show(structuresRoutes(structures), `<csai-pdf-viewer style="display:block;width:1100px;height:700px" ${attrs}></csai-pdf-viewer>`);
     const el = box.querySelector('csai-pdf-viewer')!;
-    return { el, calls: fake.calls, structures };
+    return { el, calls: api.calls, structures };
   };
 
   it('draws each structure as a box on its own page where the viewport transform puts it, and the toggle hides them', async () => {
@@ -191,7 +168,7 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     submit(input, 'c1ccncc1');
     await waitLong(() => part(el, 'structure-saved'), 'saved');
     const put = calls.filter((c) => c.method === 'PUT');
-    expect(put.map((c) => [c.path, c.body])).to.deep.equal([
+    expect(put.map((c) => [c.target, c.body])).to.deep.equal([
       ['/api/v1/knowledge_base/doc/d1/structures/12', { smiles: 'C1CC(((' }],
       ['/api/v1/knowledge_base/doc/d1/structures/12', { smiles: 'c1ccncc1' }],
     ]);

@@ -1,25 +1,21 @@
 import axe from 'axe-core';
 import '../../../src/widgets/status/status.element';
-import { csaiServer, expect, failOnConsoleErrors, json, fakeFetch, mount, nextFrame, part, waitFor, type FetchHandler } from '../harness';
+import { elementPage, expect, failOnConsoleErrors, nextFrame, part, statusRoutes, waitFor } from '../harness';
+import { fail, ok, type Route } from '../fake-api';
+
+/** The two calls of <csai-status>, each failing as a request the browser could not send. */
+const offline: Route[] = statusRoutes().map(([method, path]) => [method, path, () => Promise.reject(new TypeError('Failed to fetch'))]);
 
 const rgb = (el: Element | null, prop: string) => (el ? getComputedStyle(el).getPropertyValue(prop) : '');
 
 describe('<csai-status>', () => {
   failOnConsoleErrors();
-  let restore: () => void = () => {};
-  let box: HTMLElement | undefined;
-  afterEach(() => {
-    box?.remove();
-    box = undefined;
-    restore();
-  });
-  const show = async (attrs = '', handler: FetchHandler = csaiServer()) => {
-    const fake = fakeFetch(handler);
-    restore = fake.restore;
-    box = mount(`<csai-status ${attrs}></csai-status>`);
+  const page = elementPage();
+  const show = async (attrs = '', routes: Route[] = statusRoutes()) => {
+    const { box, api } = page.show(routes, `<csai-status ${attrs}></csai-status>`);
     const el = box.querySelector('csai-status')!;
     await waitFor(() => part(el, 'pill')?.dataset.state !== 'checking' && part(el, 'pill'), 'the ping');
-    return { el, urls: fake.urls };
+    return { el, urls: api.urls };
   };
 
   describe('when the server answers', () => {
@@ -44,15 +40,19 @@ describe('<csai-status>', () => {
     it('follows a change of api-base and ignores the old server’s late answers', async () => {
       let releaseOld: () => void = () => {};
       const oldAnswered = new Promise<void>((r) => (releaseOld = r));
-      const fake = fakeFetch(async (url) => {
-        if (url.startsWith('https://old.example')) {
-          await oldAnswered;
-          return url.endsWith('get_alert') ? csaiServer({ content: '旧服务器的公告', content_type: 'info' })(url) : json(200, { success: true, data: { name: 'csai', version: 'old', time: '' }, message: '' });
-        }
-        return csaiServer()(url);
-      });
-      restore = fake.restore;
-      box = mount('<csai-status api-base="https://old.example"></csai-status>');
+      const old = (answer: () => Response) => async (req: { origin: string }) => {
+        if (req.origin !== 'https://old.example') return undefined;
+        await oldAnswered;
+        return answer();
+      };
+      const { box, api: fake } = page.show(
+        [
+          ...statusRoutes(),
+          ['GET', '/', old(() => ok({ name: 'csai', version: 'old', time: '' }))],
+          ['GET', '/prompt/get_alert', old(() => ok({ is_show: true, content: '旧服务器的公告', content_type: 'info' }))],
+        ],
+        '<csai-status api-base="https://old.example"></csai-status>',
+      );
       const el = box.querySelector('csai-status')!;
       await waitFor(() => fake.urls().length === 2, 'the calls to the old server');
       el.setAttribute('api-base', 'https://new.example');
@@ -75,7 +75,7 @@ describe('<csai-status>', () => {
     });
 
     it('shows the banner coloured by its type', async () => {
-      const { el } = await show('', csaiServer({ content: '系统将于今晚 22:00 维护', content_type: 'error' }));
+      const { el } = await show('', statusRoutes({ content: '系统将于今晚 22:00 维护', content_type: 'error' }));
       const banner = await waitFor(() => part(el, 'banner'), 'the banner');
       expect(banner.textContent).to.equal('系统将于今晚 22:00 维护');
       expect(banner.dataset.type).to.equal('error');
@@ -86,43 +86,38 @@ describe('<csai-status>', () => {
     it('renders every part custom-elements.json documents', async () => {
       const manifest = await (await fetch('/custom-elements.json')).json();
       const status = manifest.modules.flatMap((m: { declarations: { tagName: string; cssParts: { name: string }[] }[] }) => m.declarations).find((d: { tagName: string }) => d.tagName === 'csai-status');
-      const { el } = await show('', csaiServer({ content: '公告', content_type: 'success' }));
+      const { el } = await show('', statusRoutes({ content: '公告', content_type: 'success' }));
       await waitFor(() => part(el, 'banner'), 'the banner');
       // `error` replaces the content only after a render failure (tests/widgets/element.browser.test.ts).
       for (const { name } of status.cssParts.filter((p: { name: string }) => p.name !== 'error')) expect(part(el, name), name).to.not.equal(null);
     });
 
     it('has no serious accessibility violation in any state, theme or banner type', async () => {
-      const offline: FetchHandler = () => Promise.reject(new TypeError('Failed to fetch'));
       const quietErrors = (e: Event) => e.stopPropagation();
-      const cases: [string, FetchHandler][] = [
-        ['', csaiServer()],
-        ['compact', csaiServer()],
+      const cases: [string, Route[]][] = [
+        ['', statusRoutes()],
+        ['compact', statusRoutes()],
         ['', offline],
         ['theme="dark"', offline],
-        ...(['info', 'success', 'warning', 'error'] as const).flatMap((type): [string, FetchHandler][] => [
-          ['', csaiServer({ content: `${type} 公告`, content_type: type })],
-          ['theme="dark"', csaiServer({ content: `${type} 公告`, content_type: type })],
+        ...(['info', 'success', 'warning', 'error'] as const).flatMap((type): [string, Route[]][] => [
+          ['', statusRoutes({ content: `${type} 公告`, content_type: type })],
+          ['theme="dark"', statusRoutes({ content: `${type} 公告`, content_type: type })],
         ]),
       ];
-      for (const [attrs, handler] of cases) {
-        const { el } = await show(attrs, handler);
+      for (const [attrs, routes] of cases) {
+        const { el } = await show(attrs, routes);
         el.addEventListener('csai-error', quietErrors);
-        if (handler !== offline && attrs !== 'compact') await waitFor(() => part(el, 'pill')?.dataset.state === 'online', 'online');
+        if (routes !== offline && attrs !== 'compact') await waitFor(() => part(el, 'pill')?.dataset.state === 'online', 'online');
         const result = await axe.run(el);
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join(' / ')}`), `${attrs} ${part(el, 'banner')?.dataset.type ?? ''}`).to.deep.equal([]);
-        box?.remove();
-        restore();
       }
     });
   });
 
   describe('when the banner call fails', () => {
     it('hides the banner and still shows reachability', async () => {
-      const { el } = await show('', (url) =>
-        url.endsWith('get_alert') ? json(500, { success: false, message: '服务器内部错误，请稍后重试', code: 'internal_error' }) : csaiServer()(url),
-      );
+      const { el } = await show('', [...statusRoutes(), ['GET', '/prompt/get_alert', () => fail(500, '服务器内部错误，请稍后重试', 'internal_error')]]);
       expect(part(el, 'pill')!.dataset.state).to.equal('online');
       expect(part(el, 'banner')).to.equal(null);
     });
@@ -134,7 +129,7 @@ describe('<csai-status>', () => {
       const listener = (e: Event) => seen.push(e as CustomEvent);
       document.addEventListener('csai-error', listener);
       try {
-        const { el } = await show('', () => Promise.reject(new TypeError('Failed to fetch')));
+        const { el } = await show('', offline);
         expect(part(el, 'pill')!.dataset.state).to.equal('offline');
         expect(part(el, 'label')!.textContent).to.equal('无法连接服务器');
         expect(part(el, 'banner')).to.equal(null);
@@ -151,9 +146,7 @@ describe('<csai-status>', () => {
 
     it('passes the server envelope code and status on', async () => {
       const seen: CustomEvent[] = [];
-      const fake = fakeFetch(() => json(503, { success: false, message: '维护中', code: 'maintenance' }));
-      restore = fake.restore;
-      box = mount('');
+      const { box } = page.show(statusRoutes().map(([method, path]) => [method, path, () => fail(503, '维护中', 'maintenance')]), '');
       box.addEventListener('csai-error', (e) => seen.push(e));
       box.innerHTML = '<csai-status></csai-status>';
       await waitFor(() => seen.length > 0, 'csai-error');
@@ -162,9 +155,7 @@ describe('<csai-status>', () => {
 
     it('reports an answer it cannot read', async () => {
       const seen: CustomEvent[] = [];
-      const fake = fakeFetch(() => json(200, { success: true, data: { name: 'other' }, message: '' }));
-      restore = fake.restore;
-      box = mount('');
+      const { box } = page.show(statusRoutes().map(([method, path]) => [method, path, () => ok({ name: 'other' })]), '');
       box.addEventListener('csai-error', (e) => seen.push(e));
       box.innerHTML = '<csai-status lang="en"></csai-status>';
       await waitFor(() => seen.length > 0, 'csai-error');
@@ -199,7 +190,7 @@ describe('<csai-status>', () => {
       const { el } = await show('accent="blu" radius="round"');
       expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(37, 99, 235)');
       expect(rgb(part(el, 'pill'), 'border-top-left-radius')).to.equal('8px');
-      box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
+      page.box().style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
       expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(1, 2, 3)');
       el.setAttribute('accent', 'rgb(0, 128, 0)');
       await waitFor(() => rgb(part(el, 'product'), 'color') === 'rgb(0, 128, 0)', 'a good accent after a bad one');
@@ -207,8 +198,8 @@ describe('<csai-status>', () => {
 
     it('page-wide --csai-* tokens inherit through the shadow root', async () => {
       const { el } = await show();
-      box!.style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
-      box!.style.setProperty('--csai-font', 'monospace');
+      page.box().style.setProperty('--csai-accent', 'rgb(1, 2, 3)');
+      page.box().style.setProperty('--csai-font', 'monospace');
       expect(rgb(part(el, 'product'), 'color')).to.equal('rgb(1, 2, 3)');
       expect(getComputedStyle(part(el, 'pill')!).fontFamily).to.equal('monospace');
     });
