@@ -48,7 +48,7 @@ import type { ReadPage } from './answering/online-search';
 import crawlRoutes from './routes/crawl';
 import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
-import { startRuntime } from './runtime';
+import { startRuntime, type RuntimeOptions } from './runtime';
 import type { ToolDefinition } from './tools/types';
 import type { OutboundOverrides } from './routes/types';
 import { validationFailure } from './validation';
@@ -65,6 +65,9 @@ export interface BuildOptions {
   /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
+  /** Parts run beside the server, stopped with it (RuntimeOptions.parts), and how long one part may take to stop. */
+  parts?: RuntimeOptions['parts'];
+  stopBudgetMs?: number;
   /** Tests only: the address policy and name resolution of fetches users ask for (saving a page or a paper). */
   outbound?: OutboundOverrides;
 }
@@ -90,7 +93,7 @@ function unparsableRequest(err: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound, parts, stopBudgetMs }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -119,7 +122,7 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
   const cluster = clusterOf(config);
-  const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
+  const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}), ...(parts ? { parts } : {}), ...(stopBudgetMs ? { stopBudgetMs } : {}) });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
   app.addHook('onClose', async () => runtime.close());
   const services: Services = { config, cluster, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { openSqliteConnection } from '../../src/server/db/database';
+import type { RuntimePart } from '../../src/server/runtime';
+import { startServer } from './helpers';
+
+// The runtime gives each part a stop budget: a part that never stops, or whose stop throws, is
+// logged as an error naming it, and everything else still stops — the caller's other parts, the
+// runtime's own (a real child process of ours, the server's SQLite file) — and the close returns.
+
+/** A part with a real child process (`sleep`), killed by its stop, which waits for it to exit. */
+function childPart(name: string): RuntimePart & { child: ChildProcess } {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  return {
+    name,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Whether a process id is still running (signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function closeWith(stuck: RuntimePart) {
+  const worker = childPart('worker');
+  // Stopped in reverse: the stuck part first, then the worker, then the runtime's own parts.
+  const server = await startServer({}, undefined, { parts: [worker, stuck], stopBudgetMs: 2000 });
+  const sqlite = openSqliteConnection(server.dataDir);
+  expect(sqlite?.open).toBe(true);
+  expect(alive(worker.child.pid!)).toBe(true);
+  await server.close();
+  return { server, worker, sqlite };
+}
+
+describe('stopping the runtime', () => {
+  it('gives up on a part that never stops, names it, and stops all the rest', async () => {
+    let asked = 0;
+    const { server, worker, sqlite } = await closeWith({ name: 'stuck part', stop: () => new Promise(() => void asked++) });
+    expect(asked).toBe(1);
+    const errors = server.warnings().filter((l) => l.msg.startsWith('runtime part did not stop in time'));
+    expect(errors.map((l) => l.part)).toEqual(['stuck part']);
+    // The next part still stopped: its child process is gone.
+    expect(worker.child.signalCode).toBe('SIGTERM');
+    expect(alive(worker.child.pid!)).toBe(false);
+    // So did the runtime's own parts and, after them, the database: the SQLite file is closed.
+    expect(sqlite?.open).toBe(false);
+    expect(openSqliteConnection(server.dataDir)).toBeUndefined();
+    // No other part was given up on.
+    expect(server.warnings().filter((l) => l.level >= 50 && l.part !== 'stuck part')).toEqual([]);
+  });
+
+  it('logs a part whose stop throws, with its error, and stops all the rest', async () => {
+    const { server, worker, sqlite } = await closeWith({
+      name: 'failing part',
+      stop: () => {
+        throw new Error('the part broke while stopping');
+      },
+    });
+    const errors = server.warnings().filter((l) => l.msg.startsWith('runtime part did not stop cleanly'));
+    expect(errors.map((l) => [l.part, l.err?.message])).toEqual([['failing part', 'the part broke while stopping']]);
+    expect(server.warnings().some((l) => l.msg.startsWith('runtime part did not stop in time'))).toBe(false);
+    expect(alive(worker.child.pid!)).toBe(false);
+    expect(sqlite?.open).toBe(false);
+  });
+
+  it('logs a part whose stop rejects later, and stops all the rest', async () => {
+    const { server, worker, sqlite } = await closeWith({
+      name: 'rejecting part',
+      stop: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('gone wrong');
+      },
+    });
+    const errors = server.warnings().filter((l) => l.msg.startsWith('runtime part did not stop cleanly'));
+    expect(errors.map((l) => [l.part, l.err?.message])).toEqual([['rejecting part', 'gone wrong']]);
+    expect(alive(worker.child.pid!)).toBe(false);
+    expect(sqlite?.open).toBe(false);
+  });
+});
