@@ -48,7 +48,7 @@ import type { ReadPage } from './answering/online-search';
 import crawlRoutes from './routes/crawl';
 import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
-import { startRuntime, type RuntimeOptions } from './runtime';
+import { startRuntime, STOP_BUDGET_MS, type RuntimeOptions } from './runtime';
 import type { ToolDefinition } from './tools/types';
 import type { OutboundOverrides } from './routes/types';
 import { validationFailure } from './validation';
@@ -123,8 +123,24 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const notifier = createNotifier(db, app.log, smtp);
   const cluster = clusterOf(config);
   const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}), ...(parts ? { parts } : {}), ...(stopBudgetMs ? { stopBudgetMs } : {}) });
+  // Requests still in progress when the server closes get the stop budget to finish; then their
+  // connections are closed. Node stops timing requests out once its server closes, so a client that
+  // never finishes sending a request (or one that connected to a port it took for another server's)
+  // would otherwise hold the close, and everything stopped after it, forever.
+  const budgetMs = stopBudgetMs ?? STOP_BUDGET_MS;
+  let cutOff: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    cutOff = setTimeout(() => {
+      app.server.getConnections((_err, open) => app.log.error({ part: 'HTTP connections', open, budgetMs }, 'HTTP connections did not stop in time; closing them'));
+      app.server.closeAllConnections();
+    }, budgetMs);
+  });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
-  app.addHook('onClose', async () => runtime.close());
+  // The onClose hooks run once the HTTP server has closed.
+  app.addHook('onClose', async () => {
+    clearTimeout(cutOff);
+    await runtime.close();
+  });
   const services: Services = { config, cluster, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };
 
   await app.register(cookie);

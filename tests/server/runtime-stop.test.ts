@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openSqliteConnection } from '../../src/server/db/database';
 import type { RuntimePart } from '../../src/server/runtime';
@@ -33,6 +34,8 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+const connections = (server: net.Server) => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 
 async function closeWith(stuck: RuntimePart) {
   const worker = childPart('worker');
@@ -87,6 +90,26 @@ describe('stopping the runtime', () => {
     const errors = server.warnings().filter((l) => l.msg.startsWith('runtime part did not stop cleanly'));
     expect(errors.map((l) => [l.part, l.err?.message])).toEqual([['rejecting part', 'gone wrong']]);
     expect(alive(worker.child.pid!)).toBe(false);
+    expect(sqlite?.open).toBe(false);
+  });
+
+  it('closes a connection whose request never completes once the budget has run out', async () => {
+    const server = await startServer({}, undefined, { stopBudgetMs: 1000 });
+    const sqlite = openSqliteConnection(server.dataDir);
+    // A client that sends the start of a request, then nothing: Node no longer times requests out
+    // once its server closes, and does not count this connection as idle. (Another process's
+    // client can do this to a test server: one that connected to a port it had picked for its own
+    // server, which the OS then gave ours.)
+    const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const closed = once(socket, 'close');
+    socket.write('GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    while ((await connections(server.app.server)) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await server.close();
+    await closed;
+    const lines = server.warnings().filter((l) => l.msg.startsWith('HTTP connections did not stop in time'));
+    expect(lines.map((l) => [l.part, (l as { open?: number }).open])).toEqual([['HTTP connections', 1]]);
+    // The runtime and the database stopped after it.
     expect(sqlite?.open).toBe(false);
   });
 });
