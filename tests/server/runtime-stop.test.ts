@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
@@ -111,5 +112,30 @@ describe('stopping the runtime', () => {
     expect(lines.map((l) => [l.part, (l as { open?: number }).open])).toEqual([['HTTP connections', 1]]);
     // The runtime and the database stopped after it.
     expect(sqlite?.open).toBe(false);
+  });
+
+  it('leaves no timer of the server running once closed', async () => {
+    // The timers the server's own code starts (creation stack in src/server), and which of them are
+    // still pending: one left after the close keeps the process alive (grace timers of 2 s were).
+    const pending = new Map<number, string>();
+    const hook = createHook({
+      init(id, type) {
+        if (type !== 'Timeout') return;
+        const stack = new Error().stack ?? '';
+        const own = stack.split('\n').find((line) => line.includes('/src/server/'));
+        if (own) pending.set(id, own.trim());
+      },
+      destroy: (id) => void pending.delete(id),
+    });
+    hook.enable();
+    try {
+      const server = await startServer();
+      await server.close();
+      // Cleared timers are reported destroyed on a later turn of the event loop.
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect([...pending.values()]).toEqual([]);
+    } finally {
+      hook.disable();
+    }
   });
 });
