@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -125,11 +125,22 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}), ...(parts ? { parts } : {}), ...(stopBudgetMs ? { stopBudgetMs } : {}) });
   // Requests still in progress when the server closes get the stop budget to finish; then their
   // connections are closed. Node stops timing requests out once its server closes, so a client that
-  // never finishes sending a request (or one that connected to a port it took for another server's)
-  // would otherwise hold the close, and everything stopped after it, forever.
+  // never finishes sending a request would otherwise hold the close, and everything stopped after it, forever.
   const budgetMs = stopBudgetMs ?? STOP_BUDGET_MS;
   let cutOff: NodeJS.Timeout | undefined;
+  // Node closes the connections that are idle when its server closes, not those that become idle
+  // after: a response still being sent then (a file whose stream ends a moment after its last byte
+  // reached the client, a code run) left its keep-alive connection open until the client's next
+  // request or the keep-alive timeout (72 s), and the close waited for it. Each response that
+  // finishes while the server closes closes the connections idle by then.
+  let closing = false;
+  app.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    res.once('finish', () => {
+      if (closing) app.server.closeIdleConnections();
+    });
+  });
   app.addHook('preClose', async () => {
+    closing = true;
     cutOff = setTimeout(() => {
       app.server.getConnections((_err, open) => app.log.error({ part: 'HTTP connections', open, budgetMs }, 'HTTP connections did not stop in time; closing them'));
       app.server.closeAllConnections();

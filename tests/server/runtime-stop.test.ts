@@ -1,11 +1,13 @@
 import { createHook } from 'node:async_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openSqliteConnection } from '../../src/server/db/database';
 import type { RuntimePart } from '../../src/server/runtime';
-import { startServer } from './helpers';
+import type { CodeExecutionResult } from '../../src/contract/code';
+import { signedInUser, startServer } from './helpers';
 
 // The runtime gives each part a stop budget: a part that never stops, or whose stop throws, is
 // logged as an error naming it, and everything else still stops — the caller's other parts, the
@@ -98,9 +100,7 @@ describe('stopping the runtime', () => {
     const server = await startServer({}, undefined, { stopBudgetMs: 1000 });
     const sqlite = openSqliteConnection(server.dataDir);
     // A client that sends the start of a request, then nothing: Node no longer times requests out
-    // once its server closes, and does not count this connection as idle. (Another process's
-    // client can do this to a test server: one that connected to a port it had picked for its own
-    // server, which the OS then gave ours.)
+    // once its server closes, and does not count this connection as idle.
     const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
     await once(socket, 'connect');
     const closed = once(socket, 'close');
@@ -137,5 +137,24 @@ describe('stopping the runtime', () => {
     } finally {
       hook.disable();
     }
+  });
+
+  it('answers a request still running when the server closes, then closes its connection at once', async () => {
+    const server = await startServer();
+    const { client } = await signedInUser(server);
+    // A code run (the sandbox) that takes a moment: its answer is sent after the close has begun.
+    const children = () => new Set(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').split(' ').filter(Boolean));
+    const before = children();
+    const answer = client.post<CodeExecutionResult>('/api/v1/code/run', { code: 'import time\ntime.sleep(1.5)\nprint("done")' });
+    // Running: the sandbox's first process is a new child of this process.
+    while ([...children()].every((pid) => before.has(pid))) await new Promise((resolve) => setTimeout(resolve, 20));
+    const closed = server.close();
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.stdout).toBe('done\n');
+    // The keep-alive connection the answer came on is closed as soon as the answer is sent, not
+    // left for the budget's cut-off (15 s) or the keep-alive timeout (72 s).
+    await closed;
+    expect(server.warnings().filter((l) => l.msg.includes('did not stop in time'))).toEqual([]);
   });
 });
