@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -48,7 +48,7 @@ import type { ReadPage } from './answering/online-search';
 import crawlRoutes from './routes/crawl';
 import literatureRoutes from './routes/literature';
 import type { App, Services } from './routes/types';
-import { startRuntime } from './runtime';
+import { startRuntime, STOP_BUDGET_MS, type RuntimeOptions } from './runtime';
 import type { ToolDefinition } from './tools/types';
 import type { OutboundOverrides } from './routes/types';
 import { validationFailure } from './validation';
@@ -65,6 +65,9 @@ export interface BuildOptions {
   /** Online sources besides the configured web search (literature, patents; tests), and the page reader of deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
+  /** Parts run beside the server, stopped with it (RuntimeOptions.parts), and how long one part may take to stop. */
+  parts?: RuntimeOptions['parts'];
+  stopBudgetMs?: number;
   /** Tests only: the address policy and name resolution of fetches users ask for (saving a page or a paper). */
   outbound?: OutboundOverrides;
 }
@@ -90,7 +93,7 @@ function unparsableRequest(err: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 /** Builds the whole server: plugins, routes, error handling. The caller listens and closes. */
-export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound }: BuildOptions) {
+export async function buildApp({ config, version = '0.0.0', logger, tools, online, readPage, outbound, parts, stopBudgetMs }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? {
       level: config.CSAI_LOG_LEVEL,
@@ -119,9 +122,36 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
   const smtp = config.SMTP_URL ? { url: config.SMTP_URL, from: config.SMTP_FROM ?? 'CSAI <no-reply@localhost>' } : undefined;
   const notifier = createNotifier(db, app.log, smtp);
   const cluster = clusterOf(config);
-  const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}) });
+  const runtime = await startRuntime({ config, cluster, db, log: app.log, secret, ...(tools ? { tools } : {}), ...(online ? { online } : {}), ...(readPage ? { readPage } : {}), ...(parts ? { parts } : {}), ...(stopBudgetMs ? { stopBudgetMs } : {}) });
+  // Requests still in progress when the server closes get the stop budget to finish; then their
+  // connections are closed. Node stops timing requests out once its server closes, so a client that
+  // never finishes sending a request would otherwise hold the close, and everything stopped after it, forever.
+  const budgetMs = stopBudgetMs ?? STOP_BUDGET_MS;
+  let cutOff: NodeJS.Timeout | undefined;
+  // Node closes the connections that are idle when its server closes, not those that become idle
+  // after: a response still being sent then (a file whose stream ends a moment after its last byte
+  // reached the client, a code run) left its keep-alive connection open until the client's next
+  // request or the keep-alive timeout (72 s), and the close waited for it. Each response that
+  // finishes while the server closes closes the connections idle by then.
+  let closing = false;
+  app.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    res.once('finish', () => {
+      if (closing) app.server.closeIdleConnections();
+    });
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+    cutOff = setTimeout(() => {
+      app.server.getConnections((_err, open) => app.log.error({ part: 'HTTP connections', open, budgetMs }, 'HTTP connections did not stop in time; closing them'));
+      app.server.closeAllConnections();
+    }, budgetMs);
+  });
   // Registered after the database's hook, so it runs first on close: answers and workers stop before the database closes.
-  app.addHook('onClose', async () => runtime.close());
+  // The onClose hooks run once the HTTP server has closed.
+  app.addHook('onClose', async () => {
+    clearTimeout(cutOff);
+    await runtime.close();
+  });
   const services: Services = { config, cluster, db, secret, notifier, version, runtime, ...(outbound ? { outbound } : {}) };
 
   await app.register(cookie);

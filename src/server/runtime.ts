@@ -63,50 +63,77 @@ export interface RuntimeOptions {
   /** Online sources besides the configured web search (literature, patents), and a page reader for deep research. */
   online?: OnlineSources;
   readPage?: ReadPage;
+  /**
+   * Parts the caller runs beside the runtime (a program embedding the server, a test), handed over to
+   * be stopped with it: in reverse order, before the runtime's own parts (they may use them), each
+   * with the same stop budget; also when the start fails part-way.
+   */
+  parts?: readonly RuntimePart[];
+  /** How long one part may take to stop before it is logged and the rest stop (default STOP_BUDGET_MS, 15 s). */
+  stopBudgetMs?: number;
 }
 
 /** A part that takes longer than this to stop is named in the log. */
 const SLOW_STOP_MS = 5000;
 /**
- * Longest the runtime waits for one part to stop: a part stuck past it is logged as an error and the
- * stop goes on with the next part, so one stuck part cannot hold the server's shutdown (or a restart
- * by the service manager) indefinitely.
+ * Longest the runtime waits for one part to stop (default of RuntimeOptions.stopBudgetMs): a part
+ * stuck past it is logged as an error and the stop goes on with the next part, so one stuck part
+ * cannot hold the server's shutdown (or a restart by the service manager) indefinitely.
  */
-const STOP_BUDGET_MS = 15_000;
+export const STOP_BUDGET_MS = 15_000;
+
+/** Something that runs beside the server and stops with it; `name` is what the log calls it. */
+export interface RuntimePart {
+  name: string;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * Stops the parts one at a time, in the order given: each is given `budgetMs`; one that throws or is
+ * still stopping after it is logged as an error naming it, and the next one stops all the same.
+ * One still stopping after a third of its budget (at most 5 s) is named in a warning.
+ */
+export async function stopParts(parts: readonly RuntimePart[], log: FastifyBaseLogger, budgetMs: number): Promise<void> {
+  for (const each of parts) {
+    const part = each.name;
+    const slow = setTimeout(() => log.warn({ part }, 'runtime part is slow to stop'), Math.min(SLOW_STOP_MS, budgetMs / 3));
+    let giveUp: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => {
+      giveUp = setTimeout(() => {
+        log.error({ part, budgetMs }, 'runtime part did not stop in time; stopping the rest');
+        resolve();
+      }, budgetMs);
+    });
+    // A stop that throws before returning its promise is a failed stop too, not the end of the others.
+    const stopped = Promise.resolve()
+      .then(() => each.stop())
+      .catch((err: unknown) => log.error({ err, part }, 'runtime part did not stop cleanly'));
+    await Promise.race([stopped, budget]).finally(() => {
+      clearTimeout(slow);
+      clearTimeout(giveUp);
+    });
+  }
+}
 
 /** Starts the runtime; on a failure part-way, what was started is stopped again. */
-export async function startRuntime({ config, cluster, db, log, secret, tools: definitions = toolDefinitions, online: extraSources = {}, readPage }: RuntimeOptions): Promise<Runtime> {
-  // Each part with its name, stopped in reverse order; one that is slow to stop is named in the log.
-  const stops: Array<[part: string, stop: () => Promise<unknown>]> = [];
-  const close = async () => {
-    for (const [part, stop] of stops.splice(0).reverse()) {
-      const slow = setTimeout(() => log.warn({ part }, 'runtime part is slow to stop'), SLOW_STOP_MS);
-      let giveUp: NodeJS.Timeout | undefined;
-      const budget = new Promise<void>((resolve) => {
-        giveUp = setTimeout(() => {
-          log.error({ part, budgetMs: STOP_BUDGET_MS }, 'runtime part did not stop in time; stopping the rest');
-          resolve();
-        }, STOP_BUDGET_MS);
-      });
-      const stopped = stop().catch((err: unknown) => log.error({ err, part }, 'runtime part did not stop cleanly'));
-      await Promise.race([stopped, budget]).finally(() => {
-        clearTimeout(slow);
-        clearTimeout(giveUp);
-      });
-    }
-  };
+export async function startRuntime({ config, cluster, db, log, secret, tools: definitions = toolDefinitions, online: extraSources = {}, readPage, parts = [], stopBudgetMs = STOP_BUDGET_MS }: RuntimeOptions): Promise<Runtime> {
+  // Each part with its name, stopped in reverse order: the caller's parts first (they run beside the
+  // rest and may use it, and are stopped too when the start fails part-way), answering next, the files last.
+  const stops: RuntimePart[] = [];
+  const handed = [...parts];
+  const close = () => stopParts([...stops.splice(0), ...handed.splice(0)].reverse(), log, stopBudgetMs);
   try {
     const files = openFileStore(config);
-    stops.push(['files', async () => files.close()]);
+    stops.push({ name: 'files', stop: async () => files.close() });
     const chem = createChemService();
-    stops.push(['chemistry', () => chem.close()]);
+    stops.push({ name: 'chemistry', stop: () => chem.close() });
 
     // Optional embeddings (DESIGN §5): parsed documents are queued for their vectors; the indexer
     // starts after the parse pipeline's crash recovery, which would otherwise re-queue its jobs.
     let indexer: EmbeddingIndexer | undefined;
     // The molecule database is filled after each parse or re-index.
     const molecules = await startMoleculeIndexing({ db, files, log });
-    stops.push(['molecule indexing', () => molecules.stop()]);
+    stops.push({ name: 'molecule indexing', stop: () => molecules.stop() });
     const parsing = await startParsing({
       db,
       files,
@@ -119,13 +146,13 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
       // The structures read from its drawings join the molecule database.
       onStructures: (docId) => molecules.enqueue(docId),
     });
-    stops.push(['parsing', () => parsing.stop()]);
+    stops.push({ name: 'parsing', stop: () => parsing.stop() });
     const kb = knowledgeService(db, files, { wake: () => parsing.wake() });
     const embedding = embeddingSettings(config);
     if (embedding) {
       const started = startEmbeddingIndexer({ db, settings: embedding, log });
       indexer = started;
-      stops.push(['embeddings', () => started.stop()]);
+      stops.push({ name: 'embeddings', stop: () => started.stop() });
     }
     const knowledge = knowledgePort(db, embedding ? { embeddings: embeddingClient(embedding), queryTimeoutMs: embedding.queryTimeoutMs, log } : {});
 
@@ -133,19 +160,19 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     const model = modelEngine(config);
     const chat = model?.chat;
     const names = createNameResolver({ config, chem, log, ...(chat ? { chat } : {}) });
-    stops.push(['name resolver', () => names.close()]);
+    stops.push({ name: 'name resolver', stop: () => names.close() });
     // Docking tasks start after the parse pipeline's crash recovery has put interrupted jobs back in the queue.
     const tasks = startTaskService({ config, db, log, files, chem });
     await tasks.start();
-    stops.push(['docking tasks', () => tasks.stop()]);
+    stops.push({ name: 'docking tasks', stop: () => tasks.stop() });
     // Aborted when the runtime stops: tools end their timers (periodic clean-ups) with it.
     const stopping = new AbortController();
-    stops.push(['tool timers', async () => stopping.abort()]);
+    stops.push({ name: 'tool timers', stop: async () => stopping.abort() });
     // 联网搜索: the web, literature and patent services of the configuration, built once.
     const searches = onlineServices(config, log);
     const services = { config, db, log, chem, knowledge, names, files, tasks, online: searches, stopping: stopping.signal, ...(chat ? { chat } : {}) };
     const mcp = await startMcpManager({ config, db, log, secret });
-    stops.push(['MCP', () => mcp.close()]);
+    stops.push({ name: 'MCP', stop: () => mcp.close() });
     const tools = createToolRegistry(buildTools(definitions, services), {
       restricted: config.CSAI_TOOLS_RESTRICTED,
       log,
@@ -160,7 +187,7 @@ export async function startRuntime({ config, cluster, db, log, secret, tools: de
     const online: OnlineSources = { ...onlineSources(searches), ...extraSources };
     // Deep research reads the best pages through page crawl (robots.txt, SSRF-safe, readable text).
     const started = await startAnswering({ db, config, cluster, log, knowledge, tools, engine, online, readPage: readPage ?? crawlPage });
-    stops.push(['answering', () => started.answers.close()]);
+    stops.push({ name: 'answering', stop: () => started.answers.close() });
     const answering = { ...started, channels: channelService(db, knowledge, started.answers, engine.name, config.dataDir), hasModel: !!model };
     return { files, chem, kb, names, tasks, tools, mcp, onlineServices: searches, online, answering, close };
   } catch (err) {

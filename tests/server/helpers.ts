@@ -16,7 +16,7 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
  * per-address rate limits see each client as a different visitor (tests that check a limit
  * use one client, or give two clients the same `ip`).
  */
-export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools' | 'online' | 'readPage' | 'outbound' | 'logger'> = {}) {
+export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-test-')), build: Pick<BuildOptions, 'tools' | 'online' | 'readPage' | 'outbound' | 'logger' | 'parts' | 'stopBudgetMs'> = {}) {
   const databaseUrl = await testDatabaseUrl(dataDir);
   const config = loadConfig({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -46,6 +46,8 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
     dataDir,
     client: (ip?: string) => new Client(url, ip),
     close: () => closeWithin(app, url, warnings),
+    /** The server's log lines of level warn and above so far (JSON, one per line). */
+    warnings: () => warnings.map((line) => JSON.parse(line) as { level: number; msg: string; part?: string; err?: { message?: string } }),
     /** Opens the server's SQLite file directly (WAL lets it read and write beside the server). */
     sqlite: () => openSqlite(dataDir),
   };

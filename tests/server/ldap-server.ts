@@ -9,18 +9,8 @@ import path from 'node:path';
 export const SLAPD = '/usr/sbin/slapd';
 const SLAPADD = '/usr/sbin/slapadd';
 
-/** A port the OS says is free on 127.0.0.1 now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './server-process';
+import { freePort } from './server-process';
 
 /** `{SSHA}` of a password as slapd stores it (SHA-1 of password + salt, then the salt, base64). */
 const ssha = (password: string) => {

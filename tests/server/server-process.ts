@@ -1,22 +1,46 @@
 // Starting the real server as a process of its own, without vitest (the crash soak runs from a
 // bench too). `process-helpers.ts` adds clean-up after a test file on top of this.
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
-/** A free port on 127.0.0.1, found by letting the OS pick one and releasing it. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The kernel's range of ports for listen(0) and outgoing connections; the ports freePort hands out
+ * lie below it. A port the OS picked and freePort released, for a server process that binds it a
+ * moment later, could meanwhile be given to another file's in-process server (which listens on port
+ * 0): the waiting process's client then pinged, and held connections to, a server not its own.
+ */
+function ephemeralPorts(): { low: number; high: number } {
+  try {
+    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) return { low, high };
+  } catch {
+    // not Linux: the IANA range
+  }
+  return { low: 49152, high: 65535 };
+}
+
+/** Whether a port on 127.0.0.1 can be listened on now. */
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+
+/** A free port on 127.0.0.1 below the kernel's ephemeral range (so no listen(0) or outgoing connection takes it meanwhile). */
+export async function freePort(): Promise<number> {
+  const { low, high } = ephemeralPorts();
+  // Below the ephemeral range when it leaves room (from 10000: clear of the usual services), else above it.
+  const [from, to] = low > 20_000 ? [10_000, low - 1] : [high + 1, 65_535];
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${from} and ${to}`);
 }
 
 /** Resolves with how the process ended (at once if it already has). */

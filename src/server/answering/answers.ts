@@ -217,7 +217,9 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     /** Server shutdown: runs stop without writing an end; the next start marks them failed (deep research resumes). */
     async close() {
       closing = true;
-      await Promise.race([Promise.allSettled([...running.values()].map((r) => r.close())), new Promise((r) => setTimeout(r, 2000))]);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...running.values()].map((r) => r.close())), new Promise((r) => (grace = setTimeout(r, 2000)))]);
+      clearTimeout(grace);
       // Several nodes: the lease goes, so another node finishes what this one leaves at once.
       await lease?.stop();
       await node?.bus.close();

@@ -71,7 +71,10 @@ export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<strin
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await Promise.race([Promise.allSettled([...active]), new Promise((r) => setTimeout(r, 2000))]);
+      // Running jobs get 2 s to finish; the timer goes with the stop, not 2 s after it.
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...active]), new Promise((r) => (grace = setTimeout(r, 2000)))]);
+      clearTimeout(grace);
     },
   };
 }
