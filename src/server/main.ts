@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DatabaseOpenError } from './db/database';
+import { STOP_BUDGET_MS } from './runtime';
 
 /** Owns the process: configuration, listening, and a graceful close on SIGINT/SIGTERM. */
 async function main() {
@@ -19,7 +20,12 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // The HTTP connections and each runtime part get STOP_BUDGET_MS before they are logged and cut
+    // off; past both budgets and a margin, something outside them hangs: leave anyway.
+    const force = setTimeout(() => {
+      app.log.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, 2 * STOP_BUDGET_MS + 5_000);
     force.unref();
     await app.close();
     process.exit(0);
