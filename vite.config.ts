@@ -54,6 +54,8 @@ export default defineConfig(() => ({
             // load once per page however many elements it holds), and the shared browser core.
             codeSplitting: {
               groups: [
+                // The site's first module, evaluated before React: it starts home's question box loading.
+                { name: 'start', test: /[\\/]src[\\/]host[\\/]start\.ts$/, priority: 1 },
                 // Vite's preload helper stays its own file: the embed loader imports only it at start.
                 { name: 'preload-helper', test: /preload-helper/, priority: 2 },
                 {
