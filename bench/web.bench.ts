@@ -68,6 +68,7 @@ const markReady = `(() => {
   const observer = new MutationObserver(() => {
     if (!heading && document.querySelector('h1')) {
       heading = true;
+      w.__csaiHeadingSeenAt = performance.now();
       requestAnimationFrame(() => { w.__csaiHeadingAt = performance.now(); });
     }
     if (box) return;
@@ -75,6 +76,7 @@ const markReady = `(() => {
     const input = root?.querySelector('textarea[part~="input"]');
     if (input && !input.disabled && !input.readOnly && root.querySelector('[part~="send"]')) {
       box = true;
+      w.__csaiAskSeenAt = performance.now();
       requestAnimationFrame(() => { w.__csaiAskAt = performance.now(); });
     }
   });
@@ -88,14 +90,14 @@ const markReady = `(() => {
   };
 })();`;
 
-type Ready = Window & { __csaiHeadingAt?: number; __csaiAskAt?: number };
+type Ready = Window & { __csaiHeadingAt?: number; __csaiAskAt?: number; __csaiHeadingSeenAt?: number; __csaiAskSeenAt?: number };
 
 /**
  * One cold load until the page is interactive: its heading rendered and, with `ask`, its question
  * box accepting input (checked by typing into it). `bytes`: gzip bytes of every script requested
- * before then (by the page's own resource timing, so a chunk the page asks for afterwards is not
- * counted however fast it arrives); `ms`: when it became interactive; `headingMs`: when the
- * heading showed.
+ * before it was in the page (by the page's own resource timing, so a chunk the page asks for
+ * afterwards is not counted however fast it arrives); `ms`: the frame it became interactive in;
+ * `headingMs`: the frame the heading showed in.
  */
 async function coldLoad(browser: Browser, url: string, { ask = false, setup }: { ask?: boolean; setup?: (ctx: BrowserContext) => Promise<void> } = {}) {
   const context = await browser.newContext();
@@ -116,7 +118,9 @@ async function coldLoad(browser: Browser, url: string, { ask = false, setup }: {
   const { at, headingAt, before } = await page.evaluate((ask) => {
     const w = window as Ready;
     const readyAt = (ask ? w.__csaiAskAt : w.__csaiHeadingAt) ?? 0;
-    const entries = performance.getEntriesByType('resource').filter((e) => e.startTime <= readyAt);
+    // Scripts asked for once the content was in the page (in the frame that paints it) are not needed for it.
+    const seenAt = (ask ? w.__csaiAskSeenAt : w.__csaiHeadingSeenAt) ?? 0;
+    const entries = performance.getEntriesByType('resource').filter((e) => e.startTime <= seenAt);
     return { at: readyAt, headingAt: w.__csaiHeadingAt ?? 0, before: entries.map((e) => e.name) };
   }, ask);
   const heading = await page.locator('h1').first().textContent();

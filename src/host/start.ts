@@ -3,6 +3,9 @@
 // element and view start downloading now, while the page's other code is still being evaluated,
 // rather than when the page's first render asks for them.
 
-/** Resolves once home's question box can mount (its element defined, its view loaded); `undefined` elsewhere. */
+/**
+ * Resolves once home's question box can mount (the elements defined by the embed loader, which is
+ * small, and the box's view loaded); `undefined` elsewhere.
+ */
 export const homeBoxLoaded: Promise<unknown> | undefined =
-  window.location.pathname === '/' ? Promise.all([import('../widgets/ask/ask.element'), import('../widgets/ask/Ask')]) : undefined;
+  window.location.pathname === '/' ? Promise.all([import('../widgets/loader'), import('../widgets/ask/Ask')]) : undefined;
