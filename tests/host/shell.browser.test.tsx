@@ -227,6 +227,20 @@ describe('work deferred past the first paint', () => {
     expect(ran).to.deep.equal(['deferred']);
   });
 
+  it("home's first load: the rail's entries and the example questions come once the question box is there", async () => {
+    let loaded!: () => void;
+    holdIdleTasksUntil(new Promise<void>((resolve) => (loaded = resolve)));
+    const location = memoryLocation({ path: '/' });
+    await mount(<Router hook={location.hook} searchHook={location.searchHook}><HomePage /></Router>);
+    expect(host.querySelector('h1')?.textContent).to.contain('有什么可以帮您');
+    expect(host.querySelector('csai-ask')).to.not.equal(null);
+    expect(sidebar()).to.not.equal(null); // the docked rail keeps its place
+    expect(host.querySelector('.nav-item')).to.equal(null);
+    expect(host.querySelector('.example')).to.equal(null);
+    loaded();
+    await waitFor(() => host.querySelectorAll('.example').length === 4 && host.querySelectorAll('.nav-item').length === 4, 'the deferred parts');
+  });
+
   it('lets held tasks go after the limit when the content never arrives', async () => {
     holdIdleTasksUntil(new Promise(() => {}), 100);
     await new Promise<void>((resolve) => whenIdle(() => resolve(), 50));

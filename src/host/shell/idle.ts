@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react';
+
 let held: Promise<void> | undefined;
 
 /**
@@ -63,4 +65,15 @@ export function whenIdle(task: () => void, timeout = 1000): () => void {
     window.clearTimeout(fallback);
     cancelIdle();
   };
+}
+
+/**
+ * Whether parts of a page that wait for its main content may render: `false` while
+ * {@link holdIdleTasksUntil} holds (home's first load, until its question box is there) and then
+ * until the browser is idle; `true` at once when nothing is held (every later render, other pages).
+ */
+export function useAfterMainContent(): boolean {
+  const [ready, setReady] = useState(() => held === undefined);
+  useEffect(() => (ready ? undefined : whenIdle(() => setReady(true))), [ready]);
+  return ready;
 }
