@@ -1,6 +1,10 @@
 // The home page's first-load JavaScript (gzip) and its time to interactive in headless
 // Chromium, each next to an empty Vite React page built and measured in the same run.
 // Targets: home first-load JS <= 150 KB gzip; time to interactive <= 1.2x the baseline.
+// Interactive means the user can type and send a question: home's question box (<csai-ask>, whose
+// view loads on its own) has its text area and send button, and takes typed text; the time is the
+// frame that shows it. The empty page is interactive when its heading shows. (Until this bench
+// waited for the question box, it timed home's heading, which showed ~600 ms before the box.)
 // Both pages are served the same way: each by a CSAI server of its own (same code, headers and
 // pre-compressed files), so the ratio compares the pages, not a bare file server with CSAI's. The
 // baseline from a bare static server is printed beside it, without a target.
@@ -9,7 +13,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Response } from '@playwright/test';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error plain ESM helper shared with the test configs
@@ -104,13 +108,11 @@ async function coldLoad(browser: Browser, url: string, { ask = false, setup }: {
   if (setup) await setup(context);
   const page = await context.newPage();
   await page.addInitScript({ content: markReady });
-  const scripts = new Map<string, Promise<number>>();
+  // Bodies are read once the page is interactive: reading them while it loads (a DevTools call per
+  // script) slowed the page being timed, the more so the more scripts it has.
+  const scripts = new Map<string, Response>();
   page.on('response', (res) => {
-    if (res.request().resourceType() !== 'script') return;
-    scripts.set(
-      res.url(),
-      res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0),
-    );
+    if (res.request().resourceType() === 'script') scripts.set(res.url(), res);
   });
   await page.goto(url);
   if (ask) await page.waitForFunction(() => (window as Ready).__csaiAskAt !== undefined, undefined, { timeout: 30_000 });
@@ -133,7 +135,8 @@ async function coldLoad(browser: Browser, url: string, { ask = false, setup }: {
   }
   await page.waitForLoadState('networkidle');
   const wanted = new Set(before);
-  const bytes = (await Promise.all([...scripts].filter(([u]) => wanted.has(u)).map(([, b]) => b))).reduce((a, b) => a + b, 0);
+  const sizes = [...scripts].filter(([u]) => wanted.has(u)).map(([, res]) => res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length));
+  const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
   await context.close();
   return { bytes, ms: at, headingMs: headingAt, heading };
 }
