@@ -1,7 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pdfjsAssets } from './scripts/vite-pdfjs-assets';
 import { precompress } from './scripts/vite-precompress';
+import { preloadModules } from './scripts/vite-preload-modules';
+import { widgetCss } from './scripts/vite-widget-css';
 
 const only = (environment: string, plugin: Plugin): Plugin => ({ ...plugin, applyToEnvironment: (e) => e.name === environment });
 
@@ -18,7 +21,13 @@ const output: Rolldown.OutputOptions = {
  * (/widgets/csai.js) so host pages can reference it; everything else is content-hashed.
  */
 export default defineConfig(() => ({
-  plugins: [react(), only('client', pdfjsAssets()), only('ketcher', precompress())],
+  plugins: [
+    react(),
+    only('client', pdfjsAssets()),
+    // Home's question box (see src/host/start.ts) downloads with the site's first files.
+    only('client', preloadModules(['src/widgets/loader.ts', 'src/widgets/ask/Ask.tsx'])),
+    only('ketcher', precompress()),
+  ],
   base: '/',
   experimental: {
     // The loader runs on foreign pages: URLs inside JavaScript (lazy chunks, preloads) resolve
@@ -26,7 +35,11 @@ export default defineConfig(() => ({
     // keeps absolute /assets/ URLs so deep routes (/channels/…) still find them.
     renderBuiltUrl: (_file, { hostType }) => (hostType === 'js' ? { relative: true } : undefined),
   },
-  define: { 'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV ?? 'production') },
+  define: {
+    'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV ?? 'production'),
+    // The elements' class rules, generated here rather than by twind in the browser (styles.ts).
+    __CSAI_WIDGET_CSS__: JSON.stringify(widgetCss(fileURLToPath(new URL('.', import.meta.url)))),
+  },
   build: {
     outDir: 'dist/web',
     target: 'es2022',
@@ -54,6 +67,8 @@ export default defineConfig(() => ({
             // load once per page however many elements it holds), and the shared browser core.
             codeSplitting: {
               groups: [
+                // The site's first module, evaluated before React: it starts home's question box loading.
+                { name: 'start', test: /[\\/]src[\\/]host[\\/]start\.ts$/, priority: 1 },
                 // Vite's preload helper stays its own file: the embed loader imports only it at start.
                 { name: 'preload-helper', test: /preload-helper/, priority: 2 },
                 {

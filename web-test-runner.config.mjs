@@ -6,6 +6,14 @@ import { build } from 'esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
+// The elements' class rules generated ahead of time, as the Vite build does (scripts/vite-widget-css.ts).
+const widgetCssDefine = await (async () => {
+  const out = path.join(process.cwd(), '.tmp/wtr-widget-css.mjs');
+  await build({ entryPoints: [path.join(process.cwd(), 'scripts/vite-widget-css.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'silent' });
+  const { widgetCss } = await import(`${out}?${Date.now()}`);
+  return JSON.stringify(widgetCss(process.cwd()));
+})();
+
 const bundleTests = {
   name: 'bundle-tests',
   async serve(context) {
@@ -20,7 +28,7 @@ const bundleTests = {
       loader: { '.md': 'text' },
       write: false,
       sourcemap: 'inline',
-      define: { 'process.env.NODE_ENV': '"development"' },
+      define: { 'process.env.NODE_ENV': '"development"', __CSAI_WIDGET_CSS__: widgetCssDefine },
       logLevel: 'silent',
       inject: [path.join(process.cwd(), 'tests/browser-setup.ts')],
     });

@@ -1,6 +1,10 @@
 // The home page's first-load JavaScript (gzip) and its time to interactive in headless
 // Chromium, each next to an empty Vite React page built and measured in the same run.
 // Targets: home first-load JS <= 150 KB gzip; time to interactive <= 1.2x the baseline.
+// Interactive means the user can type and send a question: home's question box (<csai-ask>, whose
+// view loads on its own) has its text area and send button, and takes typed text; the time is the
+// frame that shows it. The empty page is interactive when its heading shows. (Until this bench
+// waited for the question box, it timed home's heading, which showed ~600 ms before the box.)
 // Both pages are served the same way: each by a CSAI server of its own (same code, headers and
 // pre-compressed files), so the ratio compares the pages, not a bare file server with CSAI's. The
 // baseline from a bare static server is printed beside it, without a target.
@@ -9,7 +13,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Response } from '@playwright/test';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error plain ESM helper shared with the test configs
@@ -55,45 +59,86 @@ function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void>
   );
 }
 
-// Records when the page's main heading first appears (React commits it with its handlers).
-const markHeading = () => {
-  const w = window as Window & { __csaiHeadingAt?: number };
-  new MutationObserver(() => {
-    if (w.__csaiHeadingAt === undefined && document.querySelector('h1')) w.__csaiHeadingAt = performance.now();
-  }).observe(document, { subtree: true, childList: true });
-};
+// Records when the page's main heading first shows (React commits it with its handlers), and
+// when its question box (<csai-ask>'s text area, inside the element's shadow root) is there and
+// enabled, with its send button: from then on the user can type and send a question. Each time is
+// that of the next frame after the change (requestAnimationFrame), so work the page does before it
+// can paint (the elements' styles are generated after React's commit) is counted.
+// (Plain script text: tsx would wrap named functions in a helper the page does not have.)
+const markReady = `(() => {
+  const w = window;
+  let heading = false;
+  let box = false;
+  const observer = new MutationObserver(() => {
+    if (!heading && document.querySelector('h1')) {
+      heading = true;
+      w.__csaiHeadingSeenAt = performance.now();
+      requestAnimationFrame(() => { w.__csaiHeadingAt = performance.now(); });
+    }
+    if (box) return;
+    const root = document.querySelector('csai-ask')?.shadowRoot;
+    const input = root?.querySelector('textarea[part~="input"]');
+    if (input && !input.disabled && !input.readOnly && root.querySelector('[part~="send"]')) {
+      box = true;
+      w.__csaiAskSeenAt = performance.now();
+      requestAnimationFrame(() => { w.__csaiAskAt = performance.now(); });
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true });
+  // Shadow roots are not seen from the document: watch each one as it is attached.
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    observer.observe(root, { subtree: true, childList: true, attributes: true });
+    return root;
+  };
+})();`;
+
+type Ready = Window & { __csaiHeadingAt?: number; __csaiAskAt?: number; __csaiHeadingSeenAt?: number; __csaiAskSeenAt?: number };
 
 /**
- * One cold load: gzip bytes of every script requested before the heading showed (by the page's own
- * resource timing, so a chunk the page asks for afterwards is not counted however fast it arrives),
- * and the time it showed.
+ * One cold load until the page is interactive: its heading rendered and, with `ask`, its question
+ * box accepting input (checked by typing into it). `bytes`: gzip bytes of every script requested
+ * before it was in the page (by the page's own resource timing, so a chunk the page asks for
+ * afterwards is not counted however fast it arrives); `ms`: the frame it became interactive in;
+ * `headingMs`: the frame the heading showed in.
  */
-async function coldLoad(browser: Browser, url: string, setup?: (ctx: BrowserContext) => Promise<void>) {
+async function coldLoad(browser: Browser, url: string, { ask = false, setup }: { ask?: boolean; setup?: (ctx: BrowserContext) => Promise<void> } = {}) {
   const context = await browser.newContext();
   if (setup) await setup(context);
   const page = await context.newPage();
-  await page.addInitScript(markHeading);
-  const scripts = new Map<string, Promise<number>>();
+  await page.addInitScript({ content: markReady });
+  // Bodies are read once the page is interactive: reading them while it loads (a DevTools call per
+  // script) slowed the page being timed, the more so the more scripts it has.
+  const scripts = new Map<string, Response>();
   page.on('response', (res) => {
-    if (res.request().resourceType() !== 'script') return;
-    scripts.set(
-      res.url(),
-      res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0),
-    );
+    if (res.request().resourceType() === 'script') scripts.set(res.url(), res);
   });
   await page.goto(url);
-  await page.waitForFunction(() => (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt !== undefined);
-  const { at, before } = await page.evaluate(() => {
-    const headingAt = (window as Window & { __csaiHeadingAt?: number }).__csaiHeadingAt ?? 0;
-    const entries = performance.getEntriesByType('resource').filter((e) => e.startTime <= headingAt);
-    return { at: headingAt, before: entries.map((e) => e.name) };
-  });
+  if (ask) await page.waitForFunction(() => (window as Ready).__csaiAskAt !== undefined, undefined, { timeout: 30_000 });
+  else await page.waitForFunction(() => (window as Ready).__csaiHeadingAt !== undefined);
+  const { at, headingAt, before } = await page.evaluate((ask) => {
+    const w = window as Ready;
+    const readyAt = (ask ? w.__csaiAskAt : w.__csaiHeadingAt) ?? 0;
+    // Scripts asked for once the content was in the page (in the frame that paints it) are not needed for it.
+    const seenAt = (ask ? w.__csaiAskSeenAt : w.__csaiHeadingSeenAt) ?? 0;
+    const entries = performance.getEntriesByType('resource').filter((e) => e.startTime <= seenAt);
+    return { at: readyAt, headingAt: w.__csaiHeadingAt ?? 0, before: entries.map((e) => e.name) };
+  }, ask);
   const heading = await page.locator('h1').first().textContent();
+  if (ask) {
+    // The box takes what is typed (its text reaches the send button, which then is enabled).
+    const input = page.locator('csai-ask textarea[part~="input"]');
+    await input.fill('阿司匹林的作用机制');
+    if ((await input.inputValue()) !== '阿司匹林的作用机制') throw new Error('the question box did not take the typed text');
+    await page.locator('csai-ask [part~="send"]:enabled').waitFor({ timeout: 5000 });
+  }
   await page.waitForLoadState('networkidle');
   const wanted = new Set(before);
-  const bytes = (await Promise.all([...scripts].filter(([u]) => wanted.has(u)).map(([, b]) => b))).reduce((a, b) => a + b, 0);
+  const sizes = [...scripts].filter(([u]) => wanted.has(u)).map(([, res]) => res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length));
+  const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
   await context.close();
-  return { bytes, ms: at, heading };
+  return { bytes, ms: at, headingMs: headingAt, heading };
 }
 
 export async function run(): Promise<Figure[]> {
@@ -122,7 +167,7 @@ export async function run(): Promise<Figure[]> {
     const cookies = await ctx.cookies();
     await ctx.close();
 
-    const home: { bytes: number; ms: number }[] = [];
+    const home: { bytes: number; ms: number; headingMs: number }[] = [];
     const base: { bytes: number; ms: number }[] = [];
     const baseBare: { bytes: number; ms: number }[] = [];
     // The three pages take turns being first in a round, so whatever slows one place in the order
@@ -132,9 +177,12 @@ export async function run(): Promise<Figure[]> {
       async () => baseBare.push(await coldLoad(browser, bare.url)),
       async () => {
         // A returning user: the session cookie and the site's signed-in hint, nothing cached.
-        const h = await coldLoad(browser, `${csai.url}/`, async (c) => {
-          await c.addCookies(cookies);
-          await c.addInitScript(() => window.localStorage.setItem('csai:signed-in', '1'));
+        const h = await coldLoad(browser, `${csai.url}/`, {
+          ask: true,
+          setup: async (c) => {
+            await c.addCookies(cookies);
+            await c.addInitScript(() => window.localStorage.setItem('csai:signed-in', '1'));
+          },
         });
         if (!h.heading?.includes('有什么可以帮您')) throw new Error(`home did not render (heading: ${h.heading})`);
         home.push(h);
@@ -148,20 +196,27 @@ export async function run(): Promise<Figure[]> {
     const homeMs = median(home.map((h) => h.ms));
     const baseMs = median(base.map((b) => b.ms));
     const bareMs = median(baseBare.map((b) => b.ms));
+    const headingMs = median(home.map((h) => h.headingMs));
     return [
       {
-        name: `home first-load JS, gzip (budget ${JS_BUDGET_KB} KB)`,
+        name: `home first-load JS until interactive, gzip (budget ${JS_BUDGET_KB} KB)`,
         value: `${homeKb.toFixed(1)} KB`,
         baseline: `${baseKb.toFixed(1)} KB`,
         ratio: homeKb / baseKb,
         target: { op: '<=', ratio: JS_BUDGET_KB / baseKb },
       },
       {
-        name: `home time to interactive (heading rendered, median of ${RUNS} cold loads; both pages from a CSAI server)`,
+        name: `home time to interactive (question box accepts input; the empty page: its heading rendered; median of ${RUNS} cold loads, both from a CSAI server)`,
         value: `${homeMs.toFixed(0)} ms`,
         baseline: `${baseMs.toFixed(0)} ms`,
         ratio: homeMs / baseMs,
         target: { op: '<=', ratio: 1.2 },
+      },
+      {
+        name: 'home heading rendered (the question box may still be loading; for comparison, no target)',
+        value: `${headingMs.toFixed(0)} ms`,
+        baseline: `${baseMs.toFixed(0)} ms`,
+        ratio: headingMs / baseMs,
       },
       {
         name: 'home time to interactive against the empty page from a bare static file server (for comparison, no target)',

@@ -1,3 +1,5 @@
+// First: starts loading home's question box before the rest evaluates.
+import { homeBoxLoaded } from './start';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { navigate } from 'wouter/use-browser-location';
@@ -7,7 +9,7 @@ import { App } from './App';
 import { applyLanguage, hostI18n, storedLanguage } from './i18n';
 import { routes } from './routes';
 import { confirmSession, probablySignedIn, rememberReturnPath } from './session';
-import { whenIdle } from './shell/idle';
+import { holdIdleTasksUntil, whenIdle } from './shell/idle';
 import { seedSidebarFromCookie } from './shell/sidebar-state';
 import { reloadOnStaleBuild } from './shell/stale-build';
 import { transitRedirect } from './transit';
@@ -17,6 +19,9 @@ import './theme.css';
 // the browser reports that probe. zod reads this global (creating it otherwise) when its code first
 // loads, which is after this line: it parses without the probe (jitless).
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= { jitless: true };
+
+// Home's deferred work (ping, banner, session check, the other elements) waits for its question box.
+if (homeBoxLoaded) holdIdleTasksUntil(homeBoxLoaded);
 
 // SPEC §2: activation and reset links arrive as fragments; turn them into their pages first.
 const transit = transitRedirect(window.location.hash);

@@ -12,7 +12,7 @@ import { Toaster } from '../../src/host/shell/Toaster';
 import HomePage from '../../src/host/pages/HomePage';
 import { $routeProgress, finishRouteProgress, PROGRESS_SPEED, PROGRESS_TRICKLE, startRouteProgress } from '../../src/host/shell/route-progress';
 import { transitRedirect } from '../../src/host/transit';
-import { whenIdle } from '../../src/host/shell/idle';
+import { holdIdleTasksUntil, whenIdle } from '../../src/host/shell/idle';
 import { routeElementNavigation } from '../../src/host/shell/element-navigation';
 import { skipsDelay, Tooltip, tooltipClosed, TOOLTIP_OPEN_DELAY, TOOLTIP_SKIP_DELAY } from '../../src/host/shell/Tooltip';
 import { expect, waitFor } from '../core/harness';
@@ -208,5 +208,39 @@ describe('work deferred past the first paint', () => {
     await new Promise<void>((resolve) => whenIdle(() => resolve()));
     await new Promise<void>((resolve) => whenIdle(() => resolve()));
     expect(ran).to.deep.equal(['first']);
+  });
+
+  it('waits while the page\'s main content loads (held), then runs; a cancelled task never runs', async () => {
+    let loaded!: () => void;
+    holdIdleTasksUntil(new Promise<void>((resolve) => (loaded = resolve)));
+    const ran: string[] = [];
+    whenIdle(() => ran.push('deferred'), 50);
+    const cancel = whenIdle(() => ran.push('cancelled'), 50);
+    cancel();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ran).to.deep.equal([]);
+    loaded();
+    await new Promise<void>((resolve) => whenIdle(() => resolve()));
+    await new Promise<void>((resolve) => whenIdle(() => resolve()));
+    expect(ran).to.deep.equal(['deferred']);
+  });
+
+  it("home's first load: the rail's entries and the example questions come once the question box is there", async () => {
+    let loaded!: () => void;
+    holdIdleTasksUntil(new Promise<void>((resolve) => (loaded = resolve)));
+    const location = memoryLocation({ path: '/' });
+    await mount(<Router hook={location.hook} searchHook={location.searchHook}><HomePage /></Router>);
+    expect(host.querySelector('h1')?.textContent).to.contain('有什么可以帮您');
+    expect(host.querySelector('csai-ask')).to.not.equal(null);
+    expect(sidebar()).to.not.equal(null); // the docked rail keeps its place
+    expect(host.querySelector('.nav-item')).to.equal(null);
+    expect(host.querySelector('.example')).to.equal(null);
+    loaded();
+    await waitFor(() => host.querySelectorAll('.example').length === 4 && host.querySelectorAll('.nav-item').length === 4, 'the deferred parts');
+  });
+
+  it('lets held tasks go after the limit when the content never arrives', async () => {
+    holdIdleTasksUntil(new Promise(() => {}), 100);
+    await new Promise<void>((resolve) => whenIdle(() => resolve(), 50));
   });
 });

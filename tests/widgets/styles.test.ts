@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { attachStyles, widgetStyles } from '../../src/widgets/shared/styles';
 
 const rules = () => Array.from(widgetStyles().sheets[1]!.cssRules, (r) => r.cssText.replace(/\s+/g, '')).join('\n');
 const flush = () => new Promise((r) => setTimeout(r, 0));
+// Without the build's generated rules every class is compiled by twind, which loads on first need.
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 5 });
 
 describe('widget styles', () => {
   it('shares one twind sheet and one base sheet among all shadow roots, none on the document', () => {
@@ -28,15 +30,13 @@ describe('widget styles', () => {
     const root = document.createElement('div').attachShadow({ mode: 'open' });
     root.innerHTML = '<p class="gap-[7px]"></p>';
     const detach = attachStyles(root);
-    expect(rules()).toContain('gap:7px');
+    await eventually(() => expect(rules()).toContain('gap:7px'));
     const added = document.createElement('span');
     added.className = 'gap-[9px]';
     root.append(added);
-    await flush();
-    expect(rules()).toContain('gap:9px');
+    await eventually(() => expect(rules()).toContain('gap:9px'));
     added.className = 'gap-[11px]';
-    await flush();
-    expect(rules()).toContain('gap:11px');
+    await eventually(() => expect(rules()).toContain('gap:11px'));
     detach();
     added.className = 'gap-[13px]';
     await flush();
@@ -47,7 +47,7 @@ describe('widget styles', () => {
     const root = document.createElement('div').attachShadow({ mode: 'open' });
     root.innerHTML = '<p class="text-accent bg-surface rounded-csai font-csai"></p>';
     attachStyles(root)();
-    expect(rules()).toMatch(/color:var\(--csai-c-accent\)/);
+    await eventually(() => expect(rules()).toMatch(/color:var\(--csai-c-accent\)/));
     expect(rules()).toMatch(/background-color:var\(--csai-c-surface\)/);
     expect(rules()).toMatch(/border-radius:var\(--csai-c-radius\)/);
     expect(rules()).toMatch(/font-family:var\(--csai-c-font\)/);

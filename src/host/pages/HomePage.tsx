@@ -9,7 +9,7 @@ import { useT } from '../i18n';
 import { AppShell } from '../shell/AppShell';
 import { CustomElement, usePageTitle } from '../shell/common';
 import { Icon, type IconName } from '../shell/Icons';
-import { whenIdle } from '../shell/idle';
+import { useAfterMainContent, whenIdle } from '../shell/idle';
 
 /** The part of `<csai-ask>` the home page uses: `ask(question)` sends a question at once. */
 interface AskElement extends HTMLElement {
@@ -38,6 +38,8 @@ export default function HomePage() {
   // The examples are questions this server can answer (with a model or without one).
   const [model, setModel] = useState(false);
   usePageTitle(t('product_full'));
+  // The examples and feature cards render after the question box is there (first load only).
+  const afterMain = useAfterMainContent();
 
   // SPEC §2: `docIds` (one id or a comma-separated list) preselects documents.
   useEffect(() => {
@@ -73,34 +75,38 @@ export default function HomePage() {
           <CustomElement tag="csai-ask" elementRef={askRef} pending={t('home.ask_pending')} />
         </div>
 
-        <section className="home__section" aria-labelledby="examples-title">
-          <h2 id="examples-title" className="section-title">{t('home.examples_title')}</h2>
-          <ul className="examples">
-            {examples.map((question) => (
-              <li key={question}>
-                <button type="button" className="example" onClick={() => void askWith(askRef.current, question, t('home.ask_pending'))}>
-                  <span>{question}</span>
-                  <Icon name="arrow" size={16} />
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
+        {afterMain && (
+          <>
+            <section className="home__section" aria-labelledby="examples-title">
+              <h2 id="examples-title" className="section-title">{t('home.examples_title')}</h2>
+              <ul className="examples">
+                {examples.map((question) => (
+                  <li key={question}>
+                    <button type="button" className="example" onClick={() => void askWith(askRef.current, question, t('home.ask_pending'))}>
+                      <span>{question}</span>
+                      <Icon name="arrow" size={16} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
 
-        <section className="home__section" aria-labelledby="features-title">
-          <h2 id="features-title" className="section-title">{t('home.features_title')}</h2>
-          <ul className="features">
-            {FEATURE_ICONS.map((icon, i) => (
-              <li key={icon} className="feature">
-                <span className="feature__icon" aria-hidden="true">
-                  <Icon name={icon} size={20} />
-                </span>
-                <h3 className="feature__title">{t(`home.features.${i}.title`)}</h3>
-                <p className="feature__text">{t(`home.features.${i}.text`)}</p>
-              </li>
-            ))}
-          </ul>
-        </section>
+            <section className="home__section" aria-labelledby="features-title">
+              <h2 id="features-title" className="section-title">{t('home.features_title')}</h2>
+              <ul className="features">
+                {FEATURE_ICONS.map((icon, i) => (
+                  <li key={icon} className="feature">
+                    <span className="feature__icon" aria-hidden="true">
+                      <Icon name={icon} size={20} />
+                    </span>
+                    <h3 className="feature__title">{t(`home.features.${i}.title`)}</h3>
+                    <p className="feature__text">{t(`home.features.${i}.text`)}</p>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          </>
+        )}
       </div>
     </AppShell>
   );

@@ -5,6 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { statusStore } from '../../core/status-store';
 import { useT } from '../i18n';
 import { Banner } from './Banner';
+import { useAfterMainContent } from './idle';
 import { Icon, type IconName } from './Icons';
 import { Tooltip } from './Tooltip';
 import { UserMenu } from './UserMenu';
@@ -156,6 +157,9 @@ export function AppShell({ title, children, wide = false, fill = false }: {
   const isMobile = useIsMobile();
   seedSidebarFromCookie();
   const expanded = statusStore().layout.$isSidebarOpen.value;
+  // On home's first load the rail's entries and the user menu follow the question box (the docked
+  // rail keeps its width meanwhile, so nothing moves when they come).
+  const afterMain = useAfterMainContent();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!isSidebarShortcut(e)) return;
@@ -179,7 +183,7 @@ export function AppShell({ title, children, wide = false, fill = false }: {
         <a className="skip-link" href="#main">{t('skip_to_main')}</a>
         {!isMobile && (
           <aside className="sidebar sidebar--docked" data-testid="sidebar" data-state={expanded ? 'expanded' : 'collapsed'}>
-            <SidebarContents compact={!expanded} />
+            {afterMain && <SidebarContents compact={!expanded} />}
           </aside>
         )}
         {isMobile && <Drawer />}
