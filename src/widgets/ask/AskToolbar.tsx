@@ -11,6 +11,12 @@ import { toggleClass } from './AskContext';
 /** SPEC §9: the tools hover panel closes this long after the pointer leaves. */
 export const TOOLS_PANEL_CLOSE_MS = 700;
 /** The panel loads with its first hover, when the tool list is fetched anyway. */
+/**
+ * How long after the box shows its online sources are asked for, unless the asker turns to the box
+ * (pointer, focus, send) first: after the box is interactive, not part of its first load.
+ */
+const ONLINE_STATUS_DELAY_MS = 1500;
+
 const ToolsPanel = lazy(() => import('./ToolsPanel').then((m) => ({ default: m.ToolsPanel })));
 const SEARCH_TYPES = ['all', 'web', 'paper', 'patent'] as const;
 
@@ -88,8 +94,13 @@ export function Toolbar({ model, canSend, onSend, onSmiles }: { model: AskModel;
   const onlineStatus = useSignalValue(model.$online);
   // 联网搜索 on, and nothing configured for the chosen type: one short line before sending.
   const missing = online ? onlineMissing(onlineStatus, searchType) : null;
-  // The toggle's default follows the server's sources, so they are asked for once the box shows.
-  useEffect(() => void model.loadOnline(), [model]);
+  // The toggle's default follows the server's sources: asked for when the asker turns to the box,
+  // else shortly after it shows. Not at once: the first call loads the response parser (zod),
+  // which would then count in what a page downloads before the box can be typed in.
+  useEffect(() => {
+    const later = setTimeout(() => void model.loadOnline(), ONLINE_STATUS_DELAY_MS);
+    return () => clearTimeout(later);
+  }, [model]);
   const openChemEditor = useChemEditor(onSmiles);
   return (
     <>
