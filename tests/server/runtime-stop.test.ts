@@ -9,6 +9,8 @@ import type { RuntimePart } from '../../src/server/runtime';
 import type { CodeExecutionResult } from '../../src/contract/code';
 import { signedInUser, startServer } from './helpers';
 
+// postgres: sqlite-only — its subject is the runtime's stop order and budget, seen through the server's SQLite file closing last; the PostgreSQL pool is closed by the same database part (db/database.ts)
+
 // The runtime gives each part a stop budget: a part that never stops, or whose stop throws, is
 // logged as an error naming it, and everything else still stops — the caller's other parts, the
 // runtime's own (a real child process of ours, the server's SQLite file) — and the close returns.
