@@ -3,5 +3,12 @@
 // registered for every file.
 import { afterAll } from 'vitest';
 import { killLeftChildren } from './children';
+import { closeLeftServers } from './left-servers';
 
 afterAll(killLeftChildren);
+// A server a file left running would go on polling its queues, and starting timers, during the
+// next files of its worker.
+afterAll(async () => {
+  const urls = await closeLeftServers();
+  if (urls.length > 0) console.warn(`closed after the file: ${urls.length} server(s) it left running`);
+});

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { buildApp, type BuildOptions } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openSqliteConnection } from '../../src/server/db/database';
+import { leftServers as left } from './left-servers';
 import { queryTestDatabase, SUITE_SERVER_ENV, syncTestDatabase, testDatabaseUrl, type TestSqlDb } from './postgres-harness';
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
@@ -40,12 +41,17 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fs
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
   dataDirs.set(url, dataDir);
+  const close = () => {
+    left.delete(close);
+    return closeWithin(app, url, warnings);
+  };
+  left.set(close, url);
   return {
     app,
     url,
     dataDir,
     client: (ip?: string) => new Client(url, ip),
-    close: () => closeWithin(app, url, warnings),
+    close,
     /** The server's log lines of level warn and above so far (JSON, one per line). */
     warnings: () => warnings.map((line) => JSON.parse(line) as { level: number; msg: string; part?: string; err?: { message?: string } }),
     /** Opens the server's SQLite file directly (WAL lets it read and write beside the server). */

@@ -9,6 +9,7 @@ import type { RuntimePart } from '../../src/server/runtime';
 import type { CodeExecutionResult } from '../../src/contract/code';
 import { signedInUser, startServer } from './helpers';
 
+// vitest: isolate — the timer check counts every timer the server's code starts in this process while it runs; in a worker shared with earlier files, their leftovers (a process-wide RDKit or extraction pool still busy with an earlier file's work) start timers too
 // postgres: sqlite-only — its subject is the runtime's stop order and budget, seen through the server's SQLite file closing last; the PostgreSQL pool is closed by the same database part (db/database.ts)
 
 // The runtime gives each part a stop budget: a part that never stops, or whose stop throws, is
@@ -135,7 +136,7 @@ describe('stopping the runtime', () => {
       await server.close();
       // Cleared timers are reported destroyed on a later turn of the event loop.
       for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-      expect([...pending.values()]).toEqual([]);
+      expect([...pending.values()], [...pending.values()].join('\n')).toEqual([]);
     } finally {
       hook.disable();
     }
