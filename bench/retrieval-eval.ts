@@ -58,10 +58,13 @@ export const loadHardSet = (root: string): HardSet => loadSet(root, 'retrieval-h
  * The fresh sets: questions in the hard set's schema over the same documents, each written after
  * the tuning before it and committed before any retrieval ran on them. The first
  * (retrieval-fresh.json) was scored once as written; its misses were then read for the lexicon's
- * last block (text/synonyms.ts), so it is tuning data now. The second (retrieval-fresh-2.json) was
- * written and committed before that block: nothing has been tuned on it.
+ * block before the last (text/synonyms.ts), so it is tuning data now. The second
+ * (retrieval-fresh-2.json) was written and committed before that block and scored once; its misses
+ * were then read for the lexicon's last block, so it is tuning data too. The third
+ * (retrieval-fresh-3.json) was written from the documents alone and committed before that last
+ * block was scored: nothing has been tuned on it.
  */
-export const FRESH_SETS = { first: 'retrieval-fresh.json', second: 'retrieval-fresh-2.json' } as const;
+export const FRESH_SETS = { first: 'retrieval-fresh.json', second: 'retrieval-fresh-2.json', third: 'retrieval-fresh-3.json' } as const;
 export const loadFreshSet = (root: string, which: keyof typeof FRESH_SETS = 'first'): HardSet => loadSet(root, FRESH_SETS[which]);
 
 /** The file of a set document on this machine. */

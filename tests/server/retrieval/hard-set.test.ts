@@ -9,12 +9,14 @@ import type { Passage } from '../../../src/server/retrieval/search';
 
 // Issue 17's evaluation set (bench/data/retrieval-hard.json), the fresh set never tuned on
 // (bench/data/retrieval-fresh.json), the second fresh set written when the first became a tuning set
-// (bench/data/retrieval-fresh-2.json, issue 32 §1) and the second stage they measure. Nothing here
+// (bench/data/retrieval-fresh-2.json, issue 32 §1), the third written when the second became one
+// (bench/data/retrieval-fresh-3.json) and the second stage they measure. Nothing here
 // runs retrieval on the sets' questions.
 const ROOT = path.resolve(__dirname, '../../..');
 const set = loadHardSet(ROOT);
 const fresh = loadFreshSet(ROOT);
 const fresh2 = loadFreshSet(ROOT, 'second');
+const fresh3 = loadFreshSet(ROOT, 'third');
 const HAN = /\p{Script=Han}/u;
 
 describe('the hard retrieval set', () => {
@@ -31,6 +33,7 @@ describe('the hard retrieval set', () => {
     ['hard', set],
     ['fresh', fresh],
     ['second fresh', fresh2],
+    ['third fresh', fresh3],
   ] as Array<[string, HardSet]>)('points every answerable question of the %s set at a document of the set and a page inside it, and none of the others', (_name, s) => {
     for (const q of s.questions) {
       if (q.type === 'unanswerable') {
@@ -66,6 +69,18 @@ describe('the hard retrieval set', () => {
     expect(fresh2.questions.filter((q) => q.type === 'unanswerable').length).toBeGreaterThanOrEqual(10);
     expect(fresh2.questions.filter((q) => q.type === 'table').length).toBeGreaterThanOrEqual(3);
     expect(fresh2.about).toMatch(/never tuned on/);
+  });
+
+  it('has a third fresh set of new questions over the same documents, none asked in the earlier sets', () => {
+    expect(fresh3.docs).toEqual(set.docs);
+    expect(fresh3.questions.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(fresh3.questions.map((q) => q.question)).size).toBe(fresh3.questions.length);
+    const old = new Set([...set.questions, ...fresh.questions, ...fresh2.questions].map((q) => q.question));
+    expect(fresh3.questions.filter((q) => old.has(q.question))).toEqual([]);
+    expect(new Set(fresh3.questions.flatMap((q) => (q.doc ? [q.doc] : [])))).toEqual(new Set(Object.keys(set.docs)));
+    expect(fresh3.questions.filter((q) => q.type === 'unanswerable').length).toBeGreaterThanOrEqual(10);
+    expect(fresh3.questions.filter((q) => q.type === 'table').length).toBeGreaterThanOrEqual(3);
+    expect(fresh3.about).toMatch(/never tuned on/);
   });
 
   it('records the real page count of each PDF of the sets that states one', async () => {
