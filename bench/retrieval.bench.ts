@@ -197,7 +197,7 @@ function answerRows(label: string, f: AnswerFigures, held: boolean): Figure[] {
  * (its first score, answer-level recall 0.898 against recall@5 0.932, was read once; the rule that
  * followed, rerank.ts alsoRetrieved, and that block made it 0.966): both are reported as tuning
  * data. The third, held out from everything, carries the targets; its first score (recall@5 0.909,
- * answer-level recall 0.894, one answer lost to the abstention threshold) is what it is: its misses
+ * answer-level recall 0.894, one answer lost between them) is what it is: its misses
  * have not been read. Their documents are the hard set's: one index.
  */
 async function freshFigures(db: Db, hard: HardSet): Promise<Figure[]> {
