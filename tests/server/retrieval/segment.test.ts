@@ -92,6 +92,30 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('查看本机的设置').get('本机')).toContain('本地');
   });
 
+  it('finds a passage that writes the symbol, the Latin name or the English word a question says in Chinese', () => {
+    const db = new SQLite(':memory:');
+    db.exec(`create virtual table f using fts5(t, tokenize='unicode61 remove_diacritics 2')`);
+    const docs = [
+      'TeX 的版本号不断趋近于 π，当前为 3.141592653。',
+      'TeX 的版本号不断增加。',
+      '\\Alpha 等大写希腊字母不存在，直接输入拉丁字母 A。',
+      '大写字母可以直接输入。',
+      'Cache files have to be written atomically: write to a temporary name, then move over the old file.',
+      'Files are written to the user directory.',
+    ];
+    docs.forEach((d, i) => db.prepare('insert into f(rowid, t) values (?, ?)').run(i + 1, segmentForIndex(d)));
+    const top = (q: string, expand: boolean) => (db.prepare('select rowid from f where f match ? order by bm25(f)').all(queryTerms(q, { expand }).join(' OR ')) as Array<{ rowid: number }>)[0]?.rowid;
+    for (const [question, page] of [
+      ['TeX 的版本号为什么越来越接近圆周率', 1],
+      ['大写的阿尔法该怎么输入', 3],
+      ['为什么缓存要先写到临时文件', 5],
+    ] as const) {
+      expect(top(question, true), question).toBe(page);
+      // With the question's words alone, another passage comes first.
+      expect(top(question, false), question).not.toBe(page);
+    }
+  });
+
   it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
     expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
     // The index query holds the equivalents' tokens only when asked to.
