@@ -22,6 +22,7 @@ import { readPage as crawlPage } from './online/crawl/read-page';
 import { onlineServices, onlineSources, type OnlineServices, type OnlineSources } from './online/sources';
 import type { ReadPage } from './answering/online-search';
 import { startTaskService, type TaskService } from './docking/tasks';
+import { settleWithin } from './settle-within';
 
 /**
  * Everything the server runs besides HTTP, started once in app.ts and handed to the routes
@@ -97,21 +98,12 @@ export async function stopParts(parts: readonly RuntimePart[], log: FastifyBaseL
   for (const each of parts) {
     const part = each.name;
     const slow = setTimeout(() => log.warn({ part }, 'runtime part is slow to stop'), Math.min(SLOW_STOP_MS, budgetMs / 3));
-    let giveUp: NodeJS.Timeout | undefined;
-    const budget = new Promise<void>((resolve) => {
-      giveUp = setTimeout(() => {
-        log.error({ part, budgetMs }, 'runtime part did not stop in time; stopping the rest');
-        resolve();
-      }, budgetMs);
-    });
     // A stop that throws before returning its promise is a failed stop too, not the end of the others.
     const stopped = Promise.resolve()
       .then(() => each.stop())
       .catch((err: unknown) => log.error({ err, part }, 'runtime part did not stop cleanly'));
-    await Promise.race([stopped, budget]).finally(() => {
-      clearTimeout(slow);
-      clearTimeout(giveUp);
-    });
+    const inTime = await settleWithin(stopped, budgetMs).finally(() => clearTimeout(slow));
+    if (!inTime) log.error({ part, budgetMs }, 'runtime part did not stop in time; stopping the rest');
   }
 }
 

@@ -15,6 +15,7 @@ import type { AnswerEngine } from './engine';
 import { answerEventWriter, recoverEventLog, type AnswerEventBus, type LiveEvents } from './events';
 import type { ReadPage } from './online-search';
 import type { SharedEventBus } from './pg-bus';
+import { settleWithin } from '../settle-within';
 
 export { queuedMessage } from './answer-admission';
 export { RESTART_MESSAGE } from './answer-end';
@@ -217,9 +218,7 @@ export function answerService({ db, log, engine, tools, knowledge, bus, maxPerUs
     /** Server shutdown: runs stop without writing an end; the next start marks them failed (deep research resumes). */
     async close() {
       closing = true;
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...running.values()].map((r) => r.close())), new Promise((r) => (grace = setTimeout(r, 2000)))]);
-      clearTimeout(grace);
+      await settleWithin(Promise.allSettled([...running.values()].map((r) => r.close())), 2000);
       // Several nodes: the lease goes, so another node finishes what this one leaves at once.
       await lease?.stop();
       await node?.bus.close();

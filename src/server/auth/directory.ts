@@ -3,6 +3,7 @@ import net, { type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
 import type { Config } from '../config';
+import { settleWithin } from '../settle-within';
 
 /** A person as the directory describes them, read with the LDAP_ATTR_* mapping. */
 export interface DirectoryPerson {
@@ -164,7 +165,7 @@ export function createDirectory(config: DirectoryConfig): Directory | null {
       } finally {
         clearTimeout(timer);
         // A polite unbind when the server is answering; a server that is not gets its connection cut.
-        if (!timedOut) await Promise.race([client.unbind().catch(() => undefined), new Promise((r) => setTimeout(r, 200).unref())]);
+        if (!timedOut) await settleWithin(client.unbind(), 200);
         for (const socket of sockets) socket.destroy();
       }
     },

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database';
+import { settleWithin } from '../settle-within';
 import { jobQueue, type Job } from './queue';
 
 /** Does one job; throws to fail the attempt. `isFinal` tells whether a failure is the last try. */
@@ -71,10 +72,8 @@ export function jobRunner(db: Db, log: FastifyBaseLogger, handlers: Record<strin
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      // Running jobs get 2 s to finish; the timer goes with the stop, not 2 s after it.
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...active]), new Promise((r) => (grace = setTimeout(r, 2000)))]);
-      clearTimeout(grace);
+      // Running jobs get 2 s to finish.
+      await settleWithin(Promise.allSettled([...active]), 2000);
     },
   };
 }
