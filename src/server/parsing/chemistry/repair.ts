@@ -8,7 +8,12 @@ import { withValidMol } from '../../chem/rdkit-loader';
  * - a charged oxygen on a carbon that still carries a hydrogen, in a molecule whose charges do not
  *   balance (no counter-ion drawn): OSRA's reading of a C=O double bond → C=O;
  * - a radical (an atom short of its valence): OSRA lost a bond or a hydrogen → the atom's hydrogens;
- * - a terminal boron: an OCR'd "Br" whose r was lost → bromine.
+ * - a terminal boron: an OCR'd "Br" whose r was lost → bromine;
+ * - a nitro group whose O⁻ lost its charge (N⁺(=O)OH, in a reading whose charges do not balance):
+ *   OSRA missed the minus sign → N⁺(=O)O⁻;
+ * - a six-membered carbon ring with two C=C bonds that one more C=C between two of its CH atoms
+ *   makes a benzene ring: OSRA lost one of the ring's double bonds (a cyclohexadiene is rarely what
+ *   a paper draws, a phenyl ring very often) → benzene.
  * A genuinely charged molecule (a nitro group, an N-oxide, a zwitterion, a carboxylate beside its
  * cation) has balanced charges or no hydrogen on the oxygen's carbon, and is left as it is.
  */
@@ -69,8 +74,10 @@ export function repairs(rdkit: MainModule, raw: string): Repair[] {
   emit((m) => chargedOxygens(m), 'C=O read as charged O');
   emit((m) => radicals(m), 'radical filled with hydrogen');
   emit((m) => terminalBoron(m), 'terminal B read for Br');
+  emit((m) => unchargedNitro(m), 'nitro O⁻ read without its charge');
+  emit((m) => benzeneRings(m), 'benzene ring read with a double bond lost');
   // Several misreadings at once.
-  emit((m) => [chargedOxygens(m), radicals(m), terminalBoron(m)].filter(Boolean).length > 1, 'several misreadings repaired');
+  emit((m) => [chargedOxygens(m), radicals(m), terminalBoron(m), unchargedNitro(m), benzeneRings(m)].filter(Boolean).length > 1, 'several misreadings repaired');
   return out;
 }
 
@@ -144,6 +151,67 @@ function terminalBoron(json: MolJson): boolean {
       a.impHs = 0;
       changed = true;
     });
+  }
+  return changed;
+}
+
+/**
+ * N⁺ with a =O and an –OH (one single bond, one hydrogen, no charge), where the reading's charges do
+ * not balance: the OH is the nitro group's O⁻.
+ */
+function unchargedNitro(json: MolJson): boolean {
+  const all = json.molecules.flatMap((m) => m.atoms);
+  let net = all.reduce((s, a) => s + atomValue(json, a, 'chg'), 0);
+  let changed = false;
+  for (const m of json.molecules) {
+    const per = bondsOf(m);
+    const other = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
+    m.atoms.forEach((n, i) => {
+      if (net <= 0 || atomValue(json, n, 'z') !== 7 || atomValue(json, n, 'chg') !== 1) return;
+      const oxygens = per[i]!.filter((b) => atomValue(json, m.atoms[other(b, i)]!, 'z') === 8);
+      if (!oxygens.some((b) => (b.bo ?? json.defaults.bond.bo) === 2)) return;
+      const hydroxy = oxygens.find((b) => {
+        const o = m.atoms[other(b, i)]!;
+        return (b.bo ?? json.defaults.bond.bo) === 1 && per[other(b, i)]!.length === 1 && atomValue(json, o, 'chg') === 0 && atomValue(json, o, 'impHs') === 1;
+      });
+      if (!hydroxy) return;
+      const o = m.atoms[other(hydroxy, i)]!;
+      o.chg = -1;
+      o.impHs = 0;
+      net -= 1;
+      changed = true;
+    });
+  }
+  return changed;
+}
+
+/**
+ * Each six-membered ring of neutral carbons with two C=C bonds, not sharing an atom, whose two other
+ * ring atoms are adjacent, singly bonded to everything, and carry a hydrogen each: the bond between
+ * those two becomes double, and the ring a benzene ring.
+ */
+function benzeneRings(json: MolJson): boolean {
+  let changed = false;
+  for (const m of json.molecules) {
+    const per = bondsOf(m);
+    const bo = (b: Bond) => b.bo ?? json.defaults.bond.bo;
+    const other = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
+    const carbon = (i: number) => atomValue(json, m.atoms[i]!, 'z') === 6 && atomValue(json, m.atoms[i]!, 'chg') === 0;
+    const saturated = (i: number) => carbon(i) && atomValue(json, m.atoms[i]!, 'impHs') >= 1 && per[i]!.every((b) => bo(b) === 1);
+    const step = (from: number, order: number, not: number[]) => per[from]!.filter((b) => bo(b) === order && carbon(other(b, from)) && !not.includes(other(b, from))).map((b) => other(b, from));
+    for (const bond of m.bonds ?? []) {
+      const [a, b] = bond.atoms;
+      if (bo(bond) !== 1 || !saturated(a) || !saturated(b)) continue;
+      // a–b, then b–c single, c=d, d–e single, e=f, f–a single: a ring of six.
+      const ring = step(b, 1, [a, b]).flatMap((c) =>
+        step(c, 2, [a, b, c]).flatMap((d) => step(d, 1, [a, b, c, d]).flatMap((e) => step(e, 2, [a, b, c, d, e]).filter((f) => per[f]!.some((x) => other(x, f) === a && bo(x) === 1)))),
+      );
+      if (!ring.length) continue;
+      bond.bo = 2;
+      m.atoms[a]!.impHs = atomValue(json, m.atoms[a]!, 'impHs') - 1;
+      m.atoms[b]!.impHs = atomValue(json, m.atoms[b]!, 'impHs') - 1;
+      changed = true;
+    }
   }
   return changed;
 }

@@ -54,6 +54,27 @@ describe('repairs of OSRA misreadings', () => {
     expect(repaired('OB(O)c1ccccc1')).toEqual([]);
   });
 
+  it('gives a nitro group back the O⁻ whose charge was lost, only where the charges do not balance', () => {
+    expect(repaired('O=[N+](O)c1ccccc1OCC1CO1')).toEqual([canon('O=[N+]([O-])c1ccccc1OCC1CO1')]);
+    expect(repairs(rdkit, 'COC(=O)c1cccc([N+](=O)O)c1Br')[0]!.reason).toMatch(/nitro/);
+    // Balanced by a counter-ion drawn beside it: left alone.
+    expect(repaired('O=[N+](O)c1ccccc1.[Cl-]')).toEqual([]);
+  });
+
+  it('reads a six-membered carbon ring one C=C short of benzene as benzene, and leaves other rings alone', () => {
+    expect(repaired('O=C(C1=CCC(O)C=C1)c1ccc(O)cc1')).toEqual([canon('O=C(c1ccc(O)cc1)c1ccc(O)cc1')]);
+    // The ring's CH2 and its substituted CH are the two atoms that lost their double bond.
+    expect(repaired('ON=C(Cc1ccccc1)CC1C=CC=CC1')).toEqual([canon('ON=C(Cc1ccccc1)Cc1ccccc1')]);
+    for (const other of [
+      'C1=CCC=CC1', // 1,4-cyclohexadiene: no single bond makes it benzene
+      'C1=CCCCC1', // one double bond only
+      'CC1(C)C=CC=CC1', // its saturated neighbour has no hydrogen to give
+      'C1=CC=NCC1', // a nitrogen in the ring: not a carbon ring
+      'O=C1C=CC(=O)C=C1', // a quinone
+    ])
+      expect(repaired(other), other).toEqual([]);
+  });
+
   it('repairs several misreadings of one reading at once, and refuses nonsense', () => {
     expect(repaired('[CH2]CC([O-])C')).toContain(canon('CCC(C)=O'));
     expect(repaired('not a smiles')).toEqual([]);
