@@ -10,7 +10,8 @@ import { withValidMol } from '../../chem/rdkit-loader';
  * - a radical (an atom short of its valence): OSRA lost a bond or a hydrogen → the atom's hydrogens;
  * - a terminal boron: an OCR'd "Br" whose r was lost → bromine;
  * - a nitro group whose O⁻ lost its charge (N⁺(=O)OH, in a reading whose charges do not balance):
- *   OSRA missed the minus sign → N⁺(=O)O⁻;
+ *   OSRA missed the minus sign → N⁺(=O)O⁻; one read as NH–O⁻ (its =O and the N's charge lost,
+ *   charges unbalanced) → N⁺(=O)O⁻ too;
  * - a six-membered carbon ring with two C=C bonds that one more C=C between two of its CH atoms
  *   makes a benzene ring: OSRA lost one of the ring's double bonds (a cyclohexadiene is rarely what
  *   a paper draws, a phenyl ring very often) → benzene.
@@ -75,9 +76,10 @@ export function repairs(rdkit: MainModule, raw: string): Repair[] {
   emit((m) => radicals(m), 'radical filled with hydrogen');
   emit((m) => terminalBoron(m), 'terminal B read for Br');
   emit((m) => unchargedNitro(m), 'nitro O⁻ read without its charge');
+  emit((m) => hydroxylamineNitro(m), 'nitro read as N–O⁻');
   emit((m) => benzeneRings(m), 'benzene ring read with a double bond lost');
   // Several misreadings at once.
-  emit((m) => [chargedOxygens(m), radicals(m), terminalBoron(m), unchargedNitro(m), benzeneRings(m)].filter(Boolean).length > 1, 'several misreadings repaired');
+  emit((m) => [chargedOxygens(m), radicals(m), terminalBoron(m), unchargedNitro(m), hydroxylamineNitro(m), benzeneRings(m)].filter(Boolean).length > 1, 'several misreadings repaired');
   return out;
 }
 
@@ -181,6 +183,39 @@ function unchargedNitro(json: MolJson): boolean {
       net -= 1;
       changed = true;
     });
+  }
+  return changed;
+}
+
+/**
+ * A neutral N with one hydrogen, bonded to one carbon and to a lone O⁻ (single bonds), where the
+ * reading's charges do not balance: a nitro group that lost its =O and its charge. The N becomes N⁺
+ * and gains its =O.
+ */
+function hydroxylamineNitro(json: MolJson): boolean {
+  const all = json.molecules.flatMap((m) => m.atoms);
+  let net = all.reduce((s, a) => s + atomValue(json, a, 'chg'), 0);
+  let changed = false;
+  for (const m of json.molecules) {
+    const per = bondsOf(m);
+    const other = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
+    const count = m.atoms.length;
+    for (let i = 0; i < count; i++) {
+      const n = m.atoms[i]!;
+      if (net >= 0 || atomValue(json, n, 'z') !== 7 || atomValue(json, n, 'chg') !== 0 || atomValue(json, n, 'impHs') !== 1) continue;
+      const bonds = per[i]!;
+      if (bonds.length !== 2 || bonds.some((b) => (b.bo ?? json.defaults.bond.bo) !== 1)) continue;
+      const [x, y] = bonds.map((b) => other(b, i)) as [number, number];
+      const isOxide = (j: number) => atomValue(json, m.atoms[j]!, 'z') === 8 && atomValue(json, m.atoms[j]!, 'chg') === -1 && per[j]!.length === 1;
+      const isCarbon = (j: number) => atomValue(json, m.atoms[j]!, 'z') === 6;
+      if (!((isOxide(x) && isCarbon(y)) || (isOxide(y) && isCarbon(x)))) continue;
+      n.chg = 1;
+      n.impHs = 0;
+      m.atoms.push({ z: 8, chg: 0, impHs: 0 });
+      (m.bonds ??= []).push({ bo: 2, atoms: [i, m.atoms.length - 1] });
+      net += 1;
+      changed = true;
+    }
   }
   return changed;
 }

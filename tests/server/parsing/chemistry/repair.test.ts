@@ -59,6 +59,10 @@ describe('repairs of OSRA misreadings', () => {
     expect(repairs(rdkit, 'COC(=O)c1cccc([N+](=O)O)c1Br')[0]!.reason).toMatch(/nitro/);
     // Balanced by a counter-ion drawn beside it: left alone.
     expect(repaired('O=[N+](O)c1ccccc1.[Cl-]')).toEqual([]);
+    // Read as NH–O⁻: its =O and the nitrogen's charge were lost too.
+    expect(repaired('Nc1c(Cl)cc(N[O-])cc1Cl')).toEqual([canon('Nc1c(Cl)cc([N+](=O)[O-])cc1Cl')]);
+    expect(repaired('C[NH+](C)[O-]')).toEqual([]);
+    expect(repaired('CN[O-].[Na+]')).toEqual([]);
   });
 
   it('reads a six-membered carbon ring one C=C short of benzene as benzene, and leaves other rings alone', () => {
