@@ -54,17 +54,22 @@ describe('index tokens', () => {
   });
 });
 
-describe('BM25 over the segmented text (FTS5)', () => {
+/** An FTS5 table of `docs` (rowid 1, 2, …, segmented as the index is), and its ranking of a MATCH query. */
+function ftsOf(docs: string[]) {
   const db = new SQLite(':memory:');
   db.exec(`create virtual table f using fts5(t, tokenize='unicode61 remove_diacritics 2')`);
-  const docs = [
+  docs.forEach((d, i) => db.prepare('insert into f(rowid, t) values (?, ?)').run(i + 1, segmentForIndex(d)));
+  return (match: string | null) => (db.prepare('select rowid from f where f match ? order by bm25(f)').all(match) as Array<{ rowid: number }>).map((r) => r.rowid);
+}
+
+describe('BM25 over the segmented text (FTS5)', () => {
+  const ranked = ftsOf([
     '布洛芬是一种非甾体抗炎药，用于缓解疼痛。',
     '本品含布地奈德，可缓解哮喘；辅料含芬太尼之外的成分。',
     '阿司匹林（CAS 50-78-2）的 SMILES 是 CC(=O)Oc1ccccc1C(=O)O。',
     '对乙酰氨基酚的 SMILES 是 CC(=O)Nc1ccc(O)cc1。',
-  ];
-  docs.forEach((d, i) => db.prepare('insert into f(rowid, t) values (?, ?)').run(i + 1, segmentForIndex(d)));
-  const top = (q: string) => (db.prepare('select rowid from f where f match ? order by bm25(f)').all(matchQuery(q)) as Array<{ rowid: number }>).map((r) => r.rowid);
+  ]);
+  const top = (q: string) => ranked(matchQuery(q));
 
   it('ranks the passage with the whole drug name first', () => {
     expect(top('布洛芬')[0]).toBe(1);
@@ -93,18 +98,15 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
   });
 
   it('finds a passage that writes the symbol, the Latin name or the English word a question says in Chinese', () => {
-    const db = new SQLite(':memory:');
-    db.exec(`create virtual table f using fts5(t, tokenize='unicode61 remove_diacritics 2')`);
-    const docs = [
+    const ranked = ftsOf([
       'TeX 的版本号不断趋近于 π，当前为 3.141592653。',
       'TeX 的版本号不断增加。',
       '\\Alpha 等大写希腊字母不存在，直接输入拉丁字母 A。',
       '大写字母可以直接输入。',
       'Cache files have to be written atomically: write to a temporary name, then move over the old file.',
       'Files are written to the user directory.',
-    ];
-    docs.forEach((d, i) => db.prepare('insert into f(rowid, t) values (?, ?)').run(i + 1, segmentForIndex(d)));
-    const top = (q: string, expand: boolean) => (db.prepare('select rowid from f where f match ? order by bm25(f)').all(queryTerms(q, { expand }).join(' OR ')) as Array<{ rowid: number }>)[0]?.rowid;
+    ]);
+    const top = (q: string, expand: boolean) => ranked(queryTerms(q, { expand }).join(' OR '))[0];
     for (const [question, page] of [
       ['TeX 的版本号为什么越来越接近圆周率', 1],
       ['大写的阿尔法该怎么输入', 3],

@@ -47,6 +47,11 @@ export interface Repair {
 }
 
 const atomValue = (json: MolJson, a: Atom, key: keyof Atom) => a[key] ?? json.defaults.atom[key];
+const bondOrder = (json: MolJson, b: Bond) => b.bo ?? json.defaults.bond.bo;
+/** The atom at the other end of `b` from atom `i`. */
+const across = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
+/** The reading's net charge, over all its molecules (counter-ions included). */
+const netCharge = (json: MolJson) => json.molecules.reduce((s, m) => s + m.atoms.reduce((t, a) => t + atomValue(json, a, 'chg'), 0), 0);
 
 /** The repaired readings of `raw` (none when nothing looks misread, or RDKit refuses it). */
 export function repairs(rdkit: MainModule, raw: string): Repair[] {
@@ -103,17 +108,15 @@ function bondsOf(m: Molecule): Bond[][] {
  * several, as many as the imbalance asks for.
  */
 function chargedOxygens(json: MolJson): boolean {
-  const all = json.molecules.flatMap((m) => m.atoms);
-  let net = all.reduce((s, a) => s + atomValue(json, a, 'chg'), 0);
+  let net = netCharge(json);
   let changed = false;
   for (const m of json.molecules) {
     const per = bondsOf(m);
     m.atoms.forEach((a, i) => {
       if (net >= 0 || atomValue(json, a, 'z') !== 8 || atomValue(json, a, 'chg') !== -1) return;
       const bonds = per[i]!;
-      if (bonds.length !== 1 || (bonds[0]!.bo ?? json.defaults.bond.bo) !== 1) return;
-      const other = bonds[0]!.atoms[0] === i ? bonds[0]!.atoms[1] : bonds[0]!.atoms[0];
-      const c = m.atoms[other]!;
+      if (bonds.length !== 1 || bondOrder(json, bonds[0]!) !== 1) return;
+      const c = m.atoms[across(bonds[0]!, i)]!;
       if (atomValue(json, c, 'z') !== 6 || atomValue(json, c, 'chg') !== 0 || atomValue(json, c, 'impHs') < 1) return;
       a.chg = 0;
       a.impHs = 0;
@@ -148,7 +151,7 @@ function terminalBoron(json: MolJson): boolean {
     const per = bondsOf(m);
     m.atoms.forEach((a, i) => {
       if (atomValue(json, a, 'z') !== 5 || atomValue(json, a, 'chg') !== 0 || per[i]!.length !== 1) return;
-      if ((per[i]![0]!.bo ?? json.defaults.bond.bo) !== 1) return;
+      if (bondOrder(json, per[i]![0]!) !== 1) return;
       a.z = 35;
       a.impHs = 0;
       changed = true;
@@ -162,22 +165,20 @@ function terminalBoron(json: MolJson): boolean {
  * not balance: the OH is the nitro group's O⁻.
  */
 function unchargedNitro(json: MolJson): boolean {
-  const all = json.molecules.flatMap((m) => m.atoms);
-  let net = all.reduce((s, a) => s + atomValue(json, a, 'chg'), 0);
+  let net = netCharge(json);
   let changed = false;
   for (const m of json.molecules) {
     const per = bondsOf(m);
-    const other = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
     m.atoms.forEach((n, i) => {
       if (net <= 0 || atomValue(json, n, 'z') !== 7 || atomValue(json, n, 'chg') !== 1) return;
-      const oxygens = per[i]!.filter((b) => atomValue(json, m.atoms[other(b, i)]!, 'z') === 8);
-      if (!oxygens.some((b) => (b.bo ?? json.defaults.bond.bo) === 2)) return;
+      const oxygens = per[i]!.filter((b) => atomValue(json, m.atoms[across(b, i)]!, 'z') === 8);
+      if (!oxygens.some((b) => bondOrder(json, b) === 2)) return;
       const hydroxy = oxygens.find((b) => {
-        const o = m.atoms[other(b, i)]!;
-        return (b.bo ?? json.defaults.bond.bo) === 1 && per[other(b, i)]!.length === 1 && atomValue(json, o, 'chg') === 0 && atomValue(json, o, 'impHs') === 1;
+        const o = m.atoms[across(b, i)]!;
+        return bondOrder(json, b) === 1 && per[across(b, i)]!.length === 1 && atomValue(json, o, 'chg') === 0 && atomValue(json, o, 'impHs') === 1;
       });
       if (!hydroxy) return;
-      const o = m.atoms[other(hydroxy, i)]!;
+      const o = m.atoms[across(hydroxy, i)]!;
       o.chg = -1;
       o.impHs = 0;
       net -= 1;
@@ -193,19 +194,17 @@ function unchargedNitro(json: MolJson): boolean {
  * and gains its =O.
  */
 function hydroxylamineNitro(json: MolJson): boolean {
-  const all = json.molecules.flatMap((m) => m.atoms);
-  let net = all.reduce((s, a) => s + atomValue(json, a, 'chg'), 0);
+  let net = netCharge(json);
   let changed = false;
   for (const m of json.molecules) {
     const per = bondsOf(m);
-    const other = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
     const count = m.atoms.length;
     for (let i = 0; i < count; i++) {
       const n = m.atoms[i]!;
       if (net >= 0 || atomValue(json, n, 'z') !== 7 || atomValue(json, n, 'chg') !== 0 || atomValue(json, n, 'impHs') !== 1) continue;
       const bonds = per[i]!;
-      if (bonds.length !== 2 || bonds.some((b) => (b.bo ?? json.defaults.bond.bo) !== 1)) continue;
-      const [x, y] = bonds.map((b) => other(b, i)) as [number, number];
+      if (bonds.length !== 2 || bonds.some((b) => bondOrder(json, b) !== 1)) continue;
+      const [x, y] = bonds.map((b) => across(b, i)) as [number, number];
       const isOxide = (j: number) => atomValue(json, m.atoms[j]!, 'z') === 8 && atomValue(json, m.atoms[j]!, 'chg') === -1 && per[j]!.length === 1;
       const isCarbon = (j: number) => atomValue(json, m.atoms[j]!, 'z') === 6;
       if (!((isOxide(x) && isCarbon(y)) || (isOxide(y) && isCarbon(x)))) continue;
@@ -229,17 +228,16 @@ function benzeneRings(json: MolJson): boolean {
   let changed = false;
   for (const m of json.molecules) {
     const per = bondsOf(m);
-    const bo = (b: Bond) => b.bo ?? json.defaults.bond.bo;
-    const other = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[0]);
+    const bo = (b: Bond) => bondOrder(json, b);
     const carbon = (i: number) => atomValue(json, m.atoms[i]!, 'z') === 6 && atomValue(json, m.atoms[i]!, 'chg') === 0;
     const saturated = (i: number) => carbon(i) && atomValue(json, m.atoms[i]!, 'impHs') >= 1 && per[i]!.every((b) => bo(b) === 1);
-    const step = (from: number, order: number, not: number[]) => per[from]!.filter((b) => bo(b) === order && carbon(other(b, from)) && !not.includes(other(b, from))).map((b) => other(b, from));
+    const step = (from: number, order: number, not: number[]) => per[from]!.filter((b) => bo(b) === order && carbon(across(b, from)) && !not.includes(across(b, from))).map((b) => across(b, from));
     for (const bond of m.bonds ?? []) {
       const [a, b] = bond.atoms;
       if (bo(bond) !== 1 || !saturated(a) || !saturated(b)) continue;
       // a–b, then b–c single, c=d, d–e single, e=f, f–a single: a ring of six.
       const ring = step(b, 1, [a, b]).flatMap((c) =>
-        step(c, 2, [a, b, c]).flatMap((d) => step(d, 1, [a, b, c, d]).flatMap((e) => step(e, 2, [a, b, c, d, e]).filter((f) => per[f]!.some((x) => other(x, f) === a && bo(x) === 1)))),
+        step(c, 2, [a, b, c]).flatMap((d) => step(d, 1, [a, b, c, d]).flatMap((e) => step(e, 2, [a, b, c, d, e]).filter((f) => per[f]!.some((x) => across(x, f) === a && bo(x) === 1)))),
       );
       if (!ring.length) continue;
       bond.bo = 2;
