@@ -53,6 +53,16 @@ const across = (b: Bond, i: number) => (b.atoms[0] === i ? b.atoms[1] : b.atoms[
 /** The reading's net charge, over all its molecules (counter-ions included). */
 const netCharge = (json: MolJson) => json.molecules.reduce((s, m) => s + m.atoms.reduce((t, a) => t + atomValue(json, a, 'chg'), 0), 0);
 
+/** Each repair (it edits the molecule in place and says whether it changed anything), with what it repairs. */
+const REPAIRS: ReadonlyArray<[(json: MolJson) => boolean, string]> = [
+  [chargedOxygens, 'C=O read as charged O'],
+  [radicals, 'radical filled with hydrogen'],
+  [terminalBoron, 'terminal B read for Br'],
+  [unchargedNitro, 'nitro O⁻ read without its charge'],
+  [hydroxylamineNitro, 'nitro read as N–O⁻'],
+  [benzeneRings, 'benzene ring read with a double bond lost'],
+];
+
 /** The repaired readings of `raw` (none when nothing looks misread, or RDKit refuses it). */
 export function repairs(rdkit: MainModule, raw: string): Repair[] {
   if (!raw || raw.length > 2000) return [];
@@ -77,14 +87,9 @@ export function repairs(rdkit: MainModule, raw: string): Repair[] {
       out.push({ smiles, reason });
     }
   };
-  emit((m) => chargedOxygens(m), 'C=O read as charged O');
-  emit((m) => radicals(m), 'radical filled with hydrogen');
-  emit((m) => terminalBoron(m), 'terminal B read for Br');
-  emit((m) => unchargedNitro(m), 'nitro O⁻ read without its charge');
-  emit((m) => hydroxylamineNitro(m), 'nitro read as N–O⁻');
-  emit((m) => benzeneRings(m), 'benzene ring read with a double bond lost');
+  for (const [edit, reason] of REPAIRS) emit(edit, reason);
   // Several misreadings at once.
-  emit((m) => [chargedOxygens(m), radicals(m), terminalBoron(m), unchargedNitro(m), hydroxylamineNitro(m), benzeneRings(m)].filter(Boolean).length > 1, 'several misreadings repaired');
+  emit((m) => REPAIRS.map(([edit]) => edit(m)).filter(Boolean).length > 1, 'several misreadings repaired');
   return out;
 }
 
