@@ -5,6 +5,7 @@ import { pdfjsAssets } from './scripts/vite-pdfjs-assets';
 import { precompress } from './scripts/vite-precompress';
 import { preloadModules } from './scripts/vite-preload-modules';
 import { widgetCss } from './scripts/vite-widget-css';
+import { firstPaint } from './scripts/vite-first-paint';
 
 const only = (environment: string, plugin: Plugin): Plugin => ({ ...plugin, applyToEnvironment: (e) => e.name === environment });
 
@@ -26,6 +27,8 @@ export default defineConfig(() => ({
     only('client', pdfjsAssets()),
     // Home's question box (see src/host/start.ts) downloads with the site's first files.
     only('client', preloadModules(['src/widgets/loader.ts', 'src/widgets/ask/Ask.tsx'])),
+    // Home's server-rendered first paint (src/host/first-paint.tsx), rendered from the same components.
+    only('client', firstPaint(fileURLToPath(new URL('.', import.meta.url)))),
     only('ketcher', precompress()),
   ],
   base: '/',
@@ -67,8 +70,9 @@ export default defineConfig(() => ({
             // load once per page however many elements it holds), and the shared browser core.
             codeSplitting: {
               groups: [
-                // The site's first module, evaluated before React: it starts home's question box loading.
-                { name: 'start', test: /[\\/]src[\\/]host[\\/]start\.ts$/, priority: 1 },
+                // The site's first module, evaluated before React: it starts home's question box loading (and
+                // lets the box's server-rendered copy send).
+                { name: 'start', test: /[\\/]src[\\/]host[\\/](start|shell[\\/]first-paint)\.ts$/, priority: 1 },
                 // Vite's preload helper stays its own file: the embed loader imports only it at start.
                 { name: 'preload-helper', test: /preload-helper/, priority: 2 },
                 {

@@ -42,24 +42,36 @@ export function classTokens(files: string[]): string[] {
   return [...tokens].sort();
 }
 
+/**
+ * Runs `work` without twind's reports of tokens it has no rule for (a console line in a browser, a
+ * process warning in Node): most tokens given here are not class names at all.
+ */
+export function withoutTwindWarnings<T>(work: () => T): T {
+  const { warn } = console;
+  const { emitWarning } = process;
+  console.warn = () => {};
+  process.emitWarning = () => {};
+  try {
+    return work();
+  } finally {
+    console.warn = warn;
+    process.emitWarning = emitWarning;
+  }
+}
+
 /** The rules of every class token in the elements' sources under `root`. */
 export function widgetCss(root: string): WidgetCss {
   const tokens = classTokens(sourceFiles(path.join(root, 'src/widgets')));
   const sheet = virtual();
   const tw = twind(twindConfig(), sheet);
-  // twind reports tokens it has no rule for; most tokens here are not class names at all.
-  const warn = console.warn;
-  console.warn = () => {};
   const covered: string[] = [];
-  try {
+  withoutTwindWarnings(() => {
     tw('block'); // the preflight, written with the first class
     for (const token of tokens) {
       const before = sheet.target.length;
       tw(token);
       if (sheet.target.length > before || token === 'block' || /^[a-z][a-z0-9]*(-[a-z0-9]+)+$/.test(token)) covered.push(token);
     }
-  } finally {
-    console.warn = warn;
-  }
+  });
   return { css: sheet.target.join('\n'), classes: covered.join(' ') };
 }

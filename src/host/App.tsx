@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Router, Switch, useLocation } from 'wouter';
 // Signal reads in render are tracked by useSignals() (no compiler plugin), see README.
@@ -13,6 +13,7 @@ import { Toaster } from './shell/Toaster';
 import { confirmSession, probablySignedIn } from './session';
 import { routeElementNavigation } from './shell/element-navigation';
 import { whenIdle } from './shell/idle';
+import { dropFirstPaint } from './shell/first-paint';
 
 /** Shows its children to a signed-in user; otherwise confirms the session (401 → sign-in). */
 function RequireUser({ children }: { children: ReactNode }) {
@@ -51,8 +52,12 @@ const NotFound = notFoundPage;
 
 /** Routes the elements' `csai-navigate` requests inside the site. */
 function ElementNavigation() {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   useEffect(() => routeElementNavigation(document, (path) => navigate(path)), [navigate]);
+  // Home's server-rendered first paint is home's: any other page (a redirect before home rendered) goes without it.
+  useLayoutEffect(() => {
+    if (location !== '/') dropFirstPaint();
+  }, [location]);
   return null;
 }
 

@@ -50,6 +50,16 @@ export function storedLanguage(): InterfaceLanguage | null {
   }
 }
 
+/** The cookie telling the server which language home's first paint should be in (src/server/first-paint.ts). */
+const LANGUAGE_COOKIE = 'csai_lang';
+
+/** Keeps the language cookie in step with the language this browser shows (a year; nothing but a rendering hint). */
+export function rememberLanguageForServer(language: InterfaceLanguage): void {
+  if (!document.cookie.split(';').some((c) => c.trim() === `${LANGUAGE_COOKIE}=${language}`)) {
+    document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${365 * 24 * 3600}; SameSite=Lax`;
+  }
+}
+
 let wanted: InterfaceLanguage | undefined;
 /**
  * Switches the site (pages and elements) to a language and remembers it in this browser. The
@@ -61,6 +71,7 @@ export async function applyLanguage(language: InterfaceLanguage): Promise<void> 
   } catch {
     // Storage blocked: the choice lasts for this page (and the server keeps it for a signed-in user).
   }
+  rememberLanguageForServer(language);
   document.documentElement.lang = language === 'en' ? 'en' : 'zh-CN';
   wanted = language;
   const instance = hostI18n();

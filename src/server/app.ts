@@ -25,6 +25,7 @@ import { AppError, DomainError, toAppError } from './errors';
 import { loadSecret } from './auth/secret';
 import { sessionsRepo } from './auth/sessions';
 import { installHttpSession } from './auth/http-session';
+import { firstPaints } from './first-paint';
 import { databaseRateLimitStore } from './auth/shared-limits';
 import { createNotifier } from './notify/notifier';
 import authRoutes from './routes/auth';
@@ -271,14 +272,15 @@ export async function buildApp({ config, version = '0.0.0', logger, tools, onlin
  * site itself — and, for the chemical editor's frame, the embedding origins that show it — no
  * referrer to other sites, and no powerful browser features.
  */
-export function pageHeaders(kind: 'site' | 'editor-frame', embedOrigins: readonly string[]): Record<string, string> {
+export function pageHeaders(kind: 'site' | 'editor-frame', embedOrigins: readonly string[], styleHash?: string): Record<string, string> {
   const ancestors = ["'self'", ...(kind === 'editor-frame' ? embedOrigins : [])].join(' ');
   const csp = [
     "default-src 'self'",
     // Ketcher's frame (its own origin-isolated page, no user content) evaluates generated code
     // while drawing, and writes <style> elements (React + CSS-in-JS); the site itself needs neither.
     kind === 'editor-frame' ? "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'" : "script-src 'self' 'wasm-unsafe-eval'",
-    kind === 'editor-frame' ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    // `styleHash`: home's first paint, whose question box carries its one style element (first-paint.ts).
+    kind === 'editor-frame' ? "style-src 'self' 'unsafe-inline'" : `style-src 'self'${styleHash ? ` ${styleHash}` : ''}`,
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
@@ -378,6 +380,14 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
     const stat = await fs.promises.stat(full).catch(() => undefined);
     return stat?.isFile() ? pathname : undefined;
   };
+  const paints = firstPaints(webDir);
+  /** Home's page with its first paint, for a browser signed in with a session cookie. */
+  const firstPaintPage = async (request: FastifyRequest, index: Buffer) => {
+    const auth = await request.auth();
+    if (auth.kind !== 'user' || !auth.sessionId) return undefined;
+    const question = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1 || request.url.length)).get('q') ?? undefined;
+    return paints.page(index, request.cookies, question);
+  };
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = request.url.startsWith('/api/');
     const isRead = request.method === 'GET' || request.method === 'HEAD';
@@ -390,6 +400,17 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
         // Mid-build: neither the old page (its assets are gone) nor a 500.
         return reply.status(503).header('Retry-After', '2').header('Cache-Control', 'no-store').headers(sitePage).type('text/html; charset=utf-8')
           .send('<!doctype html><html lang="zh"><meta charset="utf-8"><title>CSAI</title><p>网站正在更新，请稍后刷新页面。</p></html>');
+      }
+      if (request.url === '/' || request.url.startsWith('/?')) {
+        // Home differs by session and cookies (the first paint's language and sidebar).
+        reply.header('Vary', 'Cookie');
+        const first = await firstPaintPage(request, page.body);
+        if (first) {
+          const etag = `"${createHash('sha1').update(first.body).digest('base64url')}"`;
+          reply.header('Cache-Control', 'no-cache').header('ETag', etag).headers(pageHeaders('site', embedOrigins, first.styleHash));
+          if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+          return reply.type('text/html; charset=utf-8').send(first.body);
+        }
       }
       reply.header('Cache-Control', 'no-cache').header('ETag', page.etag).headers(sitePage);
       if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();

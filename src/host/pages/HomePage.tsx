@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { useSearch } from 'wouter';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { createGeneralApi } from '../../core/general-api';
 import { api } from '../../core/page';
 import { statusStore } from '../../core/status-store';
@@ -7,7 +7,8 @@ import { toastStore } from '../../core/toast';
 import { parseDocIds } from '../../core/validation';
 import { useT } from '../i18n';
 import { AppShell } from '../shell/AppShell';
-import { CustomElement, usePageTitle } from '../shell/common';
+import { AdoptedElement, CustomElement, usePageTitle } from '../shell/common';
+import { firstPaintElement } from '../shell/first-paint';
 import { Icon, type IconName } from '../shell/Icons';
 import { useAfterMainContent, whenIdle } from '../shell/idle';
 
@@ -30,6 +31,20 @@ async function askWith(el: HTMLElement | null, question: string, pendingTitle: s
 
 const FEATURE_ICONS: IconName[] = ['brain', 'file', 'search', 'tools'];
 
+/** Home's heading: its mark, title and subtitle (also in the server-rendered first paint). */
+export function HomeHero() {
+  const t = useT();
+  return (
+    <section className="home__hero">
+      <span className="home__mark" aria-hidden="true">
+        <Icon name="sparkles" size={22} />
+      </span>
+      <h1 className="home__title">{t('home.title')}</h1>
+      <p className="home__subtitle">{t('home.subtitle')}</p>
+    </section>
+  );
+}
+
 /** Home (SPEC §2): title, the question box, four example questions and four feature cards. */
 export default function HomePage() {
   const t = useT();
@@ -40,6 +55,18 @@ export default function HomePage() {
   usePageTitle(t('product_full'));
   // The examples and feature cards render after the question box is there (first load only).
   const afterMain = useAfterMainContent();
+  // The server-rendered first paint's question box, taken over on the first render.
+  const [prerendered] = useState(() => firstPaintElement('csai-ask'));
+  // `q` (the first paint's form, sent before the page's scripts ran) was put into that box by the
+  // server; it is not left in the address.
+  const [, setLocation] = useLocation();
+  useLayoutEffect(() => {
+    const params = new URLSearchParams(search);
+    if (!params.has('q')) return;
+    params.delete('q');
+    const rest = params.toString();
+    setLocation(rest ? `/?${rest}` : '/', { replace: true });
+  }, [search, setLocation]);
 
   // SPEC §2: `docIds` (one id or a comma-separated list) preselects documents.
   useEffect(() => {
@@ -63,16 +90,14 @@ export default function HomePage() {
   return (
     <AppShell>
       <div className="home">
-        <section className="home__hero">
-          <span className="home__mark" aria-hidden="true">
-            <Icon name="sparkles" size={22} />
-          </span>
-          <h1 className="home__title">{t('home.title')}</h1>
-          <p className="home__subtitle">{t('home.subtitle')}</p>
-        </section>
+        <HomeHero />
 
         <div className="home__ask" role="region" aria-label={t('home.ask_label')}>
-          <CustomElement tag="csai-ask" elementRef={askRef} pending={t('home.ask_pending')} />
+          {prerendered ? (
+            <AdoptedElement element={prerendered} elementRef={askRef} pending={t('home.ask_pending')} />
+          ) : (
+            <CustomElement tag="csai-ask" elementRef={askRef} pending={t('home.ask_pending')} />
+          )}
         </div>
 
         {afterMain && (

@@ -1,7 +1,8 @@
-import { createElement, useEffect, type ReactNode, type Ref } from 'react';
+import { createElement, useEffect, useImperativeHandle, useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useT } from '../i18n';
+import { dropFirstPaint } from './first-paint';
 import { Icon } from './Icons';
 
 /** Sets the window title to `<title> · CSAI`. */
@@ -37,6 +38,42 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
   const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN' };
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) props[k] = v;
   return createElement(tag, props);
+}
+
+/**
+ * A custom element that already exists (the server-rendered first paint's `<csai-ask>`), moved
+ * into this place in the page when it mounts, with the attributes {@link CustomElement} would give
+ * it. What has focus inside it keeps its focus and caret across the move; the rest of the static
+ * copy goes in the same frame.
+ */
+export function AdoptedElement({ element, attrs = {}, elementRef, pending }: {
+  element: HTMLElement;
+  attrs?: Record<string, string | undefined>;
+  elementRef?: Ref<HTMLElement>;
+  pending?: string;
+}) {
+  const { i18n } = useTranslation();
+  const slot = useRef<HTMLDivElement>(null);
+  useImperativeHandle(elementRef, () => element, [element]);
+  useLayoutEffect(() => {
+    const box = slot.current;
+    if (box && element.parentNode !== box) {
+      const inner = element.shadowRoot?.activeElement;
+      const caret = inner instanceof HTMLTextAreaElement ? ([inner.selectionStart, inner.selectionEnd, inner.selectionDirection] as const) : undefined;
+      box.append(element);
+      if (inner instanceof HTMLElement) inner.focus({ preventScroll: true });
+      if (caret && inner instanceof HTMLTextAreaElement) inner.setSelectionRange(...caret);
+    }
+    dropFirstPaint();
+  }, [element]);
+  const all: Record<string, string | undefined> = { 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN', ...attrs };
+  useLayoutEffect(() => {
+    for (const [name, value] of Object.entries(all)) {
+      if (value === undefined) element.removeAttribute(name);
+      else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+    }
+  });
+  return <div ref={slot} className="adopted-element" />;
 }
 
 /**

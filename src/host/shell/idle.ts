@@ -77,3 +77,17 @@ export function useAfterMainContent(): boolean {
   useEffect(() => (ready ? undefined : whenIdle(() => setReady(true))), [ready]);
   return ready;
 }
+
+/**
+ * Renders as a page's first load does while its main content is held (the parts waiting for it
+ * left out): home's server-rendered first paint (src/host/first-paint.tsx) is that frame.
+ */
+export function renderAsFirstLoad<T>(render: () => T): T {
+  const saved = held;
+  held = Promise.resolve();
+  try {
+    return render();
+  } finally {
+    held = saved;
+  }
+}

@@ -15,7 +15,7 @@ export const SIDEBAR_WIDTH_ICON = '3rem';
 export const SIDEBAR_SHORTCUT = 'b';
 
 /** The saved open state from `document.cookie`, or undefined when none was saved. */
-export function readSidebarCookie(cookies: string = document.cookie): boolean | undefined {
+export function readSidebarCookie(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean | undefined {
   for (const part of cookies.split(';')) {
     const [name, value] = part.split('=').map((s) => s.trim());
     if (name === SIDEBAR_COOKIE) return value === 'true' ? true : value === 'false' ? false : undefined;

@@ -1,6 +1,6 @@
 // <csai-ask>: the view of the question box. Its behaviour (uploads, parse polling, the submit
 // flow, the answer followed, stop, retry) is the core model `createAskModel`; this renders it.
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { SIGN_IN_PATH } from '../../core/api';
 import { createAskModel, type AskModel, type Sent } from '../../core/ask-model';
 import { statusStore } from '../../core/status-store';
@@ -11,6 +11,7 @@ import type { CommonProps } from '../shared/element';
 import { emit } from '../shared/events';
 import { useApi, useHost, useT } from '../shared/host-context';
 import { addStrings } from '../shared/i18n';
+import { takeOverPrerendered } from '../shared/prerendered';
 import { reactView } from '../shared/react-view';
 import { isEmbedded, isSameOrigin, openProductPage } from '../shared/site';
 import { InlineToasts } from '../shared/Toasts';
@@ -60,7 +61,7 @@ function useAskModel(): AskModel {
 
 /** The question box of SPEC §2 / §4 / §5. */
 export function Ask({ channelId, navigate }: AskProps) {
-  const { host, apiOrigin } = useHost();
+  const { host, root, apiOrigin } = useHost();
   const t = useT('ask');
   const model = useAskModel();
   const [text, setText] = useState('');
@@ -73,6 +74,8 @@ export function Ask({ channelId, navigate }: AskProps) {
   const failed = useSignalValue(model.$failed);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const composingRef = useRef(false);
+  // Home's server-rendered copy of this box: its typed text, caret and focus move in here.
+  useLayoutEffect(() => takeOverPrerendered(root, textareaRef.current, setText), [root]);
 
   /** SPEC §4 step 5: clear the box, tell the page, open the conversation (or follow the answer here). */
   const afterSend = (sent: Sent | null) => {

@@ -79,6 +79,9 @@ export function createCsaiElement<S extends AttrSpec>(
   const attributeNames = Object.keys(spec).map(kebab);
   const read = (host: HTMLElement) => readAttributes(host, spec) as Props;
   let viewPromise: Promise<View<Props>> | undefined;
+  // The view once loaded: an element moved in the DOM (disconnected, then connected in the same
+  // task) mounts again at once and so keeps its React root and state (see react-view's rootOf).
+  let loadedView: View<Props> | undefined;
 
   const ctor = r2wc<Record<string, unknown> & { container?: HTMLElement }, Mounted<Props>>(
     () => null, // never rendered: the view module renders instead (keeps React out of this file)
@@ -94,7 +97,11 @@ export function createCsaiElement<S extends AttrSpec>(
         mounted.observer = new MutationObserver(() => mounted.handle?.update(read(host)));
         mounted.observer.observe(host, { attributes: true, attributeFilter: attributeNames });
         onConnect?.(host);
-        viewPromise ??= loadView().then((m) => m.view);
+        if (loadedView) {
+          mounted.handle = loadedView.mount(root, host, read(host));
+          return mounted;
+        }
+        viewPromise ??= loadView().then((m) => (loadedView = m.view));
         viewPromise.then(
           (view) => {
             if (mounted.live && !mounted.handle) mounted.handle = view.mount(root, host, read(host));
@@ -122,6 +129,14 @@ export function createCsaiElement<S extends AttrSpec>(
       },
     },
   );
+  // A server-rendered element arrives with a declarative shadow root holding a static copy of its
+  // view (src/widgets/shared/prerendered.ts). r2wc's attachShadow would empty it; the copy stays
+  // on screen instead until the view takes it over.
+  class Element extends (ctor as CustomElementConstructor) {
+    override attachShadow(init: ShadowRootInit): ShadowRoot {
+      return this.shadowRoot && init.mode === 'open' ? this.shadowRoot : super.attachShadow(init);
+    }
+  }
   // r2wc defines a property per prop (reflected to its attribute); the type says so.
-  return ctor as CsaiElementClass<Props>;
+  return Element as unknown as CsaiElementClass<Props>;
 }

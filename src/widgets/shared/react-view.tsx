@@ -79,6 +79,23 @@ function leave(shadow: ShadowRoot, entry: { root: Root; leaving: boolean }): voi
 }
 
 /**
+ * What every element renders its view in: {@link HostContext}, the themed `.csai-root` wrapper
+ * and the render boundary. Also rendered on the server, for home's first paint (`children` then
+ * stands for the view, inside the form of the static copy).
+ */
+export function ViewFrame({ info, style, prerendered, children }: { info: HostInfo; style?: CSSProperties; prerendered?: boolean; children: ReactNode }) {
+  return (
+    <HostContext value={info}>
+      <div className="csai-root" part="root" data-theme={info.resolvedTheme} lang={info.lang ?? 'zh-CN'} style={style} data-csai-prerendered={prerendered ? '' : undefined}>
+        <RenderBoundary host={info.host} lang={info.lang}>
+          {children}
+        </RenderBoundary>
+      </div>
+    </HostContext>
+  );
+}
+
+/**
  * Turns a React component into an element view: renders it into the shadow root inside a
  * `.csai-root` wrapper (theme and attribute tokens live there), with twind styles attached and
  * {@link HostContext} provided. The component receives the element's props.
@@ -97,13 +114,9 @@ export function reactView<P extends CommonProps>(Component: ComponentType<P>): V
         if (props.accent && cssAccepts('color', props.accent)) style['--csai-accent'] = props.accent;
         if (props.radius && cssAccepts('border-radius', props.radius)) style['--csai-radius'] = props.radius;
         reactRoot.render(
-          <HostContext value={info}>
-            <div className="csai-root" part="root" data-theme={info.resolvedTheme} lang={props.lang ?? 'zh-CN'} style={style as CSSProperties}>
-              <RenderBoundary host={host} lang={props.lang}>
-                <Component {...props} />
-              </RenderBoundary>
-            </div>
-          </HostContext>,
+          <ViewFrame info={info} style={style as CSSProperties}>
+            <Component {...props} />
+          </ViewFrame>,
         );
       };
       // An element speaking a language whose strings load lazily renders once they are there,

@@ -423,6 +423,55 @@ describe('<csai-ask>', () => {
     });
   });
 
+  describe('a server-rendered copy of the box (home\'s first paint)', () => {
+    const live = (el: Element) => shadow(el).querySelector<HTMLTextAreaElement>('.csai-root:not([data-csai-prerendered]) [part~="input"]');
+    const copyParts = (el: Element) => shadow(el).querySelectorAll('[data-csai-prerendered]').length;
+
+    it('shows the copy until the view renders, then takes over what was typed, the caret and the focus', async () => {
+      page.serve();
+      const box = page.mount('<div></div>');
+      // Parsed as the browser parses a page: the template becomes the element's shadow root.
+      box.setHTMLUnsafe(
+        '<csai-ask navigate="false"><template shadowrootmode="open"><style data-csai-prerendered="">textarea{color:red}</style>' +
+          '<div class="csai-root" data-csai-prerendered=""><form><textarea part="input" name="q">阿司匹林的机制</textarea></form></div></template></csai-ask>',
+      );
+      const el = box.querySelector('csai-ask')!;
+      const typed = shadow(el).querySelector('textarea')!;
+      // The element is defined, yet its copy stays (an upgrade does not empty the shadow root).
+      expect(customElements.get('csai-ask')).to.not.equal(undefined);
+      expect(typed.isConnected).to.equal(true);
+      typed.focus();
+      typed.setSelectionRange(4, 4);
+      await waitFor(() => live(el), 'the live box');
+      expect(copyParts(el)).to.equal(0);
+      expect(live(el)!.value).to.equal('阿司匹林的机制');
+      expect(shadow(el).activeElement).to.equal(live(el));
+      expect([live(el)!.selectionStart, live(el)!.selectionEnd]).to.deep.equal([4, 4]);
+      // The text is the view's own: sending sends it.
+      key(live(el)!, {});
+      await waitFor(() => sent(), 'the question sent');
+      expect((sent()!.body as { question: string }).question).to.equal('阿司匹林的机制');
+    });
+
+    it('keeps what was typed and its state when moved elsewhere in the page (home takes the copy into its own page)', async () => {
+      const el = await show();
+      typeInto(input(el), '布洛芬');
+      part(el, 'tab-knowledge')!.click();
+      await waitFor(() => part(el, 'knowledge'), 'the knowledge tab');
+      const other = document.createElement('div');
+      document.body.append(other);
+      try {
+        other.append(el);
+        await nextFrame();
+        await nextFrame();
+        expect(input(el).value).to.equal('布洛芬');
+        expect(part(el, 'knowledge')).to.not.equal(null);
+      } finally {
+        other.remove();
+      }
+    });
+  });
+
   it('has no serious accessibility violations', async () => {
     const el = await show();
     hover(part(el, 'toggle-tools')!.parentElement!);

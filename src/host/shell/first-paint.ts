@@ -1,0 +1,49 @@
+// Home's server-rendered first paint in the browser. For a signed-in `/`, the server sends, beside
+// the empty #root, a static copy of home's first frame (src/host/first-paint.tsx): the shell, the
+// heading and a <csai-ask> whose declarative shadow root holds the question box, so the user can
+// read and type before any script runs. #root stays hidden while the copy is there (theme.css);
+// home's first render takes the <csai-ask> over (its typed text goes with it) and drops the rest.
+
+/** The id of the static copy's container. */
+export const FIRST_PAINT_ID = 'first-paint';
+
+/** The element `tag` of the static copy, while the copy is on the page. */
+export function firstPaintElement(tag: string): HTMLElement | null {
+  if (typeof document === 'undefined') return null;
+  return document.getElementById(FIRST_PAINT_ID)?.querySelector<HTMLElement>(tag) ?? null;
+}
+
+/** Removes the static copy (the page rendered by React shows from then on). */
+export function dropFirstPaint(): void {
+  document.getElementById(FIRST_PAINT_ID)?.remove();
+}
+
+/** The question box's element as the page's code sees it. */
+interface AskElement extends HTMLElement {
+  ask(question: string): void;
+}
+
+/**
+ * Sends from the static copy as the live box does, from the page's first module on: Enter (not
+ * with Shift, not while composing) or the send button asks the question through the element's
+ * `ask()` (which waits for the box's code), instead of the form's fallback (a GET that puts the
+ * text back in the box).
+ */
+export function sendFromFirstPaint(): void {
+  const element = firstPaintElement('csai-ask');
+  const form = element?.shadowRoot?.querySelector('form');
+  const input = form?.querySelector('textarea');
+  if (!element || !form || !input) return;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const question = input.value;
+    if (!question.trim()) return;
+    input.value = '';
+    void customElements.whenDefined('csai-ask').then(() => (element as AskElement).ask(question));
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.ctrlKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    form.requestSubmit();
+  });
+}
