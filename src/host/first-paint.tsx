@@ -1,4 +1,4 @@
-// Home's first paint, rendered at build time (scripts/first-paint.mjs) from the components the
+// Home's first paint, rendered at build time (scripts/vite-first-paint.ts) from the components the
 // page itself renders: the shell as it first shows (the rail's entries and the examples wait for
 // the question box, see shell/idle.ts), the heading, and <csai-ask> with a declarative shadow root
 // holding the question box as a form. The server sends it to a signed-in `/` beside the empty

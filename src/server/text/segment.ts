@@ -84,7 +84,7 @@ function stemOf(word: string): string | null {
  */
 function pushWord(out: string[], word: string, side: 'index' | 'query' = 'index') {
   const w = word.toLowerCase();
-  const parts = /['’.]/.test(w) ? w.split(/['’.]+/).filter((part) => part.length >= 2 && /\p{L}/u.test(part)) : [];
+  const parts = /['’._]/.test(w) ? w.split(/['’._]+/).filter((part) => part.length >= 2 && /\p{L}/u.test(part)) : [];
   for (const t of [w, ...parts]) {
     const stem = stemOf(t);
     if (side === 'index' || !stem) out.push(t);

@@ -162,6 +162,25 @@ const GROUPS: string[][] = [
   ['临时', 'temporary'],
   ['覆盖', '覆写', 'overwrite'],
   ['损坏', 'corrupt', 'corrupted'],
+  // General wording written while reading the misses of retrieval-fresh-3.json (tuning data for
+  // these entries, with the sets above; retrieval-fresh-4.json, committed before any retrieval ran
+  // on it, is held out).
+  ['后面', '之后', '后边'],
+  ['删掉', '删除', '移除', 'remove', 'delete'],
+  ['圆圈', '带圈', 'circled'],
+  ['停下', '停止', '终止', '中断', '强制结束', 'stop', 'interrupt', 'abort'],
+  ['强行', '强制', 'force'],
+  ['卡住', '卡死', '无响应', 'hang', 'stuck'],
+  ['单栏', '单列', 'onecolumn'],
+  ['双栏', '双列', '两栏', '两列', 'twocolumn'],
+  ['三栏', '三列', '多栏', '多列', 'multicolumn'],
+  ['分栏', '分列', 'column', 'columns'],
+  // The property names of molecule files (SDF fields such as r_mmffld_RMS_Derivative, indexed as their parts).
+  ['导数', 'derivative', 'gradient'],
+  ['最小化', '能量最小化', 'minimization', 'minimize'],
+  ['收敛', 'converged', 'convergence'],
+  ['势能', 'potential'],
+  ['手性', 'chirality', 'chiral'],
 ];
 
 const HAN = /\p{Script=Han}/u;

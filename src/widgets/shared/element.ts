@@ -132,11 +132,11 @@ export function createCsaiElement<S extends AttrSpec>(
   // A server-rendered element arrives with a declarative shadow root holding a static copy of its
   // view (src/widgets/shared/prerendered.ts). r2wc's attachShadow would empty it; the copy stays
   // on screen instead until the view takes it over.
-  class Element extends (ctor as CustomElementConstructor) {
+  class CsaiElement extends (ctor as CustomElementConstructor) {
     override attachShadow(init: ShadowRootInit): ShadowRoot {
       return this.shadowRoot && init.mode === 'open' ? this.shadowRoot : super.attachShadow(init);
     }
   }
   // r2wc defines a property per prop (reflected to its attribute); the type says so.
-  return Element as unknown as CsaiElementClass<Props>;
+  return CsaiElement as unknown as CsaiElementClass<Props>;
 }

@@ -52,6 +52,15 @@ describe('index tokens', () => {
     // Version numbers and section numbers are not split into digits.
     expect(segmentForIndex('v0.4 3.1节').split(' ')).not.toContain('4');
   });
+
+  it("indexes a name joined by '_' (an SDF field, an option) also as its parts, so a question's words find it", () => {
+    const words = segmentForIndex('r_mmffld_RMS_Derivative-OPLS_2005: 0.000213629').split(' ');
+    expect(words).toEqual(expect.arrayContaining(['r_mmffld_rms_derivative', 'mmffld', 'rms', 'derivative', 'opls']));
+    // One letter and bare numbers are not words of their own.
+    expect(words).not.toContain('r');
+    expect(words).not.toContain('2005');
+    expect(segmentForIndex('desktop_integration').split(' ')).toEqual(expect.arrayContaining(['desktop_integration', 'desktop', 'integration']));
+  });
 });
 
 /** An FTS5 table of `docs` (rowid 1, 2, …, segmented as the index is), and its ranking of a MATCH query. */
@@ -116,6 +125,28 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
       // With the question's words alone, another passage comes first.
       expect(top(question, false), question).not.toBe(page);
     }
+  });
+
+  it('finds a passage that says after, stop or columns in the other words a question uses', () => {
+    const ranked = ftsOf([
+      '在 \\end{document} 之后的部分会被完全忽略。',
+      '文档正文写在 document 环境中。',
+      '若遇到错误或中断，可输入 Ctrl+C 以强制结束。',
+      '运行 xelatex 编译文档。',
+      '单双列混合或超过两列的分栏格式要用 multicol 宏包的多列环境。',
+      '文章的版心宽度由文档类决定。',
+    ]);
+    const top = (q: string, expand: boolean) => ranked(queryTerms(q, { expand }).join(' OR '))[0];
+    for (const [question, page] of [
+      ['写在 \\end{document} 后面的文字会怎样', 1],
+      ['运行 xelatex 卡住了怎么强行停下来', 3],
+      ['只有中间一段想分成三栏', 5],
+    ] as const) {
+      expect(top(question, true), question).toBe(page);
+      expect(top(question, false), question).not.toBe(page);
+    }
+    // 删掉 is 删除, 移除, remove.
+    expect(alternativesOf('把 TeX Live 删掉').get('删掉')).toEqual(expect.arrayContaining(['删除', '移除', 'remove']));
   });
 
   it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
