@@ -9,8 +9,9 @@ import { App } from './App';
 import { applyLanguage, hostI18n, storedLanguage } from './i18n';
 import { routes } from './routes';
 import { confirmSession, probablySignedIn, rememberReturnPath } from './session';
+import { copyTakenOver, firstPaintElement } from './shell/first-paint';
 import { holdIdleTasksUntil, whenIdle } from './shell/idle';
-import { seedSidebarFromCookie } from './shell/sidebar-state';
+import { MOBILE_BREAKPOINT, seedSidebarFromCookie } from './shell/sidebar-state';
 import { reloadOnStaleBuild } from './shell/stale-build';
 import { transitRedirect } from './transit';
 import './theme.css';
@@ -50,7 +51,14 @@ const render = () =>
       <App />
     </StrictMode>,
   );
-if (language === 'en') void languageReady.then(render, render);
+// With home's server-rendered first paint on screen (shell/first-paint.ts), the page's own render
+// waits for the live question box, which mounts into the copy's element: the user sees the shell
+// either way, and the box the user types in comes first. (A narrow screen does not show the copy.)
+const narrow = window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT - 1}px)`).matches;
+const firstPaintBox = narrow ? null : firstPaintElement('csai-ask');
+const boxFirst = firstPaintBox ? copyTakenOver(firstPaintBox, 3000) : Promise.resolve();
+if (language === 'en') void Promise.all([languageReady, boxFirst]).then(render, render);
+else if (firstPaintBox) void boxFirst.then(render);
 else render();
 // After the first paint, off the critical path: SPEC §4's start-up check of the build environment
 // (against an empty schema; zod loads for it here) and the custom elements (<csai-ask>, …).

@@ -69,6 +69,24 @@ test('the box shows and takes typing before its code has loaded; the text, caret
   expect(problems).toEqual([]);
 });
 
+test("when the box's code is slow, the page renders around the copy and the box takes it over later, text, caret and focus kept", async ({ page }) => {
+  await signInOnPage(page, user);
+  const release = await holdBoxCode(page);
+  await page.reload();
+  await box(page).click();
+  await page.keyboard.type('布洛芬的剂量');
+  await page.keyboard.press('ArrowLeft');
+  // The page waits at most 3 s for the live box, then renders and takes the copy's element in.
+  await expect(page.locator('#first-paint')).toHaveCount(0, { timeout: 10_000 });
+  expect(await copyParts(page)).toBe(2);
+  await page.keyboard.type('常用');
+  release();
+  await expect.poll(() => copyParts(page)).toBe(0);
+  await expect(box(page)).toHaveValue('布洛芬的剂常用量');
+  await page.keyboard.type('！');
+  await expect(box(page)).toHaveValue('布洛芬的剂常用！量');
+});
+
 test('Enter in the copy sends the question once the code is there, as in the live box', async ({ page }) => {
   await signInOnPage(page, user);
   const release = await holdBoxCode(page);

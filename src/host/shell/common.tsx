@@ -57,14 +57,14 @@ export function AdoptedElement({ element, attrs = {}, elementRef, pending }: {
   useImperativeHandle(elementRef, () => element, [element]);
   useLayoutEffect(() => {
     const box = slot.current;
-    if (box && element.parentNode !== box) {
-      const inner = element.shadowRoot?.activeElement;
-      const caret = inner instanceof HTMLTextAreaElement ? ([inner.selectionStart, inner.selectionEnd, inner.selectionDirection] as const) : undefined;
-      box.append(element);
-      if (inner instanceof HTMLElement) inner.focus({ preventScroll: true });
-      if (caret && inner instanceof HTMLTextAreaElement) inner.setSelectionRange(...caret);
-    }
+    if (!box || element.parentNode === box) return dropFirstPaint();
+    const inner = element.shadowRoot?.activeElement;
+    const caret = inner instanceof HTMLTextAreaElement ? ([inner.selectionStart, inner.selectionEnd, inner.selectionDirection] as const) : undefined;
+    box.append(element);
+    // The page (#root) shows once the copy is gone: only then can what had focus take it again.
     dropFirstPaint();
+    if (inner instanceof HTMLElement) inner.focus({ preventScroll: true });
+    if (caret && inner instanceof HTMLTextAreaElement) inner.setSelectionRange(...caret);
   }, [element]);
   const all: Record<string, string | undefined> = { 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN', ...attrs };
   useLayoutEffect(() => {

@@ -13,6 +13,28 @@ export function firstPaintElement(tag: string): HTMLElement | null {
   return document.getElementById(FIRST_PAINT_ID)?.querySelector<HTMLElement>(tag) ?? null;
 }
 
+/**
+ * Settles once the live view inside `element` has taken its static copy over (no part of the copy
+ * left in its shadow root), or after `limitMs` (a view whose code does not arrive).
+ */
+export function copyTakenOver(element: HTMLElement, limitMs: number): Promise<void> {
+  const root = element.shadowRoot;
+  const left = () => !!root && [...root.children].some((el) => el.hasAttribute('data-csai-prerendered'));
+  if (!left()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!left()) done();
+    });
+    const timer = window.setTimeout(() => done(), limitMs);
+    const done = () => {
+      observer.disconnect();
+      window.clearTimeout(timer);
+      resolve();
+    };
+    observer.observe(root!, { childList: true });
+  });
+}
+
 /** Removes the static copy (the page rendered by React shows from then on). */
 export function dropFirstPaint(): void {
   document.getElementById(FIRST_PAINT_ID)?.remove();
