@@ -63,6 +63,19 @@ describe('index tokens', () => {
   });
 });
 
+/**
+ * Each question's passage (rowid of `docs`) ranks first in an FTS5 table of `docs` when the
+ * question is expanded with the lexicon, and not with its own words alone.
+ */
+function expectFoundOnlyExpanded(docs: string[], cases: Array<[string, number]>) {
+  const ranked = ftsOf(docs);
+  const top = (q: string, expand: boolean) => ranked(queryTerms(q, { expand }).join(' OR '))[0];
+  for (const [question, page] of cases) {
+    expect(top(question, true), question).toBe(page);
+    expect(top(question, false), question).not.toBe(page);
+  }
+}
+
 /** An FTS5 table of `docs` (rowid 1, 2, …, segmented as the index is), and its ranking of a MATCH query. */
 function ftsOf(docs: string[]) {
   const db = new SQLite(':memory:');
@@ -107,44 +120,39 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
   });
 
   it('finds a passage that writes the symbol, the Latin name or the English word a question says in Chinese', () => {
-    const ranked = ftsOf([
-      'TeX 的版本号不断趋近于 π，当前为 3.141592653。',
-      'TeX 的版本号不断增加。',
-      '\\Alpha 等大写希腊字母不存在，直接输入拉丁字母 A。',
-      '大写字母可以直接输入。',
-      'Cache files have to be written atomically: write to a temporary name, then move over the old file.',
-      'Files are written to the user directory.',
-    ]);
-    const top = (q: string, expand: boolean) => ranked(queryTerms(q, { expand }).join(' OR '))[0];
-    for (const [question, page] of [
-      ['TeX 的版本号为什么越来越接近圆周率', 1],
-      ['大写的阿尔法该怎么输入', 3],
-      ['为什么缓存要先写到临时文件', 5],
-    ] as const) {
-      expect(top(question, true), question).toBe(page);
-      // With the question's words alone, another passage comes first.
-      expect(top(question, false), question).not.toBe(page);
-    }
+    expectFoundOnlyExpanded(
+      [
+        'TeX 的版本号不断趋近于 π，当前为 3.141592653。',
+        'TeX 的版本号不断增加。',
+        '\\Alpha 等大写希腊字母不存在，直接输入拉丁字母 A。',
+        '大写字母可以直接输入。',
+        'Cache files have to be written atomically: write to a temporary name, then move over the old file.',
+        'Files are written to the user directory.',
+      ],
+      [
+        ['TeX 的版本号为什么越来越接近圆周率', 1],
+        ['大写的阿尔法该怎么输入', 3],
+        ['为什么缓存要先写到临时文件', 5],
+      ],
+    );
   });
 
   it('finds a passage that says after, stop or columns in the other words a question uses', () => {
-    const ranked = ftsOf([
-      '在 \\end{document} 之后的部分会被完全忽略。',
-      '文档正文写在 document 环境中。',
-      '若遇到错误或中断，可输入 Ctrl+C 以强制结束。',
-      '运行 xelatex 编译文档。',
-      '单双列混合或超过两列的分栏格式要用 multicol 宏包的多列环境。',
-      '文章的版心宽度由文档类决定。',
-    ]);
-    const top = (q: string, expand: boolean) => ranked(queryTerms(q, { expand }).join(' OR '))[0];
-    for (const [question, page] of [
-      ['写在 \\end{document} 后面的文字会怎样', 1],
-      ['运行 xelatex 卡住了怎么强行停下来', 3],
-      ['只有中间一段想分成三栏', 5],
-    ] as const) {
-      expect(top(question, true), question).toBe(page);
-      expect(top(question, false), question).not.toBe(page);
-    }
+    expectFoundOnlyExpanded(
+      [
+        '在 \\end{document} 之后的部分会被完全忽略。',
+        '文档正文写在 document 环境中。',
+        '若遇到错误或中断，可输入 Ctrl+C 以强制结束。',
+        '运行 xelatex 编译文档。',
+        '单双列混合或超过两列的分栏格式要用 multicol 宏包的多列环境。',
+        '文章的版心宽度由文档类决定。',
+      ],
+      [
+        ['写在 \\end{document} 后面的文字会怎样', 1],
+        ['运行 xelatex 卡住了怎么强行停下来', 3],
+        ['只有中间一段想分成三栏', 5],
+      ],
+    );
     // 删掉 is 删除, 移除, remove.
     expect(alternativesOf('把 TeX Live 删掉').get('删掉')).toEqual(expect.arrayContaining(['删除', '移除', 'remove']));
   });
