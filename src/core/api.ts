@@ -1,5 +1,6 @@
 import { csrfToken, readCookie, XSRF_COOKIE } from './csrf';
 import { acceptLanguage, credentialsFor, isCrossOrigin, REQUESTED_WITH } from './request';
+import { API_ROOT } from './document-paths';
 
 export { acceptLanguage } from './request';
 import type { z } from 'zod';
@@ -110,7 +111,7 @@ export interface ApiClientOptions {
  */
 export function createApiClient(options: ApiClientOptions) {
   const base = (options.apiBase ?? '').replace(/\/+$/, '');
-  const root = `${base}/api/v1`;
+  const root = `${base}${API_ROOT}`;
   const credentials = credentialsFor(base);
   const readCookies = options.readCookies ?? (() => (typeof document === 'undefined' ? '' : document.cookie));
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));

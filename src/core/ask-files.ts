@@ -7,6 +7,7 @@ import type { FileChip } from './ask-types';
 import type { StatusStore } from './status-store';
 import { perFileProgress } from './upload-progress';
 import { canSelectFile, checkUpload } from './validation';
+import { documentPath } from './document-paths';
 
 /** SPEC §9: parse status polling interval. */
 export const PARSE_POLL_MS = 1000;
@@ -62,7 +63,7 @@ export function createAskFiles({ client, store, $message, signIn, later, cancel 
       const ids = $chips.peek().filter((c) => c.phase === 'parsing' && c.docId).map((c) => c.docId!);
       void Promise.all(
         ids.map((docId) =>
-          client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, responses.document, { quiet: true, redirect: false, signal: aborted }).then(
+          client.get(documentPath.record(docId), responses.document, { quiet: true, redirect: false, signal: aborted }).then(
             (doc) => ({ docId, doc }),
             () => null,
           ),
@@ -86,7 +87,7 @@ export function createAskFiles({ client, store, $message, signIn, later, cancel 
     for (const id of missing) pending.add(id);
     void Promise.all(
       missing.map((docId) =>
-        client.get(`/knowledge_base/doc/${encodeURIComponent(docId)}`, responses.document, { quiet: true, redirect: false }).then(
+        client.get(documentPath.record(docId), responses.document, { quiet: true, redirect: false }).then(
           (doc): FileChip => ({ key: chipKey(), name: doc.title, docId, phase: phaseOf(doc), percent: doc.parse_progress }),
           () => null, // not found or not the user's: dropped
         ),

@@ -15,6 +15,7 @@ import {
   uploadResult,
 } from '../contract/knowledge';
 import type { ApiClient, CallOptions } from './api';
+import { documentPath } from './document-paths';
 import { queryCache } from './query-cache';
 import { perFileProgress } from './upload-progress';
 
@@ -69,7 +70,7 @@ export interface DocQuery {
  */
 export function createKnowledgeApi(client: ApiClient) {
   const enc = encodeURIComponent;
-  const docMarkdown = (docId: string, signal?: AbortSignal) => client.get(`/knowledge_base/doc_markdown/${enc(docId)}`, markdownResult, { quiet: true, signal });
+  const docMarkdown = (docId: string, signal?: AbortSignal) => client.get(documentPath.markdown(docId), markdownResult, { quiet: true, signal });
   return {
     folders: (scope: FolderScope, { search, sort }: { search?: string | undefined; sort?: FolderSortKey } = {}) =>
       client.get(`${scopePath[scope]}?${qs({ page: 1, size: FOLDER_PAGE_SIZE, search, sort })}`, folderPage),
@@ -86,7 +87,7 @@ export function createKnowledgeApi(client: ApiClient) {
     allDocs: ({ page, search }: DocQuery, signal?: AbortSignal) =>
       client.get(`/knowledge_base/all_docs?${qs({ page, size: DOC_PAGE_SIZE, search, show_my_kb: 1 })}`, docPage, { signal }),
     /** One document with its parse state. Quiet: a document gone or unreadable is left out by the caller. */
-    doc: (docId: string, opts: CallOptions = {}) => client.get(`/knowledge_base/doc/${enc(docId)}`, kbDocument, { quiet: true, ...opts }),
+    doc: (docId: string, opts: CallOptions = {}) => client.get(documentPath.record(docId), kbDocument, { quiet: true, ...opts }),
     createFolder: (name: string) => client.post('/knowledge_base/folder', { name }, kbFolder),
     updateFolder: (id: string, body: { name?: string; is_public?: boolean }) => client.put(`/knowledge_base/folder/${enc(id)}`, body, kbFolder),
     deleteFolder: (id: string) => client.delete(`/knowledge_base/folder/${enc(id)}`, deleteResult),
@@ -115,7 +116,7 @@ export function createKnowledgeApi(client: ApiClient) {
         redirect: false,
       });
     },
-    download: (docId: string, opts: CallOptions = {}) => client.download(`/knowledge_base/download/${enc(docId)}`, opts),
+    download: (docId: string, opts: CallOptions = {}) => client.download(documentPath.download(docId), opts),
     /** GET doc_markdown, read once per page (cached). Quiet: the view says it could not be read. */
     markdown: (docId: string) => queryCache().query(`knowledge:markdown:${docId}`, () => docMarkdown(docId)),
     /** GET doc_markdown, read now (not cached), cancelled by `signal`. */

@@ -6,12 +6,12 @@ import { imageResult, kbDocument, markdownResult, type KbDocument } from '../../
 import type { Opened, OutlineNode, ViewerDocument, ViewerSource } from '../../core/viewer-model';
 import type { PageText } from '../../core/viewer-geometry';
 import type { ApiClient } from '../../core/api';
+import { API_ROOT, documentPath } from '../../core/document-paths';
 import { openPdf, pdfWorker, type PDFDocumentProxy } from './pdfjs';
 import { downloadPath, prefetchKey, takePrefetch } from './prefetch';
 
-const API = '/knowledge_base';
 /** A `/api/v1/…` path (download-url, prefetch) as the client's path below its root. */
-const clientPath = (path: string) => path.replace(/^\/api\/v1(?=\/)/, '');
+const clientPath = (path: string) => (path.startsWith(`${API_ROOT}/`) ? path.slice(API_ROOT.length) : path);
 
 /** An opened PDF as the model sees it, with pdf.js's document for the pages to draw. */
 export interface PdfDocument extends ViewerDocument {
@@ -76,7 +76,7 @@ export function documentSource({ apiOrigin, client, docId, downloadUrl, ifImg }:
       if (!ifImg && !early) pdfWorker();
       let info: KbDocument | null = null;
       if (early?.record) info = await client.get(clientPath(early.recordPath), kbDocument, { response: early.record, signal });
-      else if (docId) info = await client.get(`${API}/doc/${encodeURIComponent(docId)}`, kbDocument, { signal });
+      else if (docId) info = await client.get(documentPath.record(docId), kbDocument, { signal });
       if (signal.aborted) throw signal.reason;
       record(info);
       if (info && info.type !== 1) {
@@ -85,7 +85,7 @@ export function documentSource({ apiOrigin, client, docId, downloadUrl, ifImg }:
         void early?.pdf.then((p) => p.destroy(), () => undefined);
       }
       if (ifImg || info?.type === 3) {
-        const img = await client.get(`${API}/get_img/${encodeURIComponent(docId ?? '')}`, imageResult, { signal });
+        const img = await client.get(documentPath.image(docId ?? ''), imageResult, { signal });
         return { state: 'image', src: `data:${img.mime};base64,${img.img_base64}` };
       }
       if (info && info.type !== 1) return { state: 'other' };
@@ -109,7 +109,7 @@ export function documentSource({ apiOrigin, client, docId, downloadUrl, ifImg }:
         throw error;
       }
     },
-    markdown: docId ? () => client.get(`${API}/doc_markdown/${encodeURIComponent(docId)}`, markdownResult).then((r) => r.markdown) : undefined,
+    markdown: docId ? () => client.get(documentPath.markdown(docId), markdownResult).then((r) => r.markdown) : undefined,
     async download(info) {
       const { blob } = await client.download(clientPath(path));
       save(blob, info?.title ?? `${docId ?? 'document'}.pdf`);

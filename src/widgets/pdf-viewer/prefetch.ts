@@ -3,11 +3,11 @@
 // document's record, its bytes, pdf.js's worker and the opening of the PDF run while the React
 // view is still loading. The view takes the result once (takePrefetch) for the same document and
 // reads the answers through its API client (`response` option); anything not taken in time is dropped.
+import { API_ROOT, documentPath } from '../../core/document-paths';
 import { rawGet } from '../../core/request';
 import type { PDFDocumentProxy } from './pdfjs';
 import { startWorker, workerUrl } from './pdfjs-files';
 
-const API = '/api/v1/knowledge_base';
 const KEEP_MS = 30_000;
 
 /** The requests the view would start itself for a PDF document. */
@@ -76,8 +76,8 @@ export function prefetchKey(apiOrigin: string, docId: string | undefined, path: 
 
 /** Only paths of this API are fetched from `download-url` (never another site with the user's cookies). */
 export function downloadPath(id: string | undefined, url: string | undefined): string | null {
-  if (url && /^\/api\/v1\/[\w\-./%]+$/.test(url) && !url.includes('..')) return url;
-  return id ? `${API}/download/${encodeURIComponent(id)}` : null;
+  if (url && url.startsWith(`${API_ROOT}/`) && /^[\w\-./%]+$/.test(url) && !url.includes('..')) return url;
+  return id ? API_ROOT + documentPath.download(id) : null;
 }
 
 /** The `type` of a record envelope (`{ data: { type } }`), when it has one. */
@@ -122,7 +122,7 @@ export function prefetch(host: Element): void {
   // Asked as the API client asks (core/request.ts): the element's credentials, X-Requested-With.
   const lang = host.closest('[lang]')?.getAttribute('lang') ?? undefined;
   const bytes = workerFirst.then(() => rawGet(apiOrigin, path, '*/*', controller.signal, lang));
-  const recordPath = `${API}/doc/${encodeURIComponent(docId ?? '')}`;
+  const recordPath = API_ROOT + documentPath.record(docId ?? '');
   const record = docId ? rawGet(apiOrigin, recordPath, 'application/json', undefined, lang) : null;
   // A record that says the document is not a PDF (an SDF or a PDB opened without the route
   // knowing its type) stops the download: its bytes never reach pdf.js. The PDF does not wait
