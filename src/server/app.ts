@@ -385,7 +385,8 @@ async function registerWeb(app: App, webDir: string, embedOrigins: readonly stri
   const firstPaintPage = async (request: FastifyRequest, index: Buffer) => {
     const auth = await request.auth();
     if (auth.kind !== 'user' || !auth.sessionId) return undefined;
-    const question = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1 || request.url.length)).get('q') ?? undefined;
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const question = new URLSearchParams(query).get('q') ?? undefined;
     return paints.page(index, request.cookies, question);
   };
   app.setNotFoundHandler(async (request, reply) => {

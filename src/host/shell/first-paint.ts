@@ -4,6 +4,8 @@
 // read and type before any script runs. #root stays hidden while the copy is there (theme.css);
 // home's first render takes the <csai-ask> over (its typed text goes with it) and drops the rest.
 
+import { PRERENDERED_ATTR } from '../../widgets/shared/prerendered';
+
 /** The id of the static copy's container. */
 export const FIRST_PAINT_ID = 'first-paint';
 
@@ -19,7 +21,7 @@ export function firstPaintElement(tag: string): HTMLElement | null {
  */
 export function copyTakenOver(element: HTMLElement, limitMs: number): Promise<void> {
   const root = element.shadowRoot;
-  const left = () => !!root && [...root.children].some((el) => el.hasAttribute('data-csai-prerendered'));
+  const left = () => !!root && [...root.children].some((el) => el.hasAttribute(PRERENDERED_ATTR));
   if (!left()) return Promise.resolve();
   return new Promise((resolve) => {
     const observer = new MutationObserver(() => {
