@@ -37,20 +37,34 @@ export const QUESTION_SLOT = '<!--csai-q-->';
 
 /**
  * Rules the static copy needs beside the elements' own: its form lays out as the live box's
- * wrapper does, and its send button, enabled so the form can send without script, looks disabled
- * while the box is empty, as the live one is.
+ * wrapper does; its send button, enabled so the form can send without script, looks disabled
+ * while the box is empty, as the live one is; its other controls, disabled until the live box is
+ * there, look as the live ones do.
  */
 const COPY_CSS = `
 form[data-csai-form] { display: contents; }
 form[data-csai-form]:invalid [part~="send"] { opacity: 0.5; cursor: not-allowed; }
+form[data-csai-form] :disabled:not([part~="send"]) { opacity: 1; cursor: pointer; }
 `;
 
-/** The question box's markup as a form: the text area named `q` and required, send a submit button. */
+/**
+ * The question box's markup as a form: the text area named `q` and required, send a submit button.
+ * Its other controls (tabs, toggles, search type, the editor button) are disabled and its file
+ * input left out: they do nothing before the live box is there, and a click or a file given to
+ * them would be lost. Disabled, a click (a user's, or a test driver's that waits for an enabled
+ * control) reaches the live control once it has taken the copy over.
+ */
 function asForm(box: string): string {
   const input = /<textarea part="input"([^>]*)><\/textarea>/;
   const send = /<button type="button" part="send" disabled=""([^>]*)>/;
-  if (!input.test(box) || !send.test(box)) throw new Error('first paint: the question box has no text area or send button where expected');
-  return box.replace(input, `<textarea part="input" name="q" required=""$1>${QUESTION_SLOT}</textarea>`).replace(send, '<button type="submit" part="send"$1>');
+  const file = /<input type="file"[^>]*\/>/;
+  if (!input.test(box) || !send.test(box) || !file.test(box)) throw new Error('first paint: the question box has no text area, send button or file input where expected');
+  return box
+    .replace(input, `<textarea part="input" name="q" required=""$1>${QUESTION_SLOT}</textarea>`)
+    .replace(file, '')
+    .replace(send, '<button type="submit" part="send"$1>')
+    .replace(/<button type="button"/g, '<button type="button" disabled=""')
+    .replace(/<select /g, '<select disabled="" ');
 }
 
 /**

@@ -87,6 +87,22 @@ test("when the box's code is slow, the page renders around the copy and the box 
   await expect(box(page)).toHaveValue('布洛芬的剂常用！量');
 });
 
+test("a click or a file given to the box before its code has loaded reaches the live box, not the copy", async ({ page }) => {
+  await signInOnPage(page, user);
+  const release = await holdBoxCode(page);
+  await page.reload();
+  await expect(box(page)).toBeVisible();
+  // Both wait for the live box (the copy's controls are disabled, and it has no file input).
+  const clicked = page.locator('csai-ask [part~="tab-knowledge"]').click();
+  const chosen = page.locator('csai-ask input[type=file]').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
+  await page.waitForTimeout(500);
+  expect(await copyParts(page)).toBe(2);
+  release();
+  await Promise.all([clicked, chosen]);
+  await expect(page.locator('csai-ask [part~="tab-knowledge"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('csai-ask [part~="file-chip"]')).toContainText('notes.pdf');
+});
+
 test('Enter in the copy sends the question once the code is there, as in the live box', async ({ page }) => {
   await signInOnPage(page, user);
   const release = await holdBoxCode(page);

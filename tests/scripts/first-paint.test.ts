@@ -44,6 +44,13 @@ describe("home's server-rendered first paint, as built", () => {
     expect(box).toMatch(/<button type="submit" part="send"[^>]*>发送<\/button>/);
     // Only the question is sent: nothing else in the form has a name.
     expect(box.match(/ name="/g)).toHaveLength(1);
+    // Its other controls wait for the live box: disabled (a click then reaches the live one), and no
+    // file input to lose a file given to it.
+    expect(box).not.toContain('type="file"');
+    expect(box).toMatch(/<button type="button" disabled=""[^>]*part="tab tab-knowledge"/);
+    expect(box).toMatch(/<select disabled=""[^>]*part="search-type"/);
+    expect(box.match(/<button /g)!.length).toBe(box.match(/<button [^>]*disabled=""/g)!.length + 1);
+    expect(box).not.toMatch(/<button type="submit" part="send"[^>]*disabled=""/);
     expect(box).toContain('data-csai-prerendered=""');
   });
 
