@@ -50,9 +50,9 @@ form[data-csai-form] :disabled:not([part~="send"]) { opacity: 1; cursor: pointer
 /**
  * The question box's markup as a form: the text area named `q` and required, send a submit button.
  * Its other controls (tabs, toggles, search type, the editor button) are disabled and its file
- * input left out: they do nothing before the live box is there, and a click or a file given to
- * them would be lost. Disabled, a click (a user's, or a test driver's that waits for an enabled
- * control) reaches the live control once it has taken the copy over.
+ * input left out: they do nothing before the live box is there, and a file given to them would
+ * be lost. Disabled, they say so: a program that waits for an enabled control (a test driver, an
+ * assistive tool) gets the live one once it has taken the copy over.
  */
 function asForm(box: string): string {
   const input = /<textarea part="input"([^>]*)><\/textarea>/;
