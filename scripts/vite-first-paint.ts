@@ -10,12 +10,8 @@ import react from '@vitejs/plugin-react';
 import { createServer, type Plugin } from 'vite';
 import { twindConfig } from '../src/widgets/shared/twind-config';
 import { withoutTwindWarnings } from './vite-widget-css';
-import type { FirstPaint, FirstPaintVariant } from '../src/host/first-paint';
-
-export const FIRST_PAINT_FILE = 'first-paint.json';
-
-/** The file's content: each variant under `<language>-<open|closed>`. */
-export type FirstPaintFile = Record<string, FirstPaint>;
+import { FIRST_PAINT_FILE, firstPaintKey, type FirstPaintFile } from '../src/contract/first-paint';
+import type { FirstPaintVariant } from '../src/host/first-paint';
 
 /** The class rules for the tokens of every class attribute in the shadow root of `html`, preflight first. */
 function rulesFor(html: string): string {
@@ -52,7 +48,7 @@ export async function renderFirstPaints(root: string): Promise<FirstPaintFile> {
         const variant: FirstPaintVariant = { language, sidebarOpen };
         // Two passes: the first finds the classes the box uses, the second carries their rules.
         const draft = await renderHomeFirstPaint(variant, '');
-        out[`${language}-${sidebarOpen ? 'open' : 'closed'}`] = await renderHomeFirstPaint(variant, `${baseCss}\n${rulesFor(draft.html)}`);
+        out[firstPaintKey(language, sidebarOpen)] = await renderHomeFirstPaint(variant, `${baseCss}\n${rulesFor(draft.html)}`);
       }
     }
     return out;

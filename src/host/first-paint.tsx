@@ -9,8 +9,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
+import { QUESTION_SLOT, type FirstPaint } from '../contract/first-paint';
 import { statusStore } from '../core/status-store';
 import { Ask } from '../widgets/ask/Ask';
+import { PRERENDERED_ATTR } from '../widgets/shared/prerendered';
 import { ViewFrame } from '../widgets/shared/react-view';
 import { stringsReady } from '../widgets/shared/i18n';
 import { hostI18n, type InterfaceLanguage } from './i18n';
@@ -26,14 +28,6 @@ export interface FirstPaintVariant {
   sidebarOpen: boolean;
 }
 
-/** What the server inserts: the markup, and the text of the one style element it holds (for the CSP hash). */
-export interface FirstPaint {
-  html: string;
-  style: string;
-}
-
-/** The marker the server replaces with the escaped `q` of the request (the form's earlier send). */
-export const QUESTION_SLOT = '<!--csai-q-->';
 
 /**
  * Rules the static copy needs beside the elements' own: its form lays out as the live box's
@@ -88,7 +82,7 @@ export async function renderHomeFirstPaint({ language, sidebarOpen }: FirstPaint
     </ViewFrame>,
   );
   const style = `${css}\n${COPY_CSS}`;
-  const element = `<csai-ask lang="${lang}" data-csai-first-paint=""><template shadowrootmode="open"><style data-csai-prerendered="">${style}</style>${asForm(box)}</template></csai-ask>`;
+  const element = `<csai-ask lang="${lang}" data-csai-first-paint=""><template shadowrootmode="open"><style ${PRERENDERED_ATTR}="">${style}</style>${asForm(box)}</template></csai-ask>`;
   const SLOT = 'csai-first-paint-element';
   const page = renderAsFirstLoad(() =>
     renderToStaticMarkup(

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../core/i18n';
 import { hostZh } from './locales';
+import { LANGUAGE_COOKIE, type InterfaceLanguage } from '../contract/first-paint';
 
 /**
  * The page's i18next instance with the site's `host` namespace added (Chinese; the English
@@ -36,7 +37,7 @@ export function addHostStrings(zh: object, en: object) {
 }
 
 /** The interface languages. */
-export type InterfaceLanguage = 'zh' | 'en';
+export type { InterfaceLanguage };
 /** Where the browser remembers the language before (and between) sign-ins. */
 const LANGUAGE_KEY = 'csai:language';
 
@@ -50,10 +51,7 @@ export function storedLanguage(): InterfaceLanguage | null {
   }
 }
 
-/** The cookie telling the server which language home's first paint should be in (src/server/first-paint.ts). */
-const LANGUAGE_COOKIE = 'csai_lang';
-
-/** Keeps the language cookie in step with the language this browser shows (a year; nothing but a rendering hint). */
+/** Keeps the language cookie (home's first paint is in its language, src/server/first-paint.ts) in step with the language this browser shows (a year; nothing but a rendering hint). */
 export function rememberLanguageForServer(language: InterfaceLanguage): void {
   if (!document.cookie.split(';').some((c) => c.trim() === `${LANGUAGE_COOKIE}=${language}`)) {
     document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${365 * 24 * 3600}; SameSite=Lax`;

@@ -6,14 +6,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { FIRST_PAINT_FILE, firstPaintKey, LANGUAGE_COOKIE, QUESTION_SLOT, SIDEBAR_COOKIE, type FirstPaintFile } from '../contract/first-paint';
 
 /** The copy's container, right after the (empty) element React renders into. */
 const ROOT = '<div id="root"></div>';
-/** Where the copy's text area takes the request's `q` (kept in step with src/host/first-paint.tsx). */
-const QUESTION_SLOT = '<!--csai-q-->';
-/** The cookies choosing the variant: the interface language (written by the site) and the sidebar's state. */
-export const LANGUAGE_COOKIE = 'csai_lang';
-const SIDEBAR_COOKIE = 'sidebar:state';
 /**
  * The most of `q` put back into the box. The form sends with GET (it only puts text back, so a
  * link cannot make anyone ask), and an address longer than the server's header limit (16 KB) is
@@ -21,7 +17,8 @@ const SIDEBAR_COOKIE = 'sidebar:state';
  */
 const MAX_QUESTION = 4000;
 
-const fileSchema = z.record(z.string(), z.object({ html: z.string().includes('<template shadowrootmode="open">'), style: z.string() }));
+/** The file as the build writes it (scripts/vite-first-paint.ts): anything else leaves the page as built. */
+export const firstPaintFile: z.ZodType<FirstPaintFile> = z.record(z.string(), z.object({ html: z.string().includes('<template shadowrootmode="open">'), style: z.string() }));
 
 interface Variant {
   html: string;
@@ -36,14 +33,14 @@ const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  * as built). The file is read again when a build replaces it.
  */
 export function firstPaints(webDir: string) {
-  const file = path.join(webDir, 'first-paint.json');
+  const file = path.join(webDir, FIRST_PAINT_FILE);
   let loaded: { stamp: string; variants: Map<string, Variant> } | undefined;
   const variants = (): Map<string, Variant> | undefined => {
     try {
       const stat = fs.statSync(file);
       const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
       if (loaded?.stamp !== stamp) {
-        const parsed = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+        const parsed = firstPaintFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
         const map = new Map<string, Variant>();
         for (const [key, { html, style }] of Object.entries(parsed)) {
           map.set(key, { html, styleHash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` });
@@ -61,9 +58,8 @@ export function firstPaints(webDir: string) {
      * allow; undefined when there is none to insert. `question`: the form's `q`, put back into the box.
      */
     page(index: Buffer, cookies: Record<string, string | undefined>, question: string | undefined): { body: string; styleHash: string } | undefined {
-      const language = cookies[LANGUAGE_COOKIE] === 'en' ? 'en' : 'zh';
-      const sidebar = cookies[SIDEBAR_COOKIE] === 'false' ? 'closed' : 'open';
-      const variant = variants()?.get(`${language}-${sidebar}`);
+      // The cookies choose the variant: the language the site shows, the sidebar's saved state.
+      const variant = variants()?.get(firstPaintKey(cookies[LANGUAGE_COOKIE] === 'en' ? 'en' : 'zh', cookies[SIDEBAR_COOKIE] !== 'false'));
       const text = index.toString('utf8');
       if (!variant || !text.includes(ROOT)) return undefined;
       // Function replacements: a `$&` in the question is text, not a pattern.

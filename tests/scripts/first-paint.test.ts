@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderFirstPaints, type FirstPaintFile } from '../../scripts/vite-first-paint';
+import type { FirstPaintFile } from '../../src/contract/first-paint';
+import { firstPaintFile } from '../../src/server/first-paint';
+import { renderFirstPaints } from '../../scripts/vite-first-paint';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -15,6 +17,8 @@ describe("home's server-rendered first paint, as built", () => {
 
   it('has a variant for each language and sidebar state, each in its own language', () => {
     expect(Object.keys(paints).sort()).toEqual(['en-closed', 'en-open', 'zh-closed', 'zh-open']);
+    // What the server reads it with.
+    expect(firstPaintFile.safeParse(paints).success).toBe(true);
     for (const key of ['zh-open', 'zh-closed']) {
       expect(paints[key]!.html).toContain('<h1 class="home__title">有什么可以帮您？</h1>');
       expect(paints[key]!.html).toContain('placeholder="输入问题，Enter 发送，Shift+Enter 换行"');

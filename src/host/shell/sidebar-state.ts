@@ -1,8 +1,8 @@
 import { signal } from '@preact/signals-react';
 import { statusStore } from '../../core/status-store';
+import { SIDEBAR_COOKIE } from '../../contract/first-paint';
 
-/** SPEC §2/§9: the cookie that keeps the sidebar's open state. */
-export const SIDEBAR_COOKIE = 'sidebar:state';
+export { SIDEBAR_COOKIE };
 /** SPEC §9: 7 days, in seconds. */
 export const SIDEBAR_COOKIE_MAX_AGE = 7 * 24 * 60 * 60;
 /** SPEC §9: below this width the sidebar is a slide-in drawer. */
