@@ -33,11 +33,15 @@ export function CustomElement({ tag, attrs = {}, elementRef, pending }: {
   elementRef?: Ref<HTMLElement>;
   pending?: string;
 }) {
-  // The element speaks the site's language unless the page says otherwise.
-  const { i18n } = useTranslation();
-  const props: Record<string, unknown> = { ref: elementRef, 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN' };
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) props[k] = v;
+  const props: Record<string, unknown> = { ref: elementRef };
+  for (const [k, v] of Object.entries(useElementAttributes(attrs, pending))) if (v !== undefined) props[k] = v;
   return createElement(tag, props);
+}
+
+/** The attributes a site page gives an element: its pending text, the site's language unless `attrs` say otherwise, and `attrs`. */
+function useElementAttributes(attrs: Record<string, string | undefined>, pending: string | undefined): Record<string, string | undefined> {
+  const { i18n } = useTranslation();
+  return { 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN', ...attrs };
 }
 
 /**
@@ -52,7 +56,6 @@ export function AdoptedElement({ element, attrs = {}, elementRef, pending }: {
   elementRef?: Ref<HTMLElement>;
   pending?: string;
 }) {
-  const { i18n } = useTranslation();
   const slot = useRef<HTMLDivElement>(null);
   useImperativeHandle(elementRef, () => element, [element]);
   useLayoutEffect(() => {
@@ -66,7 +69,7 @@ export function AdoptedElement({ element, attrs = {}, elementRef, pending }: {
     if (inner instanceof HTMLElement) inner.focus({ preventScroll: true });
     if (caret && inner instanceof HTMLTextAreaElement) inner.setSelectionRange(...caret);
   }, [element]);
-  const all: Record<string, string | undefined> = { 'data-pending': pending, lang: i18n.language === 'en' ? 'en' : 'zh-CN', ...attrs };
+  const all = useElementAttributes(attrs, pending);
   useLayoutEffect(() => {
     for (const [name, value] of Object.entries(all)) {
       if (value === undefined) element.removeAttribute(name);
