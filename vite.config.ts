@@ -72,7 +72,7 @@ export default defineConfig(() => ({
               groups: [
                 // The site's first module, evaluated before React: it starts home's question box loading (and
                 // lets the box's server-rendered copy send).
-                { name: 'start', test: /[\\/]src[\\/]host[\\/](start|shell[\\/]first-paint)\.ts$/, priority: 1 },
+                { name: 'start', test: /[\\/]src[\\/](host[\\/](start|shell[\\/]first-paint)|core[\\/]question-keys)\.ts$/, priority: 1 },
                 // Vite's preload helper stays its own file: the embed loader imports only it at start.
                 { name: 'preload-helper', test: /preload-helper/, priority: 2 },
                 {

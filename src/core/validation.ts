@@ -128,16 +128,9 @@ export function canAddToKnowledgeBase(folderId: string | undefined | null, docId
   return !!folderId && !!docId;
 }
 
-/** SPEC §5: what a key press in the question box does. */
-export type QuestionKeyAction = 'send' | 'newline' | 'none';
-
-/** SPEC §5: Enter sends; Shift+Enter and Ctrl+Enter add a newline; nothing is sent while composing. */
-export function questionKeyAction(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'isComposing'>): QuestionKeyAction {
-  if (event.key !== 'Enter') return 'none';
-  if (event.isComposing) return 'none';
-  if (event.shiftKey || event.ctrlKey) return 'newline';
-  return 'send';
-}
+// SPEC §5's keys in the question box live in a module of their own: home's first module uses them
+// for the server-rendered copy of the box, before this one loads.
+export { questionKeyAction, type QuestionKeyAction } from './question-keys';
 
 /** SPEC §2: pasted text has its HTML tags removed. */
 export function stripHtmlTags(text: string): string {

@@ -108,6 +108,12 @@ test('Enter in the copy sends the question once the code is there, as in the liv
   const release = await holdBoxCode(page);
   await page.reload();
   await box(page).fill('布洛芬的常用剂量是多少');
+  // SPEC §5 in the copy too: Ctrl+Enter and Shift+Enter add a line, Enter sends.
+  await box(page).press('Control+Enter');
+  await box(page).press('Shift+Enter');
+  await box(page).pressSequentially('成人');
+  await expect(box(page)).toHaveValue('布洛芬的常用剂量是多少\n\n成人');
+  expect(await copyParts(page)).toBe(2);
   await box(page).press('Enter');
   release();
   await expect(page).toHaveURL(/\/channels\?channel_id=/);

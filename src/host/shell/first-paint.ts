@@ -4,6 +4,7 @@
 // read and type before any script runs. #root stays hidden while the copy is there (theme.css);
 // home's first render takes the <csai-ask> over (its typed text goes with it) and drops the rest.
 
+import { questionKeyAction } from '../../core/question-keys';
 import { PRERENDERED_ATTR } from '../../widgets/shared/prerendered';
 
 /** The id of the static copy's container. */
@@ -48,8 +49,8 @@ interface AskElement extends HTMLElement {
 }
 
 /**
- * Sends from the static copy as the live box does, from the page's first module on: Enter (not
- * with Shift, not while composing) or the send button asks the question through the element's
+ * Sends from the static copy as the live box does, from the page's first module on (SPEC §5's keys:
+ * Shift+Enter and Ctrl+Enter add a line): Enter or the send button asks the question through the element's
  * `ask()` (which waits for the box's code), instead of the form's fallback (a GET that puts the
  * text back in the box).
  */
@@ -66,8 +67,10 @@ export function sendFromFirstPaint(): void {
     void customElements.whenDefined('csai-ask').then(() => (element as AskElement).ask(question));
   });
   input.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.ctrlKey || event.isComposing || event.keyCode === 229) return;
+    const action = questionKeyAction({ key: event.key, shiftKey: event.shiftKey, ctrlKey: event.ctrlKey, isComposing: event.isComposing || event.keyCode === 229 });
+    if (action === 'none') return;
     event.preventDefault();
-    form.requestSubmit();
+    if (action === 'send') form.requestSubmit();
+    else input.setRangeText('\n', input.selectionStart, input.selectionEnd, 'end');
   });
 }
