@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
-import { ABSTAIN_BELOW, rerank, type Scored } from './rerank';
+import { ABSTAIN_BELOW, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
 
 /** How many first-stage candidates the second stage (rerank.ts) reorders. */
 export const RERANK_DEPTH = 20;
@@ -53,19 +53,46 @@ export interface HybridOptions {
  * vector (see vectorSearch). A failing embeddings service falls back to BM25 with a log line. The caller must have checked that the asker may read these documents.
  */
 export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Scored[]> {
-  const { passages, byMeaning } = await firstStage(db, docIds, query, Math.max(k, RERANK_DEPTH), opts);
-  const reranked = rerank(query, passages);
+  const depth = Math.max(k, RERANK_DEPTH);
+  const { passages, byMeaning } = await firstStage(db, docIds, query, depth, opts);
+  const reranked = rerank(query, passages, RERANK_WEIGHTS, Math.min(depth, passages.length));
   // Coverage counts the question's words; a passage the vectors found may answer in other words, so
   // it is never the reason to abstain (it keeps at least the abstention threshold).
   const kept = byMeaning.size ? reranked.map((p) => (byMeaning.has(passageKey(p)) ? { ...p, coverage: Math.max(p.coverage, ABSTAIN_BELOW) } : p)) : reranked;
   return kept.slice(0, k);
 }
 
+/**
+ * How deep BM25's list is read for passages holding a name the question asks about (a command, an
+ * option, a file name: l3backend, XDG_DATA_DIRS), and how few of those passages a name may have to
+ * count as one. A question's ordinary and expanded words outnumber its one name, so BM25 can rank
+ * the few passages that hold it below the second stage's depth; they join the candidates after
+ * BM25's best k, and the second stage (rerank.ts: coverage, heading, a missing name) places them.
+ * Chosen on the tuning sets (hard set, fresh sets one to four; bench/retrieval.bench.ts): answer-level
+ * recall 373 → 375 of their 393 answerable questions, none lost (at most 3 passages found one of
+ * the two, 10 the same two as 5). The fifth fresh set, held out, was not read for it.
+ */
+const NAMED_DEPTH = 100;
+const NAMED_MAX_PASSAGES = 5;
+
+/** BM25's best k, then the passages below them holding one of the question's rare Latin-script words. */
+function namedCandidates(deep: Passage[], k: number, query: string): Passage[] {
+  const head = deep.slice(0, k);
+  if (deep.length <= k) return head;
+  const words = deep.map((p) => new Set((p.segmented ?? '').split(' ')));
+  const rare = latinWordsOf(query).filter((w) => {
+    const holders = words.filter((s) => s.has(w)).length;
+    return holders > 0 && holders <= NAMED_MAX_PASSAGES;
+  });
+  if (!rare.length) return head;
+  return [...head, ...deep.slice(k).filter((_, i) => rare.some((w) => words[k + i]!.has(w)))];
+}
+
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
-  if (!client || !docIds.length || !query.trim()) return { passages: await search(db, docIds, query, k, { expand: true }), byMeaning: none };
+  if (!client || !docIds.length || !query.trim()) return { passages: namedCandidates(await search(db, docIds, query, Math.max(k, NAMED_DEPTH), { expand: true }), k, query), byMeaning: none };
   const depth = depthFor(k);
   const semantic = async () => {
     try {
@@ -77,15 +104,19 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
       return undefined;
     }
   };
-  const [lexical, vectors] = await Promise.all([search(db, docIds, query, depth, { expand: true }), semantic()]);
-  if (!vectors?.length) return { passages: lexical.slice(0, k), byMeaning: none };
+  const [lexical, vectors] = await Promise.all([search(db, docIds, query, Math.max(depth, NAMED_DEPTH), { expand: true }), semantic()]);
+  if (!vectors?.length) return { passages: namedCandidates(lexical, k, query), byMeaning: none };
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
   const words = new Map(lexical.map((p) => [passageKey(p), p.segmented]));
   for (const p of fromVectors) p.segmented = words.get(passageKey(p));
-  const passages = reciprocalRankFusion<Passage>([lexical, fromVectors], passageKey)
+  const fused = reciprocalRankFusion<Passage>([lexical.slice(0, depth), fromVectors], passageKey)
     .slice(0, k)
     .map(({ item, score }) => ({ ...item, score }));
+  const inFused = new Set(fused.map(passageKey));
+  // The named passages BM25 found deeper down join with the fused score of the last candidate.
+  const last = fused[fused.length - 1]?.score ?? 0;
+  const passages = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
   // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
   return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)) };
 }

@@ -86,7 +86,7 @@ function proximityOf(terms: Term[], seq: string[]): number {
 const LATIN_WORD = /^[a-z][a-z0-9_\-.]{2,}$/;
 
 /** The question's Latin-script words, as the index writes them. */
-const latinWordsOf = (question: string) => queryTerms(question).map((t) => t.slice(1, -1)).filter((w) => LATIN_WORD.test(w));
+export const latinWordsOf = (question: string) => queryTerms(question).map((t) => t.slice(1, -1)).filter((w) => LATIN_WORD.test(w));
 
 /**
  * The question's Latin-script words that no candidate holds, not even inside a longer index word
@@ -114,9 +114,19 @@ function namesIn(question: string, docs: string[][], share: number): string[] {
  * its words of four letters or more missing needs a quarter more coverage. Tuned on the even half
  * of bench/data/retrieval-hard.json (bench/retrieval-hard-halves.ts reports both halves).
  */
-function belief(question: string, docs: string[][]): number {
+function belief(question: string, docs: string[][], firstRanked = docs.length): number {
   const absent = absentWords(question, docs);
-  if (HAN.test(question)) return absent.length ? 0 : 1;
+  if (HAN.test(question)) {
+    if (absent.length) return 0;
+    // Names that only the passages added from deeper down hold (fusion.ts namedCandidates) count
+    // when one passage holds them all: two names in two unrelated passages ("Python 里怎么读取
+    // Excel 表格" over a page naming Python and another naming Excel) are not what was asked. On the
+    // tuning sets this keeps that one unanswerable question abstained on and costs no answer; asking
+    // every Chinese question with two names for a passage holding both cost five answers.
+    const deeper = absentWords(question, docs.slice(0, firstRanked));
+    const vocabularyOf = (d: string[]) => d.filter((w) => /[a-z]/.test(w)).join(' ');
+    return deeper.length < 2 || docs.slice(firstRanked).some((d) => deeper.every((w) => vocabularyOf(d).includes(w))) ? 1 : 0;
+  }
   return absent.filter((w) => w.length >= 4).length >= 2 ? ENGLISH_MISSING_BELIEF : 1;
 }
 /**
@@ -181,7 +191,13 @@ function weightedChars(question: string, texts: string[]): Term[] {
   });
 }
 
-export function rerank(question: string, candidates: Passage[], weights: RerankWeights = RERANK_WEIGHTS): Scored[] {
+/**
+ * `firstRanked`: how many of the candidates are the first stage's best in its order; those after them
+ * were added from deeper down for holding a name the question asks about (fusion.ts namedCandidates).
+ * Names that only added passages hold make a question answerable when one of them holds them all
+ * (belief).
+ */
+export function rerank(question: string, candidates: Passage[], weights: RerankWeights = RERANK_WEIGHTS, firstRanked = candidates.length): Scored[] {
   if (!candidates.length) return [];
   const seqs = candidates.map((p) => (p.segmented !== undefined ? p.segmented.split(' ') : tokens(p.text)));
   const terms = weightedTerms(
@@ -189,7 +205,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
     seqs.map((s) => [...new Set(s)]),
   );
   const top = Math.max(...candidates.map((p) => p.score), 1e-9);
-  const believed = belief(question, seqs);
+  const believed = belief(question, seqs, firstRanked);
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
   const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usersRepo } from '../../../src/server/auth/accounts';
+import { now, type Db } from '../../../src/server/db/database';
+import { storeParseResult } from '../../../src/server/parsing/index-store';
+import { hybridSearch, RERANK_DEPTH } from '../../../src/server/retrieval/fusion';
+import { nothingRelevant } from '../../../src/server/retrieval/rerank';
+import { search } from '../../../src/server/retrieval/search';
+import { segmentForIndex } from '../../../src/server/text/segment';
+import { openTestDatabase } from '../postgres-harness';
+
+// hybridSearch without embeddings (BM25, then the second stage) over a real SQLite index: a
+// passage holding the one name a question asks about reaches the top although BM25, counting the
+// question's many ordinary words, ranks it below the second stage's depth.
+
+let dir: string;
+let db: Db;
+
+async function addDoc(id: string, ownerId: string, passages: Array<{ page: number; text: string }>) {
+  await db
+    .insertInto('kb_documents')
+    .values({ id, owner_id: ownerId, folder_id: null, title: id, type: 1, mime: 'application/pdf', size: 0, sha256: id, storage_name: id, parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
+    .execute();
+  await storeParseResult(db, id, {
+    markdown: '',
+    pageCount: Math.max(...passages.map((p) => p.page)),
+    chunks: passages.map((p) => ({ page: p.page, bbox: [10, 20, 300, 40], text: p.text, segmented: segmentForIndex(p.text) })),
+    molecules: [],
+    notes: [],
+  });
+}
+
+// An installation guide: a troubleshooting chapter of many passages on compiling, errors and
+// commands (the question's ordinary words, several in each), among many pages on other things.
+const wordings = [
+  '运行命令时出现错误，可以查看日志，再设法解决。',
+  '编译文档报错时，执行 command 并检查 error 输出。',
+  '相关命令的运行环境与常见错误提示。',
+  '应该运行哪个命令来编译，编译出现错误又该怎样解决。',
+];
+const chapter = Array.from({ length: 40 }, (_, i) => ({ page: 1 + i, text: `第 ${i + 1} 节 ${wordings[i % wordings.length]}本节其余部分介绍日志文件的位置、格式和保存期限。` }));
+const otherPages = Array.from({ length: 300 }, (_, i) => ({ page: 100 + i, text: `第 ${i + 1} 页 字体、版式与页面尺寸的设置，页眉页脚与目录的样式。` }));
+const named = { page: 60, text: '编译出现 l3backend-* 问题\n这是 fmt 文件未能更新所导致的. 可以用 fmtutil-sys --all 刷新 fmt 文件后再编译.' };
+const question = '编译时报 l3backend 相关的错误，应该运行什么命令来解决';
+// Two names each held by one unrelated passage, and two held together by one.
+const apart = [
+  { page: 70, text: 'pythontex 宏包可在文档中运行代码。' },
+  { page: 71, text: '表格可由 csvsimple 从数据文件读入。' },
+];
+const together = { page: 72, text: 'minted 与 pygments 配合排版代码，编译时须加 -shell-escape。' };
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-fusion-'));
+  db = await openTestDatabase(dir);
+  const owner = await usersRepo(db).create({ email: 'f@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
+  await addDoc('guide', owner.id, [...chapter, named, ...apart, together, ...otherPages]);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hybridSearch without embeddings', () => {
+  it('puts the passage holding the name a question asks about among the first five, though BM25 ranks it below the second stage’s depth', async () => {
+    const bm25 = await search(db, ['guide'], question, 100, { expand: true });
+    const bm25Rank = bm25.findIndex((p) => p.page === named.page);
+    expect(bm25Rank).toBeGreaterThanOrEqual(RERANK_DEPTH);
+
+    const ranked = await hybridSearch(db, ['guide'], question, 8);
+
+    expect(ranked.slice(0, 5).map((p) => p.page)).toContain(named.page);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
+  it('still says nothing relevant was found when the name the question asks about is in no passage', async () => {
+    const ranked = await hybridSearch(db, ['guide'], '编译时报 xindy 相关的错误，应该运行什么命令来解决', 8);
+    expect(ranked.map((p) => p.page)).not.toContain(named.page);
+    expect(nothingRelevant(ranked)).toBe(true);
+  });
+
+  it('does not answer from two passages found deeper down that each hold one of the two names asked about', async () => {
+    const bm25 = (await search(db, ['guide'], '编译时报 pythontex 和 csvsimple 相关的错误，应该运行什么命令来解决', 100, { expand: true })).map((p) => p.page);
+    expect(bm25.indexOf(70)).toBeGreaterThanOrEqual(RERANK_DEPTH);
+    expect(bm25.indexOf(71)).toBeGreaterThanOrEqual(RERANK_DEPTH);
+    expect(nothingRelevant(await hybridSearch(db, ['guide'], '编译时报 pythontex 和 csvsimple 相关的错误，应该运行什么命令来解决', 8))).toBe(true);
+
+    const both = await hybridSearch(db, ['guide'], '编译时报 minted 和 pygments 相关的错误，应该运行什么命令来解决', 8);
+    expect(both.slice(0, 5).map((p) => p.page)).toContain(together.page);
+    expect(nothingRelevant(both)).toBe(false);
+  });
+});
