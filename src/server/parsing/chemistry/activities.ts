@@ -98,8 +98,8 @@ function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
 }
 
 // IC50 and EC50 also straight after a word, as OCR glues them ("PI3KaIC50", "c-MetIC50", "anIC50"),
-// and "inhibition" straight after a target's name ("BRAFinhibition").
-const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?50|(?<=[A-Za-z0-9α-ω])(?:IC|EC)50|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)|(?<=[A-Z0-9α-ω])inhibition)/gu;
+// or with the 0 read as a letter ("IC5o"), and "inhibition" straight after a target's name ("BRAFinhibition").
+const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?5[0oO]|(?<=[A-Za-z0-9α-ω])(?:IC|EC)5[0oO]|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)|(?<=[A-Z0-9α-ω])inhibition)/gu;
 /** Words that look like targets in a header or sentence but are not. */
 const NOT_TARGET = /^(?:the|a|an|of|compounds?|cpds?|this|these|its|their|value|values|activity|activities|assay|cells?|data|nM|μM|uM|pM|mM|M|IC50|EC50|Ki|Kd|SD|SEM|mean|n|ND|NT|and|or|in|at|with|was|were|is|are|table|entry|example|化合物|实施例)$/i;
 const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[A-Z]|WT|wt|mutant))?/u;
@@ -111,8 +111,8 @@ function cleanTarget(raw: string | undefined): string | null {
     .normalize('NFKC')
     .replace(/^[\s(（[]+|[\s)）\],，:：;；.]+$/g, '')
     .replace(/(?:激酶|酶|受体|蛋白)$/u, '')
-    // A word OCR glued to a symbol ("EGFRwith").
-    .replace(/(?<=^[A-Z][A-Z0-9-]*[A-Z0-9])(?:with|and|was|were|for|from|in|at|by|as|is|on|to|of)$/u, '')
+    // A word OCR glued to a symbol ("EGFRwith"), with what it glued on after it ("EGFRwithanIC50above1").
+    .replace(/(?<=^[A-Z][A-Z0-9-]*[A-Z0-9])(?:with|and|was|were|for|from|in|at|by|as|is|on|to|of)(?:[a-z].*)?$/u, '')
     .trim();
   if (t.length < 2 || t.length > 30 || NOT_TARGET.test(t)) return null;
   if (!/[A-Z]/.test(t) && !/^h[A-Z]/.test(t)) return null; // gene and protein symbols carry capitals
@@ -163,11 +163,12 @@ export function columnOf(header: string): Column | null {
   const h = header.normalize('NFKC').replace(/\s+/g, ' ').trim();
   const word = new RegExp(MEASURE_WORD.source, 'u').exec(h);
   if (!word) return null;
-  const kind = measureOf(word[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50'));
+  const kind = measureOf(word[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50').replace(/5[oO]$/, '50'));
   if (!kind) return null;
   let unit: string | null = null;
   let concentration: string | null = null;
-  const conc = new RegExp(`(?:at|@|于|在)?\\s*${QTY}`, 'u').exec(h);
+  // The concentration, also glued to its "at" as OCR reads it ("inhibitionat1μM").
+  const conc = new RegExp(`(?:at|@|于|在)?\\s*(?:(?<=at|@|于|在)|(?<![A-Za-z0-9.]))${NUM}\\s*${UNIT}`, 'u').exec(h);
   if (kind.measure === 'inhibition') {
     if (conc) concentration = `${conc[1]} ${concentrationUnit(conc[2]!) ?? conc[2]}`;
     unit = '%';
@@ -299,7 +300,7 @@ export function tableActivities(table: Block, blocks: Block[] = [], header: stri
     row.forEach((cell, i) => {
       const col = columns[i];
       if (!col || i === labelCol) return;
-      const v = cellValue(cell);
+      const v = cellValue(cell) ?? tildeAsDash(cell, col);
       if (!v) return;
       const activity = fromValue(col, v);
       if (!activity) return;
@@ -325,6 +326,15 @@ export function headerRows(table: Block): string[][] {
   let n = 0;
   while (n < rows.length - 1 && !rows[n]!.some((c, i) => i > 0 && cellValue(c))) n++;
   return n && rows.slice(0, n).some((r) => r.some((c) => columnOf(c))) ? rows.slice(0, n) : [];
+}
+
+/**
+ * A concentration cannot be negative: "-17" in an IC50, Ki, Kd or EC50 column (not a pIC50 or %
+ * inhibition one) is "~17" with its tilde read as a dash, as OCR reads a scanned "~".
+ */
+function tildeAsDash(cell: string, col: Column) {
+  if (col.measure === 'inhibition' || col.negLog || !/^[-‐–−]\s*\d/u.test(cell.normalize('NFKC').trim())) return null;
+  return cellValue(cell.normalize('NFKC').trim().replace(/^[-‐–−]/u, '~'));
 }
 
 /** Relation, value, unit and nM value of a cell in a column. */
@@ -379,7 +389,7 @@ export function sentenceActivities(text: string, where: { page: number | null; b
     const target = targetIn(sentence);
     const words = [...sentence.matchAll(new RegExp(MEASURE_WORD.source, 'gu'))];
     words.forEach((w, k) => {
-      const kind = measureOf(w[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50'));
+      const kind = measureOf(w[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50').replace(/5[oO]$/, '50'));
       if (!kind) return;
       const start = w.index + w[0].length;
       const end = Math.min(sentence.length, words[k + 1]?.index ?? sentence.length, start + 60);

@@ -141,6 +141,37 @@ describe("OCR'd tables and sentences (the chemdocs set's scanned pages, tuning h
     expect(sentenceActivities('In adition, compound 14j inhibited EGFR with anIC50 above10000nM.').map((a) => [a.label, a.measure, a.relation, a.valueNm])).toEqual([['14j', 'IC50', '>', 10000]]);
   });
 
+  it('reads a header whose concentration is glued to its "at" and whose IC50 has its 0 read as a letter', () => {
+    expect(columnOf('BRAFinhibitionat1μM(%)')).toMatchObject({ measure: 'inhibition', target: 'BRAF', unit: '%', concentration: '1 μM' });
+    expect(columnOf('BRAF IC5o (nM)')).toMatchObject({ measure: 'IC50', target: 'BRAF', unit: 'nM' });
+    expect(columnOf('EC5O (μM)')).toMatchObject({ measure: 'EC50', unit: 'μM' });
+    // A word ending in "at" before a number is no concentration of an IC50 column.
+    expect(columnOf('Flat IC50 (nM)')).toMatchObject({ measure: 'IC50', concentration: null });
+  });
+
+  it('names the target of a sentence OCR glued together after it ("EGFRwithanIC50above1…")', () => {
+    expect(targetIn('compound 14j inhibited EGFRwithanIC50above10000nM.')).toBe('EGFR');
+    expect(sentenceActivities('compound 14j inhibited EGFRwithanIC50above10000nM.').map((a) => [a.label, a.target, a.measure, a.relation, a.valueNm])).toEqual([['14j', 'EGFR', 'IC50', '>', 10000]]);
+  });
+
+  it('reads a concentration cell whose tilde OCR read as a dash, not a % inhibition or pIC50 cell, nor a dash alone', () => {
+    // paper15's last row: "~ 17" read as "-17".
+    const t = table([
+      ['Compound', 'JAK2 IC50 (μM)', 'JAK2 inhibition at 1 μM (%)', 'pIC50'],
+      ['25e', '<0.001', '12', '6'],
+      ['25f', '-17', '-5', '-1'],
+      ['25g', '–', '8', '5'],
+    ]);
+    expect(tableActivities(t).map((a) => [a.label, a.measure, a.relation, a.value, a.unit])).toEqual([
+      ['25e', 'IC50', '<', 0.001, 'μM'],
+      ['25e', 'inhibition', '=', 12, '%'],
+      ['25e', 'IC50', '=', 6, 'pIC50'],
+      ['25f', 'IC50', '~', 17, 'μM'],
+      ['25g', 'inhibition', '=', 8, '%'],
+      ['25g', 'IC50', '=', 5, 'pIC50'],
+    ]);
+  });
+
   it("reads a table OCR cut in two around a label cell set apart: the rest under the first part's header", () => {
     // paper14 page 2: the third row's label "14g" read as a line between the two parts.
     const first: Block = {
