@@ -56,6 +56,23 @@ function candidatesOf(block: Block): Candidate[] {
   });
 }
 
+/** An atom or group label as drawn: O, OH, NH2, H3C, CF3, CO2H, OMe, N+, a lone charge. */
+const ATOM_LABEL = /^(?:(?:H\d*)?(?:[A-Z][a-z]?\d*){1,3}[+\-−]?|[+\-−])$/u;
+
+/**
+ * A prefixed label at the end of a table cell after atom labels OCR or layout joined to it ("S O化合物20b",
+ * "OH化合物20c"): the label and where it starts, as a share of the cell's estimated width. Null when the
+ * rest is more than atom labels or holds no prefixed label.
+ */
+function gluedLabel(cell: string): { text: string; from: number } | null {
+  const m = new RegExp(`(${LABEL_PREFIX}\\s*\\S+)$`, 'iu').exec(cell.replace(/(?<=\S)(?=化合物|实施例)/gu, ' '));
+  if (!m || !normaliseLabel(m[1]!)) return null;
+  const line = cell.replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
+  const before = line.slice(0, m.index).trim();
+  if (!before || !before.split(/\s+/).every((t) => ATOM_LABEL.test(t))) return null;
+  return { text: m[1]!, from: ems(line.slice(0, m.index)) / Math.max(1e-9, ems(line)) };
+}
+
 /** A character's width in ems, roughly: CJK one em, a space about a quarter, others about half. */
 const ems = (text: string) => [...text].reduce((w, ch) => w + (/[\u2E80-\u9FFF\uFF00-\uFFEF]/u.test(ch) ? 1 : ch === ' ' ? 0.28 : 0.55), 0);
 
@@ -151,19 +168,22 @@ export function labelRows(block: Block): Block[] {
   const rowH = (y1 - y0) / block.rows.length;
   const cut: Block[] = [];
   block.rows.forEach((row, i) => {
-    const filledCells = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c);
+    // A cell may hold a drawing's atom labels before a prefixed label, read as one run ("S O化合物20b").
+    const filledCells = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c).map((c) => ({ ...c, glued: normaliseLabel(c.c) === null ? gluedLabel(c.c) : null }));
     // Atom labels (Cl, NH2, CH3) may share the row; longer text (a sentence) may not.
-    if (filledCells.some((c) => normaliseLabel(c.c) === null && c.c.length > 5)) return;
-    const filled = filledCells.filter((c) => normaliseLabel(c.c) !== null);
+    if (filledCells.some((c) => normaliseLabel(c.c) === null && !c.glued && c.c.length > 5)) return;
+    const filled = filledCells.filter((c) => normaliseLabel(c.c) !== null || c.glued);
     if (!filled.length) return;
     // A lone bare number is as likely a subscript of an atom label (the 3 of CH3) as a label.
-    if (filled.length < 2 && !new RegExp(`^${LABEL_PREFIX}`, 'iu').test(filled[0]!.c)) return;
+    if (filled.length < 2 && !filled[0]!.glued && !new RegExp(`^${LABEL_PREFIX}`, 'iu').test(filled[0]!.c)) return;
     const colW = (x1 - x0) / Math.max(1, row.length);
     // Rows run top to bottom; the box's origin is bottom-left.
     const top = y1 - i * rowH;
-    for (const { c, j } of filled) {
+    for (const { c, j, glued } of filled) {
       const [left, right] = block.columns?.length === row.length ? block.columns[j]! : [x0 + j * colW, x0 + (j + 1) * colW];
-      cut.push({ kind: 'paragraph', page: block.page, bbox: [left, top - rowH, right, top], text: c, size: block.size });
+      // A glued label takes its share of the cell after the atom labels before it.
+      const from = glued ? left + (right - left) * glued.from : left;
+      cut.push({ kind: 'paragraph', page: block.page, bbox: [from, top - rowH, right, top], text: glued ? glued.text : c, size: block.size });
     }
   });
   return cut.length ? cut : [block];

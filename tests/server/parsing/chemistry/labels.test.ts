@@ -99,6 +99,32 @@ describe('labelNear', () => {
     expect(drawings.map((d) => labelNear(labelCandidates([grid]), d))).toEqual(['3a', '3b', '3c']);
   });
 
+  it('finds labels layout joined to the atom labels before them in a cell of such a grid ("S O化合物20b")', () => {
+    // paper18 of the chemdocs set: the labels sit right of their drawings, on the line of atom labels.
+    const grid: Block = {
+      kind: 'table',
+      page: 1,
+      bbox: [54, 600, 554, 650],
+      text: '',
+      rows: [
+        ['HO', 'O', '', '', '', '', ''],
+        ['', '', '', '', 'O', 'N', ''],
+        ['', '', '化合物20a', 'O', 'S O化合物20b', '', 'OH化合物20c'],
+      ],
+      columns: [[54, 100], [100, 140], [156, 214], [214, 300], [300, 376], [376, 450], [450, 540]],
+      size: 9,
+    };
+    const cut = labelRows(grid);
+    expect(cut.map((b) => b.text)).toEqual(['化合物20a', '化合物20b', '化合物20c']);
+    // A glued label starts after the atom labels before it.
+    expect(cut[1]!.bbox[0]).toBeGreaterThan(300);
+    const drawings: Box[] = [[62, 594, 152, 657], [224, 607, 310, 645], [387, 604, 474, 651]];
+    expect(labelsNear(labelCandidates([grid]), drawings)).toEqual(['20a', '20b', '20c']);
+    // Words before a label that are no atom labels are text, not a row of labels.
+    const prose: Block = { ...grid, rows: [['', '', '', 'O', 'see 化合物20b', '', '']] };
+    expect(labelRows(prose)).toEqual([prose]);
+  });
+
   it('does not take a lone subscript digit or a table of values for labels', () => {
     const subscript: Block = { kind: 'table', page: 1, bbox: [100, 500, 300, 540], text: 'N | O\n | 3', rows: [['N', 'O'], ['', '3']], size: 9 };
     expect(labelRows(subscript)).toEqual([subscript]);
