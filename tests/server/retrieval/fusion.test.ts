@@ -3,13 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersRepo } from '../../../src/server/auth/accounts';
-import { now, type Db } from '../../../src/server/db/database';
-import { storeParseResult } from '../../../src/server/parsing/index-store';
+import type { Db } from '../../../src/server/db/database';
 import { hybridSearch, RERANK_DEPTH } from '../../../src/server/retrieval/fusion';
 import { nothingRelevant } from '../../../src/server/retrieval/rerank';
 import { search } from '../../../src/server/retrieval/search';
-import { segmentForIndex } from '../../../src/server/text/segment';
 import { openTestDatabase } from '../postgres-harness';
+import { addIndexedDocument } from './indexed-documents';
 
 // hybridSearch without embeddings (BM25, then the second stage) over a real SQLite index: a
 // passage holding the one name a question asks about reaches the top although BM25, counting the
@@ -18,19 +17,6 @@ import { openTestDatabase } from '../postgres-harness';
 let dir: string;
 let db: Db;
 
-async function addDoc(id: string, ownerId: string, passages: Array<{ page: number; text: string }>) {
-  await db
-    .insertInto('kb_documents')
-    .values({ id, owner_id: ownerId, folder_id: null, title: id, type: 1, mime: 'application/pdf', size: 0, sha256: id, storage_name: id, parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
-    .execute();
-  await storeParseResult(db, id, {
-    markdown: '',
-    pageCount: Math.max(...passages.map((p) => p.page)),
-    chunks: passages.map((p) => ({ page: p.page, bbox: [10, 20, 300, 40], text: p.text, segmented: segmentForIndex(p.text) })),
-    molecules: [],
-    notes: [],
-  });
-}
 
 // An installation guide: a troubleshooting chapter of many passages on compiling, errors and
 // commands (the question's ordinary words, several in each), among many pages on other things.
@@ -55,7 +41,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-fusion-'));
   db = await openTestDatabase(dir);
   const owner = await usersRepo(db).create({ email: 'f@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
-  await addDoc('guide', owner.id, [...chapter, named, ...apart, together, ...otherPages]);
+  await addIndexedDocument(db, owner.id, 'guide', [...chapter, named, ...apart, together, ...otherPages]);
 }, 60_000);
 
 afterAll(async () => {

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersRepo } from '../../../src/server/auth/accounts';
-import { now, type Db } from '../../../src/server/db/database';
+import type { Db } from '../../../src/server/db/database';
 import { openTestDatabase, suiteOnPostgres } from '../postgres-harness';
 import { storeParseResult } from '../../../src/server/parsing/index-store';
+import { addIndexedDocument } from './indexed-documents';
 import { search } from '../../../src/server/retrieval/search';
 import { matchQuery, segmentForIndex } from '../../../src/server/text/segment';
 
@@ -19,19 +20,7 @@ let dir: string;
 let db: Db;
 let ownerId: string;
 
-async function addDoc(id: string, passages: Array<{ page: number; text: string }>) {
-  await db
-    .insertInto('kb_documents')
-    .values({ id, owner_id: ownerId, folder_id: null, title: id, type: 1, mime: 'application/pdf', size: 0, sha256: id, storage_name: id, parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
-    .execute();
-  await storeParseResult(db, id, {
-    markdown: '',
-    pageCount: passages.length ? Math.max(...passages.map((p) => p.page)) : 0,
-    chunks: passages.map((p) => ({ page: p.page, bbox: [10, 20, 300, 40], text: p.text, segmented: segmentForIndex(p.text) })),
-    molecules: [],
-    notes: [],
-  });
-}
+const addDoc = (id: string, passages: Array<{ page: number; text: string }>) => addIndexedDocument(db, ownerId, id, passages);
 
 // Lab-notebook passages: "the", "reaction", 室温 … in every one, "catalyst" in every fourth, "yield" in every fifth.
 const filler = (n: number) =>
