@@ -65,9 +65,9 @@ const ATOM_LABEL = /^(?:(?:H\d*)?(?:[A-Z][a-z]?\d*){1,3}[+\-−]?|[+\-−])$/u;
  * rest is more than atom labels or holds no prefixed label.
  */
 function gluedLabel(cell: string): { text: string; from: number } | null {
-  const m = new RegExp(`(${LABEL_PREFIX}\\s*\\S+)$`, 'iu').exec(cell.replace(/(?<=\S)(?=化合物|实施例)/gu, ' '));
-  if (!m || !normaliseLabel(m[1]!)) return null;
   const line = cell.replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
+  const m = new RegExp(`(${LABEL_PREFIX}\\s*\\S+)$`, 'iu').exec(line);
+  if (!m || !normaliseLabel(m[1]!)) return null;
   const before = line.slice(0, m.index).trim();
   if (!before || !before.split(/\s+/).every((t) => ATOM_LABEL.test(t))) return null;
   return { text: m[1]!, from: ems(line.slice(0, m.index)) / Math.max(1e-9, ems(line)) };
