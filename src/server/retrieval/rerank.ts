@@ -118,6 +118,7 @@ function belief(question: string, docs: string[][], firstRanked = docs.length): 
   const absent = absentWords(question, docs);
   if (HAN.test(question)) {
     if (absent.length) return 0;
+    if (firstRanked >= docs.length) return 1;
     // Names that only the passages added from deeper down hold (fusion.ts namedCandidates) count
     // when one passage holds them all: two names in two unrelated passages ("Python 里怎么读取
     // Excel 表格" over a page naming Python and another naming Excel) are not what was asked. On the

@@ -87,9 +87,12 @@ function wordRelation(text: string): Relation | null {
   return null;
 }
 
-/** What a measure word in a header or sentence stands for, and whether it is a p-value (pIC50). */
+/**
+ * What a measure word in a header or sentence stands for, and whether it is a p-value (pIC50): as
+ * MEASURE_WORD finds it, with a leading %, subscript digits (IC₅₀) and a 0 read as o (IC5o).
+ */
 function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
-  const w = word.normalize('NFKC').replace(/[\s_]/g, '');
+  const w = word.normalize('NFKC').replace(/[\s_%]/g, '').replace(/5[oO]$/, '50');
   const m = /^(p?)(IC50|EC50|Ki|Kd|KD|KI)$/i.exec(w);
   if (!m) return /inhibition|inh\.?|抑制率/i.test(w) ? { measure: 'inhibition', negLog: false } : null;
   const base = m[2]!.toUpperCase();
@@ -163,7 +166,7 @@ export function columnOf(header: string): Column | null {
   const h = header.normalize('NFKC').replace(/\s+/g, ' ').trim();
   const word = new RegExp(MEASURE_WORD.source, 'u').exec(h);
   if (!word) return null;
-  const kind = measureOf(word[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50').replace(/5[oO]$/, '50'));
+  const kind = measureOf(word[1]!);
   if (!kind) return null;
   let unit: string | null = null;
   let concentration: string | null = null;
@@ -333,8 +336,9 @@ export function headerRows(table: Block): string[][] {
  * inhibition one) is "~17" with its tilde read as a dash, as OCR reads a scanned "~".
  */
 function tildeAsDash(cell: string, col: Column) {
-  if (col.measure === 'inhibition' || col.negLog || !/^[-‐–−]\s*\d/u.test(cell.normalize('NFKC').trim())) return null;
-  return cellValue(cell.normalize('NFKC').trim().replace(/^[-‐–−]/u, '~'));
+  const c = cell.normalize('NFKC').trim();
+  if (col.measure === 'inhibition' || col.negLog || !/^[-‐–−]\s*\d/u.test(c)) return null;
+  return cellValue(c.replace(/^[-‐–−]/u, '~'));
 }
 
 /** Relation, value, unit and nM value of a cell in a column. */
@@ -389,7 +393,7 @@ export function sentenceActivities(text: string, where: { page: number | null; b
     const target = targetIn(sentence);
     const words = [...sentence.matchAll(new RegExp(MEASURE_WORD.source, 'gu'))];
     words.forEach((w, k) => {
-      const kind = measureOf(w[1]!.replace(/^%\s*/, '').replace(/₅₀/, '50').replace(/5[oO]$/, '50'));
+      const kind = measureOf(w[1]!);
       if (!kind) return;
       const start = w.index + w[0].length;
       const end = Math.min(sentence.length, words[k + 1]?.index ?? sentence.length, start + 60);

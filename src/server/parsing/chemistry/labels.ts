@@ -15,6 +15,9 @@ interface Candidate {
   box: Box;
 }
 
+/** A Chinese prefix glued to an atom label before it ("O化合物 20f") starts a token of its own. */
+const ungluePrefix = (text: string) => text.replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
+
 /**
  * A block's labels: the whole block when its text is one label; otherwise, for a short line of
  * several labels ("12a   12b   12c" under a row of drawings, which layout may read as one line or
@@ -27,8 +30,7 @@ function candidatesOf(block: Block): Candidate[] {
   if (whole) return [{ key: whole, box: block.bbox }];
   if (text.length > 80 || text.includes('\n\n')) return [];
   const cells = block.rows && block.rows.length === 1 ? block.rows[0]! : null;
-  // A Chinese prefix glued to an atom label before it ("O化合物 20f") starts a token of its own.
-  const line = (cells ? cells.join('   ') : text).replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
+  const line = ungluePrefix(cells ? cells.join('   ') : text);
   if (/\n/.test(line)) return [];
   // Tokens: a prefix word joins the identifier after it.
   const tokens: { text: string; start: number; end: number }[] = [];
@@ -65,7 +67,7 @@ const ATOM_LABEL = /^(?:(?:H\d*)?(?:[A-Z][a-z]?\d*){1,3}[+\-−]?|[+\-−])$/u;
  * rest is more than atom labels or holds no prefixed label.
  */
 function gluedLabel(cell: string): { text: string; from: number } | null {
-  const line = cell.replace(/(?<=\S)(?=化合物|实施例)/gu, ' ');
+  const line = ungluePrefix(cell);
   const m = new RegExp(`(${LABEL_PREFIX}\\s*\\S+)$`, 'iu').exec(line);
   if (!m || !normaliseLabel(m[1]!)) return null;
   const before = line.slice(0, m.index).trim();
