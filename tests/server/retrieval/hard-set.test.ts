@@ -9,8 +9,8 @@ import type { Passage } from '../../../src/server/retrieval/search';
 
 // Issue 17's evaluation set (bench/data/retrieval-hard.json), the fresh set never tuned on
 // (bench/data/retrieval-fresh.json), the second fresh set written when the first became a tuning set
-// (bench/data/retrieval-fresh-2.json, issue 32 §1), the third, fourth and fifth written when
-// the one before became one (bench/data/retrieval-fresh-3.json, -4.json, -5.json) and the second stage they measure. Nothing here
+// (bench/data/retrieval-fresh-2.json, issue 32 §1), the third to sixth written when the one
+// before became one (bench/data/retrieval-fresh-3.json … -6.json) and the second stage they measure. Nothing here
 // runs retrieval on the sets' questions.
 const ROOT = path.resolve(__dirname, '../../..');
 const set = loadHardSet(ROOT);
@@ -19,6 +19,7 @@ const fresh2 = loadFreshSet(ROOT, 'second');
 const fresh3 = loadFreshSet(ROOT, 'third');
 const fresh4 = loadFreshSet(ROOT, 'fourth');
 const fresh5 = loadFreshSet(ROOT, 'fifth');
+const fresh6 = loadFreshSet(ROOT, 'sixth');
 const HAN = /\p{Script=Han}/u;
 
 describe('the hard retrieval set', () => {
@@ -38,6 +39,7 @@ describe('the hard retrieval set', () => {
     ['third fresh', fresh3],
     ['fourth fresh', fresh4],
     ['fifth fresh', fresh5],
+    ['sixth fresh', fresh6],
   ] as Array<[string, HardSet]>)('points every answerable question of the %s set at a document of the set and a page inside it, and none of the others', (_name, s) => {
     for (const q of s.questions) {
       if (q.type === 'unanswerable') {
@@ -79,6 +81,7 @@ describe('the hard retrieval set', () => {
     ['third', fresh3, [set, fresh, fresh2]],
     ['fourth', fresh4, [set, fresh, fresh2, fresh3]],
     ['fifth', fresh5, [set, fresh, fresh2, fresh3, fresh4]],
+    ['sixth', fresh6, [set, fresh, fresh2, fresh3, fresh4, fresh5]],
   ] as Array<[string, HardSet, HardSet[]]>)('has a %s fresh set of new questions over the same documents, none asked in the earlier sets', (_name, s, earlier) => {
     expect(s.docs).toEqual(set.docs);
     expect(s.questions.length).toBeGreaterThanOrEqual(60);

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usersRepo } from '../../../src/server/auth/accounts';
+import type { Db } from '../../../src/server/db/database';
+import { hybridSearch } from '../../../src/server/retrieval/fusion';
+import { ABSTAIN_BELOW, nothingRelevant } from '../../../src/server/retrieval/rerank';
+import { openTestDatabase } from '../postgres-harness';
+import { addIndexedDocument } from './indexed-documents';
+
+// The answer's abstention (rerank.ts NAMED_COVERAGE) over a real SQLite index: a Chinese question
+// asked in many everyday words around the command it names covers little of the page that answers
+// it, and is still answered from that page; a name alone, in a passage sharing nothing else with the
+// question, is no answer.
+
+let dir: string;
+let db: Db;
+
+// A manual's chapter on fonts: the answering page names \fontsize, a few others name it too, most
+// pages talk about fonts and sizes without it.
+const answering = {
+  page: 75,
+  text: '\\fontsize 用到两个参数：⟨size⟩ 为字号，⟨base line-skip⟩ 为行距。如果不在导言区，\\fontsize 的设定要靠 \\selectfont 才能生效。',
+};
+const pages = [
+  { page: 73, text: '字号命令实际大小依赖于所使用的文档类及其选项。表中列出了这些命令在标准文档类中的绝对大小，单位为 pt。' },
+  { page: 79, text: '前文中我们提到过 \\fontsize 命令可以为字号设定对应的行距，但我们很少那么用。更常用的办法是在导言区使用 \\linespread 命令。' },
+  { page: 80, text: 'LaTeX 默认将单词之间的空格转化为水平间距。如果需要在文中手动插入额外的水平间距，可使用 \\hspace 命令。' },
+  ...Array.from({ length: 30 }, (_, i) => ({ page: 100 + i, text: `第 ${i + 1} 节 正文字体的选择、字体族与字体形状，以及中文字体的设置方法和变化。` })),
+];
+// Molecule records: one names a target and nothing of what the question asks about it; the others
+// share one ordinary word with the question (so the name is held by few of the candidates).
+const record = { page: 1, text: '分子 3：ZINC03814457\nSMILES: CC(C)n1cnc2c(NCc3ccccc3)nc(NCCO)nc21\ntarget: cdk2\nenergy: -81.2' };
+const others = Array.from({ length: 6 }, (_, i) => ({ page: 1, text: `分子 ${10 + i}：ZINC0381450${i}\nSMILES: c1ccc(cc1)C(=O)N${'C'.repeat(i + 1)}\nnote: 通常保存于 -20 ℃` }));
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-named-abstention-'));
+  db = await openTestDatabase(dir);
+  const owner = await usersRepo(db).create({ email: 'n@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
+  await addIndexedDocument(db, owner.id, 'manual', [answering, ...pages]);
+  await addIndexedDocument(db, owner.id, 'records', [record, ...others]);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('abstention on a Chinese question that names a command', () => {
+  it('answers from the page holding the command although the question’s everyday words cover little of it', async () => {
+    const ranked = await hybridSearch(db, ['manual'], '在正文中间用 \\fontsize 设了新字号却没有立刻变化，还要加什么命令', 8);
+    const page = ranked.find((p) => p.page === answering.page);
+    expect(ranked.slice(0, 5).map((p) => p.page)).toContain(answering.page);
+    // Its own coverage is below the abstention threshold; holding the name lifts it to it.
+    expect(page?.coverage).toBe(ABSTAIN_BELOW);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
+  it('abstains when no page holds the command named, however many of the question’s words they share', async () => {
+    const ranked = await hybridSearch(db, ['manual'], '在正文中间用 \\fontspec 设了新字体却没有立刻变化，还要加什么命令', 8);
+    expect(nothingRelevant(ranked)).toBe(true);
+  });
+
+  it('abstains when the only passage holding the name shares nothing else with the question', async () => {
+    const ranked = await hybridSearch(db, ['manual', 'records'], 'CDK2 抑制剂通常和铰链区的哪个氨基酸残基形成氢键', 8);
+    expect(ranked.map((p) => p.docId)).toContain('records');
+    expect(nothingRelevant(ranked)).toBe(true);
+  });
+});
