@@ -72,6 +72,17 @@ interface Truth { half: string; documents: TruthDoc[] }
 const execFileAsync = promisify(execFile);
 const keysOf = inchiKeys as (smiles: string[]) => Promise<string[]>;
 
+/**
+ * The keys of structures read from drawings, as they are compared with the truth. The truth SMILES
+ * leave every acyclic double bond's geometry open (readTruth checks it), but a drawing shows such a
+ * bond one way or the other: RDKit lays it out as E or Z, Open Babel crosses it. A reader that
+ * reports the geometry it sees (OSRA does, from the drawing's angles) has not misread the molecule,
+ * so a reading's E/Z marks ('/' and '\\' in SMILES, which mean nothing else) are dropped before
+ * keying, for the product and plain OSRA alike. Tetrahedral centres (@) are kept: a drawing
+ * without wedges does not show one, and reading one is a misreading.
+ */
+const readKeysOf = (smiles: string[]) => keysOf(smiles.map((s) => s.replace(/[/\\]/g, '')));
+
 /** The evaluation set, generated once per version of the generator. */
 function evaluationSet(): string {
   const stamp = crypto.createHash('sha256').update(fs.readFileSync(GENERATOR)).update(fs.readFileSync(path.join(root, 'bench/chemdocs-keys.mjs'))).digest('hex').slice(0, 12);
@@ -88,7 +99,12 @@ function evaluationSet(): string {
   return SET_DIR;
 }
 
-const readTruth = (dir: string, half: string): Truth => JSON.parse(fs.readFileSync(path.join(dir, half, 'truth.json'), 'utf8')) as Truth;
+function readTruth(dir: string, half: string): Truth {
+  const truth = JSON.parse(fs.readFileSync(path.join(dir, half, 'truth.json'), 'utf8')) as Truth;
+  const fixed = truth.documents.flatMap((d) => d.pages.flatMap((p) => p.molecules)).find((m) => /[/\\]/.test(m.smiles));
+  if (fixed) throw new Error(`truth molecule ${fixed.smiles} fixes a double bond's geometry: readKeysOf would drop what it is compared with`);
+  return truth;
+}
 
 /** How many of `truth` are in `got` (multisets: each read molecule counts once). */
 function matched(truth: string[], got: string[]): boolean[] {
@@ -145,7 +161,7 @@ async function plainOsra(dir: string, truth: Truth): Promise<OsraResult> {
       }
       const smiles = await osraRead(image);
       const row = out.perDoc.get(doc.name)!;
-      const hits = matched(page.molecules.map((m) => m.inchikey), await keysOf(smiles ?? []));
+      const hits = matched(page.molecules.map((m) => m.inchikey), await readKeysOf(smiles ?? []));
       row.found += hits.filter(Boolean).length;
       row.total += page.molecules.length;
       row.read += smiles?.length ?? 0;
@@ -278,6 +294,8 @@ interface ProductScores {
   found: number;
   total: number;
   labelled: number;
+  /** Of `found`, read with a double bond's geometry the truth leaves open (readKeysOf). */
+  geometryOpen: number;
   actTotal: number;
   actLinked: number;
   actLinkedLabelOnly: number;
@@ -294,7 +312,7 @@ const SHOW_MISSES = process.env.BENCH_CHEMDOCS_MISSES === '1';
 async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<string, string>): Promise<ProductScores> {
   const dump: Record<string, { structures: ApiStructure[]; rows: ApiSarRow[] }> = {};
   const misses: string[] = [];
-  const s: ProductScores = { structuresAvailable: true, sarAvailable: true, perDoc: new Map(), found: 0, total: 0, labelled: 0, actTotal: 0, actLinked: 0, actLinkedLabelOnly: 0, actOfFound: 0, actLinkedOfFound: 0 };
+  const s: ProductScores = { structuresAvailable: true, sarAvailable: true, perDoc: new Map(), found: 0, total: 0, labelled: 0, geometryOpen: 0, actTotal: 0, actLinked: 0, actLinkedLabelOnly: 0, actOfFound: 0, actLinkedOfFound: 0 };
   for (const doc of truth.documents) {
     const id = ids.get(doc.name)!;
     const st = await getJson(url, who, `${KB}/doc/${id}/structures`);
@@ -306,8 +324,8 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
     else if (sar.status !== 200) throw new Error(`SAR of ${doc.name}: HTTP ${sar.status}`);
     const rows = s.sarAvailable ? ((sar.data as { rows: ApiSarRow[] }).rows ?? []) : [];
     dump[doc.name] = { structures, rows };
-    const structureKeys = await keysOf(structures.map((x) => x.smiles ?? ''));
-    const rowKeys = await keysOf(rows.map((r) => r.smiles ?? ''));
+    const structureKeys = await readKeysOf(structures.map((x) => x.smiles ?? ''));
+    const rowKeys = await readKeysOf(rows.map((r) => r.smiles ?? ''));
     const row = { found: 0, total: 0, read: structures.length };
     /** label key → InChIKey of the truth molecule, and whether it was read exactly. */
     const truthByLabel = new Map<string, { inchikey: string; found: boolean }>();
@@ -321,6 +339,7 @@ async function scoreProduct(url: string, who: Session, truth: Truth, ids: Map<st
         if (found) {
           used.add(hit);
           row.found++;
+          if (/[/\\]/.test(onPage[hit]!.x.smiles ?? '')) s.geometryOpen++;
           if (labelKey(onPage[hit]!.x.label) === labelKey(m.labelKey)) s.labelled++;
           else misses.push(`label ${doc.name} (${doc.form}/${doc.toolkit}/${doc.lang}) p${page.page}: truth ${m.labelKey} read ${onPage[hit]!.x.label ?? '(none)'}`);
         }
@@ -524,7 +543,7 @@ export async function run(): Promise<Figure[]> {
     console.log(`chemdocs: figures below are on the ${tag}`);
     if (osra) figures.push(...osraFigures(osra, half));
     if (s.structuresAvailable) {
-      figures.push({ name: `exact structure recovery (InChIKey), ${tag}: ${s.found}/${s.total}, product vs one plain OSRA pass`, value: f3(exact), baseline: osra ? f3(osraExact) : NM, ratio: exact / osraExact });
+      figures.push({ name: `exact structure recovery (InChIKey), ${tag}: ${s.found}/${s.total} (${s.geometryOpen} of them read with an E/Z the truth leaves open), product vs one plain OSRA pass`, value: f3(exact), baseline: osra ? f3(osraExact) : NM, ratio: exact / osraExact });
       figures.push({ name: `exact structure recovery, ${tag}, against the 0.92 target`, value: f3(exact), baseline: String(EXACT_TARGET), ratio: exact / EXACT_TARGET, target: { op: '>=', ratio: 1 } });
       for (const [k, r] of [...forms].sort()) {
         figures.push({ name: `exact structure recovery, ${k} drawings, ${tag}: ${r.found}/${r.total}, product vs one plain OSRA pass`, value: f3(pct(r.found, r.total)), baseline: osra ? f3(pct(r.osra, r.total)) : NM, ratio: pct(r.found, r.total) / pct(r.osra, r.total) });
