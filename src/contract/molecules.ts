@@ -81,10 +81,11 @@ export const moleculeHit = z.object({
   score: z.number().nullable(),
   /**
    * Exact search: `structure` when the stored molecule is the query itself, `parent` when it matched
-   * through its standardised parent (a salt or mixture of the query, or the query is a salt of it);
-   * null in the other modes.
+   * through its standardised parent (a salt or mixture of the query, or the query is a salt of it),
+   * `stereo` when the query gives no stereo and the stored molecule is one of its stereoisomers (the
+   * same skeleton with a double bond's E/Z or a centre's configuration set); null in the other modes.
    */
-  matched: z.enum(['structure', 'parent']).nullable().optional(),
+  matched: z.enum(['structure', 'parent', 'stereo']).nullable().optional(),
   /** The stored molecule's parent (largest organic fragment, neutralised) when it differs from the molecule; else null. */
   parent_smiles: z.string().nullable().optional(),
   /** Substructure search: the matched atoms and bonds, numbered as in `smiles` (what its picture is drawn from); else null. */

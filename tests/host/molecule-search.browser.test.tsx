@@ -114,6 +114,19 @@ describe('the molecule search screen', () => {
     expect(hit.querySelector('.molsearch__parent')?.textContent).to.equal('按母体结构匹配：CN(C)CCOC(c1ccccc1)c1ccccc1');
   });
 
+  it('says when an exact hit is a stereoisomer of a query given without stereo', async () => {
+    answer = () =>
+      jsonResponse(200, {
+        success: true,
+        data: { ...result, mode: 'exact', hits: [{ ...result.hits[1], smiles: 'CC(=O)/C=C/c1ccccc1', score: 1, matched: 'stereo', parent_smiles: null, highlight: null }] },
+        message: '',
+      });
+    await type('CC(=O)C=Cc1ccccc1');
+    await submit();
+    const hit = await waitFor(() => host.querySelector('.molsearch__hit'), 'a hit');
+    expect(hit.querySelector('.molsearch__parent')?.textContent).to.equal('立体异构体（查询未指定立体构型）');
+  });
+
   it('sends the threshold of a similarity search and shows the scores', async () => {
     answer = () => jsonResponse(200, { success: true, data: { ...result, mode: 'similarity', hits: [{ ...result.hits[0], score: 0.82 }] }, message: '' });
     await type('CC(=O)Oc1ccccc1C(=O)O');

@@ -196,6 +196,7 @@ function HitCard({ hit }: { hit: MoleculeHit }) {
         <span className="muted small">{where}{hit.source === 'sdf' && hit.name ? ` · ${hit.name}` : ''}</span>
         {hit.score !== null && <span className="badge badge--accent">{t('molecules.score', { score: hit.score.toFixed(2) })}</span>}
         {hit.matched === 'parent' && <span className="badge molsearch__parent">{t('molecules.matched_parent', { parent: hit.parent_smiles ?? hit.smiles })}</span>}
+        {hit.matched === 'stereo' && <span className="badge molsearch__parent">{t('molecules.matched_stereo')}</span>}
         <code className="molsearch__smiles">{hit.smiles}</code>
         {/* A structure read from a drawing opens beside its drawing, to verify or correct. */}
         {review && <Link href={review} className="molsearch__review">{t('molecules.review')}</Link>}

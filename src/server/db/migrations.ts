@@ -662,4 +662,12 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('tasks_batch').on('tasks').column('batch_id').execute();
     },
   },
+  '0030_molecules_skeleton': {
+    async up(db: Kysely<unknown>) {
+      // Exact search for a structure given without stereo also finds its stereoisomers (a double
+      // bond read as E from a drawing, a resolved enantiomer): the InChIKey's first block is the
+      // skeleton (connectivity without stereo or isotopes), indexed as an expression.
+      await db.schema.createIndex('molecules_skeleton').on('molecules').expression(sql`substr(inchikey, 1, 14)`).execute();
+    },
+  },
 };

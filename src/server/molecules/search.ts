@@ -8,6 +8,11 @@ import { fingerprintWords, moleculeFingerprints } from './fingerprints';
 import type { ActivityFilter } from '../../contract/chemdocs';
 import { linkedMolecules, withActivities } from './activity-filter';
 
+/** An InChIKey's second block when the structure has no stereo and no isotope layer. */
+const STEREO_FREE = 'UHFFFAOYSA';
+/** An isotope mark in a SMILES atom ([2H], [13CH3]). */
+const ISOTOPE = /\[\d/;
+
 /** Candidates a chemistry worker matches in one call (~0.1 ms each), and calls in flight at once. */
 const MATCH_CHUNK = 1500;
 const MATCH_PARALLEL = 2;
@@ -50,7 +55,7 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
   async function hitsOf(
     ids: number[],
     scores: Map<number, number | null>,
-    extra: { matched?: (row: { inchikey: string; canonical_smiles: string }) => MoleculeHit['matched'] } = {},
+    extra: { matched?: (row: { id: number; inchikey: string; canonical_smiles: string }) => MoleculeHit['matched'] } = {},
   ): Promise<MoleculeHit[]> {
     if (!ids.length) return [];
     const rows = await db
@@ -88,17 +93,27 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
   /**
    * The query's structure (InChIKey; canonical SMILES where InChI has none) and, with `matchParent`,
    * every molecule with the same standardised parent: the hydrochloride of a free base, the free base
-   * of a salt, a mixture containing it as its largest organic part. The structure itself comes first.
+   * of a salt, a mixture containing it as its largest organic part; and, when the query gives no
+   * stereo, its stereoisomers (the same InChIKey skeleton: a drawing's double bond read as E, one
+   * enantiomer of a racemate). The structure itself comes first, then its stereoisomers.
    */
   async function exact(viewer: Viewer, q: PreparedQuery, topK: number, matchParent: boolean, only?: ReadonlySet<number>) {
     const isStructure = (r: { inchikey: string; canonical_smiles: string }) => (q.inchiKey ? r.inchikey === q.inchiKey : r.inchikey === '' && r.canonical_smiles === q.display);
+    const skeleton = q.inchiKey && q.inchiKey.slice(15, 25) === STEREO_FREE ? q.inchiKey.slice(0, 14) : null;
+    // The key's second block also holds isotopes: a labelled form ([2H], [13C]) is no stereoisomer.
+    const isStereoisomer = (r: { inchikey: string; canonical_smiles: string }) => skeleton !== null && r.inchikey.startsWith(`${skeleton}-`) && !ISOTOPE.test(r.canonical_smiles);
+    const isParent = (r: { parent_key: string }) => matchParent && !!q.parentKey && r.parent_key === q.parentKey;
     const rows = await db
       .selectFrom('molecules')
       .innerJoin('kb_documents', 'kb_documents.id', 'molecules.doc_id')
-      .select(['molecules.id', 'molecules.inchikey', 'molecules.canonical_smiles'])
+      .select(['molecules.id', 'molecules.inchikey', 'molecules.canonical_smiles', 'molecules.parent_key'])
       .where((eb) => {
         const same = q.inchiKey ? eb('molecules.inchikey', '=', q.inchiKey) : eb.and([eb('molecules.inchikey', '=', ''), eb('molecules.canonical_smiles', '=', q.display)]);
-        return matchParent && q.parentKey ? eb.or([same, eb('molecules.parent_key', '=', q.parentKey)]) : same;
+        const alike = [same];
+        // The expression the migration indexes (0030_molecules_skeleton).
+        if (skeleton) alike.push(eb(sql<string>`substr(inchikey, 1, 14)`, '=', skeleton));
+        if (matchParent && q.parentKey) alike.push(eb('molecules.parent_key', '=', q.parentKey));
+        return eb.or(alike);
       })
       .where(docReadable(viewer.userId))
       .$if(only !== undefined, (qb) => qb.where('molecules.id', 'in', only!.size ? [...only!] : [-1]))
@@ -106,9 +121,13 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
       .orderBy('molecules.ordinal')
       .limit(MOLECULE_SEARCH_LIMITS.maxTopK * 2 + 1)
       .execute();
-    const ordered = [...rows.filter(isStructure), ...rows.filter((r) => !isStructure(r))];
+    // How each row matched, in the order shown (a row found by its skeleton alone that is an isotope-labelled form is dropped).
+    const MATCHES = ['structure', 'stereo', 'parent'] as const;
+    const how = (r: (typeof rows)[number]): number => (isStructure(r) ? 0 : isStereoisomer(r) ? 1 : isParent(r) ? 2 : -1);
+    const ordered = rows.filter((r) => how(r) >= 0).sort((a, b) => how(a) - how(b));
     const ids = ordered.slice(0, topK).map((r) => r.id);
-    return { hits: await hitsOf(ids, new Map(ids.map((id) => [id, 1])), { matched: (r) => (isStructure(r) ? 'structure' : 'parent') }), truncated: rows.length > topK };
+    const matched = new Map(ordered.map((r) => [r.id, MATCHES[how(r)]!]));
+    return { hits: await hitsOf(ids, new Map(ids.map((id) => [id, 1])), { matched: (r) => matched.get(r.id) ?? null }), truncated: ordered.length > topK };
   }
 
   async function substructure(queryText: string, q: PreparedQuery, candidates: number[], topK: number) {

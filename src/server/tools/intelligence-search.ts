@@ -84,7 +84,12 @@ export const intelligenceSearchTool = defineTool('intelligence_search', ({ db, c
           for (const h of m.hits) {
             const where = `《${h.doc_title}》${h.page ? `第 ${h.page} 页` : ''}${h.name ? `（${h.name}）` : ''}`;
             // A salt or mixture found by its parent says so: the stored record is not the query itself.
-            const parent = h.matched === 'parent' ? `，按母体结构匹配（母体 ${h.parent_smiles ?? m.query.parent ?? m.query.text}）` : '';
+            const parent =
+              h.matched === 'parent'
+                ? `，按母体结构匹配（母体 ${h.parent_smiles ?? m.query.parent ?? m.query.text}）`
+                : h.matched === 'stereo'
+                  ? '，为查询结构的立体异构体（查询未指定立体构型）'
+                  : '';
             lines.push(`- ${h.smiles}，${where}${h.score !== null ? `，相似度 ${h.score.toFixed(2)}` : ''}${parent}`);
             lines.push(...activityLines(h));
           }

@@ -319,6 +319,64 @@ describe('the intelligence_search tool', () => {
   });
 });
 
+describe('stereoisomers', () => {
+  it('finds every stereoisomer of a structure given without stereo, and only the one asked for when it is given', async () => {
+    // Benzalacetone as E and Z, its CD3 analogue (the same skeleton, an isotope-labelled form), and (S)-ibuprofen.
+    const engine = createChemEngine(await loadRdkit());
+    const records: [string, string][] = [
+      ['(E)-benzalacetone', 'CC(=O)/C=C/c1ccccc1'],
+      ['(Z)-benzalacetone', 'CC(=O)/C=C\\c1ccccc1'],
+      ['benzalacetone-d3', '[2H]C([2H])([2H])C(=O)/C=C/c1ccccc1'],
+      ['(S)-ibuprofen', 'CC(C)Cc1ccc([C@H](C)C(=O)O)cc1'],
+    ];
+    const sdf = records.map(([name, smiles]) => {
+      const molfile = engine.molfile({ smiles });
+      return `${name}${molfile.slice(molfile.indexOf('\n')).trimEnd()}\n$$$$\n`;
+    }).join('');
+    const up = await upload<NameId>(owner, [{ name: 'stereo.sdf', data: Buffer.from(sdf) }]);
+    const docId = up.body.data.name_id[0]!.docId;
+    expect((await waitParsed(owner, docId, 120_000)).parseStatus).toBe(2);
+    expect(await waitIndexed(docId)).toBe(4);
+
+    const open = await search(owner, { query: 'CC(=O)C=Cc1ccccc1', mode: 'exact' });
+    expect(open.status).toBe(200);
+    expect(open.body.data.hits.map((h) => [h.name, h.matched])).toEqual([
+      ['(E)-benzalacetone', 'stereo'],
+      ['(Z)-benzalacetone', 'stereo'],
+    ]);
+    const e = await search(owner, { query: 'CC(=O)/C=C/c1ccccc1', mode: 'exact' });
+    expect(e.body.data.hits.map((h) => [h.name, h.matched])).toEqual([['(E)-benzalacetone', 'structure']]);
+    const racemic = await search(owner, { query: 'CC(C)Cc1ccc(C(C)C(=O)O)cc1', mode: 'exact' });
+    expect(racemic.body.data.hits.map((h) => [h.name, h.matched])).toEqual([['(S)-ibuprofen', 'stereo']]);
+    const r = await search(owner, { query: 'CC(C)Cc1ccc([C@@H](C)C(=O)O)cc1', mode: 'exact' });
+    expect(r.body.data.hits).toEqual([]);
+    // Not in documents the searcher may not read.
+    expect((await search(stranger, { query: 'CC(=O)C=Cc1ccccc1', mode: 'exact' })).body.data.hits).toEqual([]);
+
+    // The text the model reads says what was matched.
+    const db = await openTestDatabase(dataDir);
+    const chem = createChemService({ workers: 1 });
+    try {
+      const tool = intelligenceSearchTool.build({
+        config: loadConfig({ CSAI_DATA_DIR: dataDir }),
+        db,
+        log: server.app.log,
+        chem,
+        knowledge: knowledgePort(db),
+        files: diskFileStore(dataDir),
+        names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
+      });
+      const out = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: '苄叉丙酮', structure: 'CC(=O)C=Cc1ccccc1', mode: 'exact' }), { viewer: { userId: ownerId }, docIds: [], signal: new AbortController().signal }));
+      expect(out.molecules?.hits.map((h) => h.matched)).toEqual(['stereo', 'stereo']);
+      expect(tool.summarize(out)).toContain('为查询结构的立体异构体（查询未指定立体构型）');
+    } finally {
+      await chem.close();
+      await db.destroy();
+    }
+  }, 180_000);
+});
+
+
 describe('bad input', () => {
   const cases: [string, unknown, RegExp][] = [
     ['an invalid SMARTS', { query: '[#6;', mode: 'substructure' }, /SMARTS/],

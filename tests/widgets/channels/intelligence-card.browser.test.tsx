@@ -62,7 +62,7 @@ describe('the intelligence_search card', () => {
     expect(paths).to.deep.equal(['/pdf_viewer?docId=pdf1&page=2']);
   });
 
-  it('draws a substructure hit with its matched atoms highlighted, and says when an exact hit matched its parent', async () => {
+  it('draws a substructure hit with its matched atoms highlighted, and says when an exact hit matched its parent or is a stereoisomer', async () => {
     const hit = output.molecules!.hits[0]!;
     const molecules = {
       ...output.molecules!,
@@ -70,14 +70,16 @@ describe('the intelligence_search card', () => {
       hits: [
         { ...hit, score: null, highlight: { atoms: [4, 5, 6, 7, 8, 9], bonds: [4, 5, 6, 7, 8, 12] } },
         { ...hit, molecule_id: 10, smiles: 'CC(=O)Oc1ccccc1C(=O)[O-].[Na+]', score: 1, matched: 'parent' as const, parent_smiles: hit.smiles, highlight: null },
+        { ...hit, molecule_id: 11, smiles: 'CC(=O)/C=C/c1ccccc1', score: 1, matched: 'stereo' as const, parent_smiles: null, highlight: null },
       ],
     };
     const shadow = await render({ name: 'intelligence_search', ok: true, content: '…', data: { ...output, molecules } });
-    const drawings = await waitFor(() => (shadow.querySelectorAll('csai-molecule').length === 2 ? [...shadow.querySelectorAll('csai-molecule')] : null), 'two drawings');
+    const drawings = await waitFor(() => (shadow.querySelectorAll('csai-molecule').length === 3 ? [...shadow.querySelectorAll('csai-molecule')] : null), 'three drawings');
     expect(drawings[0]!.getAttribute('highlight-atoms')).to.equal('4,5,6,7,8,9');
     expect(drawings[0]!.getAttribute('highlight-bonds')).to.equal('4,5,6,7,8,12');
     expect(drawings[1]!.hasAttribute('highlight-atoms')).to.equal(false);
     expect(shadow.textContent).to.contain('按母体结构匹配');
+    expect(shadow.textContent).to.contain('立体异构体');
   });
 
   it('shows the Chinese message of a failed call', async () => {

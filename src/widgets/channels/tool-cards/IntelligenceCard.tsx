@@ -17,6 +17,7 @@ addStrings('intelligence', {
     page: '第 {{page}} 页',
     score: '相似度 {{score}}',
     matched_parent: '按母体结构匹配',
+    matched_stereo: '立体异构体',
     modes: { exact: '精确结构', substructure: '子结构', similarity: '相似性' },
   },
   en: {
@@ -30,6 +31,7 @@ addStrings('intelligence', {
     page: 'page {{page}}',
     score: 'similarity {{score}}',
     matched_parent: 'matched by its parent',
+    matched_stereo: 'a stereoisomer',
     modes: { exact: 'exact', substructure: 'substructure', similarity: 'similarity' },
   },
 });
@@ -93,7 +95,7 @@ function Result({ result }: { result: IntelligenceSearchOutput }) {
                   <span className="text-muted text-xs">
                     {h.page !== null ? t('page', { page: h.page }) : h.name ?? ''}
                     {h.score !== null ? ` · ${t('score', { score: h.score.toFixed(2) })}` : ''}
-                    {h.matched === 'parent' ? ` · ${t('matched_parent')}` : ''}
+                    {h.matched === 'parent' ? ` · ${t('matched_parent')}` : h.matched === 'stereo' ? ` · ${t('matched_stereo')}` : ''}
                   </span>
                 </li>
               ))}
