@@ -9,10 +9,11 @@ import { ABSTAIN_BELOW, nothingRelevant } from '../../../src/server/retrieval/re
 import { openTestDatabase } from '../postgres-harness';
 import { addIndexedDocument } from './indexed-documents';
 
-// The answer's abstention (rerank.ts NAMED_COVERAGE) over a real SQLite index: a Chinese question
-// asked in many everyday words around the command it names covers little of the page that answers
-// it, and is still answered from that page; a name alone, in a passage sharing nothing else with the
-// question, is no answer.
+// The answer's abstention over a real SQLite index (rerank.ts NAMED_COVERAGE, UNHELD_BIGRAM): a
+// Chinese question asked in many everyday words covers little of the page that answers it, around the
+// command it names or with no name at all, and is still answered from that page; a name alone, in a
+// passage sharing nothing else with the question, is no answer, nor is a page sharing only the
+// question's everyday words.
 
 let dir: string;
 let db: Db;
@@ -34,12 +35,17 @@ const pages = [
 const record = { page: 1, text: '分子 3：ZINC03814457\nSMILES: CC(C)n1cnc2c(NCc3ccccc3)nc(NCCO)nc21\ntarget: cdk2\nenergy: -81.2' };
 const others = Array.from({ length: 6 }, (_, i) => ({ page: 1, text: `分子 ${10 + i}：ZINC0381450${i}\nSMILES: c1ccc(cc1)C(=O)N${'C'.repeat(i + 1)}\nnote: 通常保存于 -20 ℃` }));
 
+// A manual's appendix of table packages, and pages on tables that do not name the one asked for.
+const packages = { page: 123, text: 'B.3.3 表格宏包\narray 宏包：对表格列格式的扩展。\nbooktabs 宏包：排版三线表。\ndiagbox 宏包：排版斜线表头，行列标题用斜线分隔。\nmultirow 宏包：支持合并多行单元格。' };
+const tablePages = Array.from({ length: 12 }, (_, i) => ({ page: 30 + i, text: `3.${i + 1} 表格 排版表格最基本的 tabular 环境，列格式、行与列的标题和表格线的画法，第 ${i + 1} 部分。` }));
+
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-named-abstention-'));
   db = await openTestDatabase(dir);
   const owner = await usersRepo(db).create({ email: 'n@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
   await addIndexedDocument(db, owner.id, 'manual', [answering, ...pages]);
   await addIndexedDocument(db, owner.id, 'records', [record, ...others]);
+  await addIndexedDocument(db, owner.id, 'appendix', [packages, ...tablePages]);
 }, 60_000);
 
 afterAll(async () => {
@@ -49,7 +55,7 @@ afterAll(async () => {
 
 describe('abstention on a Chinese question that names a command', () => {
   it('answers from the page holding the command although the question’s everyday words cover little of it', async () => {
-    const ranked = await hybridSearch(db, ['manual'], '在正文中间用 \\fontsize 设了新字号却没有立刻变化，还要加什么命令', 8);
+    const ranked = await hybridSearch(db, ['manual'], '在正文中间用 \\fontsize 设了新字号，可是排出来的字却没有立刻变化，还要加什么命令', 8);
     const page = ranked.find((p) => p.page === answering.page);
     expect(ranked.slice(0, 5).map((p) => p.page)).toContain(answering.page);
     // Its own coverage is below the abstention threshold; holding the name lifts it to it.
@@ -65,6 +71,19 @@ describe('abstention on a Chinese question that names a command', () => {
   it('abstains when the only passage holding the name shares nothing else with the question', async () => {
     const ranked = await hybridSearch(db, ['manual', 'records'], 'CDK2 抑制剂通常和铰链区的哪个氨基酸残基形成氢键', 8);
     expect(ranked.map((p) => p.docId)).toContain('records');
+    expect(nothingRelevant(ranked)).toBe(true);
+  });
+});
+
+describe('abstention on a Chinese question asked wholly in everyday words', () => {
+  it('answers from the page that names what is asked for, though the question’s pairs of characters across its words are held by no page', async () => {
+    const ranked = await hybridSearch(db, ['appendix'], '表格左上角那种画一条斜线、把行标题和列标题分开写的表头，用什么宏包来做', 8);
+    expect(ranked.slice(0, 5).map((p) => p.page)).toContain(packages.page);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
+  it('still abstains when the pages share only the question’s everyday words', async () => {
+    const ranked = await hybridSearch(db, ['appendix'], '表格左上角那种画一条波浪线、把行标题和列标题分开写的表头，用什么软件来做', 8);
     expect(nothingRelevant(ranked)).toBe(true);
   });
 });
