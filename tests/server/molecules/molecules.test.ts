@@ -65,6 +65,30 @@ async function waitIndexed(docId: string, timeoutMs = 60_000): Promise<number> {
 }
 
 const search = (c: Client, body: unknown) => c.post<MolSearchResult>(SEARCH, body);
+/** A tool call's context for a user (no documents chosen). */
+const ctx = (userId: string) => ({ viewer: { userId }, docIds: [], signal: new AbortController().signal });
+
+/** Runs `use` with the intelligence_search tool over the test server's database and a chemistry service of its own. */
+async function withIntelligenceTool(use: (tool: ReturnType<typeof intelligenceSearchTool.build>) => Promise<void>) {
+  const db = await openTestDatabase(dataDir);
+  const chem = createChemService({ workers: 1 });
+  const services: ToolServices = {
+    config: loadConfig({ CSAI_DATA_DIR: dataDir }),
+    db,
+    log: server.app.log,
+    chem,
+    knowledge: knowledgePort(db),
+    files: diskFileStore(dataDir),
+    // Not used by this tool.
+    names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
+  };
+  try {
+    await use(intelligenceSearchTool.build(services));
+  } finally {
+    await chem.close();
+    await db.destroy();
+  }
+}
 
 beforeAll(async () => {
   server = await startServer();
@@ -274,21 +298,7 @@ describe('substructure hits', () => {
 
 describe('the intelligence_search tool', () => {
   it('searches the text and molecules of every readable document, and only those', async () => {
-    const db = await openTestDatabase(dataDir);
-    const chem = createChemService({ workers: 1 });
-    const services: ToolServices = {
-      config: loadConfig({ CSAI_DATA_DIR: dataDir }),
-      db,
-      log: server.app.log,
-      chem,
-      knowledge: knowledgePort(db),
-      files: diskFileStore(dataDir),
-      // Not used by this tool.
-      names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
-    };
-    const tool = intelligenceSearchTool.build(services);
-    const ctx = (userId: string) => ({ viewer: { userId }, docIds: [], signal: new AbortController().signal });
-    try {
+    await withIntelligenceTool(async (tool) => {
       expect(tool.availability()).toEqual({ enabled: true });
       const input = tool.input.parse({ query: `Aspirin ${ASPIRIN} control` });
       const mine = intelligenceSearchOutput.parse(await tool.run(input, ctx(ownerId)));
@@ -312,10 +322,7 @@ describe('the intelligence_search tool', () => {
       expect(salt.molecules?.hits.map((h) => [h.doc_id, h.matched])).toEqual([[docs['salts.sdf'], 'parent']]);
       expect(tool.summarize(salt)).toContain(`按母体结构匹配（母体 ${DIPHENHYDRAMINE}）`);
       expect(tool.input.safeParse({ query: 'x', top_k: 1_000_000 }).success).toBe(false);
-    } finally {
-      await chem.close();
-      await db.destroy();
-    }
+    });
   });
 });
 
@@ -354,25 +361,11 @@ describe('stereoisomers', () => {
     expect((await search(stranger, { query: 'CC(=O)C=Cc1ccccc1', mode: 'exact' })).body.data.hits).toEqual([]);
 
     // The text the model reads says what was matched.
-    const db = await openTestDatabase(dataDir);
-    const chem = createChemService({ workers: 1 });
-    try {
-      const tool = intelligenceSearchTool.build({
-        config: loadConfig({ CSAI_DATA_DIR: dataDir }),
-        db,
-        log: server.app.log,
-        chem,
-        knowledge: knowledgePort(db),
-        files: diskFileStore(dataDir),
-        names: { resolve: async () => null, availability: () => ({ enabled: false, reason: '未配置' }), close: async () => undefined },
-      });
-      const out = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: '苄叉丙酮', structure: 'CC(=O)C=Cc1ccccc1', mode: 'exact' }), { viewer: { userId: ownerId }, docIds: [], signal: new AbortController().signal }));
+    await withIntelligenceTool(async (tool) => {
+      const out = intelligenceSearchOutput.parse(await tool.run(tool.input.parse({ query: '苄叉丙酮', structure: 'CC(=O)C=Cc1ccccc1', mode: 'exact' }), ctx(ownerId)));
       expect(out.molecules?.hits.map((h) => h.matched)).toEqual(['stereo', 'stereo']);
       expect(tool.summarize(out)).toContain('为查询结构的立体异构体（查询未指定立体构型）');
-    } finally {
-      await chem.close();
-      await db.destroy();
-    }
+    });
   }, 180_000);
 });
 
