@@ -25,21 +25,27 @@ interface Term {
   weight: number;
   /** Its equivalents in the lexicon (text/synonyms.ts): a passage holding one covers the word. */
   alternatives?: string[];
+  /** A Chinese bigram across two words of a wordy question that no candidate holds (UNHELD_BIGRAM). */
+  unheld?: boolean;
 }
 
 /**
  * The question's tokens with weights: rarer among the candidates weighs more; question words and
- * their bigrams weigh little. `unheld` scales a Chinese bigram that is no whole word of the question
- * and that no candidate holds (the coverage deciding abstention, UNHELD_BIGRAM).
+ * their bigrams weigh little. In a question with WORDY_QUESTION or more of them, a Chinese bigram
+ * across two of its words that no candidate holds is marked `unheld`.
  */
-function weightedTerms(question: string, docs: string[][], unheld = 1): Term[] {
+function weightedTerms(question: string, docs: string[][]): Term[] {
   const words = queryTerms(question).map((t) => t.slice(1, -1).replace(/""/g, '"'));
   const alternatives = alternativesOf(question);
   const content = new Set(tokens(question.normalize('NFKC').replace(QUESTION_WORDS, ' ')));
   // Whole words of the question (not the bigrams across two words, such as 把行 in 把行距).
   const whole = new Set(tokens(question, { bigrams: false }));
   // Bigrams inside one of its longer words (青霉 and 霉素 in 青霉素): part of that word, not across two.
-  const inside = new Set([...whole].filter((w) => HAN.test(w)).flatMap((w) => [...w].slice(0, -1).map((c, i) => c + [...w][i + 1]!)));
+  const pairsOf = (w: string) => {
+    const chars = [...w];
+    return chars.slice(1).map((c, i) => chars[i]! + c);
+  };
+  const inside = new Set([...whole].filter((w) => HAN.test(w)).flatMap(pairsOf));
   const n = docs.length;
   const dfs = words.map((word) => docs.filter((d) => d.includes(word)).length);
   const isStraddling = (word: string, df: number) => df === 0 && !whole.has(word) && !inside.has(word) && HAN.test(word);
@@ -48,8 +54,7 @@ function weightedTerms(question: string, docs: string[][], unheld = 1): Term[] {
   return words.map((word, i) => {
     const df = dfs[i]!;
     const idf = Math.log(1 + (n + 1) / (df + 0.5));
-    const straddling = lengthy && isStraddling(word, df) ? unheld : 1;
-    return { word, weight: idf * straddling * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3), alternatives: alternatives.get(word) };
+    return { word, weight: idf * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3), alternatives: alternatives.get(word), unheld: lengthy && isStraddling(word, df) };
   });
 }
 
@@ -216,7 +221,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   const terms = weightedTerms(question, vocabularies);
   // Whether a passage answers at all is judged with the question's words that carry evidence: a
   // bigram across two everyday words that no candidate holds weighs less (UNHELD_BIGRAM).
-  const asked = weightedTerms(question, vocabularies, UNHELD_BIGRAM);
+  const asked = terms.map((t) => (t.unheld ? { ...t, weight: t.weight * UNHELD_BIGRAM } : t));
   const top = Math.max(...candidates.map((p) => p.score), 1e-9);
   const believed = belief(question, seqs, firstRanked);
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
