@@ -123,10 +123,12 @@ export function moleculeSearch({ db, chem }: { db: Db; chem: Pick<ChemService, '
       .execute();
     // How each row matched, in the order shown (a row found by its skeleton alone that is an isotope-labelled form is dropped).
     const MATCHES = ['structure', 'stereo', 'parent'] as const;
-    const how = (r: (typeof rows)[number]): number => (isStructure(r) ? 0 : isStereoisomer(r) ? 1 : isParent(r) ? 2 : -1);
-    const ordered = rows.filter((r) => how(r) >= 0).sort((a, b) => how(a) - how(b));
+    const ordered = rows
+      .map((r) => ({ id: r.id, how: isStructure(r) ? 0 : isStereoisomer(r) ? 1 : isParent(r) ? 2 : -1 }))
+      .filter((r) => r.how >= 0)
+      .sort((a, b) => a.how - b.how);
     const ids = ordered.slice(0, topK).map((r) => r.id);
-    const matched = new Map(ordered.map((r) => [r.id, MATCHES[how(r)]!]));
+    const matched = new Map(ordered.map((r) => [r.id, MATCHES[r.how]!]));
     return { hits: await hitsOf(ids, new Map(ids.map((id) => [id, 1])), { matched: (r) => matched.get(r.id) ?? null }), truncated: ordered.length > topK };
   }
 

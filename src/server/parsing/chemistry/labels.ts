@@ -171,10 +171,16 @@ export function labelRows(block: Block): Block[] {
   const cut: Block[] = [];
   block.rows.forEach((row, i) => {
     // A cell may hold a drawing's atom labels before a prefixed label, read as one run ("S O化合物20b").
-    const filledCells = row.map((c, j) => ({ c: c.trim(), j })).filter((c) => c.c).map((c) => ({ ...c, glued: normaliseLabel(c.c) === null ? gluedLabel(c.c) : null }));
+    const filledCells = row
+      .map((c, j) => ({ c: c.trim(), j }))
+      .filter((c) => c.c)
+      .map((c) => {
+        const label = normaliseLabel(c.c) !== null;
+        return { ...c, label, glued: label ? null : gluedLabel(c.c) };
+      });
     // Atom labels (Cl, NH2, CH3) may share the row; longer text (a sentence) may not.
-    if (filledCells.some((c) => normaliseLabel(c.c) === null && !c.glued && c.c.length > 5)) return;
-    const filled = filledCells.filter((c) => normaliseLabel(c.c) !== null || c.glued);
+    if (filledCells.some((c) => !c.label && !c.glued && c.c.length > 5)) return;
+    const filled = filledCells.filter((c) => c.label || c.glued);
     if (!filled.length) return;
     // A lone bare number is as likely a subscript of an atom label (the 3 of CH3) as a label.
     if (filled.length < 2 && !filled[0]!.glued && !new RegExp(`^${LABEL_PREFIX}`, 'iu').test(filled[0]!.c)) return;
