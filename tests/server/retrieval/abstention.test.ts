@@ -1,13 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usersRepo } from '../../../src/server/auth/accounts';
 import type { Db } from '../../../src/server/db/database';
 import { hybridSearch } from '../../../src/server/retrieval/fusion';
 import { ABSTAIN_BELOW, nothingRelevant } from '../../../src/server/retrieval/rerank';
-import { openTestDatabase } from '../postgres-harness';
-import { addIndexedDocument } from './indexed-documents';
+import { indexedDatabase } from './indexed-documents';
 
 // The answer's abstention over a real SQLite index (rerank.ts NAMED_COVERAGE, UNHELD_BIGRAM): a
 // Chinese question asked in many everyday words covers little of the page that answers it, around the
@@ -15,7 +10,6 @@ import { addIndexedDocument } from './indexed-documents';
 // passage sharing nothing else with the question, is no answer, nor is a page sharing only the
 // question's everyday words.
 
-let dir: string;
 let db: Db;
 
 // A manual's chapter on fonts: the answering page names \fontsize, a few others name it too, most
@@ -39,19 +33,14 @@ const others = Array.from({ length: 6 }, (_, i) => ({ page: 1, text: `分子 ${1
 const packages = { page: 123, text: 'B.3.3 表格宏包\narray 宏包：对表格列格式的扩展。\nbooktabs 宏包：排版三线表。\ndiagbox 宏包：排版斜线表头，行列标题用斜线分隔。\nmultirow 宏包：支持合并多行单元格。' };
 const tablePages = Array.from({ length: 12 }, (_, i) => ({ page: 30 + i, text: `3.${i + 1} 表格 排版表格最基本的 tabular 环境，列格式、行与列的标题和表格线的画法，第 ${i + 1} 部分。` }));
 
+let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
+
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-named-abstention-'));
-  db = await openTestDatabase(dir);
-  const owner = await usersRepo(db).create({ email: 'n@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
-  await addIndexedDocument(db, owner.id, 'manual', [answering, ...pages]);
-  await addIndexedDocument(db, owner.id, 'records', [record, ...others]);
-  await addIndexedDocument(db, owner.id, 'appendix', [packages, ...tablePages]);
+  index = await indexedDatabase('abstention', { manual: [answering, ...pages], records: [record, ...others], appendix: [packages, ...tablePages] });
+  db = index.db;
 }, 60_000);
 
-afterAll(async () => {
-  await db?.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => index?.close());
 
 describe('abstention on a Chinese question that names a command', () => {
   it('answers from the page holding the command although the question’s everyday words cover little of it', async () => {

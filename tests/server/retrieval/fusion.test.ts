@@ -1,20 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usersRepo } from '../../../src/server/auth/accounts';
 import type { Db } from '../../../src/server/db/database';
 import { hybridSearch, RERANK_DEPTH } from '../../../src/server/retrieval/fusion';
 import { nothingRelevant } from '../../../src/server/retrieval/rerank';
 import { search } from '../../../src/server/retrieval/search';
-import { openTestDatabase } from '../postgres-harness';
-import { addIndexedDocument } from './indexed-documents';
+import { indexedDatabase } from './indexed-documents';
 
 // hybridSearch without embeddings (BM25, then the second stage) over a real SQLite index: a
 // passage holding the one name a question asks about reaches the top although BM25, counting the
 // question's many ordinary words, ranks it below the second stage's depth.
 
-let dir: string;
 let db: Db;
 
 
@@ -37,17 +31,14 @@ const apart = [
 ];
 const together = { page: 72, text: 'minted 与 pygments 配合排版代码，编译时须加 -shell-escape。' };
 
+let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
+
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-fusion-'));
-  db = await openTestDatabase(dir);
-  const owner = await usersRepo(db).create({ email: 'f@example.com', phone: null, name: '检索', password_hash: 'x', department_id: null, status: 'active' });
-  await addIndexedDocument(db, owner.id, 'guide', [...chapter, named, ...apart, together, ...otherPages]);
+  index = await indexedDatabase('fusion', { guide: [...chapter, named, ...apart, together, ...otherPages] });
+  db = index.db;
 }, 60_000);
 
-afterAll(async () => {
-  await db?.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => index?.close());
 
 describe('hybridSearch without embeddings', () => {
   it('puts the passage holding the name a question asks about among the first five, though BM25 ranks it below the second stage’s depth', async () => {
