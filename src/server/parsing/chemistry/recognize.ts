@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadRdkit } from '../../chem/rdkit-loader';
+import { darkenFaintGlyphs } from './faint';
 import { judge, type Judged } from './judge';
 import { readStructures, type OsraHit } from './osra';
 import { repairs } from './repair';
@@ -96,6 +97,13 @@ const SCAN_BLACK_BELOW: [number, number] = [150, 215];
  * paper (median 250 or more) is cut at BLACK_BELOW, scanned paper just below its own level.
  */
 export function blackBelow(img: Gray, crop: PixelBox): number {
+  const median = paperLevel(img, crop);
+  if (median >= 250) return BLACK_BELOW;
+  return Math.max(SCAN_BLACK_BELOW[0], Math.min(SCAN_BLACK_BELOW[1], median - SCAN_INK_MARGIN));
+}
+
+/** The paper's grey in a region of `img`: its median. */
+function paperLevel(img: Gray, crop: PixelBox): number {
   const counts = new Uint32Array(256);
   const step = Math.max(1, Math.floor(Math.sqrt(((crop[2] - crop[0]) * (crop[3] - crop[1])) / 40_000)));
   let n = 0;
@@ -112,15 +120,23 @@ export function blackBelow(img: Gray, crop: PixelBox): number {
       break;
     }
   }
-  if (median >= 250) return BLACK_BELOW;
-  return Math.max(SCAN_BLACK_BELOW[0], Math.min(SCAN_BLACK_BELOW[1], median - SCAN_INK_MARGIN));
+  return median;
 }
 
-async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1) {
+/**
+ * Writes `img` (or its `crop`, scaled by `factor`) as the black-and-white PNG OSRA reads. A scanned
+ * region's faint letters are darkened first (faint.ts); `dpi` is the resolution of `img`.
+ */
+async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1, dpi = 300) {
+  const cut = crop ? blackBelow(img, crop) : BLACK_BELOW;
+  if (crop && cut !== BLACK_BELOW) {
+    img = darkenFaintGlyphs(img, crop, paperLevel(img, crop), cut, dpi);
+    crop = [0, 0, img.width, img.height];
+  }
   let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } });
   if (crop) p = p.extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
   if (factor !== 1 && crop) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
-  if (crop) p = p.threshold(blackBelow(img, crop), { grayscale: true });
+  if (crop) p = p.threshold(cut, { grayscale: true });
   await p.png({ compressionLevel: 1 }).toFile(file);
 }
 
@@ -191,7 +207,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
       const file = path.join(dir, `r${i}.png`);
       const up = Math.max(1, MIN_READ_DPI / dpi);
-      await writePng(img, file, crop, up);
+      await writePng(img, file, crop, up, dpi);
       const at = (k: number) => (b: [number, number, number, number]) => [crop[0] + b[0] / k, crop[1] + b[1] / k, crop[0] + b[2] / k, crop[1] + b[3] / k] as PixelBox;
       const first = take(await osra(file, Math.round(dpi * up)), at(up), crop, `osra region ${Math.round(dpi * up)} dpi`);
       if (first.some((c) => c.score >= GOOD_ENOUGH)) continue;
@@ -199,7 +215,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       for (const k of [0.5, 1.5].map((k) => k * up)) {
         if (missing || timeLeft() < 2000) break;
         const other = path.join(dir, `r${i}-${k}.png`);
-        await writePng(img, other, crop, k);
+        await writePng(img, other, crop, k, dpi);
         const found = take(await osra(other, Math.round(dpi * k)), at(k), crop, `osra region ${Math.round(dpi * k)} dpi`);
         if (found.some((c) => c.score >= GOOD_ENOUGH)) break;
       }

@@ -1,0 +1,93 @@
+import type { Gray, PixelBox } from './regions';
+
+/**
+ * Faint letters in a scanned drawing. A coloured structure drawing scanned in grey keeps its black
+ * bonds dark, but its coloured atom labels turn light: the yellow S of RDKit and Open Babel comes
+ * out at about 180–220 on paper of about 245, fainter still where the scan blurred its thin strokes.
+ * Cut where the bonds come out clean, such a letter falls apart, and OSRA reads the S as a bend of
+ * the chain (CSC read as CCC).
+ *
+ * The letters are found on a 3×3-smoothed copy (the scan's speckle averaged away) at a cut just below
+ * the paper's level: each piece there of a letter's size is darkened where it is darker still. The
+ * line work is left as it is: at that cut the bonds join into one skeleton, far larger than a letter.
+ * The levels were chosen on the tuning half of the chemdocs set (bench/chemdocs.bench.ts).
+ */
+
+/** Below the paper's level by this much, the smoothed copy holds a letter's ink. */
+const FIND_MARGIN = 25;
+/** Within a letter found, what is this far below the paper's level is darkened (the stroke, not its halo). */
+const PAINT_MARGIN = 28;
+/** A letter is this tall, in inches: from a subscript to a large label. */
+const LETTER_INCHES: [number, number] = [0.03, 0.2];
+/** A letter no darker than the cut for more than this share of its ink is faint. */
+const DARK_SHARE = 0.6;
+
+/**
+ * The `crop` of `img` (a scanned page at `dpi`, its paper at grey `paper`, cut into black below
+ * `cut`) with its faint letters darkened: a new image of the crop's size.
+ */
+export function darkenFaintGlyphs(img: Gray, crop: PixelBox, paper: number, cut: number, dpi: number): Gray {
+  const [x0, y0, x1, y1] = crop;
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) out.set(img.data.subarray((y0 + y) * img.width + x0, (y0 + y) * img.width + x1), y * w);
+  const smooth = smoothed(out, w, h);
+  const found = paper - FIND_MARGIN;
+  const paint = paper - PAINT_MARGIN;
+  const [minPx, maxPx] = LETTER_INCHES.map((inches) => inches * dpi) as [number, number];
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  const members: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (seen[start] || smooth[start]! >= found) continue;
+    // One 8-connected piece of the smoothed copy's ink.
+    seen[start] = 1;
+    stack.push(start);
+    members.length = 0;
+    let minX = w, minY = h, maxX = 0, maxY = 0, dark = 0;
+    while (stack.length) {
+      const p = stack.pop()!;
+      members.push(p);
+      const px = p % w;
+      const py = (p - px) / w;
+      minX = Math.min(minX, px);
+      maxX = Math.max(maxX, px);
+      minY = Math.min(minY, py);
+      maxY = Math.max(maxY, py);
+      if (out[p]! < cut) dark++;
+      for (let ny = Math.max(0, py - 1); ny <= Math.min(h - 1, py + 1); ny++)
+        for (let nx = Math.max(0, px - 1); nx <= Math.min(w - 1, px + 1); nx++) {
+          const q = ny * w + nx;
+          if (!seen[q] && smooth[q]! < found) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+    }
+    const height = maxY - minY + 1;
+    const width = maxX - minX + 1;
+    const letter = height >= minPx && height <= maxPx && width >= 2 && width <= maxPx * 1.6;
+    if (!letter || dark > DARK_SHARE * members.length) continue;
+    const ink = Math.max(0, cut - 60);
+    for (const p of members) if (smooth[p]! < paint) out[p] = Math.min(out[p]!, ink);
+  }
+  return { data: out, width: w, height: h };
+}
+
+/** Each pixel the mean of its 3×3 neighbourhood (within the image). */
+function smoothed(data: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      let n = 0;
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(h - 1, y + 1); ny++)
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(w - 1, x + 1); nx++) {
+          sum += data[ny * w + nx]!;
+          n++;
+        }
+      out[y * w + x] = Math.round(sum / n);
+    }
+  return out;
+}
