@@ -25,6 +25,7 @@ import type { MoleculeTable } from '../src/server/db/schema';
 import { MOLECULE_INDEX_VERSION } from '../src/server/molecules/indexing';
 import { moleculeFingerprints } from '../src/server/molecules/fingerprints';
 import { moleculeSearch } from '../src/server/molecules/search';
+import { seededRandom } from '../tests/seeded-random';
 import { root, type Figure } from './lib';
 
 const NCI = '/usr/share/RDKit/Data/NCI/first_5K.smi';
@@ -43,16 +44,6 @@ const ROUNDS = 3;
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
 const ms = (x: number) => `${x.toFixed(2)} ms`;
-
-/** A deterministic pseudo-random sequence (mulberry32), so every run searches the same molecules. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function addDocument(db: Db, ownerId: string, id: string, count: number) {
   const t = now();
@@ -142,7 +133,7 @@ export async function run(): Promise<Figure[]> {
     let t = performance.now();
     await index.refresh();
     const loadMs = performance.now() - t;
-    const pick = random(18);
+    const pick = seededRandom(18);
     const ids = (await db.selectFrom('molecules').select(['id', 'canonical_smiles', 'inchikey']).where('doc_id', '<', `lib${String(LIBRARY / PER_DOC).padStart(4, '0')}`).execute());
     const queries = Array.from({ length: 50 }, () => ids[Math.floor(pick() * ids.length)]!);
     // Warm both workers and the caches.

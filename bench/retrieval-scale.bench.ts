@@ -15,6 +15,7 @@ import { usersRepo } from '../src/server/auth/accounts';
 import { now, openDatabase } from '../src/server/db/database';
 import { search } from '../src/server/retrieval/search';
 import { matchQuery, segmentForIndex } from '../src/server/text/segment';
+import { seededRandom } from '../tests/seeded-random';
 import type { Figure } from './lib';
 
 const WORDS = (
@@ -26,18 +27,6 @@ const WORDS = (
   + 'concentration dose toxicity metabolism absorption protein enzyme substrate product table figure float spacing font '
   + 'contents bibliography package compile template chapter equation numbering header footer'
 ).split(' ');
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Each word's index form, computed once (segmenting a million texts would take longer than the bench). */
 const SEGMENTED = new Map(WORDS.map((w) => [w, segmentForIndex(w)]));
@@ -71,7 +60,7 @@ export async function run(): Promise<Figure[]> {
         .values({ id, owner_id: owner.id, folder_id: null, title: `${id}.pdf`, type: 1, mime: 'application/pdf', size: 0, sha256: id, storage_name: id, parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
         .execute();
     }
-    const rnd = random(17);
+    const rnd = seededRandom(17);
     let inserted = 0;
     const grow = async (total: number) => {
       while (inserted < total) {
@@ -91,7 +80,7 @@ export async function run(): Promise<Figure[]> {
       }
     };
     // Questions: 2 to 6 words, one in five with a passage's rare word; the same every run.
-    const qr = random(99);
+    const qr = seededRandom(99);
     const questions = Array.from({ length: 200 }, (_, i) => {
       const words = Array.from({ length: 2 + Math.floor(qr() * 5) }, () => draw(qr));
       return i % 5 === 0 ? [...words, `r${(Math.floor(qr() * 90_000) * 2654435761) % 1_000_003}`].join(' ') : words.join(' ');

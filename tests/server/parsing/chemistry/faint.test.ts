@@ -9,22 +9,13 @@ import { darkenFaintGlyphs } from '../../../../src/server/parsing/chemistry/fain
 import { inchiKeyOf } from '../../../../src/server/parsing/chemistry/judge';
 import { osraVersion } from '../../../../src/server/parsing/chemistry/osra';
 import type { Gray } from '../../../../src/server/parsing/chemistry/regions';
+import { seededRandom } from '../../../seeded-random';
 
 // Issue 28 §1: a coloured drawing scanned in grey keeps its bonds dark and loses its coloured
 // letters (RDKit's yellow S) into the paper; recognition darkens such letters before OSRA reads.
 
 /** A deterministic speckle in −range…range. */
 const speckle = (i: number, range: number) => ((((i * 2654435761) >>> 0) % 1000) / 1000 - 0.5) * 2 * range;
-
-/** A seeded uniform random number generator (mulberry32): the same scan on every run. */
-function seeded(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Scanned grey paper (245 ± 6) with `ink` painted on it. */
 function paper(width: number, height: number, ink: (x: number, y: number) => number | undefined): Gray {
@@ -92,7 +83,7 @@ describe('a scanned drawing with a yellow S', () => {
     mol.delete();
     // Printed in colour, scanned in grey at 200 dpi: luminance, blurred, paper greyed, speckled, JPEG'd.
     const grey = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).greyscale().blur(0.8).raw().toBuffer({ resolveWithObject: true });
-    const noise = seeded(12345);
+    const noise = seededRandom(12345);
     const scanned = Uint8Array.from(grey.data, (v) => Math.max(0, Math.min(255, Math.round(v * 0.93 + 10 + (noise() + noise() + noise() - 1.5) * 18))));
     const jpeg = await sharp(scanned, { raw: { width: grey.info.width, height: grey.info.height, channels: 1 } }).jpeg({ quality: 65 }).toBuffer();
     const page = path.join(dir, 'scan.png');
