@@ -19,7 +19,7 @@ const FIND_MARGIN = 25;
 const PAINT_MARGIN = 28;
 /** A letter is this tall, in inches: from a subscript to a large label. */
 const LETTER_INCHES: [number, number] = [0.03, 0.2];
-/** A letter no darker than the cut for more than this share of its ink is faint. */
+/** A piece with more than this share of its pixels already below the cut is dark enough: left as it is. */
 const DARK_SHARE = 0.6;
 
 /**
