@@ -9,7 +9,7 @@
  * The same coverage decides when nothing relevant was found (abstention).
  */
 import { looksLikeNavigation } from '../parsing/navigation';
-import { alternativesOf, queryTerms, tokens } from '../text/segment';
+import { alternativesOf, charPairs, queryTerms, tokens } from '../text/segment';
 import type { Passage } from './search';
 
 /**
@@ -41,11 +41,7 @@ function weightedTerms(question: string, docs: string[][]): Term[] {
   // Whole words of the question (not the bigrams across two words, such as 把行 in 把行距).
   const whole = new Set(tokens(question, { bigrams: false }));
   // Bigrams inside one of its longer words (青霉 and 霉素 in 青霉素): part of that word, not across two.
-  const pairsOf = (w: string) => {
-    const chars = [...w];
-    return chars.slice(1).map((c, i) => chars[i]! + c);
-  };
-  const inside = new Set([...whole].filter((w) => HAN.test(w)).flatMap(pairsOf));
+  const inside = new Set([...whole].filter((w) => HAN.test(w)).flatMap(charPairs));
   const n = docs.length;
   const dfs = words.map((word) => docs.filter((d) => d.includes(word)).length);
   const isStraddling = (word: string, df: number) => df === 0 && !whole.has(word) && !inside.has(word) && HAN.test(word);

@@ -92,6 +92,12 @@ function pushWord(out: string[], word: string, side: 'index' | 'query' = 'index'
   }
 }
 
+/** The pairs of adjacent characters of a run (布洛芬 → 布洛, 洛芬): the bigrams Chinese is indexed by. */
+export function charPairs(run: string): string[] {
+  const chars = [...run];
+  return chars.slice(1).map((c, i) => chars[i]! + c);
+}
+
 /** Index tokens of a text, in order (words, then bigrams of each Han run, then chemistry). */
 export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[] {
   const { tokens: chem, rest } = takeChemistry(text.normalize('NFKC'));
@@ -108,10 +114,7 @@ export function tokens(text: string, opts: { bigrams?: boolean } = {}): string[]
     else pushWord(out, m[0]);
   }
   if (opts.bigrams !== false) {
-    for (const r of runs) {
-      const chars = [...r];
-      for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-    }
+    for (const r of runs) out.push(...charPairs(r));
   }
   return [...out, ...chem];
 }
@@ -198,10 +201,7 @@ export function queryTokens(query: string): string[] {
       if (!stop) words.push(s.segment);
       run += stop ? ' ' : s.segment;
     }
-    for (const part of run.split(' ')) {
-      const chars = [...part];
-      for (let i = 0; i + 1 < chars.length; i++) bigrams.push(chars[i]! + chars[i + 1]!);
-    }
+    for (const part of run.split(' ')) bigrams.push(...charPairs(part));
   }
   return [...words, ...bigrams, ...chem];
 }
