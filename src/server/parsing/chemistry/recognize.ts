@@ -97,9 +97,12 @@ const SCAN_BLACK_BELOW: [number, number] = [150, 215];
  * paper (median 250 or more) is cut at BLACK_BELOW, scanned paper just below its own level.
  */
 export function blackBelow(img: Gray, crop: PixelBox): number {
-  const median = paperLevel(img, crop);
-  if (median >= 250) return BLACK_BELOW;
-  return Math.max(SCAN_BLACK_BELOW[0], Math.min(SCAN_BLACK_BELOW[1], median - SCAN_INK_MARGIN));
+  return cutFor(paperLevel(img, crop));
+}
+
+function cutFor(paper: number): number {
+  if (paper >= 250) return BLACK_BELOW;
+  return Math.max(SCAN_BLACK_BELOW[0], Math.min(SCAN_BLACK_BELOW[1], paper - SCAN_INK_MARGIN));
 }
 
 /** The paper's grey in a region of `img`: its median. */
@@ -123,21 +126,35 @@ function paperLevel(img: Gray, crop: PixelBox): number {
   return median;
 }
 
+/** What OSRA reads of one region: `crop` of `img`, black below `cut`. */
+interface Region {
+  img: Gray;
+  crop: PixelBox;
+  cut: number;
+}
+
 /**
- * Writes `img` (or its `crop`, scaled by `factor`) as the black-and-white PNG OSRA reads. A scanned
- * region's faint letters are darkened first (faint.ts); `dpi` is the resolution of `img`.
+ * The region `crop` of the page `img` (at `dpi`), prepared once for all its readings: where its ink
+ * turns black and, on scanned paper, its faint letters darkened (faint.ts; a copy of the crop alone).
  */
-async function writePng(img: Gray, file: string, crop?: PixelBox, factor = 1, dpi = 300) {
-  const cut = crop ? blackBelow(img, crop) : BLACK_BELOW;
-  if (crop && cut !== BLACK_BELOW) {
-    img = darkenFaintGlyphs(img, crop, paperLevel(img, crop), cut, dpi);
-    crop = [0, 0, img.width, img.height];
+function regionOf(img: Gray, crop: PixelBox, dpi: number): Region {
+  const paper = paperLevel(img, crop);
+  const cut = cutFor(paper);
+  if (cut === BLACK_BELOW) return { img, crop, cut };
+  const darkened = darkenFaintGlyphs(img, crop, paper, cut, dpi);
+  return { img: darkened, crop: [0, 0, darkened.width, darkened.height], cut };
+}
+
+/** Writes the region, scaled by `factor` and black and white, or the whole page `img` as it is, as the PNG OSRA reads. */
+async function writePng(source: Region | Gray, file: string, factor = 1) {
+  if (!('crop' in source)) {
+    await sharp(source.data, { raw: { width: source.width, height: source.height, channels: 1 } }).png({ compressionLevel: 1 }).toFile(file);
+    return;
   }
-  let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } });
-  if (crop) p = p.extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
-  if (factor !== 1 && crop) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
-  if (crop) p = p.threshold(cut, { grayscale: true });
-  await p.png({ compressionLevel: 1 }).toFile(file);
+  const { img, crop, cut } = source;
+  let p = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } }).extract({ left: crop[0], top: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] });
+  if (factor !== 1) p = p.resize({ width: Math.max(8, Math.round((crop[2] - crop[0]) * factor)), kernel: 'lanczos3' });
+  await p.threshold(cut, { grayscale: true }).png({ compressionLevel: 1 }).toFile(file);
 }
 
 /**
@@ -207,7 +224,8 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       const crop = clip([r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad], page);
       const file = path.join(dir, `r${i}.png`);
       const up = Math.max(1, MIN_READ_DPI / dpi);
-      await writePng(img, file, crop, up, dpi);
+      const region = regionOf(img, crop, dpi);
+      await writePng(region, file, up);
       const at = (k: number) => (b: [number, number, number, number]) => [crop[0] + b[0] / k, crop[1] + b[1] / k, crop[0] + b[2] / k, crop[1] + b[3] / k] as PixelBox;
       const first = take(await osra(file, Math.round(dpi * up)), at(up), crop, `osra region ${Math.round(dpi * up)} dpi`);
       if (first.some((c) => c.score >= GOOD_ENOUGH)) continue;
@@ -215,7 +233,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       for (const k of [0.5, 1.5].map((k) => k * up)) {
         if (missing || timeLeft() < 2000) break;
         const other = path.join(dir, `r${i}-${k}.png`);
-        await writePng(img, other, crop, k, dpi);
+        await writePng(region, other, k);
         const found = take(await osra(other, Math.round(dpi * k)), at(k), crop, `osra region ${Math.round(dpi * k)} dpi`);
         if (found.some((c) => c.score >= GOOD_ENOUGH)) break;
       }
