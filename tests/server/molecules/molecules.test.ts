@@ -369,7 +369,6 @@ describe('stereoisomers', () => {
   }, 180_000);
 });
 
-
 describe('bad input', () => {
   const cases: [string, unknown, RegExp][] = [
     ['an invalid SMARTS', { query: '[#6;', mode: 'substructure' }, /SMARTS/],
