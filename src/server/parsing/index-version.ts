@@ -19,5 +19,7 @@
  *     text/segment.ts), which is what a question now asks for.
  *     Also activities (IC50, Ki, Kd, EC50, % inhibition) read from tables and sentences of PDFs and
  *     images into doc_activities (parsing/chemistry/activities.ts).
+ * 6 — a name or formula in prose brackets ("（CDK2）", "(C9H8O4)") is indexed as itself, no longer as
+ *     one chemistry token with its brackets that no question word matches (text/segment.ts).
  */
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;

@@ -33,14 +33,29 @@ const chemChar = (c: string) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.
 
 const isFormula = (t: string) => /\d/.test(t) && /[A-Z]/.test(t) && t.length >= 4;
 
-/** Strips unmatched leading '(' / trailing ')' and trailing sentence dots from a candidate. */
+/**
+ * Strips trailing sentence dots, unmatched leading '(' / trailing ')', a '(' it ends with, a ')' it
+ * starts with and a pair of brackets around the whole candidate: no SMILES starts or ends with a
+ * branch, so "(CDK2)", "(C9H8O4)" and the "dvipdfmx(" of "dvipdfmx（原名…）" are prose brackets
+ * beside a name or a formula.
+ */
 function balanced(m: string): string {
-  let s = m.replace(/\.+$/, '');
+  let s = m.replace(/\.+$/, '').replace(/\(+$/, '').replace(/^\)+/, '');
   while (s.endsWith(')') && occurrences(s, ')') > occurrences(s, '(')) s = s.slice(0, -1);
   while (s.startsWith('(') && occurrences(s, '(') > occurrences(s, ')')) s = s.slice(1);
+  while (s.startsWith('(') && closingOf(s) === s.length - 1) s = s.slice(1, -1);
   return s;
 }
 const occurrences = (s: string, c: string) => s.split(c).length - 1;
+/** Where the '(' that opens s is closed (-1: never). */
+function closingOf(s: string): number {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '(') depth++;
+    else if (s[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
 
 /** The chemistry tokens of a text and the text with them blanked out. */
 function takeChemistry(text: string): { tokens: string[]; rest: string } {
@@ -54,7 +69,7 @@ function takeChemistry(text: string): { tokens: string[]; rest: string } {
     const raw = match[0];
     // Prose brackets around a formula or SMILES, e.g. "(C9H8O4)", are not part of it.
     const m = balanced(raw);
-    if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) continue;
+    if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || occurrences(m, '(') !== occurrences(m, ')') || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) continue;
     tokens.push(chemToken(m));
     kept += rest.slice(from, match.index) + raw.replace(m, ' ');
     from = match.index + raw.length;

@@ -19,6 +19,18 @@ describe('index tokens', () => {
     expect(t).not.toContain('oc1ccccc1c');
   });
 
+  it('reads a name or formula in prose brackets as itself, not as a SMILES with its brackets', () => {
+    // "（MMC）" in a question was one index word "(mmc)" that no page holds: the question was taken
+    // to name something the documents never mention, and abstained.
+    expect(tokens('大规模多作者协作网站（MMC）上的内容', { bigrams: false })).toContain('mmc');
+    expect(tokens('CDK2 抑制剂').filter((t) => t.includes('cdk2'))).toEqual(tokens('抑制剂（CDK2）').filter((t) => t.includes('cdk2')));
+    expect(tokens('(C9H8O4)')).toEqual(expect.arrayContaining(['c9h8o4']));
+    expect(tokens('(C9H8O4)').some((t) => t.startsWith('x'))).toBe(false);
+    expect(tokens('只有dvipdfmx（原名dvipdfm-cjk）可以', { bigrams: false })).toEqual(expect.arrayContaining(['dvipdfmx', 'dvipdfm', 'cjk']));
+    // A SMILES in brackets keeps its own branches.
+    expect(tokens('乙酸 (CC(=O)O) 是')).toContain(chemToken('CC(=O)O'));
+  });
+
   it('lower-cases English and drops punctuation', () => {
     expect(tokens('Kinase Inhibitors, e.g. Imatinib!')).toEqual(['kinase', 'kinas', 'inhibitors', 'inhibitor', 'e.g', 'imatinib']);
   });
