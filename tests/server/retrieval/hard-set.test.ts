@@ -191,6 +191,14 @@ describe('the second stage', () => {
     // A name inside a longer index word is mentioned (MMFF in r_mmffld_potential_energy).
     const sdf = passage('ZINC03814457 r_mmffld_potential_energy -89.4303 model.ccratio 1', 4);
     expect(nothingRelevant(rerank('哪个分子的 MMFF 势能是 -89.4303', [sdf]))).toBe(false);
+    // A file name the question makes up (fig.v2.final.png) is no name the documents should hold:
+    // its parts are asked for one by one.
+    const formats = [
+      passage('各种编译方式支持的图片格式：pdflatex 支持 .pdf .jpg .png，文件名中多余的点可能出错；用 \\includegraphics 插入。', 5),
+      passage('draft 与 final 选项：figure 环境中的插图在 draft 模式下只显示边框。', 3),
+    ];
+    expect(nothingRelevant(rerank('插图的文件名叫 fig.v2.final.png，用 \\includegraphics 插进来总是出错，是文件名的问题吗', formats))).toBe(false);
+    expect(nothingRelevant(rerank('插图的文件名叫 fig.v2.final.png，用 Photoshop 导出后插进来总是出错，是文件名的问题吗', formats))).toBe(true);
   });
 
   it('asks more coverage of an English question when two of its words are in no candidate', () => {
