@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 
-/** One structure OSRA printed: its SMILES, its own confidence estimate and its box in the image's pixels (top-left origin). */
+/** One structure OSRA printed: the molecule with OSRA's coordinates, its own confidence estimate and its box in the image's pixels (top-left origin). */
 export interface OsraHit {
-  smiles: string;
+  /** An MDL molfile (V2000) with the 2D coordinates of the atoms where OSRA found them; RDKit reads it. */
+  molfile: string;
   /** OSRA's confidence estimate (roughly −5…5; above 0 is usually right). */
   score: number;
   /** [left, top, right, bottom] in pixels of the image read, or null when OSRA printed none. */
@@ -35,16 +36,25 @@ export function osraVersion(): Promise<string | null> {
   return version;
 }
 
-/** Parses `osra -f can -p -c` output: "SMILES score x1xy1-x2xy2" per line. */
-export function parseOsraOutput(out: string): OsraHit[] {
+/**
+ * Parses `osra -f sdf -p -c` output: one molfile per structure, with its confidence estimate and its
+ * box ("x1xy1-x2xy2") as data items.
+ */
+export function parseOsraSdf(out: string): OsraHit[] {
   const hits: OsraHit[] = [];
-  for (const line of out.split('\n')) {
-    const parts = line.trim().split(/\s+/);
-    if (!parts[0]) continue;
-    const smiles = parts[0];
-    const score = Number(parts[1]);
-    const m = parts[2]?.match(/^(-?\d+)x(-?\d+)-(-?\d+)x(-?\d+)$/);
-    hits.push({ smiles, score: Number.isFinite(score) ? score : 0, box: m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null });
+  for (const record of out.split(/^\$\$\$\$\s*$/m)) {
+    // The molfile: its three header lines, the counts line ("… V2000") and its blocks up to M  END.
+    const lines = record.split('\n');
+    const counts = lines.findIndex((l) => /V2000\s*$/.test(l));
+    const end = lines.findIndex((l) => l.startsWith('M  END'));
+    if (counts < 0 || end < counts) continue;
+    const header = lines.slice(Math.max(0, counts - 3), counts);
+    while (header.length < 3) header.unshift('');
+    const molfile = [...header, ...lines.slice(counts, end + 1)].join('\n');
+    const item = (name: string) => record.match(new RegExp(`^>\\s*<${name}>\\s*\\n([^\\n]*)`, 'm'))?.[1]?.trim();
+    const score = Number(item('Confidence_estimate'));
+    const m = item('Surrounding_box')?.match(/^(-?\d+)x(-?\d+)-(-?\d+)x(-?\d+)$/);
+    hits.push({ molfile, score: Number.isFinite(score) ? score : 0, box: m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null });
   }
   return hits;
 }
@@ -54,9 +64,9 @@ export function parseOsraOutput(out: string): OsraHit[] {
  * (it guesses otherwise); the run is killed after `timeoutMs`. A run that fails or times out finds nothing.
  */
 export async function readStructures(file: string, { resolution, timeoutMs }: { resolution?: number; timeoutMs: number }): Promise<{ hits: OsraHit[]; timedOut: boolean; missing: boolean }> {
-  const args = ['-f', 'can', '-p', '-c', ...(resolution ? ['-r', String(resolution)] : []), file];
+  const args = ['-f', 'sdf', '-p', '-c', ...(resolution ? ['-r', String(resolution)] : []), file];
   try {
-    return { hits: parseOsraOutput(await run(args, Math.max(1000, timeoutMs))), timedOut: false, missing: false };
+    return { hits: parseOsraSdf(await run(args, Math.max(1000, timeoutMs))), timedOut: false, missing: false };
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { killed?: boolean };
     return { hits: [], timedOut: !!e.killed, missing: e.code === 'ENOENT' };

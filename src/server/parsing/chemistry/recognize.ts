@@ -2,10 +2,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { loadRdkit } from '../../chem/rdkit-loader';
+import { loadRdkit, withValidMol } from '../../chem/rdkit-loader';
 import { darkenFaintGlyphs } from './faint';
 import { judge, type Judged } from './judge';
 import { readStructures, type OsraHit } from './osra';
+import { uncrossed } from './crossed';
 import { repairs } from './repair';
 import { drawingRegions, overlap, shrink, type Gray, type PixelBox } from './regions';
 
@@ -189,12 +190,22 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     const found: Candidate[] = [];
     for (const h of hits) {
       const box = h.box ? clip(toPage(h.box), whole) : whole;
-      const j = judge(rdkit, h.smiles, h.score);
-      if (j) found.push({ ...j, box, method });
-      // Repairs of typical misreadings (repair.ts) compete with the reading itself.
-      for (const r of repairs(rdkit, h.smiles)) {
-        const k = judge(rdkit, r.smiles, h.score);
-        if (k) found.push({ ...k, score: k.score + REPAIR_BONUS, box, method: `${method}, repaired (${r.reason})` });
+      // The reading and, where OSRA put an atom on a crossed double bond (crossed.ts), the reading
+      // without it; repairs of typical misreadings (repair.ts) compete with each.
+      const crossed = uncrossed(h.molfile);
+      const readings = [
+        { molfile: h.molfile, bonus: 0, how: method },
+        ...(crossed ? [{ molfile: crossed, bonus: REPAIR_BONUS, how: `${method}, repaired (crossed double bond read as an atom)` }] : []),
+      ];
+      for (const { molfile, bonus, how } of readings) {
+        const smiles = withValidMol(rdkit, molfile, (m) => m.get_smiles());
+        if (!smiles) continue;
+        const j = judge(rdkit, smiles, h.score);
+        if (j) found.push({ ...j, score: j.score + bonus, box, method: how });
+        for (const r of repairs(rdkit, smiles)) {
+          const k = judge(rdkit, r.smiles, h.score);
+          if (k) found.push({ ...k, score: k.score + bonus + REPAIR_BONUS, box, method: `${how}, repaired (${r.reason})` });
+        }
       }
     }
     candidates.push(...found);

@@ -1,0 +1,115 @@
+/**
+ * Crossed double bonds. A double bond whose geometry is not known (an E/Z mixture, a record without
+ * stereo) is drawn as two lines crossing midway between its atoms — Open Babel draws every such bond
+ * so, ChemDraw's "either" bond looks the same. OSRA has no reading for it: where the lines cross it
+ * puts an atom, so C=C comes out as C–C–C (O=C(C=Cc1ccco1)… read as O=C(CCCc1ccco1)…).
+ *
+ * That atom is recognisable by where OSRA places it: a carbon with two bonds, in a straight line
+ * between its neighbours, each bond about half as long as the drawing's bonds, its neighbours a
+ * bond's length apart and each bonded on to the rest of the molecule. A drawn chain bends at every atom and its bonds are of one length, so
+ * nothing else looks like this. Each such atom is taken out and its neighbours joined by a double
+ * bond of unknown geometry. recognize.ts offers the result beside OSRA's reading; judge.ts scores both.
+ */
+
+/** A crossing's two half bonds are each this share of the drawing's bond length. */
+const HALF_BOND: [number, number] = [0.3, 0.72];
+/** Its neighbours are this share of the bond length apart (the double bond it stands for). */
+const SPAN: [number, number] = [0.75, 1.3];
+/** The angle at the crossing, in degrees, is at least this (a straight line). */
+const STRAIGHT_DEG = 155;
+
+interface Atom {
+  line: string;
+  x: number;
+  y: number;
+  symbol: string;
+}
+interface Bond {
+  a: number;
+  b: number;
+  order: number;
+  line: string;
+}
+
+/**
+ * The molfile `molfile` (V2000) with each crossing atom taken out and its neighbours joined by a
+ * double bond of unknown geometry, or null when it has none (or is not a V2000 molfile).
+ */
+export function uncrossed(molfile: string): string | null {
+  const lines = molfile.split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  if (c < 0) return null;
+  const nAtoms = Number(lines[c]!.slice(0, 3));
+  const nBonds = Number(lines[c]!.slice(3, 6));
+  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || nAtoms < 3 || lines.length < c + 1 + nAtoms + nBonds) return null;
+  const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((line) => ({ line, x: Number(line.slice(0, 10)), y: Number(line.slice(10, 20)), symbol: line.slice(31, 34).trim() }));
+  const bonds: Bond[] = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, order: Number(line.slice(6, 9)), line }));
+  const rest = lines.slice(c + 1 + nAtoms + nBonds);
+  // Charges, radicals and isotopes name atoms by number (renumbered below); anything else is left as it is.
+  if (rest.some((l) => l.startsWith('M  ') && !/^M {2}(END|CHG|RAD|ISO)/.test(l))) return null;
+  if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some((b) => !atoms[b.a] || !atoms[b.b])) return null;
+  const length = (i: number, j: number) => Math.hypot(atoms[i]!.x - atoms[j]!.x, atoms[i]!.y - atoms[j]!.y);
+  const lengths = bonds.map((b) => length(b.a, b.b)).sort((p, q) => p - q);
+  const typical = lengths[Math.floor(lengths.length / 2)]!;
+  if (!(typical > 0)) return null;
+
+  const removed = new Set<number>();
+  const joined: Array<[number, number]> = [];
+  for (let x = 0; x < atoms.length; x++) {
+    if (atoms[x]!.symbol !== 'C') continue;
+    const mine = bonds.filter((b) => b.a === x || b.b === x);
+    if (mine.length !== 2 || mine.some((b) => b.order > 2)) continue;
+    const [p, q] = mine.map((b) => (b.a === x ? b.b : b.a)) as [number, number];
+    // Each neighbour is an atom of the chain the double bond is in: it has bonds of its own (a line
+    // ending at the crossing is a stroke of the cross read apart, not a bond).
+    if (removed.has(p) || removed.has(q) || [p, q].some((n) => bonds.filter((b) => b.a === n || b.b === n).length < 2)) continue;
+    const half = [length(x, p), length(x, q)].map((l) => l / typical);
+    const span = length(p, q) / typical;
+    if (half.some((h) => h < HALF_BOND[0] || h > HALF_BOND[1]) || span < SPAN[0] || span > SPAN[1]) continue;
+    const angle = angleAt(atoms[x]!, atoms[p]!, atoms[q]!);
+    if (angle < STRAIGHT_DEG) continue;
+    if (bonds.some((b) => (b.a === p && b.b === q) || (b.a === q && b.b === p))) continue;
+    removed.add(x);
+    joined.push([p, q]);
+  }
+  if (!removed.size) return null;
+
+  const number = new Map<number, number>();
+  atoms.forEach((_, i) => {
+    if (!removed.has(i)) number.set(i, number.size + 1);
+  });
+  const bondLine = (a: number, b: number, order: number, stereo: number) => `${pad(number.get(a)!)}${pad(number.get(b)!)}${pad(order)}${pad(stereo)}  0  0  0`;
+  const kept = bonds.filter((b) => !removed.has(b.a) && !removed.has(b.b)).map((b) => bondLine(b.a, b.b, b.order, Number(b.line.slice(9, 12)) || 0));
+  // Stereo 3 on a double bond: cis or trans, not known.
+  const added = joined.map(([a, b]) => bondLine(a, b, 2, 3));
+  const out = [
+    ...lines.slice(0, c),
+    `${pad(number.size)}${pad(kept.length + added.length)}${lines[c]!.slice(6)}`,
+    ...atoms.filter((_, i) => !removed.has(i)).map((a) => a.line),
+    ...kept,
+    ...added,
+    ...rest.map((l) => (/^M {2}(CHG|RAD|ISO)/.test(l) ? renumbered(l, number) : l)).filter((l): l is string => l !== null),
+  ];
+  return out.join('\n');
+}
+
+const pad = (n: number) => String(n).padStart(3);
+
+/** An "M  CHG" (RAD, ISO) line with its atoms renumbered and those taken out left out (null: none left). */
+function renumbered(line: string, number: Map<number, number>): string | null {
+  const values = line.slice(6).trim().split(/\s+/).map(Number).slice(1);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < values.length; i += 2) {
+    const n = number.get(values[i]! - 1);
+    if (n !== undefined) pairs.push(`${String(n).padStart(4)}${String(values[i + 1]!).padStart(4)}`);
+  }
+  return pairs.length ? `${line.slice(0, 6)}${pad(pairs.length)}${pairs.join('')}` : null;
+}
+
+/** The angle p–x–q at x, in degrees. */
+function angleAt(x: Atom, p: Atom, q: Atom): number {
+  const u = [p.x - x.x, p.y - x.y];
+  const v = [q.x - x.x, q.y - x.y];
+  const cos = (u[0]! * v[0]! + u[1]! * v[1]!) / (Math.hypot(u[0]!, u[1]!) * Math.hypot(v[0]!, v[1]!));
+  return (Math.acos(Math.max(-1, Math.min(1, cos))) * 180) / Math.PI;
+}
