@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadRdkit, withValidMol } from '../../chem/rdkit-loader';
+import { uncrossed } from './crossed';
 import { darkenFaintGlyphs } from './faint';
 import { judge, type Judged } from './judge';
 import { readStructures, type OsraHit } from './osra';
-import { uncrossed } from './crossed';
 import { repairs } from './repair';
 import { drawingRegions, overlap, shrink, type Gray, type PixelBox } from './regions';
 
