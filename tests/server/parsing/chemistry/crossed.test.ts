@@ -6,9 +6,8 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRdkit } from '../../../../src/server/chem/rdkit-loader';
 import { uncrossed } from '../../../../src/server/parsing/chemistry/crossed';
-import { imageStructures } from '../../../../src/server/parsing/chemistry/document';
-import { inchiKeyOf } from '../../../../src/server/parsing/chemistry/judge';
 import { osraVersion } from '../../../../src/server/parsing/chemistry/osra';
+import { keyOf, readImageKeys } from './read-keys';
 
 // Issue 28 §1: a double bond of unknown geometry is drawn as two crossing lines (Open Babel draws
 // every such bond so); OSRA reads the crossing as an atom, and recognition takes it out again.
@@ -140,23 +139,11 @@ describe('a picture of an enone drawn by Open Babel', () => {
 
   it.each([['O=C(C=Cc1ccco1)c1ccccc1'], ['O=C(C=Cc1ccccn1)c1ccc(Cl)cc1']])('is read with its crossed double bond: %s', async (smiles) => {
     if ((await osraVersion()) === null) throw new Error('osra is not installed: run the setup step (scripts/setup-system.sh)');
-    const rdkit = await loadRdkit();
-    const mol = rdkit.get_mol(smiles)!;
-    const key = inchiKeyOf(rdkit, mol);
-    mol.delete();
     // Open Babel's picture (513 px square, as in a paper's figure), placed at 400 dpi.
     const png = execFileSync('obabel', [`-:${smiles}`, '-opng', '-xd', '-xp', '513']);
     const file = path.join(dir, 'enone.png');
     await sharp(png).withMetadata({ density: 400 }).png().toFile(file);
-    const read = await imageStructures(file, () => {});
-    const keys = read.structures.map((s) => {
-      const m = rdkit.get_mol(s.smiles);
-      try {
-        return m ? inchiKeyOf(rdkit, m) : s.smiles;
-      } finally {
-        m?.delete();
-      }
-    });
-    expect(keys, read.structures.map((s) => `${s.smiles} (${s.method})`).join(' ')).toContain(key);
+    const { keys, read } = await readImageKeys(file);
+    expect(keys, read).toContain(await keyOf(smiles));
   }, 120_000);
 });

@@ -4,12 +4,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRdkit } from '../../../../src/server/chem/rdkit-loader';
-import { imageStructures } from '../../../../src/server/parsing/chemistry/document';
 import { darkenFaintGlyphs } from '../../../../src/server/parsing/chemistry/faint';
 import { inchiKeyOf } from '../../../../src/server/parsing/chemistry/judge';
 import { osraVersion } from '../../../../src/server/parsing/chemistry/osra';
 import type { Gray } from '../../../../src/server/parsing/chemistry/regions';
 import { seededRandom } from '../../../seeded-random';
+import { readImageKeys } from './read-keys';
 
 // Issue 28 §1: a coloured drawing scanned in grey keeps its bonds dark and loses its coloured
 // letters (RDKit's yellow S) into the paper; recognition darkens such letters before OSRA reads.
@@ -88,15 +88,7 @@ describe('a scanned drawing with a yellow S', () => {
     const jpeg = await sharp(scanned, { raw: { width: grey.info.width, height: grey.info.height, channels: 1 } }).jpeg({ quality: 65 }).toBuffer();
     const page = path.join(dir, 'scan.png');
     await sharp(jpeg).withMetadata({ density: 200 }).png().toFile(page);
-    const read = await imageStructures(page, () => {});
-    const keys = read.structures.map((s) => {
-      const m = rdkit.get_mol(s.smiles);
-      try {
-        return m ? inchiKeyOf(rdkit, m) : s.smiles;
-      } finally {
-        m?.delete();
-      }
-    });
-    expect(keys, read.structures.map((s) => s.smiles).join(' ')).toContain(key);
+    const { keys, read } = await readImageKeys(page);
+    expect(keys, read).toContain(key);
   }, 120_000);
 });
