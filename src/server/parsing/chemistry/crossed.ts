@@ -56,16 +56,17 @@ export function uncrossed(molfile: string): string | null {
   const typical = lengths[Math.floor(lengths.length / 2)]!;
   if (!(typical > 0)) return null;
 
+  // Each atom's bonds, once.
+  const bondsOf = atoms.map((_, i) => bonds.filter((b) => b.a === i || b.b === i));
   const removed = new Set<number>();
   const joined: Array<[number, number]> = [];
   for (let x = 0; x < atoms.length; x++) {
-    if (atoms[x]!.symbol !== 'C') continue;
-    const mine = bonds.filter((b) => b.a === x || b.b === x);
-    if (mine.length !== 2 || mine.some((b) => b.order > 2)) continue;
+    const mine = bondsOf[x]!;
+    if (atoms[x]!.symbol !== 'C' || mine.length !== 2 || mine.some((b) => b.order > 2)) continue;
     const [p, q] = mine.map((b) => (b.a === x ? b.b : b.a)) as [number, number];
     // Each neighbour is an atom of the chain the double bond is in: it has bonds of its own (a line
     // ending at the crossing is a stroke of the cross read apart, not a bond).
-    if (removed.has(p) || removed.has(q) || [p, q].some((n) => bonds.filter((b) => b.a === n || b.b === n).length < 2)) continue;
+    if (removed.has(p) || removed.has(q) || bondsOf[p]!.length < 2 || bondsOf[q]!.length < 2) continue;
     const half = [length(x, p), length(x, q)].map((l) => l / typical);
     const span = length(p, q) / typical;
     if (half.some((h) => h < HALF_BOND[0] || h > HALF_BOND[1]) || span < SPAN[0] || span > SPAN[1]) continue;
