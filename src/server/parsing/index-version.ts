@@ -21,5 +21,8 @@
  *     images into doc_activities (parsing/chemistry/activities.ts).
  * 6 — a name or formula in prose brackets ("（CDK2）", "(C9H8O4)") is indexed as itself, no longer as
  *     one chemistry token with its brackets that no question word matches (text/segment.ts).
+ * 7 — code and measurements that only look like a SMILES (\documentclass[UTF8,fontset=windows],
+ *     IC50=12, -var-value=TEXMFHOME) are indexed with their words as well, not as one chemistry
+ *     token alone (text/segment.ts readsAsSmiles).
  */
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 7;

@@ -57,6 +57,23 @@ function closingOf(s: string): number {
   return -1;
 }
 
+/** Outside bracket atoms a SMILES writes only the organic subset's elements (aromatic in lower case). */
+const ORGANIC_SUBSET = /^(?:Cl|Br|[BCNOPSFI]|[bcnops]|[^A-Za-z])*$/;
+
+/**
+ * Whether a candidate SMILES reads as one: its square brackets pair up, the letters outside them
+ * are atoms of the organic subset, and every ring-bond label (a digit or %nn outside brackets)
+ * opens and closes. "IC50=12" leaves rings 5, 0, 1 and 2 open; "pH=7.4" has an H outside brackets;
+ * "\documentclass[UTF8" has an unpaired bracket: none of them is a molecule.
+ */
+function readsAsSmiles(m: string): boolean {
+  const outside = m.replace(/\[[^[\]]*\]/g, '');
+  if (/[[\]]/.test(outside) || !ORGANIC_SUBSET.test(outside)) return false;
+  const labels = new Map<string, number>();
+  for (const [label] of outside.matchAll(/%\d{2}|\d/g)) labels.set(label, (labels.get(label) ?? 0) + 1);
+  return [...labels.values()].every((n) => n % 2 === 0);
+}
+
 /** The chemistry tokens of a text and the text with them blanked out. */
 function takeChemistry(text: string): { tokens: string[]; rest: string } {
   const tokens: string[] = [];
@@ -71,6 +88,9 @@ function takeChemistry(text: string): { tokens: string[]; rest: string } {
     const m = balanced(raw);
     if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || occurrences(m, '(') !== occurrences(m, ')') || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) continue;
     tokens.push(chemToken(m));
+    // Code and measurements that only look like one (\documentclass[UTF8,fontset=windows],
+    // IC50=12, -var-value=TEXMFHOME) keep their words as well: only a SMILES is blanked out.
+    if (!readsAsSmiles(m)) continue;
     kept += rest.slice(from, match.index) + raw.replace(m, ' ');
     from = match.index + raw.length;
   }

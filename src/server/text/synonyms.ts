@@ -186,6 +186,12 @@ const GROUPS: string[][] = [
   // General wording written while reading the misses of retrieval-fresh-8.json (tuning data for
   // this entry, with the sets above; retrieval-fresh-9.json, committed before it, is held out).
   ['原名', '原来叫', '以前叫', '旧名', '曾用名', '前身'],
+  // The same, for retrieval-fresh-9.json (a Chinese question about a licence printed in English;
+  // retrieval-fresh-10.json, committed before these entries, is held out).
+  ['许可证', '许可协议', '授权协议', 'license', 'licence'],
+  ['副本', '拷贝', 'copy', 'copies'],
+  ['透明', 'transparent'],
+  ['不透明', 'opaque'],
   // The property names of molecule files (SDF fields such as r_mmffld_RMS_Derivative, indexed as their parts).
   ['导数', 'derivative', 'gradient'],
   ['最小化', '能量最小化', 'minimization', 'minimize'],

@@ -31,6 +31,23 @@ describe('index tokens', () => {
     expect(tokens('乙酸 (CC(=O)O) 是')).toContain(chemToken('CC(=O)O'));
   });
 
+  it('indexes code and measurements that only look like a SMILES with their words as well', () => {
+    // A LaTeX option list, an activity written without spaces and a command-line option were one
+    // chemistry token each: their words (fontset, windows, ic50, texmfhome) were in no index.
+    const latex = tokens('\\documentclass[UTF8,fontset=windows]{ctexart}', { bigrams: false });
+    expect(latex).toEqual(expect.arrayContaining(['documentclass', 'utf8', 'fontset', 'windows', 'ctexart']));
+    expect(tokens('IC50=12 nM')).toEqual(expect.arrayContaining(['ic50', '12', 'nm']));
+    expect(tokens('Ki=3.5nM')).toContain('ki');
+    expect(tokens('pH=7.4')).toContain('ph');
+    expect(tokens('kpsewhich -var-value=TEXMFHOME')).toContain('texmfhome');
+    // Each is still one token as written, so the same text asked for finds it exactly.
+    expect(tokens('IC50=12 nM')).toContain(chemToken('IC50=12'));
+    // A SMILES, with bracket atoms, ring bonds reused or written %nn, still leaves no fragments.
+    for (const smiles of ['CC(C)Cc1ccc(cc1)[C@@H](C)C(O)=O', 'c1ccc2c(c1)[nH]c1ccccc12', 'OC(=O)C%10CCCCC%10', 'F/C=C\\F']) {
+      expect(tokens(`化合物 ${smiles} 的活性`, { bigrams: false })).toEqual(['化合物', '的', '活性', chemToken(smiles)]);
+    }
+  });
+
   it('lower-cases English and drops punctuation', () => {
     expect(tokens('Kinase Inhibitors, e.g. Imatinib!')).toEqual(['kinase', 'kinas', 'inhibitors', 'inhibitor', 'e.g', 'imatinib']);
   });
@@ -165,6 +182,11 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
         ['只有中间一段想分成三栏', 5],
       ],
     );
+    // A licence printed in English answers a question asked in Chinese about it.
+    expect(alternativesOf('手册采用的许可证').get('许可')).toEqual(expect.arrayContaining(['license', 'licence']));
+    expect(alternativesOf('透明副本').get('副本')).toContain('copy');
+    expect(alternativesOf('透明副本').get('透明')).toEqual(['transparent']);
+    expect(alternativesOf('不透明的格式').get('不透明')).toContain('opaque');
     // 删掉 is 删除, 移除, remove.
     expect(alternativesOf('把 TeX Live 删掉').get('删掉')).toEqual(expect.arrayContaining(['删除', '移除', 'remove']));
   });
