@@ -145,10 +145,16 @@ function belief(question: string, docs: string[][], firstRanked = docs.length): 
   return absent.filter((w) => w.length >= 4).length >= 2 ? ENGLISH_MISSING_BELIEF : 1;
 }
 /**
- * What an English question missing two of its words keeps of its coverage: tuned as "needs 0.25
- * where others need 0.19" (0.19 / 0.25), and kept when the threshold itself was tuned again.
+ * What an English question missing two of its words keeps of its coverage: first tuned as "needs
+ * 0.25 where others need 0.19" (0.76). Indexing code with its words (text/segment.ts
+ * readsAsSmiles) let "What was Apple's stock price at the end of 2020?" reach the threshold over a
+ * LaTeX example holding apple and end, and the hard set's right abstentions fell below their 0.8
+ * target (17 of 22). 0.74 is the smallest change that restores it (18 of 22) and keeps the
+ * threshold tuned on the hard set's even half at the shipped 0.16. On the tuning sets (the hard set
+ * and fresh sets one to nine) lower values abstain on more unanswerable questions (0.6: 69 of 123,
+ * 0.74: 65) and on no more answerable ones down to 0.55, but move that tuned threshold (to 0.13).
  */
-const ENGLISH_MISSING_BELIEF = 0.76;
+const ENGLISH_MISSING_BELIEF = 0.74;
 
 export interface Scored extends Passage {
   /** Share of the question's weighted words the passage holds (0–1). */
@@ -221,7 +227,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   // bigram across two everyday words that no candidate holds weighs less (UNHELD_BIGRAM).
   const asked = terms.map((t) => (t.unheld ? { ...t, weight: t.weight * UNHELD_BIGRAM } : t));
   const top = Math.max(...candidates.map((p) => p.score), 1e-9);
-  const believed = belief(question, seqs, firstRanked);
+  const believed = belief(question, seqs, firstRanked) * lengthAllowance(question);
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
   const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));
@@ -248,7 +254,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       // A passage holding every name the question asks about is about what was asked: everyday
       // wording around the name ("设了新字号却没有立刻变化") is no reason to abstain on it.
       const aboutNamed = names.length > 0 && answers >= NAMED_COVERAGE && names.every((n) => words.has(n));
-      return { ...rest, score, coverage: Math.max(answers, aboutNamed ? ABSTAIN_BELOW : 0) * nav * believed };
+      return { ...rest, score, coverage: Math.min(1, Math.max(answers, aboutNamed ? ABSTAIN_BELOW : 0) * nav * believed) };
     })
     .sort((a, b) => b.score - a.score);
   return diversified(ranked, weights);
@@ -318,6 +324,21 @@ const UNHELD_BIGRAM = 0.5;
  * question above abstaining; 13 and more give back false abstentions.
  */
 const WORDY_QUESTION = 8;
+
+/**
+ * A Chinese question of at least LONG_QUESTION Han characters is believed LONG_ALLOWANCE times its
+ * coverage when deciding whether to abstain. Coverage is the share of the question's weighted
+ * words a passage holds; a long question asked in everyday words has many words its page says
+ * otherwise, so the page that answers it covers less of it than a short question's page does
+ * ("前面好几张图表因为放不下一直被往后推，怎样让它们在换页之前全部排出来": 0.115 of the page
+ * with \clearpage, ranked first). Read on the ninth fresh set's misses and chosen on the tuning
+ * sets (the hard set and fresh sets one to nine): answerable questions abstained on 6 → 1 of 728,
+ * unanswerable ones 66 → 65 of 123; 26 and 1.45 are where the grid (24–28 × 1.3–1.6) lost the
+ * fewest of either. Ranking is unchanged. retrieval-fresh-10.json, committed before it, is held out.
+ */
+const LONG_QUESTION = 26;
+const LONG_ALLOWANCE = 1.45;
+const lengthAllowance = (question: string) => ((question.match(HAN_CHAR) ?? []).length >= LONG_QUESTION ? LONG_ALLOWANCE : 1);
 
 /** Whether the reranked passages leave the question unanswered (nothing covers enough of it). */
 export const nothingRelevant = (passages: Array<Passage & { coverage?: number }>, below = ABSTAIN_BELOW) => !passages.some((p) => (p.coverage ?? 1) >= below);

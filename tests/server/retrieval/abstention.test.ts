@@ -33,10 +33,15 @@ const others = Array.from({ length: 6 }, (_, i) => ({ page: 1, text: `分子 ${1
 const packages = { page: 123, text: 'B.3.3 表格宏包\narray 宏包：对表格列格式的扩展。\nbooktabs 宏包：排版三线表。\ndiagbox 宏包：排版斜线表头，行列标题用斜线分隔。\nmultirow 宏包：支持合并多行单元格。' };
 const tablePages = Array.from({ length: 12 }, (_, i) => ({ page: 30 + i, text: `3.${i + 1} 表格 排版表格最基本的 tabular 环境，列格式、行与列的标题和表格线的画法，第 ${i + 1} 部分。` }));
 
+// A manual's section on floats: the answering page says how \clearpage flushes deferred floats in
+// its own terms (浮动体, 推迟, 另起一页), other pages talk about figures and tables in general.
+const flushing = { page: 47, text: '浮动体的位置选取受到先后顺序的限制。如果某个浮动体由于参数限制、空间限制等原因在当前页无法放置，就要推迟到之后处理，并使得之后的同类浮动体一并推迟。\\clearpage 命令会在另起一页之前，先将所有推迟处理的浮动体排版成页。' };
+const floatPages = Array.from({ length: 12 }, (_, i) => ({ page: 40 + i, text: `3.${i + 1} 插图与表格 用 figure 和 table 环境插入图片和表格，设置标题、标签与交叉引用，第 ${i + 1} 部分。` }));
+
 let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
 
 beforeAll(async () => {
-  index = await indexedDatabase('abstention', { manual: [answering, ...pages], records: [record, ...others], appendix: [packages, ...tablePages] });
+  index = await indexedDatabase('abstention', { manual: [answering, ...pages], records: [record, ...others], appendix: [packages, ...tablePages], floats: [flushing, ...floatPages] });
   db = index.db;
 }, 60_000);
 
@@ -44,7 +49,7 @@ afterAll(() => index?.close());
 
 describe('abstention on a Chinese question that names a command', () => {
   it('answers from the page holding the command although the question’s everyday words cover little of it', async () => {
-    const ranked = await hybridSearch(db, ['manual'], '在正文中间用 \\fontsize 设了新字号，可是排出来的字却没有立刻变化，还要加什么命令', 8);
+    const ranked = await hybridSearch(db, ['manual'], '在正文中间用 \\fontsize 设了新字号却没有立刻变化，还要加什么命令', 8);
     const page = ranked.find((p) => p.page === answering.page);
     expect(ranked.slice(0, 5).map((p) => p.page)).toContain(answering.page);
     // Its own coverage is below the abstention threshold; holding the name lifts it to it.
@@ -73,6 +78,22 @@ describe('abstention on a Chinese question asked wholly in everyday words', () =
 
   it('still abstains when the pages share only the question’s everyday words', async () => {
     const ranked = await hybridSearch(db, ['appendix'], '表格左上角那种画一条波浪线、把行标题和列标题分开写的表头，用什么软件来做', 8);
+    expect(nothingRelevant(ranked)).toBe(true);
+  });
+});
+
+describe('abstention on a long question in everyday words', () => {
+  // Thirty-odd characters of everyday wording ("放不下", "往后推", "换页") of which the answering page
+  // says few: it covers a small share of so long a question, and a long question is believed more
+  // of its coverage (rerank.ts LONG_ALLOWANCE).
+  it('answers from the page that says what is asked in its own terms', async () => {
+    const ranked = await hybridSearch(db, ['floats'], '前面好几张图表因为放不下一直被往后推，怎样让它们在换页之前全部排出来', 8);
+    expect(ranked.slice(0, 5).map((p) => p.page)).toContain(flushing.page);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
+  it('still abstains on a short question those pages share only a word or two with', async () => {
+    const ranked = await hybridSearch(db, ['floats'], '图片怎样压缩得更小一些', 8);
     expect(nothingRelevant(ranked)).toBe(true);
   });
 });
