@@ -19,9 +19,11 @@ export interface IndexStamp {
 async function writePassages(tx: Executor, docId: string, result: ParseResult) {
   await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
-  // Navigation passages (table of contents, index, references; parsing/navigation.ts) are not
-  // answerable: they stay in the markdown but out of the index.
-  const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content').map((c, ordinal) => ({
+  // Tables of contents and indexes (parsing/navigation.ts) are not answerable: they stay in the
+  // markdown but out of the index. Reference lists are indexed: a question about the works a paper
+  // cites is answered from them, and retrieval leaves them out of every other question's
+  // candidates (retrieval/fusion.ts).
+  const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content' || c.kind === 'references').map((c, ordinal) => ({
     doc_id: docId,
     ordinal,
     page: c.page,

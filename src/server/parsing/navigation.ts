@@ -99,6 +99,13 @@ export function navigationKinds(blocks: Block[]): PassageKind[] {
   return kinds;
 }
 
+/** Whether a passage's text reads as a reference list: mostly "[12] Author. Title…" items. */
+export function looksLikeReferences(text: string): boolean {
+  const lines = text.trim().split('\n').filter(nonBlank);
+  const refs = countOf(lines, isReferenceItem);
+  return refs >= 2 && refs >= 0.6 * lines.length;
+}
+
 /**
  * Whether a passage's text reads as navigation (for passages indexed before kinds existed, and as
  * a last guard before quoting): mostly leader entries, index entries or reference items.
@@ -111,6 +118,5 @@ export function looksLikeNavigation(text: string): boolean {
   if (leaders > 0 && leaders >= 0.5 * lines.length) return true;
   const entries = indexEntries(t);
   if (entries >= 3 && entries * 32 >= t.length) return true;
-  const refs = countOf(lines, isReferenceItem);
-  return refs >= 2 && refs >= 0.6 * lines.length;
+  return looksLikeReferences(t);
 }
