@@ -55,8 +55,9 @@ export interface HybridOptions {
  */
 export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Scored[]> {
   const depth = Math.max(k, RERANK_DEPTH);
-  const { passages, byMeaning } = await firstStage(db, docIds, query, depth, opts);
-  const reranked = rerank(query, passages, RERANK_WEIGHTS, Math.min(depth, passages.length));
+  const { passages, byMeaning, mentioned } = await firstStage(db, docIds, query, depth, opts);
+  const held = (w: string) => passages.some((p) => (p.segmented ?? '').includes(w));
+  const reranked = rerank(query, passages, RERANK_WEIGHTS, Math.min(depth, passages.length), new Set([...mentioned].filter((w) => !held(w))));
   // Coverage counts the question's words; a passage the vectors found may answer in other words, so
   // it is never the reason to abstain (it keeps at least the abstention threshold).
   const kept = byMeaning.size ? reranked.map((p) => (byMeaning.has(passageKey(p)) ? { ...p, coverage: Math.max(p.coverage, ABSTAIN_BELOW) } : p)) : reranked;
@@ -89,6 +90,11 @@ function namedCandidates(deep: Passage[], k: number, query: string): Passage[] {
   return [...head, ...deep.slice(k).filter((_, i) => rare.some((w) => words[k + i]!.has(w)))];
 }
 
+/** The question's Latin-script words that some passage of BM25's deep list holds (inside a longer index word too). */
+function mentionedIn(deep: Passage[], query: string): Set<string> {
+  return new Set(latinWordsOf(query).filter((w) => deep.some((p) => (p.segmented ?? '').includes(w))));
+}
+
 /**
  * BM25's passages for the question: without the documents' reference lists unless it asks about the
  * works they cite (rerank.ts asksAboutReferences). A list of cited titles holds the words of its
@@ -100,10 +106,13 @@ async function lexicalSearch(db: Executor, docIds: string[], query: string, k: n
 }
 
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
-async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string> }> {
+async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string>; mentioned: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
-  if (!client || !docIds.length || !query.trim()) return { passages: namedCandidates(await lexicalSearch(db, docIds, query, Math.max(k, NAMED_DEPTH)), k, query), byMeaning: none };
+  if (!client || !docIds.length || !query.trim()) {
+    const deep = await lexicalSearch(db, docIds, query, Math.max(k, NAMED_DEPTH));
+    return { passages: namedCandidates(deep, k, query), byMeaning: none, mentioned: mentionedIn(deep, query) };
+  }
   const depth = depthFor(k);
   const semantic = async () => {
     try {
@@ -116,7 +125,8 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
     }
   };
   const [lexical, vectors] = await Promise.all([lexicalSearch(db, docIds, query, Math.max(depth, NAMED_DEPTH)), semantic()]);
-  if (!vectors?.length) return { passages: namedCandidates(lexical, k, query), byMeaning: none };
+  const mentioned = mentionedIn(lexical, query);
+  if (!vectors?.length) return { passages: namedCandidates(lexical, k, query), byMeaning: none, mentioned };
   const fromVectors: Passage[] = vectors
     .filter((v) => asksAboutReferences(query) || !looksLikeReferences(v.text))
     .map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
@@ -131,5 +141,5 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   const last = fused[fused.length - 1]?.score ?? 0;
   const passages = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
   // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
-  return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)) };
+  return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)), mentioned };
 }

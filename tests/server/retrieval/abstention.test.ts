@@ -38,10 +38,16 @@ const tablePages = Array.from({ length: 12 }, (_, i) => ({ page: 30 + i, text: `
 const flushing = { page: 47, text: '浮动体的位置选取受到先后顺序的限制。如果某个浮动体由于参数限制、空间限制等原因在当前页无法放置，就要推迟到之后处理，并使得之后的同类浮动体一并推迟。\\clearpage 命令会在另起一页之前，先将所有推迟处理的浮动体排版成页。' };
 const floatPages = Array.from({ length: 12 }, (_, i) => ({ page: 40 + i, text: `3.${i + 1} 插图与表格 用 figure 和 table 环境插入图片和表格，设置标题、标签与交叉引用，第 ${i + 1} 部分。` }));
 
+// An installation guide: Ubuntu named all through its chapter on installing, not on the page that
+// says where the editor is told the commands' path, nor on the editor's other pages.
+const pathPage = { page: 40, text: '在 TeXstudio 中设置命令路径：打开“选项—设置 TeXstudio—命令”，在 PATH 中添加 /usr/local/texlive/2022/bin/x86_64-linux，之后就能找到 TeX Live 的编译命令。' };
+const ubuntuPages = Array.from({ length: 30 }, (_, i) => ({ page: 60 + i, text: `Ubuntu 系统第 ${i + 1} 步：用 apt 安装软件包，设置镜像源。` }));
+const editorPages = Array.from({ length: 25 }, (_, i) => ({ page: 10 + i, text: `TeXstudio 编辑器第 ${i + 1} 部分：双击打开 tex 文件，编译并预览，查找文字。` }));
+
 let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
 
 beforeAll(async () => {
-  index = await indexedDatabase('abstention', { manual: [answering, ...pages], records: [record, ...others], appendix: [packages, ...tablePages], floats: [flushing, ...floatPages] });
+  index = await indexedDatabase('abstention', { manual: [answering, ...pages], records: [record, ...others], appendix: [packages, ...tablePages], floats: [flushing, ...floatPages], guide: [pathPage, ...ubuntuPages, ...editorPages] });
   db = index.db;
 }, 60_000);
 
@@ -94,6 +100,23 @@ describe('abstention on a long question in everyday words', () => {
 
   it('still abstains on a short question those pages share only a word or two with', async () => {
     const ranked = await hybridSearch(db, ['floats'], '图片怎样压缩得更小一些', 8);
+    expect(nothingRelevant(ranked)).toBe(true);
+  });
+});
+
+describe('abstention on a question naming what its documents mention elsewhere', () => {
+  // Ubuntu is on thirty pages, none of which shares the question's other words: BM25 ranks them
+  // below the second stage's candidates, which still does not make Ubuntu a name the guide lacks.
+  it('answers from the page that says where the path is set', async () => {
+    const question = '在 Ubuntu 上双击 tex 文件用 TeXstudio 打开后，编译时找不到 TeX Live 的命令，要在哪里添加路径';
+    const ranked = await hybridSearch(db, ['guide'], question, 8);
+    expect(ranked.map((p) => p.text)).not.toContain(ubuntuPages[0]!.text);
+    expect(ranked[0]!.page).toBe(pathPage.page);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
+  it('still abstains on a name no page of the guide holds', async () => {
+    const ranked = await hybridSearch(db, ['guide'], '在 Fedora 上双击 tex 文件用 TeXstudio 打开后，编译时找不到 TeX Live 的命令，要在哪里添加路径', 8);
     expect(nothingRelevant(ranked)).toBe(true);
   });
 });
