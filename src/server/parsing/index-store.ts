@@ -20,9 +20,8 @@ async function writePassages(tx: Executor, docId: string, result: ParseResult) {
   await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
   // Tables of contents and indexes (parsing/navigation.ts) are not answerable: they stay in the
-  // markdown but out of the index. Reference lists are indexed: a question about the works a paper
-  // cites is answered from them, and retrieval leaves them out of every other question's
-  // candidates (retrieval/fusion.ts).
+  // markdown but out of the index. Reference lists are indexed like any passage: a question about
+  // the works a paper cites is answered from them, and an annotated list answers more.
   const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content' || c.kind === 'references').map((c, ordinal) => ({
     doc_id: docId,
     ordinal,

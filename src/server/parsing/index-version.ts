@@ -24,7 +24,7 @@
  * 7 — code and measurements that only look like a SMILES (\documentclass[UTF8,fontset=windows],
  *     IC50=12, -var-value=TEXMFHOME) are indexed with their words as well, not as one chemistry
  *     token alone (text/segment.ts readsAsSmiles).
- * 8 — reference lists are indexed (a question about the works a document cites is answered from
- *     them; retrieval leaves them out of other questions' candidates: retrieval/fusion.ts).
+ * 8 — reference lists are indexed like any passage (a question about the works a document cites
+ *     is answered from them).
  */
 export const INDEX_VERSION = 8;

@@ -108,7 +108,9 @@ export function looksLikeReferences(text: string): boolean {
 
 /**
  * Whether a passage's text reads as navigation (for passages indexed before kinds existed, and as
- * a last guard before quoting): mostly leader entries, index entries or reference items.
+ * a last guard before quoting): mostly leader entries or index entries. A reference list is not:
+ * it is indexed and answers like any passage (what a document cites, and its annotated entries:
+ * "(texdoc symbols-a4)").
  */
 export function looksLikeNavigation(text: string): boolean {
   const t = text.trim();
@@ -117,6 +119,5 @@ export function looksLikeNavigation(text: string): boolean {
   const leaders = count(t, LEADER_ENTRY);
   if (leaders > 0 && leaders >= 0.5 * lines.length) return true;
   const entries = indexEntries(t);
-  if (entries >= 3 && entries * 32 >= t.length) return true;
-  return looksLikeReferences(t);
+  return entries >= 3 && entries * 32 >= t.length;
 }

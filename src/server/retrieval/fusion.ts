@@ -2,8 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
-import { looksLikeReferences } from '../parsing/navigation';
-import { ABSTAIN_BELOW, asksAboutReferences, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
+import { ABSTAIN_BELOW, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
 
 /** How many first-stage candidates the second stage (rerank.ts) reorders. */
 export const RERANK_DEPTH = 20;
@@ -95,22 +94,12 @@ function mentionedIn(deep: Passage[], query: string): Set<string> {
   return new Set(latinWordsOf(query).filter((w) => deep.some((p) => (p.segmented ?? '').includes(w))));
 }
 
-/**
- * BM25's passages for the question: without the documents' reference lists unless it asks about the
- * works they cite (rerank.ts asksAboutReferences). A list of cited titles holds the words of its
- * paper's subject and would take the candidates' places on any question about it.
- */
-async function lexicalSearch(db: Executor, docIds: string[], query: string, k: number): Promise<Passage[]> {
-  const found = await search(db, docIds, query, k, { expand: true });
-  return asksAboutReferences(query) ? found : found.filter((p) => !looksLikeReferences(p.text));
-}
-
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string>; mentioned: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
   if (!client || !docIds.length || !query.trim()) {
-    const deep = await lexicalSearch(db, docIds, query, Math.max(k, NAMED_DEPTH));
+    const deep = await search(db, docIds, query, Math.max(k, NAMED_DEPTH), { expand: true });
     return { passages: namedCandidates(deep, k, query), byMeaning: none, mentioned: mentionedIn(deep, query) };
   }
   const depth = depthFor(k);
@@ -124,12 +113,10 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
       return undefined;
     }
   };
-  const [lexical, vectors] = await Promise.all([lexicalSearch(db, docIds, query, Math.max(depth, NAMED_DEPTH)), semantic()]);
+  const [lexical, vectors] = await Promise.all([search(db, docIds, query, Math.max(depth, NAMED_DEPTH), { expand: true }), semantic()]);
   const mentioned = mentionedIn(lexical, query);
   if (!vectors?.length) return { passages: namedCandidates(lexical, k, query), byMeaning: none, mentioned };
-  const fromVectors: Passage[] = vectors
-    .filter((v) => asksAboutReferences(query) || !looksLikeReferences(v.text))
-    .map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
+  const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
   const words = new Map(lexical.map((p) => [passageKey(p), p.segmented]));
   for (const p of fromVectors) p.segmented = words.get(passageKey(p));

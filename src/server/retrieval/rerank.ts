@@ -8,7 +8,7 @@
  * what it asks about: a passage holding none of its names keeps less of its score.
  * The same coverage decides when nothing relevant was found (abstention).
  */
-import { looksLikeNavigation, looksLikeReferences } from '../parsing/navigation';
+import { looksLikeNavigation } from '../parsing/navigation';
 import { alternativesOf, charPairs, queryTerms, tokens } from '../text/segment';
 import type { Passage } from './search';
 
@@ -162,19 +162,8 @@ const ENGLISH_MISSING_BELIEF = 0.74;
 export interface Scored extends Passage {
   /** Share of the question's weighted words the passage holds (0–1). */
   coverage: number;
-  /** A reference list, for a question about the works a document cites (asksAboutReferences): citable. */
-  reference?: true;
 }
 
-/**
- * A question about the works a document cites: its reference list, a citation, who wrote what it
- * cites ("参考文献里那份关于新版 CCT 的说明是谁写的", "which papers does it cite on CDK2").
- */
-const REFERENCE_QUESTION = /参考文献|文献列表|引用(?:了|的)?(?:哪|什么|那|文献|文章|论文|工作)|引文|\bbibliograph|\breferences?\b|\bcit(?:es?|ed|ing|ations?)\b/i;
-export const asksAboutReferences = (question: string) => REFERENCE_QUESTION.test(question);
-
-/** Navigation (contents, index, reference list) that a passage cannot answer from, unless it is a reference list the question asks about. */
-const isNavigation = (p: Passage & { reference?: true }) => !p.reference && looksLikeNavigation(p.text);
 
 /**
  * The candidates reordered by the second stage (best first), each with its coverage. BM25's score
@@ -251,7 +240,6 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
   const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));
-  const refsAsked = asksAboutReferences(question);
   const ranked = candidates
     .map((p, i) => {
       const seq = seqs[i]!;
@@ -266,8 +254,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       const proximity = proximityOf(terms, seq);
       const firstLine = p.text.split('\n', 1)[0]!;
       const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine)), firstLine.normalize('NFKC')) : 0;
-      const reference = refsAsked && looksLikeReferences(p.text);
-      const nav = !reference && looksLikeNavigation(p.text) ? 0.05 : 1;
+      const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const charShare = chars.length && weights.chars ? weights.chars * charsIn(p.text) : 0;
       const headingShare = chars.length && weights.headingChars && firstLine.length < 120 ? weights.headingChars * charsIn(firstLine) : 0;
       const named = names.length && !names.some((n) => words.has(n)) ? weights.nameMissing : 1;
@@ -276,7 +263,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       // A passage holding every name the question asks about is about what was asked: everyday
       // wording around the name ("设了新字号却没有立刻变化") is no reason to abstain on it.
       const aboutNamed = names.length > 0 && answers >= NAMED_COVERAGE && names.every((n) => words.has(n));
-      return { ...rest, score, coverage: Math.min(1, Math.max(answers, aboutNamed ? ABSTAIN_BELOW : 0) * nav * believed), ...(reference ? { reference: true as const } : {}) };
+      return { ...rest, score, coverage: Math.min(1, Math.max(answers, aboutNamed ? ABSTAIN_BELOW : 0) * nav * believed) };
     })
     .sort((a, b) => b.score - a.score);
   return diversified(ranked, weights);
@@ -380,9 +367,9 @@ export const CITED_TOP = 5;
  * answer at 0–3 passages chosen by score lost 9 of the hard set's 143 answering pages that
  * retrieval's top 5 held (answer-level recall 0.893 against recall@5 0.953).
  */
-export function citedPassages<T extends Passage & { coverage?: number; reference?: true }>(passages: T[], related: (p: T) => boolean = () => true, below = ABSTAIN_BELOW): T[] {
+export function citedPassages<T extends Passage & { coverage?: number }>(passages: T[], related: (p: T) => boolean = () => true, below = ABSTAIN_BELOW): T[] {
   if (nothingRelevant(passages, below)) return [];
-  return passages.slice(0, CITED_TOP).filter((p, i) => !isNavigation(p) && (i === 0 || (p.coverage !== undefined && p.coverage >= below) || related(p)));
+  return passages.slice(0, CITED_TOP).filter((p, i) => !looksLikeNavigation(p.text) && (i === 0 || (p.coverage !== undefined && p.coverage >= below) || related(p)));
 }
 
 /**
@@ -392,7 +379,7 @@ export function citedPassages<T extends Passage & { coverage?: number; reference
  * retrieval and the answer: a page worded unlike its question (a list of collections for 乐谱,
  * whose page says music) covers little of it and still answers.
  */
-export function alsoRetrieved<T extends Passage & { reference?: true }>(passages: T[], chosen: readonly T[]): T[] {
+export function alsoRetrieved<T extends Passage>(passages: T[], chosen: readonly T[]): T[] {
   if (!chosen.length) return [];
-  return passages.slice(0, CITED_TOP).filter((p) => !chosen.includes(p) && !isNavigation(p));
+  return passages.slice(0, CITED_TOP).filter((p) => !chosen.includes(p) && !looksLikeNavigation(p.text));
 }
