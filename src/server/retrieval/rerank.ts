@@ -104,9 +104,9 @@ export const latinWordsOf = (question: string) => queryTerms(question).map((t) =
  * The question's Latin-script words that no candidate holds, not even inside a longer index word
  * (mmff in r_mmffld_potential_energy). BM25 ranks by any shared word, so the candidates mostly
  * hold every word of the question the documents have; belief() also counts a word held deeper
- * down (`elsewhere`) as present. A word
- * joined by '.', '-' or '_' is not asked whole: its parts are (a file name the question makes up,
- * fig.v2.final.png, is no name the documents should hold; read on retrieval-fresh-8.json).
+ * down (`elsewhere`) as present. A word joined by '.', '-' or '_' is not asked whole: its parts
+ * are (a file name the question makes up, fig.v2.final.png, is no name the documents should hold;
+ * read on retrieval-fresh-8.json).
  */
 function absentWords(question: string, docs: string[][]): string[] {
   const vocabulary = [...new Set(docs.flat())].filter((w) => /[a-z]/.test(w)).join(' ');
@@ -123,12 +123,11 @@ function namesIn(question: string, docs: string[][], share: number): string[] {
 }
 
 /**
- * How far the question's coverage is believed, given the words the documents lack (`elsewhere`:
- * the question's words that no candidate holds but a passage below them does, which the
- * documents do not lack): a Chinese
- * question naming something in Latin letters the documents never mention (Nginx, Photoshop, IC50)
- * is not answered from them, whatever else matches (0); an English question with two or more of
- * its words of four letters or more missing needs a quarter more coverage. Tuned on the even half
+ * How far the question's coverage is believed, given the words the documents lack (not those in
+ * `elsewhere`: held by no candidate but by a passage below them): a Chinese question naming
+ * something in Latin letters the documents never mention (Nginx, Photoshop, IC50) is not answered
+ * from them, whatever else matches (0); an English question with two or more of its words of four
+ * letters or more missing needs a quarter more coverage. Tuned on the even half
  * of bench/data/retrieval-hard.json (bench/retrieval-hard-halves.ts reports both halves).
  */
 function belief(question: string, docs: string[][], firstRanked = docs.length, elsewhere: ReadonlySet<string> = new Set()): number {
@@ -163,7 +162,6 @@ export interface Scored extends Passage {
   /** Share of the question's weighted words the passage holds (0–1). */
   coverage: number;
 }
-
 
 /**
  * The candidates reordered by the second stage (best first), each with its coverage. BM25's score
