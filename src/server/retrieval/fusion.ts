@@ -55,8 +55,7 @@ export interface HybridOptions {
 export async function hybridSearch(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions = {}): Promise<Scored[]> {
   const depth = Math.max(k, RERANK_DEPTH);
   const { passages, byMeaning, mentioned } = await firstStage(db, docIds, query, depth, opts);
-  const held = (w: string) => passages.some((p) => (p.segmented ?? '').includes(w));
-  const reranked = rerank(query, passages, RERANK_WEIGHTS, Math.min(depth, passages.length), new Set([...mentioned].filter((w) => !held(w))));
+  const reranked = rerank(query, passages, RERANK_WEIGHTS, Math.min(depth, passages.length), mentioned);
   // Coverage counts the question's words; a passage the vectors found may answer in other words, so
   // it is never the reason to abstain (it keeps at least the abstention threshold).
   const kept = byMeaning.size ? reranked.map((p) => (byMeaning.has(passageKey(p)) ? { ...p, coverage: Math.max(p.coverage, ABSTAIN_BELOW) } : p)) : reranked;

@@ -104,7 +104,7 @@ export const latinWordsOf = (question: string) => queryTerms(question).map((t) =
  * The question's Latin-script words that no candidate holds, not even inside a longer index word
  * (mmff in r_mmffld_potential_energy). BM25 ranks by any shared word, so the candidates mostly
  * hold every word of the question the documents have; belief() also counts a word held deeper
- * down (`elsewhere`) as present. A word joined by '.', '-' or '_' is not asked whole: its parts
+ * down (`mentioned`) as present. A word joined by '.', '-' or '_' is not asked whole: its parts
  * are (a file name the question makes up, fig.v2.final.png, is no name the documents should hold;
  * read on retrieval-fresh-8.json).
  */
@@ -123,15 +123,18 @@ function namesIn(question: string, docs: string[][], share: number): string[] {
 }
 
 /**
- * How far the question's coverage is believed, given the words the documents lack (not those in
- * `elsewhere`: held by no candidate but by a passage below them): a Chinese question naming
- * something in Latin letters the documents never mention (Nginx, Photoshop, IC50) is not answered
- * from them, whatever else matches (0); an English question with two or more of its words of four
- * letters or more missing needs a quarter more coverage. Tuned on the even half
- * of bench/data/retrieval-hard.json (bench/retrieval-hard-halves.ts reports both halves).
+ * How far the question's coverage is believed, given the words the documents lack (not those
+ * `mentioned` by a passage below the candidates): a Chinese question naming something in Latin
+ * letters the documents never mention (Nginx, Photoshop, IC50) is not answered from them, whatever
+ * else matches (0); an English question with two or more of its words of four letters or more
+ * missing needs a quarter more coverage. Tuned on the even half of bench/data/retrieval-hard.json
+ * (bench/retrieval-hard-halves.ts reports both halves).
  */
-function belief(question: string, docs: string[][], firstRanked = docs.length, elsewhere: ReadonlySet<string> = new Set()): number {
-  const absent = absentWords(question, docs).filter((w) => !elsewhere.has(w));
+function belief(question: string, docs: string[][], firstRanked = docs.length, mentioned: ReadonlySet<string> = new Set()): number {
+  const unheld = absentWords(question, docs);
+  // Held by no candidate but by a passage below them: the documents do not lack it.
+  const elsewhere = new Set(unheld.filter((w) => mentioned.has(w)));
+  const absent = unheld.filter((w) => !elsewhere.has(w));
   if (HAN.test(question)) {
     if (absent.length) return 0;
     if (firstRanked >= docs.length) return 1;
@@ -215,8 +218,8 @@ function weightedChars(question: string, texts: string[]): Term[] {
 }
 
 /**
- * `elsewhere`: the question's Latin-script words that no candidate holds but a passage of BM25's
- * deeper list does (fusion.ts): the documents mention them, so they are no reason to abstain. A
+ * `mentioned`: the question's Latin-script words that a passage of BM25's deeper list holds
+ * (fusion.ts): one that no candidate holds is still in the documents, so no reason to abstain. A
  * question asked in many words ranks the passages naming a common one (Ubuntu, all through an
  * installation guide whose page on the editor does not repeat it) below the candidates; read on
  * the tenth fresh set, where it abstained with the answering page ranked first.
@@ -225,7 +228,7 @@ function weightedChars(question: string, texts: string[]): Term[] {
  * Names that only added passages hold make a question answerable when one of them holds them all
  * (belief).
  */
-export function rerank(question: string, candidates: Passage[], weights: RerankWeights = RERANK_WEIGHTS, firstRanked = candidates.length, elsewhere: ReadonlySet<string> = new Set()): Scored[] {
+export function rerank(question: string, candidates: Passage[], weights: RerankWeights = RERANK_WEIGHTS, firstRanked = candidates.length, mentioned: ReadonlySet<string> = new Set()): Scored[] {
   if (!candidates.length) return [];
   const seqs = candidates.map((p) => (p.segmented !== undefined ? p.segmented.split(' ') : tokens(p.text)));
   const vocabularies = seqs.map((s) => [...new Set(s)]);
@@ -234,7 +237,7 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   // bigram across two everyday words that no candidate holds weighs less (UNHELD_BIGRAM).
   const asked = terms.map((t) => (t.unheld ? { ...t, weight: t.weight * UNHELD_BIGRAM } : t));
   const top = Math.max(...candidates.map((p) => p.score), 1e-9);
-  const believed = belief(question, seqs, firstRanked, elsewhere) * lengthAllowance(question);
+  const believed = belief(question, seqs, firstRanked, mentioned) * lengthAllowance(question);
   const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
   const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));
