@@ -72,7 +72,7 @@ export function uncrossed(molfile: string): string | null {
     if (half.some((h) => h < HALF_BOND[0] || h > HALF_BOND[1]) || span < SPAN[0] || span > SPAN[1]) continue;
     const angle = angleAt(atoms[x]!, atoms[p]!, atoms[q]!);
     if (angle < STRAIGHT_DEG) continue;
-    if (bonds.some((b) => (b.a === p && b.b === q) || (b.a === q && b.b === p))) continue;
+    if (bondsOf[p]!.some((b) => b.a === q || b.b === q)) continue;
     removed.add(x);
     joined.push([p, q]);
   }

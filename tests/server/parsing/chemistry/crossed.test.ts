@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRdkit } from '../../../../src/server/chem/rdkit-loader';
+import { loadRdkit, withValidMol } from '../../../../src/server/chem/rdkit-loader';
 import { uncrossed } from '../../../../src/server/parsing/chemistry/crossed';
 import { osraVersion } from '../../../../src/server/parsing/chemistry/osra';
 import { keyOf, readImageKeys } from './read-keys';
@@ -49,15 +49,7 @@ describe('uncrossed', () => {
       [5, 7, 1],
     ],
   );
-  const smilesOf = async (text: string) => {
-    const rdkit = await loadRdkit();
-    const m = rdkit.get_mol(text)!;
-    try {
-      return m.get_smiles();
-    } finally {
-      m.delete();
-    }
-  };
+  const smilesOf = async (text: string) => withValidMol(await loadRdkit(), text, (m) => m.get_smiles());
 
   it('takes the crossing atom out and joins its neighbours by a double bond of unknown geometry', async () => {
     expect(await smilesOf(crossing)).toBe('CCCCC(=O)O');
