@@ -1,5 +1,6 @@
 import LinkifyIt from 'linkify-it';
 import { titleWords } from '../parsing/chunks';
+import { isReferenceItem } from '../parsing/navigation';
 import { alsoRetrieved, citedPassages } from '../retrieval/rerank';
 import type { RetrievedPassage } from '../retrieval/knowledge-port';
 import { tokens } from '../text/segment';
@@ -26,11 +27,30 @@ const BEST_QUOTE_LENGTH = 320;
 
 const SENTENCE_END = /(?<=[。！？!?；;])|(?<=[.])\s+|\n+/;
 
+/**
+ * The sentences of a text, in order. A reference-list item is one ("[4]张林波。关于新版CCT的说明，
+ * 2003。" with the lines it runs on to): split at its full stops, the quote kept the title and lost
+ * the author asked about.
+ */
+function sentencesOf(text: string): string[] {
+  const pieces: string[] = [];
+  let item: string | null = null;
+  for (const line of text.split('\n')) {
+    if (isReferenceItem(line)) {
+      if (item !== null) pieces.push(item);
+      item = line;
+    } else if (item !== null) item += ` ${line}`;
+    else pieces.push(...line.split(SENTENCE_END));
+  }
+  if (item !== null) pieces.push(item);
+  return pieces;
+}
+
 /** The one or two sentences of a passage that share the most words with the question, in their order. */
 export function quoteOf(text: string, questionTokens: Set<string>, length = QUOTE_LENGTH): string {
   const sentences: string[] = [];
   let lead = ''; // a list number ("7.") or symbol split off at its dot goes with the sentence after it
-  for (const piece of text.split(SENTENCE_END)) {
+  for (const piece of sentencesOf(text)) {
     const s = piece.replace(/\s+/g, ' ').trim();
     if (!s) continue;
     if (!/\p{L}{2}/u.test(s)) lead = lead ? `${lead} ${s}` : s;

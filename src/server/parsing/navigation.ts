@@ -47,7 +47,8 @@ function tocPages(blocks: Block[]): Set<number> {
 // from one document to the next (see pdf-layout.ts).
 const nonBlank = (l: string) => l.trim() !== '';
 const isPagedLine = (l: string) => ENDS_WITH_PAGE.test(l) || PAGE_ONLY.test(l.trim()) || count(l, LEADER_ENTRY) > 0;
-const isReferenceItem = (l: string) => REFERENCE_ITEM.test(l);
+/** Whether a line starts a reference-list item ("[12] Author. Title…"). */
+export const isReferenceItem = (l: string) => REFERENCE_ITEM.test(l);
 const countOf = (lines: string[], test: (l: string) => boolean) => {
   let n = 0;
   for (const l of lines) if (test(l)) n++;

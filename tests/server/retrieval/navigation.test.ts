@@ -139,6 +139,8 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     expect(cited[0]).toMatchObject({ n: 1, page: 35 });
     expect(String(cited[0]!.text)).toContain('张林波');
     expect(answerText(events)).not.toContain(NOTHING_FOUND);
+    // The quote of that item keeps its author, who is what was asked.
+    expect(answerText(events)).toContain('张林波。关于新版CCT的说明，2003。');
     // lshort's list says where each work is found on the machine: "(texdoc symbols-a4)".
     const symbols = await ask(me, '收录了所有可用 LaTeX 符号的那份符号大全，用 texdoc 命令在本地怎么打开', { docIdList: [ids['lshort-zh-cn.pdf']!] });
     const quoted = (await readEvents(me, symbols.questionId)).events.filter((e) => e.event === 'citation').map((e) => e.data);

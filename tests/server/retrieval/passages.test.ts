@@ -67,6 +67,13 @@ describe('passages too small to stand alone', () => {
     expect(quoteOf(text, new Set(['compilation']))).toBe('A compilation of the Document with other separate works.');
   });
 
+  it('are never quoted in part when they are reference-list items: the author stays with the title', () => {
+    const list = 'References\n[3]王磊。LATEX 2ε插图指南，2000。\n[4]张林波。关于新版CCT的说明，2003。\n[5] Tobias Oetiker. The Not So Short Introduction,\nversion 4.12, 2003.';
+    expect(quoteOf(list, new Set(['新版', 'cct', '说明']))).toBe('［4］张林波。关于新版CCT的说明，2003。');
+    // An item that runs on to the next line is quoted whole.
+    expect(quoteOf(list, new Set(['oetiker']))).toBe('［5］ Tobias Oetiker. The Not So Short Introduction, version 4.12, 2003.');
+  });
+
   it('keep the only passage of a document whose whole text is short (an image label)', () => {
     expect(chunkText('阿司匹林', 1).map((c) => c.text)).toEqual(['阿司匹林']);
   });
