@@ -613,6 +613,18 @@ export async function ppocrPage(img: RgbImage, budget?: PageBudget): Promise<Ocr
 }
 
 /**
+ * Reads axis-aligned boxes of `img` ([x0, y0, x1, y1], pixels) as single text lines, upright, with
+ * no detection step: for small pieces of text found otherwise (the atom labels of a structure
+ * drawing). Each comes back with the recogniser's mean confidence, or null when it read nothing.
+ */
+export async function readBoxes(img: RgbImage, boxes: Array<[number, number, number, number]>): Promise<Array<{ text: string; score: number } | null>> {
+  if (!boxes.length) return [];
+  const m = await models();
+  const quads = boxes.map(([x0, y0, x1, y1]): Quad => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]);
+  return (await recognise(m, img, quads)).map((r) => (r && r.text.trim() ? { text: r.text.trim(), score: r.score } : null));
+}
+
+/**
  * Decodes an image file to RGB (EXIF orientation applied, transparency on white), scaled down to at
  * most `maxPixels`; refuses a file of more than `maxInputPixels`.
  */

@@ -8,6 +8,8 @@ export interface OsraHit {
   score: number;
   /** [left, top, right, bottom] in pixels of the image read, or null when OSRA printed none. */
   box: [number, number, number, number] | null;
+  /** The drawing's average bond length in pixels of the image read (0 when OSRA printed none). */
+  bondPx: number;
 }
 
 /**
@@ -37,8 +39,8 @@ export function osraVersion(): Promise<string | null> {
 }
 
 /**
- * Parses `osra -f sdf -p -c` output: one molfile per structure, with its confidence estimate and its
- * box ("x1xy1-x2xy2") as data items.
+ * Parses `osra -f sdf -p -c -b` output: one molfile per structure, with its confidence estimate, its
+ * box ("x1xy1-x2xy2") and its average bond length in pixels as data items.
  */
 export function parseOsraSdf(out: string): OsraHit[] {
   const hits: OsraHit[] = [];
@@ -54,7 +56,8 @@ export function parseOsraSdf(out: string): OsraHit[] {
     const item = (name: string) => record.match(new RegExp(`^>\\s*<${name}>\\s*\\n([^\\n]*)`, 'm'))?.[1]?.trim();
     const score = Number(item('Confidence_estimate'));
     const m = item('Surrounding_box')?.match(/^(-?\d+)x(-?\d+)-(-?\d+)x(-?\d+)$/);
-    hits.push({ molfile, score: Number.isFinite(score) ? score : 0, box: m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null });
+    const bondPx = Number(item('Average_bond_length'));
+    hits.push({ molfile, score: Number.isFinite(score) ? score : 0, box: m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null, bondPx: Number.isFinite(bondPx) && bondPx > 0 ? bondPx : 0 });
   }
   return hits;
 }
@@ -64,7 +67,7 @@ export function parseOsraSdf(out: string): OsraHit[] {
  * (it guesses otherwise); the run is killed after `timeoutMs`. A run that fails or times out finds nothing.
  */
 export async function readStructures(file: string, { resolution, timeoutMs }: { resolution?: number; timeoutMs: number }): Promise<{ hits: OsraHit[]; timedOut: boolean; missing: boolean }> {
-  const args = ['-f', 'sdf', '-p', '-c', ...(resolution ? ['-r', String(resolution)] : []), file];
+  const args = ['-f', 'sdf', '-p', '-c', '-b', ...(resolution ? ['-r', String(resolution)] : []), file];
   try {
     return { hits: parseOsraSdf(await run(args, Math.max(1000, timeoutMs))), timedOut: false, missing: false };
   } catch (err) {

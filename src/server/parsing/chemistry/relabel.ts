@@ -1,0 +1,276 @@
+import type { Gray } from './regions';
+
+/**
+ * Atom labels read again. OSRA reads a drawing's atom labels with its own small OCR, which misreads
+ * the small, thin letters of a picture or a scan: an N or an O becomes a carbon, "Cl" becomes I. The
+ * labels' letters are still in the image where OSRA put the atoms. So each atom OSRA found is placed
+ * back on the image it read (OSRA's coordinates are the image's pixels scaled to a bond length of
+ * 1.5, and `-b` prints the bond length in pixels; the offset is found by putting the bonds on ink),
+ * the glyphs next to it (small pieces of ink, apart from the bonds) are gathered into the label, and
+ * PP-OCR's recogniser (ppocr.ts) reads that label again, on a clean copy holding only those glyphs.
+ * Where it reads a one-atom label (N, NH, OH, S, Cl, …) with confidence and the element differs from
+ * OSRA's, the atom takes the element read. recognize.ts offers the result beside OSRA's reading;
+ * judge.ts scores both.
+ */
+
+export interface LabelReader {
+  (img: { data: Uint8Array; width: number; height: number }, boxes: Array<[number, number, number, number]>): Promise<Array<{ text: string; score: number } | null>>;
+}
+
+interface Atom {
+  x: number;
+  y: number;
+  symbol: string;
+}
+
+/** A label is read when the recogniser's mean confidence is at least this. */
+const MIN_SCORE = 0.8;
+/**
+ * An atom OSRA read as I whose label reads as beginning with a C, at least this sure, is a Cl (an I is
+ * one narrow stroke, never read as a C; the recogniser is unsure of two small letters alone).
+ */
+const CL_FOR_I_SCORE = 0.4;
+/** What OSRA may have misread: carbons, one-atom labels, and labels it could not read at all (*). Its superatoms and R groups stay. */
+const CHANGEABLE = new Set(['C', 'N', 'O', 'S', 'F', 'Cl', 'Br', 'I', 'B', 'P', '*']);
+/** Glyphs belong to an atom when their centre lies within this share of a bond length of it. */
+const NEAR = 0.4;
+/** A glyph is at most this share of a bond length wide and tall (a bond's ink is longer). */
+const GLYPH_MAX = 0.55;
+/** … and at least this tall (speckle is smaller). */
+const GLYPH_MIN = 0.12;
+/** The bonds placed on ink: at least this share of the points along them. */
+const MIN_ON_INK = 0.6;
+
+/**
+ * One-atom labels as the recogniser may spell them (it confuses O with 0, l with I or 1), and the
+ * element each stands for. Labels of several heavy atoms (OMe, CF3, NO2) are OSRA's to read.
+ */
+const LABELS: ReadonlyArray<[RegExp, string]> = [
+  [/^(N|n|NH|HN|NH2|H2N|NH₂|H₂N)$/, 'N'],
+  [/^(O|o|0|OH|HO|0H|H0|oH|Ho)$/, 'O'],
+  [/^(S|s|SH|HS)$/, 'S'],
+  // The l of a small Cl is one thin stroke: read as l, I, 1, ! or |.
+  [/^[Cc][lI1!|]$/, 'Cl'],
+  [/^(Br|BR)$/, 'Br'],
+  [/^F$/, 'F'],
+];
+
+function elementOf(text: string): string | null {
+  const t = text.replace(/\s+/g, '').replace(/[+\-−⁺⁻·•.,:;'"`]+$/u, '').replace(/^[+\-−⁺⁻·•.,:;'"`]+/u, '');
+  for (const [re, el] of LABELS) if (re.test(t)) return el;
+  return null;
+}
+
+/**
+ * `molfile` (OSRA's V2000 reading of `ink`, black pixels 1, with the average bond length `bondPx`
+ * in its pixels) with the atoms whose labels read as another element changed, and what changed;
+ * null when nothing changed or the atoms cannot be placed on the image.
+ */
+export async function relabelled(molfile: string, bondPx: number, box: [number, number, number, number] | null, ink: Gray, read: LabelReader): Promise<{ molfile: string; changes: string[] } | null> {
+  const lines = molfile.split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  if (c < 0 || !(bondPx > 4)) return null;
+  const nAtoms = Number(lines[c]!.slice(0, 3));
+  const nBonds = Number(lines[c]!.slice(3, 6));
+  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || nAtoms < 2 || nBonds < 1 || lines.length < c + 1 + nAtoms + nBonds) return null;
+  const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((l) => ({ x: Number(l.slice(0, 10)), y: Number(l.slice(10, 20)), symbol: l.slice(31, 34).trim() }));
+  const bonds = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((l) => [Number(l.slice(0, 3)) - 1, Number(l.slice(3, 6)) - 1] as [number, number]);
+  if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some(([a, b]) => !atoms[a] || !atoms[b])) return null;
+  const heavy = bonds.filter(([a, b]) => atoms[a]!.symbol !== 'H' && atoms[b]!.symbol !== 'H');
+  if (!heavy.length) return null;
+  const molBond = heavy.reduce((t, [a, b]) => t + Math.hypot(atoms[a]!.x - atoms[b]!.x, atoms[a]!.y - atoms[b]!.y), 0) / heavy.length;
+  if (!(molBond > 0)) return null;
+  const s = bondPx / molBond;
+
+  // Where the atoms lie: centred on OSRA's box (or the image), then shifted so the bonds lie on ink.
+  const placed = atoms.filter((a) => a.symbol !== 'H');
+  const xs = placed.map((a) => a.x);
+  const ys = placed.map((a) => a.y);
+  const [bx0, by0, bx1, by1] = box ?? [0, 0, ink.width, ink.height];
+  const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+  const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+  const at = (a: Atom, ox: number, oy: number, k = 1): [number, number] => [ox + (a.x - cx) * s * k, oy - (a.y - cy) * s * k];
+  // Ink at a pixel or beside it (a thin line drawn one pixel off).
+  const isInk = (x: number, y: number) => {
+    const ix = Math.round(x);
+    const iy = Math.round(y);
+    for (let v = Math.max(0, iy - 1); v <= Math.min(ink.height - 1, iy + 1); v++)
+      for (let u = Math.max(0, ix - 1); u <= Math.min(ink.width - 1, ix + 1); u++) if (ink.data[v * ink.width + u] === 1) return true;
+    return false;
+  };
+  const onInk = (ox: number, oy: number, k: number) => {
+    let n = 0;
+    for (const [a, b] of heavy) {
+      const [x1, y1] = at(atoms[a]!, ox, oy, k);
+      const [x2, y2] = at(atoms[b]!, ox, oy, k);
+      for (const t of [0.3, 0.5, 0.7]) if (isInk(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)) n++;
+    }
+    return n;
+  };
+  // OSRA's box holds the labels too, so the centre and the scale are searched around it.
+  const reach = Math.max(4, Math.round(0.3 * bondPx));
+  const [ox0, oy0] = [(bx0 + bx1) / 2, (by0 + by1) / 2];
+  let best = { ox: ox0, oy: oy0, k: 1, n: -1 };
+  // Every second pixel first, then the pixels around the best place.
+  for (const k of [0.94, 0.97, 1, 1.03, 1.06])
+    for (let dx = -reach; dx <= reach; dx += 2)
+      for (let dy = -reach; dy <= reach; dy += 2) {
+        const n = onInk(ox0 + dx, oy0 + dy, k);
+        if (n > best.n) best = { ox: ox0 + dx, oy: oy0 + dy, k, n };
+      }
+  const coarse = best;
+  for (let dx = -1; dx <= 1; dx++)
+    for (let dy = -1; dy <= 1; dy++) {
+      const n = onInk(coarse.ox + dx, coarse.oy + dy, coarse.k);
+      if (n > best.n) best = { ...coarse, ox: coarse.ox + dx, oy: coarse.oy + dy, n };
+    }
+  if (best.n < MIN_ON_INK * heavy.length * 3) return null;
+
+  // The ink's pieces (8-connected) around the drawing.
+  const margin = Math.round(bondPx);
+  const region: [number, number, number, number] = [Math.max(0, Math.floor(bx0 - margin)), Math.max(0, Math.floor(by0 - margin)), Math.min(ink.width, Math.ceil(bx1 + margin)), Math.min(ink.height, Math.ceil(by1 + margin))];
+  const { pieceAt, pieces } = piecesOf(ink, region);
+  const glyphLike = (p: Piece) => p.x1 - p.x0 + 1 <= GLYPH_MAX * bondPx && p.y1 - p.y0 + 1 <= GLYPH_MAX * bondPx && p.n >= 3;
+  const glyphs = pieces.filter(glyphLike);
+
+  const spots = placed.map((a) => ({ a, at: at(a, best.ox, best.oy, best.k) }));
+  const nearestAtom = (p: Piece) => {
+    const [gx, gy] = [(p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2];
+    let best: Atom | undefined;
+    let d = Infinity;
+    for (const { a, at: [x, y] } of spots) if (Math.hypot(x - gx, y - gy) < d) [best, d] = [a, Math.hypot(x - gx, y - gy)];
+    return best;
+  };
+  // Each atom's label: glyphs nearer it than any other atom, grown along the line to the glyphs beside them.
+  const wanted: Array<{ atom: number; glyphs: Piece[] }> = [];
+  const taken = new Set<Piece>();
+  placed.forEach((a) => {
+    const i = atoms.indexOf(a);
+    const [px, py] = at(a, best.ox, best.oy, best.k);
+    const r = NEAR * bondPx;
+    const near = new Set<Piece>();
+    for (let y = Math.max(region[1], Math.round(py - r)); y < Math.min(region[3], py + r); y++)
+      for (let x = Math.max(region[0], Math.round(px - r)); x < Math.min(region[2], px + r); x++) {
+        const p = pieceAt(x, y);
+        if (p && glyphLike(p) && p.y1 - p.y0 + 1 >= GLYPH_MIN * bondPx && Math.hypot((p.x0 + p.x1) / 2 - px, (p.y0 + p.y1) / 2 - py) <= r && nearestAtom(p) === a) near.add(p);
+      }
+    if (!near.size) return;
+    const label = new Set(near);
+    for (let grown = true; grown; ) {
+      grown = false;
+      const height = Math.max(...[...label].map((g) => g.y1 - g.y0 + 1));
+      for (const p of glyphs) {
+        if (label.has(p)) continue;
+        for (const g of label) {
+          const gapX = Math.max(p.x0 - g.x1, g.x0 - p.x1);
+          const gapY = Math.max(p.y0 - g.y1, g.y0 - p.y1);
+          if (gapX <= 0.35 * height && gapY <= 0.35 * height) {
+            label.add(p);
+            grown = true;
+            break;
+          }
+        }
+      }
+    }
+    // A label shared by two atoms (OSRA split it, or placed an atom on the other's letters) is nobody's.
+    if ([...label].some((p) => taken.has(p))) return;
+    for (const p of label) taken.add(p);
+    wanted.push({ atom: i, glyphs: [...label] });
+  });
+  if (!wanted.length) return null;
+
+  // A clean copy of the drawing's region: white, with only the labels' glyphs in black.
+  const [rx0, ry0, rx1, ry1] = region;
+  const [cw, ch] = [rx1 - rx0, ry1 - ry0];
+  const clean = new Uint8Array(cw * ch * 3).fill(255);
+  const boxes = wanted.map(({ glyphs }) => {
+    const pad = 3;
+    const b: [number, number, number, number] = [
+      Math.max(rx0, Math.min(...glyphs.map((g) => g.x0)) - pad),
+      Math.max(ry0, Math.min(...glyphs.map((g) => g.y0)) - pad),
+      Math.min(rx1, Math.max(...glyphs.map((g) => g.x1)) + pad + 1),
+      Math.min(ry1, Math.max(...glyphs.map((g) => g.y1)) + pad + 1),
+    ];
+    const own = new Set(glyphs);
+    for (let y = b[1]; y < b[3]; y++)
+      for (let x = b[0]; x < b[2]; x++) {
+        const p = pieceAt(x, y);
+        const at = ((y - ry0) * cw + (x - rx0)) * 3;
+        if (p && own.has(p)) clean.fill(0, at, at + 3);
+      }
+    return [b[0] - rx0, b[1] - ry0, b[2] - rx0, b[3] - ry0] as [number, number, number, number];
+  });
+  const texts = await read({ data: clean, width: cw, height: ch }, boxes);
+
+  const changes: string[] = [];
+  const out = [...lines];
+  wanted.forEach(({ atom }, k) => {
+    const t = texts[k];
+    const was = atoms[atom]!.symbol;
+    if (!t || !CHANGEABLE.has(was)) return;
+    const el = was === 'I' && /^[Cc]/.test(t.text) && t.score >= CL_FOR_I_SCORE ? 'Cl' : t.score >= MIN_SCORE ? elementOf(t.text) : null;
+    if (!el || el === was) return;
+    const line = out[c + 1 + atom]!;
+    out[c + 1 + atom] = `${line.slice(0, 31)}${el.padEnd(3)}${line.slice(34)}`;
+    changes.push(`${was}→${el} (“${t.text}”)`);
+  });
+  if (!changes.length) return null;
+  return { molfile: out.join('\n'), changes };
+}
+
+interface Piece {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  n: number;
+}
+
+/** The 8-connected pieces of ink within `region`, and the piece at a pixel. */
+function piecesOf(ink: Gray, region: [number, number, number, number]): { pieces: Piece[]; pieceAt: (x: number, y: number) => Piece | undefined } {
+  const [rx0, ry0, rx1, ry1] = region;
+  const w = rx1 - rx0;
+  const h = ry1 - ry0;
+  const label = new Int32Array(Math.max(0, w * h)).fill(-1);
+  const pieces: Piece[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (label[start]! >= 0 || ink.data[(ry0 + Math.floor(start / w)) * ink.width + rx0 + (start % w)] !== 1) continue;
+    const piece: Piece = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
+    const id = pieces.push(piece) - 1;
+    label[start] = id;
+    stack.push(start);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w;
+      const y = (p - x) / w;
+      piece.n++;
+      piece.x0 = Math.min(piece.x0, x);
+      piece.x1 = Math.max(piece.x1, x);
+      piece.y0 = Math.min(piece.y0, y);
+      piece.y1 = Math.max(piece.y1, y);
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(h - 1, y + 1); ny++)
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(w - 1, x + 1); nx++) {
+          const q = ny * w + nx;
+          if (label[q]! < 0 && ink.data[(ry0 + ny) * ink.width + rx0 + nx] === 1) {
+            label[q] = id;
+            stack.push(q);
+          }
+        }
+    }
+  }
+  for (const p of pieces) {
+    p.x0 += rx0;
+    p.x1 += rx0;
+    p.y0 += ry0;
+    p.y1 += ry0;
+  }
+  return {
+    pieces,
+    pieceAt: (x, y) => {
+      if (x < rx0 || y < ry0 || x >= rx1 || y >= ry1) return undefined;
+      const id = label[(y - ry0) * w + (x - rx0)]!;
+      return id >= 0 ? pieces[id] : undefined;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRdkit, withValidMol } from '../../../../src/server/chem/rdkit-loader';
+import { osraVersion, readStructures, type OsraHit } from '../../../../src/server/parsing/chemistry/osra';
+import type { Gray } from '../../../../src/server/parsing/chemistry/regions';
+import { relabelled } from '../../../../src/server/parsing/chemistry/relabel';
+import { ppocrAvailable, readBoxes } from '../../../../src/server/parsing/ppocr';
+
+// Issue 28 §1: OSRA's small OCR misreads the atom labels of pictures and scans (an N read as C, a
+// Cl as I). The labels are read again with PP-OCR where OSRA put the atoms, and where a label reads
+// as another element the atom takes it.
+
+const SMILES = 'CN(C)c1ccc(Cl)cc1C(=O)OC';
+let dir = '';
+let hit: OsraHit;
+let ink: Gray;
+
+/** The molfile with atom `n` (1-based) given `symbol`. */
+function withSymbol(molfile: string, n: number, symbol: string): string {
+  const lines = molfile.split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  const line = lines[c + n]!;
+  lines[c + n] = `${line.slice(0, 31)}${symbol.padEnd(3)}${line.slice(34)}`;
+  return lines.join('\n');
+}
+
+/** 1-based numbers of the molfile's atoms of `symbol`. */
+function atomsOf(molfile: string, symbol: string): number[] {
+  const lines = molfile.split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  const n = Number(lines[c]!.slice(0, 3));
+  return lines.slice(c + 1, c + 1 + n).flatMap((l, i) => (l.slice(31, 34).trim() === symbol ? [i + 1] : []));
+}
+
+async function canonical(smilesOrMolfile: string): Promise<string> {
+  const rdkit = await loadRdkit();
+  return withValidMol(rdkit, smilesOrMolfile, (m) => m.get_smiles()) ?? '';
+}
+
+beforeAll(async () => {
+  if ((await osraVersion()) === null) throw new Error('osra is not installed: run the setup step (scripts/setup-system.sh)');
+  const models = await ppocrAvailable();
+  if (!models.ok) throw new Error(`PP-OCR's models do not load: ${models.reason}`);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-relabel-'));
+  // RDKit's drawing, black and white as recognize.ts hands it to OSRA (its darkest channel, cut at 150).
+  const rdkit = await loadRdkit();
+  const svg = withValidMol(rdkit, SMILES, (m) => m.get_svg(500, 360))!;
+  const { data, info } = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  const bw = new Uint8Array(info.width * info.height);
+  for (let i = 0; i < bw.length; i++) bw[i] = Math.min(data[i * info.channels]!, data[i * info.channels + 1]!, data[i * info.channels + 2]!) < 150 ? 0 : 255;
+  const file = path.join(dir, 'drawing.png');
+  await sharp(bw, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toFile(file);
+  const read = await readStructures(file, { resolution: 300, timeoutMs: 60_000 });
+  expect(read.hits).toHaveLength(1);
+  hit = read.hits[0]!;
+  ink = { data: Uint8Array.from(bw, (v) => (v === 0 ? 1 : 0)), width: info.width, height: info.height };
+}, 120_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('relabelled', () => {
+  it("reads OSRA's drawing as it is (the test's own premise): the right molecule, its bond length printed", async () => {
+    expect(await canonical(hit.molfile)).toBe(await canonical(SMILES));
+    expect(hit.bondPx).toBeGreaterThan(20);
+    expect(hit.box).not.toBeNull();
+  });
+
+  it('changes nothing where every label was read right', async () => {
+    expect(await relabelled(hit.molfile, hit.bondPx, hit.box, ink, readBoxes)).toBeNull();
+  });
+
+  it('gives back the N that was read as a carbon, and the Cl read as I, from the labels in the picture', async () => {
+    const [n] = atomsOf(hit.molfile, 'N');
+    const [cl] = atomsOf(hit.molfile, 'Cl');
+    const misread = withSymbol(withSymbol(hit.molfile, n!, 'C'), cl!, 'I');
+    expect(await canonical(misread)).not.toBe(await canonical(SMILES));
+    const fixed = await relabelled(misread, hit.bondPx, hit.box, ink, readBoxes);
+    expect(fixed).not.toBeNull();
+    expect(await canonical(fixed!.molfile)).toBe(await canonical(SMILES));
+    expect(fixed!.changes.join(' ')).toMatch(/C→N .*I→Cl|I→Cl .*C→N/);
+  }, 60_000);
+
+  it('leaves a carbon drawn as a bare corner a carbon (no label there to read)', async () => {
+    // The methyl ester's carbon made an oxygen: no glyph at a corner says otherwise, so it stays as given.
+    const carbons = atomsOf(hit.molfile, 'C');
+    const wrong = withSymbol(hit.molfile, carbons[0]!, 'O');
+    const r = await relabelled(wrong, hit.bondPx, hit.box, ink, readBoxes);
+    expect(r?.changes ?? []).not.toContainEqual(expect.stringMatching(/^O→/));
+  });
+
+  it('gives up, changing nothing, on what it cannot place or read', async () => {
+    const blank: Gray = { data: new Uint8Array(ink.width * ink.height), width: ink.width, height: ink.height };
+    const misread = withSymbol(hit.molfile, atomsOf(hit.molfile, 'N')[0]!, 'C');
+    // No ink where the bonds should be: the atoms cannot be placed.
+    expect(await relabelled(misread, hit.bondPx, hit.box, blank, readBoxes)).toBeNull();
+    // No bond length, or not a molfile.
+    expect(await relabelled(misread, 0, hit.box, ink, readBoxes)).toBeNull();
+    expect(await relabelled('not a molfile', hit.bondPx, hit.box, ink, readBoxes)).toBeNull();
+    // A recogniser that reads nothing, or reads with no confidence.
+    expect(await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => null))).toBeNull();
+    expect(await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => ({ text: 'N', score: 0.3 })))).toBeNull();
+  });
+});
