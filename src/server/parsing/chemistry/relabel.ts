@@ -26,10 +26,11 @@ interface Atom {
 /** A label is read when the recogniser's mean confidence is at least this. */
 const MIN_SCORE = 0.8;
 /**
- * An atom OSRA read as I whose label reads as beginning with a C, at least this sure, is a Cl (an I is
- * one narrow stroke, never read as a C; the recogniser is unsure of two small letters alone).
+ * OSRA's I is one narrow stroke, a label papers rarely draw: where the recogniser reads that atom's
+ * label as something else at least this sure, the I was a misreading. A label of a C and at most one
+ * more letter is then a Cl (its l lost or misread).
  */
-const CL_FOR_I_SCORE = 0.4;
+const I_SCORE = 0.4;
 /** What OSRA may have misread: carbons, one-atom labels, and labels it could not read at all (*). Its superatoms and R groups stay. */
 const CHANGEABLE = new Set(['C', 'N', 'O', 'S', 'F', 'Cl', 'Br', 'I', 'B', 'P', '*']);
 /** Glyphs belong to an atom when their centre lies within this share of a bond length of it. */
@@ -208,7 +209,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
     const t = texts[k];
     const was = atoms[atom]!.symbol;
     if (!t || !CHANGEABLE.has(was)) return;
-    const el = was === 'I' && /^[Cc]/.test(t.text) && t.score >= CL_FOR_I_SCORE ? 'Cl' : t.score >= MIN_SCORE ? elementOf(t.text) : null;
+    const el = t.score < (was === 'I' ? I_SCORE : MIN_SCORE) ? null : was === 'I' && /^[Cc][^Hh]?$/.test(t.text) ? 'Cl' : elementOf(t.text);
     if (!el || el === was) return;
     const line = out[c + 1 + atom]!;
     out[c + 1 + atom] = `${line.slice(0, 31)}${el.padEnd(3)}${line.slice(34)}`;

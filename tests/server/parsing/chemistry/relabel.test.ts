@@ -8,6 +8,7 @@ import { osraVersion, readStructures, type OsraHit } from '../../../../src/serve
 import type { Gray } from '../../../../src/server/parsing/chemistry/regions';
 import { relabelled } from '../../../../src/server/parsing/chemistry/relabel';
 import { ppocrAvailable, readBoxes } from '../../../../src/server/parsing/ppocr';
+import { keyOf, readImageKeys } from './read-keys';
 
 // Issue 28 §1: OSRA's small OCR misreads the atom labels of pictures and scans (an N read as C, a
 // Cl as I). The labels are read again with PP-OCR where OSRA put the atoms, and where a label reads
@@ -85,6 +86,13 @@ describe('relabelled', () => {
     expect(fixed!.changes.join(' ')).toMatch(/C→N .*I→Cl|I→Cl .*C→N/);
   }, 60_000);
 
+  it("takes OSRA's I for whatever the label reads, when the recogniser reads it as another element", async () => {
+    const [n] = atomsOf(hit.molfile, 'N');
+    const fixed = await relabelled(withSymbol(hit.molfile, n!, 'I'), hit.bondPx, hit.box, ink, readBoxes);
+    expect(fixed?.changes).toEqual([expect.stringMatching(/^I→N /)]);
+    expect(await canonical(fixed!.molfile)).toBe(await canonical(SMILES));
+  });
+
   it('leaves a carbon drawn as a bare corner a carbon (no label there to read)', async () => {
     // The methyl ester's carbon made an oxygen: no glyph at a corner says otherwise, so it stays as given.
     const carbons = atomsOf(hit.molfile, 'C');
@@ -105,4 +113,19 @@ describe('relabelled', () => {
     expect(await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => null))).toBeNull();
     expect(await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => ({ text: 'N', score: 0.3 })))).toBeNull();
   });
+});
+
+describe('a small picture whose labels OSRA cannot read', () => {
+  it('is read right through the product, its N and Cl read again (OSRA alone left them unknown)', async () => {
+    // RDKit's drawing of 2-amino-4-chlorobenzyl alcohol, 300 × 220 pixels saved at 100 dpi: OSRA reads
+    // its NH2 and Cl as unknown atoms (*) at every resolution the product tries.
+    const smiles = 'OCc1ccc(Cl)cc1N';
+    const rdkit = await loadRdkit();
+    const svg = withValidMol(rdkit, smiles, (m) => m.get_svg(300, 220))!;
+    const file = path.join(dir, 'small.png');
+    await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).withMetadata({ density: 100 }).png().toFile(file);
+    const { keys, read } = await readImageKeys(file);
+    expect(keys, read).toEqual([await keyOf(smiles)]);
+    expect(read).toMatch(/labels read again \(.*→N .*→Cl /);
+  }, 120_000);
 });
