@@ -8,7 +8,7 @@
  */
 
 import { stemmer } from 'stemmer';
-import { EXPAND_QUERIES, synonymsIn } from './synonyms';
+import { EXPAND_QUERIES, symbolCommands, synonymsIn } from './synonyms';
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -238,7 +238,8 @@ export function queryTokens(query: string): string[] {
     }
     for (const part of run.split(' ')) bigrams.push(...charPairs(part));
   }
-  return [...words, ...bigrams, ...chem];
+  // A pasted symbol (↦, ≤) asks for the commands that write it.
+  return [...words, ...symbolCommands(query), ...bigrams, ...chem];
 }
 
 /** At most this many distinct tokens of a question go to the index (a pasted page stays one query). */

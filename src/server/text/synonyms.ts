@@ -198,7 +198,43 @@ const GROUPS: string[][] = [
   ['收敛', 'converged', 'convergence'],
   ['势能', 'potential'],
   ['手性', 'chirality', 'chiral'],
+  // General wording written while reading the misses of retrieval-fresh-11.json (tuning data for
+  // these entries, with the sets above; retrieval-fresh-12.json, committed before them, is held out).
+  ['组合数', '二项式', '二项式系数', 'binomial'],
+  ['速查表', '速查', '备忘单', 'cheatsheet', 'cheat'],
+  ['独立', 'independent', 'separate'],
+  ['作品', 'works'],
+  ['自然科学', 'natural'],
+  ['科学', 'science', 'sciences'],
+  ['数学', 'mathematics'],
 ];
+
+/**
+ * Symbols a question may paste from a formula (x ↦ f(x), a ≤ b), each with the names of the LaTeX
+ * commands that write it: a manual lists the command beside the glyph, and a PDF's text often holds
+ * the glyph as a private code, not as the symbol; the index keeps no symbols. The question is read as
+ * if it wrote the commands (text/segment.ts queryTokens). Source: the standard command names of
+ * LaTeX and amssymb (The Comprehensive LaTeX Symbol List, texdoc symbols-a4), lower case as the
+ * index writes them.
+ */
+const SYMBOLS = new Map<string, string[]>([
+  ['↦', ['mapsto']], ['⟼', ['longmapsto']], ['→', ['rightarrow', 'to']], ['←', ['leftarrow', 'gets']], ['↔', ['leftrightarrow']],
+  ['⇒', ['rightarrow', 'implies']], ['⇐', ['leftarrow', 'impliedby']], ['⇔', ['leftrightarrow', 'iff']], ['⟶', ['longrightarrow']], ['⟵', ['longleftarrow']],
+  ['↑', ['uparrow']], ['↓', ['downarrow']],
+  ['≤', ['leq', 'le']], ['≥', ['geq', 'ge']], ['≠', ['neq', 'ne']], ['≈', ['approx']], ['≡', ['equiv']], ['∝', ['propto']], ['∼', ['sim']],
+  ['≃', ['simeq']], ['≅', ['cong']], ['≪', ['ll']], ['≫', ['gg']],
+  ['±', ['pm']], ['∓', ['mp']], ['×', ['times']], ['÷', ['div']], ['·', ['cdot']], ['∘', ['circ']], ['⊕', ['oplus']], ['⊗', ['otimes']],
+  ['∈', ['in']], ['∉', ['notin']], ['⊂', ['subset']], ['⊆', ['subseteq']], ['⊃', ['supset']], ['⊇', ['supseteq']], ['∪', ['cup']], ['∩', ['cap']],
+  ['∅', ['emptyset', 'varnothing']], ['∀', ['forall']], ['∃', ['exists']], ['¬', ['neg', 'lnot']], ['∧', ['wedge', 'land']], ['∨', ['vee', 'lor']],
+  ['∞', ['infty']], ['∂', ['partial']], ['∇', ['nabla']], ['√', ['sqrt']], ['∑', ['sum']], ['∏', ['prod']], ['∫', ['int']], ['∮', ['oint']], ['∬', ['iint']],
+  ['⋯', ['cdots']], ['⋮', ['vdots']], ['⋱', ['ddots']], ['ℏ', ['hbar']], ['ℓ', ['ell']], ['ℵ', ['aleph']], ['⊥', ['perp']], ['∥', ['parallel']], ['∠', ['angle']],
+  ['⌊', ['lfloor']], ['⌋', ['rfloor']], ['⌈', ['lceil']], ['⌉', ['rceil']], ['⟨', ['langle']], ['⟩', ['rangle']], ['†', ['dagger']], ['‡', ['ddagger']],
+]);
+
+/** The LaTeX command names of the symbols in `text` (before NFKC, which turns ℓ into l). */
+export function symbolCommands(text: string): string[] {
+  return [...new Set([...text].flatMap((ch) => SYMBOLS.get(ch) ?? []))];
+}
 
 const HAN = /\p{Script=Han}/u;
 

@@ -191,6 +191,27 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('把 TeX Live 删掉').get('删掉')).toEqual(expect.arrayContaining(['删除', '移除', 'remove']));
   });
 
+  it('reads 组合数 as the binomial, 速查表 as a cheat sheet, and Chinese words for a licence or a collection printed in English', () => {
+    expect(alternativesOf('从 n 个里取 k 个的组合数').get('组合')).toEqual(expect.arrayContaining(['二项式', 'binomial']));
+    expect(alternativesOf('有没有命令速查表').get('速查')).toEqual(expect.arrayContaining(['cheat', 'cheatsheet']));
+    expect(alternativesOf('和别人的独立作品一起发布').get('独立')).toContain('independent');
+    expect(alternativesOf('和别人的独立作品一起发布').get('作品')).toEqual(['works']);
+    expect(alternativesOf('数学和自然科学方面的宏包').get('数学')).toEqual(['mathematics']);
+    // English questions are not sent to Chinese pages for an everyday word such as computer.
+    expect([...alternativesOf('without installing the template on my computer').keys()]).not.toContain('comput');
+    expect(alternativesOf('without installing the template on my computer').get('instal')).toContain('安装');
+  });
+
+  it('reads a pasted symbol as the LaTeX commands that write it (the index keeps no symbols)', () => {
+    expect(queryTerms('x ↦ f(x) 这个箭头怎么打')).toContain('"mapsto"');
+    expect(queryTerms('≤ 用什么命令')).toEqual(expect.arrayContaining(['"leq"', '"le"']));
+    // Before NFKC, which would turn ℓ into a plain l.
+    expect(queryTerms('ℓ 怎么写')).toContain('"ell"');
+    // A question made of a symbol alone still asks for something.
+    expect(queryTerms('↦')).toEqual(['"mapsto"']);
+    expect(queryTerms('布洛芬的剂量').some((t) => /mapsto|leq/.test(t))).toBe(false);
+  });
+
   it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
     expect(alternativesOf('行间距')).toEqual(new Map([['行间', ['行距']], ['间距', ['行距']]]));
     // The index query holds the equivalents' tokens only when asked to.
