@@ -275,7 +275,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
 
 /**
  * What a reading with its labels read again gains over OSRA's own: PP-OCR's reading of a label it is
- * sure of is better evidence than OSRA's (tuned on the tuning half of the chemdocs set).
+ * sure of is better evidence than OSRA's small OCR. The same as a repair's (not tuned).
  */
 const RELABEL_BONUS = 0.1;
 
