@@ -97,13 +97,17 @@ const REPAIRS: Record<string, string> = {
   'C=O read as charged O': 'repair_charged_oxygen',
   'radical filled with hydrogen': 'repair_radical',
   'terminal B read for Br': 'repair_boron',
+  'nitro O⁻ read without its charge': 'repair_nitro_charge',
+  'nitro read as N–O⁻': 'repair_nitro_hydroxylamine',
+  'benzene ring read with a double bond lost': 'repair_benzene',
+  'crossed double bond read as an atom': 'repair_crossed',
   'several misreadings repaired': 'repair_several',
 };
 
 /**
  * How a structure was read, in the reader's language: the server stores it as a short English
- * record (`osra region 300 dpi, repaired (C=O read as charged O), 2 readings agree`, `vector`); an
- * unknown record is shown as it is.
+ * record (`osra region 300 dpi, repaired (C=O read as charged O), 2 readings agree`, `vector`,
+ * `osra region 450 dpi, labels read again (*→N “HN”; I→Cl “c”)`); an unknown record is shown as it is.
  */
 export function methodText(t: (key: string, options?: Record<string, unknown>) => string, method: string): string {
   const [head = '', ...rest] = method.split(/, (?![^(]*\))/);
@@ -113,8 +117,11 @@ export function methodText(t: (key: string, options?: Record<string, unknown>) =
   for (const part of rest) {
     const repaired = /^repaired \((.+)\)$/.exec(part);
     const agree = /^(\d+) readings agree$/.exec(part);
+    // Each change as OSRA's element → the element read (an atom OSRA could not read is '*'), without what the recogniser read.
+    const relabelled = /^labels read again \((.+)\)$/.exec(part)?.[1]!.split('; ').map((c) => /^(\S+)→(\S+)/.exec(c));
     if (repaired && REPAIRS[repaired[1]!]) text += t('method_repaired', { what: t(REPAIRS[repaired[1]!]!) });
     else if (agree) text += t('method_agree', { count: Number(agree[1]) });
+    else if (relabelled?.every(Boolean)) text += t('method_relabelled', { changes: relabelled.map((m) => `${m![1] === '*' ? '?' : m![1]}→${m![2]}`).join(t('list_separator')) });
     else return method;
   }
   return text;

@@ -259,6 +259,14 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     expect(methodText(t, 'osra page 200 dpi, 3 readings agree')).to.equal('method_osra_page{"dpi":"200"}method_agree{"count":3}');
     expect(methodText(t, 'osra region 300 dpi, repaired (radical filled with hydrogen)')).to.equal('method_osra_region{"dpi":"300"}method_repaired{"what":"repair_radical"}');
     expect(methodText(t, 'osra region 300 dpi, repaired (something new)')).to.equal('osra region 300 dpi, repaired (something new)');
+    expect(methodText(t, 'osra region 300 dpi, repaired (crossed double bond read as an atom), repaired (benzene ring read with a double bond lost)')).to.equal(
+      'method_osra_region{"dpi":"300"}method_repaired{"what":"repair_crossed"}method_repaired{"what":"repair_benzene"}',
+    );
+    // Atom labels read again: OSRA's element → the element read; an atom OSRA could not read (*) shows as '?'.
+    expect(methodText(t, 'osra region 450 dpi, labels read again (*→N “HN”; I→Cl “c”), 2 readings agree')).to.equal(
+      'method_osra_region{"dpi":"450"}method_relabelled{"changes":"?→Nlist_separatorI→Cl"}method_agree{"count":2}',
+    );
+    expect(methodText(t, 'osra region 450 dpi, labels read again (nonsense)')).to.equal('osra region 450 dpi, labels read again (nonsense)');
     expect(methodText(t, 'imago 1.0')).to.equal('imago 1.0');
   });
 });

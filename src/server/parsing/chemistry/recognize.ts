@@ -204,7 +204,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       if (labelReader && h.bondPx && timeLeft() > 2000) {
         ink ??= await inkOf(file, cut);
         const relabel = await relabelled(h.molfile, h.bondPx, h.box, ink, labelReader).catch(() => null);
-        if (relabel) readings.push({ molfile: relabel.molfile, bonus: RELABEL_BONUS, how: `${method}, labels read again (${relabel.changes.join(', ')})` });
+        if (relabel) readings.push({ molfile: relabel.molfile, bonus: RELABEL_BONUS, how: `${method}, labels read again (${relabel.changes.join('; ')})` });
       }
       for (const { molfile, bonus, how } of readings) {
         const smiles = withValidMol(rdkit, molfile, (m) => m.get_smiles());

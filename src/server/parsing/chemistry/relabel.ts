@@ -216,7 +216,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
     if (!el || el === was) return;
     const line = out[c + 1 + atom]!;
     out[c + 1 + atom] = `${line.slice(0, 31)}${el.padEnd(3)}${line.slice(34)}`;
-    changes.push(`${was}→${el} (“${t.text}”)`);
+    changes.push(`${was}→${el} “${t.text}”`);
   });
   if (!changes.length) return null;
   return { molfile: out.join('\n'), changes };
