@@ -1,3 +1,4 @@
+import { pieces8 } from './pieces';
 import type { Gray, PixelBox } from './regions';
 
 /**
@@ -36,41 +37,14 @@ export function darkenFaintGlyphs(img: Gray, crop: PixelBox, paper: number, cut:
   const found = paper - FIND_MARGIN;
   const paint = paper - PAINT_MARGIN;
   const [minPx, maxPx] = LETTER_INCHES.map((inches) => inches * dpi) as [number, number];
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const members: number[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (seen[start] || smooth[start]! >= found) continue;
-    // One 8-connected piece of the smoothed copy's ink.
-    seen[start] = 1;
-    stack.push(start);
-    members.length = 0;
-    let minX = w, minY = h, maxX = 0, maxY = 0, dark = 0;
-    while (stack.length) {
-      const p = stack.pop()!;
-      members.push(p);
-      const px = p % w;
-      const py = (p - px) / w;
-      minX = Math.min(minX, px);
-      maxX = Math.max(maxX, px);
-      minY = Math.min(minY, py);
-      maxY = Math.max(maxY, py);
-      if (out[p]! < cut) dark++;
-      for (let ny = Math.max(0, py - 1); ny <= Math.min(h - 1, py + 1); ny++)
-        for (let nx = Math.max(0, px - 1); nx <= Math.min(w - 1, px + 1); nx++) {
-          const q = ny * w + nx;
-          if (!seen[q] && smooth[q]! < found) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-    }
-    const height = maxY - minY + 1;
-    const width = maxX - minX + 1;
+  // Each 8-connected piece of the smoothed copy's ink.
+  for (const piece of pieces8(w, h, (i) => smooth[i]! < found).pieces) {
+    const height = piece.y1 - piece.y0 + 1;
+    const width = piece.x1 - piece.x0 + 1;
     const letter = height >= minPx && height <= maxPx && width >= 2 && width <= maxPx * 1.6;
-    if (!letter || dark > DARK_SHARE * members.length) continue;
+    if (!letter || piece.pixels.filter((p) => out[p]! < cut).length > DARK_SHARE * piece.pixels.length) continue;
     const ink = Math.max(0, cut - 60);
-    for (const p of members) if (smooth[p]! < paint) out[p] = Math.min(out[p]!, ink);
+    for (const p of piece.pixels) if (smooth[p]! < paint) out[p] = Math.min(out[p]!, ink);
   }
   return { data: out, width: w, height: h };
 }

@@ -1,3 +1,4 @@
+import { pieces8 } from './pieces';
 import type { Gray } from './regions';
 
 /**
@@ -230,50 +231,17 @@ interface Piece {
   n: number;
 }
 
-/** The 8-connected pieces of ink within `region`, and the piece at a pixel. */
+/** The 8-connected pieces of ink within `region` (boxes in the image's pixels), and the piece at a pixel. */
 function piecesOf(ink: Gray, region: [number, number, number, number]): { pieces: Piece[]; pieceAt: (x: number, y: number) => Piece | undefined } {
   const [rx0, ry0, rx1, ry1] = region;
-  const w = rx1 - rx0;
-  const h = ry1 - ry0;
-  const label = new Int32Array(Math.max(0, w * h)).fill(-1);
-  const pieces: Piece[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (label[start]! >= 0 || ink.data[(ry0 + Math.floor(start / w)) * ink.width + rx0 + (start % w)] !== 1) continue;
-    const piece: Piece = { x0: w, y0: h, x1: 0, y1: 0, n: 0 };
-    const id = pieces.push(piece) - 1;
-    label[start] = id;
-    stack.push(start);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % w;
-      const y = (p - x) / w;
-      piece.n++;
-      piece.x0 = Math.min(piece.x0, x);
-      piece.x1 = Math.max(piece.x1, x);
-      piece.y0 = Math.min(piece.y0, y);
-      piece.y1 = Math.max(piece.y1, y);
-      for (let ny = Math.max(0, y - 1); ny <= Math.min(h - 1, y + 1); ny++)
-        for (let nx = Math.max(0, x - 1); nx <= Math.min(w - 1, x + 1); nx++) {
-          const q = ny * w + nx;
-          if (label[q]! < 0 && ink.data[(ry0 + ny) * ink.width + rx0 + nx] === 1) {
-            label[q] = id;
-            stack.push(q);
-          }
-        }
-    }
-  }
-  for (const p of pieces) {
-    p.x0 += rx0;
-    p.x1 += rx0;
-    p.y0 += ry0;
-    p.y1 += ry0;
-  }
+  const w = Math.max(0, rx1 - rx0);
+  const found = pieces8(w, Math.max(0, ry1 - ry0), (i) => ink.data[(ry0 + Math.floor(i / w)) * ink.width + rx0 + (i % w)] === 1);
+  const pieces: Piece[] = found.pieces.map((p) => ({ x0: p.x0 + rx0, y0: p.y0 + ry0, x1: p.x1 + rx0, y1: p.y1 + ry0, n: p.pixels.length }));
   return {
     pieces,
     pieceAt: (x, y) => {
       if (x < rx0 || y < ry0 || x >= rx1 || y >= ry1) return undefined;
-      const id = label[(y - ry0) * w + (x - rx0)]!;
+      const id = found.label[(y - ry0) * w + (x - rx0)]!;
       return id >= 0 ? pieces[id] : undefined;
     },
   };
