@@ -103,6 +103,7 @@ export const FRESH_SETS = {
   tenth: 'retrieval-fresh-10.json',
   eleventh: 'retrieval-fresh-11.json',
   twelfth: 'retrieval-fresh-12.json',
+  thirteenth: 'retrieval-fresh-13.json',
 } as const;
 export const loadFreshSet = (root: string, which: keyof typeof FRESH_SETS = 'first'): HardSet => loadSet(root, FRESH_SETS[which]);
 
