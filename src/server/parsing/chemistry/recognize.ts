@@ -7,7 +7,7 @@ import { uncrossed } from './crossed';
 import { darkenFaintGlyphs } from './faint';
 import { judge, type Judged } from './judge';
 import { readStructures, type OsraHit } from './osra';
-import { relabelled, type LabelReader } from './relabel';
+import { relabelled, withLabels, type LabelReader } from './relabel';
 import { repairs } from './repair';
 import { drawingRegions, overlap, shrink, type Gray, type PixelBox } from './regions';
 
@@ -192,7 +192,9 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
     const found: Candidate[] = [];
     let ink: Gray | undefined;
     for (const h of hits) {
-      const box = h.box ? clip(toPage(h.box), whole) : whole;
+      if (h.bondPx) ink ??= await inkOf(file, cut);
+      // OSRA's box with the labels at its edges (relabel.ts withLabels): the place shown for review.
+      const box = h.box ? clip(toPage(ink ? withLabels(h.box, h.bondPx, ink) : h.box), whole) : whole;
       // The reading and, where OSRA put an atom on a crossed double bond (crossed.ts), the reading
       // without it, and the reading with its atom labels read again (relabel.ts); repairs of typical
       // misreadings (repair.ts) compete with each.
@@ -201,8 +203,7 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
         { molfile: h.molfile, bonus: 0, how: method },
         ...(crossed ? [{ molfile: crossed, bonus: REPAIR_BONUS, how: `${method}, repaired (crossed double bond read as an atom)` }] : []),
       ];
-      if (labelReader && h.bondPx && timeLeft() > 2000) {
-        ink ??= await inkOf(file, cut);
+      if (labelReader && ink && h.bondPx && timeLeft() > 2000) {
         const relabel = await relabelled(h.molfile, h.bondPx, h.box, ink, labelReader).catch(() => null);
         if (relabel) readings.push({ molfile: relabel.molfile, bonus: RELABEL_BONUS, how: `${method}, labels read again (${relabel.changes.join('; ')})` });
       }

@@ -231,6 +231,42 @@ interface Piece {
   n: number;
 }
 
+/**
+ * The box of the drawing OSRA read at `box` in `ink` (black pixels 1), with its atom labels. OSRA's
+ * box runs through the atoms it found, so a label it misread or missed at the drawing's edge (an
+ * H₂N read as a carbon) sticks out of it, and the box shown for review would cut off the very letters
+ * a reader needs to check. The box takes in the ink pieces it cuts through and the glyphs beside
+ * them (each within half its height of what is taken, as the letters of a label lie), reaching at
+ * most one bond length past OSRA's box.
+ */
+export function withLabels(box: [number, number, number, number], bondPx: number, ink: Gray): [number, number, number, number] {
+  if (!(bondPx > 4)) return box;
+  const reach = Math.round(bondPx);
+  const region: [number, number, number, number] = [Math.max(0, box[0] - reach), Math.max(0, box[1] - reach), Math.min(ink.width, box[2] + reach + 1), Math.min(ink.height, box[3] + reach + 1)];
+  const { pieces } = piecesOf(ink, region);
+  const out: [number, number, number, number] = [...box];
+  const gap = (p: Piece) => Math.max(out[0] - p.x1, p.x0 - out[2], out[1] - p.y1, p.y0 - out[3], 0);
+  const cutThrough = pieces.filter((p) => p.x1 >= box[0] && p.x0 <= box[2] && p.y1 >= box[1] && p.y0 <= box[3]);
+  const glyphs = new Set(pieces.filter((p) => p.n >= 3 && p.x1 - p.x0 + 1 <= GLYPH_MAX * bondPx && p.y1 - p.y0 + 1 <= GLYPH_MAX * bondPx && p.y1 - p.y0 + 1 >= GLYPH_MIN * bondPx));
+  const take = (p: Piece) => {
+    out[0] = Math.min(out[0], p.x0);
+    out[1] = Math.min(out[1], p.y0);
+    out[2] = Math.max(out[2], p.x1 + 1);
+    out[3] = Math.max(out[3], p.y1 + 1);
+    glyphs.delete(p);
+  };
+  cutThrough.forEach(take);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const p of glyphs)
+      if (gap(p) <= 0.5 * (p.y1 - p.y0 + 1)) {
+        take(p);
+        grown = true;
+      }
+  }
+  return [Math.max(region[0], out[0]), Math.max(region[1], out[1]), Math.min(region[2], out[2]), Math.min(region[3], out[3])];
+}
+
 /** The 8-connected pieces of ink within `region` (boxes in the image's pixels), and the piece at a pixel. */
 function piecesOf(ink: Gray, region: [number, number, number, number]): { pieces: Piece[]; pieceAt: (x: number, y: number) => Piece | undefined } {
   const [rx0, ry0, rx1, ry1] = region;

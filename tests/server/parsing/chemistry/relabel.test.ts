@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRdkit, withValidMol } from '../../../../src/server/chem/rdkit-loader';
 import { osraVersion, readStructures, type OsraHit } from '../../../../src/server/parsing/chemistry/osra';
 import type { Gray } from '../../../../src/server/parsing/chemistry/regions';
-import { relabelled } from '../../../../src/server/parsing/chemistry/relabel';
+import { relabelled, withLabels } from '../../../../src/server/parsing/chemistry/relabel';
 import { ppocrAvailable, readBoxes } from '../../../../src/server/parsing/ppocr';
-import { keyOf, readImageKeys } from './read-keys';
+import { imageStructures } from '../../../../src/server/parsing/chemistry/document';
+import { keyOf } from './read-keys';
 
 // Issue 28 §1: OSRA's small OCR misreads the atom labels of pictures and scans (an N read as C, a
 // Cl as I). The labels are read again with PP-OCR where OSRA put the atoms, and where a label reads
@@ -115,6 +116,41 @@ describe('relabelled', () => {
   });
 });
 
+describe('withLabels', () => {
+  /** The box of every ink pixel of `g` (top-left origin, exclusive ends). */
+  const inkBox = (g: Gray): [number, number, number, number] => {
+    const b: [number, number, number, number] = [g.width, g.height, 0, 0];
+    for (let y = 0; y < g.height; y++)
+      for (let x = 0; x < g.width; x++)
+        if (g.data[y * g.width + x] === 1) {
+          b[0] = Math.min(b[0], x);
+          b[1] = Math.min(b[1], y);
+          b[2] = Math.max(b[2], x + 1);
+          b[3] = Math.max(b[3], y + 1);
+        }
+    return b;
+  };
+
+  it("grows OSRA's box to the whole drawing, labels at its edges included, and no further", () => {
+    const whole = inkBox(ink);
+    // A box through the atoms' centres, as OSRA gives when it misreads the labels at the edges
+    // (H₂N read as a carbon): a label's letters reach about a fifth of a bond past its atom.
+    const d = Math.round(hit.bondPx / 5);
+    const inner: [number, number, number, number] = [whole[0] + d, whole[1] + d, whole[2] - d, whole[3] - d];
+    const grown = withLabels(inner, hit.bondPx, ink);
+    expect(grown.map((v, i) => Math.abs(v - whole[i]!) <= 1), `${grown} against the ink's ${whole}`).toEqual([true, true, true, true]);
+    // Already whole: unchanged.
+    expect(withLabels(hit.box!, hit.bondPx, ink).map((v, i) => Math.abs(v - whole[i]!) <= 1)).toEqual([true, true, true, true]);
+    // A mark two bonds away (the next drawing's label, a page number) stays outside.
+    const marked: Gray = { ...ink, data: Uint8Array.from(ink.data) };
+    const [mx, my] = [Math.min(ink.width - 12, whole[2] + Math.round(1.5 * hit.bondPx)), Math.round((whole[1] + whole[3]) / 2)];
+    for (let y = my; y < my + 10; y++) marked.data.fill(1, y * ink.width + mx, y * ink.width + mx + 8);
+    expect(withLabels(inner, hit.bondPx, marked)[2]).toBeLessThanOrEqual(whole[2] + 1);
+    // No bond length: OSRA's box as it is.
+    expect(withLabels(inner, 0, ink)).toEqual(inner);
+  });
+});
+
 describe('a small picture whose labels OSRA cannot read', () => {
   it('is read right through the product, its N and Cl read again (OSRA alone left them unknown)', async () => {
     // RDKit's drawing of 2-amino-4-chlorobenzyl alcohol, 300 × 220 pixels saved at 100 dpi: OSRA reads
@@ -124,8 +160,24 @@ describe('a small picture whose labels OSRA cannot read', () => {
     const svg = withValidMol(rdkit, smiles, (m) => m.get_svg(300, 220))!;
     const file = path.join(dir, 'small.png');
     await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).withMetadata({ density: 100 }).png().toFile(file);
-    const { keys, read } = await readImageKeys(file);
-    expect(keys, read).toEqual([await keyOf(smiles)]);
+    const { structures } = await imageStructures(file, () => {});
+    const read = structures.map((s) => `${s.smiles} (${s.method})`).join(' ');
+    expect(await Promise.all(structures.map((s) => keyOf(s.smiles))), read).toEqual([await keyOf(smiles)]);
     expect(read).toMatch(/labels read again \(.*→N .*→Cl /);
+    // The box shown for review holds the whole drawing, its labels at the edges (HO, H₂N, Cl) too:
+    // every pixel of ink, in the image's pixels with the origin bottom-left.
+    const { data, info } = await sharp(file).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const ink = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let y = 0; y < info.height; y++)
+      for (let x = 0; x < info.width; x++)
+        if (data[(y * info.width + x) * info.channels]! < 200) {
+          const up = info.height - y;
+          ink[0] = Math.min(ink[0]!, x);
+          ink[1] = Math.min(ink[1]!, up - 1);
+          ink[2] = Math.max(ink[2]!, x + 1);
+          ink[3] = Math.max(ink[3]!, up);
+        }
+    const [x0, y0, x1, y1] = structures[0]!.bbox;
+    expect([x0 <= ink[0]! + 1, y0 <= ink[1]! + 1, x1 >= ink[2]! - 1, y1 >= ink[3]! - 1], `box ${structures[0]!.bbox} against ink ${ink}`).toEqual([true, true, true, true]);
   }, 120_000);
 });
