@@ -9,7 +9,7 @@
  * The same coverage decides when nothing relevant was found (abstention).
  */
 import { looksLikeNavigation } from '../parsing/navigation';
-import { alternativesOf, charPairs, queryTerms, tokens } from '../text/segment';
+import { alternativesOf, charPairs, codeTokens, queryTerms, tokens } from '../text/segment';
 import type { Passage } from './search';
 
 /**
@@ -106,11 +106,14 @@ export const latinWordsOf = (question: string) => queryTerms(question).map((t) =
  * hold every word of the question the documents have; belief() also counts a word held deeper
  * down (`mentioned`) as present. A word joined by '.', '-' or '_' is not asked whole: its parts
  * are (a file name the question makes up, fig.v2.final.png, is no name the documents should hold;
- * read on retrieval-fresh-8.json).
+ * read on retrieval-fresh-8.json). Nor is a piece of code the question writes its own way
+ * (\twocolumn[...] for the page's \twocolumn[{...}]; text/segment.ts codeTokens): its words are
+ * asked (read on retrieval-fresh-12.json, where it abstained over the answering page ranked first).
  */
 function absentWords(question: string, docs: string[][]): string[] {
   const vocabulary = [...new Set(docs.flat())].filter((w) => /[a-z]/.test(w)).join(' ');
-  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !vocabulary.includes(w));
+  const code = codeTokens(question);
+  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !vocabulary.includes(w));
 }
 
 /** The Latin-script words of a Chinese question that some but few candidates hold (the things it names). */

@@ -74,6 +74,21 @@ function readsAsSmiles(m: string): boolean {
   return [...labels.values()].every((n) => n % 2 === 0);
 }
 
+/**
+ * The index words of the pieces of code in `text` that only look like chemistry (a SMILES-like run
+ * that is no SMILES: \twocolumn[...], @twocolumnfalse, \documentclass[UTF8): takeChemistry keeps
+ * each whole as one word beside its own words. A question writing code in its own way asks for those
+ * words, not for the piece as written (retrieval/rerank.ts does not miss it in the documents).
+ */
+export function codeTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const [raw] of text.normalize('NFKC').replace(CAS, ' ').matchAll(SMILES)) {
+    const m = balanced(raw);
+    if (/[A-Za-z]/.test(m) && /[()[\]=#@]/.test(m) && occurrences(m, '(') === occurrences(m, ')') && !readsAsSmiles(m)) out.add(chemToken(m));
+  }
+  return out;
+}
+
 /** The chemistry tokens of a text and the text with them blanked out. */
 function takeChemistry(text: string): { tokens: string[]; rest: string } {
   const tokens: string[] = [];

@@ -207,6 +207,13 @@ const GROUPS: string[][] = [
   ['自然科学', 'natural'],
   ['科学', 'science', 'sciences'],
   ['数学', 'mathematics'],
+  // General wording written while reading the misses of retrieval-fresh-12.json (tuning data for
+  // these entries, with the sets above; retrieval-fresh-13.json, committed before them, is held out).
+  ['辅助', 'auxiliary'],
+  ['中日韩', 'cjk'],
+  ['行间', '单独占一行', 'display'],
+  ['不带编号', '不要编号', '不编号', '无编号', 'unnumbered'],
+  ['嗅探', 'sniffing', 'sniff', 'magic'],
 ];
 
 /**

@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { alternativesOf, chemToken, matchQuery, queryTerms, segmentForIndex, tokens } from '../../../src/server/text/segment';
+import { alternativesOf, chemToken, codeTokens, matchQuery, queryTerms, segmentForIndex, tokens } from '../../../src/server/text/segment';
 
 describe('index tokens', () => {
   it('splits Chinese into words and adds character bigrams for unknown names', () => {
@@ -200,6 +200,25 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     // English questions are not sent to Chinese pages for an everyday word such as computer.
     expect([...alternativesOf('without installing the template on my computer').keys()]).not.toContain('comput');
     expect(alternativesOf('without installing the template on my computer').get('instal')).toContain('安装');
+  });
+
+  it('reads the wording of a TeX Live collection list, display maths and MIME magic', () => {
+    expect(alternativesOf('TeX 的各种辅助程序').get('辅助')).toEqual(['auxiliary']);
+    expect(alternativesOf('中日韩文字的基础支持').get('中日')).toEqual(['cjk']);
+    expect(alternativesOf('公式单独占一行居中显示，后面不要编号').get('单独')).toEqual(expect.arrayContaining(['行间', 'display']));
+    expect(alternativesOf('公式单独占一行居中显示，后面不要编号').get('编号')).toContain('unnumbered');
+    expect(alternativesOf('throw away all the content-sniffing rules').get('snif')).toContain('magic');
+    // 单独 alone is not display maths.
+    expect(alternativesOf('单独安装一个宏包').get('单独')).toBeUndefined();
+  });
+
+  it('keeps code a question writes as one word beside its words, and says which words are such code', () => {
+    expect(queryTerms('\\twocolumn[...] 套 @twocolumnfalse')).toEqual(expect.arrayContaining(['"twocolumn"', '"twocolumnfals"']));
+    const code = codeTokens('\\twocolumn[...] 套 @twocolumnfalse');
+    expect(code.size).toBe(2);
+    for (const w of code) expect(queryTerms('\\twocolumn[...] 套 @twocolumnfalse')).toContain(`"${w}"`);
+    // A SMILES is a molecule, not code written in one's own way.
+    expect(codeTokens('CC(=O)Oc1ccccc1C(=O)O 的溶解度').size).toBe(0);
   });
 
   it('reads a pasted symbol as the LaTeX commands that write it (the index keeps no symbols)', () => {
