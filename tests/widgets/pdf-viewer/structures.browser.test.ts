@@ -266,6 +266,8 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     expect(methodText(t, 'osra region 450 dpi, labels read again (*→N “HN”; I→Cl “c”), 2 readings agree')).to.equal(
       'method_osra_region{"dpi":"450"}method_relabelled{"changes":"?→Nlist_separatorI→Cl"}method_agree{"count":2}',
     );
+    // A methyl's label OSRA read as two carbons: one carbon again.
+    expect(methodText(t, 'osra region 300 dpi, labels read again (C=C→CH3 “H3C”; *→N “N”)')).to.equal('method_osra_region{"dpi":"300"}method_relabelled{"changes":"C=C→CH3list_separator?→N"}');
     expect(methodText(t, 'osra region 450 dpi, labels read again (nonsense)')).to.equal('osra region 450 dpi, labels read again (nonsense)');
     expect(methodText(t, 'imago 1.0')).to.equal('imago 1.0');
   });

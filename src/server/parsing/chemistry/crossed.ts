@@ -14,6 +14,8 @@
  * (bench/chemdocs.bench.ts) they read two more molecules and lose none.
  */
 
+import { withoutAtoms } from './molfile';
+
 /** A crossing's two half bonds are each this share of the drawing's bond length. */
 const HALF_BOND: [number, number] = [0.3, 0.72];
 /** Its neighbours are this share of the bond length apart (the double bond it stands for). */
@@ -47,9 +49,6 @@ export function uncrossed(molfile: string): string | null {
   if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || nAtoms < 3 || lines.length < c + 1 + nAtoms + nBonds) return null;
   const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((line) => ({ line, x: Number(line.slice(0, 10)), y: Number(line.slice(10, 20)), symbol: line.slice(31, 34).trim() }));
   const bonds: Bond[] = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, order: Number(line.slice(6, 9)), line }));
-  const rest = lines.slice(c + 1 + nAtoms + nBonds);
-  // Charges, radicals and isotopes name atoms by number (renumbered below); anything else is left as it is.
-  if (rest.some((l) => l.startsWith('M  ') && !/^M {2}(END|CHG|RAD|ISO)/.test(l))) return null;
   if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some((b) => !atoms[b.a] || !atoms[b.b])) return null;
   const length = (i: number, j: number) => Math.hypot(atoms[i]!.x - atoms[j]!.x, atoms[i]!.y - atoms[j]!.y);
   const lengths = bonds.map((b) => length(b.a, b.b)).sort((p, q) => p - q);
@@ -78,36 +77,8 @@ export function uncrossed(molfile: string): string | null {
   }
   if (!removed.size) return null;
 
-  const number = new Map<number, number>();
-  atoms.forEach((_, i) => {
-    if (!removed.has(i)) number.set(i, number.size + 1);
-  });
-  const bondLine = (a: number, b: number, order: number, stereo: number) => `${pad(number.get(a)!)}${pad(number.get(b)!)}${pad(order)}${pad(stereo)}  0  0  0`;
-  const kept = bonds.filter((b) => !removed.has(b.a) && !removed.has(b.b)).map((b) => bondLine(b.a, b.b, b.order, Number(b.line.slice(9, 12)) || 0));
   // Stereo 3 on a double bond: cis or trans, not known.
-  const added = joined.map(([a, b]) => bondLine(a, b, 2, 3));
-  const out = [
-    ...lines.slice(0, c),
-    `${pad(number.size)}${pad(kept.length + added.length)}${lines[c]!.slice(6)}`,
-    ...atoms.filter((_, i) => !removed.has(i)).map((a) => a.line),
-    ...kept,
-    ...added,
-    ...rest.map((l) => (/^M {2}(CHG|RAD|ISO)/.test(l) ? renumbered(l, number) : l)).filter((l): l is string => l !== null),
-  ];
-  return out.join('\n');
-}
-
-const pad = (n: number) => String(n).padStart(3);
-
-/** An "M  CHG" (RAD, ISO) line with its atoms renumbered and those taken out left out (null: none left). */
-function renumbered(line: string, number: Map<number, number>): string | null {
-  const values = line.slice(6).trim().split(/\s+/).map(Number).slice(1);
-  const pairs: string[] = [];
-  for (let i = 0; i + 1 < values.length; i += 2) {
-    const n = number.get(values[i]! - 1);
-    if (n !== undefined) pairs.push(`${String(n).padStart(4)}${String(values[i + 1]!).padStart(4)}`);
-  }
-  return pairs.length ? `${line.slice(0, 6)}${pad(pairs.length)}${pairs.join('')}` : null;
+  return withoutAtoms(molfile, removed, joined.map(([a, b]) => ({ a, b, order: 2, stereo: 3 })));
 }
 
 /** The angle p–x–q at x, in degrees. */

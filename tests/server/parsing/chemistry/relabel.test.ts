@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,83 @@ describe('relabelled', () => {
     expect(await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => null))).toBeNull();
     expect(await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => ({ text: 'N', score: 0.3 })))).toBeNull();
   });
+});
+
+describe("a methyl's label read as two atoms", () => {
+  // Open Babel writes a terminal methyl as a label, H₃C or CH₃; OSRA at times reads such a label as
+  // two carbons (CH₃ as C=C: an ethyl read as a vinyl). The label reads as a methyl again: one carbon.
+  const ETHYLS = 'CCN(CC)CCCCNc1ccnc(N)n1';
+  let read: OsraHit;
+  let bw: Gray;
+
+  /** The molfile with a carbon added half a bond beyond terminal carbon `n` (1-based), double-bonded to it. */
+  function withExtraCarbon(molfile: string, n: number): string {
+    const lines = molfile.split('\n');
+    const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+    const nAtoms = Number(lines[c]!.slice(0, 3));
+    const nBonds = Number(lines[c]!.slice(3, 6));
+    const xy = (i: number) => [Number(lines[c + i]!.slice(0, 10)), Number(lines[c + i]!.slice(10, 20))];
+    const bondLines = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds);
+    const bond = bondLines.find((l) => Number(l.slice(0, 3)) === n || Number(l.slice(3, 6)) === n)!;
+    const other = Number(bond.slice(0, 3)) === n ? Number(bond.slice(3, 6)) : Number(bond.slice(0, 3));
+    const [x, y] = xy(n);
+    const [ox, oy] = xy(other);
+    const atom = `${(x! + (x! - ox!) * 0.5).toFixed(4).padStart(10)}${(y! + (y! - oy!) * 0.5).toFixed(4).padStart(10)}    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0`;
+    return [
+      ...lines.slice(0, c),
+      `${String(nAtoms + 1).padStart(3)}${String(nBonds + 1).padStart(3)}${lines[c]!.slice(6)}`,
+      ...lines.slice(c + 1, c + 1 + nAtoms),
+      atom,
+      ...bondLines,
+      `${String(n).padStart(3)}${String(nAtoms + 1).padStart(3)}  2  0  0  0  0`,
+      ...lines.slice(c + 1 + nAtoms + nBonds),
+    ].join('\n');
+  }
+
+  beforeAll(async () => {
+    const png = execFileSync('obabel', [`-:${ETHYLS}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    const black = new Uint8Array(info.width * info.height);
+    for (let i = 0; i < black.length; i++) black[i] = Math.min(data[i * info.channels]!, data[i * info.channels + 1]!, data[i * info.channels + 2]!) < 150 ? 0 : 255;
+    const file = path.join(dir, 'ethyls.png');
+    await sharp(black, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toFile(file);
+    const r = await readStructures(file, { resolution: 300, timeoutMs: 60_000 });
+    expect(r.hits).toHaveLength(1);
+    read = r.hits[0]!;
+    expect(await keyOf(await canonical(read.molfile))).toBe(await keyOf(ETHYLS));
+    bw = { data: Uint8Array.from(black, (v) => (v === 0 ? 1 : 0)), width: info.width, height: info.height };
+  }, 120_000);
+
+  it('is one carbon again, where the bond from the rest of the molecule enters the label', async () => {
+    // The two methyls: the terminal carbons (one bond each).
+    const lines = read.molfile.split('\n');
+    const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+    const nAtoms = Number(lines[c]!.slice(0, 3));
+    const ends = atomsOf(read.molfile, 'C').filter((n) => lines.slice(c + 1 + nAtoms).filter((l) => /^\s*\d+\s+\d+\s+\d/.test(l) && (Number(l.slice(0, 3)) === n || Number(l.slice(3, 6)) === n)).length === 1);
+    expect(ends).toHaveLength(2);
+    for (const end of ends) {
+      const misread = withExtraCarbon(read.molfile, end);
+      expect(await keyOf(await canonical(misread))).toBe(await keyOf('C=CCN(CC)CCCCNc1ccnc(N)n1'));
+      const fixed = await relabelled(misread, read.bondPx, read.box, bw, readBoxes);
+      expect(fixed?.changes, `methyl atom ${end}`).toEqual([expect.stringMatching(/^C=C→CH3 “(CH3|H3C|CH₃|H₃C)”$/)]);
+      expect(await keyOf(await canonical(fixed!.molfile))).toBe(await keyOf(ETHYLS));
+    }
+  }, 60_000);
+
+  it('leaves a vinyl drawn as lines a vinyl (no label there)', async () => {
+    // The extra carbon on a carbon of the butyl chain, drawn as a bare corner: no label there.
+    const lines = read.molfile.split('\n');
+    const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+    const nAtoms = Number(lines[c]!.slice(0, 3));
+    const bonds = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + Number(lines[c]!.slice(3, 6))).map((l) => [Number(l.slice(0, 3)), Number(l.slice(3, 6))]);
+    const carbons = new Set(atomsOf(read.molfile, 'C'));
+    const neighbours = (n: number) => bonds.flatMap(([a, b]) => (a === n ? [b!] : b === n ? [a!] : []));
+    const chain = [...carbons].find((n) => neighbours(n).length === 2 && neighbours(n).every((m) => carbons.has(m) && neighbours(m).length === 2))!;
+    expect(chain).toBeDefined();
+    const misread = withExtraCarbon(read.molfile, chain);
+    const fixed = await relabelled(misread, read.bondPx, read.box, bw, readBoxes);
+    expect(fixed?.changes ?? []).not.toContainEqual(expect.stringMatching(/CH3/));
+  }, 60_000);
 });
 
 describe('withLabels', () => {

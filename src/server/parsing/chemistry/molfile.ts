@@ -1,0 +1,56 @@
+/** A bond to add to a molfile: its atoms (0-based), its order and its V2000 stereo field. */
+export interface NewBond {
+  a: number;
+  b: number;
+  order: number;
+  stereo: number;
+}
+
+/**
+ * `molfile` (V2000) without the atoms `removed` (0-based) and the bonds they are in, with the bonds
+ * `added`; the atoms left are renumbered, in their charges, radicals and isotopes too. Null when it
+ * is not a V2000 molfile, or names atoms in any other property (which could not be renumbered).
+ * Shared by crossed.ts (a crossing taken out) and relabel.ts (a label's extra atoms taken out).
+ */
+export function withoutAtoms(molfile: string, removed: ReadonlySet<number>, added: readonly NewBond[] = []): string | null {
+  const lines = molfile.split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  if (c < 0) return null;
+  const nAtoms = Number(lines[c]!.slice(0, 3));
+  const nBonds = Number(lines[c]!.slice(3, 6));
+  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || lines.length < c + 1 + nAtoms + nBonds) return null;
+  const atomLines = lines.slice(c + 1, c + 1 + nAtoms);
+  const bonds = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, line }));
+  const rest = lines.slice(c + 1 + nAtoms + nBonds);
+  if (rest.some((l) => l.startsWith('M  ') && !/^M {2}(END|CHG|RAD|ISO)/.test(l))) return null;
+  if ([...bonds, ...added].some((b) => !atomLines[b.a] || !atomLines[b.b]) || added.some((b) => removed.has(b.a) || removed.has(b.b))) return null;
+
+  const number = new Map<number, number>();
+  atomLines.forEach((_, i) => {
+    if (!removed.has(i)) number.set(i, number.size + 1);
+  });
+  // The rest of a kept bond's line (its stereo and the fields after it) stays as it was.
+  const kept = bonds.filter((b) => !removed.has(b.a) && !removed.has(b.b)).map((b) => `${pad(number.get(b.a)!)}${pad(number.get(b.b)!)}${b.line.slice(6)}`);
+  const joined = added.map((b) => `${pad(number.get(b.a)!)}${pad(number.get(b.b)!)}${pad(b.order)}${pad(b.stereo)}  0  0  0`);
+  return [
+    ...lines.slice(0, c),
+    `${pad(number.size)}${pad(kept.length + joined.length)}${lines[c]!.slice(6)}`,
+    ...atomLines.filter((_, i) => !removed.has(i)),
+    ...kept,
+    ...joined,
+    ...rest.map((l) => (/^M {2}(CHG|RAD|ISO)/.test(l) ? renumbered(l, number) : l)).filter((l): l is string => l !== null),
+  ].join('\n');
+}
+
+const pad = (n: number) => String(n).padStart(3);
+
+/** An "M  CHG" (RAD, ISO) line with its atoms renumbered and those taken out left out (null: none left). */
+function renumbered(line: string, number: Map<number, number>): string | null {
+  const values = line.slice(6).trim().split(/\s+/).map(Number).slice(1);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < values.length; i += 2) {
+    const n = number.get(values[i]! - 1);
+    if (n !== undefined) pairs.push(`${String(n).padStart(4)}${String(values[i + 1]!).padStart(4)}`);
+  }
+  return pairs.length ? `${line.slice(0, 6)}${pad(pairs.length)}${pairs.join('')}` : null;
+}
