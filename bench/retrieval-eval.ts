@@ -108,6 +108,7 @@ export const FRESH_SETS = {
   eleventh: 'retrieval-fresh-11.json',
   twelfth: 'retrieval-fresh-12.json',
   thirteenth: 'retrieval-fresh-13.json',
+  fourteenth: 'retrieval-fresh-14.json',
 } as const;
 export const loadFreshSet = (root: string, which: keyof typeof FRESH_SETS = 'first'): HardSet => loadSet(root, FRESH_SETS[which]);
 
