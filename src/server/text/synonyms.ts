@@ -214,6 +214,17 @@ const GROUPS: string[][] = [
   ['行间', '单独占一行', 'display'],
   ['不带编号', '不要编号', '不编号', '无编号', 'unnumbered'],
   ['嗅探', 'sniffing', 'sniff', 'magic'],
+  // General wording written while reading the misses of retrieval-fresh-13.json (tuning data for
+  // these entries, with the sets above; retrieval-fresh-14.json, committed before them, is held out).
+  ['额外', '附加', 'additional', 'extra'],
+  ['样式', 'style', 'styles'],
+  ['加粗', '粗体', 'bold'],
+  ['免费', 'free'],
+  ['盘点', '综述', 'survey'],
+  ['无衬线', 'sans'],
+  ['等宽', 'monospaced', 'monospace', 'mono'],
+  ['商业', '商用', 'commercial'],
+  ['文件名', 'filename', 'glob'],
 ];
 
 /**

@@ -212,6 +212,20 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('单独安装一个宏包').get('单独')).toBeUndefined();
   });
 
+  it('reads additional styles, bold, a free-font survey, sans-serif and monospaced fonts, and file-name globs', () => {
+    expect(alternativesOf('想要更多额外的 BibTeX 参考文献样式').get('额外')).toEqual(expect.arrayContaining(['additional', 'extra']));
+    expect(alternativesOf('想要更多额外的 BibTeX 参考文献样式').get('样式')).toContain('styles');
+    expect(alternativesOf('每一项开头是一个加粗的词').get('加粗')).toEqual(expect.arrayContaining(['粗体', 'bold']));
+    expect(alternativesOf('盘点各种免费数学字体').get('盘点')).toContain('survey');
+    expect(alternativesOf('盘点各种免费数学字体').get('免费')).toEqual(['free']);
+    expect(alternativesOf('无衬线和等宽字体用哪款，是商业字体吗').get('衬线')).toEqual(['sans']);
+    expect(alternativesOf('无衬线和等宽字体用哪款，是商业字体吗').get('等宽')).toContain('monospaced');
+    expect(alternativesOf('无衬线和等宽字体用哪款，是商业字体吗').get('商业')).toContain('commercial');
+    expect(alternativesOf('按文件名匹配不上').get('文件')).toEqual(expect.arrayContaining(['filename', 'glob']));
+    // An English question about matching is not sent to Chinese pages.
+    expect([...alternativesOf('which matching syntax is a pattern interpreted with').keys()]).not.toContain('match');
+  });
+
   it('keeps code a question writes as one word beside its words, and says which words are such code', () => {
     expect(queryTerms('\\twocolumn[...] 套 @twocolumnfalse')).toEqual(expect.arrayContaining(['"twocolumn"', '"twocolumnfals"']));
     const code = codeTokens('\\twocolumn[...] 套 @twocolumnfalse');
