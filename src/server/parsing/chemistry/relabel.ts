@@ -240,7 +240,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
     const [x0, y0, x1, y1] = [boxes[k]![0] + rx0 - m, boxes[k]![1] + ry0 - m, boxes[k]![2] + rx0 + m, boxes[k]![3] + ry0 + m];
     const inside = spots.filter(({ at: [x, y] }) => x >= x0 && x <= x1 && y >= y0 && y <= y1).map(({ a }) => atoms.indexOf(a));
     if (inside.length < 2 || inside.some((i) => atoms[i]!.symbol !== 'C' || removed.has(i))) return;
-    const entering = bonds.filter(([a, b]) => inside.includes(a) !== inside.includes(b));
+    const entering = heavy.filter(([a, b]) => inside.includes(a) !== inside.includes(b));
     if (entering.length !== 1) return;
     const [a, b] = entering[0]!;
     const keep = inside.includes(a) ? a : b;
