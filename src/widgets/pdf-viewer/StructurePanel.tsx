@@ -17,8 +17,11 @@ type Model = ViewerModel<PdfDocument>;
 
 /** The crop's width in CSS pixels (its scale follows from the box's width in points). */
 const CROP_WIDTH = 280;
-/** Margin around the box in the crop, in PDF points. */
-const CROP_MARGIN = 6;
+/**
+ * Margin around the box in the crop, in PDF points: room for an atom label just outside the box (a
+ * label the server's box could not take in, cut away from the drawing's region as a line of text).
+ */
+const CROP_MARGIN = 12;
 /** Attributes the panel's own elements take from the viewer. */
 const SHARED_ATTRIBUTES = ['api-base', 'lang', 'theme', 'accent', 'radius'];
 

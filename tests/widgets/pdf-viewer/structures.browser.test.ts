@@ -139,7 +139,8 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     // The drawing: page 7 rendered into a canvas the box's shape (plus its margin), not blank.
     const crop = part(el, 'structure-drawing') as HTMLCanvasElement;
     await waitLong(() => crop.dataset.rendered === 'true', 'the crop drawn');
-    expect(crop.width / crop.height).to.be.closeTo((468 + 12) / (320 + 12), 0.05);
+    // The margin: 12 points on each side, room for a label just outside the box.
+    expect(crop.width / crop.height).to.be.closeTo((468 + 24) / (320 + 24), 0.007);
     const pixels = crop.getContext('2d')!.getImageData(0, 0, crop.width, crop.height).data;
     let ink = 0;
     for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 200) ink++;
