@@ -84,10 +84,16 @@ export function codeTokens(text: string): Set<string> {
   const out = new Set<string>();
   for (const [raw] of text.normalize('NFKC').replace(CAS, ' ').matchAll(SMILES)) {
     const m = balanced(raw);
-    if (/[A-Za-z]/.test(m) && /[()[\]=#@]/.test(m) && occurrences(m, '(') === occurrences(m, ')') && !readsAsSmiles(m)) out.add(chemToken(m));
+    if (indexedWhole(m) && !readsAsSmiles(m)) out.add(chemToken(m));
   }
   return out;
 }
+
+/**
+ * Whether a SMILES-like match (its prose brackets taken off) is kept as one index word: it has a
+ * letter and a bracket, bond or ring mark, its parentheses pair up, and it is no number range or URL.
+ */
+const indexedWhole = (m: string) => /[A-Za-z]/.test(m) && /[()[\]=#@]/.test(m) && occurrences(m, '(') === occurrences(m, ')') && !/^[\d.\-/]+$/.test(m) && !/^https?:/.test(m);
 
 /** The chemistry tokens of a text and the text with them blanked out. */
 function takeChemistry(text: string): { tokens: string[]; rest: string } {
@@ -101,7 +107,7 @@ function takeChemistry(text: string): { tokens: string[]; rest: string } {
     const raw = match[0];
     // Prose brackets around a formula or SMILES, e.g. "(C9H8O4)", are not part of it.
     const m = balanced(raw);
-    if (!/[A-Za-z]/.test(m) || !/[()[\]=#@]/.test(m) || occurrences(m, '(') !== occurrences(m, ')') || /^[\d.\-/]+$/.test(m) || /^https?:/.test(m)) continue;
+    if (!indexedWhole(m)) continue;
     tokens.push(chemToken(m));
     // Code and measurements that only look like one (\documentclass[UTF8,fontset=windows],
     // IC50=12, -var-value=TEXMFHOME) keep their words as well: only a SMILES is blanked out.
