@@ -157,8 +157,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   const margin = Math.round(bond);
   const region: [number, number, number, number] = [Math.max(0, Math.floor(bx0 - margin)), Math.max(0, Math.floor(by0 - margin)), Math.min(ink.width, Math.ceil(bx1 + margin)), Math.min(ink.height, Math.ceil(by1 + margin))];
   const { pieceAt, pieces } = piecesOf(ink, region);
-  const glyphLike = (p: Piece) => p.x1 - p.x0 + 1 <= GLYPH_MAX * bond && p.y1 - p.y0 + 1 <= GLYPH_MAX * bond && p.n >= 3;
-  const glyphs = pieces.filter(glyphLike);
+  const glyphs = pieces.filter((p) => glyphLike(p, bond));
 
   const spots = placed.map((a) => ({ a, at: at(a, best.ox, best.oy, best.scale) }));
   const nearestAtom = (p: Piece) => {
@@ -179,7 +178,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
     for (let y = Math.max(region[1], Math.round(py - r)); y < Math.min(region[3], py + r); y++)
       for (let x = Math.max(region[0], Math.round(px - r)); x < Math.min(region[2], px + r); x++) {
         const p = pieceAt(x, y);
-        if (p && glyphLike(p) && p.y1 - p.y0 + 1 >= GLYPH_MIN * bond && Math.hypot((p.x0 + p.x1) / 2 - px, (p.y0 + p.y1) / 2 - py) <= r && nearestAtom(p) === a) near.add(p);
+        if (p && glyphLike(p, bond) && tallEnough(p, bond) && Math.hypot((p.x0 + p.x1) / 2 - px, (p.y0 + p.y1) / 2 - py) <= r && nearestAtom(p) === a) near.add(p);
       }
     if (!near.size) return;
     const label = new Set(near);
@@ -290,7 +289,7 @@ export function withLabels(box: [number, number, number, number], bondPx: number
   const out: [number, number, number, number] = [...box];
   const gap = (p: Piece) => Math.max(out[0] - p.x1, p.x0 - out[2], out[1] - p.y1, p.y0 - out[3], 0);
   const cutThrough = pieces.filter((p) => p.x1 >= box[0] && p.x0 <= box[2] && p.y1 >= box[1] && p.y0 <= box[3]);
-  const glyphs = new Set(pieces.filter((p) => p.n >= 3 && p.x1 - p.x0 + 1 <= GLYPH_MAX * bondPx && p.y1 - p.y0 + 1 <= GLYPH_MAX * bondPx && p.y1 - p.y0 + 1 >= GLYPH_MIN * bondPx));
+  const glyphs = new Set(pieces.filter((p) => glyphLike(p, bondPx) && tallEnough(p, bondPx)));
   const take = (p: Piece) => {
     out[0] = Math.min(out[0], p.x0);
     out[1] = Math.min(out[1], p.y0);
@@ -309,6 +308,11 @@ export function withLabels(box: [number, number, number, number], bondPx: number
   }
   return [Math.max(region[0], out[0]), Math.max(region[1], out[1]), Math.min(region[2], out[2]), Math.min(region[3], out[3])];
 }
+
+/** A piece of ink the size of a letter, not of a bond, for a drawing of bond length `bond` (GLYPH_MAX). */
+const glyphLike = (p: Piece, bond: number) => p.x1 - p.x0 + 1 <= GLYPH_MAX * bond && p.y1 - p.y0 + 1 <= GLYPH_MAX * bond && p.n >= 3;
+/** … and not speckle (GLYPH_MIN). */
+const tallEnough = (p: Piece, bond: number) => p.y1 - p.y0 + 1 >= GLYPH_MIN * bond;
 
 /** The 8-connected pieces of ink within `region` (boxes in the image's pixels), and the piece at a pixel. */
 function piecesOf(ink: Gray, region: [number, number, number, number]): { pieces: Piece[]; pieceAt: (x: number, y: number) => Piece | undefined } {
