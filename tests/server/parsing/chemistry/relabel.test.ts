@@ -48,19 +48,25 @@ beforeAll(async () => {
   const models = await ppocrAvailable();
   if (!models.ok) throw new Error(`PP-OCR's models do not load: ${models.reason}`);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-relabel-'));
-  // RDKit's drawing, black and white as recognize.ts hands it to OSRA (its darkest channel, cut at 150).
+  // RDKit's drawing.
   const rdkit = await loadRdkit();
-  const svg = withValidMol(rdkit, SMILES, (m) => m.get_svg(500, 360))!;
-  const { data, info } = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  ({ hit, ink } = await readDrawing(Buffer.from(withValidMol(rdkit, SMILES, (m) => m.get_svg(500, 360))!), 'drawing.png'));
+}, 120_000);
+
+/**
+ * A drawing made black and white as recognize.ts hands it to OSRA (its darkest channel, cut at 150),
+ * OSRA's one reading of it, and its ink (1 for black).
+ */
+async function readDrawing(picture: Buffer, name: string): Promise<{ hit: OsraHit; ink: Gray }> {
+  const { data, info } = await sharp(picture).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
   const bw = new Uint8Array(info.width * info.height);
   for (let i = 0; i < bw.length; i++) bw[i] = Math.min(data[i * info.channels]!, data[i * info.channels + 1]!, data[i * info.channels + 2]!) < 150 ? 0 : 255;
-  const file = path.join(dir, 'drawing.png');
+  const file = path.join(dir, name);
   await sharp(bw, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toFile(file);
   const read = await readStructures(file, { resolution: 300, timeoutMs: 60_000 });
   expect(read.hits).toHaveLength(1);
-  hit = read.hits[0]!;
-  ink = { data: Uint8Array.from(bw, (v) => (v === 0 ? 1 : 0)), width: info.width, height: info.height };
-}, 120_000);
+  return { hit: read.hits[0]!, ink: { data: Uint8Array.from(bw, (v) => (v === 0 ? 1 : 0)), width: info.width, height: info.height } };
+}
 
 afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -150,16 +156,8 @@ describe("a methyl's label read as two atoms", () => {
 
   beforeAll(async () => {
     const png = execFileSync('obabel', [`-:${ETHYLS}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-    const black = new Uint8Array(info.width * info.height);
-    for (let i = 0; i < black.length; i++) black[i] = Math.min(data[i * info.channels]!, data[i * info.channels + 1]!, data[i * info.channels + 2]!) < 150 ? 0 : 255;
-    const file = path.join(dir, 'ethyls.png');
-    await sharp(black, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toFile(file);
-    const r = await readStructures(file, { resolution: 300, timeoutMs: 60_000 });
-    expect(r.hits).toHaveLength(1);
-    read = r.hits[0]!;
+    ({ hit: read, ink: bw } = await readDrawing(png, 'ethyls.png'));
     expect(await keyOf(await canonical(read.molfile))).toBe(await keyOf(ETHYLS));
-    bw = { data: Uint8Array.from(black, (v) => (v === 0 ? 1 : 0)), width: info.width, height: info.height };
   }, 120_000);
 
   it('is one carbon again, where the bond from the rest of the molecule enters the label', async () => {
