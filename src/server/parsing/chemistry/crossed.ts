@@ -24,7 +24,6 @@ const SPAN: [number, number] = [0.75, 1.3];
 const STRAIGHT_DEG = 155;
 
 interface Atom {
-  line: string;
   x: number;
   y: number;
   symbol: string;
@@ -33,7 +32,6 @@ interface Bond {
   a: number;
   b: number;
   order: number;
-  line: string;
 }
 
 /**
@@ -47,8 +45,8 @@ export function uncrossed(molfile: string): string | null {
   const nAtoms = Number(lines[c]!.slice(0, 3));
   const nBonds = Number(lines[c]!.slice(3, 6));
   if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || nAtoms < 3 || lines.length < c + 1 + nAtoms + nBonds) return null;
-  const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((line) => ({ line, x: Number(line.slice(0, 10)), y: Number(line.slice(10, 20)), symbol: line.slice(31, 34).trim() }));
-  const bonds: Bond[] = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, order: Number(line.slice(6, 9)), line }));
+  const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((line) => ({ x: Number(line.slice(0, 10)), y: Number(line.slice(10, 20)), symbol: line.slice(31, 34).trim() }));
+  const bonds: Bond[] = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, order: Number(line.slice(6, 9)) }));
   if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some((b) => !atoms[b.a] || !atoms[b.b])) return null;
   const length = (i: number, j: number) => Math.hypot(atoms[i]!.x - atoms[j]!.x, atoms[i]!.y - atoms[j]!.y);
   const lengths = bonds.map((b) => length(b.a, b.b)).sort((p, q) => p - q);
