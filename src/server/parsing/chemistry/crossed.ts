@@ -14,7 +14,7 @@
  * (bench/chemdocs.bench.ts) they read two more molecules and lose none.
  */
 
-import { withoutAtoms } from './molfile';
+import { readV2000, withoutAtoms, type MolAtom } from './molfile';
 
 /** A crossing's two half bonds are each this share of the drawing's bond length. */
 const HALF_BOND: [number, number] = [0.3, 0.72];
@@ -23,31 +23,14 @@ const SPAN: [number, number] = [0.75, 1.3];
 /** The angle at the crossing, in degrees, is at least this (a straight line). */
 const STRAIGHT_DEG = 155;
 
-interface Atom {
-  x: number;
-  y: number;
-  symbol: string;
-}
-interface Bond {
-  a: number;
-  b: number;
-  order: number;
-}
-
 /**
  * The molfile `molfile` (V2000) with each crossing atom taken out and its neighbours joined by a
  * double bond of unknown geometry, or null when it has none (or is not a V2000 molfile).
  */
 export function uncrossed(molfile: string): string | null {
-  const lines = molfile.split('\n');
-  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
-  if (c < 0) return null;
-  const nAtoms = Number(lines[c]!.slice(0, 3));
-  const nBonds = Number(lines[c]!.slice(3, 6));
-  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || nAtoms < 3 || lines.length < c + 1 + nAtoms + nBonds) return null;
-  const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((line) => ({ x: Number(line.slice(0, 10)), y: Number(line.slice(10, 20)), symbol: line.slice(31, 34).trim() }));
-  const bonds: Bond[] = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, order: Number(line.slice(6, 9)) }));
-  if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some((b) => !atoms[b.a] || !atoms[b.b])) return null;
+  const read = readV2000(molfile);
+  if (!read || read.atoms.length < 3) return null;
+  const { atoms, bonds } = read;
   const length = (i: number, j: number) => Math.hypot(atoms[i]!.x - atoms[j]!.x, atoms[i]!.y - atoms[j]!.y);
   const lengths = bonds.map((b) => length(b.a, b.b)).sort((p, q) => p - q);
   const typical = lengths[Math.floor(lengths.length / 2)]!;
@@ -80,7 +63,7 @@ export function uncrossed(molfile: string): string | null {
 }
 
 /** The angle p–x–q at x, in degrees. */
-function angleAt(x: Atom, p: Atom, q: Atom): number {
+function angleAt(x: MolAtom, p: MolAtom, q: MolAtom): number {
   const u = [p.x - x.x, p.y - x.y];
   const v = [q.x - x.x, q.y - x.y];
   const cos = (u[0]! * v[0]! + u[1]! * v[1]!) / (Math.hypot(u[0]!, u[1]!) * Math.hypot(v[0]!, v[1]!));

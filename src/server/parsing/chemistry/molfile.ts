@@ -1,3 +1,34 @@
+/** An atom of a V2000 molfile: its coordinates and element. */
+export interface MolAtom {
+  x: number;
+  y: number;
+  symbol: string;
+}
+/** A bond of a V2000 molfile: its atoms (0-based) and its order. */
+export interface MolBond {
+  a: number;
+  b: number;
+  order: number;
+}
+
+/**
+ * A V2000 molfile read: its lines, the counts line's index `c`, its atoms and bonds (atom lines follow
+ * line c, then bond lines). Null when it is none, or its coordinates or bonds do not hold together.
+ * Shared by crossed.ts, relabel.ts and withoutAtoms.
+ */
+export function readV2000(molfile: string): { lines: string[]; c: number; atoms: MolAtom[]; bonds: MolBond[] } | null {
+  const lines = molfile.split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  if (c < 0) return null;
+  const nAtoms = Number(lines[c]!.slice(0, 3));
+  const nBonds = Number(lines[c]!.slice(3, 6));
+  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || lines.length < c + 1 + nAtoms + nBonds) return null;
+  const atoms = lines.slice(c + 1, c + 1 + nAtoms).map((l) => ({ x: Number(l.slice(0, 10)), y: Number(l.slice(10, 20)), symbol: l.slice(31, 34).trim() }));
+  const bonds = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((l) => ({ a: Number(l.slice(0, 3)) - 1, b: Number(l.slice(3, 6)) - 1, order: Number(l.slice(6, 9)) }));
+  if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some((b) => !atoms[b.a] || !atoms[b.b])) return null;
+  return { lines, c, atoms, bonds };
+}
+
 /** A bond to add to a molfile: its atoms (0-based), its order and its V2000 stereo field. */
 export interface NewBond {
   a: number;
@@ -13,17 +44,14 @@ export interface NewBond {
  * Shared by crossed.ts (a crossing taken out) and relabel.ts (a label's extra atoms taken out).
  */
 export function withoutAtoms(molfile: string, removed: ReadonlySet<number>, added: readonly NewBond[] = []): string | null {
-  const lines = molfile.split('\n');
-  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
-  if (c < 0) return null;
-  const nAtoms = Number(lines[c]!.slice(0, 3));
-  const nBonds = Number(lines[c]!.slice(3, 6));
-  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || lines.length < c + 1 + nAtoms + nBonds) return null;
-  const atomLines = lines.slice(c + 1, c + 1 + nAtoms);
-  const bonds = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((line) => ({ a: Number(line.slice(0, 3)) - 1, b: Number(line.slice(3, 6)) - 1, line }));
-  const rest = lines.slice(c + 1 + nAtoms + nBonds);
+  const read = readV2000(molfile);
+  if (!read) return null;
+  const { lines, c } = read;
+  const atomLines = lines.slice(c + 1, c + 1 + read.atoms.length);
+  const bonds = lines.slice(c + 1 + atomLines.length, c + 1 + atomLines.length + read.bonds.length).map((line, i) => ({ ...read.bonds[i]!, line }));
+  const rest = lines.slice(c + 1 + atomLines.length + bonds.length);
   if (rest.some((l) => l.startsWith('M  ') && !/^M {2}(END|CHG|RAD|ISO)/.test(l))) return null;
-  if ([...bonds, ...added].some((b) => !atomLines[b.a] || !atomLines[b.b]) || added.some((b) => removed.has(b.a) || removed.has(b.b))) return null;
+  if (added.some((b) => !atomLines[b.a] || !atomLines[b.b] || removed.has(b.a) || removed.has(b.b))) return null;
 
   const number = new Map<number, number>();
   atomLines.forEach((_, i) => {

@@ -1,4 +1,4 @@
-import { withoutAtoms } from './molfile';
+import { readV2000, withoutAtoms, type MolAtom } from './molfile';
 import { pieces8 } from './pieces';
 import type { Gray } from './regions';
 
@@ -25,12 +25,6 @@ import type { Gray } from './regions';
 
 export interface LabelReader {
   (img: { data: Uint8Array; width: number; height: number }, boxes: Array<[number, number, number, number]>): Promise<Array<{ text: string; score: number } | null>>;
-}
-
-interface Atom {
-  x: number;
-  y: number;
-  symbol: string;
 }
 
 /** A label is read when the recogniser's mean confidence is at least this. */
@@ -83,16 +77,10 @@ function elementOf(text: string): string | null {
  * null when nothing changed or the atoms cannot be placed on the image.
  */
 export async function relabelled(molfile: string, bondPx: number, box: [number, number, number, number] | null, ink: Gray, read: LabelReader): Promise<{ molfile: string; changes: string[] } | null> {
-  const lines = molfile.split('\n');
-  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
-  if (c < 0 || !(bondPx > 4)) return null;
-  const nAtoms = Number(lines[c]!.slice(0, 3));
-  const nBonds = Number(lines[c]!.slice(3, 6));
-  if (!Number.isInteger(nAtoms) || !Number.isInteger(nBonds) || nAtoms < 2 || nBonds < 1 || lines.length < c + 1 + nAtoms + nBonds) return null;
-  const atoms: Atom[] = lines.slice(c + 1, c + 1 + nAtoms).map((l) => ({ x: Number(l.slice(0, 10)), y: Number(l.slice(10, 20)), symbol: l.slice(31, 34).trim() }));
-  const bondLines = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds).map((l) => ({ a: Number(l.slice(0, 3)) - 1, b: Number(l.slice(3, 6)) - 1, order: Number(l.slice(6, 9)) }));
+  const parsed = readV2000(molfile);
+  if (!parsed || !(bondPx > 4) || parsed.atoms.length < 2 || parsed.bonds.length < 1) return null;
+  const { lines, c, atoms, bonds: bondLines } = parsed;
   const bonds = bondLines.map(({ a, b }) => [a, b] as [number, number]);
-  if (atoms.some((a) => !Number.isFinite(a.x) || !Number.isFinite(a.y)) || bonds.some(([a, b]) => !atoms[a] || !atoms[b])) return null;
   const heavy = bonds.filter(([a, b]) => atoms[a]!.symbol !== 'H' && atoms[b]!.symbol !== 'H');
   if (!heavy.length) return null;
   const molBond = heavy.reduce((t, [a, b]) => t + Math.hypot(atoms[a]!.x - atoms[b]!.x, atoms[a]!.y - atoms[b]!.y), 0) / heavy.length;
@@ -109,7 +97,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   const [bx0, by0, bx1, by1] = box ?? [0, 0, ink.width, ink.height];
   const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
   const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
-  const at = (a: Atom, ox: number, oy: number, scale: number): [number, number] => [ox + (a.x - cx) * scale, oy - (a.y - cy) * scale];
+  const at = (a: MolAtom, ox: number, oy: number, scale: number): [number, number] => [ox + (a.x - cx) * scale, oy - (a.y - cy) * scale];
   const spans = [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
   const fits = [(bx1 - bx0) / spans[0]!, (by1 - by0) / spans[1]!].filter((v) => Number.isFinite(v) && v > 0);
   const byBond = bondPx / molBond;
@@ -162,7 +150,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   const spots = placed.map((a) => ({ a, at: at(a, best.ox, best.oy, best.scale) }));
   const nearestAtom = (p: Piece) => {
     const [gx, gy] = [(p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2];
-    let best: Atom | undefined;
+    let best: MolAtom | undefined;
     let d = Infinity;
     for (const { a, at: [x, y] } of spots) if (Math.hypot(x - gx, y - gy) < d) [best, d] = [a, Math.hypot(x - gx, y - gy)];
     return best;
