@@ -226,6 +226,20 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('which matching syntax is a pattern interpreted with').keys()]).not.toContain('match');
   });
 
+  it('reads a whole document, utility programs, Japanese, over- and underlines, perpendicular and parallel, a standard and a QED mark', () => {
+    expect(alternativesOf('整篇文章从头到尾都排成两栏').get('整篇')).toContain('全文');
+    expect(alternativesOf('字体处理的工具程序').get('工具')).toEqual(expect.arrayContaining(['utilities', 'tools']));
+    expect(alternativesOf('想排日文').get('日文')).toContain('japanese');
+    expect(alternativesOf('数字上面画一道横线').get('横线')).toEqual(expect.arrayContaining(['overline', 'underline']));
+    expect(alternativesOf('两条直线互相垂直和平行').get('垂直')).toContain('perp');
+    expect(alternativesOf('两条直线互相垂直和平行').get('平行')).toEqual(['parallel']);
+    expect(alternativesOf('这个规范想统一成标准做法').get('统一')).toContain('unified');
+    expect(alternativesOf('证明结尾的黑色小方块').get('方块')).toContain('qed');
+    // A line under a word is not an overline.
+    expect(alternativesOf('下划线').get('下划')).toEqual(expect.arrayContaining(['underline']));
+    expect(alternativesOf('下划线').get('下划')).not.toContain('overline');
+  });
+
   it('keeps code a question writes as one word beside its words, and says which words are such code', () => {
     expect(queryTerms('\\twocolumn[...] 套 @twocolumnfalse')).toEqual(expect.arrayContaining(['"twocolumn"', '"twocolumnfals"']));
     const code = codeTokens('\\twocolumn[...] 套 @twocolumnfalse');
@@ -242,6 +256,10 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('ℓ 怎么写')).toContain('"ell"');
     // A question made of a symbol alone still asks for something.
     expect(queryTerms('↦')).toEqual(['"mapsto"']);
+    // Letters of other languages are written with commands too (å is \\aa, ß is \\ss), and the end-of-proof mark.
+    expect(queryTerms('字母 å 怎么打')).toContain('"aa"');
+    expect(queryTerms('德语的 ß')).toContain('"ss"');
+    expect(queryTerms('证明后面的 ∎')).toContain('"qed"');
     expect(queryTerms('布洛芬的剂量').some((t) => /mapsto|leq/.test(t))).toBe(false);
   });
 
