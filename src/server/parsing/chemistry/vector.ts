@@ -716,7 +716,9 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
       const lbox = piece.map((t) => t.box).reduce(union);
       const sign = /^[+\-_\u2212]$/.test(str) ? (str === '+' ? 1 : -1) : 0;
       if (sign) {
-        charges.push({ charge: sign, box: lbox });
+        // Open Babel writes a minus as "_", whose ink is the bottom of its box: the box's top half
+        // reaches the label above (the N+ of a nitro group over its O−).
+        charges.push({ charge: sign, box: str === '_' ? [lbox[0], lbox[1], lbox[2], lbox[1] + 0.25 * (lbox[3] - lbox[1])] : lbox });
         continue;
       }
       const parsed = parseLabel(str);
@@ -750,17 +752,26 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
 
   // Atoms: bond ends at a label join it; other ends within a tolerance are one carbon.
   const atoms: { at: Point; element: string; charge: number; label: boolean; n: number }[] = labels.map((l) => ({ at: l.at, element: l.element, charge: l.charge, label: true, n: 1 }));
-  const atomOf = (p: Point, loose: boolean): number => {
-    let best = -1;
-    let bestD = Infinity;
-    for (let i = 0; i < labels.length; i++) {
-      const d = boxDist(p, labels[i]!.box);
-      if (d < bestD) {
-        bestD = d;
-        best = i;
-      }
-    }
-    if (best >= 0 && bestD <= Math.max(0.4 * bondLen, 0.6 * (labels[best]!.box[3] - labels[best]!.box[1]))) return best;
+  /**
+   * The label a bond end reaches, or -1. When several are within reach (crowded labels overlap: an F
+   * drawn against the O beside it), the one the bond points at: whose centre lies nearest the line
+   * through the bond, ahead of its end (not back towards the bond's other atom).
+   */
+  const labelAt = (p: Point, from: Point): number => {
+    const within = labels.flatMap((l, i) => (boxDist(p, l.box) <= Math.max(0.4 * bondLen, 0.6 * (l.box[3] - l.box[1])) ? [i] : []));
+    if (within.length < 2) return within[0] ?? -1;
+    const d = dist(from, p) || 1;
+    const u: Point = [(p[0] - from[0]) / d, (p[1] - from[1]) / d];
+    const off = (i: number) => {
+      const c = centre(labels[i]!.box);
+      const along = (c[0] - p[0]) * u[0] + (c[1] - p[1]) * u[1];
+      return Math.abs((c[0] - p[0]) * u[1] - (c[1] - p[1]) * u[0]) + Math.max(0, -along);
+    };
+    return within.reduce((b, i) => (off(i) < off(b) ? i : b));
+  };
+  const atomOf = (p: Point, from: Point, loose: boolean): number => {
+    const label = labelAt(p, from);
+    if (label >= 0) return label;
     const reach = loose ? 0.3 * bondLen : tol;
     let near = -1;
     let nearD = Infinity;
@@ -781,8 +792,8 @@ function readDrawing(rdkit: MainModule, group: Item[]): VectorMolecule | null {
   bonds.sort((p, q) => Number(loose(p)) - Number(loose(q)));
   const edges: { i: number; j: number; order: number; stereo: number }[] = [];
   for (const bd of bonds) {
-    const i = atomOf(bd.a, loose(bd));
-    const j = atomOf(bd.b, loose(bd));
+    const i = atomOf(bd.a, bd.b, loose(bd));
+    const j = atomOf(bd.b, bd.a, loose(bd));
     if (i === j) return reject(8);
     if (edges.some((e) => (e.i === i && e.j === j) || (e.i === j && e.j === i))) return reject(9);
     edges.push({ i, j, order: bd.order, stereo: bd.stereo });

@@ -68,9 +68,9 @@ function rdkitPdf(name: string, smiles: string[], options: string[] = []): strin
  * Open Babel's drawings of `smiles` (Debian openbabel: `--genalias -xA` writes groups as their
  * labels, CF3, OMe, AcNH, Cl3C, as text), printed by Chromium to PDF.
  */
-function obabelPdf(name: string, smiles: string[]): string {
+function obabelPdf(name: string, smiles: string[], aliases = true): string {
   const cells = smiles.map((s) => {
-    const svg = execFileSync('obabel', [`-:${s}`, '--genalias', '-osvg', '-xA', '-xd'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const svg = execFileSync('obabel', [`-:${s}`, ...(aliases ? ['--genalias', '-osvg', '-xA'] : ['-osvg']), '-xd'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return `<div style="display:inline-block;margin:10pt;width:150pt;height:150pt">${svg.replace(/<\?xml[^>]*\?>/, '').replace('width="200px" height="200px"', 'width="150pt" height="150pt"')}</div>`;
   });
   const html = path.join(dir, `${name}.html`);
@@ -235,6 +235,14 @@ describe('groups written as their labels (abbreviations)', () => {
   it('reads Open Babel drawings with groups as text labels (--genalias -xA)', async () => {
     const ob = [...drawn.slice(0, 7), 'CC(C)(C)c1ccc(N(C)C)cc1'];
     const read = await readPdf(obabelPdf('obabel-aliases', ob));
+    expect(read.map((m) => m.inchiKey).sort()).toEqual((await Promise.all(ob.map(identity))).map((w) => w.inchiKey).sort());
+  }, 120_000);
+
+  it('reads Open Babel\'s minus ("_") on the atom under it, and crowded labels by the way their bonds point', async () => {
+    // A nitro group's O− drawn under its N+ (the "_" run's box reaches the N), and an F drawn
+    // against the ring O of a perfluorinated oxocane (the nearest label to a C–F bond's end is the O).
+    const ob = ['NC(=O)NN=Cc1cccc([N+](=O)[O-])c1', 'FC1(F)OC(F)(F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)C1(F)F', 'CC(=Cc1ccccc1)[N+](=O)[O-]'];
+    const read = await readPdf(obabelPdf('obabel-plain', ob, false));
     expect(read.map((m) => m.inchiKey).sort()).toEqual((await Promise.all(ob.map(identity))).map((w) => w.inchiKey).sort());
   }, 120_000);
 
