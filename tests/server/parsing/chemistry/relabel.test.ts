@@ -68,6 +68,17 @@ async function readDrawing(picture: Buffer, name: string): Promise<{ hit: OsraHi
   return { hit: read.hits[0]!, ink: { data: Uint8Array.from(bw, (v) => (v === 0 ? 1 : 0)), width: info.width, height: info.height } };
 }
 
+/** `ink` with every black pixel grown by `r` pixels each way (a square neighbourhood). */
+function thickened(ink: Gray, r: number): Gray {
+  const data = new Uint8Array(ink.data.length);
+  for (let y = 0; y < ink.height; y++)
+    for (let x = 0; x < ink.width; x++) {
+      if (!ink.data[y * ink.width + x]) continue;
+      for (let v = Math.max(0, y - r); v <= Math.min(ink.height - 1, y + r); v++) data.fill(1, v * ink.width + Math.max(0, x - r), v * ink.width + Math.min(ink.width - 1, x + r) + 1);
+    }
+  return { data, width: ink.width, height: ink.height };
+}
+
 afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -108,6 +119,21 @@ describe('relabelled', () => {
     const r = await relabelled(wrong, hit.bondPx, hit.box, ink, readBoxes);
     expect(r?.changes ?? []).not.toContainEqual(expect.stringMatching(/^O→/));
   });
+
+  it("reads the label of an atom OSRA could not read (*) whose letters run into its bonds", async () => {
+    // The drawing's ink thickened by a pixel or two, as a scan thresholded near its paper comes out:
+    // the N's letter joins the lines of its three bonds, so it is no glyph of its own.
+    const star = withSymbol(hit.molfile, atomsOf(hit.molfile, 'N')[0]!, '*');
+    for (const grow of [1, 2]) {
+      const fixed = await relabelled(star, hit.bondPx, hit.box, thickened(ink, grow), readBoxes);
+      expect(fixed?.changes, `thickened by ${grow}`).toContainEqual(expect.stringMatching(/^\*→N /));
+      expect(await canonical(fixed!.molfile)).toBe(await canonical(SMILES));
+    }
+    // An atom OSRA read as a carbon is not read from such a square: a bare corner has none to read.
+    const asCarbon = withSymbol(hit.molfile, atomsOf(hit.molfile, 'N')[0]!, 'C');
+    const r = await relabelled(asCarbon, hit.bondPx, hit.box, thickened(ink, 2), readBoxes);
+    expect(r?.changes ?? []).not.toContainEqual(expect.stringMatching(/^C→N /));
+  }, 60_000);
 
   it('gives up, changing nothing, on what it cannot place or read', async () => {
     const blank: Gray = { data: new Uint8Array(ink.width * ink.height), width: ink.width, height: ink.height };
