@@ -235,36 +235,49 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   });
   const texts = await read({ data: clean, width: cw, height: ch }, boxes);
 
-  // A methyl's label (CH3, H3C) that OSRA read as two atoms or more (C=C): one carbon, where the
-  // bond from the rest of the molecule enters the label.
+  // A label of one heavy atom that OSRA read as two atoms or more: one atom, where the bond from the
+  // rest of the molecule enters the label. A methyl's label (CH3, H3C) read as C=C, over carbons; a
+  // hydroxyl's (HO, OH) read as a nitroso group N=O, over atoms OSRA labelled (no carbon).
   const removed = new Set<number>();
+  const merged = new Map<number, string>();
   const changes: string[] = [];
   wanted.forEach((_, k) => {
     const t = texts[k];
-    if (!t || t.score < MIN_SCORE || !METHYL.test(t.text.replace(/\s+/g, ''))) return;
+    if (!t || t.score < MIN_SCORE) return;
+    const text = t.text.replace(/\s+/g, '');
+    const el = METHYL.test(text) ? 'C' : elementOf(text);
+    if (!el) return;
     const m = MERGE_MARGIN * bond;
     const [x0, y0, x1, y1] = [boxes[k]![0] + rx0 - m, boxes[k]![1] + ry0 - m, boxes[k]![2] + rx0 + m, boxes[k]![3] + ry0 + m];
     const inside = spots.filter(({ at: [x, y] }) => x >= x0 && x <= x1 && y >= y0 && y <= y1).map(({ a }) => atoms.indexOf(a));
-    if (inside.length < 2 || inside.some((i) => atoms[i]!.symbol !== 'C' || removed.has(i))) return;
+    const fits = (i: number) => !removed.has(i) && !merged.has(i) && (el === 'C' ? atoms[i]!.symbol === 'C' : atoms[i]!.symbol !== 'C' && CHANGEABLE.has(atoms[i]!.symbol));
+    if (inside.length < 2 || !inside.every(fits)) return;
     const entering = heavy.filter(([a, b]) => inside.includes(a) !== inside.includes(b));
     if (entering.length !== 1) return;
     const [a, b] = entering[0]!;
     const keep = inside.includes(a) ? a : b;
     const within = bondLines.filter(({ a, b }) => inside.includes(a) && inside.includes(b));
     for (const i of inside) if (i !== keep) removed.add(i);
-    changes.push(`${inside.map(() => 'C').join(within.some((w) => w.order === 2) ? '=' : '')}→CH3 “${t.text}”`);
+    merged.set(keep, el);
+    // What OSRA read there, from the atom the bond enters (N=O, C=C).
+    const was = [keep, ...inside.filter((i) => i !== keep)].map((i) => atoms[i]!.symbol).join(within.some((w) => w.order === 2) ? '=' : '');
+    changes.push(`${was}→${el === 'C' ? 'CH3' : el} “${t.text}”`);
   });
 
   const out = [...lines];
+  const setSymbol = (atom: number, el: string) => {
+    const line = out[c + 1 + atom]!;
+    out[c + 1 + atom] = `${line.slice(0, 31)}${el.padEnd(3)}${line.slice(34)}`;
+  };
+  for (const [atom, el] of merged) if (atoms[atom]!.symbol !== el) setSymbol(atom, el);
   wanted.forEach(({ atom }, k) => {
-    if (removed.has(atom)) return;
+    if (removed.has(atom) || merged.has(atom)) return;
     const t = texts[k];
     const was = atoms[atom]!.symbol;
     if (!t || !CHANGEABLE.has(was)) return;
     const el = t.score < (was === 'I' ? I_SCORE : MIN_SCORE) ? null : was === 'I' && /^[Cc][^Hh]?$/.test(t.text) ? 'Cl' : elementOf(t.text);
     if (!el || el === was) return;
-    const line = out[c + 1 + atom]!;
-    out[c + 1 + atom] = `${line.slice(0, 31)}${el.padEnd(3)}${line.slice(34)}`;
+    setSymbol(atom, el);
     changes.push(`${was}→${el} “${t.text}”`);
   });
   if (!changes.length) return null;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRdkit, withValidMol } from '../../../../src/server/chem/rdkit-loader';
 import { osraVersion, readStructures, type OsraHit } from '../../../../src/server/parsing/chemistry/osra';
 import type { Gray } from '../../../../src/server/parsing/chemistry/regions';
+import { withoutAtoms } from '../../../../src/server/parsing/chemistry/molfile';
 import { relabelled, withLabels } from '../../../../src/server/parsing/chemistry/relabel';
 import { ppocrAvailable, readBoxes } from '../../../../src/server/parsing/ppocr';
 import { imageStructures } from '../../../../src/server/parsing/chemistry/document';
@@ -149,36 +150,76 @@ describe('relabelled', () => {
   });
 });
 
+/**
+ * The molfile with an atom of `symbol` added `beyond` a bond past terminal atom `n` (1-based),
+ * double-bonded to it, and atom `n` made `as` (a methyl read as C=C, a hydroxyl as N=O).
+ */
+function withExtraAtom(molfile: string, n: number, symbol: string, as?: string, beyond = 0.5): string {
+  const lines = (as ? withSymbol(molfile, n, as) : molfile).split('\n');
+  const c = lines.findIndex((l) => /V2000\s*$/.test(l));
+  const nAtoms = Number(lines[c]!.slice(0, 3));
+  const nBonds = Number(lines[c]!.slice(3, 6));
+  const xy = (i: number) => [Number(lines[c + i]!.slice(0, 10)), Number(lines[c + i]!.slice(10, 20))];
+  const bondLines = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds);
+  const bond = bondLines.find((l) => Number(l.slice(0, 3)) === n || Number(l.slice(3, 6)) === n)!;
+  const other = Number(bond.slice(0, 3)) === n ? Number(bond.slice(3, 6)) : Number(bond.slice(0, 3));
+  const [x, y] = xy(n);
+  const [ox, oy] = xy(other);
+  const atom = `${(x! + (x! - ox!) * beyond).toFixed(4).padStart(10)}${(y! + (y! - oy!) * beyond).toFixed(4).padStart(10)}    0.0000 ${symbol.padEnd(3)} 0  0  0  0  0  0  0  0  0  0  0  0`;
+  return [
+    ...lines.slice(0, c),
+    `${String(nAtoms + 1).padStart(3)}${String(nBonds + 1).padStart(3)}${lines[c]!.slice(6)}`,
+    ...lines.slice(c + 1, c + 1 + nAtoms),
+    atom,
+    ...bondLines,
+    `${String(n).padStart(3)}${String(nAtoms + 1).padStart(3)}  2  0  0  0  0`,
+    ...lines.slice(c + 1 + nAtoms + nBonds),
+  ].join('\n');
+}
+
+describe("a hydroxyl's label read as a nitroso group", () => {
+  // OSRA at times reads the HO of a hydroxyl as NO and writes a nitroso group, N=O. The label reads
+  // as a hydroxyl again: one oxygen, where the bond from the rest of the molecule enters it.
+  const ALCOHOL = 'OCCN(CC)CCCCNc1ccnc(N)n1';
+  let read: OsraHit;
+  let bw: Gray;
+
+  beforeAll(async () => {
+    const png = execFileSync('obabel', [`-:${ALCOHOL}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    ({ hit: read, ink: bw } = await readDrawing(png, 'alcohol.png'));
+    expect(await keyOf(await canonical(read.molfile))).toBe(await keyOf(ALCOHOL));
+  }, 120_000);
+
+  it('is one oxygen again', async () => {
+    // OSRA writes the label's H as an atom of its own: the reading without its hydrogens.
+    const hydrogens = new Set(atomsOf(read.molfile, 'H').map((n) => n - 1));
+    const heavy = withoutAtoms(read.molfile, hydrogens)!;
+    const [o] = atomsOf(heavy, 'O');
+    // Within the label's letters, where OSRA puts the atoms of a label it expands.
+    const misread = withExtraAtom(heavy, o!, 'O', 'N', 0.25);
+    expect(await keyOf(await canonical(misread))).toBe(await keyOf('O=NCCN(CC)CCCCNc1ccnc(N)n1'));
+    const fixed = await relabelled(misread, read.bondPx, read.box, bw, readBoxes);
+    expect(fixed?.changes).toEqual([expect.stringMatching(/^N=O→O “(HO|OH)”$/)]);
+    expect(await keyOf(await canonical(fixed!.molfile))).toBe(await keyOf(ALCOHOL));
+  }, 60_000);
+
+  it('leaves a nitroso group drawn as N=O a nitroso group', async () => {
+    // A real one: Open Babel draws its N and O as two labels, each read as itself.
+    const NITROSO = 'O=NCCN(CC)CCCCNc1ccnc(N)n1';
+    const png = execFileSync('obabel', [`-:${NITROSO}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const drawn = await readDrawing(png, 'nitroso.png');
+    expect(await keyOf(await canonical(drawn.hit.molfile))).toBe(await keyOf(NITROSO));
+    const r = await relabelled(drawn.hit.molfile, drawn.hit.bondPx, drawn.hit.box, drawn.ink, readBoxes);
+    expect(r?.changes ?? []).not.toContainEqual(expect.stringMatching(/^N=O→/));
+  }, 120_000);
+});
+
 describe("a methyl's label read as two atoms", () => {
   // Open Babel writes a terminal methyl as a label, H₃C or CH₃; OSRA at times reads such a label as
   // two carbons (CH₃ as C=C: an ethyl read as a vinyl). The label reads as a methyl again: one carbon.
   const ETHYLS = 'CCN(CC)CCCCNc1ccnc(N)n1';
   let read: OsraHit;
   let bw: Gray;
-
-  /** The molfile with a carbon added half a bond beyond terminal carbon `n` (1-based), double-bonded to it. */
-  function withExtraCarbon(molfile: string, n: number): string {
-    const lines = molfile.split('\n');
-    const c = lines.findIndex((l) => /V2000\s*$/.test(l));
-    const nAtoms = Number(lines[c]!.slice(0, 3));
-    const nBonds = Number(lines[c]!.slice(3, 6));
-    const xy = (i: number) => [Number(lines[c + i]!.slice(0, 10)), Number(lines[c + i]!.slice(10, 20))];
-    const bondLines = lines.slice(c + 1 + nAtoms, c + 1 + nAtoms + nBonds);
-    const bond = bondLines.find((l) => Number(l.slice(0, 3)) === n || Number(l.slice(3, 6)) === n)!;
-    const other = Number(bond.slice(0, 3)) === n ? Number(bond.slice(3, 6)) : Number(bond.slice(0, 3));
-    const [x, y] = xy(n);
-    const [ox, oy] = xy(other);
-    const atom = `${(x! + (x! - ox!) * 0.5).toFixed(4).padStart(10)}${(y! + (y! - oy!) * 0.5).toFixed(4).padStart(10)}    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0`;
-    return [
-      ...lines.slice(0, c),
-      `${String(nAtoms + 1).padStart(3)}${String(nBonds + 1).padStart(3)}${lines[c]!.slice(6)}`,
-      ...lines.slice(c + 1, c + 1 + nAtoms),
-      atom,
-      ...bondLines,
-      `${String(n).padStart(3)}${String(nAtoms + 1).padStart(3)}  2  0  0  0  0`,
-      ...lines.slice(c + 1 + nAtoms + nBonds),
-    ].join('\n');
-  }
 
   beforeAll(async () => {
     const png = execFileSync('obabel', [`-:${ETHYLS}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -194,7 +235,7 @@ describe("a methyl's label read as two atoms", () => {
     const ends = atomsOf(read.molfile, 'C').filter((n) => lines.slice(c + 1 + nAtoms).filter((l) => /^\s*\d+\s+\d+\s+\d/.test(l) && (Number(l.slice(0, 3)) === n || Number(l.slice(3, 6)) === n)).length === 1);
     expect(ends).toHaveLength(2);
     for (const end of ends) {
-      const misread = withExtraCarbon(read.molfile, end);
+      const misread = withExtraAtom(read.molfile, end, 'C');
       expect(await keyOf(await canonical(misread))).toBe(await keyOf('C=CCN(CC)CCCCNc1ccnc(N)n1'));
       const fixed = await relabelled(misread, read.bondPx, read.box, bw, readBoxes);
       expect(fixed?.changes, `methyl atom ${end}`).toEqual([expect.stringMatching(/^C=C→CH3 “(CH3|H3C|CH₃|H₃C)”$/)]);
@@ -212,7 +253,7 @@ describe("a methyl's label read as two atoms", () => {
     const neighbours = (n: number) => bonds.flatMap(([a, b]) => (a === n ? [b!] : b === n ? [a!] : []));
     const chain = [...carbons].find((n) => neighbours(n).length === 2 && neighbours(n).every((m) => carbons.has(m) && neighbours(m).length === 2))!;
     expect(chain).toBeDefined();
-    const misread = withExtraCarbon(read.molfile, chain);
+    const misread = withExtraAtom(read.molfile, chain, 'C');
     const fixed = await relabelled(misread, read.bondPx, read.box, bw, readBoxes);
     expect(fixed?.changes ?? []).not.toContainEqual(expect.stringMatching(/CH3/));
   }, 60_000);
