@@ -80,6 +80,11 @@ function thickened(ink: Gray, r: number): Gray {
   return { data, width: ink.width, height: ink.height };
 }
 
+/** Open Babel's PNG drawing of `smiles`, read as readDrawing reads a drawing. */
+function readObabel(smiles: string, name: string): Promise<{ hit: OsraHit; ink: Gray }> {
+  return readDrawing(execFileSync('obabel', [`-:${smiles}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] }), name);
+}
+
 afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -185,8 +190,7 @@ describe("a hydroxyl's label read as a nitroso group", () => {
   let bw: Gray;
 
   beforeAll(async () => {
-    const png = execFileSync('obabel', [`-:${ALCOHOL}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    ({ hit: read, ink: bw } = await readDrawing(png, 'alcohol.png'));
+    ({ hit: read, ink: bw } = await readObabel(ALCOHOL, 'alcohol.png'));
     expect(await keyOf(await canonical(read.molfile))).toBe(await keyOf(ALCOHOL));
   }, 120_000);
 
@@ -206,8 +210,7 @@ describe("a hydroxyl's label read as a nitroso group", () => {
   it('leaves a nitroso group drawn as N=O a nitroso group', async () => {
     // A real one: Open Babel draws its N and O as two labels, each read as itself.
     const NITROSO = 'O=NCCN(CC)CCCCNc1ccnc(N)n1';
-    const png = execFileSync('obabel', [`-:${NITROSO}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const drawn = await readDrawing(png, 'nitroso.png');
+    const drawn = await readObabel(NITROSO, 'nitroso.png');
     expect(await keyOf(await canonical(drawn.hit.molfile))).toBe(await keyOf(NITROSO));
     const r = await relabelled(drawn.hit.molfile, drawn.hit.bondPx, drawn.hit.box, drawn.ink, readBoxes);
     expect(r?.changes ?? []).not.toContainEqual(expect.stringMatching(/^N=O→/));
@@ -222,8 +225,7 @@ describe("a methyl's label read as two atoms", () => {
   let bw: Gray;
 
   beforeAll(async () => {
-    const png = execFileSync('obabel', [`-:${ETHYLS}`, '-opng', '-xp', '513'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    ({ hit: read, ink: bw } = await readDrawing(png, 'ethyls.png'));
+    ({ hit: read, ink: bw } = await readObabel(ETHYLS, 'ethyls.png'));
     expect(await keyOf(await canonical(read.molfile))).toBe(await keyOf(ETHYLS));
   }, 120_000);
 
