@@ -243,7 +243,8 @@ const GROUPS: string[][] = [
 ];
 
 /**
- * Symbols a question may paste from a formula (x ↦ f(x), a ≤ b), each with the names of the LaTeX
+ * Symbols a question may paste from a formula (x ↦ f(x), a ≤ b) and letters and marks of running text
+ * that LaTeX writes with a command (å \aa, ß \ss, ∎ \qed), each with the names of the LaTeX
  * commands that write it: a manual lists the command beside the glyph, and a PDF's text often holds
  * the glyph as a private code, not as the symbol; the index keeps no symbols. The question is read as
  * if it wrote the commands (text/segment.ts queryTokens). Source: the standard command names of
