@@ -20,7 +20,13 @@ import type { Gray } from './regions';
  * A methyl's label (Open Babel's H₃C, CH₃) that OSRA read as two carbons (an ethyl read as a vinyl)
  * becomes one carbon again. Placing the atoms also tries the scale OSRA's box gives: 16 of 113
  * readings of the tuning half's pictures and scans could not be placed with the bond length alone.
- * Both together: tuning half 81 → 83 of 110, held-out half 83 → 83 of 124.
+ * Both together: tuning half 81 → 83 of 110, held-out half 83 → 83 of 124. The same holds for any
+ * label of one heavy atom OSRA read as two (a hydroxyl's HO read as a nitroso group, N=O).
+ *
+ * A label OSRA saw but could not read (*) whose letters run into its bond lines (a thresholded scan's
+ * ring N) has no glyph of its own: the square of ink around the atom is read instead. Pictures and
+ * scans of the tuning half 45 → 46 of 70 (vector drawings 40 of 40 either way), held-out half 83 → 84
+ * of 124.
  */
 
 export interface LabelReader {
