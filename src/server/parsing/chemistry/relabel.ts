@@ -218,24 +218,18 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   const clean = new Uint8Array(cw * ch * 3).fill(255);
   const boxes = wanted.map(({ glyphs, square }) => {
     const pad = 3;
-    if (square) {
-      const [x0, y0, x1, y1] = square;
-      for (let y = y0; y <= y1; y++)
-        for (let x = x0; x <= x1; x++) if (ink.data[y * ink.width + x] === 1) clean.fill(0, ((y - ry0) * cw + (x - rx0)) * 3, ((y - ry0) * cw + (x - rx0)) * 3 + 3);
-      return [Math.max(0, x0 - pad - rx0), Math.max(0, y0 - pad - ry0), Math.min(cw, x1 + pad + 1 - rx0), Math.min(ch, y1 + pad + 1 - ry0)] as [number, number, number, number];
-    }
-    const b: [number, number, number, number] = [
-      Math.max(rx0, Math.min(...glyphs.map((g) => g.x0)) - pad),
-      Math.max(ry0, Math.min(...glyphs.map((g) => g.y0)) - pad),
-      Math.min(rx1, Math.max(...glyphs.map((g) => g.x1)) + pad + 1),
-      Math.min(ry1, Math.max(...glyphs.map((g) => g.y1)) + pad + 1),
-    ];
+    // The letters' extent (inclusive), and which of its pixels are theirs.
+    const [x0, y0, x1, y1] = square ?? [Math.min(...glyphs.map((g) => g.x0)), Math.min(...glyphs.map((g) => g.y0)), Math.max(...glyphs.map((g) => g.x1)), Math.max(...glyphs.map((g) => g.y1))];
     const own = new Set(glyphs);
+    const theirs = square ? (x: number, y: number) => x >= x0 && x <= x1 && y >= y0 && y <= y1 && ink.data[y * ink.width + x] === 1 : (x: number, y: number) => {
+          const p = pieceAt(x, y);
+          return p !== undefined && own.has(p);
+        };
+    const b: [number, number, number, number] = [Math.max(rx0, x0 - pad), Math.max(ry0, y0 - pad), Math.min(rx1, x1 + pad + 1), Math.min(ry1, y1 + pad + 1)];
     for (let y = b[1]; y < b[3]; y++)
       for (let x = b[0]; x < b[2]; x++) {
-        const p = pieceAt(x, y);
         const at = ((y - ry0) * cw + (x - rx0)) * 3;
-        if (p && own.has(p)) clean.fill(0, at, at + 3);
+        if (theirs(x, y)) clean.fill(0, at, at + 3);
       }
     return [b[0] - rx0, b[1] - ry0, b[2] - rx0, b[3] - ry0] as [number, number, number, number];
   });
