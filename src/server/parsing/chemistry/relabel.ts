@@ -221,10 +221,11 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
     // The letters' extent (inclusive), and which of its pixels are theirs.
     const [x0, y0, x1, y1] = square ?? [Math.min(...glyphs.map((g) => g.x0)), Math.min(...glyphs.map((g) => g.y0)), Math.max(...glyphs.map((g) => g.x1)), Math.max(...glyphs.map((g) => g.y1))];
     const own = new Set(glyphs);
-    const theirs = square ? (x: number, y: number) => x >= x0 && x <= x1 && y >= y0 && y <= y1 && ink.data[y * ink.width + x] === 1 : (x: number, y: number) => {
-          const p = pieceAt(x, y);
-          return p !== undefined && own.has(p);
-        };
+    const theirs = (x: number, y: number) => {
+      if (square) return x >= x0 && x <= x1 && y >= y0 && y <= y1 && ink.data[y * ink.width + x] === 1;
+      const p = pieceAt(x, y);
+      return p !== undefined && own.has(p);
+    };
     const b: [number, number, number, number] = [Math.max(rx0, x0 - pad), Math.max(ry0, y0 - pad), Math.min(rx1, x1 + pad + 1), Math.min(ry1, y1 + pad + 1)];
     for (let y = b[1]; y < b[3]; y++)
       for (let x = b[0]; x < b[2]; x++) {
