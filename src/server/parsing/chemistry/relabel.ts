@@ -171,9 +171,8 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   // beside them; for an unread atom (*) with none, the square around it (SQUARE).
   const wanted: Array<{ atom: number; glyphs: Piece[]; square?: [number, number, number, number] }> = [];
   const taken = new Set<Piece>();
-  placed.forEach((a) => {
+  spots.forEach(({ a, at: [px, py] }) => {
     const i = atoms.indexOf(a);
-    const [px, py] = at(a, best.ox, best.oy, best.scale);
     const r = NEAR * bond;
     const near = new Set<Piece>();
     for (let y = Math.max(region[1], Math.round(py - r)); y < Math.min(region[3], py + r); y++)
