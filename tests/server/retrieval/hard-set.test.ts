@@ -111,17 +111,19 @@ describe('the hard retrieval set', () => {
     ['thirteenth', fresh13, [set, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12]],
     ['fourteenth', fresh14, [set, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13]],
     ['fifteenth', fresh15, [set, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14]],
-    ['sixteenth', fresh16, [set, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14, fresh15]],
-  ] as Array<[string, HardSet, HardSet[]]>)('has a %s fresh set of new questions over the same documents, none asked in the earlier sets', (_name, s, earlier) => {
+    // The OCR image holds only the top half of its page, and earlier sets have asked all it shows.
+    ['sixteenth', fresh16, [set, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14, fresh15], ['ocr']],
+  ] as Array<[string, HardSet, HardSet[], string[]?]>)('has a %s fresh set of new questions over the same documents, none asked in the earlier sets', (_name, s, earlier, spent = []) => {
     expect(s.docs).toEqual(set.docs);
     expect(s.questions.length).toBeGreaterThanOrEqual(60);
     expect(new Set(s.questions.map((q) => q.question)).size).toBe(s.questions.length);
     const old = new Set(earlier.flatMap((e) => e.questions.map((q) => q.question)));
     expect(s.questions.filter((q) => old.has(q.question))).toEqual([]);
-    expect(new Set(s.questions.flatMap((q) => (q.doc ? [q.doc] : [])))).toEqual(new Set(Object.keys(set.docs)));
+    expect(new Set(s.questions.flatMap((q) => (q.doc ? [q.doc] : [])))).toEqual(new Set(Object.keys(set.docs).filter((d) => !spent.includes(d))));
     expect(s.questions.filter((q) => q.type === 'unanswerable').length).toBeGreaterThanOrEqual(10);
     expect(s.questions.filter((q) => q.type === 'table').length).toBeGreaterThanOrEqual(3);
     expect(s.about).toMatch(/never tuned on/);
+    for (const doc of spent) expect(s.about).toContain(doc.toUpperCase());
   });
 
   it('records the real page count of each PDF of the sets that states one', async () => {
