@@ -240,6 +240,19 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('下划线').get('下划')).not.toContain('overline');
   });
 
+  it('reads fractions, roots, recommended packages, an introduction, pinyin, conflicts and precedence', () => {
+    expect(alternativesOf('矩阵里的元素是分数时被压得很小').get('分数')).toEqual(expect.arrayContaining(['分式', 'frac']));
+    // The longest term is read: 立方根, not 方根 inside it.
+    expect(alternativesOf('2 的立方根怎么输入').get('立方根')).toEqual(expect.arrayContaining(['根式', 'sqrt']));
+    expect(alternativesOf('推荐使用的字体').get('推荐')).toEqual(['recommended']);
+    expect(alternativesOf('英文版的入门小册子').get('入门')).toContain('introduction');
+    expect(alternativesOf('英文名可以直接填汉语拼音吗').get('拼音')).toContain('pinyin');
+    expect(alternativesOf('信息互相冲突时以哪个为准').get('冲突')).toContain('conflicting');
+    expect(alternativesOf('信息互相冲突时以哪个为准').get('为准')).toContain('precedence');
+    // An English question asking for precedence is read in English too.
+    expect(alternativesOf('which directory takes precedence').get('preced')).toContain('优先');
+  });
+
   it('keeps code a question writes as one word beside its words, and says which words are such code', () => {
     expect(queryTerms('\\twocolumn[...] 套 @twocolumnfalse')).toEqual(expect.arrayContaining(['"twocolumn"', '"twocolumnfals"']));
     const code = codeTokens('\\twocolumn[...] 套 @twocolumnfalse');
