@@ -242,7 +242,7 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
 
   it('reads fractions, roots, recommended packages, an introduction, pinyin, conflicts and precedence', () => {
     expect(alternativesOf('矩阵里的元素是分数时被压得很小').get('分数')).toEqual(expect.arrayContaining(['分式', 'frac']));
-    // The longest term is read: 立方根, not 方根 inside it.
+    // A cube root is asked for by its own word; the page says 根式 and \sqrt.
     expect(alternativesOf('2 的立方根怎么输入').get('立方根')).toEqual(expect.arrayContaining(['根式', 'sqrt']));
     expect(alternativesOf('推荐使用的字体').get('推荐')).toEqual(['recommended']);
     expect(alternativesOf('英文版的入门小册子').get('入门')).toContain('introduction');
