@@ -253,6 +253,14 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('which directory takes precedence').get('preced')).toContain('优先');
   });
 
+  it('reads icons, generic, and a vertical bar', () => {
+    expect(alternativesOf('文件类型用哪个图标').get('图标')).toEqual(['icon']);
+    expect(alternativesOf('几种相近的文件共用一个通用图标').get('通用')).toEqual(['generic']);
+    expect(alternativesOf('绝对值两边的竖线怎么写').get('竖线')).toEqual(['vert']);
+    // A vertical bar is not a horizontal line.
+    expect(alternativesOf('绝对值两边的竖线怎么写').get('竖线')).not.toContain('overline');
+  });
+
   it('keeps code a question writes as one word beside its words, and says which words are such code', () => {
     expect(queryTerms('\\twocolumn[...] 套 @twocolumnfalse')).toEqual(expect.arrayContaining(['"twocolumn"', '"twocolumnfals"']));
     const code = codeTokens('\\twocolumn[...] 套 @twocolumnfalse');
@@ -273,6 +281,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('字母 å 怎么打')).toContain('"aa"');
     expect(queryTerms('德语的 ß')).toContain('"ss"');
     expect(queryTerms('证明后面的 ∎')).toContain('"qed"');
+    // A surjection's two-headed arrow and a dashed arrow.
+    expect(queryTerms('满射的 ↠ 怎么打')).toContain('"twoheadrightarrow"');
+    expect(queryTerms('虚线箭头 ⇢')).toContain('"dashrightarrow"');
     expect(queryTerms('布洛芬的剂量').some((t) => /mapsto|leq/.test(t))).toBe(false);
   });
 
