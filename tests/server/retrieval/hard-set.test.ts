@@ -229,6 +229,16 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('用 \\twocolumn[...] 套 @multicolfalse 的写法时 \\maketitle 放在哪里', spanning))).toBe(true);
   });
 
+  it('reads a name in initials as mentioned where a candidate writes it out (FDL for Free Documentation License)', () => {
+    const licence = [passage('GNU Free Documentation License. A “Secondary Section” is a named appendix of the Document that deals exclusively with its relationship to the publishers.', 5)];
+    expect(nothingRelevant(rerank('GNU FDL 里说的 Secondary Section 指的是什么', licence))).toBe(false);
+    // Initials the passage does not write out are still a name it lacks.
+    expect(nothingRelevant(rerank('GNU FSL 里说的 Secondary Section 指的是什么', licence))).toBe(true);
+    // The words must follow one another: initials picked from across the passage are no name.
+    const apart = [passage('The Free software is licensed. A “Secondary Section” deals with the Document, not with the License.', 5)];
+    expect(nothingRelevant(rerank('GNU FDL 里说的 Secondary Section 指的是什么', apart))).toBe(true);
+  });
+
   it('asks more coverage of an English question when two of its words are in no candidate', () => {
     const mime = [passage('An inode/mount-point is a subclass of inode/directory.', 5)];
     expect(nothingRelevant(rerank('What is the boiling point of ethanol?', mime))).toBe(true);
