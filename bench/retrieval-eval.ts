@@ -102,7 +102,11 @@ export const loadHardSet = (root: string): HardSet => loadSet(root, 'retrieval-h
  * same figures); its misses were then read, so it is tuning data now. The sixteenth
  * (retrieval-fresh-16.json) was written the same way and committed after its first score
  * (answer-level recall 0.844, recall@5 0.859, one answer lost between them, one answerable question
- * abstained on), before any change: nothing has been tuned on it.
+ * abstained on), before any change, and scored held out after the changes read on the fifteenth (the
+ * same figures); its misses were then read, so it is tuning data now. The seventeenth
+ * (retrieval-fresh-17.json) was written the same way, the writers marking the table questions
+ * themselves, and committed after its first score (answer-level recall 0.815 = recall@5, no answer
+ * lost, no answerable question abstained on), before any change: nothing has been tuned on it.
  */
 export const FRESH_SETS = {
   first: 'retrieval-fresh.json',
@@ -121,6 +125,7 @@ export const FRESH_SETS = {
   fourteenth: 'retrieval-fresh-14.json',
   fifteenth: 'retrieval-fresh-15.json',
   sixteenth: 'retrieval-fresh-16.json',
+  seventeenth: 'retrieval-fresh-17.json',
 } as const;
 export const loadFreshSet = (root: string, which: keyof typeof FRESH_SETS = 'first'): HardSet => loadSet(root, FRESH_SETS[which]);
 
