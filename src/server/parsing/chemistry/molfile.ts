@@ -82,3 +82,45 @@ function renumbered(line: string, number: Map<number, number>): string | null {
   }
   return pairs.length ? `${line.slice(0, 6)}${pad(pairs.length)}${pairs.join('')}` : null;
 }
+
+/** The V2000 atom block's charge codes (4 is a radical, no charge). */
+const BLOCK_CHARGE: Record<number, number> = { 1: 3, 2: 2, 3: 1, 5: -1, 6: -2, 7: -3 };
+
+/**
+ * `molfile` (V2000) with each neutral nitrogen whose bonds add up to four (a nitro group's N beside
+ * its =O and O⁻, a quaternary or ring N⁺) charged +1, or null when there is none. Four bonds are
+ * only possible for N⁺, so such a reading lost its + sign (small in a scan or a picture) and
+ * RDKit refuses it as it stands. Aromatic bonds (order 4) count 1.5.
+ */
+export function withChargedNitrogens(molfile: string): string | null {
+  const read = readV2000(molfile);
+  if (!read) return null;
+  const { lines, c, atoms, bonds } = read;
+  const valence = atoms.map(() => 0);
+  for (const b of bonds) {
+    const v = b.order === 4 ? 1.5 : b.order;
+    valence[b.a]! += v;
+    valence[b.b]! += v;
+  }
+  // Charges: the atom block's, unless "M  CHG" lines are present (which then hold them all).
+  const end = c + 1 + atoms.length + bonds.length;
+  const chgLines = lines.slice(end).filter((l) => l.startsWith('M  CHG'));
+  const charge = atoms.map((_, i) => (chgLines.length ? 0 : (BLOCK_CHARGE[Number(lines[c + 1 + i]!.slice(36, 39))] ?? 0)));
+  for (const l of chgLines) {
+    const v = l.slice(6).trim().split(/\s+/).map(Number).slice(1);
+    for (let k = 0; k + 1 < v.length; k += 2) if (atoms[v[k]! - 1]) charge[v[k]! - 1] = v[k + 1]!;
+  }
+  const nitrogens = atoms.flatMap((a, i) => (a.symbol === 'N' && charge[i] === 0 && valence[i] === 4 ? [i] : []));
+  if (!nitrogens.length) return null;
+  const mEnd = lines.findIndex((l, i) => i >= end && l.startsWith('M  END'));
+  if (mEnd < 0) return null;
+  // An "M  CHG" line makes the atom block's charge fields unread: the charges read from them are
+  // written in it too. At most eight atoms a line.
+  const charged = [...(chgLines.length ? [] : atoms.flatMap((_, i) => (charge[i] !== 0 ? [[i, charge[i]!]] : []))), ...nitrogens.map((i) => [i, 1])];
+  const added: string[] = [];
+  for (let k = 0; k < charged.length; k += 8) {
+    const part = charged.slice(k, k + 8);
+    added.push(`M  CHG${pad(part.length)}${part.map(([i, q]) => `${String(i! + 1).padStart(4)}${String(q).padStart(4)}`).join('')}`);
+  }
+  return [...lines.slice(0, mEnd), ...added, ...lines.slice(mEnd)].join('\n');
+}

@@ -6,6 +6,7 @@ import { loadRdkit, withValidMol } from '../../chem/rdkit-loader';
 import { uncrossed } from './crossed';
 import { darkenFaintGlyphs } from './faint';
 import { judge, type Judged } from './judge';
+import { withChargedNitrogens } from './molfile';
 import { readStructures, type OsraHit } from './osra';
 import { relabelled, withLabels, type LabelReader } from './relabel';
 import { repairs } from './repair';
@@ -68,6 +69,8 @@ export interface PageReading {
 interface Candidate extends Judged {
   box: PixelBox;
   method: string;
+  /** Read from what RDKit refused as OSRA gave it (a nitrogen charged): no reason to stop reading the region. */
+  refused?: boolean;
 }
 
 /** Space kept around a region when it is cut out for OSRA, in points. */
@@ -75,6 +78,8 @@ const PAD_PT = 6;
 const RUN_MS = 45_000;
 /** A region whose best reading scores below this is read again at another resolution. */
 const GOOD_ENOUGH = 0.9;
+/** A reading good enough to stop reading its region: a repair of what RDKit refused is not. */
+const readWell = (c: Candidate) => c.score >= GOOD_ENOUGH && !c.refused;
 
 /**
  * What a repaired reading gains over the reading it repairs: a charge without counter-ion, a radical
@@ -200,21 +205,27 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       // misreadings (repair.ts) compete with each.
       const crossed = uncrossed(h.molfile);
       const readings = [
-        { molfile: h.molfile, bonus: 0, how: method },
+        { molfile: h.molfile, bonus: 0, how: method, refused: false },
         ...(crossed ? [{ molfile: crossed, bonus: REPAIR_BONUS, how: `${method}, repaired (crossed double bond read as an atom)` }] : []),
       ];
       if (labelReader && ink && h.bondPx && timeLeft() > 2000) {
         const relabel = await relabelled(h.molfile, h.bondPx, h.box, ink, labelReader).catch(() => null);
         if (relabel) readings.push({ molfile: relabel.molfile, bonus: RELABEL_BONUS, how: `${method}, labels read again (${relabel.changes.join('; ')})` });
       }
-      for (const { molfile, bonus, how } of readings) {
+      // A nitrogen with four bonds read without its + sign (a nitro group's N, a pyridinium): RDKit
+      // refuses the reading as it stands, so each reading is also offered with such N charged.
+      for (const r of [...readings]) {
+        const charged = withChargedNitrogens(r.molfile);
+        if (charged) readings.push({ molfile: charged, bonus: r.bonus, how: `${r.how}, repaired (N⁺ read without its charge)`, refused: true });
+      }
+      for (const { molfile, bonus, how, refused } of readings) {
         const smiles = withValidMol(rdkit, molfile, (m) => m.get_smiles());
         if (!smiles) continue;
         const j = judge(rdkit, smiles, h.score);
-        if (j) found.push({ ...j, score: j.score + bonus, box, method: how });
+        if (j) found.push({ ...j, score: j.score + bonus, box, method: how, refused });
         for (const r of repairs(rdkit, smiles)) {
           const k = judge(rdkit, r.smiles, h.score);
-          if (k) found.push({ ...k, score: k.score + bonus + REPAIR_BONUS, box, method: `${how}, repaired (${r.reason})` });
+          if (k) found.push({ ...k, score: k.score + bonus + REPAIR_BONUS, box, method: `${how}, repaired (${r.reason})`, refused });
         }
       }
     }
@@ -249,14 +260,14 @@ export async function readPage(img: Gray, dpi: number, text: PixelBox[], limits:
       await writePng(region, file, up);
       const at = (k: number) => (b: [number, number, number, number]) => [crop[0] + b[0] / k, crop[1] + b[1] / k, crop[0] + b[2] / k, crop[1] + b[3] / k] as PixelBox;
       const first = await take(await osra(file, Math.round(dpi * up)), file, region.cut, at(up), crop, `osra region ${Math.round(dpi * up)} dpi`);
-      if (first.some((c) => c.score >= GOOD_ENOUGH)) continue;
+      if (first.some(readWell)) continue;
       // Read poorly or not at all: other resolutions.
       for (const k of [0.5, 1.5].map((k) => k * up)) {
         if (missing || timeLeft() < 2000) break;
         const other = path.join(dir, `r${i}-${k}.png`);
         await writePng(region, other, k);
         const found = await take(await osra(other, Math.round(dpi * k)), other, region.cut, at(k), crop, `osra region ${Math.round(dpi * k)} dpi`);
-        if (found.some((c) => c.score >= GOOD_ENOUGH)) break;
+        if (found.some(readWell)) break;
       }
       if (!candidates.some((c) => overlap(c.box, crop) > 0.5)) unread++;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadRdkit, withValidMol } from '../../../../src/server/chem/rdkit-loader';
-import { withoutAtoms } from '../../../../src/server/parsing/chemistry/molfile';
+import { withChargedNitrogens, withoutAtoms } from '../../../../src/server/parsing/chemistry/molfile';
 
 // The V2000 edit shared by crossed.ts and relabel.ts: atoms taken out, bonds added, the rest renumbered.
 
@@ -40,5 +40,40 @@ describe('withoutAtoms', () => {
     // A property naming atoms that is not a charge, radical or isotope (an atom list).
     const listed = molfile.replace('M  END', 'M  ALS   1  2 F C   N   \nM  END');
     expect(withoutAtoms(listed, new Set([0]))).toBeNull();
+  });
+});
+
+describe('withChargedNitrogens', () => {
+  /** `molfile` with every charge line left out but the ones on the atoms `kept` (1-based). */
+  const withChargesOn = (molfile: string, kept: number[]) =>
+    molfile.replace(/^M {2}CHG.*$/m, `M  CHG${String(kept.length).padStart(3)}${kept.map((k) => `${String(k).padStart(4)}  -1`).join('')}`);
+
+  it('charges a nitrogen with four bonds that lost its + (a nitro group, a pyridinium), which RDKit refuses as it stands', async () => {
+    // Nitrobenzene written by RDKit: c1ccccc1 (1–6), N 7, O 8 (=O), O 9 (O⁻); its N's charge taken out.
+    const nitro = withChargesOn(await molfileOf('c1ccccc1[N+](=O)[O-]'), [9]);
+    expect(await smilesOf(nitro)).toBeNull();
+    expect(await smilesOf(withChargedNitrogens(nitro)!)).toBe('O=[N+]([O-])c1ccccc1');
+    // N-methylpyridinium with aromatic bonds (order 4) and no charge line at all.
+    const rdkit = await loadRdkit();
+    const pyridinium = withValidMol(rdkit, 'C[n+]1ccccc1', (m) => m.get_molblock(JSON.stringify({ kekulize: false })))!.replace(/^M {2}CHG.*\n/m, '');
+    expect(await smilesOf(pyridinium)).toBeNull();
+    expect(await smilesOf(withChargedNitrogens(pyridinium)!)).toBe('C[n+]1ccccc1');
+  });
+
+  it('keeps the charges the atom block holds when it adds a charge line', async () => {
+    // Open Babel writes charges in the atom block (code 5 is −1) and no charge line: the O⁻ (atom 9)
+    // so, the N without its +.
+    const lines = (await molfileOf('c1ccccc1[N+](=O)[O-]')).split('\n').filter((l) => !l.startsWith('M  CHG'));
+    const oxide = lines.findIndex((l) => l.endsWith('V2000')) + 9;
+    expect(lines[oxide]!.slice(31, 34).trim()).toBe('O');
+    lines[oxide] = `${lines[oxide]!.slice(0, 36)}  5${lines[oxide]!.slice(39)}`;
+    expect(await smilesOf(lines.join('\n'))).toBeNull();
+    expect(await smilesOf(withChargedNitrogens(lines.join('\n'))!)).toBe('O=[N+]([O-])c1ccccc1');
+  });
+
+  it('leaves a molfile with no such nitrogen alone', async () => {
+    expect(withChargedNitrogens(await molfileOf('c1ccccc1[N+](=O)[O-]'))).toBeNull();
+    expect(withChargedNitrogens(await molfileOf('CN(C)C'))).toBeNull();
+    expect(withChargedNitrogens('not a molfile')).toBeNull();
   });
 });
