@@ -72,15 +72,26 @@ export function withoutAtoms(molfile: string, removed: ReadonlySet<number>, adde
 
 const pad = (n: number) => String(n).padStart(3);
 
+/** An "M  CHG" (RAD, ISO) line's atoms (1-based) and values. */
+function entriesOf(line: string): Array<[number, number]> {
+  const values = line.slice(6).trim().split(/\s+/).map(Number).slice(1);
+  const entries: Array<[number, number]> = [];
+  for (let i = 0; i + 1 < values.length; i += 2) entries.push([values[i]!, values[i + 1]!]);
+  return entries;
+}
+
+/** A property line (`tag` "M  CHG", …) of atoms (1-based) and values; at most eight a line. */
+function propertyLine(tag: string, entries: Array<[number, number]>): string {
+  return `${tag}${pad(entries.length)}${entries.map(([atom, v]) => `${String(atom).padStart(4)}${String(v).padStart(4)}`).join('')}`;
+}
+
 /** An "M  CHG" (RAD, ISO) line with its atoms renumbered and those taken out left out (null: none left). */
 function renumbered(line: string, number: Map<number, number>): string | null {
-  const values = line.slice(6).trim().split(/\s+/).map(Number).slice(1);
-  const pairs: string[] = [];
-  for (let i = 0; i + 1 < values.length; i += 2) {
-    const n = number.get(values[i]! - 1);
-    if (n !== undefined) pairs.push(`${String(n).padStart(4)}${String(values[i + 1]!).padStart(4)}`);
-  }
-  return pairs.length ? `${line.slice(0, 6)}${pad(pairs.length)}${pairs.join('')}` : null;
+  const kept = entriesOf(line).flatMap(([atom, v]): Array<[number, number]> => {
+    const n = number.get(atom - 1);
+    return n === undefined ? [] : [[n, v]];
+  });
+  return kept.length ? propertyLine(line.slice(0, 6), kept) : null;
 }
 
 /** The V2000 atom block's charge codes (4 is a radical, no charge). */
@@ -106,21 +117,15 @@ export function withChargedNitrogens(molfile: string): string | null {
   const end = c + 1 + atoms.length + bonds.length;
   const chgLines = lines.slice(end).filter((l) => l.startsWith('M  CHG'));
   const charge = atoms.map((_, i) => (chgLines.length ? 0 : (BLOCK_CHARGE[Number(lines[c + 1 + i]!.slice(36, 39))] ?? 0)));
-  for (const l of chgLines) {
-    const v = l.slice(6).trim().split(/\s+/).map(Number).slice(1);
-    for (let k = 0; k + 1 < v.length; k += 2) if (atoms[v[k]! - 1]) charge[v[k]! - 1] = v[k + 1]!;
-  }
+  for (const [atom, q] of chgLines.flatMap(entriesOf)) if (atoms[atom - 1]) charge[atom - 1] = q;
   const nitrogens = atoms.flatMap((a, i) => (a.symbol === 'N' && charge[i] === 0 && valence[i] === 4 ? [i] : []));
   if (!nitrogens.length) return null;
   const mEnd = lines.findIndex((l, i) => i >= end && l.startsWith('M  END'));
   if (mEnd < 0) return null;
   // An "M  CHG" line makes the atom block's charge fields unread: the charges read from them are
   // written in it too. At most eight atoms a line.
-  const charged = [...(chgLines.length ? [] : atoms.flatMap((_, i) => (charge[i] !== 0 ? [[i, charge[i]!]] : []))), ...nitrogens.map((i) => [i, 1])];
+  const charged: Array<[number, number]> = [...(chgLines.length ? [] : atoms.flatMap((_, i): Array<[number, number]> => (charge[i] !== 0 ? [[i + 1, charge[i]!]] : []))), ...nitrogens.map((i): [number, number] => [i + 1, 1])];
   const added: string[] = [];
-  for (let k = 0; k < charged.length; k += 8) {
-    const part = charged.slice(k, k + 8);
-    added.push(`M  CHG${pad(part.length)}${part.map(([i, q]) => `${String(i! + 1).padStart(4)}${String(q).padStart(4)}`).join('')}`);
-  }
+  for (let k = 0; k < charged.length; k += 8) added.push(propertyLine('M  CHG', charged.slice(k, k + 8)));
   return [...lines.slice(0, mEnd), ...added, ...lines.slice(mEnd)].join('\n');
 }
