@@ -124,19 +124,26 @@ function absentWords(question: string, docs: string[][]): string[] {
  * abstention unchanged (98 of 200); retrieval-fresh-17.json, held out, unchanged.
  */
 function spelledOut(word: string, docs: string[][]): boolean {
-  if (!/^[a-z]{3,5}$/.test(word)) return false;
-  return docs.some((seq) => {
-    // The index follows a word with its stem (documentation document): one initial for both.
-    const latin: string[] = [];
-    // Words of other scripts between two Latin words part them ('' has no initial).
-    for (const t of seq) {
-      if (!/^[a-z]{2,}/.test(t)) {
-        if (!/^[a-z0-9]/.test(t) && latin.at(-1) !== '') latin.push('');
-      } else if (latin.at(-1)?.slice(0, 3) !== t.slice(0, 3)) latin.push(t);
+  return /^[a-z]{3,5}$/.test(word) && docs.some((seq) => initialsOf(seq).includes(word));
+}
+
+/**
+ * The initials of a passage's Latin words in their order, a space where words of other scripts part
+ * them. The index follows a word with its stem (documentation document): one initial for both.
+ */
+function initialsOf(seq: string[]): string {
+  let initials = '';
+  let last = '';
+  for (const t of seq) {
+    if (/^[a-z]{2,}/.test(t)) {
+      if (last.slice(0, 3) !== t.slice(0, 3)) initials += t[0];
+      last = t;
+    } else if (!/^[a-z0-9]/.test(t)) {
+      initials += ' ';
+      last = '';
     }
-    for (let i = 0; i + word.length <= latin.length; i++) if ([...word].every((ch, k) => latin[i + k]![0] === ch)) return true;
-    return false;
-  });
+  }
+  return initials;
 }
 
 /** The Latin-script words of a Chinese question that some but few candidates hold (the things it names). */
