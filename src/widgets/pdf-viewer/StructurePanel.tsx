@@ -104,6 +104,7 @@ const REPAIRS: Record<string, string> = {
   'nitro read as N–O⁻': 'repair_nitro_hydroxylamine',
   'benzene ring read with a double bond lost': 'repair_benzene',
   'crossed double bond read as an atom': 'repair_crossed',
+  'N⁺ read without its charge': 'repair_charged_nitrogen',
   'several misreadings repaired': 'repair_several',
 };
 

@@ -263,6 +263,8 @@ describe('<csai-pdf-viewer> recognised structures', function (this: { timeout(ms
     expect(methodText(t, 'osra region 300 dpi, repaired (crossed double bond read as an atom), repaired (benzene ring read with a double bond lost)')).to.equal(
       'method_osra_region{"dpi":"300"}method_repaired{"what":"repair_crossed"}method_repaired{"what":"repair_benzene"}',
     );
+    // A nitrogen read with four bonds and no charge, charged again (recognize.ts, molfile.ts withChargedNitrogens).
+    expect(methodText(t, 'osra region 300 dpi, repaired (N⁺ read without its charge)')).to.equal('method_osra_region{"dpi":"300"}method_repaired{"what":"repair_charged_nitrogen"}');
     // Atom labels read again: OSRA's element → the element read; an atom OSRA could not read (*) shows as '?'.
     expect(methodText(t, 'osra region 450 dpi, labels read again (*→N “HN”; I→Cl “c”), 2 readings agree')).to.equal(
       'method_osra_region{"dpi":"450"}method_relabelled{"changes":"?→Nlist_separatorI→Cl"}method_agree{"count":2}',
