@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { isolatedTestFiles } from './scripts/isolated-files.mjs';
-import { postgresTestFiles } from './scripts/postgres-files.mjs';
+import { postgresSelection } from './scripts/postgres-files.mjs';
 import { LongestFirstSequencer } from './scripts/vitest-sequencer.mjs';
 
 // Issue 14 §1: the server suite runs on SQLite (project `server`) and again on a real PostgreSQL
@@ -99,13 +99,15 @@ export default defineConfig({
         },
       },
       // Defined only when asked for (CSAI_TEST_POSTGRES_ALL=1: npm run test:postgres, and npm test's
-      // step vitest-postgres), so that a plain `vitest run` does not run the files twice.
+      // step vitest-postgres), so that a plain `vitest run` does not run the files twice. Which
+      // files: those that together send every statement the whole suite sends on PostgreSQL
+      // (scripts/postgres-files.mjs postgresSelection; CSAI_TEST_POSTGRES_FULL=1 runs them all).
       ...(hasPostgres && !onPostgres && process.env.CSAI_TEST_POSTGRES_ALL === '1'
-        ? [
+        ? ((onPg: string[]) => [
             {
               test: {
                 name: 'server-postgres',
-                include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f) && !ISOLATED_FILES.includes(f)),
+                include: onPg.filter((f) => !ALONE_FILES.includes(f) && !ISOLATED_FILES.includes(f)),
                 ...serverTest,
                 isolate: !SHARE_MODULES,
                 globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL],
@@ -114,7 +116,7 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres-isolated',
-                include: postgresTestFiles().included.filter((f) => !ALONE_FILES.includes(f) && ISOLATED_FILES.includes(f)),
+                include: onPg.filter((f) => !ALONE_FILES.includes(f) && ISOLATED_FILES.includes(f)),
                 ...serverTest,
                 globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL],
               },
@@ -122,14 +124,14 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres-alone',
-                include: postgresTestFiles().included.filter((f) => ALONE_FILES.includes(f)),
+                include: onPg.filter((f) => ALONE_FILES.includes(f)),
                 ...serverTest,
                 maxWorkers: 1,
                 sequence: { groupOrder: 1 },
                 globalSetup: [BUILD_GLOBAL, POSTGRES_GLOBAL],
               },
             },
-          ]
+          ])([...postgresSelection().keys()])
         : []),
     ],
   },

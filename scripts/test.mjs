@@ -75,8 +75,9 @@ const suites = [
     count: () => vitestCount('.artifacts/vitest.json'),
   },
   {
-    // Every server test file that reaches the database, again on a real PostgreSQL:
-    // the project `server-postgres` of vitest.config.ts, its list derived by scripts/postgres-files.mjs;
+    // Server test files again on a real PostgreSQL, as few as together send every SQL statement all
+    // files that reach the database send there (scripts/postgres-files.mjs, from the record in
+    // tests/postgres-statements.json): the project `server-postgres` of vitest.config.ts;
     // tests/server/postgres-global.ts starts the server, each test gets its own database.
     name: 'vitest-postgres',
     skip: () => !fs.existsSync('/usr/lib/postgresql/15/bin/pg_ctl'),

@@ -1,7 +1,8 @@
 // Setup file of the server projects (vitest.config.ts): evaluated before EACH test file, also
 // where a worker runs many files in one module graph (isolate: false), so the hooks here are
 // registered for every file.
-import { afterAll } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { killLeftChildren } from './children';
 import { closeLeftServers } from './left-servers';
 
@@ -12,3 +13,13 @@ afterAll(async () => {
   const urls = await closeLeftServers();
   if (urls.length > 0) console.warn(`closed after the file: ${urls.length} server(s) it left running`);
 });
+
+// A traced run (scripts/postgres-files.mjs --record): the statements this file makes the server
+// send, in and out of this process, go to a file of its own (src/server/db/sql-trace.ts).
+const traceDir = process.env.CSAI_SQL_TRACE_DIR;
+if (traceDir) {
+  beforeAll(({}, suite) => {
+    const rel = path.relative(process.cwd(), suite.file.filepath).split(path.sep).join('/');
+    process.env.CSAI_SQL_TRACE = path.join(traceDir, `${rel.replaceAll('/', '__')}.txt`);
+  });
+}

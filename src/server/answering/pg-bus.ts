@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database';
+import { traceStatement } from '../db/sql-trace';
 import type { AnswerEvent } from '../../contract/channel';
 import { answerEventStore, type AnswerEventBus, type BusMessage } from './events';
 
@@ -189,6 +190,7 @@ export function pgEventBus({ url, db, nodeId, log }: { url: string; db: Db; node
     client = c;
     try {
       await c.connect();
+      traceStatement(`LISTEN ${CHANNEL}`);
       await c.query(`LISTEN ${CHANNEL}`);
     } catch (err) {
       failed(err);

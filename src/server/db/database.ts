@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema';
 import { migrations } from './migrations';
+import { sqlTraceLog } from './sql-trace';
 
 export type Db = Kysely<Database>;
 /** A database handle or an open transaction: repositories accept either. */
@@ -78,7 +79,7 @@ async function openPostgres(url: string): Promise<Db> {
     const why = err instanceof Error ? err.message || ('code' in err ? String(err.code) : err.name) : String(err);
     throw new DatabaseOpenError(`Cannot connect to PostgreSQL at ${describe(url)}: ${why}`);
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [withoutNul] });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [withoutNul], log: sqlTraceLog() });
 }
 
 /** PostgreSQL text cannot hold U+0000 (SQLite's can): text a PDF or upload brought with it is stored without. */

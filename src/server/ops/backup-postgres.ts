@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { traceStatement } from '../db/sql-trace';
 
 export const DUMP_FILE = 'csai.pgdump';
 
@@ -46,6 +47,7 @@ export interface DumpResult {
 
 /** Dumps the database to `file` (custom format) from one snapshot; returns what that snapshot holds. */
 export async function dumpPostgres(url: string, file: string): Promise<DumpResult> {
+  traceStatement('pg_dump from an exported snapshot');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -86,5 +88,6 @@ export async function holdsTables(url: string): Promise<boolean> {
 
 /** Restores a dump into the database in one transaction; `replace` drops what is there first. */
 export async function restorePostgres(url: string, file: string, replace: boolean): Promise<void> {
+  traceStatement(`pg_restore${replace ? ' --clean' : ''}`);
   await run('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', ...(replace ? ['--clean', '--if-exists'] : []), `--dbname=${url}`, file]);
 }

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/server/config';
 import { DatabaseOpenError, now, openDatabase, type Db } from '../../../src/server/db/database';
+import { SQL_TRACE_ENV } from '../../../src/server/db/sql-trace';
 import { jobQueue, LEASE_MS } from '../../../src/server/jobs/queue';
 import { STACK_FRAME } from '../helpers';
 import { fileDatabase, hasPostgres } from '../postgres-harness';
@@ -114,5 +116,32 @@ describe.skipIf(!hasPostgres())('on a real PostgreSQL', () => {
     expect(row.name).toBe('ab');
     const n = await db.selectFrom('departments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(typeof n.n).toBe('number');
+  });
+
+  it('a traced run notes each statement shape once, with how it ended (the record scripts/postgres-files.mjs chooses files by)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-sql-trace-'));
+    const trace = path.join(dir, 'file.txt');
+    const before = process.env[SQL_TRACE_ENV];
+    process.env[SQL_TRACE_ENV] = trace;
+    try {
+      const traced = await openDatabase('/nonexistent', url);
+      try {
+        const t = now();
+        // Two inserts that differ only in their values and row count are one statement …
+        await traced.insertInto('departments').values({ id: 'd-t1', name: 'one', created_at: t }).execute();
+        await traced.insertInto('departments').values([{ id: 'd-t2', name: 'two', created_at: t }, { id: 'd-t3', name: 'three', created_at: t }]).execute();
+        // … and the same insert refused by the primary key is another (SQLSTATE 23505).
+        await expect(traced.insertInto('departments').values({ id: 'd-t1', name: 'again', created_at: t }).execute()).rejects.toThrow();
+      } finally {
+        await traced.destroy();
+      }
+      const lines = fs.readFileSync(trace, 'utf8').trim().split('\n').map((l) => l.split('\t')[1]!);
+      const inserts = lines.filter((l) => l.startsWith('insert into "departments"'));
+      expect(inserts).toEqual(['insert into "departments" ("id", "name", "created_at") values (?…)', 'insert into "departments" ("id", "name", "created_at") values (?…) !23505']);
+    } finally {
+      if (before === undefined) delete process.env[SQL_TRACE_ENV];
+      else process.env[SQL_TRACE_ENV] = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
