@@ -101,12 +101,12 @@ export function Ask({ channelId, navigate }: AskProps) {
   const insertAtCaret = (insert: string) => {
     const el = textareaRef.current;
     if (!el) return setText((cur) => cur + insert);
-    const start = el.selectionStart ?? el.value.length;
-    const end = el.selectionEnd ?? start;
-    setText(el.value.slice(0, start) + insert + el.value.slice(end));
-    requestAnimationFrame(() => {
-      el.selectionStart = el.selectionEnd = start + insert.length;
-    });
+    // The box and its caret change now, in this event, and the state follows: a caret placed in
+    // a later frame would land before whatever was typed meanwhile (on a loaded machine, the next
+    // key after Shift+Enter went in front of the one before it). React leaves a value it already
+    // holds alone, so the caret stays.
+    el.setRangeText(insert, el.selectionStart ?? el.value.length, el.selectionEnd ?? el.value.length, 'end');
+    setText(el.value);
   };
   const addFiles = (files: File[]) => {
     setTab('files');

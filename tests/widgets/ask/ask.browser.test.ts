@@ -137,6 +137,28 @@ describe('<csai-ask>', () => {
       expect((sent()!.body as { question: string }).question).to.equal('第一行');
     });
 
+    it('a key typed right after Shift+Enter, before the next frame, goes after the new line (a loaded machine)', async () => {
+      const el = await show();
+      const box = input(el);
+      typeInto(box, '这段代码做什么？');
+      key(box, { shiftKey: true });
+      await Promise.resolve();
+      // Keys as the browser types them: at the caret, before any frame was drawn.
+      const press = (s: string) => {
+        box.setRangeText(s, box.selectionStart, box.selectionEnd, 'end');
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      };
+      press('p');
+      await nextFrame();
+      await nextFrame();
+      press('rint(1)');
+      await nextFrame();
+      expect(box.value).to.equal('这段代码做什么？\nprint(1)');
+      key(box, {});
+      await waitFor(sent, 'the question');
+      expect((sent()!.body as { question: string }).question).to.equal('这段代码做什么？\nprint(1)');
+    });
+
     it('a question of only spaces is not sent', async () => {
       const el = await show();
       typeInto(input(el), '   \n ');
