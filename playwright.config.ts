@@ -4,8 +4,12 @@ import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 18931);
 const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
-/** The demo pages (scripts/demo-server.mjs) run on this port: another origin, allowed by CORS. */
+/**
+ * The demo pages (scripts/demo-server.mjs) run on this port, or the next ones for further parallel
+ * workers (`--workers=N`, up to DEMO_PORTS): other origins, allowed by CORS.
+ */
 const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
+const DEMO_PORTS = 4;
 
 /** End-to-end against the built product (`npm run build` first), on a fresh data folder. */
 export default defineConfig({
@@ -35,7 +39,7 @@ export default defineConfig({
       CSAI_PASSWORD_COST: '12',
       CSAI_LOG_LEVEL: 'warn',
       CSAI_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      CSAI_CORS_ORIGINS: `http://127.0.0.1:${demoPort}`,
+      CSAI_CORS_ORIGINS: Array.from({ length: DEMO_PORTS }, (_, i) => `http://127.0.0.1:${demoPort + i}`).join(','),
       // The local engine streams slowly enough for tests/e2e/ask.spec.ts to reload mid-answer.
       CSAI_LOCAL_ENGINE_DELAY_MS: '700',
     },

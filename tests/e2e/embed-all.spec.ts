@@ -9,15 +9,16 @@ import { startDemoServer } from '../../scripts/demo-server.mjs';
 // CSAI_CORS_ORIGINS): a CSP without 'unsafe-inline' / 'unsafe-eval', `* { all: unset }` in the
 // page's stylesheet, the user signed in on CSAI (same site: 127.0.0.1 on two ports). Each element
 // must do its work with the user's session and leave the console clean.
+// One demo port per parallel worker (playwright.config.ts allows them all as origins).
 const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
 let demo: { url: string; close: () => Promise<void> };
 let csai: string;
 const stamp = Date.now().toString(36);
 const user = { email: `embed-all-${stamp}@example.com`, name: '孙研究员', password: 'Quinoline-ring-6' };
 
-test.beforeAll(async ({ baseURL }) => {
+test.beforeAll(async ({ baseURL }, testInfo) => {
   csai = baseURL!;
-  demo = await startDemoServer({ port: demoPort, csaiOrigin: csai });
+  demo = await startDemoServer({ port: demoPort + testInfo.parallelIndex, csaiOrigin: csai });
   await signUpThroughOutbox(csai, user);
 });
 test.afterAll(async () => demo?.close());
