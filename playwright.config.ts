@@ -1,15 +1,11 @@
 import { defineConfig } from '@playwright/test';
 // @ts-expect-error plain ESM helper shared with the wtr config
 import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+// The demo pages' origins (another site's page embedding the widgets), one per parallel worker.
+import { DEMO_PORT, DEMO_PORTS } from './tests/e2e/helpers';
 
 const port = Number(process.env.E2E_PORT ?? 18931);
 const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
-/**
- * The demo pages (scripts/demo-server.mjs) run on this port, or the next ones for further parallel
- * workers (`--workers=N`, up to DEMO_PORTS): other origins, allowed by CORS.
- */
-const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
-const DEMO_PORTS = 4;
 
 /** End-to-end against the built product (`npm run build` first), on a fresh data folder. */
 export default defineConfig({
@@ -39,7 +35,7 @@ export default defineConfig({
       CSAI_PASSWORD_COST: '12',
       CSAI_LOG_LEVEL: 'warn',
       CSAI_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      CSAI_CORS_ORIGINS: Array.from({ length: DEMO_PORTS }, (_, i) => `http://127.0.0.1:${demoPort + i}`).join(','),
+      CSAI_CORS_ORIGINS: Array.from({ length: DEMO_PORTS }, (_, i) => `http://127.0.0.1:${DEMO_PORT + i}`).join(','),
       // The local engine streams slowly enough for tests/e2e/ask.spec.ts to reload mid-answer.
       CSAI_LOCAL_ENGINE_DELAY_MS: '700',
     },

@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { signInOnPage, signUpThroughOutbox, TEST_DOCS, uploadParsed } from './helpers';
-// @ts-expect-error plain ESM script shared with `npm run demo`
-import { startDemoServer } from '../../scripts/demo-server.mjs';
+import { signInOnPage, signUpThroughOutbox, startDemo, TEST_DOCS, uploadParsed } from './helpers';
 
 // Every element on one foreign page (demo/embed-all.html on its own origin, allowed by
 // CSAI_CORS_ORIGINS): a CSP without 'unsafe-inline' / 'unsafe-eval', `* { all: unset }` in the
 // page's stylesheet, the user signed in on CSAI (same site: 127.0.0.1 on two ports). Each element
 // must do its work with the user's session and leave the console clean.
-// One demo port per parallel worker (playwright.config.ts allows them all as origins).
-const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
 let demo: { url: string; close: () => Promise<void> };
 let csai: string;
 const stamp = Date.now().toString(36);
@@ -18,7 +14,7 @@ const user = { email: `embed-all-${stamp}@example.com`, name: '孙研究员', pa
 
 test.beforeAll(async ({ baseURL }, testInfo) => {
   csai = baseURL!;
-  demo = await startDemoServer({ port: demoPort + testInfo.parallelIndex, csaiOrigin: csai });
+  demo = await startDemo(csai, testInfo.parallelIndex);
   await signUpThroughOutbox(csai, user);
 });
 test.afterAll(async () => demo?.close());

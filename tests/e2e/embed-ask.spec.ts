@@ -1,13 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signInOnPage, signUpThroughOutbox } from './helpers';
-// @ts-expect-error plain ESM script shared with `npm run demo`
-import { startDemoServer } from '../../scripts/demo-server.mjs';
+import { signInOnPage, signUpThroughOutbox, startDemo } from './helpers';
 
 // <csai-ask> on a foreign page (demo/ask.html on its own origin, allowed by CSAI_CORS_ORIGINS):
 // one script tag, a hostile stylesheet, a CSP without unsafe-inline / unsafe-eval. The session
 // cookie is the CSAI server's (same site: 127.0.0.1 on two ports), sent with credentials.
-// One demo port per parallel worker (playwright.config.ts allows them all as origins).
-const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
 let demo: { url: string; close: () => Promise<void> };
 let csai: string;
 const stamp = Date.now().toString(36);
@@ -15,7 +11,7 @@ const user = { email: `embed-ask-${stamp}@example.com`, name: '钱研究员', pa
 
 test.beforeAll(async ({ baseURL }, testInfo) => {
   csai = baseURL!;
-  demo = await startDemoServer({ port: demoPort + testInfo.parallelIndex, csaiOrigin: csai });
+  demo = await startDemo(csai, testInfo.parallelIndex);
   await signUpThroughOutbox(csai, user);
 });
 test.afterAll(async () => demo?.close());

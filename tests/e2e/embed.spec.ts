@@ -1,18 +1,15 @@
 import zlib from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-// @ts-expect-error plain ESM script shared with `npm run demo`
-import { startDemoServer } from '../../scripts/demo-server.mjs';
+import { startDemo } from './helpers';
 
 // Embedding on a foreign page: the demo pages run on their own origin (allowed by
 // CSAI_CORS_ORIGINS in playwright.config.ts) and load /widgets/csai.js from the CSAI server.
-// One demo port per parallel worker (playwright.config.ts allows them all as origins).
-const demoPort = Number(process.env.E2E_DEMO_PORT ?? 18932);
 let demo: { url: string; close: () => Promise<void> };
 let csai: string;
 
 test.beforeAll(async ({ baseURL }, testInfo) => {
   csai = baseURL!;
-  demo = await startDemoServer({ port: demoPort + testInfo.parallelIndex, csaiOrigin: csai });
+  demo = await startDemo(csai, testInfo.parallelIndex);
 });
 test.afterAll(async () => demo?.close());
 

@@ -1,6 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
+// @ts-expect-error plain ESM script shared with `npm run demo`
+import { startDemoServer } from '../../scripts/demo-server.mjs';
+
+/**
+ * The demo pages (scripts/demo-server.mjs) run on another origin than CSAI: this port, or the next
+ * ones for further parallel workers (`--workers=N`, up to DEMO_PORTS), all allowed by CORS in
+ * playwright.config.ts.
+ */
+export const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 18932);
+export const DEMO_PORTS = 4;
+
+/** Starts the demo pages for the worker `parallelIndex`, loading the widgets from `csaiOrigin`. */
+export function startDemo(csaiOrigin: string, parallelIndex: number): Promise<{ url: string; close: () => Promise<void> }> {
+  if (parallelIndex >= DEMO_PORTS) throw new Error(`the embed specs run on at most ${DEMO_PORTS} workers (DEMO_PORTS in tests/e2e/helpers.ts)`);
+  return startDemoServer({ port: DEMO_PORT + parallelIndex, csaiOrigin });
+}
 
 /** An account the e2e specs create. */
 export interface TestUser {
