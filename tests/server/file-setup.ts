@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { killLeftChildren } from './children';
+import { SQL_TRACE_DIR_ENV, SQL_TRACE_ENV } from '../../src/server/db/sql-trace';
 import { closeLeftServers } from './left-servers';
 
 afterAll(killLeftChildren);
@@ -16,10 +17,10 @@ afterAll(async () => {
 
 // A traced run (scripts/postgres-files.mjs --record): the statements this file makes the server
 // send, in and out of this process, go to a file of its own (src/server/db/sql-trace.ts).
-const traceDir = process.env.CSAI_SQL_TRACE_DIR;
+const traceDir = process.env[SQL_TRACE_DIR_ENV];
 if (traceDir) {
   beforeAll(({}, suite) => {
     const rel = path.relative(process.cwd(), suite.file.filepath).split(path.sep).join('/');
-    process.env.CSAI_SQL_TRACE = path.join(traceDir, `${rel.replaceAll('/', '__')}.txt`);
+    process.env[SQL_TRACE_ENV] = path.join(traceDir, `${rel.replaceAll('/', '__')}.txt`);
   });
 }
