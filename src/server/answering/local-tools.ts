@@ -64,7 +64,8 @@ async function brokenSmiles(question: string, chem: Pick<ChemService, 'describe'
 
 /** The first fenced ```python (or ```py) block of a question, when it holds code. */
 export function pythonBlock(question: string): string | undefined {
-  const m = /```[ \t]*(?:python3?|py)[ \t]*\r?\n([\s\S]*?)\r?\n?```/i.exec(question);
+  // A block pasted without its closing fence runs to the end of the question.
+  const m = /```[ \t]*(?:python3?|py)[ \t]*\r?\n([\s\S]*?)(?:\r?\n?```|$)/i.exec(question);
   const code = m?.[1];
   return code && code.trim() ? code : undefined;
 }

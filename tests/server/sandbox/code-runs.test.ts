@@ -103,6 +103,15 @@ describe('a 运行 of an answer block is kept with the answer', () => {
     expect((await server.client().post('/api/v1/code/run', { code: 'print(1)', question_id: questionId, block: 0 })).status).toBe(401);
   });
 
+  it('a block pasted without its closing fence runs to the end of the question, and is not read as a SMILES', { timeout: 120_000 }, async () => {
+    const { questionId } = await answered(alice, { tools_name: ['code_execution', 'smiles_completion'] }, '这段代码做什么？\n```python\nprint(6 * 7)');
+    const { events } = await readEvents(alice, questionId);
+    const calls = events.filter((e) => e.event === 'tool_result').map((e) => e.data as { name?: string; ok: boolean; data: CodeExecutionResult });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.ok).toBe(true);
+    expect(calls[0]!.data.stdout).toContain('42');
+  });
+
   it('files the code tool kept for an answer belong to its question and go when the question is deleted', { timeout: 120_000 }, async () => {
     const question = '帮我运行：\n```python\nopen("t.csv", "w").write("a,b\\n1,2\\n")\nprint("ok")\n```';
     const { channelId, questionId } = await answered(alice, { tools_name: ['code_execution'] }, question);
