@@ -303,14 +303,19 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
   return diversified(ranked, weights);
 }
 
-/** At most `perPage` passages of one page among the first `diverseTop`: the others of that page move just below them. */
+/**
+ * At most `perPage` passages of one page among the first `diverseTop`: the others of that page move
+ * just below them. A passage of a file without pages (an SDF's molecule, a PDB's ligand, a text
+ * file's section) is a place of its own: counted as one page, a question naming one molecule saw
+ * it pushed below other documents by the file's summary that lists every name (seventeenth fresh set).
+ */
 function diversified<T extends Passage>(ranked: T[], { perPage, diverseTop }: RerankWeights): T[] {
   if (perPage >= diverseTop) return ranked;
   const head: T[] = [];
   const later: T[] = [];
   const perKey = new Map<string, number>();
   for (const p of ranked) {
-    const key = `${p.docId}\u0000${p.page ?? ''}`;
+    const key = p.page == null ? `${p.docId}\u0000#${p.text}` : `${p.docId}\u0000${p.page}`;
     const seen = perKey.get(key) ?? 0;
     if (head.length < diverseTop && seen < perPage) {
       perKey.set(key, seen + 1);

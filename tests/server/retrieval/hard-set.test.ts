@@ -210,6 +210,17 @@ describe('the second stage', () => {
     expect(citedPassages(ranked).map((p) => p.page)).toEqual([9, 8, 7, 9]);
   });
 
+  it('counts each passage of a file without pages (an SDF’s molecules) as a place of its own', () => {
+    const sdf = (text: string, score: number): Passage => ({ docId: 'sdf', page: null, bbox: null, text, score });
+    const summary = sdf('cdk2.sdf：SDF 分子集，共 47 个分子。\n数据字段：id、Cluster\n分子：ZINC03814457、ZINC03814452、ZINC03814459', 18);
+    const record = sdf('分子 22：ZINC03814452\nSMILES: Cc1nc2ccccn2c1\nid: ZINC03814452\nCluster: 12', 15);
+    const elsewhere = [1, 2, 3, 4].map((page) => ({ ...passage(`第 ${page} 页：数据集的簇与分子编号的说明。`, 8 - page), docId: 'guide', page }));
+    const ranked = rerank('ZINC03814452 在 cdk2 数据集里被分到第几簇', [summary, record, ...elsewhere]);
+    // The molecule's own record stays among the cited five, just below the summary naming it.
+    expect(citedPassages(ranked).map((p) => p.text)).toContain(record.text);
+    expect(ranked.findIndex((p) => p.text === record.text)).toBeLessThan(2);
+  });
+
   it('abstains on a Chinese question naming, in Latin letters, something no candidate mentions', () => {
     const proxy = [passage('Overleaf 服务器的反向代理配置：在配置文件中设置端口和域名。', 5), passage('配置反向代理后重启服务。', 3)];
     expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理', proxy))).toBe(true);
