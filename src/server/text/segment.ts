@@ -292,10 +292,13 @@ export function queryTerms(query: string, opts: { expand?: boolean } = {}): stri
 export function alternativesOf(query: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!EXPAND_QUERIES) return out;
+  const chinese = HAN.test(query);
   for (const { term, alternatives } of synonymsIn(query, queryTokens(query))) {
     // An English term is the question's own token (a stem), not to be stemmed again.
     const keys = HAN.test(term) ? queryTokens(term).filter(isLong) : [term];
-    for (const t of keys) out.set(t, [...new Set([...(out.get(t) ?? []), ...alternatives])]);
+    const alts = chinese ? alternatives : alternatives.filter((a) => !HAN.test(a));
+    if (!alts.length) continue;
+    for (const t of keys) out.set(t, [...new Set([...(out.get(t) ?? []), ...alts])]);
   }
   return out;
 }
