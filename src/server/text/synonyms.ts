@@ -270,6 +270,12 @@ const GROUPS: string[][] = [
  */
 const ONE_WAY: string[][] = [
   ['数据库', 'database', 'databases'],
+  ['所有', '全部', 'all'],
+  ['希腊文', '希腊语', 'greek'],
+  ['俄文', '俄语', 'russian', 'cyrillic'],
+  ['德文', '德语', 'german'],
+  ['法文', '法语', 'french'],
+  ['阿拉伯文', '阿拉伯语', 'arabic'],
   ['语法', 'syntax'],
   ['变量', 'variable'],
   ['匹配', 'match', 'matching'],
