@@ -270,6 +270,13 @@ const GROUPS: string[][] = [
  */
 const ONE_WAY: string[][] = [
   ['数据库', 'database', 'databases'],
+  ['套接字', 'socket', 'sockets'],
+  ['设备', 'device', 'devices'],
+  ['拼写', 'spell', 'spelled', 'spelling'],
+  ['单词', 'word', 'words'],
+  ['错处', '错误', 'mistake', 'mistakes'],
+  ['感谢', '致谢', '鸣谢', 'thank', 'thanks'],
+  ['语言', 'language', 'languages'],
   ['所有', '全部', 'all'],
   ['希腊文', '希腊语', 'greek'],
   ['俄文', '俄语', 'russian', 'cyrillic'],

@@ -155,6 +155,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('扑克牌的黑桃和红心怎么输入').get('黑桃')).toEqual(['spadesuit']);
     expect(alternativesOf('可以自动拉长的箭头').get('拉长')).toEqual(expect.arrayContaining(['extensible', '伸展']));
     expect(alternativesOf('对开发应用程序的人有什么好处').get('好处')).toEqual(expect.arrayContaining(['advantage', 'benefit']));
+    expect(alternativesOf('目录、套接字、设备文件也有 MIME 类型吗').get('套接')).toEqual(['socket', 'sockets']);
+    expect(alternativesOf('碰到一个拼写正确的单词').get('拼写')).toContain('spelled');
     // The one-way names give nothing back: neither an English question's words nor, in a Chinese
     // question, the English word written as is.
     expect(alternativesOf('What is in the cap of the int field?').size).toBe(0);
