@@ -157,6 +157,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('对开发应用程序的人有什么好处').get('好处')).toEqual(expect.arrayContaining(['advantage', 'benefit']));
     expect(alternativesOf('目录、套接字、设备文件也有 MIME 类型吗').get('套接')).toEqual(['socket', 'sockets']);
     expect(alternativesOf('碰到一个拼写正确的单词').get('拼写')).toContain('spelled');
+    expect(alternativesOf('因违规被终止授权后怎样恢复').get('终止')).toEqual(expect.arrayContaining(['terminate', 'termination']));
+    expect(alternativesOf('注册商标的圈 R 符号').get('注册')).toContain('textregistered');
+    expect(queryTerms('表示因为和所以的 ∵ ∴ 怎么输入')).toEqual(expect.arrayContaining(['"because"', '"therefore"']));
     // The one-way names give nothing back: neither an English question's words nor, in a Chinese
     // question, the English word written as is.
     expect(alternativesOf('What is in the cap of the int field?').size).toBe(0);
