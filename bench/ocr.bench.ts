@@ -22,8 +22,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { ocrLanguages, ocrLanguagesWanted, ocrText } from '../src/server/parsing/tesseract';
-import { cer, cjkFont, renderPage, renderTable, scanLike, turn } from '../tests/server/ocr-render';
+import { cer, cjkFont, noisyScan, renderPage, renderTable, scanLike, turn } from '../tests/server/ocr-render';
 import { root, type Figure } from './lib';
+
+/** English prose: paragraphs of about `size` characters from fduthesis-en.pdf's text layer (the template's manual). */
+async function englishProse(count: number, size = 160): Promise<string[]> {
+  const docs = execFileSync(process.execPath, [path.join(root, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await getDocument({ data: new Uint8Array(fs.readFileSync(path.join(docs, 'fduthesis-en.pdf'))), isEvalSupported: false, verbosity: 0 }).promise;
+  const out: string[] = [];
+  for (let n = 3; n <= doc.numPages && out.length < count; n++) {
+    const page = await doc.getPage(n);
+    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ').replace(/\s+/g, ' ');
+    // Whole sentences of plain words (no code, no option tables).
+    for (const sentence of text.match(/[A-Z][a-z][A-Za-z ,'()-]{60,}?\./g) ?? []) {
+      if (out.length >= count) break;
+      if (sentence.length <= size * 1.5) out.push(sentence);
+    }
+  }
+  return out;
+}
 
 /** Chinese prose from a page range of lshort-zh-cn.pdf's text layer, as paragraphs of about `size` characters, mostly Han. */
 export async function prose(count: number, size = 110): Promise<string[]> {
@@ -65,7 +83,7 @@ export async function run(): Promise<Figure[]> {
   const langs = await ocrLanguages();
   if (!langs) throw new Error('tesseract is not installed: the baseline needs it (npm run setup)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csai-ocr-bench-'));
-  const text = await prose(40);
+  const text = await prose(45);
   const cases: Case[] = [];
   const add = (name: string, png: Buffer, truth: string, ext = 'png') => {
     const file = path.join(dir, `${name}.${ext}`);
@@ -79,6 +97,11 @@ export async function run(): Promise<Figure[]> {
   add('turned 180°', await turn(normal.png, 180), normal.truth);
   const scan = await renderPage(text.slice(13, 19), { px: 16, width: 900 });
   add('blurred tilted grey JPEG', await scanLike(scan.png), scan.truth, 'jpg');
+  // A noisy office scan at the size of a 200 dpi page's body text, Chinese and English.
+  const noisy = await renderPage(text.slice(40, 45), { px: 22, width: 1400 });
+  add('noisy grey scan (σ 9 speckle)', await noisyScan(noisy.png), noisy.truth, 'jpg');
+  const english = await renderPage(await englishProse(4), { px: 22, width: 1400 });
+  add('noisy grey scan, English (σ 9 speckle)', await noisyScan(english.png, 2), english.truth, 'jpg');
   const columns = await renderPage(text.slice(19, 27), { px: 15, width: 1100, columns: 2 });
   add('two columns', columns.png, columns.truth);
   const words = text.slice(27, 40).join('');

@@ -126,6 +126,30 @@ export const turn = async (png: Buffer, angle: 90 | 180 | 270) => sharp(png).rot
 export const scanLike = async (png: Buffer, degrees = 2.5) =>
   sharp(await sharp(png).rotate(degrees, { background: '#ffffff' }).png().toBuffer()).blur(0.9).grayscale().jpeg({ quality: 55 }).toBuffer();
 
+/**
+ * A noisy office scan, made as bench/chemdocs-gen.py makes its scans: grey, blurred a little,
+ * contrast lowered (×0.93 + 10), Gaussian noise of σ 9 grey levels on every pixel (seeded), a JPEG of
+ * quality 60. Mild to the eye, it costs PP-OCR letters and the spaces of Latin text.
+ */
+export async function noisyScan(png: Buffer, seed = 1): Promise<Buffer> {
+  const { data, info } = await sharp(png).grayscale().blur(0.6).raw().toBuffer({ resolveWithObject: true });
+  // mulberry32, and Box–Muller for the normal deviates.
+  let state = seed >>> 0;
+  const uniform = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = Buffer.alloc(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const normal = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+    out[i] = Math.max(0, Math.min(255, Math.round(data[i]! * 0.93 + 10 + 9 * normal)));
+  }
+  return sharp(out, { raw: { width: info.width, height: info.height, channels: 1 } }).jpeg({ quality: 60 }).toBuffer();
+}
+
 /** Levenshtein distance over code points. */
 function editDistance(a: string[], b: string[]): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -92,7 +92,7 @@ function wordRelation(text: string): Relation | null {
  * MEASURE_WORD finds it, with a leading %, subscript digits (IC₅₀) and a 0 read as o (IC5o).
  */
 function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
-  const w = word.normalize('NFKC').replace(/[\s_%]/g, '').replace(/5[oO]$/, '50');
+  const w = word.normalize('NFKC').replace(/[\s_%]/g, '').replace(/5[oO]$/, '50').replace(/^(p?K)[,;]$/, '$1i');
   const m = /^(p?)(IC50|EC50|Ki|Kd|KD|KI)$/i.exec(w);
   if (!m) return /inhibition|inh\.?|抑制率/i.test(w) ? { measure: 'inhibition', negLog: false } : null;
   const base = m[2]!.toUpperCase();
@@ -101,8 +101,9 @@ function measureOf(word: string): { measure: Measure; negLog: boolean } | null {
 }
 
 // IC50 and EC50 also straight after a word, as OCR glues them ("PI3KaIC50", "c-MetIC50", "anIC50"),
-// or with the 0 read as a letter ("IC5o"), and "inhibition" straight after a target's name ("BRAFinhibition").
-const MEASURE_WORD = /((?<![A-Za-z])p?(?:IC|EC)\s?5[0oO]|(?<=[A-Za-z0-9α-ω])(?:IC|EC)5[0oO]|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)|(?<=[A-Z0-9α-ω])inhibition)/gu;
+// or with the 0 read as a letter ("IC5o"), "inhibition" straight after a target's name ("BRAFinhibition"),
+// and a Ki whose subscript i OCR read as a comma or semicolon before its unit ("BRAF K, (μM)").
+const MEASURE_WORD = /((?<![A-Za-z])p?K[,;](?=\s*[(（])|(?<![A-Za-z])p?(?:IC|EC)\s?5[0oO]|(?<=[A-Za-z0-9α-ω])(?:IC|EC)5[0oO]|(?<![A-Za-z])(?:p?IC₅₀|p?EC₅₀|p?K[iIdD](?![a-zA-Z])|%\s*inhibition|inhibition|inh\.|抑制率)|(?<=[A-Z0-9α-ω])inhibition)/gu;
 /** Words that look like targets in a header or sentence but are not. */
 const NOT_TARGET = /^(?:the|a|an|of|compounds?|cpds?|this|these|its|their|value|values|activity|activities|assay|cells?|data|nM|μM|uM|pM|mM|M|IC50|EC50|Ki|Kd|SD|SEM|mean|n|ND|NT|and|or|in|at|with|was|were|is|are|table|entry|example|化合物|实施例)$/i;
 const TARGET_TOKEN = /[A-Za-z][A-Za-z0-9α-ωΑ-Ω/-]{0,19}(?:\s(?:[A-Z]\d{2,4}[A-Z]|WT|wt|mutant))?/u;

@@ -145,6 +145,11 @@ describe("OCR'd tables and sentences (the chemdocs set's scanned pages, tuning h
     expect(columnOf('BRAFinhibitionat1μM(%)')).toMatchObject({ measure: 'inhibition', target: 'BRAF', unit: '%', concentration: '1 μM' });
     expect(columnOf('BRAF IC5o (nM)')).toMatchObject({ measure: 'IC50', target: 'BRAF', unit: 'nM' });
     expect(columnOf('EC5O (μM)')).toMatchObject({ measure: 'EC50', unit: 'μM' });
+    // A subscript i read as a comma or semicolon (paper15's "BRAF Kᵢ (μM)"); a comma elsewhere is no measure.
+    expect(columnOf('BRAF K, (μM)')).toMatchObject({ measure: 'Ki', target: 'BRAF', unit: 'μM' });
+    expect(columnOf('BRAF K; (nM)')).toMatchObject({ measure: 'Ki', target: 'BRAF', unit: 'nM' });
+    expect(columnOf('Yield, (%)')).toBeNull();
+    expect(columnOf('K, Na (mM)')).toBeNull();
     // A word ending in "at" before a number is no concentration of an IC50 column.
     expect(columnOf('Flat IC50 (nM)')).toMatchObject({ measure: 'IC50', concentration: null });
   });
