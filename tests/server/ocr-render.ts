@@ -147,7 +147,7 @@ export async function noisyScan(png: Buffer, seed = 1): Promise<Buffer> {
     const normal = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
     out[i] = Math.max(0, Math.min(255, Math.round(data[i]! * 0.93 + 10 + 9 * normal)));
   }
-  return sharp(out, { raw: { width: info.width, height: info.height, channels: 1 } }).jpeg({ quality: 60 }).toBuffer();
+  return sharp(out, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: 60 }).toBuffer();
 }
 
 /** Levenshtein distance over code points. */

@@ -637,7 +637,7 @@ async function rereadCleaned(m: Models, img: RgbImage, quads: Quad[], read: Arra
 }
 
 /** `img` in black and white at Otsu's threshold over its grey levels (Otsu 1979): ink black, paper white. */
-export function thresholded(img: RgbImage): RgbImage {
+function thresholded(img: RgbImage): RgbImage {
   const n = img.width * img.height;
   const grey = new Uint8Array(n);
   const histogram = new Float64Array(256);
