@@ -25,41 +25,46 @@ import { ocrLanguages, ocrLanguagesWanted, ocrText } from '../src/server/parsing
 import { cer, cjkFont, noisyScan, renderPage, renderTable, scanLike, turn } from '../tests/server/ocr-render';
 import { root, type Figure } from './lib';
 
-/** English prose: paragraphs of about `size` characters from fduthesis-en.pdf's text layer (the template's manual). */
-async function englishProse(count: number, size = 160): Promise<string[]> {
+/**
+ * The text layer of a test document (scripts/fetch-test-docs.mjs), page by page from `first`, its
+ * items joined by `separator` and whitespace runs made `separator`; stops when the caller does.
+ */
+async function* pageTexts(file: string, first: number, separator: '' | ' '): AsyncGenerator<string> {
   const docs = execFileSync(process.execPath, [path.join(root, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await getDocument({ data: new Uint8Array(fs.readFileSync(path.join(docs, 'fduthesis-en.pdf'))), isEvalSupported: false, verbosity: 0 }).promise;
-  const out: string[] = [];
-  for (let n = 3; n <= doc.numPages && out.length < count; n++) {
-    const page = await doc.getPage(n);
-    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ').replace(/\s+/g, ' ');
-    // Whole sentences of plain words (no code, no option tables).
-    for (const sentence of text.match(/[A-Z][a-z][A-Za-z ,'()-]{60,}?\./g) ?? []) {
-      if (out.length >= count) break;
-      if (sentence.length <= size * 1.5) out.push(sentence);
+  const pdfjs = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const doc = await getDocument({ data: new Uint8Array(fs.readFileSync(path.join(docs, file))), isEvalSupported: false, verbosity: 0, cMapUrl: path.join(pdfjs, 'cmaps') + path.sep, cMapPacked: true }).promise;
+  try {
+    for (let n = first; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      yield (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(separator).replace(/\s+/g, separator);
     }
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** English prose: whole sentences of plain words (no code, no option tables) of at most about `size` × 1.5 characters from fduthesis-en.pdf's text layer (the template's manual). */
+async function englishProse(count: number, size = 160): Promise<string[]> {
+  const out: string[] = [];
+  for await (const text of pageTexts('fduthesis-en.pdf', 3, ' ')) {
+    for (const sentence of text.match(/[A-Z][a-z][A-Za-z ,'()-]{60,}?\./g) ?? []) if (out.length < count && sentence.length <= size * 1.5) out.push(sentence);
+    if (out.length >= count) break;
   }
   return out;
 }
 
 /** Chinese prose from a page range of lshort-zh-cn.pdf's text layer, as paragraphs of about `size` characters, mostly Han. */
 export async function prose(count: number, size = 110): Promise<string[]> {
-  const docs = execFileSync(process.execPath, [path.join(root, 'scripts/fetch-test-docs.mjs')], { encoding: 'utf8' }).trim();
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const pdfjs = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-  const doc = await getDocument({ data: new Uint8Array(fs.readFileSync(path.join(docs, 'lshort-zh-cn.pdf'))), isEvalSupported: false, verbosity: 0, cMapUrl: path.join(pdfjs, 'cmaps') + path.sep, cMapPacked: true }).promise;
   const out: string[] = [];
-  for (let n = 8; n <= doc.numPages && out.length < count; n++) {
-    const page = await doc.getPage(n);
-    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join('').replace(/\s+/g, '');
+  for await (const text of pageTexts('lshort-zh-cn.pdf', 8, '')) {
     for (let k = 0; k + size <= text.length && out.length < count; k += size) {
       const piece = text.slice(k, k + size);
       const han = [...piece].filter((c) => /\p{Script=Han}/u.test(c)).length;
       if (han / piece.length >= 0.75) out.push(piece);
     }
+    if (out.length >= count) break;
   }
-  await doc.destroy();
   return out;
 }
 

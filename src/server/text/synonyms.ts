@@ -260,13 +260,15 @@ const GROUPS: string[][] = [
  * Read one way, from Chinese: the usual Chinese renderings of the software, typesetting and
  * mathematics words of the manuals a chemist's papers and tools sit beside, and the Chinese names of
  * the symbols of The Comprehensive LaTeX Symbol List's first tables (texdoc symbols-a4) and of the
- * Greek letters with their command names. A Chinese question finds the English word or command; an
- * English question's own words (online, thesis, over, in, cap) are no reason to search for 在线,
- * 学位论文, 上方, 交集 or 积分 in Chinese documents (read on the seventh fresh set: 'online' brought
- * a Chinese page on online editors above the English one answering). Written while reading the
- * misses of retrieval-fresh-17.json (tuning data for these entries, with the sets above;
- * retrieval-fresh-18.json, written by others meanwhile and scored once after them, is held out),
- * as general vocabulary rather than one entry per miss.
+ * Greek letters with their command names. A Chinese question finds the English word or command; the
+ * English words find nothing: an English question's own words (online, thesis, over, in, cap) are no
+ * reason to search for 在线, 学位论文, 上方, 交集 or 积分 (read on the seventh fresh set: 'online'
+ * brought a Chinese page on online editors above the English one answering; text/segment.ts now also
+ * keeps Chinese equivalents from every English question), nor for one another (over / above,
+ * int / integral), nor is a Latin word a Chinese question writes (cap) read as its Chinese name.
+ * Written while reading the misses of retrieval-fresh-17.json (tuning data for these entries, with
+ * the sets above; retrieval-fresh-18.json, written by others meanwhile and scored once after them, is
+ * held out), as general vocabulary rather than one entry per miss.
  */
 const ONE_WAY: string[][] = [
   ['数据库', 'database', 'databases'],
@@ -493,8 +495,8 @@ const HAN = /\p{Script=Han}/u;
 
 /** For each term, the other terms of its groups. */
 const ALTERNATIVES = new Map<string, Set<string>>();
-for (const group of [...GROUPS, ...ONE_WAY]) {
-  const oneWay = ONE_WAY.includes(group);
+/** Each term of `group` gets the others as alternatives; in a one-way group only its Chinese terms do. */
+function addGroup(group: string[], oneWay: boolean) {
   for (const term of group) {
     if (oneWay && !HAN.test(term)) continue;
     const alts = ALTERNATIVES.get(term) ?? new Set<string>();
@@ -502,6 +504,8 @@ for (const group of [...GROUPS, ...ONE_WAY]) {
     ALTERNATIVES.set(term, alts);
   }
 }
+for (const group of GROUPS) addGroup(group, false);
+for (const group of ONE_WAY) addGroup(group, true);
 // An English term under its Porter stem too: a question asks for stems (text/segment.ts queryTokens).
 const BY_STEM = new Map<string, Set<string>>();
 for (const [term, alts] of ALTERNATIVES) if (/^[a-z]{4,}$/.test(term) && !BY_STEM.has(stemmer(term))) BY_STEM.set(stemmer(term), alts);
