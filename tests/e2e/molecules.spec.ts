@@ -122,7 +122,7 @@ test('the chemical editor loads Ketcher on open, and its SMILES draws as a struc
   expect(ketcherLoads.length).toBeGreaterThan(0);
   // The starting structure went into Ketcher; insert takes it back out as SMILES.
   const frame = page.frameLocator('#ed >> [part~="frame"]');
-  await expect(frame.locator('svg text').filter({ hasText: 'O' }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(frame.locator('svg text').filter({ hasText: 'O' }).first()).toBeVisible({ timeout: 60_000 });
   await page.locator('#ed [part~="insert"]').click();
   await drawn(page, '#drawn');
   // Ketcher writes the same structure its own way; RDKit gives aspirin's formula back.

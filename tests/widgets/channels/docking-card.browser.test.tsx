@@ -75,7 +75,9 @@ describe('docking cards', () => {
   }
   const q = (shadow: ShadowRoot, part: string) => shadow.querySelector<HTMLElement>(`[part~="${part}"]`);
 
-  it('follows a submitted job to its poses and shows receptor + the chosen pose in 3D', async () => {
+  it('follows a submitted job to its poses and shows receptor + the chosen pose in 3D', async function (this: { timeout(ms: number): void }) {
+    // Several long waits in a row (the job's states, the 3D structure): more than the default 20 s on a loaded machine.
+    this.timeout(60_000);
     const shadow = await render('docking_submit', { ok: true, content: '已提交对接任务 t1', data: { task: queued } });
     await waitLong(() => q(shadow, 'docking-progress'), 'the progress bar');
     expect(shadow.textContent).to.contain('排队中');
