@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
+import { isMostlyLatin, translatedQuery } from '../text/segment';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
 import { ABSTAIN_BELOW, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
 
@@ -93,13 +94,34 @@ function mentionedIn(deep: Passage[], query: string): Set<string> {
   return new Set(latinWordsOf(query).filter((w) => deep.some((p) => (p.segmented ?? '').includes(w))));
 }
 
+/**
+ * How many passages the search in a Chinese question's English words (text/segment.ts
+ * translatedQuery) adds to the second stage's candidates: English passages (text/segment.ts isMostlyLatin) the
+ * question's own words cannot find, ranked there among the rest by how much of the question they
+ * cover. A Chinese passage found by English words is left to the question's own search.
+ */
+const TRANSLATED_DEPTH = 5;
+
+/** The English passages the search in the question's English words finds, that are not among the candidates yet. */
+async function translatedCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
+  const english = translatedQuery(query);
+  if (!english || TRANSLATED_DEPTH <= 0) return [];
+  const seen = new Set(have.map(passageKey));
+  const last = have[have.length - 1]?.score ?? 0;
+  return (await search(db, docIds, english, TRANSLATED_DEPTH * 4))
+    .filter((p) => isMostlyLatin(p.text) && !seen.has(passageKey(p)))
+    .slice(0, TRANSLATED_DEPTH)
+    .map((p) => ({ ...p, score: Math.min(p.score, last), viaDictionary: true }));
+}
+
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string>; mentioned: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
   if (!client || !docIds.length || !query.trim()) {
     const deep = await search(db, docIds, query, Math.max(k, NAMED_DEPTH), { expand: true });
-    return { passages: namedCandidates(deep, k, query), byMeaning: none, mentioned: mentionedIn(deep, query) };
+    const passages = namedCandidates(deep, k, query);
+    return { passages: [...passages, ...(await translatedCandidates(db, docIds, query, passages))], byMeaning: none, mentioned: mentionedIn(deep, query) };
   }
   const depth = depthFor(k);
   const semantic = async () => {
@@ -114,7 +136,10 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   };
   const [lexical, vectors] = await Promise.all([search(db, docIds, query, Math.max(depth, NAMED_DEPTH), { expand: true }), semantic()]);
   const mentioned = mentionedIn(lexical, query);
-  if (!vectors?.length) return { passages: namedCandidates(lexical, k, query), byMeaning: none, mentioned };
+  if (!vectors?.length) {
+    const passages = namedCandidates(lexical, k, query);
+    return { passages: [...passages, ...(await translatedCandidates(db, docIds, query, passages))], byMeaning: none, mentioned };
+  }
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
   const words = new Map(lexical.map((p) => [passageKey(p), p.segmented]));

@@ -9,7 +9,7 @@
  * The same coverage decides when nothing relevant was found (abstention).
  */
 import { looksLikeNavigation } from '../parsing/navigation';
-import { alternativesOf, charPairs, codeTokens, queryTerms, tokens } from '../text/segment';
+import { alternativesOf, charPairs, codeTokens, isMostlyLatin, queryTerms, tokens, translationsOf } from '../text/segment';
 import type { Passage } from './search';
 
 /**
@@ -25,6 +25,8 @@ interface Term {
   weight: number;
   /** Its equivalents in the lexicon (text/synonyms.ts): a passage holding one covers the word. */
   alternatives?: string[];
+  /** Its English words from the dictionary (text/segment.ts translationsOf): they cover it in an English passage (isMostlyLatin). */
+  translations?: string[];
   /** A Chinese bigram across two words of a wordy question that no candidate holds (UNHELD_BIGRAM). */
   unheld?: boolean;
 }
@@ -37,6 +39,7 @@ interface Term {
 function weightedTerms(question: string, docs: string[][]): Term[] {
   const words = queryTerms(question).map((t) => t.slice(1, -1).replace(/""/g, '"'));
   const alternatives = alternativesOf(question);
+  const translations = translationsOf(question);
   const content = new Set(tokens(question.normalize('NFKC').replace(QUESTION_WORDS, ' ')));
   // Whole words of the question (not the bigrams across two words, such as 把行 in 把行距).
   const whole = new Set(tokens(question, { bigrams: false }));
@@ -50,7 +53,7 @@ function weightedTerms(question: string, docs: string[][]): Term[] {
   return words.map((word, i) => {
     const df = dfs[i]!;
     const idf = Math.log(1 + (n + 1) / (df + 0.5));
-    return { word, weight: idf * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3), alternatives: alternatives.get(word), unheld: lengthy && isStraddling(word, df) };
+    return { word, weight: idf * (!content.has(word) ? 0.15 : whole.has(word) ? 1 : 0.3), alternatives: alternatives.get(word), translations: translations.get(word), unheld: lengthy && isStraddling(word, df) };
   });
 }
 
@@ -58,10 +61,11 @@ function weightedTerms(question: string, docs: string[][]): Term[] {
  * The share of the question's weighted terms found in a passage's tokens (0–1); a term's
  * equivalent counts when the passage holds it whole (a Chinese one in its text, an English one as a word).
  */
-function coverageOf(terms: Term[], words: Set<string>, text = ''): number {
+function coverageOf(terms: Term[], words: Set<string>, text = '', english = false): number {
   const total = terms.reduce((s, t) => s + t.weight, 0);
   if (!total) return 0;
-  const has = (t: Term) => words.has(t.word) || (t.alternatives?.some((a) => (HAN.test(a) ? text.includes(a) : words.has(a))) ?? false);
+  const has = (t: Term) =>
+    words.has(t.word) || (t.alternatives?.some((a) => (HAN.test(a) ? text.includes(a) : words.has(a))) ?? false) || (english && (t.translations?.some((a) => words.has(a)) ?? false));
   return terms.reduce((s, t) => s + (has(t) ? t.weight : 0), 0) / total;
 }
 
@@ -264,15 +268,18 @@ function weightedChars(question: string, texts: string[]): Term[] {
 export function rerank(question: string, candidates: Passage[], weights: RerankWeights = RERANK_WEIGHTS, firstRanked = candidates.length, mentioned: ReadonlySet<string> = new Set()): Scored[] {
   if (!candidates.length) return [];
   const seqs = candidates.map((p) => (p.segmented !== undefined ? p.segmented.split(' ') : tokens(p.text)));
-  const vocabularies = seqs.map((s) => [...new Set(s)]);
+  // The passages the question's English words found (fusion.ts) are ranked, but weigh its words
+  // and judge its names only with the others: they may not change what the question asks.
+  const asking = seqs.filter((_, i) => !candidates[i]!.viaDictionary);
+  const vocabularies = asking.map((s) => [...new Set(s)]);
   const terms = weightedTerms(question, vocabularies);
   // Whether a passage answers at all is judged with the question's words that carry evidence: a
   // bigram across two everyday words that no candidate holds weighs less (UNHELD_BIGRAM).
   const asked = terms.map((t) => (t.unheld ? { ...t, weight: t.weight * UNHELD_BIGRAM } : t));
   const top = Math.max(...candidates.map((p) => p.score), 1e-9);
-  const believed = belief(question, seqs, firstRanked, mentioned) * lengthAllowance(question);
-  const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.map((p) => p.text)) : [];
-  const names = weights.nameMissing < 1 ? namesIn(question, seqs, weights.namedShare) : [];
+  const believed = belief(question, asking, Math.min(firstRanked, asking.length), mentioned) * lengthAllowance(question);
+  const chars = weights.chars || weights.headingChars ? weightedChars(question, candidates.filter((p) => !p.viaDictionary).map((p) => p.text)) : [];
+  const names = weights.nameMissing < 1 ? namesIn(question, asking, weights.namedShare) : [];
   const charsIn = (text: string) => coverageOf(chars, new Set(text.match(HAN_CHAR) ?? []));
   const ranked = candidates
     .map((p, i) => {
@@ -283,17 +290,18 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       const han = HAN.test(p.text);
       const own = asked.filter((t) => HAN.test(t.word) === han);
       const text = p.text.normalize('NFKC');
-      const coverage = coverageOf(terms, words, text);
-      const answers = Math.max(coverageOf(asked, words, text), coverageOf(own.length ? own : asked, words, text));
+      const english = isMostlyLatin(p.text);
+      const coverage = coverageOf(terms, words, text, english);
+      const answers = Math.max(coverageOf(asked, words, text, english), coverageOf(own.length ? own : asked, words, text, english));
       const proximity = proximityOf(terms, seq);
       const firstLine = p.text.split('\n', 1)[0]!;
-      const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine)), firstLine.normalize('NFKC')) : 0;
+      const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine)), firstLine.normalize('NFKC'), english) : 0;
       const nav = looksLikeNavigation(p.text) ? 0.05 : 1;
       const charShare = chars.length && weights.chars ? weights.chars * charsIn(p.text) : 0;
       const headingShare = chars.length && weights.headingChars && firstLine.length < 120 ? weights.headingChars * charsIn(firstLine) : 0;
       const named = names.length && !names.some((n) => words.has(n)) ? weights.nameMissing : 1;
       const score = (p.score / top) ** weights.bm25 * (weights.floor + coverage + charShare) * (1 + weights.proximity * proximity + weights.heading * heading + headingShare) * nav * named;
-      const { segmented: _, ...rest } = p;
+      const { segmented: _, viaDictionary: __, ...rest } = p;
       // A passage holding every name the question asks about is about what was asked: everyday
       // wording around the name ("设了新字号却没有立刻变化") is no reason to abstain on it.
       const aboutNamed = names.length > 0 && answers >= NAMED_COVERAGE && names.every((n) => words.has(n));

@@ -13,6 +13,8 @@ export interface Passage {
   score: number;
   /** The passage's index words (text/segment.ts), for the second stage (rerank.ts); not sent to clients. */
   segmented?: string;
+  /** Found by the question's English words alone (retrieval/fusion.ts translatedCandidates): no part of the question's weights. */
+  viaDictionary?: boolean;
 }
 
 export interface SearchOptions {

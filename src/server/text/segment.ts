@@ -8,6 +8,7 @@
  */
 
 import { stemmer } from 'stemmer';
+import { dictionaryTermsIn } from './dictionary';
 import { EXPAND_QUERIES, symbolCommands, synonymsIn } from './synonyms';
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
@@ -301,6 +302,50 @@ export function alternativesOf(query: string): Map<string, string[]> {
     for (const t of keys) out.set(t, [...new Set([...(out.get(t) ?? []), ...alts])]);
   }
   return out;
+}
+
+/**
+ * The English words of a Chinese question's words that the lexicon has no entry for, from the
+ * dictionary (text/dictionary.ts), as index tokens (stems): 尾注 → endnot, 捷克 → czech. They are
+ * less sure than the lexicon's pairs (a word's first senses, whatever its sense here), so they
+ * neither join the question's own search nor count in a Chinese passage: a second search in these
+ * words alone brings English passages to the second stage (retrieval/fusion.ts), which counts them
+ * as covering their word in a passage without Chinese (retrieval/rerank.ts).
+ */
+export function translationsOf(query: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { term, english } of dictionaryWordsOf(query)) {
+    const stems = [...new Set(english.flatMap((a) => queryTokens(a)))];
+    for (const t of queryTokens(term).filter(isLong)) out.set(t, [...new Set([...(out.get(t) ?? []), ...stems])]);
+  }
+  return out;
+}
+
+/** The words of a Chinese question the lexicon has no entry for, with their English words as the dictionary writes them. */
+function dictionaryWordsOf(query: string): Array<{ term: string; english: string[] }> {
+  if (!EXPAND_QUERIES || !HAN.test(query)) return [];
+  let rest = query.normalize('NFKC');
+  for (const { term } of synonymsIn(query, [])) rest = rest.split(term).join(' ');
+  return dictionaryTermsIn(rest, (w) => CHINESE_STOP.has(w)).map(({ term, alternatives }) => ({ term, english: alternatives }));
+}
+
+/** The words to search a question's translations by (translationsOf) with its own Latin-script words, or '' when it has none. */
+export function translatedQuery(query: string): string {
+  const english = [...new Set(dictionaryWordsOf(query).flatMap((d) => d.english))];
+  if (!english.length) return '';
+  const own = [...query.normalize('NFKC').matchAll(/[A-Za-z][\w.-]*/g)].map((m) => m[0]);
+  return [...new Set([...own, ...english])].join(' ');
+}
+
+/**
+ * Whether a passage is written in a Latin script, a Chinese heading or a word or two aside: fewer
+ * Han characters than a tenth of its Latin letters (a list of English lines under "B 安装方案与集合").
+ * The dictionary's words (translationsOf) count in such a passage.
+ */
+export function isMostlyLatin(text: string): boolean {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = text.match(/[A-Za-z]/g)?.length ?? 0;
+  return han * 10 < latin;
 }
 
 /** Not a single Han character nor an English function word: a token worth searching for. */
