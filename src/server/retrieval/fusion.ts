@@ -98,7 +98,8 @@ function mentionedIn(deep: Passage[], query: string): Set<string> {
  * How many passages the search in a Chinese question's English words (text/segment.ts
  * translatedQuery) adds to the second stage's candidates: English passages (text/segment.ts isMostlyLatin) the
  * question's own words cannot find, ranked there among the rest by how much of the question they
- * cover. A Chinese passage found by English words is left to the question's own search.
+ * cover. A Chinese passage found by English words is left to the question's own search. Only
+ * without vectors: with them, the vector list finds passages by meaning in either language.
  */
 const TRANSLATED_DEPTH = 5;
 
