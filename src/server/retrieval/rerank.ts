@@ -25,7 +25,7 @@ interface Term {
   weight: number;
   /** Its equivalents in the lexicon (text/synonyms.ts): a passage holding one covers the word. */
   alternatives?: string[];
-  /** Its English words from the dictionary (text/segment.ts translationsOf): they cover it in an English passage (isMostlyLatin). */
+  /** Its English words from the dictionary (text/segment.ts translationsOf): they cover it in an English passage (isMostlyLatin), for ranking only. */
   translations?: string[];
   /** A Chinese bigram across two words of a wordy question that no candidate holds (UNHELD_BIGRAM). */
   unheld?: boolean;
@@ -292,7 +292,10 @@ export function rerank(question: string, candidates: Passage[], weights: RerankW
       const text = p.text.normalize('NFKC');
       const english = isMostlyLatin(p.text);
       const coverage = coverageOf(terms, words, text, english);
-      const answers = Math.max(coverageOf(asked, words, text, english), coverageOf(own.length ? own : asked, words, text, english));
+      // Whether it answers at all is judged without the dictionary's words: a word's usual English
+      // senses, whatever its sense in the question, rank a passage but are no evidence that it answers
+      // ("复旦大学研究生院的办公地址" is not answered by a page on Fudan graduate students' ID numbers).
+      const answers = Math.max(coverageOf(asked, words, text), coverageOf(own.length ? own : asked, words, text));
       const proximity = proximityOf(terms, seq);
       const firstLine = p.text.split('\n', 1)[0]!;
       const heading = firstLine.length < 120 ? coverageOf(terms, new Set(tokens(firstLine)), firstLine.normalize('NFKC'), english) : 0;

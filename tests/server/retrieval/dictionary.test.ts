@@ -58,10 +58,12 @@ describe('a Chinese question over an English page', () => {
     expect(queryTerms(question, { expand: true }).map((t) => t.slice(1, -1)).filter((t) => words.has(t))).toEqual([]);
   });
 
-  it('is among the five best passages and is not abstained on', async () => {
+  it('is among the five best passages, though the dictionary alone is no evidence that it answers', async () => {
     const ranked = await hybridSearch(index!.db, ['guide'], question, 8);
     const page = ranked.slice(0, 5).find((p) => p.page === list.page);
     expect(page, JSON.stringify(ranked.map((p) => p.page))).toBeDefined();
-    expect(page!.coverage).toBeGreaterThanOrEqual(ABSTAIN_BELOW);
+    // A word's usual English senses rank a passage; whether it answers at all is judged on the
+    // question's own words and the lexicon's (the hard set's "复旦大学研究生院的办公地址" stays abstained on).
+    expect(page!.coverage).toBeLessThan(ABSTAIN_BELOW);
   });
 });
