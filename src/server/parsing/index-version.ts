@@ -26,5 +26,7 @@
  *     token alone (text/segment.ts readsAsSmiles).
  * 8 — reference lists are indexed like any passage (a question about the works a document cites
  *     is answered from them).
+ * 9 — a word that a footnote's number runs into ("5gedit默认使用UTF-8编码" at a page's foot) is
+ *     also indexed as the word (text/segment.ts).
  */
-export const INDEX_VERSION = 8;
+export const INDEX_VERSION = 9;

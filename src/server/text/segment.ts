@@ -132,16 +132,23 @@ function stemOf(word: string): string | null {
   return stem !== word ? stem : null;
 }
 
+/** One or two digits before a word of three or more letters: a footnote's mark, not part of the word. */
+const FOOTNOTE_MARK = /^\d{1,2}(\p{L}{3,}[\p{L}\p{N}]*)$/u;
+
 /**
  * A Latin-script word, lower-cased, and when it joins parts with '.' or an apostrophe (a file
  * name, a host, a possessive: windows.bat, simsun.ttc, user’s) also its parts of two or more
  * characters holding a letter, so "Windows" finds install-tl-windows.bat. In the index an English
  * word is followed by its stem (classifying: classifying classifi), and a question asks for the
- * stem alone (classified: classifi), so one form of a word finds the others.
+ * stem alone (classified: classifi), so one form of a word finds the others. A footnote's mark run
+ * into a word (5gedit) gives the word as a part as well.
  */
 function pushWord(out: string[], word: string, side: 'index' | 'query' = 'index') {
   const w = word.toLowerCase();
   const parts = /['’._]/.test(w) ? w.split(/['’._]+/).filter((part) => part.length >= 2 && /\p{L}/u.test(part)) : [];
+  // A footnote's number run into the word it starts ("5gedit默认使用UTF-8编码" at a page's foot).
+  const marked = FOOTNOTE_MARK.exec(w);
+  if (marked) parts.push(marked[1]!);
   for (const t of [w, ...parts]) {
     const stem = stemOf(t);
     if (side === 'index' || !stem) out.push(t);

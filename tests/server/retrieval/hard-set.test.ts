@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { docPath, FRESH_SETS, loadFreshSet, loadHardSet, type HardSet } from '../../../bench/retrieval-eval';
 import { CITED_TOP, citedPassages, nothingRelevant, rerank, RERANK_WEIGHTS } from '../../../src/server/retrieval/rerank';
 import type { Passage } from '../../../src/server/retrieval/search';
+import { segmentForIndex } from '../../../src/server/text/segment';
 
 // Issue 17's evaluation set (bench/data/retrieval-hard.json), the fresh set never tuned on
 // (bench/data/retrieval-fresh.json), the second fresh set written when the first became a tuning set
-// (bench/data/retrieval-fresh-2.json, issue 32 §1), the third to twentieth written when the one
-// before became one (bench/data/retrieval-fresh-3.json … -20.json) and the second stage they measure. Nothing here
+// (bench/data/retrieval-fresh-2.json, issue 32 §1), the third to twenty-first written when the one
+// before became one (bench/data/retrieval-fresh-3.json … -21.json) and the second stage they measure. Nothing here
 // runs retrieval on the sets' questions.
 const ROOT = path.resolve(__dirname, '../../..');
 const set = loadHardSet(ROOT);
@@ -120,6 +121,17 @@ describe('the second stage', () => {
     ]);
     expect(ranked[0]!.text.startsWith('17 CTEX')).toBe(true);
     expect(ranked[0]!.coverage).toBeGreaterThan(ranked[1]!.coverage);
+  });
+
+  it('ranks a page that goes on with a section by the section’s heading, indexed with it', () => {
+    // install-guide's page 20 opens with the commands of "2.2.2手动卸载", whose heading is on page 19.
+    const body = '1 sudo rm -rf /usr/local/texlive/2022 2 rm -rf ~/.texlive2022\n卸载完成后，可以进一步移除之前设置的环境变量。';
+    const continued = { ...passage(body, 15), page: 20, segmented: `${segmentForIndex('2.2.2手动卸载')} ${segmentForIndex(body)}` };
+    const other = { ...passage('点击键盘I进行默认安装。安装完毕后，将装载的光盘镜像弹出并删除文件夹\n1 sudo umount /mnt/texlive', 10), page: 16 };
+    const ranked = rerank('从光盘镜像装的 TeX Live 想手动卸载，要删掉哪些文件夹', [other, continued]);
+    expect(ranked.map((p) => p.page)).toEqual([20, 16]);
+    // Without the heading, the page sharing more of the question's words (光盘镜像, 文件夹) comes first.
+    expect(rerank('从光盘镜像装的 TeX Live 想手动卸载，要删掉哪些文件夹', [other, { ...continued, segmented: segmentForIndex(body) }]).map((p) => p.page)).toEqual([16, 20]);
   });
 
   it('sends a contents line to the bottom even when BM25 ranked it first', () => {

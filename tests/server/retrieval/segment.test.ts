@@ -82,6 +82,14 @@ describe('index tokens', () => {
     expect(segmentForIndex('v0.4 3.1节').split(' ')).not.toContain('4');
   });
 
+  it("indexes a word a footnote's number runs into also as the word, so the footnote is found by it", () => {
+    // The foot of install-guide's page 22: "5gedit默认使用UTF-8编码" (footnote 5).
+    expect(segmentForIndex('5gedit默认使用UTF-8编码').split(' ')).toEqual(expect.arrayContaining(['5gedit', 'gedit']));
+    expect(segmentForIndex('2sudo tlmgr无法使用').split(' ')).toEqual(expect.arrayContaining(['sudo', 'tlmgr']));
+    // Names with digits of their own, and short units, stay whole.
+    expect(segmentForIndex('3d 2nd 12ml').split(' ')).toEqual(['3d', '2nd', '12ml']);
+  });
+
   it("indexes a name joined by '_' (an SDF field, an option) also as its parts, so a question's words find it", () => {
     const words = segmentForIndex('r_mmffld_RMS_Derivative-OPLS_2005: 0.000213629').split(' ');
     expect(words).toEqual(expect.arrayContaining(['r_mmffld_rms_derivative', 'mmffld', 'rms', 'derivative', 'opls']));
