@@ -118,6 +118,20 @@ describe('relabelled', () => {
     expect(await canonical(fixed!.molfile)).toBe(await canonical(SMILES));
   });
 
+  it("takes OSRA's I for a Cl by its label's two glyphs when the recogniser cannot read them, and only then", async () => {
+    const [cl] = atomsOf(hit.molfile, 'Cl');
+    const misread = withSymbol(hit.molfile, cl!, 'I');
+    const unsure: typeof readBoxes = async (_img, boxes) => boxes.map(() => ({ text: '?', score: 0.1 }));
+    const fixed = await relabelled(misread, hit.bondPx, hit.box, ink, unsure);
+    expect(fixed?.changes).toEqual([expect.stringMatching(/^I→Cl \(a label of 2 glyphs/)]);
+    expect(await canonical(fixed!.molfile)).toBe(await canonical(SMILES));
+    // The N's label is one glyph: an I there stays an I when the recogniser cannot read it.
+    const [n] = atomsOf(hit.molfile, 'N');
+    expect(await relabelled(withSymbol(hit.molfile, n!, 'I'), hit.bondPx, hit.box, ink, unsure)).toBeNull();
+    // A label the recogniser reads as another element is that element, whatever its width.
+    expect((await relabelled(misread, hit.bondPx, hit.box, ink, async (_img, boxes) => boxes.map(() => ({ text: 'Br', score: 0.9 }))))?.changes).toContainEqual(expect.stringMatching(/^I→Br /));
+  });
+
   it('leaves a carbon drawn as a bare corner a carbon (no label there to read)', async () => {
     // The methyl ester's carbon made an oxygen: no glyph at a corner says otherwise, so it stays as given.
     const carbons = atomsOf(hit.molfile, 'C');
