@@ -218,7 +218,7 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
   const boxes = wanted.map(({ glyphs, square }) => {
     const pad = 3;
     // The letters' extent (inclusive), and which of its pixels are theirs.
-    const [x0, y0, x1, y1] = square ?? [Math.min(...glyphs.map((g) => g.x0)), Math.min(...glyphs.map((g) => g.y0)), Math.max(...glyphs.map((g) => g.x1)), Math.max(...glyphs.map((g) => g.y1))];
+    const [x0, y0, x1, y1] = square ?? extentOf(glyphs);
     const own = new Set(glyphs);
     const theirs = (x: number, y: number) => {
       if (square) return x >= x0 && x <= x1 && y >= y0 && y <= y1 && ink.data[y * ink.width + x] === 1;
@@ -300,9 +300,13 @@ export async function relabelled(molfile: string, bondPx: number, box: [number, 
 const WIDE_LABEL = 0.5;
 function wideLabel(glyphs: Piece[]): boolean {
   if (glyphs.length < 2) return false;
-  const w = Math.max(...glyphs.map((g) => g.x1)) - Math.min(...glyphs.map((g) => g.x0)) + 1;
-  const h = Math.max(...glyphs.map((g) => g.y1)) - Math.min(...glyphs.map((g) => g.y0)) + 1;
-  return w >= WIDE_LABEL * h;
+  const [x0, y0, x1, y1] = extentOf(glyphs);
+  return x1 - x0 + 1 >= WIDE_LABEL * (y1 - y0 + 1);
+}
+
+/** The box of a label's glyphs (inclusive pixels). */
+function extentOf(glyphs: Piece[]): [number, number, number, number] {
+  return [Math.min(...glyphs.map((g) => g.x0)), Math.min(...glyphs.map((g) => g.y0)), Math.max(...glyphs.map((g) => g.x1)), Math.max(...glyphs.map((g) => g.y1))];
 }
 
 interface Piece {
