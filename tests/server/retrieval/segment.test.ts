@@ -224,6 +224,24 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(alternativesOf('把 TeX Live 删掉').get('删掉')).toEqual(expect.arrayContaining(['删除', '移除', 'remove']));
   });
 
+  it('finds an English passage on preserving a network location, a font catalogue or other languages from Chinese words (read on the twenty-first fresh set)', () => {
+    expectFoundOnlyExpanded(
+      [
+        'You must preserve the network location given in the Document for public access to a Transparent copy.',
+        'A font catalogue of LaTeX font packages, with a sample of each.',
+        'collection-langeuropean: Other European languages; collection-langother: Other languages.',
+        '旧的版本可以删除，也可以另外保存一份。',
+      ],
+      [
+        ['原文档给出的网络地址必须保留吗', 1],
+        ['有没有按字体分类收录的目录', 2],
+        ['不算欧洲的其他语种归到哪里', 3],
+      ],
+    );
+    // An English question's stereocentre is the record's chirality field.
+    expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
+  });
+
   it('reads 组合数 as the binomial, 速查表 as a cheat sheet, and Chinese words for a licence or a collection printed in English', () => {
     expect(alternativesOf('从 n 个里取 k 个的组合数').get('组合')).toEqual(expect.arrayContaining(['二项式', 'binomial']));
     expect(alternativesOf('有没有命令速查表').get('速查')).toEqual(expect.arrayContaining(['cheat', 'cheatsheet']));
