@@ -238,6 +238,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
         ['不算欧洲的其他语种归到哪里', 3],
       ],
     );
+    // Display maths said another way, and a squiggly arrow named in words (twenty-second fresh set).
+    expect([...alternativesOf('独立公式中间能留空行吗').values()].flat()).toContain('行间公式');
+    expect([...alternativesOf('像波浪线一样的向右箭头').values()].flat()).toContain('rightsquigarrow');
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
