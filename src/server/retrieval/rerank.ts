@@ -117,7 +117,21 @@ export const latinWordsOf = (question: string) => queryTerms(question).map((t) =
 function absentWords(question: string, docs: string[][]): string[] {
   const vocabulary = [...new Set(docs.flat())].filter((w) => /[a-z]/.test(w)).join(' ');
   const code = codeTokens(question);
-  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
+  const glosses = glossesOf(question);
+  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
+}
+
+/** A Chinese word's English gloss in brackets right after it: "哥特体（Fraktur）", "调色板 (palette)". */
+const GLOSS = /\p{Script=Han}\s*[（(]\s*([A-Za-z][A-Za-z' -]{0,40}?)\s*[)）]/gu;
+
+/**
+ * The words of the glosses a question gives its Chinese words. A gloss says what the Chinese word
+ * means, in the question's own words: the page may say it in Chinese alone, so a gloss the documents
+ * never write is no name they lack ("公式里用 \mathfrak 排哥特体（Fraktur）字母…" abstained over the
+ * answering page ranked first, which never writes Fraktur; read on retrieval-fresh-23.json).
+ */
+function glossesOf(question: string): Set<string> {
+  return new Set([...question.matchAll(GLOSS)].flatMap((m) => latinWordsOf(m[1]!)));
 }
 
 /**

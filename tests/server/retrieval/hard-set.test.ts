@@ -218,6 +218,16 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('GNU FDL 里说的 Secondary Section 指的是什么', apart))).toBe(true);
   });
 
+  it("reads a Latin word in brackets after a Chinese word as that word's gloss, not as a name the documents must hold", () => {
+    const fonts = [passage('表 4.2：数学字母字体 \\mathfrak{ABC} 哥特体，依赖 amssymb 或 eufrak 宏包。', 5), passage('数学符号的字体切换命令。', 3)];
+    expect(nothingRelevant(rerank('公式里用 \\mathfrak 排哥特体（Fraktur）字母，除了 amssymb 还可以用哪个宏包', fonts))).toBe(false);
+    // The same word asked as a name, not as a gloss, is still one the documents lack.
+    expect(nothingRelevant(rerank('公式里用 Fraktur 排哥特体字母，除了 amssymb 还可以用哪个宏包', fonts))).toBe(true);
+    // A gloss of a name the documents lack does not make the name present.
+    const proxy = [passage('Overleaf 服务器的反向代理配置：在配置文件中设置端口和域名。', 5)];
+    expect(nothingRelevant(rerank('如何配置 Nginx 做反向代理（reverse proxy）', proxy))).toBe(true);
+  });
+
   it('asks more coverage of an English question when two of its words are in no candidate', () => {
     const mime = [passage('An inode/mount-point is a subclass of inode/directory.', 5)];
     expect(nothingRelevant(rerank('What is the boiling point of ethanol?', mime))).toBe(true);

@@ -241,6 +241,10 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     // Display maths said another way, and a squiggly arrow named in words (twenty-second fresh set).
     expect([...alternativesOf('独立公式中间能留空行吗').values()].flat()).toContain('行间公式');
     expect([...alternativesOf('像波浪线一样的向右箭头').values()].flat()).toContain('rightsquigarrow');
+    // A hooked arrow, "there is no" and a licence's aggregate named in words (twenty-third fresh set).
+    expect([...alternativesOf('箭尾带个小钩子的向右箭头').values()].flat()).toContain('hookrightarrow');
+    expect([...alternativesOf('不存在的符号').values()].flat()).toContain('nexists');
+    expect([...alternativesOf('和其他作品汇编在一起').values()].flat()).toContain('aggregate');
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
