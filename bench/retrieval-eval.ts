@@ -126,8 +126,11 @@ export const loadHardSet = (root: string): HardSet => loadSet(root, 'retrieval-h
  * first score (taken with the lexicon entries read on them: answer-level recall 0.877 = recall@5, no
  * answerable question abstained on), before any other change; its misses were then read, so it is
  * tuning data now. The twenty-third (retrieval-fresh-23.json) was written the same way while they
- * were read, and committed before its first score (taken with the entries read on them), before
- * any other change: nothing has been tuned on it.
+ * were read, and committed before its first score (taken with the entries read on them: answer-level
+ * recall 0.862, recall@5 0.892, two answerable questions abstained on), before any other change;
+ * its misses were then read, so it is tuning data now. The twenty-fourth (retrieval-fresh-24.json)
+ * was written the same way while they were read, and committed before its first score (taken with
+ * the changes read on them), before any other change: nothing has been tuned on it.
  */
 export const FRESH_SETS = {
   first: 'retrieval-fresh.json',
@@ -153,6 +156,7 @@ export const FRESH_SETS = {
   twentyfirst: 'retrieval-fresh-21.json',
   twentysecond: 'retrieval-fresh-22.json',
   twentythird: 'retrieval-fresh-23.json',
+  twentyfourth: 'retrieval-fresh-24.json',
 } as const;
 export const loadFreshSet = (root: string, which: keyof typeof FRESH_SETS = 'first'): HardSet => loadSet(root, FRESH_SETS[which]);
 
