@@ -10,6 +10,7 @@
  */
 import { looksLikeNavigation } from '../parsing/navigation';
 import { alternativesOf, charPairs, codeTokens, isMostlyLatin, queryTerms, tokens, translationsOf } from '../text/segment';
+import { symbolCommands } from '../text/synonyms';
 import type { Passage } from './search';
 
 /**
@@ -40,9 +41,13 @@ function weightedTerms(question: string, docs: string[][]): Term[] {
   const words = queryTerms(question).map((t) => t.slice(1, -1).replace(/""/g, '"'));
   const alternatives = alternativesOf(question);
   const translations = translationsOf(question);
-  const content = new Set(tokens(question.normalize('NFKC').replace(QUESTION_WORDS, ' ')));
+  // A pasted symbol's commands (⊕: oplus) are words of the question, as whole as any: the symbol is
+  // what it asks about (read on retrieval-fresh-24.json, where they weighed as little as a question
+  // word and the one table writing \oplus ranked tenth).
+  const commands = symbolCommands(question);
+  const content = new Set([...tokens(question.normalize('NFKC').replace(QUESTION_WORDS, ' ')), ...commands]);
   // Whole words of the question (not the bigrams across two words, such as 把行 in 把行距).
-  const whole = new Set(tokens(question, { bigrams: false }));
+  const whole = new Set([...tokens(question, { bigrams: false }), ...commands]);
   // Bigrams inside one of its longer words (青霉 and 霉素 in 青霉素): part of that word, not across two.
   const inside = new Set([...whole].filter((w) => HAN.test(w)).flatMap(charPairs));
   const n = docs.length;

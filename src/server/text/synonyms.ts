@@ -318,6 +318,10 @@ const ONE_WAY: string[][] = [
   ['汇编', 'aggregate', 'aggregation', 'compilation'],
   ['首选', 'preferred'],
   ['元素', 'element', 'elements'],
+  // Read on the misses of retrieval-fresh-24.json and the rest of the pool after its held-out score
+  // (retrieval-fresh-25.json, written meanwhile and scored once after them, is held out).
+  ['半直积', 'ltimes', 'rtimes'],
+  ['收尾', '清理', 'clean', 'cleanup'],
   // Read on retrieval-fresh-17.json, as said above.
   ['所有', '全部', 'all'],
   ['希腊文', '希腊语', 'greek'],
@@ -494,6 +498,7 @@ const SYMBOLS = new Map<string, string[]>([
   ['↑', ['uparrow']], ['↓', ['downarrow']], ['↠', ['twoheadrightarrow']], ['↞', ['twoheadleftarrow']], ['⇢', ['dashrightarrow']], ['⇠', ['dashleftarrow']],
   ['≤', ['leq', 'le']], ['≥', ['geq', 'ge']], ['≠', ['neq', 'ne']], ['≈', ['approx']], ['≡', ['equiv']], ['∝', ['propto']], ['∼', ['sim']],
   ['≃', ['simeq']], ['≅', ['cong']], ['≪', ['ll']], ['≫', ['gg']],
+  ['≜', ['triangleq']], ['⋉', ['ltimes']], ['⋊', ['rtimes']],
   ['±', ['pm']], ['∓', ['mp']], ['×', ['times']], ['÷', ['div']], ['·', ['cdot']], ['∘', ['circ']], ['⊕', ['oplus']], ['⊗', ['otimes']],
   ['∈', ['in']], ['∉', ['notin']], ['⊂', ['subset']], ['⊆', ['subseteq']], ['⊃', ['supset']], ['⊇', ['supseteq']], ['∪', ['cup']], ['∩', ['cap']],
   ['∅', ['emptyset', 'varnothing']], ['∀', ['forall']], ['∃', ['exists']], ['¬', ['neg', 'lnot']], ['∧', ['wedge', 'land']], ['∨', ['vee', 'lor']],

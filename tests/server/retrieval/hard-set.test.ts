@@ -218,6 +218,20 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('GNU FDL 里说的 Secondary Section 指的是什么', apart))).toBe(true);
   });
 
+  it('weighs the commands of a pasted symbol as what the question asks about', () => {
+    // A long symbol table writes \oplus once among many commands; pages on formulas in general
+    // share the question's everyday words. The table still ranks above those sharing only a few of
+    // them (its \oplus had weighed as little as a question word, and it ranked last).
+    const table = passage('表 4.6：二元运算符 \\pm \\mp \\times \\div \\cdot \\circ \\oplus \\ominus \\otimes \\oslash \\odot \\bigcirc \\diamond \\bullet \\star \\cap \\cup \\uplus \\sqcap \\sqcup \\vee \\wedge \\setminus \\wr', 6);
+    const general = [
+      passage('在公式里输入符号：数学公式中的符号大多用命令输入，一个符号一个命令，公式里的空格被忽略。', 8),
+      passage('公式中的特殊符号需要用反斜线转义后输入，例如 \\% 和 \\$。', 7),
+      passage('圆圈里的数字：用 \\textcircled 输入带圈的字符。', 7),
+    ];
+    const ranked = rerank('圆圈里面一个加号的那个符号 ⊕ 在公式里怎么输入', [...general, table]);
+    expect(ranked.findIndex((p) => p.text === table.text)).toBe(1);
+  });
+
   it("reads a Latin word in brackets after a Chinese word as that word's gloss, not as a name the documents must hold", () => {
     const fonts = [passage('表 4.2：数学字母字体 \\mathfrak{ABC} 哥特体，依赖 amssymb 或 eufrak 宏包。', 5), passage('数学符号的字体切换命令。', 3)];
     expect(nothingRelevant(rerank('公式里用 \\mathfrak 排哥特体（Fraktur）字母，除了 amssymb 还可以用哪个宏包', fonts))).toBe(false);

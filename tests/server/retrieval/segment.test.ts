@@ -339,6 +339,10 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('字母 å 怎么打')).toContain('"aa"');
     expect(queryTerms('德语的 ß')).toContain('"ss"');
     expect(queryTerms('证明后面的 ∎')).toContain('"qed"');
+    // Semidirect products and "defined as" (twenty-fourth fresh set).
+    expect(queryTerms('半直积 ⋉ 和 ⋊')).toEqual(expect.arrayContaining(['"ltimes"', '"rtimes"']));
+    expect(queryTerms('≜ 怎么打')).toContain('"triangleq"');
+    expect([...alternativesOf('群论里的半直积符号').values()].flat()).toContain('rtimes');
     // A surjection's two-headed arrow and a dashed arrow.
     expect(queryTerms('满射的 ↠ 怎么打')).toContain('"twoheadrightarrow"');
     expect(queryTerms('虚线箭头 ⇢')).toContain('"dashrightarrow"');
