@@ -245,6 +245,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('箭尾带个小钩子的向右箭头').values()].flat()).toContain('hookrightarrow');
     expect([...alternativesOf('不存在的符号').values()].flat()).toContain('nexists');
     expect([...alternativesOf('和其他作品汇编在一起').values()].flat()).toContain('aggregate');
+    // A page layout's header lengths and a full-width full stop asked in Chinese (twenty-fifth fresh set).
+    expect([...alternativesOf('页眉的高度是多少').values()].flat()).toEqual(expect.arrayContaining(['headheight', 'headsep']));
+    expect([...alternativesOf('把句号换成全角的点').values()].flat()).toEqual(expect.arrayContaining(['stop', 'fullwidth']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
@@ -343,6 +346,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('半直积 ⋉ 和 ⋊')).toEqual(expect.arrayContaining(['"ltimes"', '"rtimes"']));
     expect(queryTerms('≜ 怎么打')).toContain('"triangleq"');
     expect([...alternativesOf('群论里的半直积符号').values()].flat()).toContain('rtimes');
+    // Less-or-greater stacked (twenty-fifth fresh set).
+    expect(queryTerms('≶ 用什么命令')).toContain('"lessgtr"');
     // A surjection's two-headed arrow and a dashed arrow.
     expect(queryTerms('满射的 ↠ 怎么打')).toContain('"twoheadrightarrow"');
     expect(queryTerms('虚线箭头 ⇢')).toContain('"dashrightarrow"');
