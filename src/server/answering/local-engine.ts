@@ -4,6 +4,7 @@ import { isReferenceItem } from '../parsing/navigation';
 import { alsoRetrieved, citedPassages } from '../retrieval/rerank';
 import type { RetrievedPassage } from '../retrieval/knowledge-port';
 import { tokens } from '../text/segment';
+import { symbolCommands } from '../text/synonyms';
 import { citationTracker, type AnswerEngine, type AnswerInput, type AnswerSink, type NumberedHit, type NumberedPassage } from './engine';
 import { questionStructures, structureLines } from './question-structures';
 import { planLocalTools, runLocalTools, toolRunLines, type LocalToolDeps } from './local-tools';
@@ -75,9 +76,13 @@ const QUESTION_WORDS = new Set(
     + 'the a an is are was were what how which why who when where of to in on for and or does do can about please').split(' '),
 );
 
-/** The words of a question that carry its subject. */
+/**
+ * The words of a question that carry its subject, with the commands of a symbol it pastes (⊕:
+ * oplus), as retrieval weighs them (rerank.ts weightedTerms): the quote from a symbol table is
+ * then the row writing \oplus, not the table's caption.
+ */
 export function subjectTokens(question: string): Set<string> {
-  const list = tokens(question).filter((t) => !QUESTION_WORDS.has(t));
+  const list = [...tokens(question), ...symbolCommands(question)].filter((t) => !QUESTION_WORDS.has(t));
   // As in the index query: single Han characters match almost anything when longer words exist.
   const long = list.filter((t) => !/^\p{Script=Han}$/u.test(t));
   return new Set(long.length ? long : list);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteOf } from '../../../src/server/answering/local-engine';
+import { quoteOf, subjectTokens } from '../../../src/server/answering/local-engine';
 import { type Db } from '../../../src/server/db/database';
 import { openTestDatabase } from '../postgres-harness';
 import { chunkBlocks, chunkText, meaningfulLength, MIN_MEANINGFUL, titleWords } from '../../../src/server/parsing/chunks';
@@ -65,6 +65,11 @@ describe('passages too small to stand alone', () => {
     const text = '7. AGGREGATION WITH INDEPENDENT WORKS\nA compilation of the Document with other separate works.';
     expect(quoteOf(text, new Set(['cdk2']))).toBe('7. AGGREGATION WITH INDEPENDENT WORKS');
     expect(quoteOf(text, new Set(['compilation']))).toBe('A compilation of the Document with other separate works.');
+  });
+
+  it('are quoted at the row writing the command of a symbol the question pastes, not at the table caption', () => {
+    const table = '表4.7:二元运算符\n+ + − -\n± \\pm ∓ \\mp / \\triangleleft\n· \\cdot ÷ \\div . \\triangleright\n⊕ \\oplus ⊖ \\ominus ∨ \\vee\n∩ \\cap ∪ \\cup ⊎ \\uplus';
+    expect(quoteOf(table, subjectTokens('圆圈里面一个加号的那个符号 ⊕ 在公式里怎么输入'))).toContain('\\oplus');
   });
 
   it('are never quoted in part when they are reference-list items: the author stays with the title', () => {
