@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
 import { isMostlyLatin, translatedQuery } from '../text/segment';
+import { symbolCommands } from '../text/synonyms';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
 import { ABSTAIN_BELOW, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
 
@@ -115,6 +116,34 @@ async function translatedCandidates(db: Executor, docIds: string[], query: strin
     .map((p) => ({ ...p, score: Math.min(p.score, last), viaDictionary: true }));
 }
 
+/**
+ * How many passages may hold the commands of a symbol the question pastes (∋: ni; text/synonyms.ts
+ * symbolCommands) for them to join the second stage's candidates. A manual's symbol table holds the
+ * glyph as a private code and the command as one short word among hundreds, so BM25, counting the
+ * question's words describing the symbol (集合, 元素, 公式, 命令), ranks it below the second stage's
+ * depth. The passages holding the command join with the best candidate's score, and the second stage
+ * (rerank.ts PASTED_SYMBOL) places them. A command many passages hold (in, to, le) is left to the
+ * question's own search. Read on retrieval-fresh-26.json: tuning pool 1745 → 1748 of 1842, none lost.
+ */
+const SYMBOL_DEPTH = 3;
+
+/** The passages holding the commands of the symbols the question pastes, that are not among the candidates yet. */
+async function symbolCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
+  const commands = symbolCommands(query);
+  if (!commands.length) return [];
+  const found = await search(db, docIds, commands.join(' '), SYMBOL_DEPTH + 1);
+  if (found.length > SYMBOL_DEPTH) return [];
+  const seen = new Set(have.map(passageKey));
+  const best = Math.max(0, ...have.map((p) => p.score));
+  return found.filter((p) => !seen.has(passageKey(p))).map((p) => ({ ...p, score: best }));
+}
+
+/** The candidates found beside the question's own search: by its English words, and by the commands of a symbol it pastes. */
+async function besideCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
+  const translated = await translatedCandidates(db, docIds, query, have);
+  return [...translated, ...(await symbolCandidates(db, docIds, query, [...have, ...translated]))];
+}
+
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string>; mentioned: Set<string> }> {
   const client = opts.embeddings;
@@ -122,7 +151,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   if (!client || !docIds.length || !query.trim()) {
     const deep = await search(db, docIds, query, Math.max(k, NAMED_DEPTH), { expand: true });
     const passages = namedCandidates(deep, k, query);
-    return { passages: [...passages, ...(await translatedCandidates(db, docIds, query, passages))], byMeaning: none, mentioned: mentionedIn(deep, query) };
+    return { passages: [...passages, ...(await besideCandidates(db, docIds, query, passages))], byMeaning: none, mentioned: mentionedIn(deep, query) };
   }
   const depth = depthFor(k);
   const semantic = async () => {
@@ -139,7 +168,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   const mentioned = mentionedIn(lexical, query);
   if (!vectors?.length) {
     const passages = namedCandidates(lexical, k, query);
-    return { passages: [...passages, ...(await translatedCandidates(db, docIds, query, passages))], byMeaning: none, mentioned };
+    return { passages: [...passages, ...(await besideCandidates(db, docIds, query, passages))], byMeaning: none, mentioned };
   }
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
@@ -151,7 +180,8 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   const inFused = new Set(fused.map(passageKey));
   // The named passages BM25 found deeper down join with the fused score of the last candidate.
   const last = fused[fused.length - 1]?.score ?? 0;
-  const passages = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
+  const named = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
+  const passages = [...named, ...(await symbolCandidates(db, docIds, query, named))];
   // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
   return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)), mentioned };
 }

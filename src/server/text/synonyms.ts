@@ -11,6 +11,7 @@
  */
 
 import { stemmer } from 'stemmer';
+import { UNICODE_MATH } from './math-symbols';
 
 /**
  * Whether questions are expanded with the lexicon. Measured on bench/data/retrieval-hard.json
@@ -516,6 +517,14 @@ const SYMBOLS = new Map<string, string[]>([
   ['å', ['aa']], ['Å', ['aa']], ['æ', ['ae']], ['Æ', ['ae']], ['œ', ['oe']], ['Œ', ['oe']], ['ß', ['ss']],
   ['⌊', ['lfloor']], ['⌋', ['rfloor']], ['⌈', ['lceil']], ['⌉', ['rceil']], ['⟨', ['langle']], ['⟩', ['rangle']], ['†', ['dagger']], ['‡', ['ddagger']],
 ]);
+
+// The rest of Unicode's math symbols under unicode-math's command names (⩽ leqslant, ∁ complement, ∋ ni),
+// where the list above does not name them: a manual's symbol tables list far more than a question is
+// likely to paste, and the table's page holds the glyph as a private code (read on retrieval-fresh-26.json).
+for (const entry of UNICODE_MATH.join(' ').split(' ')) {
+  const [symbol = '', ...name] = [...entry];
+  if (!SYMBOLS.has(symbol)) SYMBOLS.set(symbol, [name.join('')]);
+}
 
 /** The LaTeX command names of the symbols in `text` (before NFKC, which turns ℓ into l). */
 export function symbolCommands(text: string): string[] {

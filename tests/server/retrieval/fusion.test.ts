@@ -31,10 +31,25 @@ const apart = [
 ];
 const together = { page: 72, text: 'minted 与 pygments 配合排版代码，编译时须加 -shell-escape。' };
 
+// A LaTeX manual: many pages on sets, elements, formulas and the commands that input them (the
+// question's ordinary words), and one symbol table whose glyphs the PDF's text holds as private
+// codes ("3" for ∋, "{" for ∁) beside their commands.
+const mathWordings = [
+  '集合的记号在数学模式中排版，公式里的符号用命令输入。',
+  '公式的编号由 equation 环境给出，表示引用用 \\ref 命令。',
+  '有些符号可以直接从键盘输入，其余的在公式里用命令。',
+  '元素较多的矩阵用 matrix 环境，集合用花括号表示。',
+  '定义新命令用 \\newcommand，公式里的命令可以缩写。',
+  '集合论的一些符号需要加载宏包，再用命令输入。',
+];
+const mathPages = Array.from({ length: 60 }, (_, i) => ({ page: 1 + i, text: `4.${i + 1} 节 ${mathWordings[i % mathWordings.length]}${'本节其余部分讲公式的编号与对齐。'.repeat(1 + (i % 7))}` }));
+const symbolTable = { page: 67, text: '表 4.6：二元关系符\n< < > > = = ≤ \\leq ≥ \\geq ∈ \\in 3 \\ni, \\owns ∝ \\propto ⊂ \\subset ⊃ \\supset ≺ \\prec ≻ \\succ' };
+const amsTable = { page: 72, text: '表 4.20：AMS 其他符号\n~ \\hbar ℏ \\hslash k \\Bbbk △ \\vartriangle ▲ \\blacktriangle { \\complement ð \\eth' };
+
 let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
 
 beforeAll(async () => {
-  index = await indexedDatabase('fusion', { guide: [...chapter, named, ...apart, together, ...otherPages] });
+  index = await indexedDatabase('fusion', { guide: [...chapter, named, ...apart, together, ...otherPages], manual: [...mathPages, symbolTable, amsTable] });
   db = index.db;
 }, 60_000);
 
@@ -67,5 +82,22 @@ describe('hybridSearch without embeddings', () => {
     const both = await hybridSearch(db, ['guide'], '编译时报 minted 和 pygments 相关的错误，应该运行什么命令来解决', 8);
     expect(both.slice(0, 5).map((p) => p.page)).toContain(together.page);
     expect(nothingRelevant(both)).toBe(false);
+  });
+
+  it('ranks the symbol table writing the command of a symbol the question pastes, though BM25 ranks it below the second stage’s depth', async () => {
+    const asked = '集合里表示包含某个元素的那个反过来的属于号 ∋，在公式里用什么命令输入？';
+    const bm25 = (await search(db, ['manual'], asked, 100, { expand: true })).map((p) => p.page);
+    expect(bm25.indexOf(symbolTable.page)).toBeGreaterThanOrEqual(RERANK_DEPTH);
+
+    const ranked = await hybridSearch(db, ['manual'], asked, 8);
+
+    expect(ranked.slice(0, 5).map((p) => p.page)).toContain(symbolTable.page);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
+  it('knows the commands of math symbols beyond the common ones (∁ is \\complement, from unicode-math’s table)', async () => {
+    const ranked = await hybridSearch(db, ['manual'], '集合论里表示补集的符号 ∁ 用哪个命令输入，需要加载什么宏包', 8);
+    expect(ranked.slice(0, 5).map((p) => p.page)).toContain(amsTable.page);
+    expect(nothingRelevant(ranked)).toBe(false);
   });
 });
