@@ -70,6 +70,32 @@ export function quoteOf(text: string, questionTokens: Set<string>, length = QUOT
   return asQuoteText(quote);
 }
 
+/** A contents entry's leader and page number ("如何升级？. . . . . . 8", "| 7"), kept as the page alone. */
+const ENTRY_PAGE = /\s*(?:(?:\.\s?){3,}|…{2,}|(?:·\s?){3,})?\s*\|?\s*(\d{1,4}|[ivxlc]{1,7})\s*$/i;
+
+/**
+ * The quote of a contents passage found for a question about the outline (retrieval/outline.ts):
+ * the entry that shares most of the question's words (the part it names) and the entries after it,
+ * each as "title（第 N 页）" without leaders, up to `length` characters: what the part holds, not
+ * the sentence picker's pieces of dot leaders.
+ */
+export function outlineQuoteOf(text: string, questionTokens: Set<string>, length = QUOTE_LENGTH): string {
+  const entries = text
+    .split('\n')
+    .map((line) => {
+      const m = ENTRY_PAGE.exec(line);
+      const title = (m ? line.slice(0, m.index) : line).replace(/\s+/g, ' ').trim();
+      return m && title ? `${title}（${m[1]}）` : title;
+    })
+    .filter(Boolean);
+  if (!entries.length) return '';
+  const shared = entries.map((e) => tokens(e).filter((t) => questionTokens.has(t)).length);
+  const start = shared.indexOf(Math.max(...shared));
+  let quote = entries.slice(start).join('；');
+  if ([...quote].length > length) quote = [...quote].slice(0, length).join('') + '…';
+  return asQuoteText(quote);
+}
+
 /** Question words that say nothing about the subject (Chinese words and bigrams, English words). */
 const QUESTION_WORDS = new Set(
   ('什么 是什 么是 什么是 怎么 怎样 如何 哪些 有哪 哪个 为什么 为什 是否 可以 请问 一下 介绍 告诉 关于 有关 '
@@ -216,10 +242,16 @@ export function localEngine({ chem, names, db }: Partial<LocalToolDeps> = {}): A
         for (const list of lists) {
           const p = list[0]!;
           const where = p.page ? t('answer.page', { page: p.page }) : '';
+          const length = first ? BEST_QUOTE_LENGTH : QUOTE_LENGTH;
+          if (p.outline) {
+            lines.push(`- ${where}“${outlineQuoteOf(p.text, questionTokens, length)}” ${cite(list)}`);
+            first = false;
+            continue;
+          }
           const heading = first ? headingOf(p.text) : null;
           if (heading) lines.push(`> ${asQuoteText(heading)}`);
           const body = heading ? p.text.slice(p.text.indexOf(heading) + heading.length) : p.text;
-          lines.push(`- ${where}“${quoteOf(body, questionTokens, first ? BEST_QUOTE_LENGTH : QUOTE_LENGTH)}” ${cite(list)}`);
+          lines.push(`- ${where}“${quoteOf(body, questionTokens, length)}” ${cite(list)}`);
           first = false;
         }
         lines.push('');

@@ -670,4 +670,22 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('molecules_skeleton').on('molecules').expression(sql`substr(inchikey, 1, 14)`).execute();
     },
   },
+  '0031_kb_outline': {
+    async up(db: Kysely<unknown>) {
+      // A document's tables of contents (parsing/navigation.ts 'toc' passages), kept out of
+      // kb_chunks and its full-text index so they change no other question's BM25 statistics, and
+      // searched only for a question about the document's outline (retrieval/outline.ts).
+      await db.schema
+        .createTable('kb_outline')
+        .addColumn('id', 'integer', autoId(db))
+        .addColumn('doc_id', 'text', (c) => c.notNull().references('kb_documents.id').onDelete('cascade'))
+        .addColumn('ordinal', 'integer', (c) => c.notNull())
+        .addColumn('page', 'integer')
+        .addColumn('bbox', 'text')
+        .addColumn('text', 'text', (c) => c.notNull())
+        .addColumn('segmented', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('kb_outline_doc').on('kb_outline').columns(['doc_id', 'ordinal']).execute();
+    },
+  },
 };

@@ -174,6 +174,18 @@ export interface JobTable {
   updated_at: string;
 }
 
+/** A table of contents' passage of a document (migration 0031): searched only for outline questions. */
+export interface KbOutlineTable {
+  id: Generated<number>;
+  doc_id: string;
+  ordinal: number;
+  page: number | null;
+  /** JSON [x0, y0, x1, y1] in PDF points on that page, or null. */
+  bbox: string | null;
+  text: string;
+  segmented: string;
+}
+
 export interface KbChunkTable {
   id: Generated<number>;
   doc_id: string;
@@ -442,6 +454,7 @@ export interface Database {
   kb_shares: KbShareTable;
   jobs: JobTable;
   kb_chunks: KbChunkTable;
+  kb_outline: KbOutlineTable;
   kb_molecules: KbMoleculeTable;
   channels: ChannelTable;
   questions: QuestionTable;

@@ -18,24 +18,30 @@ export interface IndexStamp {
 /** Replaces a document's passages (with their FTS5 rows, by trigger; their vectors go by cascade) and molecules. */
 async function writePassages(tx: Executor, docId: string, result: ParseResult) {
   await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
+  await tx.deleteFrom('kb_outline').where('doc_id', '=', docId).execute();
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
-  // Tables of contents and indexes (parsing/navigation.ts) are not answerable: they stay in the
-  // markdown but out of the index. Reference lists are indexed like any passage: a question about
-  // the works a paper cites is answered from them, and an annotated list answers more.
-  const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content' || c.kind === 'references').map((c, ordinal) => ({
+  // Tables of contents and indexes (parsing/navigation.ts) answer no ordinary question: they stay in
+  // the markdown but out of the index. A table of contents is kept apart in kb_outline, for the
+  // questions about the document's outline (retrieval/outline.ts). Reference lists are indexed like
+  // any passage: a question about the works a paper cites is answered from them, and an annotated
+  // list answers more.
+  const rowOf = (c: ParseResult['chunks'][number], ordinal: number) => ({
     doc_id: docId,
     ordinal,
     page: c.page,
     bbox: c.bbox ? JSON.stringify(c.bbox.map((v) => Math.round(v * 100) / 100)) : null,
     text: c.text,
     segmented: c.segmented,
-  }));
+  });
+  const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content' || c.kind === 'references').map(rowOf);
+  const outline = result.chunks.filter((c) => c.kind === 'toc').map(rowOf);
   // better-sqlite3 is synchronous: yield to the event loop between batches so a document with
   // tens of thousands of passages or molecules does not hold up other requests.
   for (let i = 0; i < chunks.length; i += 200) {
     await tx.insertInto('kb_chunks').values(chunks.slice(i, i + 200)).execute();
     await breathe();
   }
+  for (let i = 0; i < outline.length; i += 200) await tx.insertInto('kb_outline').values(outline.slice(i, i + 200)).execute();
   const molecules = result.molecules.map((m) => ({
     doc_id: docId,
     idx: m.idx,
@@ -108,9 +114,12 @@ export async function replacePassages(db: Db, docId: string, result: ParseResult
 /** Replaces the document's passages and molecules with copies of another document's (its twin). */
 export async function copyPassages(tx: Executor, docId: string, fromId: string): Promise<void> {
   await tx.deleteFrom('kb_chunks').where('doc_id', '=', docId).execute();
+  await tx.deleteFrom('kb_outline').where('doc_id', '=', docId).execute();
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
   await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
     select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${fromId} order by ordinal`.execute(tx);
+  await sql`insert into kb_outline (doc_id, ordinal, page, bbox, text, segmented)
+    select ${docId}, ordinal, page, bbox, text, segmented from kb_outline where doc_id = ${fromId} order by ordinal`.execute(tx);
   await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
     select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${fromId} order by idx`.execute(tx);
   await copyActivities(tx, fromId, docId);

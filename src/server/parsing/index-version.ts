@@ -28,5 +28,7 @@
  *     is answered from them).
  * 9 — a word that a footnote's number runs into ("5gedit默认使用UTF-8编码" at a page's foot) is
  *     also indexed as the word (text/segment.ts).
+ * 10 — a document's tables of contents are kept in kb_outline, out of the index, for questions about
+ *     its outline (retrieval/outline.ts).
  */
-export const INDEX_VERSION = 9;
+export const INDEX_VERSION = 10;

@@ -3,6 +3,7 @@ import type { Executor } from '../db/database';
 import { search, type Passage } from './search';
 import { isMostlyLatin, translatedQuery } from '../text/segment';
 import { symbolCommands } from '../text/synonyms';
+import { outlinePassages } from './outline';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
 import { ABSTAIN_BELOW, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
 
@@ -138,10 +139,21 @@ async function symbolCandidates(db: Executor, docIds: string[], query: string, h
   return found.filter((p) => !seen.has(passageKey(p))).map((p) => ({ ...p, score: best }));
 }
 
-/** The candidates found beside the question's own search: by its English words, and by the commands of a symbol it pastes. */
+/**
+ * The table-of-contents passages that match a question about the document's outline
+ * (retrieval/outline.ts), with the best candidate's score: the second stage places them.
+ */
+async function outlineCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
+  const found = await outlinePassages(db, docIds, query);
+  const best = Math.max(0, ...have.map((p) => p.score));
+  return found.map((p) => ({ ...p, score: best }));
+}
+
+/** The candidates found beside the question's own search: by its English words, by the commands of a symbol it pastes, in the outline it asks about. */
 async function besideCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
   const translated = await translatedCandidates(db, docIds, query, have);
-  return [...translated, ...(await symbolCandidates(db, docIds, query, [...have, ...translated]))];
+  const symbols = await symbolCandidates(db, docIds, query, [...have, ...translated]);
+  return [...translated, ...symbols, ...(await outlineCandidates(db, docIds, query, have))];
 }
 
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
@@ -181,7 +193,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   // The named passages BM25 found deeper down join with the fused score of the last candidate.
   const last = fused[fused.length - 1]?.score ?? 0;
   const named = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
-  const passages = [...named, ...(await symbolCandidates(db, docIds, query, named))];
+  const passages = [...named, ...(await symbolCandidates(db, docIds, query, named)), ...(await outlineCandidates(db, docIds, query, named))];
   // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
   return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)), mentioned };
 }

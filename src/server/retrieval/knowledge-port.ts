@@ -22,6 +22,8 @@ export interface RetrievedPassage {
   score: number;
   /** Share of the question's weighted words the passage holds (retrieval/rerank.ts), 0–1; absent when not reranked. */
   coverage?: number;
+  /** A passage of a table of contents, found for a question about the document's outline (retrieval/outline.ts). */
+  outline?: boolean;
 }
 
 /** What answering needs from the knowledge side: access checks, the documents to search, search. */

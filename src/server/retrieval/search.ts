@@ -15,6 +15,8 @@ export interface Passage {
   segmented?: string;
   /** Found by the question's English words alone (retrieval/fusion.ts translatedCandidates): no part of the question's weights. */
   viaDictionary?: boolean;
+  /** A passage of a table of contents, found for a question about the document's outline (retrieval/outline.ts): not taken for navigation. */
+  outline?: boolean;
 }
 
 export interface SearchOptions {

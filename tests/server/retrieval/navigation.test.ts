@@ -132,6 +132,17 @@ describe('ctex-faq.pdf (a FAQ with four pages of contents) and lshort-zh-cn.pdf'
     expect(references.some((r) => r.text.includes('[4]张林波。关于新版CCT的说明，2003。'))).toBe(true);
   });
 
+  it('keeps the contents apart and answers a question about a part of the FAQ from them, quoting its items', async () => {
+    const outline = await db.selectFrom('kb_outline').select(['page', 'text']).where('doc_id', '=', ids['ctex-faq.pdf']!).execute();
+    expect(outline.map((r) => r.page)).toEqual(expect.arrayContaining([1, 2, 3, 4]));
+    const asked = await ask(me, 'CTEX FAQ 里“错误处理”那一部分收了哪几个问题？', { docIdList: [ids['ctex-faq.pdf']!] });
+    const { events } = await readEvents(me, asked.questionId);
+    const cited = events.filter((e) => e.event === 'citation').map((e) => e.data);
+    expect(cited.some((c) => c.page === 4 && String(c.text).includes('M错误处理'))).toBe(true);
+    expect(answerText(events)).not.toContain(NOTHING_FOUND);
+    expect(answerText(events)).toContain('错误处理');
+  });
+
   it('answers a question about a work the FAQ cites, and one its annotated reference list answers, from the lists', async () => {
     const asked = await ask(me, '参考文献里那份关于新版 CCT 的说明是谁写的', { docIdList: [ids['ctex-faq.pdf']!] });
     const { events } = await readEvents(me, asked.questionId);

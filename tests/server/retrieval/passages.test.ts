@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteOf, subjectTokens } from '../../../src/server/answering/local-engine';
+import { outlineQuoteOf, quoteOf, subjectTokens } from '../../../src/server/answering/local-engine';
 import { type Db } from '../../../src/server/db/database';
 import { openTestDatabase } from '../postgres-harness';
 import { chunkBlocks, chunkText, meaningfulLength, MIN_MEANINGFUL, titleWords } from '../../../src/server/parsing/chunks';
@@ -70,6 +70,12 @@ describe('passages too small to stand alone', () => {
   it('are quoted at the row writing the command of a symbol the question pastes, not at the table caption', () => {
     const table = '表4.7:二元运算符\n+ + − -\n± \\pm ∓ \\mp / \\triangleleft\n· \\cdot ÷ \\div . \\triangleright\n⊕ \\oplus ⊖ \\ominus ∨ \\vee\n∩ \\cap ∪ \\cup ⊎ \\uplus';
     expect(quoteOf(table, subjectTokens('圆圈里面一个加号的那个符号 ⊕ 在公式里怎么输入'))).toContain('\\oplus');
+  });
+
+  it('are quoted from a table of contents at the part the question names, as titles with their pages, without leaders', () => {
+    const contents = 'M错误处理 33\n85 Error: pdflatex can’t find table ‘maxp’ . . . . . . . . . . 33\nN帮助文档 34\n86能否推荐一些比较好的中文资料？. . . . . . . . . . 34\n87能否推荐一些比较好的英文资料？. . . . . . | 34';
+    expect(outlineQuoteOf(contents, subjectTokens('“帮助文档”那一部分收了哪几个问题'))).toBe('N帮助文档（34）；86能否推荐一些比较好的中文资料？（34）；87能否推荐一些比较好的英文资料？（34）');
+    expect(outlineQuoteOf(contents, subjectTokens('错误处理部分有哪些问题'), 40)).toBe('M错误处理（33）；85 Error: pdflatex can’t find …');
   });
 
   it('are never quoted in part when they are reference-list items: the author stays with the title', () => {
