@@ -18,9 +18,15 @@ const PART = /大类|一类|那类|这类|类别|分类|小节|一节|那节|这
 /** What a question about a part asks: which items, how many, from which number or page. */
 const LISTING = /哪几|哪些|几个|几种|几条|多少个|多少条|一共|总共|编号|第几页|从第?几|分成|细分|收了|收录|which (?:questions|sections|items|topics)|how many|(?:what|which) page/i;
 
-/** Whether a question asks about the outline of a document: it names a part and asks what it holds or where it starts. */
+/**
+ * Where in the document something is: its page ("索引、贡献者名单和 v0.4 更新列表分别在第几页"; read on
+ * retrieval-fresh-28.json: tuning pool 1876 → 1877 of 1972, abstentions unchanged).
+ */
+const WHICH_PAGE = /第几页|哪一页|哪页|页码|(?:what|which) page/i;
+
+/** Whether a question asks about the outline of a document: it names a part and asks what it holds or where it starts, or asks on which page something is. */
 export function asksForOutline(question: string): boolean {
-  return PART.test(question) && LISTING.test(question);
+  return (PART.test(question) && LISTING.test(question)) || WHICH_PAGE.test(question);
 }
 
 /** At most this many outline passages join the candidates of an outline question; the second stage places them. */

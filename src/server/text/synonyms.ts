@@ -329,6 +329,12 @@ const ONE_WAY: string[][] = [
   ['句号', 'stop', 'period'],
   ['全角', 'fullwidth'],
   ['理科', 'scientific', 'science'],
+  // Read on the misses of retrieval-fresh-28.json and the rest of the pool after its held-out score
+  // (retrieval-fresh-29.json, written meanwhile and scored once after them, is held out).
+  ['丛书', 'series'],
+  ['第几卷', '卷', 'volume'],
+  ['集子', '合集', 'collection'],
+  ['抽出', '单独抽出', 'extract', 'extracted'],
   // Read on retrieval-fresh-17.json, as said above.
   ['所有', '全部', 'all'],
   ['希腊文', '希腊语', 'greek'],
@@ -507,12 +513,13 @@ const SYMBOLS = new Map<string, string[]>([
   ['≃', ['simeq']], ['≅', ['cong']], ['≪', ['ll']], ['≫', ['gg']],
   ['≜', ['triangleq']], ['⋉', ['ltimes']], ['⋊', ['rtimes']],
   ['≶', ['lessgtr']], ['≷', ['gtrless']], ['⋚', ['lesseqgtr']], ['⋛', ['gtreqless']], ['≲', ['lesssim']], ['≳', ['gtrsim']],
-  ['±', ['pm']], ['∓', ['mp']], ['×', ['times']], ['÷', ['div']], ['·', ['cdot']], ['∘', ['circ']], ['⊕', ['oplus']], ['⊗', ['otimes']],
+  ['±', ['pm']], ['∓', ['mp']], ['×', ['times']], ['÷', ['div']], ['∘', ['circ']], ['⊕', ['oplus']], ['⊗', ['otimes']],
   ['∈', ['in']], ['∉', ['notin']], ['⊂', ['subset']], ['⊆', ['subseteq']], ['⊃', ['supset']], ['⊇', ['supseteq']], ['∪', ['cup']], ['∩', ['cap']],
   ['∅', ['emptyset', 'varnothing']], ['∀', ['forall']], ['∃', ['exists']], ['¬', ['neg', 'lnot']], ['∧', ['wedge', 'land']], ['∨', ['vee', 'lor']],
   ['∞', ['infty']], ['∂', ['partial']], ['∇', ['nabla']], ['√', ['sqrt']], ['∑', ['sum']], ['∏', ['prod']], ['∫', ['int']], ['∮', ['oint']], ['∬', ['iint']],
   ['⋯', ['cdots']], ['⋮', ['vdots']], ['⋱', ['ddots']], ['ℏ', ['hbar']], ['ℓ', ['ell']], ['ℵ', ['aleph']], ['⊥', ['perp']], ['∥', ['parallel']], ['∠', ['angle']],
   ['∎', ['qed', 'blacksquare']], ['■', ['blacksquare']], ['□', ['square', 'box']],
+  ['•', ['textbullet', 'bullet']], ['·', ['cdot', 'textperiodcentered']],
   ['∵', ['because']], ['∴', ['therefore']], ['∤', ['nmid']], ['®', ['textregistered']], ['™', ['texttrademark']], ['¿', ['textquestiondown']], ['¡', ['textexclamdown']],
   ['å', ['aa']], ['Å', ['aa']], ['æ', ['ae']], ['Æ', ['ae']], ['œ', ['oe']], ['Œ', ['oe']], ['ß', ['ss']],
   ['⌊', ['lfloor']], ['⌋', ['rfloor']], ['⌈', ['lceil']], ['⌉', ['rceil']], ['⟨', ['langle']], ['⟩', ['rangle']], ['†', ['dagger']], ['‡', ['ddagger']],
@@ -526,9 +533,12 @@ for (const entry of UNICODE_MATH.join(' ').split(' ')) {
   if (!SYMBOLS.has(symbol)) SYMBOLS.set(symbol, [name.join('')]);
 }
 
+/** A middle dot between two letters or digits joins them (约翰·史密斯, CuSO4·5H2O): no symbol asked about. */
+const JOINING_DOT = /(?<=[\p{L}\p{N}])·(?=[\p{L}\p{N}])/gu;
+
 /** The LaTeX command names of the symbols in `text` (before NFKC, which turns ℓ into l). */
 export function symbolCommands(text: string): string[] {
-  return [...new Set([...text].flatMap((ch) => SYMBOLS.get(ch) ?? []))];
+  return [...new Set([...text.replace(JOINING_DOT, ' ')].flatMap((ch) => SYMBOLS.get(ch) ?? []))];
 }
 
 const HAN = /\p{Script=Han}/u;

@@ -248,6 +248,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     // A page layout's header lengths and a full-width full stop asked in Chinese (twenty-fifth fresh set).
     expect([...alternativesOf('页眉的高度是多少').values()].flat()).toEqual(expect.arrayContaining(['headheight', 'headsep']));
     expect([...alternativesOf('把句号换成全角的点').values()].flat()).toEqual(expect.arrayContaining(['stop', 'fullwidth']));
+    // A reference's series and volume, and a licence's collection and extracted document, asked in Chinese (twenty-eighth fresh set).
+    expect([...alternativesOf('被标为哪套丛书的第几卷').values()].flat()).toEqual(expect.arrayContaining(['series', 'volume']));
+    expect([...alternativesOf('从合编的集子里单独抽出一篇').values()].flat()).toEqual(expect.arrayContaining(['collection', 'extract']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
@@ -352,6 +355,14 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('满射的 ↠ 怎么打')).toContain('"twoheadrightarrow"');
     expect(queryTerms('虚线箭头 ⇢')).toContain('"dashrightarrow"');
     expect(queryTerms('布洛芬的剂量').some((t) => /mapsto|leq/.test(t))).toBe(false);
+    // The rest of Unicode's math symbols, under unicode-math's names (twenty-sixth fresh set).
+    expect(queryTerms('∋ 用什么命令')).toContain('"ni"');
+    expect(queryTerms('斜着写的 ⩽')).toContain('"leqslant"');
+    expect(queryTerms('补集 ∁')).toContain('"complement"');
+    // Text bullets; a middle dot joining a name's parts or a hydrate's is no symbol asked about.
+    expect(queryTerms('正文里的“·”和“•”')).toEqual(expect.arrayContaining(['"textperiodcentered"', '"textbullet"']));
+    expect(queryTerms('约翰·史密斯的书').some((t) => /cdot|textperiodcentered/.test(t))).toBe(false);
+    expect(queryTerms('CuSO4·5H2O 的溶解度').some((t) => /cdot|textperiodcentered/.test(t))).toBe(false);
   });
 
   it('reads the longest Chinese term first (行间距 is not also 行距)', () => {
