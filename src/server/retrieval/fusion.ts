@@ -122,21 +122,28 @@ async function translatedCandidates(db: Executor, docIds: string[], query: strin
  * symbolCommands) for them to join the second stage's candidates. A manual's symbol table holds the
  * glyph as a private code and the command as one short word among hundreds, so BM25, counting the
  * question's words describing the symbol (集合, 元素, 公式, 命令), ranks it below the second stage's
- * depth. The passages holding the command join with the best candidate's score, and the second stage
- * (rerank.ts PASTED_SYMBOL) places them. A command many passages hold (in, to, le) is left to the
- * question's own search. Read on retrieval-fresh-26.json: tuning pool 1745 → 1748 of 1842, none lost.
+ * depth. The passages holding the command join with the best candidate's score (or are raised to
+ * it), and the second stage (rerank.ts PASTED_SYMBOL) places them. A command many passages hold (in,
+ * to, le) is left to the question's own search. Read on retrieval-fresh-26.json: tuning pool 1745 →
+ * 1748 of 1842, none lost; raising those already among the candidates, read on
+ * retrieval-fresh-28.json (⊊ over a table ranked sixth): 1877 → 1878 of 1972.
  */
 const SYMBOL_DEPTH = 3;
 
-/** The passages holding the commands of the symbols the question pastes, that are not among the candidates yet. */
-async function symbolCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
+/**
+ * The candidates with the passages holding the commands of the symbols the question pastes: those
+ * among them get the best candidate's score if lower, the others join with it.
+ */
+async function withSymbolHolders(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
   const commands = symbolCommands(query);
-  if (!commands.length) return [];
+  if (!commands.length) return have;
   const found = await search(db, docIds, commands.join(' '), SYMBOL_DEPTH + 1);
-  if (found.length > SYMBOL_DEPTH) return [];
-  const seen = new Set(have.map(passageKey));
+  if (!found.length || found.length > SYMBOL_DEPTH) return have;
+  const holders = new Set(found.map(passageKey));
   const best = Math.max(0, ...have.map((p) => p.score));
-  return found.filter((p) => !seen.has(passageKey(p))).map((p) => ({ ...p, score: best }));
+  const raised = have.map((p) => (holders.has(passageKey(p)) && !p.viaDictionary ? { ...p, score: Math.max(p.score, best) } : p));
+  const seen = new Set(have.map(passageKey));
+  return [...raised, ...found.filter((p) => !seen.has(passageKey(p))).map((p) => ({ ...p, score: best }))];
 }
 
 /**
@@ -149,11 +156,11 @@ async function outlineCandidates(db: Executor, docIds: string[], query: string, 
   return found.map((p) => ({ ...p, score: best }));
 }
 
-/** The candidates found beside the question's own search: by its English words, by the commands of a symbol it pastes, in the outline it asks about. */
-async function besideCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
+/** The candidates with those found beside the question's own search: by its English words, by the commands of a symbol it pastes, in the outline it asks about. */
+async function withBesideCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
   const translated = await translatedCandidates(db, docIds, query, have);
-  const symbols = await symbolCandidates(db, docIds, query, [...have, ...translated]);
-  return [...translated, ...symbols, ...(await outlineCandidates(db, docIds, query, have))];
+  const withSymbols = await withSymbolHolders(db, docIds, query, [...have, ...translated]);
+  return [...withSymbols, ...(await outlineCandidates(db, docIds, query, have))];
 }
 
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
@@ -163,7 +170,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   if (!client || !docIds.length || !query.trim()) {
     const deep = await search(db, docIds, query, Math.max(k, NAMED_DEPTH), { expand: true });
     const passages = namedCandidates(deep, k, query);
-    return { passages: [...passages, ...(await besideCandidates(db, docIds, query, passages))], byMeaning: none, mentioned: mentionedIn(deep, query) };
+    return { passages: await withBesideCandidates(db, docIds, query, passages), byMeaning: none, mentioned: mentionedIn(deep, query) };
   }
   const depth = depthFor(k);
   const semantic = async () => {
@@ -180,7 +187,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   const mentioned = mentionedIn(lexical, query);
   if (!vectors?.length) {
     const passages = namedCandidates(lexical, k, query);
-    return { passages: [...passages, ...(await besideCandidates(db, docIds, query, passages))], byMeaning: none, mentioned };
+    return { passages: await withBesideCandidates(db, docIds, query, passages), byMeaning: none, mentioned };
   }
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
@@ -193,7 +200,7 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   // The named passages BM25 found deeper down join with the fused score of the last candidate.
   const last = fused[fused.length - 1]?.score ?? 0;
   const named = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
-  const passages = [...named, ...(await symbolCandidates(db, docIds, query, named)), ...(await outlineCandidates(db, docIds, query, named))];
+  const passages = [...(await withSymbolHolders(db, docIds, query, named)), ...(await outlineCandidates(db, docIds, query, named))];
   // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
   return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)), mentioned };
 }
