@@ -143,7 +143,11 @@ function absentWords(question: string, docs: string[][]): string[] {
   const vocabulary = [...new Set(docs.flat())].filter((w) => /[a-z]/.test(w)).join(' ');
   const code = codeTokens(question);
   const glosses = glossesOf(question);
-  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
+  // A pasted symbol's command is the product's reading, not a word the question writes: a manual may
+  // name it otherwise (unicode-math's acwopencirclearrow is amssymb's circlearrowleft for ↺; read on
+  // retrieval-fresh-29.json, where that question abstained over the table ranked third).
+  const commands = new Set(symbolCommands(question));
+  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
 }
 
 /** A Chinese word's English gloss in brackets right after it: "哥特体（Fraktur）", "调色板 (palette)". */

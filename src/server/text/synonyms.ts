@@ -508,7 +508,7 @@ const ONE_WAY: string[][] = [
 const SYMBOLS = new Map<string, string[]>([
   ['↦', ['mapsto']], ['⟼', ['longmapsto']], ['→', ['rightarrow', 'to']], ['←', ['leftarrow', 'gets']], ['↔', ['leftrightarrow']],
   ['⇒', ['rightarrow', 'implies']], ['⇐', ['leftarrow', 'impliedby']], ['⇔', ['leftrightarrow', 'iff']], ['⟶', ['longrightarrow']], ['⟵', ['longleftarrow']],
-  ['↑', ['uparrow']], ['↓', ['downarrow']], ['↠', ['twoheadrightarrow']], ['↞', ['twoheadleftarrow']], ['⇢', ['dashrightarrow']], ['⇠', ['dashleftarrow']],
+  ['↑', ['uparrow']], ['↓', ['downarrow']], ['↺', ['circlearrowleft']], ['↻', ['circlearrowright']], ['↠', ['twoheadrightarrow']], ['↞', ['twoheadleftarrow']], ['⇢', ['dashrightarrow']], ['⇠', ['dashleftarrow']],
   ['≤', ['leq', 'le']], ['≥', ['geq', 'ge']], ['≠', ['neq', 'ne']], ['≈', ['approx']], ['≡', ['equiv']], ['∝', ['propto']], ['∼', ['sim']],
   ['≃', ['simeq']], ['≅', ['cong']], ['≪', ['ll']], ['≫', ['gg']],
   ['≜', ['triangleq']], ['⋉', ['ltimes']], ['⋊', ['rtimes']],

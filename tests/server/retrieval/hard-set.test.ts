@@ -233,6 +233,13 @@ describe('the second stage', () => {
     expect(ranked.findIndex((p) => p.text === table.text)).toBe(0);
   });
 
+  it('does not abstain when a table names a pasted symbol’s command otherwise than the symbol list does', () => {
+    // unicode-math calls ⊨ \vDash; this table writes \models.
+    const table = passage('表 4.6：二元关系符 \\leq \\geq \\equiv \\models \\perp \\mid \\parallel \\bowtie', 6);
+    const ranked = rerank('逻辑里表示语义蕴涵的符号 ⊨ 在公式里用什么命令输入', [table, passage('公式里的符号大多用命令输入。', 8)]);
+    expect(nothingRelevant(ranked)).toBe(false);
+  });
+
   it("reads a Latin word in brackets after a Chinese word as that word's gloss, not as a name the documents must hold", () => {
     const fonts = [passage('表 4.2：数学字母字体 \\mathfrak{ABC} 哥特体，依赖 amssymb 或 eufrak 宏包。', 5), passage('数学符号的字体切换命令。', 3)];
     expect(nothingRelevant(rerank('公式里用 \\mathfrak 排哥特体（Fraktur）字母，除了 amssymb 还可以用哪个宏包', fonts))).toBe(false);

@@ -359,6 +359,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('∋ 用什么命令')).toContain('"ni"');
     expect(queryTerms('斜着写的 ⩽')).toContain('"leqslant"');
     expect(queryTerms('补集 ∁')).toContain('"complement"');
+    // Where amssymb names a symbol otherwise than unicode-math (↺: circlearrowleft, not acwopencirclearrow), the list says so.
+    expect(queryTerms('逆时针的 ↺')).toContain('"circlearrowleft"');
     // Text bullets; a middle dot joining a name's parts or a hydrate's is no symbol asked about.
     expect(queryTerms('正文里的“·”和“•”')).toEqual(expect.arrayContaining(['"textperiodcentered"', '"textbullet"']));
     expect(queryTerms('约翰·史密斯的书').some((t) => /cdot|textperiodcentered/.test(t))).toBe(false);
