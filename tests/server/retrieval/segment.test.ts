@@ -361,6 +361,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('补集 ∁')).toContain('"complement"');
     // Where amssymb names a symbol otherwise than unicode-math (↺: circlearrowleft, not acwopencirclearrow), the list says so.
     expect(queryTerms('逆时针的 ↺')).toContain('"circlearrowleft"');
+    // amssymb's shapes and card suits, which running text does not use as bullets (thirtieth fresh set).
+    expect(queryTerms('实心的五角星 ★')).toContain('"bigstar"');
+    expect(queryTerms('黑桃 ♠')).toContain('"spadesuit"');
     // Text bullets; a middle dot joining a name's parts or a hydrate's is no symbol asked about.
     expect(queryTerms('正文里的“·”和“•”')).toEqual(expect.arrayContaining(['"textperiodcentered"', '"textbullet"']));
     expect(queryTerms('约翰·史密斯的书').some((t) => /cdot|textperiodcentered/.test(t))).toBe(false);
