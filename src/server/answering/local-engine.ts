@@ -70,6 +70,16 @@ export function quoteOf(text: string, questionTokens: Set<string>, length = QUOT
   return asQuoteText(quote);
 }
 
+/** A contents entry's numbering: "G" or "A" (a lettered part), "1.4" (a numbered section); levels counted by dots. */
+function numberingOf(entry: string): { lettered: boolean; levels: number } | null {
+  const m = /^(?:附录\s*)?([A-Z]|\d{1,3})((?:\.\d{1,3})*)(?=\s*\S)/.exec(entry);
+  if (!m) return null;
+  return { lettered: /[A-Z]/.test(m[1]!), levels: 1 + (m[2]!.match(/\./g)?.length ?? 0) };
+}
+
+const isPeerOrAbove = (other: ReturnType<typeof numberingOf>, of: NonNullable<ReturnType<typeof numberingOf>>) =>
+  other !== null && other.lettered === of.lettered && other.levels <= of.levels;
+
 /** A contents entry's leader and page number ("如何升级？. . . . . . 8", "| 7"), kept as the page alone. */
 const ENTRY_PAGE = /\s*(?:(?:\.\s?){3,}|…{2,}|(?:·\s?){3,})?\s*\|?\s*(\d{1,4}|[ivxlc]{1,7})\s*$/i;
 
@@ -91,7 +101,11 @@ export function outlineQuoteOf(text: string, questionTokens: Set<string>, length
   if (!entries.length) return '';
   const shared = entries.map((e) => tokens(e).filter((t) => questionTokens.has(t)).length);
   const start = shared.indexOf(Math.max(...shared));
-  let quote = entries.slice(start).join('；');
+  // The part ends at the next entry numbered like it, at its level or above ("G数学公式" at
+  // "H图形表格", not at its questions "45…"; "1.4升级宏包" at "1.5…" or "2…").
+  const level = numberingOf(entries[start]!);
+  const next = level ? entries.findIndex((e, i) => i > start && isPeerOrAbove(numberingOf(e), level)) : -1;
+  let quote = entries.slice(start, next === -1 ? undefined : next).join('；');
   if ([...quote].length > length) quote = [...quote].slice(0, length).join('') + '…';
   return asQuoteText(quote);
 }

@@ -75,7 +75,11 @@ describe('passages too small to stand alone', () => {
   it('are quoted from a table of contents at the part the question names, as titles with their pages, without leaders', () => {
     const contents = 'M错误处理 33\n85 Error: pdflatex can’t find table ‘maxp’ . . . . . . . . . . 33\nN帮助文档 34\n86能否推荐一些比较好的中文资料？. . . . . . . . . . 34\n87能否推荐一些比较好的英文资料？. . . . . . | 34';
     expect(outlineQuoteOf(contents, subjectTokens('“帮助文档”那一部分收了哪几个问题'))).toBe('N帮助文档（34）；86能否推荐一些比较好的中文资料？（34）；87能否推荐一些比较好的英文资料？（34）');
-    expect(outlineQuoteOf(contents, subjectTokens('错误处理部分有哪些问题'), 40)).toBe('M错误处理（33）；85 Error: pdflatex can’t find …');
+    // The part ends where the next part begins.
+    expect(outlineQuoteOf(contents, subjectTokens('错误处理部分有哪些问题'))).toBe('M错误处理（33）；85 Error: pdflatex can’t find table ‘maxp’（33）');
+    const sections = '1.3跨版本升级 . . . . . . 10\n1.4升级宏包 . . . . . . 10\n1.4.1权限问题 . . . . . . 10\n1.4.2网络问题 . . . . . . 11\n1.5安装宏包 . . . . . . 11';
+    expect(outlineQuoteOf(sections, subjectTokens('升级宏包那一节讲了哪几种情况'))).toBe('1.4升级宏包（10）；1.4.1权限问题（10）；1.4.2网络问题（11）');
+    expect(outlineQuoteOf(contents, subjectTokens('帮助文档部分有哪些问题'), 20)).toBe('N帮助文档（34）；86能否推荐一些比较…');
   });
 
   it('are never quoted in part when they are reference-list items: the author stays with the title', () => {
