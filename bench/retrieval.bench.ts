@@ -89,7 +89,7 @@ async function hardFigures(): Promise<Figure[]> {
       { name: 'hard set: citation precision (quoted passages on the answering page)', value: reranked.citationPrecision.toFixed(3), baseline: `BM25 top 3 quoted ${bm25.citationPrecision.toFixed(3)}`, ratio: reranked.citationPrecision },
       { name: 'hard set: abstention right on unanswerable questions', value: reranked.abstainRight.toFixed(3), baseline: 'all (1.000)', ratio: reranked.abstainRight, target: { op: '>=', ratio: 0.8 } },
       { name: 'hard set: answerable questions not abstained on', value: reranked.answerRight.toFixed(3), baseline: 'all (1.000)', ratio: reranked.answerRight },
-      { name: 'hard set: navigation passages in any top 5', value: String(reranked.navigationInTop5), baseline: `BM25 alone ${bm25.navigationInTop5}`, ratio: reranked.navigationInTop5, target: { op: '<=', ratio: 0 } },
+      { name: 'hard set: navigation passages not asked for in any top 5 (the contents found for a question about the outline are)', value: String(reranked.navigationInTop5), baseline: `BM25 alone ${bm25.navigationInTop5}`, ratio: reranked.navigationInTop5, target: { op: '<=', ratio: 0 } },
       ...(await answerFigures(db, set)),
       ...(await freshFigures(db, set)),
     ];

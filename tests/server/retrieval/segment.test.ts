@@ -251,6 +251,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     // A reference's series and volume, and a licence's collection and extracted document, asked in Chinese (twenty-eighth fresh set).
     expect([...alternativesOf('被标为哪套丛书的第几卷').values()].flat()).toEqual(expect.arrayContaining(['series', 'volume']));
     expect([...alternativesOf('从合编的集子里单独抽出一篇').values()].flat()).toEqual(expect.arrayContaining(['collection', 'extract']));
+    // A licence's copying in quantity and contacting the authors (thirty-first fresh set).
+    expect([...alternativesOf('大批量分发前要不要联系作者').values()].flat()).toEqual(expect.arrayContaining(['quantity', 'contact']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
@@ -364,6 +366,7 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     // amssymb's shapes and card suits, which running text does not use as bullets (thirtieth fresh set).
     expect(queryTerms('实心的五角星 ★')).toContain('"bigstar"');
     expect(queryTerms('黑桃 ♠')).toContain('"spadesuit"');
+    expect(queryTerms('英镑符号 £ 和段落符号 ¶')).toEqual(expect.arrayContaining(['"pounds"', '"textparagraph"']));
     // Text bullets; a middle dot joining a name's parts or a hydrate's is no symbol asked about.
     expect(queryTerms('正文里的“·”和“•”')).toEqual(expect.arrayContaining(['"textperiodcentered"', '"textbullet"']));
     expect(queryTerms('约翰·史密斯的书').some((t) => /cdot|textperiodcentered/.test(t))).toBe(false);
