@@ -174,18 +174,6 @@ export interface JobTable {
   updated_at: string;
 }
 
-/** A table of contents' passage of a document (migration 0031): searched only for outline questions. */
-export interface KbOutlineTable {
-  id: Generated<number>;
-  doc_id: string;
-  ordinal: number;
-  page: number | null;
-  /** JSON [x0, y0, x1, y1] in PDF points on that page, or null. */
-  bbox: string | null;
-  text: string;
-  segmented: string;
-}
-
 export interface KbChunkTable {
   id: Generated<number>;
   doc_id: string;
@@ -454,7 +442,8 @@ export interface Database {
   kb_shares: KbShareTable;
   jobs: JobTable;
   kb_chunks: KbChunkTable;
-  kb_outline: KbOutlineTable;
+  /** A document's tables of contents (migration 0031), shaped like its passages but out of the full-text index: searched only for outline questions. */
+  kb_outline: KbChunkTable;
   kb_molecules: KbMoleculeTable;
   channels: ChannelTable;
   questions: QuestionTable;
