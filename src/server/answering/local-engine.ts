@@ -86,7 +86,7 @@ const ENTRY_PAGE = /\s*(?:(?:\.\s?){3,}|…{2,}|(?:·\s?){3,})?\s*\|?\s*(\d{1,4}
 /**
  * The quote of a contents passage found for a question about the outline (retrieval/outline.ts):
  * the entry that shares most of the question's words (the part it names) and the entries after it,
- * each as "title（第 N 页）" without leaders, up to `length` characters: what the part holds, not
+ * each as "title（page）" without leaders, up to `length` characters: what the part holds, not
  * the sentence picker's pieces of dot leaders.
  */
 export function outlineQuoteOf(text: string, questionTokens: Set<string>, length = QUOTE_LENGTH): string {
