@@ -47,6 +47,9 @@ function sentencesOf(text: string): string[] {
   return pieces;
 }
 
+/** `text` cut to `length` characters (code points), with an ellipsis when cut. */
+const clipped = (text: string, length: number) => ([...text].length > length ? [...text].slice(0, length).join('') + '…' : text);
+
 /** The one or two sentences of a passage that share the most words with the question, in their order. */
 export function quoteOf(text: string, questionTokens: Set<string>, length = QUOTE_LENGTH): string {
   const sentences: string[] = [];
@@ -65,9 +68,7 @@ export function quoteOf(text: string, questionTokens: Set<string>, length = QUOT
   const scored = sentences.map((s, i) => ({ s, i, score: tokens(s).filter((t) => questionTokens.has(t)).length }));
   const best = [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, length > QUOTE_LENGTH ? 3 : 2).filter((x, k) => k === 0 || x.score > 0);
   const chosen = best.sort((a, b) => a.i - b.i).map((x) => x.s);
-  let quote = chosen.join(' ');
-  if ([...quote].length > length) quote = [...quote].slice(0, length).join('') + '…';
-  return asQuoteText(quote);
+  return asQuoteText(clipped(chosen.join(' '), length));
 }
 
 /** A contents entry's numbering: "G" or "A" (a lettered part), "1.4" (a numbered section); levels counted by dots. */
@@ -105,9 +106,7 @@ export function outlineQuoteOf(text: string, questionTokens: Set<string>, length
   // "H图形表格", not at its questions "45…"; "1.4升级宏包" at "1.5…" or "2…").
   const level = numberingOf(entries[start]!);
   const next = level ? entries.findIndex((e, i) => i > start && isPeerOrAbove(numberingOf(e), level)) : -1;
-  let quote = entries.slice(start, next === -1 ? undefined : next).join('；');
-  if ([...quote].length > length) quote = [...quote].slice(0, length).join('') + '…';
-  return asQuoteText(quote);
+  return asQuoteText(clipped(entries.slice(start, next === -1 ? undefined : next).join('；'), length));
 }
 
 /** Question words that say nothing about the subject (Chinese words and bigrams, English words). */

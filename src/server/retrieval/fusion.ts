@@ -130,6 +130,9 @@ async function translatedCandidates(db: Executor, docIds: string[], query: strin
  */
 const SYMBOL_DEPTH = 3;
 
+/** The best first-stage score among the candidates (0 for none): what a passage found beside the question's own search joins with. */
+const bestScore = (have: Passage[]) => Math.max(0, ...have.map((p) => p.score));
+
 /**
  * The candidates with the passages holding the commands of the symbols the question pastes: those
  * among them get the best candidate's score if lower, the others join with it.
@@ -140,7 +143,7 @@ async function withSymbolHolders(db: Executor, docIds: string[], query: string, 
   const found = await search(db, docIds, commands.join(' '), SYMBOL_DEPTH + 1);
   if (!found.length || found.length > SYMBOL_DEPTH) return have;
   const holders = new Set(found.map(passageKey));
-  const best = Math.max(0, ...have.map((p) => p.score));
+  const best = bestScore(have);
   const raised = have.map((p) => (holders.has(passageKey(p)) && !p.viaDictionary ? { ...p, score: Math.max(p.score, best) } : p));
   const seen = new Set(have.map(passageKey));
   return [...raised, ...found.filter((p) => !seen.has(passageKey(p))).map((p) => ({ ...p, score: best }))];
@@ -152,7 +155,7 @@ async function withSymbolHolders(db: Executor, docIds: string[], query: string, 
  */
 async function outlineCandidates(db: Executor, docIds: string[], query: string, have: Passage[]): Promise<Passage[]> {
   const found = await outlinePassages(db, docIds, query);
-  const best = Math.max(0, ...have.map((p) => p.score));
+  const best = bestScore(have);
   return found.map((p) => ({ ...p, score: best }));
 }
 

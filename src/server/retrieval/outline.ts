@@ -35,7 +35,7 @@ export function asksForOutline(question: string): boolean {
 }
 
 /** At most this many outline passages join the candidates of an outline question; the second stage places them. */
-export const OUTLINE_DEPTH = 2;
+const OUTLINE_DEPTH = 2;
 /** At most this many outline passages of the asked documents are read for one question. */
 const OUTLINE_ROWS = 2000;
 
