@@ -83,11 +83,17 @@ test('the token page, /test and the document viewer are laid out for reading', a
   await expect(tools).toBeVisible();
   await expect.poll(async () => (await tools.boundingBox())?.width ?? 0).toBeGreaterThan(900);
 
-  // The viewer opened from a page: its back link returns there.
+  // The viewer opened from a page: once it has said the document is not there, its back link
+  // returns there. (The page's main-frame navigations are kept to tell, should it not, what moved.)
   await page.goto('/tokens');
   await page.goto('/pdf_viewer?docId=missing-doc');
+  await expect(page.locator('csai-pdf-viewer [part~="error"]')).toBeVisible();
+  const navigations: string[] = [];
+  page.on('framenavigated', (frame) => void (frame === page.mainFrame() && navigations.push(frame.url())));
   await page.getByTestId('back-link').click();
-  await expect(page).toHaveURL(/\/tokens$/);
+  await expect(page).toHaveURL(/\/tokens$/).catch((error: Error) => {
+    throw new Error(`${error.message}\nnavigations after the click: ${navigations.join(' → ') || 'none'}`);
+  });
 });
 
 test('the language choice in the user menu: English pages without Chinese, remembered for the user', async ({ page, browser, baseURL }) => {
