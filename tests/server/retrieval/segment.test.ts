@@ -253,6 +253,11 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('从合编的集子里单独抽出一篇').values()].flat()).toEqual(expect.arrayContaining(['collection', 'extract']));
     // A licence's copying in quantity and contacting the authors (thirty-first fresh set).
     expect([...alternativesOf('大批量分发前要不要联系作者').values()].flat()).toEqual(expect.arrayContaining(['quantity', 'contact']));
+    // A double-headed arrow and the typewriter font named in words, "why must" and "added" said
+    // otherwise than the version history writes them (thirty-fourth fresh set).
+    expect([...alternativesOf('两头都带箭头的长箭头').values()].flat()).toContain('overleftrightarrow');
+    expect([...alternativesOf('排成打字机那种字体').values()].flat()).toEqual(expect.arrayContaining(['mathtt', 'texttt']));
+    expect([...alternativesOf('为什么一定要升级，是从哪一版加进来的').values()].flat()).toEqual(expect.arrayContaining(['必要', '添加']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
