@@ -148,7 +148,20 @@ function absentWords(question: string, docs: string[][]): string[] {
   // name it otherwise (unicode-math's acwopencirclearrow is amssymb's circlearrowleft for ↺; read on
   // retrieval-fresh-29.json, where that question abstained over the table ranked third).
   const commands = new Set(symbolCommands(question));
-  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
+  const paths = pathWordsOf(question);
+  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !paths.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
+}
+
+/** A path a question writes: from a drive or a root (D:/tlbackup, C:\texlive, ~/texmf, /usr/share), or of three parts or more (texmf/tex/latex); not IC50/Ki or and/or. */
+const PATH = /(?:\b[A-Za-z]:[\\/]|~\/|(?<!\w)\/)[\w.-]*(?:[\\/][\w.-]+)*[\\/]?|[\w.-]+(?:[\\/][\w.-]+){2,}[\\/]?/g;
+
+/**
+ * The words of the paths a question writes. A path is the asker's own example, as a file name is
+ * ("tlmgr option backupdir D:/tlbackup 会起什么作用" abstained over the answering page ranked first,
+ * which names no tlbackup; read on retrieval-fresh-35.json).
+ */
+function pathWordsOf(question: string): Set<string> {
+  return new Set([...question.normalize('NFKC').matchAll(PATH)].flatMap((m) => latinWordsOf(m[0].replace(/[\\/:~]/g, ' '))));
 }
 
 /** A Chinese word's English gloss in brackets right after it: "哥特体（Fraktur）", "调色板 (palette)". */

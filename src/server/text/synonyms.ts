@@ -344,6 +344,15 @@ const ONE_WAY: string[][] = [
   ['打字机', 'typewriter', 'texttt', 'ttfamily', 'mathtt'],
   ['一定要', '必要'],
   ['加进', '添加'],
+  // Read on the misses of retrieval-fresh-35.json (held out before them) and the rest of the pool;
+  // retrieval-fresh-36.json, written meanwhile, is held out.
+  ['仿宋', 'fangsong', 'fang', 'stfangsong'],
+  ['宋体', 'song', 'songti', 'simsun'],
+  ['黑体', 'hei', 'heiti', 'simhei'],
+  ['楷体', 'kai', 'kaiti'],
+  ['奇数页', '奇数', 'odd'],
+  ['偶数页', '偶数', 'even'],
+  ['默认的字体', '默认字体', '默认的字体', 'normalfont', 'textnormal'],
   // Read on retrieval-fresh-17.json, as said above.
   ['所有', '全部', 'all'],
   ['希腊文', '希腊语', 'greek'],
@@ -526,7 +535,8 @@ const SYMBOLS = new Map<string, string[]>([
   ['∈', ['in']], ['∉', ['notin']], ['⊂', ['subset']], ['⊆', ['subseteq']], ['⊃', ['supset']], ['⊇', ['supseteq']], ['∪', ['cup']], ['∩', ['cap']],
   ['∅', ['emptyset', 'varnothing']], ['∀', ['forall']], ['∃', ['exists']], ['¬', ['neg', 'lnot']], ['∧', ['wedge', 'land']], ['∨', ['vee', 'lor']],
   ['∞', ['infty']], ['∂', ['partial']], ['∇', ['nabla']], ['√', ['sqrt']], ['∑', ['sum']], ['∏', ['prod']], ['∫', ['int']], ['∮', ['oint']], ['∬', ['iint']],
-  ['⋯', ['cdots']], ['⋮', ['vdots']], ['⋱', ['ddots']], ['ℏ', ['hbar']], ['ℓ', ['ell']], ['ℵ', ['aleph']], ['⊥', ['perp']], ['∥', ['parallel']], ['∠', ['angle']],
+  ['⋯', ['cdots']], ['⋮', ['vdots']], ['⋱', ['ddots']], ['ℏ', ['hbar']], ['ℓ', ['ell']], ['ℵ', ['aleph']],
+  ['℘', ['wp']], ['ℜ', ['re']], ['ℑ', ['im']], ['ℶ', ['beth']], ['ℷ', ['gimel']], ['ℸ', ['daleth']], ['℧', ['mho']], ['ħ', ['hslash']], ['ȷ', ['jmath']], ['Ⅎ', ['finv']], ['⅁', ['game']], ['⊥', ['perp']], ['∥', ['parallel']], ['∠', ['angle']],
   ['∎', ['qed', 'blacksquare']], ['■', ['blacksquare']], ['□', ['square', 'box']],
   ['★', ['bigstar']], ['▲', ['blacktriangle']], ['▼', ['blacktriangledown']], ['△', ['triangle', 'vartriangle']], ['▽', ['triangledown', 'bigtriangledown']],
   ['◊', ['lozenge']], ['⧫', ['blacklozenge']], ['◯', ['bigcirc']], ['◇', ['diamond']],

@@ -208,6 +208,15 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('用 \\twocolumn[...] 套 @multicolfalse 的写法时 \\maketitle 放在哪里', spanning))).toBe(true);
   });
 
+  it("reads the words of a path the question writes as the asker's example, not as names the documents lack", () => {
+    const options = [passage('表 2：tlmgr option 的部分可用选项 autobackup 升级操作是否备份 backupdir 备份文件的位置 repository 默认的软件包仓库', 15)];
+    expect(nothingRelevant(rerank('执行 tlmgr option backupdir D:/tlbackup 这条命令会起什么作用？', options))).toBe(false);
+    expect(nothingRelevant(rerank('执行 tlmgr option backupdir ~/tex/tlbackup 这条命令会起什么作用？', options))).toBe(false);
+    // The same word outside a path is a name the documents lack; so is a word of a pair like IC50/Ki.
+    expect(nothingRelevant(rerank('执行 tlmgr option tlbackup 这条命令会起什么作用？', options))).toBe(true);
+    expect(nothingRelevant(rerank('tlmgr option 的 backupdir/tlbackup 是什么意思？', options))).toBe(true);
+  });
+
   it('reads a name in initials as mentioned where a candidate writes it out (FDL for Free Documentation License)', () => {
     const licence = [passage('GNU Free Documentation License. A “Secondary Section” is a named appendix of the Document that deals exclusively with its relationship to the publishers.', 5)];
     expect(nothingRelevant(rerank('GNU FDL 里说的 Secondary Section 指的是什么', licence))).toBe(false);

@@ -258,6 +258,10 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('两头都带箭头的长箭头').values()].flat()).toContain('overleftrightarrow');
     expect([...alternativesOf('排成打字机那种字体').values()].flat()).toEqual(expect.arrayContaining(['mathtt', 'texttt']));
     expect([...alternativesOf('为什么一定要升级，是从哪一版加进来的').values()].flat()).toEqual(expect.arrayContaining(['必要', '添加']));
+    // Chinese font names over an English font table, odd pages and the default font (thirty-fifth fresh set).
+    expect([...alternativesOf('两个选项用的仿宋是同一款字体').values()].flat()).toContain('stfangsong');
+    expect([...alternativesOf('双面排版时奇数页的页眉').values()].flat()).toEqual(expect.arrayContaining(['odd', 'header']));
+    expect([...alternativesOf('临时恢复成文档默认的字体').values()].flat()).toEqual(expect.arrayContaining(['normalfont', 'textnormal']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
@@ -372,6 +376,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect(queryTerms('实心的五角星 ★')).toContain('"bigstar"');
     expect(queryTerms('黑桃 ♠')).toContain('"spadesuit"');
     expect(queryTerms('英镑符号 £ 和段落符号 ¶')).toEqual(expect.arrayContaining(['"pounds"', '"textparagraph"']));
+    // Letterlike symbols of classic LaTeX, which unicode-math's table of relations and operators leaves out (thirty-fifth fresh set).
+    expect(queryTerms('魏尔斯特拉斯椭圆函数的花写 p（℘）')).toContain('"wp"');
+    expect(queryTerms('实部 ℜ 和虚部 ℑ')).toEqual(expect.arrayContaining(['"re"', '"im"']));
     // Text bullets; a middle dot joining a name's parts or a hydrate's is no symbol asked about.
     expect(queryTerms('正文里的“·”和“•”')).toEqual(expect.arrayContaining(['"textperiodcentered"', '"textbullet"']));
     expect(queryTerms('约翰·史密斯的书').some((t) => /cdot|textperiodcentered/.test(t))).toBe(false);
