@@ -688,4 +688,11 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('kb_outline_doc').on('kb_outline').columns(['doc_id', 'ordinal']).execute();
     },
   },
+  '0032_kb_outline_kind': {
+    async up(db: Kysely<unknown>) {
+      // Back-of-book indexes join the tables of contents in kb_outline, told apart by kind: an index
+      // is searched only for a question about the index ("书后索引里 ebb 指向第几页").
+      await db.schema.alterTable('kb_outline').addColumn('kind', 'text', (c) => c.notNull().defaultTo('toc')).execute();
+    },
+  },
 };

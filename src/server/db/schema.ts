@@ -185,6 +185,11 @@ export interface KbChunkTable {
   segmented: string;
 }
 
+/** A passage of a document's navigation: its table of contents, or its back-of-book index. */
+export interface KbOutlineTable extends KbChunkTable {
+  kind: ColumnType<'toc' | 'index', 'toc' | 'index' | undefined, never>;
+}
+
 export interface KbMoleculeTable {
   id: Generated<number>;
   doc_id: string;
@@ -442,8 +447,8 @@ export interface Database {
   kb_shares: KbShareTable;
   jobs: JobTable;
   kb_chunks: KbChunkTable;
-  /** A document's tables of contents (migration 0031), shaped like its passages but out of the full-text index: searched only for outline questions. */
-  kb_outline: KbChunkTable;
+  /** A document's tables of contents and indexes (migrations 0031, 0032), shaped like its passages but out of the full-text index: searched only for outline questions. */
+  kb_outline: KbOutlineTable;
   kb_molecules: KbMoleculeTable;
   channels: ChannelTable;
   questions: QuestionTable;

@@ -21,8 +21,8 @@ async function writePassages(tx: Executor, docId: string, result: ParseResult) {
   await tx.deleteFrom('kb_outline').where('doc_id', '=', docId).execute();
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
   // Tables of contents and indexes (parsing/navigation.ts) answer no ordinary question: they stay in
-  // the markdown but out of the index. A table of contents is kept apart in kb_outline, for the
-  // questions about the document's outline (retrieval/outline.ts). Reference lists are indexed like
+  // the markdown but out of the index. They are kept apart in kb_outline, for the questions about
+  // the document's outline or its index (retrieval/outline.ts). Reference lists are indexed like
   // any passage: a question about the works a paper cites is answered from them, and an annotated
   // list answers more.
   const rowOf = (c: ParseResult['chunks'][number], ordinal: number) => ({
@@ -34,7 +34,7 @@ async function writePassages(tx: Executor, docId: string, result: ParseResult) {
     segmented: c.segmented,
   });
   const chunks = result.chunks.filter((c) => (c.kind ?? 'content') === 'content' || c.kind === 'references').map(rowOf);
-  const outline = result.chunks.filter((c) => c.kind === 'toc').map(rowOf);
+  const outline = result.chunks.filter((c) => c.kind === 'toc' || c.kind === 'index').map((c, i) => ({ ...rowOf(c, i), kind: c.kind === 'index' ? ('index' as const) : ('toc' as const) }));
   // better-sqlite3 is synchronous: yield to the event loop between batches so a document with
   // tens of thousands of passages or molecules does not hold up other requests.
   for (let i = 0; i < chunks.length; i += 200) {
@@ -118,8 +118,8 @@ export async function copyPassages(tx: Executor, docId: string, fromId: string):
   await tx.deleteFrom('kb_molecules').where('doc_id', '=', docId).execute();
   await sql`insert into kb_chunks (doc_id, ordinal, page, bbox, text, segmented)
     select ${docId}, ordinal, page, bbox, text, segmented from kb_chunks where doc_id = ${fromId} order by ordinal`.execute(tx);
-  await sql`insert into kb_outline (doc_id, ordinal, page, bbox, text, segmented)
-    select ${docId}, ordinal, page, bbox, text, segmented from kb_outline where doc_id = ${fromId} order by ordinal`.execute(tx);
+  await sql`insert into kb_outline (doc_id, ordinal, page, bbox, text, segmented, kind)
+    select ${docId}, ordinal, page, bbox, text, segmented, kind from kb_outline where doc_id = ${fromId} order by ordinal`.execute(tx);
   await sql`insert into kb_molecules (doc_id, idx, name, smiles, molfile, properties)
     select ${docId}, idx, name, smiles, molfile, properties from kb_molecules where doc_id = ${fromId} order by idx`.execute(tx);
   await copyActivities(tx, fromId, docId);

@@ -30,5 +30,6 @@
  *     also indexed as the word (text/segment.ts).
  * 10 — a document's tables of contents are kept in kb_outline, out of the index, for questions about
  *     its outline (retrieval/outline.ts).
+ * 11 — its back-of-book indexes are kept there too (kind 'index'), for questions about the index.
  */
-export const INDEX_VERSION = 10;
+export const INDEX_VERSION = 11;

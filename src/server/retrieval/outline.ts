@@ -34,6 +34,13 @@ export function asksForOutline(question: string): boolean {
   return ((PART.test(question) || DOCUMENT.test(question)) && LISTING.test(question)) || WHICH_PAGE.test(question);
 }
 
+/**
+ * A question about the document's back-of-book index ("CTEX FAQ 书后索引里，ebb 和 EPS 分别指向第几页"):
+ * the index's passages are searched instead of the contents (read on retrieval-fresh-36.json). An index
+ * repeats every term of the document beside its pages, so it is searched for no other question.
+ */
+const NAMES_INDEX = /索引里|索引中|索引的|书后索引|索引页|\bthe index\b|\bin the index\b/i;
+
 /** At most this many outline passages join the candidates of an outline question; the second stage places them. */
 const OUTLINE_DEPTH = 2;
 /** At most this many outline passages of the asked documents are read for one question. */
@@ -51,6 +58,7 @@ export async function outlinePassages(db: Executor, docIds: string[], question: 
     .innerJoin('kb_documents', 'kb_documents.id', 'kb_outline.doc_id')
     .select(['kb_outline.doc_id', 'kb_outline.page', 'kb_outline.bbox', 'kb_outline.text', 'kb_outline.segmented', 'kb_documents.title'])
     .where('kb_outline.doc_id', 'in', docIds)
+    .where('kb_outline.kind', '=', NAMES_INDEX.test(question) ? 'index' : 'toc')
     .orderBy('kb_outline.id')
     .limit(OUTLINE_ROWS)
     .execute();

@@ -4,7 +4,8 @@ import { hybridSearch } from '../../../src/server/retrieval/fusion';
 import { asksForOutline } from '../../../src/server/retrieval/outline';
 import { citedPassages, nothingRelevant } from '../../../src/server/retrieval/rerank';
 import { search } from '../../../src/server/retrieval/search';
-import { indexedDatabase } from './indexed-documents';
+import { copyPassages } from '../../../src/server/parsing/index-store';
+import { addIndexedDocument, indexedDatabase } from './indexed-documents';
 
 // A question about a document's outline ("the 帮助文档 part: which questions, numbered from what to
 // what") is answered by its table of contents, which the index leaves out (parsing/navigation.ts):
@@ -15,6 +16,7 @@ const contents = [
   { page: 2, kind: 'toc' as const, text: `A 安装升级 5\n1 哪里可以下载中文套装软件？${leaders} 5\n2 如何升级现有的发行版？${leaders} 5\n3 新下载的宏包该如何安装？${leaders} 6\nB 文档排版 7\n4 如何设置双倍行距？${leaders} 7\n5 如何生成分栏的文档？${leaders} 7` },
   { page: 3, kind: 'toc' as const, text: `C 帮助文档 9\n18 能否推荐一些比较好的中文资料？${leaders} 9\n19 能否推荐一些比较好的英文资料？${leaders} 9\n20 我的问题没找到答案怎么办？${leaders} 10` },
 ];
+const backIndex = { page: 11, kind: 'index' as const, text: 'doublespacing, 7\nmulticol, 7\nsetspace, 7\ntexmf, 6\ntwocolumn, 7\nThe LaTeX Companion, 9' };
 const intro = { page: 1, text: '常见问题集\n这份常见问题集一共收录了 20 个问题，分为安装升级、文档排版和帮助文档三个部分。每个问题的编号在全文中连续，问题的解答都经过测试。' };
 const body = [
   { page: 5, text: 'A 安装升级\n1 哪里可以下载中文套装软件？\n可以到网站的下载页面获取最新的套装软件，安装时按提示选择组件。\n2 如何升级现有的发行版？\n运行发行版自带的更新程序即可。' },
@@ -28,7 +30,7 @@ let db: Db;
 let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
 
 beforeAll(async () => {
-  index = await indexedDatabase('outline', { faq: [intro, ...contents, ...body] });
+  index = await indexedDatabase('outline', { faq: [intro, ...contents, ...body, backIndex] });
   db = index.db;
 }, 60_000);
 
@@ -60,6 +62,25 @@ describe('questions about a document’s outline', () => {
     expect(ranked[0]?.page).toBe(9);
     expect(ranked.map((p) => p.page)).not.toContain(3);
     expect(ranked.map((p) => p.page)).not.toContain(2);
+  });
+
+  it('answers a question about the back-of-book index from the index, and no other question', async () => {
+    const question = '这份常见问题集的书后索引里，multicol 和 texmf 分别指向第几页？';
+    const ranked = await hybridSearch(db, ['faq'], question, 8);
+    expect(ranked[0]?.page).toBe(11);
+    expect(citedPassages(ranked).map((p) => p.page)).toContain(11);
+    // Asked without naming the index, the same pages are the outline's or the body's, never the index's.
+    expect((await hybridSearch(db, ['faq'], 'multicol 和 texmf 分别在第几页讲到？', 8)).map((p) => p.page)).not.toContain(11);
+    expect((await hybridSearch(db, ['faq'], '这份常见问题集的“帮助文档”部分包括哪些问题，编号是从几到几？', 8)).map((p) => p.page)).not.toContain(11);
+    expect((await search(db, ['faq'], 'multicol texmf doublespacing', 100)).map((p) => p.page)).not.toContain(11);
+  });
+
+  it('copies the contents and the index with the document, each of its kind', async () => {
+    const owner = await db.selectFrom('kb_documents').select('owner_id').where('id', '=', 'faq').executeTakeFirstOrThrow();
+    await addIndexedDocument(db, owner.owner_id, 'faq-copy', []);
+    await copyPassages(db, 'faq-copy', 'faq');
+    expect((await hybridSearch(db, ['faq-copy'], '这份常见问题集的书后索引里，multicol 和 texmf 分别指向第几页？', 8))[0]?.page).toBe(11);
+    expect((await hybridSearch(db, ['faq-copy'], '这份常见问题集的“帮助文档”部分包括哪些问题，编号是从几到几？', 8))[0]?.page).toBe(3);
   });
 
   it('keeps a document’s contents to the readers of that document', async () => {

@@ -262,6 +262,10 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('两个选项用的仿宋是同一款字体').values()].flat()).toContain('stfangsong');
     expect([...alternativesOf('双面排版时奇数页的页眉').values()].flat()).toEqual(expect.arrayContaining(['odd', 'header']));
     expect([...alternativesOf('临时恢复成文档默认的字体').values()].flat()).toEqual(expect.arrayContaining(['normalfont', 'textnormal']));
+    // Big operators, a licence's lending and display, and numbering that starts again (thirty-sixth fresh set).
+    expect([...alternativesOf('大号的并集和交集').values()].flat()).toEqual(expect.arrayContaining(['bigcup', 'bigcap']));
+    expect([...alternativesOf('能不能借给别人或者公开展示').values()].flat()).toEqual(expect.arrayContaining(['lend', 'display']));
+    expect([...alternativesOf('每一节重新从 1 开始编号').values()].flat()).toContain('again');
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
