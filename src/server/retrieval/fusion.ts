@@ -4,6 +4,7 @@ import { search, type Passage } from './search';
 import { isMostlyLatin, translatedQuery } from '../text/segment';
 import { symbolCommands } from '../text/synonyms';
 import { outlinePassages } from './outline';
+import { structurePassages } from './structures';
 import { vectorSearch, type EmbeddingClient } from './embeddings';
 import { ABSTAIN_BELOW, latinWordsOf, rerank, RERANK_WEIGHTS, type Scored } from './rerank';
 
@@ -166,14 +167,32 @@ async function withBesideCandidates(db: Executor, docIds: string[], query: strin
   return [...withSymbols, ...(await outlineCandidates(db, docIds, query, have))];
 }
 
+/**
+ * The candidates with the passages of the molecules holding a structure the question writes as
+ * SMILES (structures.ts): those among them get the best candidate's score if lower, the others join
+ * with it, holding the structure's words (for their coverage); the words join `mentioned` too: the
+ * documents do not lack what their molecules hold.
+ */
+async function withStructureHolders(db: Executor, docIds: string[], query: string, have: Passage[], mentioned: Set<string>): Promise<{ passages: Passage[]; mentioned: Set<string> }> {
+  const found = await structurePassages(db, docIds, query);
+  if (!found.passages.length) return { passages: have, mentioned };
+  const holders = new Set(found.passages.map(passageKey));
+  const best = bestScore(have);
+  // A holder holds the structure as the question writes it: its words count in the holder's coverage.
+  const holding = (p: Passage) => ({ ...p, segmented: `${p.segmented ?? ''} ${found.tokens.join(' ')}`.trim() });
+  const raised = have.map((p) => (holders.has(passageKey(p)) ? holding({ ...p, score: Math.max(p.score, best) }) : p));
+  const seen = new Set(have.map(passageKey));
+  return { passages: [...raised, ...found.passages.filter((p) => !seen.has(passageKey(p))).map((p) => holding({ ...p, score: best }))], mentioned: new Set([...mentioned, ...found.tokens]) };
+}
+
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */
 async function firstStage(db: Executor, docIds: string[], query: string, k: number, opts: HybridOptions): Promise<{ passages: Passage[]; byMeaning: Set<string>; mentioned: Set<string> }> {
   const client = opts.embeddings;
   const none = new Set<string>();
   if (!client || !docIds.length || !query.trim()) {
     const deep = await search(db, docIds, query, Math.max(k, NAMED_DEPTH), { expand: true });
-    const passages = namedCandidates(deep, k, query);
-    return { passages: await withBesideCandidates(db, docIds, query, passages), byMeaning: none, mentioned: mentionedIn(deep, query) };
+    const passages = await withBesideCandidates(db, docIds, query, namedCandidates(deep, k, query));
+    return { ...(await withStructureHolders(db, docIds, query, passages, mentionedIn(deep, query))), byMeaning: none };
   }
   const depth = depthFor(k);
   const semantic = async () => {
@@ -189,8 +208,8 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   const [lexical, vectors] = await Promise.all([search(db, docIds, query, Math.max(depth, NAMED_DEPTH), { expand: true }), semantic()]);
   const mentioned = mentionedIn(lexical, query);
   if (!vectors?.length) {
-    const passages = namedCandidates(lexical, k, query);
-    return { passages: await withBesideCandidates(db, docIds, query, passages), byMeaning: none, mentioned };
+    const passages = await withBesideCandidates(db, docIds, query, namedCandidates(lexical, k, query));
+    return { ...(await withStructureHolders(db, docIds, query, passages, mentioned)), byMeaning: none };
   }
   const fromVectors: Passage[] = vectors.map(({ docId, page, bbox, text, score }) => ({ docId, page, bbox, text, score }));
   // The vector list's copy has no index words: take them from the BM25 copy where there is one.
@@ -205,5 +224,5 @@ async function firstStage(db: Executor, docIds: string[], query: string, k: numb
   const named = [...fused, ...namedCandidates(lexical, k, query).slice(k).filter((p) => !inFused.has(passageKey(p))).map((p) => ({ ...p, score: last }))];
   const passages = [...(await withSymbolHolders(db, docIds, query, named)), ...(await outlineCandidates(db, docIds, query, named))];
   // The vectors' own best few count as found by meaning (deeper down, every passage is in their list).
-  return { passages, byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)), mentioned };
+  return { ...(await withStructureHolders(db, docIds, query, passages, mentioned)), byMeaning: new Set(fromVectors.slice(0, BY_MEANING).map(passageKey)) };
 }

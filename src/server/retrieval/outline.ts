@@ -21,7 +21,7 @@ const PART = /大类|一类|那类|这类|类别|分类|小节|一节|那节|这
  */
 const DOCUMENT = /这份|这本|这篇|全书|全文|整本|整份/;
 /** What a question about a part asks: which items, how many, from which number or page. */
-const LISTING = /哪几|哪些|几个|几种|几条|多少个|多少条|一共|总共|第几页|从第?几|分成|细分|收了|收录|which (?:questions|sections|items|topics)|how many|(?:what|which) page/i;
+const LISTING = /哪几|哪些|哪[两二三四五]|几个|几种|几条|多少个|多少条|一共|总共|第几页|从第?几|分成|细分|收了|收录|which (?:questions|sections|items|topics)|how many|(?:what|which) page/i;
 
 /**
  * Where in the document something is: its page ("索引、贡献者名单和 v0.4 更新列表分别在第几页"; read on

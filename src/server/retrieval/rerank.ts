@@ -149,7 +149,27 @@ function absentWords(question: string, docs: string[][]): string[] {
   // retrieval-fresh-29.json, where that question abstained over the table ranked third).
   const commands = new Set(symbolCommands(question));
   const paths = pathWordsOf(question);
-  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !paths.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs));
+  const held = [...new Set(docs.flat())];
+  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !paths.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs) && !misspeltIn(w, held));
+}
+
+/**
+ * Whether a long word is a candidate's word with one letter more, less or other: the same name
+ * spelt otherwise by the page or the asker (lshort-zh-cn prints "Linux Biolium" for Linux Biolinum,
+ * and the question naming it abstained over the answering page ranked first; read on
+ * retrieval-fresh-37.json). Short words differ by one letter too often to be the same name.
+ */
+function misspeltIn(word: string, words: string[]): boolean {
+  return word.length >= MISSPELT_LENGTH && words.some((w) => Math.abs(w.length - word.length) <= 1 && w[0] === word[0] && withinOneEdit(w, word));
+}
+const MISSPELT_LENGTH = 7;
+
+/** Whether `a` becomes `b` by one insertion, deletion or substitution (or none). */
+function withinOneEdit(a: string, b: string): boolean {
+  if (a.length > b.length) [a, b] = [b, a];
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.length === b.length ? a.slice(i + 1) === b.slice(i + 1) : a.slice(i) === b.slice(i + 1);
 }
 
 /** A path a question writes: from a drive or a root (D:/tlbackup, C:\texlive, ~/texmf, /usr/share), or of three parts or more (texmf/tex/latex); not IC50/Ki or and/or. */

@@ -217,6 +217,15 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('tlmgr option 的 backupdir/tlbackup 是什么意思？', options))).toBe(true);
   });
 
+  it('reads a long name a candidate spells with one letter more, less or other as mentioned', () => {
+    // lshort-zh-cn prints "Linux Biolium" for Linux Biolinum.
+    const fonts = [passage('表 5.4：常见的 LaTeX 字体宏包 libertine | Linux Libertine / Linux Biolium 开源字体 lmodern | Latin Modern 字体', 76)];
+    expect(nothingRelevant(rerank('想用 Linux Libertine / Linux Biolinum 这套开源字体，应该调用哪个宏包？', fonts))).toBe(false);
+    // Two letters apart, or a short word one letter apart, is another name.
+    expect(nothingRelevant(rerank('想用 Linux Libertine / Linux Bioluminum 这套开源字体，应该调用哪个宏包？', fonts))).toBe(true);
+    expect(nothingRelevant(rerank('想用 Linux Libertine 和 Latin Morern 这套开源字体，应该调用哪个宏包？', fonts))).toBe(true);
+  });
+
   it('reads a name in initials as mentioned where a candidate writes it out (FDL for Free Documentation License)', () => {
     const licence = [passage('GNU Free Documentation License. A “Secondary Section” is a named appendix of the Document that deals exclusively with its relationship to the publishers.', 5)];
     expect(nothingRelevant(rerank('GNU FDL 里说的 Secondary Section 指的是什么', licence))).toBe(false);

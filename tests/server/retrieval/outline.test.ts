@@ -38,7 +38,7 @@ afterAll(() => index?.close());
 
 describe('questions about a document’s outline', () => {
   it('tells a question about what a part holds or where it starts from other questions', () => {
-    for (const q of ['这份常见问题集的“帮助文档”部分包括哪些问题，编号是从几到几？', '附录一共有几个，分别讲什么', '讲 restore 和 backup 的小节分别从第几页开始', 'Which sections does the appendix have?', '索引和贡献者名单分别在第几页', '在 Windows 上卸载，这份指南一共介绍了哪几种办法'])
+    for (const q of ['这份常见问题集的“帮助文档”部分包括哪些问题，编号是从几到几？', '附录一共有几个，分别讲什么', '讲 restore 和 backup 的小节分别从第几页开始', 'Which sections does the appendix have?', '索引和贡献者名单分别在第几页', '在 Windows 上卸载，这份指南一共介绍了哪几种办法', 'Ubuntu 一章里“安装 TeX Live”一节下面讨论了哪两种特殊情况'])
       expect(asksForOutline(q), q).toBe(true);
     for (const q of ['能否推荐一些比较好的中文资料？', '如何设置双倍行距', '这一节讲的 setspace 宏包怎么用'])
       expect(asksForOutline(q), q).toBe(false);

@@ -266,6 +266,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('大号的并集和交集').values()].flat()).toEqual(expect.arrayContaining(['bigcup', 'bigcap']));
     expect([...alternativesOf('能不能借给别人或者公开展示').values()].flat()).toEqual(expect.arrayContaining(['lend', 'display']));
     expect([...alternativesOf('每一节重新从 1 开始编号').values()].flat()).toContain('again');
+    // Arrows pointing up or down a diagonal, named in words (thirty-seventh fresh set).
+    expect([...alternativesOf('指向右上方和指向右下方的斜箭头').values()].flat()).toEqual(expect.arrayContaining(['nearrow', 'searrow']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });

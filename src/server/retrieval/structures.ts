@@ -1,0 +1,98 @@
+/**
+ * A structure a question writes as SMILES ("哪个化合物带有环丙基甲氨基（SMILES 里写作 NCC3CC3）",
+ * "which compound carries N(CCO)CCO"): a fragment of a molecule, which no molecule's passage writes
+ * as such, since each writes its whole SMILES. The molecules of the asked documents are searched for
+ * it as a substructure (RDKit), and the passages of the few that hold it join the second stage's
+ * candidates (read on retrieval-fresh-31.json and retrieval-fresh-37.json, where both questions
+ * abstained: the fragment was a name no passage held).
+ */
+import type { MainModule } from '@rdkit/rdkit';
+import { loadRdkit, withValidMol } from '../chem/rdkit-loader';
+import type { Executor } from '../db/database';
+import { queryTokens } from '../text/segment';
+import type { Passage } from './search';
+
+/** A run a question may write a SMILES as: its characters, at least four. */
+const RUN = /[A-Za-z0-9@+\-[\]()=#$/\\%.]{4,}/g;
+/** Outside bracket atoms a SMILES writes only the organic subset's elements (aromatic in lower case). */
+const ORGANIC_SUBSET = /^(?:Cl|Br|[BCNOPSFI]|[bcnops]|[^A-Za-z])*$/;
+/** At most this many molecules of the asked documents are read for one question (a larger set is left to molecule search). */
+const STRUCTURE_ROWS = 5000;
+/** A fragment more molecules than this hold says too little to pick their passages. */
+export const STRUCTURE_DEPTH = 5;
+
+export interface AskedStructure {
+  /** The fragment as the question writes it. */
+  written: string;
+  /** The question's index words for it: the second stage must not take them for a name the documents lack. */
+  tokens: string[];
+}
+
+/**
+ * The SMILES a question writes: runs of SMILES characters with a ring label, a branch, a bracket or
+ * a bond, only the organic subset's letters outside brackets, paired ring labels, and at least three
+ * heavy atoms with a carbon, as RDKit reads them. "CDK2", "IC50", "pH7.4" and "C++" are none.
+ */
+export function structuresIn(rdkit: MainModule, question: string): AskedStructure[] {
+  const out: AskedStructure[] = [];
+  for (const [raw] of question.normalize('NFKC').matchAll(RUN)) {
+    const written = trimmed(raw);
+    if (!/[\d()[\]=#]/.test(written) || !/[A-Za-z]/.test(written)) continue;
+    const outside = written.replace(/\[[^[\]]*\]/g, '');
+    if (/[[\]]/.test(outside) || !ORGANIC_SUBSET.test(outside)) continue;
+    const labels = new Map<string, number>();
+    for (const [label] of outside.matchAll(/%\d{2}|\d/g)) labels.set(label, (labels.get(label) ?? 0) + 1);
+    if (![...labels.values()].every((n) => n % 2 === 0)) continue;
+    const heavy = withValidMol(rdkit, written, (mol) => {
+      const atoms = (JSON.parse(mol.get_json()) as { molecules: { atoms: { z?: number }[] }[] }).molecules.flatMap((m) => m.atoms);
+      return atoms.filter((a) => (a.z ?? 6) !== 1).length >= 3 && atoms.some((a) => (a.z ?? 6) === 6);
+    });
+    if (heavy) out.push({ written, tokens: queryTokens(written) });
+  }
+  return out;
+}
+
+/** A run without the prose brackets or dots around it ("（NCC3CC3）", "N(CCO)CCO." ). */
+function trimmed(run: string): string {
+  let s = run.replace(/\.+$/, '');
+  const count = (c: string) => s.split(c).length - 1;
+  while (s.endsWith(')') && count(')') > count('(')) s = s.slice(0, -1);
+  while (s.startsWith('(') && count('(') > count(')')) s = s.slice(1);
+  return s;
+}
+
+/**
+ * The passages of the asked documents' molecules that hold a structure the question writes, when
+ * one to {@link STRUCTURE_DEPTH} molecules hold it, with the tokens of the structures found.
+ */
+export async function structurePassages(db: Executor, docIds: string[], question: string): Promise<{ passages: Passage[]; tokens: string[] }> {
+  const none = { passages: [], tokens: [] };
+  if (!docIds.length || !/[A-Za-z][\w@+\-[\]()=#$/\\%.]{3,}/.test(question)) return none;
+  const rdkit = await loadRdkit();
+  const asked = structuresIn(rdkit, question);
+  if (!asked.length) return none;
+  const rows = await db.selectFrom('kb_molecules').select(['doc_id', 'idx', 'smiles']).where('doc_id', 'in', docIds).where('smiles', 'is not', null).orderBy('id').limit(STRUCTURE_ROWS + 1).execute();
+  if (!rows.length || rows.length > STRUCTURE_ROWS) return none;
+  const found: typeof rows = [];
+  const tokens: string[] = [];
+  for (const s of asked) {
+    const holders = withValidMol(rdkit, s.written, (query) => rows.filter((r) => withValidMol(rdkit, r.smiles!, (mol) => mol.get_substruct_match(query) !== '{}') ?? false)) ?? [];
+    if (!holders.length || holders.length > STRUCTURE_DEPTH) continue;
+    found.push(...holders);
+    tokens.push(...s.tokens);
+  }
+  if (!found.length) return none;
+  // A molecule's passage starts with its number in the file (parsing/sdf.ts): "分子 37：ZINC03814439".
+  const passages: Passage[] = [];
+  for (const m of found) {
+    const row = await db
+      .selectFrom('kb_chunks')
+      .select(['doc_id', 'page', 'bbox', 'text', 'segmented'])
+      .where('doc_id', '=', m.doc_id)
+      .where((eb) => eb.or([eb('text', 'like', `分子 ${m.idx}：%`), eb('text', 'like', `分子 ${m.idx}\n%`)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (row) passages.push({ docId: row.doc_id, page: row.page, bbox: row.bbox ? (JSON.parse(row.bbox) as [number, number, number, number]) : null, text: row.text, segmented: row.segmented, score: 0 });
+  }
+  return { passages, tokens: [...new Set(tokens)] };
+}

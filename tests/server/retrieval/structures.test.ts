@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRdkit } from '../../../src/server/chem/rdkit-loader';
+import { now, type Db } from '../../../src/server/db/database';
+import { storeParseResult } from '../../../src/server/parsing/index-store';
+import { parseSdf } from '../../../src/server/parsing/sdf';
+import { hybridSearch } from '../../../src/server/retrieval/fusion';
+import { citedPassages, nothingRelevant } from '../../../src/server/retrieval/rerank';
+import { structurePassages, structuresIn } from '../../../src/server/retrieval/structures';
+import { indexedDatabase } from './indexed-documents';
+
+// A question may write a structure as a SMILES fragment ("SMILES 里写作 NCC3CC3"), which no molecule's
+// passage writes as such: the molecules of the asked documents are searched for it as a substructure
+// (RDKit), and the passages of the few that hold it are candidates holding its words.
+
+// Debian's rdkit-data: the CDK2 set (47 molecules), as a user would upload it.
+const CDK2 = '/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf';
+
+let db: Db;
+let index: Awaited<ReturnType<typeof indexedDatabase>> | undefined;
+
+beforeAll(async () => {
+  index = await indexedDatabase('structures', {
+    manual: [{ page: 3, text: '化合物的命名：环丙基、甲氨基等取代基按字母顺序排列；簇（cluster）分析把相似的分子归为一组。' }],
+  });
+  db = index.db;
+  const owner = await db.selectFrom('kb_documents').select('owner_id').where('id', '=', 'manual').executeTakeFirstOrThrow();
+  await db
+    .insertInto('kb_documents')
+    .values({ id: 'cdk2', owner_id: owner.owner_id, folder_id: null, title: 'cdk2.sdf', type: 5, mime: 'chemical/x-mdl-sdfile', size: 0, sha256: 'cdk2', storage_name: 'cdk2', parse_status: 1, parse_progress: 0, progress_texts: '[]', page_count: null, markdown: null, created_at: now(), updated_at: now() })
+    .execute();
+  await storeParseResult(db, 'cdk2', await parseSdf(CDK2, 'cdk2.sdf', () => {}));
+}, 60_000);
+
+afterAll(() => index?.close());
+
+describe('a structure a question writes as SMILES', () => {
+  it('is read as a structure only when it is one', async () => {
+    const rdkit = await loadRdkit();
+    const written = (q: string) => structuresIn(rdkit, q).map((s) => s.written);
+    expect(written('哪个化合物带有环丙基甲氨基（SMILES 里写作 NCC3CC3）？')).toEqual(['NCC3CC3']);
+    expect(written('Which compound carries an N(CCO)CCO substituent?')).toEqual(['N(CCO)CCO']);
+    expect(written('含 c1ccc(F)cc1 的分子')).toEqual(['c1ccc(F)cc1']);
+    // Names, units and formulas that only look like SMILES are none.
+    for (const q of ['CDK2 的 IC50 是多少', 'SO3H 和 CH3 基团', 'pH7.4 下', 'B3LYP/6-31G 计算', 'C++ 和 tlmgr', 'CCO 和 COOH', 'PC12 细胞'])
+      expect(written(q), q).toEqual([]);
+  });
+
+  it('finds the molecule holding the fragment and answers from its record', async () => {
+    const question = 'cdk2 数据集里哪个化合物带有环丙基甲氨基（SMILES 里写作 NCC3CC3）？它被分在第几簇？';
+    const ranked = await hybridSearch(db, ['manual', 'cdk2'], question, 8);
+    expect(ranked[0]?.text).toMatch(/^分子 \d+：ZINC03814439/);
+    expect(nothingRelevant(ranked)).toBe(false);
+    expect(citedPassages(ranked)[0]?.text).toContain('NCC3CC3');
+    // The fragment itself, without the words around it, finds the same record.
+    expect((await hybridSearch(db, ['cdk2'], 'NCC3CC3', 8))[0]?.text).toMatch(/^分子 \d+：ZINC03814439/);
+  });
+
+  it('leaves a fragment too many molecules hold, or none, to the question’s words', async () => {
+    // A benzene ring is in most of the set: no record is picked for it; a cyclopropylmethylamine is in one.
+    expect((await structurePassages(db, ['cdk2'], '哪些分子含有 c1ccccc1？')).passages).toEqual([]);
+    expect((await structurePassages(db, ['cdk2'], '哪些分子含有 NCC1CC1？')).passages.map((p) => p.text.split('\n')[0])).toEqual(['分子 37：ZINC03814439']);
+    // A fragment no molecule holds is a name the documents lack: the answer abstains.
+    expect(nothingRelevant(await hybridSearch(db, ['manual', 'cdk2'], 'cdk2 数据集里哪个化合物带有 C1CCCCCCC1 环（SMILES 里写作 C1CCCCCCC1）？', 8))).toBe(true);
+  });
+
+  it('searches only the molecules of the documents asked about', async () => {
+    const ranked = await hybridSearch(db, ['manual'], 'cdk2 数据集里哪个化合物带有环丙基甲氨基（SMILES 里写作 NCC3CC3）？', 8);
+    expect(ranked.some((p) => p.text.includes('ZINC03814439'))).toBe(false);
+  });
+
+  it('reads the set from Debian’s rdkit-data', () => {
+    expect(fs.existsSync(CDK2)).toBe(true);
+  });
+});
