@@ -268,6 +268,9 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     expect([...alternativesOf('每一节重新从 1 开始编号').values()].flat()).toContain('again');
     // Arrows pointing up or down a diagonal, named in words (thirty-seventh fresh set).
     expect([...alternativesOf('指向右上方和指向右下方的斜箭头').values()].flat()).toEqual(expect.arrayContaining(['nearrow', 'searrow']));
+    // A licence's publisher and a class that loads a package, asked in Chinese (thirty-eighth fresh set).
+    expect([...alternativesOf('许可证里说的出版者指什么人').values()].flat()).toContain('publisher');
+    expect([...alternativesOf('模板是不是已经自动加载了 caption').values()].flat()).toEqual(expect.arrayContaining(['load', 'loaded']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });
