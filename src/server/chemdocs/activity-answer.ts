@@ -10,31 +10,11 @@ import { intelligenceSearchOutput, type IntelligenceSearchOutput, type MoleculeH
 import type { RetrievedPassage } from '../retrieval/knowledge-port';
 import { activityText } from '../molecules/activity-filter';
 import { concentrationUnit, targetIn, toNanomolar } from '../parsing/chemistry/activities';
+import { FUNCTIONAL_GROUPS } from '../chem/functional-groups';
 
 /** A record or table row numbered as the answer cites it (answering/engine.ts `NumberedPassage`, same shape). */
 type NumberedPassage = RetrievedPassage & { n: number };
 
-/** Functional groups a question may name (Chinese and English), as SMARTS for a substructure search. */
-export const FUNCTIONAL_GROUPS: Array<{ words: RegExp; name: string; smarts: string }> = [
-  { words: /磺酰胺|sulfonamide|sulphonamide/i, name: '磺酰胺', smarts: '[#16X4](=O)(=O)[#7]' },
-  { words: /脲|urea/i, name: '脲', smarts: '[#7][CX3](=O)[#7]' },
-  { words: /酰胺|amide/i, name: '酰胺', smarts: '[CX3](=O)[#7]' },
-  { words: /羧酸|carboxylic acid/i, name: '羧酸', smarts: '[CX3](=O)[OX2H1,OX1-]' },
-  { words: /酯|ester/i, name: '酯', smarts: '[#6][CX3](=O)[OX2][#6]' },
-  { words: /氰基|腈|nitrile|cyano/i, name: '氰基', smarts: 'C#N' },
-  { words: /硝基|nitro/i, name: '硝基', smarts: '[N+](=O)[O-]' },
-  { words: /哌嗪|piperazine/i, name: '哌嗪', smarts: 'N1CCNCC1' },
-  { words: /吗啉|morpholine/i, name: '吗啉', smarts: 'N1CCOCC1' },
-  { words: /哌啶|piperidine/i, name: '哌啶', smarts: 'N1CCCCC1' },
-  { words: /嘧啶|pyrimidine/i, name: '嘧啶', smarts: 'c1ncncc1' },
-  { words: /吡啶|pyridine/i, name: '吡啶', smarts: 'n1ccccc1' },
-  { words: /吲哚|indole/i, name: '吲哚', smarts: 'c1ccc2[nH0,nH1]ccc2c1' },
-  { words: /嘌呤|purine/i, name: '嘌呤', smarts: 'c1ncc2nc[nX3]c2n1' },
-  { words: /苯环|phenyl|benzene/i, name: '苯环', smarts: 'c1ccccc1' },
-  { words: /氟|fluor/i, name: '氟', smarts: '[F]' },
-  { words: /氯|chlor/i, name: '氯', smarts: '[Cl]' },
-  { words: /羟基|hydroxy/i, name: '羟基', smarts: '[OX2H][#6]' },
-];
 
 const RELATION_WORDS: Array<[RegExp, NonNullable<ActivityFilter['relation']>]> = [
   [/不超过|不高于|不大于|小于等于|低于或等于|≤|<=|at most/i, '<='],

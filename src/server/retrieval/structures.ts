@@ -6,8 +6,9 @@
  * candidates (read on retrieval-fresh-31.json and retrieval-fresh-37.json, where both questions
  * abstained: the fragment was a name no passage held).
  */
-import type { MainModule } from '@rdkit/rdkit';
-import { loadRdkit, withValidMol } from '../chem/rdkit-loader';
+import type { Mol, MainModule } from '@rdkit/rdkit';
+import { FUNCTIONAL_GROUPS } from '../chem/functional-groups';
+import { loadRdkit, using, withValidMol } from '../chem/rdkit-loader';
 import type { Executor } from '../db/database';
 import { queryTokens } from '../text/segment';
 import type { Passage } from './search';
@@ -22,8 +23,10 @@ const STRUCTURE_ROWS = 5000;
 export const STRUCTURE_DEPTH = 5;
 
 export interface AskedStructure {
-  /** The fragment as the question writes it. */
+  /** The fragment as the question writes it, or the functional group's name. */
   written: string;
+  /** The group's SMARTS, for a group the question names; a written fragment is its own query. */
+  smarts?: string;
   /** The question's index words for it: the second stage must not take them for a name the documents lack. */
   tokens: string[];
 }
@@ -49,6 +52,15 @@ export function structuresIn(rdkit: MainModule, question: string): AskedStructur
     });
     if (heavy) out.push({ written, tokens: queryTokens(written) });
   }
+  // Functional groups named in words ("含磺酰胺", "a free sulfonic acid group (SO3H)"), each once; a
+  // group's words are taken out before the next is looked for (sulfonamide is no amide here).
+  let rest = question.normalize('NFKC');
+  for (const g of FUNCTIONAL_GROUPS) {
+    const said = [...rest.matchAll(new RegExp(g.words.source, 'gi'))].map((m) => m[0]);
+    if (!said.length) continue;
+    rest = rest.replace(new RegExp(g.words.source, 'gi'), ' ');
+    out.push({ written: g.name, smarts: g.smarts, tokens: [...new Set(said.flatMap((w) => queryTokens(w)))] });
+  }
   return out;
 }
 
@@ -67,7 +79,7 @@ function trimmed(run: string): string {
  */
 export async function structurePassages(db: Executor, docIds: string[], question: string): Promise<{ passages: Passage[]; tokens: string[] }> {
   const none = { passages: [], tokens: [] };
-  if (!docIds.length || !/[A-Za-z][\w@+\-[\]()=#$/\\%.]{3,}/.test(question)) return none;
+  if (!docIds.length) return none;
   const rdkit = await loadRdkit();
   const asked = structuresIn(rdkit, question);
   if (!asked.length) return none;
@@ -76,7 +88,8 @@ export async function structurePassages(db: Executor, docIds: string[], question
   const found: typeof rows = [];
   const tokens: string[] = [];
   for (const s of asked) {
-    const holders = withValidMol(rdkit, s.written, (query) => rows.filter((r) => withValidMol(rdkit, r.smiles!, (mol) => mol.get_substruct_match(query) !== '{}') ?? false)) ?? [];
+    const holding = (query: Mol) => rows.filter((r) => withValidMol(rdkit, r.smiles!, (mol) => mol.get_substruct_match(query) !== '{}') ?? false);
+    const holders = (s.smarts ? withQueryMol(rdkit, s.smarts, holding) : withValidMol(rdkit, s.written, holding)) ?? [];
     if (!holders.length || holders.length > STRUCTURE_DEPTH) continue;
     found.push(...holders);
     tokens.push(...s.tokens);
@@ -95,4 +108,15 @@ export async function structurePassages(db: Executor, docIds: string[], question
     if (row) passages.push({ docId: row.doc_id, page: row.page, bbox: row.bbox ? (JSON.parse(row.bbox) as [number, number, number, number]) : null, text: row.text, segmented: row.segmented, score: 0 });
   }
   return { passages, tokens: [...new Set(tokens)] };
+}
+
+/** `fn` of the query molecule of a SMARTS (null when RDKit cannot read it). */
+function withQueryMol<T>(rdkit: MainModule, smarts: string, fn: (query: Mol) => T): T | null {
+  let query: Mol | null = null;
+  try {
+    query = rdkit.get_qmol(smarts);
+  } catch {
+    return null;
+  }
+  return query ? using(query, fn) : null;
 }

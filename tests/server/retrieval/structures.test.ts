@@ -37,13 +37,30 @@ afterAll(() => index?.close());
 describe('a structure a question writes as SMILES', () => {
   it('is read as a structure only when it is one', async () => {
     const rdkit = await loadRdkit();
-    const written = (q: string) => structuresIn(rdkit, q).map((s) => s.written);
+    const written = (q: string) => structuresIn(rdkit, q).filter((s) => !s.smarts).map((s) => s.written);
     expect(written('哪个化合物带有环丙基甲氨基（SMILES 里写作 NCC3CC3）？')).toEqual(['NCC3CC3']);
     expect(written('Which compound carries an N(CCO)CCO substituent?')).toEqual(['N(CCO)CCO']);
     expect(written('含 c1ccc(F)cc1 的分子')).toEqual(['c1ccc(F)cc1']);
     // Names, units and formulas that only look like SMILES are none.
     for (const q of ['CDK2 的 IC50 是多少', 'SO3H 和 CH3 基团', 'pH7.4 下', 'B3LYP/6-31G 计算', 'C++ 和 tlmgr', 'CCO 和 COOH', 'PC12 细胞'])
       expect(written(q), q).toEqual([]);
+  });
+
+  it('reads a functional group named in words as its SMARTS, each group once and a longer name first', async () => {
+    const rdkit = await loadRdkit();
+    const groups = (q: string) => structuresIn(rdkit, q).filter((s) => s.smarts).map((s) => s.written);
+    expect(groups('Which compound carries a free sulfonic acid group (SO3H) instead of a sulfonamide?')).toEqual(['磺酰胺', '磺酸']);
+    expect(groups('哪些分子含吗啉环和哌嗪')).toEqual(['哌嗪', '吗啉']);
+    expect(groups('含磺酰胺的分子')).toEqual(['磺酰胺']);
+    expect(groups('tlmgr 怎么升级宏包')).toEqual([]);
+  });
+
+  it('finds the one molecule holding a group named in words', async () => {
+    const question = 'Which compound in the CDK2 set carries a free sulfonic acid group (SO3H) instead of a sulfonamide, and what OPLS_2005 potential energy was recorded for it?';
+    expect((await structurePassages(db, ['cdk2'], question)).passages.map((p) => p.text.split('\n')[0])).toContain('分子 28：ZINC03814440');
+    const ranked = await hybridSearch(db, ['manual', 'cdk2'], question, 8);
+    expect(ranked[0]?.text).toMatch(/^分子 28：ZINC03814440/);
+    expect(nothingRelevant(ranked)).toBe(false);
   });
 
   it('finds the molecule holding the fragment and answers from its record', async () => {
