@@ -32,9 +32,10 @@ export interface AskedStructure {
 }
 
 /**
- * The SMILES a question writes: runs of SMILES characters with a ring label, a branch, a bracket or
- * a bond, only the organic subset's letters outside brackets, paired ring labels, and at least three
- * heavy atoms with a carbon, as RDKit reads them. "CDK2", "IC50", "pH7.4" and "C++" are none.
+ * The structures a question asks for: the SMILES it writes (runs of SMILES characters with a ring
+ * label, a branch, a bracket or a bond, only the organic subset's letters outside brackets, paired
+ * ring labels, and at least three heavy atoms with a carbon, as RDKit reads them; "CDK2", "IC50",
+ * "pH7.4" and "C++" are none), then the functional groups it names (chem/functional-groups.ts).
  */
 export function structuresIn(rdkit: MainModule, question: string): AskedStructure[] {
   const out: AskedStructure[] = [];
@@ -87,12 +88,18 @@ export async function structurePassages(db: Executor, docIds: string[], question
   if (!rows.length || rows.length > STRUCTURE_ROWS) return none;
   const found: typeof rows = [];
   const tokens: string[] = [];
-  for (const s of asked) {
-    const holding = (query: Mol) => rows.filter((r) => withValidMol(rdkit, r.smiles!, (mol) => mol.get_substruct_match(query) !== '{}') ?? false);
-    const holders = (s.smarts ? withQueryMol(rdkit, s.smarts, holding) : withValidMol(rdkit, s.written, holding)) ?? [];
-    if (!holders.length || holders.length > STRUCTURE_DEPTH) continue;
-    found.push(...holders);
-    tokens.push(...s.tokens);
+  // Each molecule is read once for all the structures asked, and freed after.
+  const mols = rows.map((r) => readMol(rdkit, r.smiles!));
+  try {
+    for (const s of asked) {
+      const holding = (query: Mol) => rows.filter((_, i) => holds(mols[i] ?? null, query));
+      const holders = (s.smarts ? withQueryMol(rdkit, s.smarts, holding) : withValidMol(rdkit, s.written, holding)) ?? [];
+      if (!holders.length || holders.length > STRUCTURE_DEPTH) continue;
+      found.push(...holders);
+      tokens.push(...s.tokens);
+    }
+  } finally {
+    for (const m of mols) m?.delete();
   }
   if (!found.length) return none;
   // A molecule's passage starts with its number in the file (parsing/sdf.ts): "分子 37：ZINC03814439".
@@ -120,3 +127,18 @@ function withQueryMol<T>(rdkit: MainModule, smarts: string, fn: (query: Mol) => 
   }
   return query ? using(query, fn) : null;
 }
+
+/** A stored molecule's SMILES as RDKit reads it, or null (the caller frees it). */
+function readMol(rdkit: MainModule, smiles: string): Mol | null {
+  try {
+    const mol = rdkit.get_mol(smiles);
+    if (mol?.is_valid()) return mol;
+    mol?.delete();
+  } catch {
+    // not a molecule RDKit reads
+  }
+  return null;
+}
+
+/** Whether a molecule holds the query as a substructure. */
+const holds = (mol: Mol | null, query: Mol) => !!mol && mol.get_substruct_match(query) !== '{}';
