@@ -51,7 +51,8 @@ export function structuresIn(rdkit: MainModule, question: string): AskedStructur
       const atoms = (JSON.parse(mol.get_json()) as { molecules: { atoms: { z?: number }[] }[] }).molecules.flatMap((m) => m.atoms);
       return atoms.filter((a) => (a.z ?? 6) !== 1).length >= 3 && atoms.some((a) => (a.z ?? 6) === 6);
     });
-    if (heavy) out.push({ written, tokens: queryTokens(written) });
+    // The question's own words for the run (with what trimming took off: "N…" is indexed as written) and the structure's.
+    if (heavy) out.push({ written, tokens: [...new Set([...queryTokens(raw), ...queryTokens(written)])] });
   }
   // Functional groups named in words ("含磺酰胺", "a free sulfonic acid group (SO3H)"), each once; a
   // group's words are taken out before the next is looked for (sulfonamide is no amide here).
@@ -67,9 +68,13 @@ export function structuresIn(rdkit: MainModule, question: string): AskedStructur
 
 /** A run without the prose brackets or dots around it ("（NCC3CC3）", "N(CCO)CCO." ). */
 function trimmed(run: string): string {
-  let s = run.replace(/\.+$/, '');
+  let s = run;
   const count = (c: string) => s.split(c).length - 1;
-  while (s.endsWith(')') && count(')') > count('(')) s = s.slice(0, -1);
+  for (let before = ''; before !== s; ) {
+    before = s;
+    s = s.replace(/\.+$/, '');
+    if (s.endsWith(')') && count(')') > count('(')) s = s.slice(0, -1);
+  }
   while (s.startsWith('(') && count('(') > count(')')) s = s.slice(1);
   return s;
 }
@@ -86,21 +91,24 @@ export async function structurePassages(db: Executor, docIds: string[], question
   if (!asked.length) return none;
   const rows = await db.selectFrom('kb_molecules').select(['doc_id', 'idx', 'smiles']).where('doc_id', 'in', docIds).where('smiles', 'is not', null).orderBy('id').limit(STRUCTURE_ROWS + 1).execute();
   if (!rows.length || rows.length > STRUCTURE_ROWS) return none;
-  const found: typeof rows = [];
-  const tokens: string[] = [];
   // Each molecule is read once for all the structures asked, and freed after.
   const mols = rows.map((r) => readMol(rdkit, r.smiles!));
+  let held: Array<{ s: AskedStructure; holders: Set<number> }>;
   try {
-    for (const s of asked) {
-      const holding = (query: Mol) => rows.filter((_, i) => holds(mols[i] ?? null, query));
-      const holders = (s.smarts ? withQueryMol(rdkit, s.smarts, holding) : withValidMol(rdkit, s.written, holding)) ?? [];
-      if (!holders.length || holders.length > STRUCTURE_DEPTH) continue;
-      found.push(...holders);
-      tokens.push(...s.tokens);
-    }
+    held = asked.map((s) => {
+      const holding = (query: Mol) => new Set(rows.flatMap((_, i) => (holds(mols[i] ?? null, query) ? [i] : [])));
+      return { s, holders: (s.smarts ? withQueryMol(rdkit, s.smarts, holding) : withValidMol(rdkit, s.written, holding)) ?? new Set<number>() };
+    });
   } finally {
     for (const m of mols) m?.delete();
   }
+  // The molecules holding everything asked ("正丁氧基 and a thiazol-2-yl ketone") when they are few;
+  // else those of each structure few molecules hold.
+  const asking = held.filter((h) => h.holders.size > 0);
+  const all = asking.length > 1 ? [...asking[0]!.holders].filter((i) => asking.every((h) => h.holders.has(i))) : [];
+  const chosen = all.length && all.length <= STRUCTURE_DEPTH ? asking.map((h) => ({ ...h, holders: new Set(all) })) : asking.filter((h) => h.holders.size <= STRUCTURE_DEPTH);
+  const found = [...new Set(chosen.flatMap((h) => [...h.holders]))].map((i) => rows[i]!);
+  const tokens = chosen.flatMap((h) => h.s.tokens);
   if (!found.length) return none;
   // A molecule's passage starts with its number in the file (parsing/sdf.ts): "分子 37：ZINC03814439".
   const passages: Passage[] = [];

@@ -473,6 +473,8 @@ const ONE_WAY: string[][] = [
   ['积分', 'int', 'integral'],
   ['环路积分', '曲线积分', 'oint'],
   ['二重积分', 'iint'],
+  ['三重积分', 'iiint'],
+  ['四重积分', 'iiiint'],
   ['极限', 'lim', 'limit'],
   ['不属于', 'notin'],
   ['子集', '包含于', 'subset', 'subseteq'],

@@ -271,6 +271,8 @@ describe('query expansion with the lexicon (text/synonyms.ts)', () => {
     // A licence's publisher and a class that loads a package, asked in Chinese (thirty-eighth fresh set).
     expect([...alternativesOf('许可证里说的出版者指什么人').values()].flat()).toContain('publisher');
     expect([...alternativesOf('模板是不是已经自动加载了 caption').values()].flat()).toEqual(expect.arrayContaining(['load', 'loaded']));
+    // Triple and quadruple integrals named in words (thirty-ninth fresh set).
+    expect([...alternativesOf('四重积分号和三重积分号').values()].flat()).toEqual(expect.arrayContaining(['iiiint', 'iiint']));
     // An English question's stereocentre is the record's chirality field.
     expect(alternativesOf('Which stereocentre label is recorded?').get('stereocentr')).toEqual(expect.arrayContaining(['chirality', 'chiral']));
   });

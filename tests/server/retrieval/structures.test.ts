@@ -53,6 +53,20 @@ describe('a structure a question writes as SMILES', () => {
     expect(groups('哪些分子含吗啉环和哌嗪')).toEqual(['哌嗪', '吗啉']);
     expect(groups('含磺酰胺的分子')).toEqual(['磺酰胺']);
     expect(groups('tlmgr 怎么升级宏包')).toEqual([]);
+    // Words that hold a group's name are not the group: nitrogen is no nitro, cholesterol no ester.
+    expect(groups('the partial charge of the sulfonamide nitrogen')).toEqual(['磺酰胺']);
+    expect(groups('cholesterol and fluorescence')).toEqual([]);
+  });
+
+  it('takes the molecules holding everything asked, and the question’s own words for a fragment it trails off', async () => {
+    // 正丁氧基 and a thiazol-2-yl ketone: each is in several molecules, together in one.
+    const both = await structurePassages(db, ['cdk2'], 'cdk2 数据集里哪个分子既带有正丁氧基，又有一个连在噻唑-2-基上的酮羰基？');
+    expect(both.passages.map((p) => p.text.split('\n')[0])).toEqual(['分子 13：ZINC03814464']);
+    // "O=C(Nc1ccccn1)N…": the fragment before the ellipsis is searched, and the answer is that record.
+    const question = 'cdk2 数据集中哪个化合物带有吡啶-2-基脲结构（SMILES 里写作 O=C(Nc1ccccn1)N…）？它的 RMS 导数是多少？';
+    const ranked = await hybridSearch(db, ['manual', 'cdk2'], question, 8);
+    expect(ranked[0]?.text).toMatch(/^分子 24：ZINC03814449/);
+    expect(citedPassages(ranked)[0]?.text).toMatch(/^分子 24：/);
   });
 
   it('finds the one molecule holding a group named in words', async () => {
