@@ -11,7 +11,7 @@ import { segmentForIndex } from '../../../src/server/text/segment';
 // Issue 17's evaluation set (bench/data/retrieval-hard.json), the fresh set never tuned on
 // (bench/data/retrieval-fresh.json), the second fresh set written when the first became a tuning set
 // (bench/data/retrieval-fresh-2.json, issue 32 §1), the third to twenty-sixth written when the one
-// before became one (bench/data/retrieval-fresh-3.json … -39.json) and the second stage they measure. Nothing here
+// before became one (bench/data/retrieval-fresh-3.json … -40.json) and the second stage they measure. Nothing here
 // runs retrieval on the sets' questions.
 const ROOT = path.resolve(__dirname, '../../..');
 const set = loadHardSet(ROOT);
