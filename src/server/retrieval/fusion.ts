@@ -169,7 +169,8 @@ async function withBesideCandidates(db: Executor, docIds: string[], query: strin
 
 /**
  * The candidates with the passages of the molecules holding a structure the question writes as
- * SMILES (structures.ts): those among them get the best candidate's score if lower, the others join
+ * SMILES or names as a functional group (structures.ts): those among them get the best candidate's
+ * score if lower, the others join
  * with it, holding the structure's words (for their coverage); the words join `mentioned` too: the
  * documents do not lack what their molecules hold.
  */
