@@ -25,10 +25,10 @@ export function using<T>(mol: Mol, fn: (mol: Mol) => T): T {
 }
 
 /**
- * Reads `input` (SMILES, molblock or RDKit JSON) and runs `fn` on the molecule, freed afterwards;
- * null when RDKit cannot read it or reads it as invalid.
+ * Reads `input` (SMILES, molblock or RDKit JSON): the molecule, which the caller frees, or null when
+ * RDKit cannot read it or reads it as invalid.
  */
-export function withValidMol<T>(rdkit: MainModule, input: string, fn: (mol: Mol) => T): T | null {
+export function validMol(rdkit: MainModule, input: string): Mol | null {
   let mol: Mol | null;
   try {
     mol = rdkit.get_mol(input);
@@ -36,5 +36,13 @@ export function withValidMol<T>(rdkit: MainModule, input: string, fn: (mol: Mol)
     return null;
   }
   if (!mol) return null;
-  return using(mol, (m) => (m.is_valid() ? fn(m) : null));
+  if (mol.is_valid()) return mol;
+  mol.delete();
+  return null;
+}
+
+/** Reads `input` as {@link validMol} does and runs `fn` on the molecule, freed afterwards; null when it is none. */
+export function withValidMol<T>(rdkit: MainModule, input: string, fn: (mol: Mol) => T): T | null {
+  const mol = validMol(rdkit, input);
+  return mol ? using(mol, fn) : null;
 }

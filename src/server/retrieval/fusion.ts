@@ -143,11 +143,21 @@ async function withSymbolHolders(db: Executor, docIds: string[], query: string, 
   if (!commands.length) return have;
   const found = await search(db, docIds, commands.join(' '), SYMBOL_DEPTH + 1);
   if (!found.length || found.length > SYMBOL_DEPTH) return have;
+  // Those the English words found are left where their own search put them.
+  return joinedAtBest(have, found, { raises: (p) => !p.viaDictionary });
+}
+
+/**
+ * The candidates with `found`, passages found beside the question's own search: those among the
+ * candidates (that `raises` allows) get the best candidate's score if lower, the others join with
+ * it; `hold` marks each of them.
+ */
+function joinedAtBest(have: Passage[], found: Passage[], { raises = () => true, hold = (p) => p }: { raises?: (p: Passage) => boolean; hold?: (p: Passage) => Passage } = {}): Passage[] {
   const holders = new Set(found.map(passageKey));
   const best = bestScore(have);
-  const raised = have.map((p) => (holders.has(passageKey(p)) && !p.viaDictionary ? { ...p, score: Math.max(p.score, best) } : p));
+  const raised = have.map((p) => (holders.has(passageKey(p)) && raises(p) ? hold({ ...p, score: Math.max(p.score, best) }) : p));
   const seen = new Set(have.map(passageKey));
-  return [...raised, ...found.filter((p) => !seen.has(passageKey(p))).map((p) => ({ ...p, score: best }))];
+  return [...raised, ...found.filter((p) => !seen.has(passageKey(p))).map((p) => hold({ ...p, score: best }))];
 }
 
 /**
@@ -177,13 +187,9 @@ async function withBesideCandidates(db: Executor, docIds: string[], query: strin
 async function withStructureHolders(db: Executor, docIds: string[], query: string, have: Passage[], mentioned: Set<string>): Promise<{ passages: Passage[]; mentioned: Set<string> }> {
   const found = await structurePassages(db, docIds, query);
   if (!found.passages.length) return { passages: have, mentioned };
-  const holders = new Set(found.passages.map(passageKey));
-  const best = bestScore(have);
   // A holder holds the structure as the question writes it: its words count in the holder's coverage.
-  const holding = (p: Passage) => ({ ...p, segmented: `${p.segmented ?? ''} ${found.tokens.join(' ')}`.trim() });
-  const raised = have.map((p) => (holders.has(passageKey(p)) ? holding({ ...p, score: Math.max(p.score, best) }) : p));
-  const seen = new Set(have.map(passageKey));
-  return { passages: [...raised, ...found.passages.filter((p) => !seen.has(passageKey(p))).map((p) => holding({ ...p, score: best }))], mentioned: new Set([...mentioned, ...found.tokens]) };
+  const hold = (p: Passage) => ({ ...p, segmented: `${p.segmented ?? ''} ${found.tokens.join(' ')}`.trim() });
+  return { passages: joinedAtBest(have, found.passages, { hold }), mentioned: new Set([...mentioned, ...found.tokens]) };
 }
 
 /** BM25 alone, or BM25 and vectors fused: the candidates of the second stage, and which the vectors found. */

@@ -39,7 +39,7 @@ export function asksForOutline(question: string): boolean {
  * the index's passages are searched instead of the contents (read on retrieval-fresh-36.json). An index
  * repeats every term of the document beside its pages, so it is searched for no other question.
  */
-const NAMES_INDEX = /索引里|索引中|索引的|书后索引|索引页|\bthe index\b|\bin the index\b/i;
+const NAMES_INDEX = /索引里|索引中|索引的|书后索引|索引页|\bthe index\b/i;
 
 /** At most this many outline passages join the candidates of an outline question; the second stage places them. */
 const OUTLINE_DEPTH = 2;

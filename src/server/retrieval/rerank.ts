@@ -141,7 +141,8 @@ export const latinWordsOf = (question: string) => queryTerms(question).map((t) =
  * asked (read on retrieval-fresh-12.json, where it abstained over the answering page ranked first).
  */
 function absentWords(question: string, docs: string[][]): string[] {
-  const vocabulary = [...new Set(docs.flat())].filter((w) => /[a-z]/.test(w)).join(' ');
+  const held = [...new Set(docs.flat())];
+  const vocabulary = held.filter((w) => /[a-z]/.test(w)).join(' ');
   const code = codeTokens(question);
   const glosses = glossesOf(question);
   // A pasted symbol's command is the product's reading, not a word the question writes: a manual may
@@ -149,7 +150,6 @@ function absentWords(question: string, docs: string[][]): string[] {
   // retrieval-fresh-29.json, where that question abstained over the table ranked third).
   const commands = new Set(symbolCommands(question));
   const paths = pathWordsOf(question);
-  const held = [...new Set(docs.flat())];
   return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !paths.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs) && !misspeltIn(w, held));
 }
 

@@ -8,15 +8,13 @@
  */
 import type { Mol, MainModule } from '@rdkit/rdkit';
 import { FUNCTIONAL_GROUPS } from '../chem/functional-groups';
-import { loadRdkit, using, withValidMol } from '../chem/rdkit-loader';
+import { loadRdkit, using, validMol, withValidMol } from '../chem/rdkit-loader';
 import type { Executor } from '../db/database';
-import { queryTokens } from '../text/segment';
+import { queryTokens, readsAsSmiles } from '../text/segment';
 import type { Passage } from './search';
 
 /** A run a question may write a SMILES as: its characters, at least four. */
 const RUN = /[A-Za-z0-9@+\-[\]()=#$/\\%.]{4,}/g;
-/** Outside bracket atoms a SMILES writes only the organic subset's elements (aromatic in lower case). */
-const ORGANIC_SUBSET = /^(?:Cl|Br|[BCNOPSFI]|[bcnops]|[^A-Za-z])*$/;
 /** At most this many molecules of the asked documents are read for one question (a larger set is left to molecule search). */
 const STRUCTURE_ROWS = 5000;
 /** A fragment more molecules than this hold says too little to pick their passages. */
@@ -41,12 +39,7 @@ export function structuresIn(rdkit: MainModule, question: string): AskedStructur
   const out: AskedStructure[] = [];
   for (const [raw] of question.normalize('NFKC').matchAll(RUN)) {
     const written = trimmed(raw);
-    if (!/[\d()[\]=#]/.test(written) || !/[A-Za-z]/.test(written)) continue;
-    const outside = written.replace(/\[[^[\]]*\]/g, '');
-    if (/[[\]]/.test(outside) || !ORGANIC_SUBSET.test(outside)) continue;
-    const labels = new Map<string, number>();
-    for (const [label] of outside.matchAll(/%\d{2}|\d/g)) labels.set(label, (labels.get(label) ?? 0) + 1);
-    if (![...labels.values()].every((n) => n % 2 === 0)) continue;
+    if (!/[\d()[\]=#]/.test(written) || !/[A-Za-z]/.test(written) || !readsAsSmiles(written)) continue;
     const heavy = withValidMol(rdkit, written, (mol) => {
       const atoms = (JSON.parse(mol.get_json()) as { molecules: { atoms: { z?: number }[] }[] }).molecules.flatMap((m) => m.atoms);
       return atoms.filter((a) => (a.z ?? 6) !== 1).length >= 3 && atoms.some((a) => (a.z ?? 6) === 6);
@@ -92,7 +85,7 @@ export async function structurePassages(db: Executor, docIds: string[], question
   const rows = await db.selectFrom('kb_molecules').select(['doc_id', 'idx', 'smiles']).where('doc_id', 'in', docIds).where('smiles', 'is not', null).orderBy('id').limit(STRUCTURE_ROWS + 1).execute();
   if (!rows.length || rows.length > STRUCTURE_ROWS) return none;
   // Each molecule is read once for all the structures asked, and freed after.
-  const mols = rows.map((r) => readMol(rdkit, r.smiles!));
+  const mols = rows.map((r) => validMol(rdkit, r.smiles!));
   let held: Array<{ s: AskedStructure; holders: Set<number> }>;
   try {
     held = asked.map((s) => {
@@ -134,18 +127,6 @@ function withQueryMol<T>(rdkit: MainModule, smarts: string, fn: (query: Mol) => 
     return null;
   }
   return query ? using(query, fn) : null;
-}
-
-/** A stored molecule's SMILES as RDKit reads it, or null (the caller frees it). */
-function readMol(rdkit: MainModule, smiles: string): Mol | null {
-  try {
-    const mol = rdkit.get_mol(smiles);
-    if (mol?.is_valid()) return mol;
-    mol?.delete();
-  } catch {
-    // not a molecule RDKit reads
-  }
-  return null;
 }
 
 /** Whether a molecule holds the query as a substructure. */

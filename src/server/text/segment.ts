@@ -67,7 +67,7 @@ const ORGANIC_SUBSET = /^(?:Cl|Br|[BCNOPSFI]|[bcnops]|[^A-Za-z])*$/;
  * opens and closes. "IC50=12" leaves rings 5, 0, 1 and 2 open; "pH=7.4" has an H outside brackets;
  * "\documentclass[UTF8" has an unpaired bracket: none of them is a molecule.
  */
-function readsAsSmiles(m: string): boolean {
+export function readsAsSmiles(m: string): boolean {
   const outside = m.replace(/\[[^[\]]*\]/g, '');
   if (/[[\]]/.test(outside) || !ORGANIC_SUBSET.test(outside)) return false;
   const labels = new Map<string, number>();
