@@ -8,6 +8,7 @@
  * what it asks about: a passage holding none of its names keeps less of its score.
  * The same coverage decides when nothing relevant was found (abstention).
  */
+import { stemmer } from 'stemmer';
 import { looksLikeNavigation } from '../parsing/navigation';
 import { alternativesOf, charPairs, codeTokens, isMostlyLatin, queryTerms, tokens, translationsOf } from '../text/segment';
 import { symbolCommands } from '../text/synonyms';
@@ -150,7 +151,8 @@ function absentWords(question: string, docs: string[][]): string[] {
   // retrieval-fresh-29.json, where that question abstained over the table ranked third).
   const commands = new Set(symbolCommands(question));
   const paths = pathWordsOf(question);
-  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !paths.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs) && !misspeltIn(w, held));
+  const schemes = schemesOf(question);
+  return latinWordsOf(question).filter((w) => !/[._-]/.test(w) && !code.has(w) && !glosses.has(w) && !commands.has(w) && !paths.has(w) && !schemes.has(w) && !INDEFINITE.has(w) && !vocabulary.includes(w) && !spelledOut(w, docs) && !misspeltIn(w, held));
 }
 
 /**
@@ -182,6 +184,29 @@ const PATH = /(?:\b[A-Za-z]:[\\/]|~\/|(?<!\w)\/)[\w.-]*(?:[\\/][\w.-]+)*[\\/]?|[
  */
 function pathWordsOf(question: string): Set<string> {
   return new Set([...question.normalize('NFKC').matchAll(PATH)].flatMap((m) => latinWordsOf(m[0].replace(/[\\/:~]/g, ' '))));
+}
+
+/**
+ * English indefinite words and their stems (as the index holds them): they name nothing a page
+ * should hold ("whenever someone clicks a mailto: link").
+ */
+const INDEFINITE = new Set(
+  ['whenever', 'wherever', 'whatever', 'whoever', 'someone', 'somebody', 'something', 'somewhere', 'anyone', 'anybody', 'anything', 'anywhere', 'everyone', 'everybody', 'everything', 'everywhere', 'nobody', 'nothing'].flatMap(
+    (w) => [w, stemmer(w)],
+  ),
+);
+
+/** A link's scheme as a question writes it: "a mailto: link", "magnet: 开头的链接", "ftp://". */
+const SCHEME = /\b([a-z][a-z0-9+.-]{1,19}):(?=\/\/|\s*(?:links?|urls?|uris?|scheme|开头|的?链接|地址|协议))/gi;
+
+/**
+ * The schemes of the links a question writes. A scheme is the asker's example of a link, as a path
+ * is: a specification names the mechanism (x-scheme-handler/…) and a few schemes, not each one
+ * ("…someone clicks a mailto: link. Which MIME type should it list?" abstained over the answering
+ * page ranked first, which names no mailto; read on retrieval-fresh-37.json and -39.json).
+ */
+function schemesOf(question: string): Set<string> {
+  return new Set([...question.normalize('NFKC').matchAll(SCHEME)].map((m) => m[1]!.toLowerCase()));
 }
 
 /** A Chinese word's English gloss in brackets right after it: "哥特体（Fraktur）", "调色板 (palette)". */

@@ -217,6 +217,15 @@ describe('the second stage', () => {
     expect(nothingRelevant(rerank('tlmgr option 的 backupdir/tlbackup 是什么意思？', options))).toBe(true);
   });
 
+  it("reads a link's scheme the question writes as the asker's example, and indefinite words as naming nothing", () => {
+    const handlers = [passage('x-scheme-handler/* mime-types: Applications that can open links (URIs) of a certain scheme when the user clicks them list the virtual mime-type x-scheme-handler/ followed by the scheme, for example x-scheme-handler/http or x-scheme-handler/rtsp.', 16)];
+    expect(nothingRelevant(rerank('我写了一个 BT 下载软件，希望用户点击 magnet: 开头的链接时由它来打开，应该声明什么 MIME 类型？', handlers))).toBe(false);
+    expect(nothingRelevant(rerank('Which MIME type should an application list as supported to open a mailto: link whenever someone clicks it?', handlers))).toBe(false);
+    // The same word named as a thing, not as a link's scheme, is a name the documents lack.
+    expect(nothingRelevant(rerank('我写了一个 BT 下载软件，能不能用 magnet 协议的 DHT 网络查找文件，应该声明什么 MIME 类型？', handlers))).toBe(true);
+    expect(nothingRelevant(rerank('我写了一个 magnet 下载软件，应该声明什么 MIME 类型？', handlers))).toBe(true);
+  });
+
   it('reads a long name a candidate spells with one letter more, less or other as mentioned', () => {
     // lshort-zh-cn prints "Linux Biolium" for Linux Biolinum.
     const fonts = [passage('表 5.4：常见的 LaTeX 字体宏包 libertine | Linux Libertine / Linux Biolium 开源字体 lmodern | Latin Modern 字体', 76)];
